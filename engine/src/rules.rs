@@ -1,0 +1,635 @@
+//! [`Rules`]: every switch of RULES.md as one `Copy` value (serde).
+//!
+//! Presets: `decorated-2003-02` (the default) and `decorated-2003-01` (the
+//! same game without separately laid heart aces, D-9.4). Any field can be
+//! changed by name with [`Rules::set`], e.g. `tax=off`, `opening=90`,
+//! `tax_schedule=5000:2,7000:4,9000:10`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which dated text of the variant is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub enum Version {
+    /// Seed 000, 18 January 2003: no separately laid heart aces.
+    #[serde(rename = "decorated-2003-01")]
+    Decorated2003_01,
+    /// Seed 001, 28 February 2003: heart aces may be laid separately (D-9.4).
+    #[serde(rename = "decorated-2003-02")]
+    Decorated2003_02,
+}
+
+/// I-4: when the pile becomes the new stock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Reshuffle {
+    /// As soon as the last stock card is drawn (default).
+    WhenEmpty,
+    /// Only when a card must be drawn from an empty stock.
+    OnDraw,
+}
+
+/// Allow / forbid switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Permit {
+    /// Allowed.
+    Allow,
+    /// Forbidden.
+    Forbid,
+}
+
+/// I-12: how many groups of one natural rank a player may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupsPerRank {
+    /// One group per rank (default).
+    One,
+    /// Several groups per rank; they never merge (I-28).
+    Many,
+}
+
+/// I-13: how wilds may leave a black canasta.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum BlackCanastaWilds {
+    /// A wild leaves only against a natural that keeps it a canasta (default).
+    Swap,
+    /// All wilds leave at once and the canasta becomes red or gold.
+    ConvertOnly,
+}
+
+/// I-22: whether wilds may leave a wild canasta.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum WildCanasta {
+    /// No wild ever leaves a wild canasta (default).
+    Locked,
+    /// D-11.2 applies: wilds may leave; the group stays legal at 3–6 wilds.
+    Open,
+}
+
+/// I-11: the opening minimum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// The same fixed value for everybody in every hand (50, 75, 90, 120).
+    Fixed(u32),
+    /// Seed 002's schedule on the running total: < 0 → 0, < 1,500 → 50,
+    /// < 3,000 → 90, otherwise 120.
+    Table,
+}
+
+impl Opening {
+    /// The minimum for a player whose running total is `total`.
+    pub const fn minimum(self, total: i32) -> i32 {
+        match self {
+            Opening::Fixed(v) => v as i32,
+            Opening::Table => {
+                if total < 0 {
+                    0
+                } else if total < 1500 {
+                    50
+                } else if total < 3000 {
+                    90
+                } else {
+                    120
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Opening::Fixed(v) => write!(f, "{v}"),
+            Opening::Table => f.write_str("table"),
+        }
+    }
+}
+
+impl std::str::FromStr for Opening {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Opening, String> {
+        if s == "table" {
+            return Ok(Opening::Table);
+        }
+        s.parse::<u32>()
+            .ok()
+            .filter(|v| *v <= 10_000)
+            .map(Opening::Fixed)
+            .ok_or_else(|| {
+                format!("bad opening `{s}`: expected a number of points (50, 75, 90, 120, …) or `table`")
+            })
+    }
+}
+
+impl Serialize for Opening {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Opening::Fixed(v) => s.serialize_u32(*v),
+            Opening::Table => s.serialize_str("table"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Opening {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opening, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(v) => Ok(Opening::Fixed(v)),
+            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// I-23: how the tax divides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum TaxRounding {
+    /// The text's mental shortcuts D-15.1 – D-15.3 (default).
+    Shortcut,
+    /// The true quotient rounded to the nearest point, halves up.
+    Nearest,
+}
+
+/// I-17: whether negative hand scores are taxed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum TaxNegative {
+    /// Negative scores are not taxed (default).
+    Exempt,
+    /// Same rounding on the absolute value, sign kept.
+    Apply,
+}
+
+/// I-30: how cards left in hand count in exhausted and stalled hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum StalledHandCards {
+    /// Cards in hand count minus, like any hand (default).
+    Minus,
+    /// Cards in hand count nothing.
+    Ignore,
+}
+
+/// One bracket of the tax schedule (D-15, I-18): running totals from `from`
+/// upwards divide the hand score by `divisor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub struct TaxBracket {
+    /// Lowest running total (inclusive) the bracket applies to.
+    pub from: i32,
+    /// Divisor: 2 halves, 4 quarters, 10 takes a tenth; others round to nearest.
+    pub divisor: u32,
+}
+
+/// Maximum number of brackets in a tax schedule.
+pub const MAX_TAX_BRACKETS: usize = 6;
+
+/// The tax schedule (D-15, I-18): up to six brackets with rising thresholds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TaxSchedule {
+    brackets: [TaxBracket; MAX_TAX_BRACKETS],
+    len: u8,
+}
+
+impl TaxSchedule {
+    /// The schedule of D-15: 5,000 → ½, 7,000 → ¼, 9,000 → 1/10.
+    pub const STANDARD: TaxSchedule = TaxSchedule {
+        brackets: [
+            TaxBracket {
+                from: 5000,
+                divisor: 2,
+            },
+            TaxBracket {
+                from: 7000,
+                divisor: 4,
+            },
+            TaxBracket {
+                from: 9000,
+                divisor: 10,
+            },
+            TaxBracket {
+                from: 0,
+                divisor: 1,
+            },
+            TaxBracket {
+                from: 0,
+                divisor: 1,
+            },
+            TaxBracket {
+                from: 0,
+                divisor: 1,
+            },
+        ],
+        len: 3,
+    };
+
+    /// Builds a schedule; brackets must have strictly rising thresholds and
+    /// divisors ≥ 1.
+    pub fn new(brackets: &[TaxBracket]) -> Result<TaxSchedule, String> {
+        if brackets.len() > MAX_TAX_BRACKETS {
+            return Err(format!(
+                "a tax schedule has at most {MAX_TAX_BRACKETS} brackets, got {}",
+                brackets.len()
+            ));
+        }
+        for w in brackets.windows(2) {
+            if w[1].from <= w[0].from {
+                return Err(format!(
+                    "tax thresholds must rise: {} then {}",
+                    w[0].from, w[1].from
+                ));
+            }
+        }
+        if let Some(b) = brackets.iter().find(|b| b.divisor == 0) {
+            return Err(format!(
+                "tax divisor must be at least 1 (bracket from {})",
+                b.from
+            ));
+        }
+        let mut s = TaxSchedule {
+            brackets: [TaxBracket {
+                from: 0,
+                divisor: 1,
+            }; MAX_TAX_BRACKETS],
+            len: brackets.len() as u8,
+        };
+        s.brackets[..brackets.len()].copy_from_slice(brackets);
+        Ok(s)
+    }
+
+    /// The brackets, lowest threshold first.
+    pub fn brackets(&self) -> &[TaxBracket] {
+        &self.brackets[..self.len as usize]
+    }
+
+    /// The divisor for a running total (1 below the first bracket).
+    pub fn divisor(&self, total: i32) -> u32 {
+        self.brackets()
+            .iter()
+            .rev()
+            .find(|b| total >= b.from)
+            .map_or(1, |b| b.divisor)
+    }
+}
+
+impl fmt::Display for TaxSchedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, b) in self.brackets().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}:{}", b.from, b.divisor)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for TaxSchedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TaxSchedule, String> {
+        let mut v = Vec::new();
+        for part in s.split(',').filter(|p| !p.is_empty()) {
+            let (a, b) = part.split_once(':').ok_or_else(|| {
+                format!("bad tax bracket `{part}`: expected THRESHOLD:DIVISOR, e.g. 5000:2")
+            })?;
+            let from = a
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad tax threshold `{a}`: expected an integer"))?;
+            let divisor = b
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad tax divisor `{b}`: expected a positive integer"))?;
+            v.push(TaxBracket { from, divisor });
+        }
+        TaxSchedule::new(&v)
+    }
+}
+
+impl Serialize for TaxSchedule {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for TaxSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TaxSchedule, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// On / off switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Switch {
+    /// On.
+    On,
+    /// Off.
+    Off,
+}
+
+/// Family of rules. Only decorated canasta is implemented; classic canasta
+/// (`C-…`) will be a second family of the same engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Díszített kanaszta, D-1 … D-16.
+    Decorated,
+}
+
+/// Every rule switch of RULES.md. `Copy`: games hold their rules by value.
+///
+/// ```
+/// use kanaszta_engine::Rules;
+/// let mut r = Rules::default();
+/// r.set("tax", "off").unwrap();
+/// r.set("opening", "90").unwrap();
+/// assert!(r.set("opening", "lots").is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(deny_unknown_fields, default)]
+pub struct Rules {
+    /// Rule family (decorated only, for now).
+    pub family: Family,
+    /// Dated version: heart aces laid separately only in `decorated-2003-02`.
+    pub version: Version,
+    /// Number of players, 2–6 (D-2.1).
+    pub players: u8,
+    /// I-4.
+    pub reshuffle: Reshuffle,
+    /// I-6: whether a wild may be taken by the free pickup.
+    pub free_pickup_wild: Permit,
+    /// I-21: whether the freely picked card may be discarded in the same turn.
+    pub free_pickup_return: Permit,
+    /// I-12.
+    pub groups_per_rank: GroupsPerRank,
+    /// I-13.
+    pub black_canasta_wilds: BlackCanastaWilds,
+    /// I-22.
+    pub wild_canasta: WildCanasta,
+    /// I-11.
+    pub opening: Opening,
+    /// I-18: the tax on or off.
+    pub tax: Switch,
+    /// I-18: thresholds and divisors.
+    pub tax_schedule: TaxSchedule,
+    /// I-23.
+    pub tax_rounding: TaxRounding,
+    /// I-17.
+    pub tax_negative: TaxNegative,
+    /// I-20: the match is won by a running total strictly above this.
+    pub target: i32,
+    /// I-5: a hand reaching this many turns ends stalled.
+    pub turn_cap: u32,
+    /// I-30.
+    pub stalled_hand_cards: StalledHandCards,
+    /// I-31: a match ends after this many hands.
+    pub max_hands: u32,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::DECORATED_2003_02
+    }
+}
+
+/// Names of the presets accepted by [`Rules::preset`].
+pub const PRESETS: [&str; 2] = ["decorated-2003-02", "decorated-2003-01"];
+
+impl Rules {
+    /// `decorated-2003-02`, every interpretation at its default.
+    pub const DECORATED_2003_02: Rules = Rules {
+        family: Family::Decorated,
+        version: Version::Decorated2003_02,
+        players: 2,
+        reshuffle: Reshuffle::WhenEmpty,
+        free_pickup_wild: Permit::Allow,
+        free_pickup_return: Permit::Forbid,
+        groups_per_rank: GroupsPerRank::One,
+        black_canasta_wilds: BlackCanastaWilds::Swap,
+        wild_canasta: WildCanasta::Locked,
+        opening: Opening::Fixed(50),
+        tax: Switch::On,
+        tax_schedule: TaxSchedule::STANDARD,
+        tax_rounding: TaxRounding::Shortcut,
+        tax_negative: TaxNegative::Exempt,
+        target: 10_000,
+        turn_cap: 1000,
+        stalled_hand_cards: StalledHandCards::Minus,
+        max_hands: 200,
+    };
+
+    /// `decorated-2003-01`: as 2003-02 but without separately laid heart aces.
+    pub const DECORATED_2003_01: Rules = Rules {
+        version: Version::Decorated2003_01,
+        ..Rules::DECORATED_2003_02
+    };
+
+    /// A preset by name (see [`PRESETS`]).
+    pub fn preset(name: &str) -> Result<Rules, String> {
+        match name {
+            "decorated-2003-02" | "default" => Ok(Rules::DECORATED_2003_02),
+            "decorated-2003-01" => Ok(Rules::DECORATED_2003_01),
+            _ => Err(format!(
+                "unknown rules preset `{name}`: expected one of {}",
+                PRESETS.join(", ")
+            )),
+        }
+    }
+
+    /// Whether heart aces may be laid separately (D-9.4).
+    pub const fn heart_aces(&self) -> bool {
+        matches!(self.version, Version::Decorated2003_02)
+    }
+
+    /// Names of all switches settable with [`Rules::set`].
+    pub fn keys() -> Vec<String> {
+        match serde_json::to_value(Rules::default()) {
+            Ok(serde_json::Value::Object(m)) => m.keys().cloned().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Sets one switch by name from its text value, e.g. `("tax", "off")`,
+    /// `("opening", "table")`, `("players", "3")`. The error says which keys
+    /// or values are accepted.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let key = key.trim().replace('-', "_");
+        let value = value.trim();
+        let mut obj = match serde_json::to_value(*self) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => return Err("internal: rules did not serialize to an object".into()),
+        };
+        if !obj.contains_key(&key) {
+            return Err(format!(
+                "unknown rule switch `{key}`: expected one of {}",
+                Rules::keys().join(", ")
+            ));
+        }
+        let v = if let Ok(n) = value.parse::<i64>() {
+            serde_json::Value::from(n)
+        } else {
+            serde_json::Value::from(value.replace('-', "_"))
+        };
+        let v = if key == "version" {
+            serde_json::Value::from(value)
+        } else {
+            v
+        };
+        let v = if key == "tax_schedule" {
+            serde_json::Value::from(value)
+        } else {
+            v
+        };
+        obj.insert(key.clone(), v);
+        let new: Rules = serde_json::from_value(serde_json::Value::Object(obj))
+            .map_err(|e| format!("bad value `{value}` for `{key}`: {e}"))?;
+        new.validate()?;
+        *self = new;
+        Ok(())
+    }
+
+    /// Applies `key=value` pairs in order.
+    pub fn apply_settings<'a, I: IntoIterator<Item = &'a str>>(
+        &mut self,
+        settings: I,
+    ) -> Result<(), String> {
+        for s in settings {
+            let (k, v) = s.split_once('=').ok_or_else(|| {
+                format!("bad rule setting `{s}`: expected KEY=VALUE, e.g. tax=off")
+            })?;
+            self.set(k, v)?;
+        }
+        Ok(())
+    }
+
+    /// Checks ranges that serde cannot: players 2–6, a positive turn cap…
+    pub fn validate(&self) -> Result<(), String> {
+        if !(2..=6).contains(&self.players) {
+            return Err(format!(
+                "players must be 2 to 6 (D-2.1), got {}",
+                self.players
+            ));
+        }
+        if self.turn_cap == 0 {
+            return Err("turn_cap must be at least 1 (I-5)".into());
+        }
+        if self.max_hands == 0 {
+            return Err("max_hands must be at least 1 (I-31)".into());
+        }
+        // 112 cards: every player needs 14 (15 for the starter) plus a stock.
+        if 14 * self.players as u32 + 1 + 3 > 112 {
+            return Err("too many players for 112 cards".into());
+        }
+        Ok(())
+    }
+
+    /// Loads rules from JSON text (a file's contents); missing fields take
+    /// their defaults.
+    pub fn from_json(text: &str) -> Result<Rules, String> {
+        let r: Rules = serde_json::from_str(text).map_err(|e| format!("bad rules JSON: {e}"))?;
+        r.validate()?;
+        Ok(r)
+    }
+
+    /// The switches as `key=value` pairs, in a stable order.
+    pub fn settings(&self) -> Vec<(String, String)> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(m)) => m
+                .into_iter()
+                .map(|(k, v)| {
+                    let s = match v {
+                        serde_json::Value::String(s) => s,
+                        other => other.to_string(),
+                    };
+                    (k, s)
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_and_defaults() {
+        let r = Rules::default();
+        assert_eq!(r.version, Version::Decorated2003_02);
+        assert!(r.heart_aces());
+        assert!(!Rules::preset("decorated-2003-01").unwrap().heart_aces());
+        assert!(Rules::preset("classic")
+            .unwrap_err()
+            .contains("decorated-2003-02"));
+    }
+
+    #[test]
+    fn set_every_switch_by_name() {
+        let mut r = Rules::default();
+        r.set("tax", "off").unwrap();
+        assert_eq!(r.tax, Switch::Off);
+        r.set("opening", "table").unwrap();
+        assert_eq!(r.opening, Opening::Table);
+        r.set("opening", "120").unwrap();
+        assert_eq!(r.opening, Opening::Fixed(120));
+        r.set("reshuffle", "on_draw").unwrap();
+        r.set("groups_per_rank", "many").unwrap();
+        r.set("black_canasta_wilds", "convert-only").unwrap();
+        assert_eq!(r.black_canasta_wilds, BlackCanastaWilds::ConvertOnly);
+        r.set("wild_canasta", "open").unwrap();
+        r.set("free_pickup_wild", "forbid").unwrap();
+        r.set("free_pickup_return", "allow").unwrap();
+        r.set("tax_rounding", "nearest").unwrap();
+        r.set("tax_negative", "apply").unwrap();
+        r.set("stalled_hand_cards", "ignore").unwrap();
+        r.set("target", "5000").unwrap();
+        r.set("turn_cap", "200").unwrap();
+        r.set("max_hands", "50").unwrap();
+        r.set("players", "4").unwrap();
+        r.set("version", "decorated-2003-01").unwrap();
+        r.set("tax_schedule", "4000:2,8000:3").unwrap();
+        assert_eq!(r.tax_schedule.divisor(8500), 3);
+        let back: Rules = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn bad_settings_say_what_is_accepted() {
+        let mut r = Rules::default();
+        let e = r.set("taxes", "off").unwrap_err();
+        assert!(
+            e.contains("unknown rule switch") && e.contains("tax"),
+            "{e}"
+        );
+        let e = r.set("tax", "maybe").unwrap_err();
+        assert!(e.contains("on") && e.contains("off"), "{e}");
+        let e = r.set("players", "7").unwrap_err();
+        assert!(e.contains("2 to 6"), "{e}");
+        let e = r.set("tax_schedule", "5000:2,4000:4").unwrap_err();
+        assert!(e.contains("rise"), "{e}");
+        assert_eq!(r, Rules::default(), "a refused setting changes nothing");
+    }
+
+    /// I-11: the `table` schedule.
+    #[test]
+    fn i11_opening_table() {
+        let t = Opening::Table;
+        assert_eq!(t.minimum(-10), 0);
+        assert_eq!(t.minimum(0), 50);
+        assert_eq!(t.minimum(1499), 50);
+        assert_eq!(t.minimum(1500), 90);
+        assert_eq!(t.minimum(2999), 90);
+        assert_eq!(t.minimum(3000), 120);
+        assert_eq!(Opening::Fixed(75).minimum(5000), 75);
+    }
+}

@@ -1,0 +1,442 @@
+//! Small exact searches the legality of a turn needs (I-9, I-26): can the
+//! mover go out from here, and how much can an opening be worth.
+//!
+//! Both work on rank counts, not on card suits: for going out only how many
+//! naturals of each rank and how many wilds there are matters. Wild totals
+//! are tracked as bitmasks over 0..=16 (there are 16 wilds in the pack).
+
+use crate::card::{Card, Rank};
+use crate::card_set::CardSet;
+use crate::group::{legal_natural_counts, Group, FLAG_RECEIVED};
+use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Rules, WildCanasta};
+use crate::state::GameState;
+
+/// Bitmask of wild totals 0..=16.
+type Mask = u32;
+const ALL: Mask = (1 << 17) - 1;
+
+/// Possible wild counts of one slot: without and with a canasta.
+#[derive(Clone, Copy)]
+struct Slot {
+    plain: Mask,
+    canasta: Mask,
+}
+
+fn conv(a: Mask, b: Mask) -> Mask {
+    let mut out = 0;
+    let mut b = b;
+    while b != 0 {
+        let w = b.trailing_zeros();
+        out |= a << w;
+        b &= b - 1;
+    }
+    out & ALL
+}
+
+/// Running DP over slots: wild totals reachable without / with a canasta.
+#[derive(Clone, Copy)]
+struct Acc {
+    plain: Mask,
+    canasta: Mask,
+}
+
+impl Acc {
+    const START: Acc = Acc {
+        plain: 1,
+        canasta: 0,
+    };
+
+    fn add(self, s: Slot) -> Acc {
+        Acc {
+            plain: conv(self.plain, s.plain),
+            canasta: conv(self.canasta, s.plain | s.canasta) | conv(self.plain, s.canasta),
+        }
+    }
+
+    fn or(self, o: Acc) -> Acc {
+        Acc {
+            plain: self.plain | o.plain,
+            canasta: self.canasta | o.canasta,
+        }
+    }
+
+    fn as_slot(self) -> Slot {
+        Slot {
+            plain: self.plain,
+            canasta: self.canasta,
+        }
+    }
+}
+
+/// Wild counts a natural group of `n` naturals may end with, given the group
+/// it grows from (`None`: a new group).
+fn natural_slot(n: u32, from: Option<&Group>, rules: &Rules) -> Option<Slot> {
+    if n > 8 {
+        return None;
+    }
+    if let Some(g) = from {
+        if g.is_black_canasta() && rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
+            // I-13 convert_only: unchanged, or all wilds out at once (red or gold).
+            return if n == g.naturals() {
+                Some(Slot {
+                    plain: 0,
+                    canasta: 1 << g.wilds(),
+                })
+            } else if n >= 7 {
+                Some(Slot {
+                    plain: 0,
+                    canasta: 1,
+                })
+            } else {
+                None
+            };
+        }
+    }
+    let was_canasta = from.is_some_and(|g| g.is_canasta());
+    // A group that received a wild this turn gives none away (D-11.2).
+    let min_w = from.map_or(0, |g| {
+        if g.flags() & FLAG_RECEIVED != 0 {
+            g.wilds()
+        } else {
+            0
+        }
+    });
+    let mut s = Slot {
+        plain: 0,
+        canasta: 0,
+    };
+    for w in min_w..=8u32 {
+        if !legal_natural_counts(n, w) {
+            continue;
+        }
+        if n + w >= 7 {
+            s.canasta |= 1 << w;
+        } else if !was_canasta {
+            s.plain |= 1 << w;
+        }
+    }
+    if s.plain | s.canasta == 0 {
+        None
+    } else {
+        Some(s)
+    }
+}
+
+/// Slot of an existing group of wilds only.
+fn wild_group_slot(g: &Group, rules: &Rules) -> Slot {
+    let range = |a: u32, b: u32| -> Mask { ((1 << (b + 1)) - 1) & !((1 << a) - 1) };
+    if g.flags() & FLAG_RECEIVED != 0 {
+        let from = g.wilds();
+        return Slot {
+            plain: range(from.min(6), 6) & !((1 << from) - 1),
+            canasta: 1 << 7,
+        };
+    }
+    if g.is_canasta() {
+        match rules.wild_canasta {
+            WildCanasta::Locked => Slot {
+                plain: 0,
+                canasta: 1 << g.wilds(),
+            },
+            WildCanasta::Open => Slot {
+                plain: range(3, 6),
+                canasta: 1 << 7,
+            },
+        }
+    } else {
+        Slot {
+            plain: 1 | range(3, 6),
+            canasta: 1 << 7,
+        }
+    }
+}
+
+/// Whether all of `cards` but one can be melded onto `groups` (and new
+/// groups), leaving a canasta, the last card discarded (D-13.1).
+fn can_meld_all_but_one(
+    cards: CardSet,
+    groups: &[Group],
+    rules: &Rules,
+    must: Option<Card>,
+    free_card: Option<Card>,
+    keep: CardSet,
+) -> bool {
+    for d in cards.kinds() {
+        if must == Some(d) && cards.count(d) < 2 {
+            continue;
+        }
+        if cards.count(d) <= keep.count(d) {
+            continue;
+        }
+        if free_card == Some(d) && rules.free_pickup_return == Permit::Forbid && cards.count(d) < 2
+        {
+            continue;
+        }
+        let mut rest = cards;
+        rest.remove(d);
+        if rest.black_three_count() > 0 || rest.red_three_count() > 0 {
+            continue;
+        }
+        let mut sep_max = 0;
+        if rules.heart_aces() {
+            sep_max = rest.count(Card::HEART_ACE);
+            if must == Some(Card::HEART_ACE) {
+                sep_max = sep_max.saturating_sub(1);
+            }
+        }
+        for sep in 0..=sep_max {
+            let mut r = rest;
+            for _ in 0..sep {
+                r.remove(Card::HEART_ACE);
+            }
+            if feasible(r, groups, rules) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
+    let mut acc = Acc::START;
+    let mut total_wilds = r.wild_count();
+    for g in groups {
+        total_wilds += g.wilds();
+    }
+    if total_wilds > 16 {
+        return false;
+    }
+    for rank in Rank::NATURALS {
+        let n = r.rank_count(rank);
+        let mine = groups.iter().filter(|g| g.rank() == Some(rank));
+        let count = mine.clone().count();
+        let slot = match rules.groups_per_rank {
+            GroupsPerRank::One => match groups.iter().find(|g| g.rank() == Some(rank)) {
+                Some(g) => natural_slot(g.naturals() + n, Some(g), rules),
+                None => match n {
+                    0 => Some(Slot {
+                        plain: 1,
+                        canasta: 0,
+                    }),
+                    1 => None,
+                    _ => natural_slot(n, None, rules),
+                },
+            },
+            GroupsPerRank::Many => {
+                // The hand's naturals all join one existing group, or form one
+                // new group; other groups of the rank keep their naturals.
+                let gs: Vec<&Group> = mine.collect();
+                let mut best: Option<Acc> = None;
+                for choice in 0..=count {
+                    let mut a = Acc::START;
+                    let mut ok = true;
+                    for (i, g) in gs.iter().enumerate() {
+                        let add = if i == choice { n } else { 0 };
+                        match natural_slot(g.naturals() + add, Some(g), rules) {
+                            Some(s) => a = a.add(s),
+                            None => ok = false,
+                        }
+                    }
+                    if choice == count {
+                        match n {
+                            0 => {}
+                            1 => ok = false,
+                            _ => match natural_slot(n, None, rules) {
+                                Some(s) => a = a.add(s),
+                                None => ok = false,
+                            },
+                        }
+                    }
+                    if ok {
+                        best = Some(best.map_or(a, |b| b.or(a)));
+                    }
+                }
+                best.map(|a| a.as_slot())
+            }
+        };
+        match slot {
+            Some(s) => acc = acc.add(s),
+            None => return false,
+        }
+    }
+    for g in groups.iter().filter(|g| g.is_wild_only()) {
+        acc = acc.add(wild_group_slot(g, rules));
+    }
+    // New groups of wilds only: any total of 3 or more; a canasta from 7.
+    let new_wild = Slot {
+        plain: 1 | (ALL & !0b111),
+        canasta: ALL & !0b111_1111,
+    };
+    acc = acc.add(new_wild);
+    acc.canasta & (1 << total_wilds) != 0
+}
+
+/// Whether player `p` can go out with `cards` as his hand, onto his table as
+/// it is (I-26, I-9). `must`: a card that has to be laid in a group (the
+/// pile's top card during a penalized pickup).
+pub(crate) fn can_go_out(state: &GameState, p: usize, cards: CardSet, must: Option<Card>) -> bool {
+    let t = state.table(p);
+    can_meld_all_but_one(
+        cards,
+        t.groups(),
+        state.rules(),
+        must,
+        state.turn.free_card,
+        CardSet::EMPTY,
+    )
+}
+
+/// As [`can_go_out`], where the cards of `keep` (wilds taken out of groups)
+/// must be melded, never discarded.
+pub(crate) fn can_go_out_keeping(
+    state: &GameState,
+    p: usize,
+    cards: CardSet,
+    keep: CardSet,
+) -> bool {
+    let t = state.table(p);
+    can_meld_all_but_one(
+        cards,
+        t.groups(),
+        state.rules(),
+        None,
+        state.turn.free_card,
+        keep,
+    )
+}
+
+/// As [`can_go_out`], with the groups laid this turn dissolved into `pool`
+/// (an unopened player's table during his opening turn).
+pub(crate) fn can_go_out_fresh(
+    state: &GameState,
+    p: usize,
+    pool: CardSet,
+    must: Option<Card>,
+) -> bool {
+    let _ = p;
+    can_meld_all_but_one(
+        pool,
+        &[],
+        state.rules(),
+        must,
+        state.turn.free_card,
+        CardSet::EMPTY,
+    )
+}
+
+/// Public form of the going-out test for agents and tools: can `hand` be
+/// melded onto `groups`, all but one card, leaving a canasta (D-13.1)?
+pub fn can_go_out_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
+    can_meld_all_but_one(hand, groups, rules, None, None, CardSet::EMPTY)
+}
+
+/// The most an opening can be worth (D-8.2) laid from `pool`, with a group
+/// of `must_rank` among it, using at most `max_used` cards.
+pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32, rules: &Rules) -> i32 {
+    let _ = rules;
+    let wilds = pool.wild_count().min(16) as usize;
+    let max_used = max_used.min(pool.len()) as usize;
+    const NONE: i32 = i32::MIN;
+    // dp[w][u]: best value with w wilds and u cards used.
+    let width = max_used + 1;
+    let mut dp = vec![NONE; (wilds + 1) * width];
+    dp[0] = 0;
+    for rank in Rank::NATURALS {
+        let n = pool.rank_count(rank);
+        let pts = rank.points();
+        let mut next = vec![NONE; dp.len()];
+        for w in 0..=wilds {
+            for u in 0..width {
+                let v = dp[w * width + u];
+                if v == NONE {
+                    continue;
+                }
+                if rank != must_rank {
+                    let cell = &mut next[w * width + u];
+                    *cell = (*cell).max(v);
+                }
+                for k in 2..=n {
+                    for j in 0..=(wilds - w) as u32 {
+                        if !legal_natural_counts(k, j) {
+                            continue;
+                        }
+                        let nw = w + j as usize;
+                        let nu = u + (k + j) as usize;
+                        if nu > max_used {
+                            continue;
+                        }
+                        let cell = &mut next[nw * width + nu];
+                        *cell = (*cell).max(v + (k + j) as i32 * pts);
+                    }
+                }
+            }
+        }
+        dp = next;
+    }
+    let mut best = NONE;
+    for w in 0..=wilds {
+        for u in 0..width {
+            let v = dp[w * width + u];
+            if v == NONE {
+                continue;
+            }
+            best = best.max(v);
+            let rem = wilds - w;
+            for t in 3..=rem {
+                if u + t <= max_used {
+                    best = best.max(v + 20 * t as i32);
+                }
+            }
+        }
+    }
+    best.max(-1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cs(s: &str) -> CardSet {
+        CardSet::parse(s).unwrap()
+    }
+    fn g(s: &str) -> Group {
+        Group::from_cards(cs(s)).unwrap()
+    }
+
+    #[test]
+    fn going_out_needs_a_canasta() {
+        let r = Rules::default();
+        // Seven kings and a discard: a red canasta laid from hand, out.
+        assert!(can_go_out_with(cs("KC KC KD KD KH KH KS 9C"), &[], &r));
+        // Six kings, no wild: no canasta.
+        assert!(!can_go_out_with(cs("KC KC KD KD KH KH 9C"), &[], &r));
+        // Six kings and a joker: black canasta.
+        assert!(can_go_out_with(cs("KC KC KD KD KH KH JK 9C"), &[], &r));
+        // A lone nine cannot be melded and two cards cannot both be discarded.
+        assert!(!can_go_out_with(cs("KC KC KD KD KH KH JK 9C 8D"), &[], &r));
+        // Onto an existing canasta: the rest melds.
+        let t = [g("8C 8C 8D 8D 8H 8H 8S")];
+        assert!(can_go_out_with(cs("5C 5D 5H 3S"), &t, &r));
+        assert!(
+            !can_go_out_with(cs("5C 5D 3S 3C"), &t, &r),
+            "two black threes"
+        );
+        // A wild can go to the fives.
+        assert!(can_go_out_with(cs("5C 5D JK 9S"), &t, &r));
+        // Two wilds and two fives: 5 5 + 1 wild, and the other wild? A
+        // red canasta takes none (7 → 8 with a wild is illegal), so discard it.
+        assert!(can_go_out_with(cs("5C 5D JK JK"), &t, &r));
+        assert!(!can_go_out_with(cs("5C 5D JK JK 9S"), &t, &r));
+    }
+
+    #[test]
+    fn max_opening_values() {
+        let r = Rules::default();
+        // Three kings (30) + pair of aces with a joker (60) = 90.
+        assert_eq!(max_opening(cs("KC KD KH AS AD JK"), Rank::King, 99, &r), 90);
+        // Must include the fives: 5 5 JK = 15 + K K K = 30.
+        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 99, &r), 45);
+        // Card budget: only three cards may be used.
+        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 3, &r), 15);
+    }
+}

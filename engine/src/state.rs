@@ -1,0 +1,2006 @@
+//! [`GameState`]: one hand of decorated canasta, in the shape of OpenSpiel's
+//! `State`: [`GameState::current_player`], [`GameState::legal_actions`] into a
+//! caller's buffer, [`GameState::apply`] returning a [`RuleError`] that names
+//! the rule broken, [`GameState::is_terminal`], [`GameState::scores`].
+//!
+//! Chance (shuffle, cut, reshuffle) comes from a `rand_pcg` generator held by
+//! the state, so `(rules, seed, actions)` replays exactly. The state is `Copy`
+//! and a clone is one memcpy.
+
+use crate::action::Action;
+use crate::card::{Card, Rank, Suit};
+use crate::card_set::CardSet;
+use crate::error::{refuse, RuleError};
+use crate::group::{max_wilds, Group, FLAG_NEW, FLAG_RECEIVED};
+use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Reshuffle, Rules, WildCanasta};
+use crate::score::{score_hand, HandScore};
+use crate::solver;
+use crate::table::Table;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Most players (D-2.1).
+pub const MAX_PLAYERS: usize = 6;
+/// Cards in the pack (D-1.1).
+pub const PACK: usize = 112;
+
+/// Where the hand is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// D-3.1: the starter decides which shown cut cards to keep.
+    Cut,
+    /// D-5.1, D-5.4: the starter's first turn: a discard and nothing else.
+    FirstDiscard,
+    /// D-5.1 step 1: draw, free pickup or penalized pickup.
+    Draw,
+    /// D-5.1 steps 2–3: meld and rearrange, then discard (during a penalized
+    /// pickup, first lay the top card and take the rest, D-6.2).
+    Meld,
+    /// The hand is over.
+    Over,
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum HandEnd {
+    /// D-13: a player went out.
+    WentOut {
+        /// Who went out.
+        player: u8,
+        /// D-14.1: in his opening turn.
+        from_hand: bool,
+        /// D-14.2: from hand, with a penalized pickup of a pile of 10 or more.
+        cleared_table: bool,
+    },
+    /// I-4: a card had to be drawn and stock and pile were both empty.
+    Exhausted,
+    /// I-5: the turn cap was reached.
+    Stalled,
+}
+
+/// The penalized pickup in progress this turn (D-6.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Pickup {
+    /// The top card taken.
+    pub top: Card,
+    /// Copies of `top` in the mover's groups before the pickup: the top is laid
+    /// once the groups hold more (I-8).
+    pub group_baseline: u8,
+    /// Cards in the pile when it was taken, top included (D-14.2, I-14).
+    pub pile_size: u8,
+    /// Whether the rest of the pile has been taken (D-6.2 step 3).
+    pub rest_taken: bool,
+}
+
+/// Per-player counters a hand keeps for statistics.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct PlayerStats {
+    /// Turn (I-24 count) of the opening meld.
+    pub opened_turn: Option<u16>,
+    /// Turn of the first canasta.
+    pub first_canasta_turn: Option<u16>,
+    /// Penalized pickups (D-6.2).
+    pub pile_pickups: u16,
+    /// Free pickups (D-6.1).
+    pub free_pickups: u16,
+    /// Turns begun with a frozen pile (D-6.3).
+    pub frozen_turns: u16,
+    /// Cards taken with penalized pickups.
+    pub cards_picked: u16,
+}
+
+/// Capacity of the per-turn log of wild moves (each wild moves at most once
+/// per turn, and there are 16 wilds).
+pub const MAX_WILD_MOVES: usize = 16;
+
+/// Origin marker in the wild-move log for a wild that came from the hand.
+const FROM_HAND: u8 = 0xFF;
+/// Origin marker for a wild of an older group of wilds broken up this turn
+/// (D-11.3): it has nowhere to return to.
+const DISSOLVED: u8 = 0xFD;
+
+/// The state of the current turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Turn {
+    /// The mover had opened when the turn began (D-14.1).
+    pub opened_at_start: bool,
+    /// The card taken by a free pickup this turn (I-21).
+    pub free_card: Option<Card>,
+    /// The penalized pickup in progress.
+    pub pickup: Option<Pickup>,
+    /// I-26: the opening fell short in a penalized pickup: go out or nothing.
+    pub must_go_out: bool,
+    /// Wilds taken out of a group, to be placed at once (D-11.2).
+    pub pending: CardSet,
+    /// Each pending wild: (group it left, where a takeback returns it, wild).
+    pub pend: [(u8, u8, Card); MAX_WILD_MOVES],
+    pub pend_len: u8,
+    /// Wild moves of this turn: (to, from, wild), for takebacks (I-25).
+    pub moves: [(u8, u8, Card); MAX_WILD_MOVES],
+    pub moves_len: u8,
+    /// The free pickup is offered on this turn (D-6.1, I-7).
+    pub free_offer: bool,
+}
+
+impl Default for Turn {
+    fn default() -> Turn {
+        Turn {
+            opened_at_start: false,
+            free_card: None,
+            pickup: None,
+            must_go_out: false,
+            pending: CardSet::EMPTY,
+            pend: [(0, 0, Card::JOKER); MAX_WILD_MOVES],
+            pend_len: 0,
+            moves: [(0, 0, Card::JOKER); MAX_WILD_MOVES],
+            moves_len: 0,
+            free_offer: false,
+        }
+    }
+}
+
+/// The mover's position at the start of the meld phase (after the draw or
+/// pickup, or after the rest of the pile was taken): [`Action::Reset`]
+/// returns to it. I-25 judges a meld phase on its final state, so undoing
+/// it reaches nothing new; it guarantees no turn is ever stuck (I-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Anchor {
+    pub hand: CardSet,
+    pub known: CardSet,
+    pub table: Table,
+    pub turn: Turn,
+}
+
+/// One hand of decorated canasta, complete: every card's place, the
+/// generator for chance, the turn in progress. Cloning copies fixed-size arrays only.
+///
+/// ```
+/// use kanaszta_engine::{GameState, Rules, Action};
+/// let mut g = GameState::new(Rules::default(), 42);
+/// let mut legal = Vec::new();
+/// while !g.is_terminal() {
+///     g.legal_actions(&mut legal);
+///     // a simple policy: prefer drawing and discarding the first card listed
+///     let a = legal.iter().copied()
+///         .find(|a| matches!(a, Action::Draw | Action::Discard(_) | Action::KeepCut { .. }))
+///         .unwrap_or(legal[0]);
+///     g.apply(a).unwrap();
+/// }
+/// assert_eq!(g.scores().len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub(crate) rules: Rules,
+    pub(crate) rng: Pcg64Mcg,
+    pub(crate) starter: u8,
+    pub(crate) current: u8,
+    pub(crate) phase: Phase,
+    pub(crate) hands: [CardSet; MAX_PLAYERS],
+    pub(crate) tables: [Table; MAX_PLAYERS],
+    pub(crate) known: [CardSet; MAX_PLAYERS],
+    pub(crate) stock: [Card; PACK],
+    pub(crate) stock_len: u8,
+    pub(crate) stock_known_bottom: u8,
+    pub(crate) pile: [Card; PACK],
+    pub(crate) pile_len: u8,
+    pub(crate) pile_top_fresh: bool,
+    pub(crate) cut: [Card; 3],
+    pub(crate) free_pending: [bool; MAX_PLAYERS],
+    pub(crate) owed_red: [u8; MAX_PLAYERS],
+    pub(crate) turns: u32,
+    pub(crate) totals: [i32; MAX_PLAYERS],
+    pub(crate) turn: Turn,
+    pub(crate) anchor: Anchor,
+    pub(crate) end: Option<HandEnd>,
+    pub(crate) stats: [PlayerStats; MAX_PLAYERS],
+}
+
+impl PartialEq for GameState {
+    fn eq(&self, o: &GameState) -> bool {
+        let n = self.players();
+        self.rules == o.rules
+            && self.rng == o.rng
+            && self.starter == o.starter
+            && self.current == o.current
+            && self.phase == o.phase
+            && self.hands[..n] == o.hands[..n]
+            && self.tables[..n] == o.tables[..n]
+            && self.known[..n] == o.known[..n]
+            && self.stock() == o.stock()
+            && self.stock_known_bottom == o.stock_known_bottom
+            && self.pile() == o.pile()
+            && self.pile_top_fresh == o.pile_top_fresh
+            && (self.phase != Phase::Cut || self.cut == o.cut)
+            && self.free_pending[..n] == o.free_pending[..n]
+            && self.owed_red[..n] == o.owed_red[..n]
+            && self.turns == o.turns
+            && self.totals[..n] == o.totals[..n]
+            && self.turn == o.turn
+            && (self.phase != Phase::Meld || self.anchor == o.anchor)
+            && self.end == o.end
+            && self.stats[..n] == o.stats[..n]
+    }
+}
+
+impl GameState {
+    /// A new hand: the pack shuffled by a generator seeded with `seed`; the
+    /// starter is drawn from the seed (I-1); running totals are zero.
+    pub fn new(rules: Rules, seed: u64) -> GameState {
+        let n = rules.players.max(2) as u64;
+        let starter = (crate::matches::derive_seed(seed, u64::MAX - 1) % n) as u8;
+        GameState::new_hand(rules, seed, starter, &[])
+    }
+
+    /// A new hand with a given starter and running totals (for matches: the
+    /// opening table schedule and the scores depend on them).
+    pub fn new_hand(rules: Rules, seed: u64, starter: u8, totals: &[i32]) -> GameState {
+        let rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut t = [0; MAX_PLAYERS];
+        for (d, s) in t.iter_mut().zip(totals) {
+            *d = *s;
+        }
+        GameState::deal_with(rules, rng, starter % rules.players.max(2), t)
+    }
+
+    fn deal_with(
+        rules: Rules,
+        mut rng: Pcg64Mcg,
+        starter: u8,
+        totals: [i32; MAX_PLAYERS],
+    ) -> GameState {
+        let mut deck = [Card::JOKER; PACK];
+        let mut i = 0;
+        for c in CardSet::FULL_PACK.iter() {
+            deck[i] = c;
+            i += 1;
+        }
+        shuffle(&mut deck, &mut rng);
+        // I-2: the three shown cut cards are deck[0..3]; the rest is dealt
+        // from the end after the keep decision. Until then they lie in the
+        // stock area (hidden), in order.
+        let mut stock = [Card::JOKER; PACK];
+        stock[..PACK - 3].copy_from_slice(&deck[3..]);
+        GameState {
+            rules,
+            rng,
+            starter,
+            current: starter,
+            phase: Phase::Cut,
+            hands: [CardSet::EMPTY; MAX_PLAYERS],
+            tables: [Table::default(); MAX_PLAYERS],
+            known: [CardSet::EMPTY; MAX_PLAYERS],
+            stock,
+            stock_len: (PACK - 3) as u8,
+            stock_known_bottom: 0,
+            pile: [Card::JOKER; PACK],
+            pile_len: 0,
+            pile_top_fresh: false,
+            cut: [deck[0], deck[1], deck[2]],
+            free_pending: [true; MAX_PLAYERS],
+            owed_red: [0; MAX_PLAYERS],
+            turns: 0,
+            totals,
+            turn: Turn::default(),
+            anchor: Anchor::default(),
+            end: None,
+            stats: [PlayerStats::default(); MAX_PLAYERS],
+        }
+    }
+
+    // ----- accessors -------------------------------------------------------
+
+    /// The rules of this hand.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.rules.players as usize
+    }
+
+    /// The starter of this hand.
+    pub fn starter(&self) -> usize {
+        self.starter as usize
+    }
+
+    /// The player to move (meaningless once terminal).
+    pub fn current_player(&self) -> usize {
+        self.current as usize
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether the hand is over.
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// How the hand ended, once it has.
+    pub fn end(&self) -> Option<HandEnd> {
+        self.end
+    }
+
+    /// A player's hand.
+    pub fn hand(&self, p: usize) -> CardSet {
+        self.hands[p]
+    }
+
+    /// A player's table.
+    pub fn table(&self, p: usize) -> &Table {
+        &self.tables[p]
+    }
+
+    /// Cards publicly known to be in a player's hand (picked up from the pile
+    /// or kept from the cut, not yet melded or discarded).
+    pub fn known(&self, p: usize) -> CardSet {
+        self.known[p]
+    }
+
+    /// The stock, bottom first (the top card is the last).
+    pub fn stock(&self) -> &[Card] {
+        &self.stock[..self.stock_len as usize]
+    }
+
+    /// How many cards at the bottom of the stock are known to all (the
+    /// unkept cut cards, D-3.3).
+    pub fn stock_known_bottom(&self) -> usize {
+        self.stock_known_bottom as usize
+    }
+
+    /// The pile, bottom first (the top card is the last).
+    pub fn pile(&self) -> &[Card] {
+        &self.pile[..self.pile_len as usize]
+    }
+
+    /// The pile's top card.
+    pub fn pile_top(&self) -> Option<Card> {
+        self.pile().last().copied()
+    }
+
+    /// Whether the pile is frozen (D-6.3): a black three or a wild on top.
+    pub fn pile_frozen(&self) -> bool {
+        self.pile_top()
+            .is_some_and(|c| c.is_black_three() || c.is_wild())
+    }
+
+    /// The three shown cut cards (during [`Phase::Cut`]).
+    pub fn cut_cards(&self) -> [Card; 3] {
+        self.cut
+    }
+
+    /// Turns played (I-24: discards).
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Running totals before this hand.
+    pub fn totals(&self) -> &[i32] {
+        &self.totals[..self.players()]
+    }
+
+    /// Per-player counters.
+    pub fn stats(&self, p: usize) -> &PlayerStats {
+        &self.stats[p]
+    }
+
+    /// Whether the free pickup is offered to the mover now (D-6.1).
+    pub fn free_pickup_offered(&self) -> bool {
+        self.turn.free_offer
+    }
+
+    /// Whether player `p`'s free-pickup chance is still to come.
+    pub fn free_pickup_pending(&self, p: usize) -> bool {
+        self.free_pending[p]
+    }
+
+    /// The penalized pickup in progress, if any.
+    pub fn pickup(&self) -> Option<Pickup> {
+        self.turn.pickup
+    }
+
+    /// Wilds taken out of a group that must be placed before anything else.
+    pub fn pending_wilds(&self) -> CardSet {
+        self.turn.pending
+    }
+
+    /// I-26: the mover must go out this turn.
+    pub fn must_go_out(&self) -> bool {
+        self.turn.must_go_out
+    }
+
+    /// The opening minimum for player `p` (I-11).
+    pub fn opening_minimum(&self, p: usize) -> i32 {
+        self.rules.opening.minimum(self.totals[p])
+    }
+
+    /// Red-three replacements player `p` still has to draw (I-3).
+    pub fn owed_replacements(&self, p: usize) -> u8 {
+        self.owed_red[p]
+    }
+
+    /// Every card of the hand, in all zones: hands, tables, pile, stock (and
+    /// the shown cut cards during the cut). 112 in a consistent state.
+    pub fn all_cards(&self) -> Option<CardSet> {
+        let mut s = CardSet::EMPTY;
+        for p in 0..self.players() {
+            s = s.checked_add(self.hands[p])?;
+            s = s.checked_add(self.tables[p].cards())?;
+        }
+        s = s.checked_add(self.turn.pending)?;
+        s = s.checked_add(CardSet::try_from_cards(self.pile().iter().copied())?)?;
+        s = s.checked_add(CardSet::try_from_cards(self.stock().iter().copied())?)?;
+        if self.phase == Phase::Cut {
+            s = s.checked_add(CardSet::try_from_cards(self.cut)?)?;
+        }
+        Some(s)
+    }
+
+    /// Checks the invariants: 112 cards, every group legal, known ⊆ hand.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        match self.all_cards() {
+            Some(s) if s == CardSet::FULL_PACK => {}
+            Some(s) => {
+                return Err(format!(
+                    "card conservation broken: {} cards, missing [{}], extra [{}]",
+                    s.len(),
+                    CardSet::FULL_PACK
+                        .checked_sub(s)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default(),
+                    s.checked_sub(CardSet::FULL_PACK)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default()
+                ))
+            }
+            None => return Err("a card appears more often than the pack holds".into()),
+        }
+        for p in 0..self.players() {
+            for (i, g) in self.tables[p].groups().iter().enumerate() {
+                if !g.is_legal() {
+                    return Err(format!("player {p} group {i} [{g}] is illegal (D-9)"));
+                }
+            }
+            if !self.hands[p].contains_all(self.known[p]) {
+                return Err(format!("player {p}: known cards not in hand"));
+            }
+            if self.hands[p].red_three_count() > 0 {
+                return Err(format!("player {p} holds a red three (D-4)"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The hand's scores (D-14), one per player; zero before the end.
+    pub fn scores(&self) -> Vec<HandScore> {
+        (0..self.players()).map(|p| self.score_of(p)).collect()
+    }
+
+    /// Player `p`'s score breakdown (D-14). Meaningful once terminal.
+    pub fn score_of(&self, p: usize) -> HandScore {
+        score_hand(self, p)
+    }
+
+    // ----- legal actions --------------------------------------------------
+
+    /// The legal actions of the mover, into `out` (cleared first). Never
+    /// empty before the end. Every listed action is accepted by
+    /// [`GameState::apply`] and leaves a turn that can be completed (I-9).
+    /// New groups are listed as three-card lays (larger groups are a lay and
+    /// extensions); `apply` accepts larger lays too.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Cut => {
+                for mask in 0..8 {
+                    out.push(Action::KeepCut { mask });
+                }
+            }
+            Phase::FirstDiscard => {
+                for c in self.hands[self.current as usize].kinds() {
+                    out.push(Action::Discard(c));
+                }
+            }
+            Phase::Draw => {
+                out.push(Action::Draw);
+                if self.turn.free_offer {
+                    out.push(Action::FreePickup);
+                }
+                if self.check_take_pile().is_ok() {
+                    out.push(Action::TakePile);
+                }
+            }
+            Phase::Meld => self.meld_candidates(out),
+        }
+    }
+
+    fn meld_candidates(&self, out: &mut Vec<Action>) {
+        let mut cand: Vec<Action> = Vec::with_capacity(64);
+        self.raw_meld_candidates(&mut cand);
+        for a in cand {
+            let mut s = self.clone();
+            if s.apply(a).is_ok() {
+                out.push(a);
+            }
+        }
+    }
+
+    /// Every meld-phase action worth trying, legal or not.
+    fn raw_meld_candidates(&self, cand: &mut Vec<Action>) {
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        for w in self.turn.pending.kinds() {
+            for (i, _) in table.groups().iter().enumerate() {
+                cand.push(Action::Extend {
+                    group: i as u8,
+                    card: w,
+                });
+            }
+        }
+        {
+            let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
+            lays_of_three(pool, cand);
+            for (i, g) in table.groups().iter().enumerate() {
+                for c in hand.kinds() {
+                    if g.accepts_kind(c) {
+                        cand.push(Action::Extend {
+                            group: i as u8,
+                            card: c,
+                        });
+                    }
+                }
+                for w in g.cards().wilds().kinds() {
+                    cand.push(Action::TakeWild {
+                        group: i as u8,
+                        wild: w,
+                    });
+                    if let Some(r) = g.rank() {
+                        for n in hand.of_rank(r).kinds() {
+                            cand.push(Action::Swap {
+                                group: i as u8,
+                                natural: n,
+                                wild: w,
+                            });
+                        }
+                    }
+                }
+                if g.is_black_canasta()
+                    && self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly
+                {
+                    if let Some(r) = g.rank() {
+                        let need = g.wilds();
+                        for k in [need, need + 1] {
+                            sub_multisets(hand.of_rank(r), k, &mut |s| {
+                                cand.push(Action::Convert {
+                                    group: i as u8,
+                                    naturals: s,
+                                })
+                            });
+                        }
+                    }
+                }
+                if g.is_new() {
+                    cand.push(Action::TakeBack { group: i as u8 });
+                }
+            }
+            if hand.contains(Card::HEART_ACE) {
+                cand.push(Action::LayHeartAce);
+            }
+            if table.heart_aces_new > 0 {
+                cand.push(Action::TakeBackHeartAce);
+            }
+            cand.push(Action::TakeRest);
+            for c in hand.kinds() {
+                cand.push(Action::Discard(c));
+            }
+            if self.resettable() {
+                cand.push(Action::Reset);
+            }
+        }
+    }
+
+    // ----- apply -------------------------------------------------------------
+
+    /// Applies an action of the mover. On error nothing changes and the error
+    /// names the rule the action breaks.
+    pub fn apply(&mut self, action: Action) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Over => refuse("D-13.3", "the hand is over"),
+            Phase::Cut => match action {
+                Action::KeepCut { mask } if mask < 8 => {
+                    self.keep_cut(mask);
+                    Ok(())
+                }
+                _ => refuse(
+                    "D-3.1",
+                    format!("the starter must first decide which cut cards to keep (keep 000 … keep 111), not `{action}`"),
+                ),
+            },
+            Phase::FirstDiscard => match action {
+                Action::Discard(c) => self.discard(c),
+                _ => refuse(
+                    "D-5.4",
+                    format!("the starter's first turn is a discard and nothing else, not `{action}`"),
+                ),
+            },
+            Phase::Draw => match action {
+                Action::Draw => {
+                    self.end_draw_choice();
+                    self.draw_for_turn();
+                    self.set_anchor();
+                    Ok(())
+                }
+                Action::FreePickup => {
+                    self.free_pickup()?;
+                    self.set_anchor();
+                    Ok(())
+                }
+                Action::TakePile => {
+                    self.check_take_pile()?;
+                    self.take_pile();
+                    self.set_anchor();
+                    Ok(())
+                }
+                _ => refuse(
+                    "D-5.1",
+                    format!("a turn begins by drawing or taking from the pile, not `{action}`"),
+                ),
+            },
+            Phase::Meld => {
+                if let Action::Discard(c) = action {
+                    return self.discard(c);
+                }
+                if action == Action::Reset {
+                    if !self.resettable() {
+                        return refuse("I-25", "nothing has been laid or moved this meld phase");
+                    }
+                    let p = self.current as usize;
+                    self.hands[p] = self.anchor.hand;
+                    self.known[p] = self.anchor.known;
+                    self.tables[p] = self.anchor.table;
+                    self.turn = self.anchor.turn;
+                    return Ok(());
+                }
+                if action == Action::TakeRest {
+                    let mut next = self.clone();
+                    next.meld_step(action)?;
+                    if !next.can_finish() || !next.search_completion(&mut 1500) {
+                        return refuse(
+                            "I-26",
+                            "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
+                        );
+                    }
+                    next.set_anchor();
+                    *self = next;
+                    return Ok(());
+                }
+                let mut next = self.clone();
+                next.meld_step(action)?;
+                if !next.can_finish() {
+                    return refuse(
+                        "I-9",
+                        format!("`{action}` would leave a turn that cannot be completed"),
+                    );
+                }
+                *self = next;
+                Ok(())
+            }
+        }
+    }
+
+    /// Applies an action the caller knows to be legal (e.g. taken from
+    /// [`GameState::legal_actions`]); panics on an illegal one. For rollouts.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        if let Err(e) = self.apply(action) {
+            panic!("apply_unchecked: illegal action `{action}`: {e}");
+        }
+    }
+
+    fn keep_cut(&mut self, mask: u8) {
+        let s = self.starter as usize;
+        let n = self.players();
+        let mut kept = 0;
+        let mut unkept = [Card::JOKER; 3];
+        let mut nu = 0;
+        for i in 0..3 {
+            if mask & (1 << i) != 0 {
+                self.hands[s].insert(self.cut[i]);
+                self.known[s].insert(self.cut[i]);
+                kept += 1;
+            } else {
+                unkept[nu] = self.cut[i];
+                nu += 1;
+            }
+        }
+        // D-3.2: deal from the lower part: 15 − kept to the starter, 14 to others.
+        for k in 0..n {
+            let p = (s + k) % n;
+            let want = if p == s { 15 - kept } else { 14 };
+            for _ in 0..want {
+                self.stock_len -= 1;
+                let c = self.stock[self.stock_len as usize];
+                self.hands[p].insert(c);
+            }
+        }
+        // D-3.3: unkept shown cards become the bottom of the stock.
+        let len = self.stock_len as usize;
+        self.stock.copy_within(0..len, nu);
+        self.stock[..nu].copy_from_slice(&unkept[..nu]);
+        self.stock_len += nu as u8;
+        self.stock_known_bottom = nu as u8;
+        // D-4.1: dealt red threes go to the table; replacements at the
+        // owner's first turn (I-3).
+        for p in 0..n {
+            for rt in [
+                Card::new(Rank::Three, Suit::Hearts),
+                Card::new(Rank::Three, Suit::Diamonds),
+            ] {
+                while self.hands[p].count(rt) > 0 {
+                    self.hand_remove(p, rt);
+                    self.tables[p].red_threes.insert(rt);
+                    self.owed_red[p] += 1;
+                }
+            }
+        }
+        self.begin_turn(s, true);
+    }
+
+    /// Starts player `p`'s turn: owed red-three replacements (I-3), the free
+    /// pickup offer (D-6.1), exhaustion (I-4).
+    fn begin_turn(&mut self, p: usize, first_discard: bool) {
+        self.current = p as u8;
+        self.turn = Turn {
+            opened_at_start: self.tables[p].opened,
+            ..Turn::default()
+        };
+        while self.owed_red[p] > 0 {
+            self.owed_red[p] -= 1;
+            if !self.draw_into(p) {
+                self.finish(HandEnd::Exhausted);
+                return;
+            }
+        }
+        if first_discard {
+            self.phase = Phase::FirstDiscard;
+            return;
+        }
+        self.phase = Phase::Draw;
+        let top = self.pile_top();
+        self.turn.free_offer = self.free_pending[p]
+            && self.pile_top_fresh
+            && top.is_some_and(|c| self.free_eligible(c));
+        if self.pile_frozen() {
+            self.stats[p].frozen_turns += 1;
+        }
+        if self.stock_len == 0 && self.pile_len == 0 {
+            self.finish(HandEnd::Exhausted);
+        }
+    }
+
+    /// D-6.1, I-6: a card the free pickup may take.
+    fn free_eligible(&self, c: Card) -> bool {
+        !c.is_black_three() && !(c.is_wild() && self.rules.free_pickup_wild == Permit::Forbid)
+    }
+
+    fn set_anchor(&mut self) {
+        let p = self.current as usize;
+        self.anchor = Anchor {
+            hand: self.hands[p],
+            known: self.known[p],
+            table: self.tables[p],
+            turn: self.turn,
+        };
+    }
+
+    /// Whether [`Action::Reset`] would change anything.
+    fn resettable(&self) -> bool {
+        let p = self.current as usize;
+        self.phase == Phase::Meld
+            && (self.hands[p] != self.anchor.hand
+                || self.tables[p] != self.anchor.table
+                || self.turn != self.anchor.turn)
+    }
+
+    /// Exact search (bounded by `budget` nodes) for a way to complete the
+    /// turn from here with the engine's own meld actions: a discard, or the
+    /// rest of the pile and then a discard.
+    pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        self.search_rec(budget, &mut seen, 0)
+    }
+
+    fn search_rec(
+        &self,
+        budget: &mut u32,
+        seen: &mut std::collections::HashSet<u64>,
+        depth: u32,
+    ) -> bool {
+        use std::hash::{Hash, Hasher};
+        if self.phase != Phase::Meld {
+            return true;
+        }
+        if *budget == 0 || depth > 150 {
+            return false;
+        }
+        *budget -= 1;
+        let p = self.current as usize;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            self.hands[p],
+            self.tables[p],
+            self.turn.pending,
+            self.turn.pickup,
+            self.turn.must_go_out,
+        )
+            .hash(&mut h);
+        if !seen.insert(h.finish()) {
+            return false;
+        }
+        if self.turn.pending.is_empty() && !self.before_rest() {
+            for c in self.hands[p].kinds() {
+                let mut t = Box::new(self.clone());
+                if t.discard(c).is_ok() {
+                    return true;
+                }
+            }
+        }
+        let mut cand = Vec::new();
+        self.raw_meld_candidates(&mut cand);
+        // Placements and lays first: they make progress.
+        cand.sort_by_key(|a| match a {
+            Action::TakeRest => 0,
+            Action::Extend { .. } => 1,
+            Action::Lay { .. } => 2,
+            Action::Swap { .. } | Action::Convert { .. } => 3,
+            Action::LayHeartAce => 4,
+            _ => 5,
+        });
+        for a in cand {
+            if matches!(a, Action::Discard(_) | Action::Reset) {
+                continue;
+            }
+            let mut t = Box::new(self.clone());
+            if t.meld_step(a).is_ok() && t.search_rec(budget, seen, depth + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn end_draw_choice(&mut self) {
+        let p = self.current as usize;
+        if self.turn.free_offer {
+            self.free_pending[p] = false;
+            self.turn.free_offer = false;
+        }
+        self.phase = Phase::Meld;
+    }
+
+    fn draw_for_turn(&mut self) {
+        let p = self.current as usize;
+        if !self.draw_into(p) {
+            self.finish(HandEnd::Exhausted);
+        }
+    }
+
+    /// Draws one card for `p`, laying out and replacing red threes (D-4.2).
+    /// `false` if stock and pile are both empty (I-4: exhausted).
+    fn draw_into(&mut self, p: usize) -> bool {
+        loop {
+            if self.stock_len == 0 {
+                if self.pile_len == 0 {
+                    return false;
+                }
+                self.reshuffle();
+            }
+            self.stock_len -= 1;
+            let c = self.stock[self.stock_len as usize];
+            if (self.stock_len as usize) < self.stock_known_bottom as usize {
+                self.stock_known_bottom = self.stock_len;
+            }
+            if self.stock_len == 0
+                && self.rules.reshuffle == Reshuffle::WhenEmpty
+                && self.pile_len > 0
+            {
+                self.reshuffle();
+            }
+            if c.is_red_three() {
+                self.tables[p].red_threes.insert(c);
+                continue;
+            }
+            self.hands[p].insert(c);
+            return true;
+        }
+    }
+
+    /// D-5.3, I-4: the pile, top included, shuffled into a new stock.
+    fn reshuffle(&mut self) {
+        let n = self.pile_len as usize;
+        let mut cards = self.pile;
+        shuffle(&mut cards[..n], &mut self.rng);
+        self.stock[..n].copy_from_slice(&cards[..n]);
+        self.stock_len = n as u8;
+        self.stock_known_bottom = 0;
+        self.pile_len = 0;
+        self.pile_top_fresh = false;
+    }
+
+    fn free_pickup(&mut self) -> Result<(), RuleError> {
+        if !self.turn.free_offer {
+            return refuse(
+                "D-6.1",
+                "the free pickup is not offered now: it takes the previous player's first discard that is not a black three, on the turn right after it, once per hand",
+            );
+        }
+        let p = self.current as usize;
+        self.end_draw_choice();
+        self.pile_len -= 1;
+        let c = self.pile[self.pile_len as usize];
+        self.pile_top_fresh = false;
+        self.hands[p].insert(c);
+        self.known[p].insert(c);
+        self.turn.free_card = Some(c);
+        self.stats[p].free_pickups += 1;
+        Ok(())
+    }
+
+    /// D-6.2, D-6.3, I-7, I-9: whether the penalized pickup is allowed now.
+    pub fn check_take_pile(&self) -> Result<(), RuleError> {
+        if self.phase != Phase::Draw {
+            return refuse("D-6.2", "the pile is taken at the start of a turn");
+        }
+        let p = self.current as usize;
+        let Some(top) = self.pile_top() else {
+            return refuse("D-6.2", "the pile is empty");
+        };
+        if self.turn.free_offer {
+            return refuse(
+                "I-7",
+                "on the turn the free pickup is offered the pile cannot be taken (draw or take the free card)",
+            );
+        }
+        if self.free_pending[p] {
+            return refuse(
+                "D-6.2",
+                "the pile can be taken only once the free-pickup chance has passed",
+            );
+        }
+        if top.is_black_three() {
+            return refuse("D-6.3", "the pile is frozen by a black three");
+        }
+        if top.is_wild() {
+            return refuse("D-6.3", "the pile is frozen by a wild");
+        }
+        let Some(rank) = top.rank() else {
+            return refuse("D-6.3", "the pile is frozen");
+        };
+        let hand = self.hands[p];
+        let nat = hand.rank_count(rank);
+        if !(nat >= 2 || (nat >= 1 && hand.wild_count() >= 1)) {
+            return refuse(
+                "D-6.2",
+                format!(
+                    "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
+                    rank_name(rank)
+                ),
+            );
+        }
+        let mut s = self.clone();
+        s.take_pile();
+        if !s.can_finish() || !s.search_completion(&mut 1500) {
+            return refuse(
+                "I-9",
+                "taking the pile would leave a turn that cannot be completed (the top card cannot be laid, or the opening cannot be made and no way out exists)",
+            );
+        }
+        Ok(())
+    }
+
+    fn take_pile(&mut self) {
+        let p = self.current as usize;
+        self.end_draw_choice();
+        let size = self.pile_len;
+        self.pile_len -= 1;
+        let top = self.pile[self.pile_len as usize];
+        self.pile_top_fresh = false;
+        let in_groups: u32 = self.tables[p].groups().iter().map(|g| g.count(top)).sum();
+        self.hands[p].insert(top);
+        self.known[p].insert(top);
+        self.turn.pickup = Some(Pickup {
+            top,
+            group_baseline: in_groups as u8,
+            pile_size: size,
+            rest_taken: false,
+        });
+        self.stats[p].pile_pickups += 1;
+        self.stats[p].cards_picked += size as u16;
+    }
+
+    fn top_laid(&self) -> bool {
+        match self.turn.pickup {
+            Some(pk) => {
+                let p = self.current as usize;
+                let n: u32 = self.tables[p]
+                    .groups()
+                    .iter()
+                    .map(|g| g.count(pk.top))
+                    .sum();
+                n > pk.group_baseline as u32
+            }
+            None => true,
+        }
+    }
+
+    fn before_rest(&self) -> bool {
+        self.turn.pickup.is_some_and(|pk| !pk.rest_taken)
+    }
+
+    fn hand_remove(&mut self, p: usize, c: Card) -> bool {
+        if !self.hands[p].remove(c) {
+            return false;
+        }
+        if self.known[p].count(c) > self.hands[p].count(c) {
+            self.known[p].remove(c);
+        }
+        true
+    }
+
+    /// One meld-phase step, without the I-9 completion check.
+    fn meld_step(&mut self, action: Action) -> Result<(), RuleError> {
+        let p = self.current as usize;
+        if !self.turn.pending.is_empty()
+            && !matches!(
+                action,
+                Action::Extend { .. }
+                    | Action::Lay { .. }
+                    | Action::TakeWild { .. }
+                    | Action::Swap { .. }
+                    | Action::Convert { .. }
+            )
+        {
+            return refuse(
+                "D-11.2",
+                format!(
+                    "the wild taken out ({}) must go at once into another group: extend a group or lay a new one with it",
+                    self.turn.pending
+                ),
+            );
+        }
+        match action {
+            Action::Lay { cards } => self.lay(p, cards),
+            Action::Extend { group, card } => self.extend(p, group as usize, card),
+            Action::TakeWild { group, wild } => self.take_wild(p, group as usize, wild),
+            Action::Swap {
+                group,
+                natural,
+                wild,
+            } => self.swap(p, group as usize, natural, wild),
+            Action::Convert { group, naturals } => self.convert(p, group as usize, naturals),
+            Action::TakeBack { group } => self.take_back(p, group as usize),
+            Action::LayHeartAce => self.lay_heart_ace(p),
+            Action::TakeBackHeartAce => {
+                if self.tables[p].heart_aces_new == 0 {
+                    return refuse("D-11.5", "no ♥A was laid separately this turn");
+                }
+                self.tables[p].heart_aces_new -= 1;
+                self.tables[p].heart_aces -= 1;
+                self.hands[p].insert(Card::HEART_ACE);
+                Ok(())
+            }
+            Action::TakeRest => self.take_rest(p),
+            Action::Reset => refuse("I-25", "reset is handled by apply"),
+            Action::Draw | Action::FreePickup | Action::TakePile => {
+                refuse("D-5.1", "this turn's card has already been drawn or taken")
+            }
+            Action::KeepCut { .. } => refuse("D-3.1", "the cut is over"),
+            Action::Discard(_) => unreachable!("discard is handled by apply"),
+        }
+    }
+
+    fn lay(&mut self, p: usize, cards: CardSet) -> Result<(), RuleError> {
+        if cards.len() < 3 {
+            return refuse(
+                "D-9.1",
+                format!("a group needs at least 3 cards, got [{cards}]"),
+            );
+        }
+        let Some(mut g) = Group::from_cards(cards) else {
+            if cards.black_three_count() + cards.red_three_count() > 0 {
+                return refuse("D-9.3", "threes are never melded");
+            }
+            return refuse(
+                "D-9.1",
+                format!("a group holds cards of one natural rank plus wilds, not [{cards}]"),
+            );
+        };
+        if !g.is_legal() {
+            return refuse(
+                if g.is_wild_only() { "D-9.2" } else { "D-9.1" },
+                format!("[{cards}] is not a legal group: 3–8 cards, wilds fewer than naturals, none in 8; or 3–7 wilds"),
+            );
+        }
+        if let Some(r) = g.rank() {
+            if self.rules.groups_per_rank == GroupsPerRank::One
+                && self.tables[p].group_of_rank(r).is_some()
+            {
+                return refuse(
+                    "I-12",
+                    format!(
+                        "there is already a group of {}s: extend it (groups_per_rank = one)",
+                        rank_name(r)
+                    ),
+                );
+            }
+        }
+        // Pending wilds are used first, the rest comes from the hand.
+        let from_pending = pending_part(self.turn.pending, cards);
+        if !self.turn.pending.is_empty() && from_pending.is_empty() {
+            return refuse(
+                "D-11.2",
+                "place the wild taken out first: the new group must hold it",
+            );
+        }
+        let from_hand = cards.checked_sub(from_pending).unwrap_or(cards);
+        if !self.hands[p].contains_all(from_hand) {
+            return refuse("D-11.1", format!("the hand does not hold [{from_hand}]"));
+        }
+        for c in from_hand.iter() {
+            self.hand_remove(p, c);
+        }
+        let mut flags = FLAG_NEW;
+        let idx = self.tables[p].len() as u8;
+        if !from_pending.is_empty() {
+            flags |= FLAG_RECEIVED;
+            for w in from_pending.iter() {
+                let origin = self.take_pending(w, None).unwrap_or(FROM_HAND);
+                self.log_move(idx, origin, w);
+            }
+        }
+        g.set_flags(flags);
+        if self.tables[p].push(g).is_none() {
+            return refuse("D-9", "the table cannot hold more groups");
+        }
+        Ok(())
+    }
+
+    fn log_move(&mut self, to: u8, from: u8, wild: Card) {
+        let i = self.turn.moves_len as usize;
+        if i < MAX_WILD_MOVES {
+            self.turn.moves[i] = (to, from, wild);
+            self.turn.moves_len += 1;
+        }
+    }
+
+    fn group_ref(&self, p: usize, i: usize) -> Result<Group, RuleError> {
+        self.tables[p].group(i).copied().ok_or_else(|| {
+            RuleError::new(
+                "D-2.2",
+                format!(
+                    "player {p} has no group {i} (groups 0..{})",
+                    self.tables[p].len()
+                ),
+            )
+        })
+    }
+
+    fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        let pending = self.turn.pending.contains(card);
+        if !pending && !self.hands[p].contains(card) {
+            return refuse("D-11.1", format!("the hand does not hold {card}"));
+        }
+        if card.is_black_three() || card.is_red_three() {
+            return refuse("D-9.3", "threes are never melded");
+        }
+        if !g.accepts_kind(card) {
+            return refuse(
+                if g.is_wild_only() { "I-28" } else { "D-9.1" },
+                format!("{card} does not belong in group {gi} [{g}]"),
+            );
+        }
+        let was_black = g.is_black_canasta();
+        g.add(card);
+        if was_black {
+            return refuse(
+                "D-11.4",
+                "a black canasta never exceeds 7 cards: add a natural only while taking a wild out (swap)",
+            );
+        }
+        if !g.is_legal() {
+            return refuse(
+                "D-9.1",
+                format!("adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)", self.tables[p].groups()[gi]),
+            );
+        }
+        if pending {
+            g.set_flags(g.flags() | FLAG_RECEIVED);
+            // Putting a wild back where it came from undoes the move; the
+            // group is then marked as having received it, so it ends.
+            let origin = self.take_pending(card, None).unwrap_or(FROM_HAND);
+            self.log_move(gi as u8, origin, card);
+        } else {
+            self.hand_remove(p, card);
+        }
+        self.tables[p].groups_mut()[gi] = g;
+        Ok(())
+    }
+
+    fn check_wild_may_leave(&self, g: &Group, gi: usize) -> Result<(), RuleError> {
+        if g.flags() & FLAG_RECEIVED != 0 {
+            return refuse(
+                "D-11.2",
+                format!("group {gi} received a wild this turn; it gives none away in the same turn (each wild moves once a turn)"),
+            );
+        }
+        if g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked {
+            return refuse(
+                "I-22",
+                "no wild leaves a wild canasta (wild_canasta = locked)",
+            );
+        }
+        Ok(())
+    }
+
+    fn take_wild(&mut self, p: usize, gi: usize, wild: Card) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !wild.is_wild() || g.count(wild) == 0 {
+            return refuse("D-11.2", format!("group {gi} [{g}] holds no {wild}"));
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        if g.is_black_canasta() {
+            return refuse(
+                "I-13",
+                "a wild leaves a black canasta only against a natural that keeps it a canasta (swap)",
+            );
+        }
+        if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+            // D-11.3: a group of wilds only that is not a canasta is broken
+            // up; all its wilds must go into other groups.
+            let origin = if g.is_new() { FROM_HAND } else { DISSOLVED };
+            self.tables[p].remove(gi);
+            self.reindex_moves(gi, origin);
+            for w in g.cards().iter() {
+                self.push_pending(DISSOLVED, origin, w);
+            }
+            return Ok(());
+        }
+        let was_canasta = g.is_canasta();
+        g.remove(wild);
+        if was_canasta && !g.is_canasta() && !g.is_wild_only() {
+            return refuse("I-13", "a canasta never drops below 7 cards");
+        }
+        if !g.is_legal() {
+            return refuse(
+                "D-11.2",
+                format!("taking {wild} out would leave group {gi} illegal"),
+            );
+        }
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        self.push_pending(gi as u8, ret, wild);
+        Ok(())
+    }
+
+    /// A wild waits to be placed: `src` is the group it left (it may not go
+    /// back there), `ret` where a takeback of its new group returns it (I-25:
+    /// an older group; a wild of a group laid this turn came from the hand).
+    fn push_pending(&mut self, src: u8, ret: u8, wild: Card) {
+        let i = self.turn.pend_len as usize;
+        if i < MAX_WILD_MOVES {
+            self.turn.pend[i] = (src, ret, wild);
+            self.turn.pend_len += 1;
+            self.turn.pending.insert(wild);
+        }
+    }
+
+    /// Takes a pending `wild` (not from group `not_from`); returns its origin.
+    fn take_pending(&mut self, wild: Card, not_from: Option<u8>) -> Option<u8> {
+        let n = self.turn.pend_len as usize;
+        let i = self.turn.pend[..n]
+            .iter()
+            .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
+        let origin = self.turn.pend[i].1;
+        self.turn.pend.copy_within(i + 1..n, i);
+        self.turn.pend_len -= 1;
+        self.turn.pending.remove(wild);
+        Some(origin)
+    }
+
+    /// After group `gi` left the table: later indices shift down; wilds it
+    /// gave now count as coming from `origin`.
+    fn reindex_moves(&mut self, gi: usize, origin: u8) {
+        let fix = |x: u8| -> u8 {
+            if x == FROM_HAND || x == DISSOLVED {
+                x
+            } else if x as usize == gi {
+                origin
+            } else if x as usize > gi {
+                x - 1
+            } else {
+                x
+            }
+        };
+        for m in &mut self.turn.moves[..self.turn.moves_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+        for m in &mut self.turn.pend[..self.turn.pend_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+    }
+
+    fn swap(&mut self, p: usize, gi: usize, natural: Card, wild: Card) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !g.is_black_canasta() {
+            return refuse(
+                "I-13",
+                format!("group {gi} is not a black canasta: extend it or take the wild out"),
+            );
+        }
+        if self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
+            return refuse(
+                "I-13",
+                "under black_canasta_wilds = convert_only all wilds leave at once (convert)",
+            );
+        }
+        if !natural.is_natural() || natural.rank() != g.rank() {
+            return refuse(
+                "I-13",
+                format!("{natural} is not a natural of the canasta's rank"),
+            );
+        }
+        if !self.hands[p].contains(natural) {
+            return refuse("D-11.1", format!("the hand does not hold {natural}"));
+        }
+        if !wild.is_wild() || g.count(wild) == 0 {
+            return refuse("D-11.2", format!("group {gi} holds no {wild}"));
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        g.add(natural);
+        g.remove(wild);
+        if !g.is_legal() || !g.is_canasta() {
+            return refuse("I-13", "the swap must leave a canasta");
+        }
+        self.hand_remove(p, natural);
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        self.push_pending(gi as u8, ret, wild);
+        Ok(())
+    }
+
+    fn convert(&mut self, p: usize, gi: usize, naturals: CardSet) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !g.is_black_canasta() {
+            return refuse("I-13", format!("group {gi} is not a black canasta"));
+        }
+        if self.rules.black_canasta_wilds != BlackCanastaWilds::ConvertOnly {
+            return refuse(
+                "I-13",
+                "convert is the convert_only form; under swap use swap",
+            );
+        }
+        let Some(r) = g.rank() else {
+            return refuse("I-13", "not a natural canasta");
+        };
+        if naturals.of_rank(r) != naturals || naturals.is_empty() {
+            return refuse(
+                "I-13",
+                format!("only naturals of the canasta's rank, not [{naturals}]"),
+            );
+        }
+        if !self.hands[p].contains_all(naturals) {
+            return refuse("D-11.1", format!("the hand does not hold [{naturals}]"));
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        let wilds = g.cards().wilds();
+        for c in naturals.iter() {
+            g.add(c);
+        }
+        for w in wilds.iter() {
+            g.remove(w);
+        }
+        if !(g.is_legal() && g.is_canasta() && g.wilds() == 0) {
+            return refuse(
+                "I-13",
+                "converting must leave a red (7) or gold (8) canasta",
+            );
+        }
+        for c in naturals.iter() {
+            self.hand_remove(p, c);
+        }
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        for w in wilds.iter() {
+            self.push_pending(gi as u8, ret, w);
+        }
+        Ok(())
+    }
+
+    fn take_back(&mut self, p: usize, gi: usize) -> Result<(), RuleError> {
+        let g = self.group_ref(p, gi)?;
+        if !g.is_new() {
+            return refuse(
+                "D-12.2",
+                "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
+            );
+        }
+        let mut cards = g.cards();
+        // I-25: wilds moved in from other groups return where they came from.
+        let moves = self.turn.moves;
+        let n = self.turn.moves_len as usize;
+        let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
+        let mut nk = 0;
+        let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
+        let mut nr = 0;
+        for &(to, from, w) in &moves[..n] {
+            if to as usize == gi && cards.contains(w) {
+                cards.remove(w);
+                returns[nr] = (from, w);
+                nr += 1;
+            } else {
+                keep[nk] = (to, from, w);
+                nk += 1;
+            }
+        }
+        let mut next = self.clone();
+        for &(from, w) in &returns[..nr] {
+            if from == FROM_HAND {
+                cards.insert(w);
+                continue;
+            }
+            let Some(og) = next.tables[p].groups_mut().get_mut(from as usize) else {
+                return refuse(
+                    "I-25",
+                    format!("the wild {w} came from a group of wilds that was broken up; it cannot return"),
+                );
+            };
+            let mut t = *og;
+            t.add(w);
+            if !t.is_legal() {
+                return refuse(
+                    "I-25",
+                    format!("the wild {w} cannot return to group {from}, where it came from"),
+                );
+            }
+            *og = t;
+        }
+        for c in cards.iter() {
+            next.hands[p].insert(c);
+        }
+        next.tables[p].remove(gi);
+        next.turn.moves[..nk].copy_from_slice(&keep[..nk]);
+        next.turn.moves_len = nk as u8;
+        next.reindex_moves(gi, FROM_HAND);
+        *self = next;
+        Ok(())
+    }
+
+    fn lay_heart_ace(&mut self, p: usize) -> Result<(), RuleError> {
+        if !self.rules.heart_aces() {
+            return refuse(
+                "D-9.4",
+                "heart aces are laid separately only in decorated-2003-02",
+            );
+        }
+        if !self.hands[p].contains(Card::HEART_ACE) {
+            return refuse("D-9.4", "the hand holds no ♥A");
+        }
+        if let Some(pk) = self.turn.pickup {
+            if !pk.rest_taken
+                && pk.top == Card::HEART_ACE
+                && !self.top_laid()
+                && self.hands[p].count(Card::HEART_ACE) < 2
+            {
+                return refuse(
+                    "I-8",
+                    "a ♥A taken from the pile must go into a group, not be laid separately",
+                );
+            }
+        }
+        self.hand_remove(p, Card::HEART_ACE);
+        self.tables[p].heart_aces += 1;
+        self.tables[p].heart_aces_new += 1;
+        Ok(())
+    }
+
+    fn take_rest(&mut self, p: usize) -> Result<(), RuleError> {
+        let Some(mut pk) = self.turn.pickup else {
+            return refuse("D-6.2", "no pile was taken this turn");
+        };
+        if pk.rest_taken {
+            return refuse("D-6.2", "the rest of the pile has already been taken");
+        }
+        if !self.top_laid() {
+            return refuse(
+                "I-8",
+                format!(
+                    "first lay the top card {} in a group (D-6.2 step 2)",
+                    pk.top
+                ),
+            );
+        }
+        for i in 0..self.pile_len as usize {
+            let c = self.pile[i];
+            self.hands[p].insert(c);
+            self.known[p].insert(c);
+        }
+        self.pile_len = 0;
+        pk.rest_taken = true;
+        self.turn.pickup = Some(pk);
+        if !self.tables[p].opened {
+            if self.tables[p].opening_value() >= self.opening_minimum(p) {
+                self.tables[p].opened = true;
+                self.stats[p].opened_turn.get_or_insert(self.turns as u16);
+            } else {
+                self.turn.must_go_out = true;
+            }
+        }
+        // I-25: what was laid before the rest was taken is committed.
+        self.tables[p].end_turn();
+        self.turn.moves_len = 0;
+        Ok(())
+    }
+
+    fn discard(&mut self, c: Card) -> Result<(), RuleError> {
+        let p = self.current as usize;
+        if self.phase == Phase::Meld {
+            if !self.turn.pending.is_empty() {
+                return refuse("D-11.2", "place the wild taken out before discarding");
+            }
+            if self.before_rest() {
+                return refuse(
+                    "D-6.2",
+                    "after taking the pile's top card, lay it and take the rest of the pile before discarding",
+                );
+            }
+        }
+        let hand = self.hands[p];
+        if !hand.contains(c) {
+            return refuse("D-5.1", format!("the hand does not hold {c}"));
+        }
+        if self.turn.free_card == Some(c)
+            && self.rules.free_pickup_return == Permit::Forbid
+            && hand.count(c) < 2
+        {
+            return refuse(
+                "I-21",
+                format!(
+                    "the card taken by the free pickup ({c}) cannot be discarded in the same turn"
+                ),
+            );
+        }
+        let going_out = hand.len() == 1;
+        let table = &self.tables[p];
+        if going_out && !table.has_canasta() {
+            return refuse(
+                "D-13.2",
+                "a player without a canasta must keep at least one card after discarding",
+            );
+        }
+        if !going_out && self.turn.must_go_out {
+            return refuse(
+                "I-26",
+                "the opening made before taking the rest of the pile fell short: this turn must go out",
+            );
+        }
+        let laid = table.has_new();
+        if !table.opened && laid && !going_out {
+            let v = table.opening_value();
+            let min = self.opening_minimum(p);
+            if v < min {
+                return refuse(
+                    "D-8.2",
+                    format!("the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)"),
+                );
+            }
+        }
+        // Commit.
+        self.hand_remove(p, c);
+        if self.pile_top_fresh && self.pile_top() == Some(c) && !c.is_joker() {
+            self.tables[p].twins += 1;
+        }
+        self.pile[self.pile_len as usize] = c;
+        self.pile_len += 1;
+        self.pile_top_fresh = true;
+        let tb = &mut self.tables[p];
+        if !tb.opened && (laid || !tb.is_empty()) {
+            tb.opened = true;
+            self.stats[p].opened_turn.get_or_insert(self.turns as u16);
+        }
+        if self.stats[p].first_canasta_turn.is_none() && self.tables[p].has_canasta() {
+            self.stats[p].first_canasta_turn = Some(self.turns as u16);
+        }
+        self.tables[p].end_turn();
+        self.turns += 1;
+        if going_out {
+            let from_hand = !self.turn.opened_at_start;
+            let cleared = from_hand && self.turn.pickup.is_some_and(|pk| pk.pile_size >= 10);
+            self.finish(HandEnd::WentOut {
+                player: p as u8,
+                from_hand,
+                cleared_table: cleared,
+            });
+            return Ok(());
+        }
+        if self.turns >= self.rules.turn_cap {
+            self.finish(HandEnd::Stalled);
+            return Ok(());
+        }
+        let next = (p + 1) % self.players();
+        self.begin_turn(next, false);
+        Ok(())
+    }
+
+    fn finish(&mut self, end: HandEnd) {
+        self.end = Some(end);
+        self.phase = Phase::Over;
+        self.turn.free_offer = false;
+    }
+
+    // ----- I-9: can the turn be completed? ---------------------------------
+
+    /// Whether the mover can still complete the turn from here (I-9).
+    pub(crate) fn can_finish(&self) -> bool {
+        if self.phase != Phase::Meld {
+            return true;
+        }
+        let p = self.current as usize;
+        if !self.turn.pending.is_empty() {
+            return self.pending_placeable(p)
+                && (!self.before_rest() || self.pickup_completable(p));
+        }
+        if self.before_rest() {
+            return self.pickup_completable(p);
+        }
+        self.meld_completable(p)
+    }
+
+    /// A discard now, or after taking back what was laid this turn, or a way out.
+    fn meld_completable(&self, p: usize) -> bool {
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        if !self.turn.must_go_out {
+            let opening_ok = table.opened
+                || !table.has_new()
+                || table.opening_value() >= self.opening_minimum(p);
+            let free_ok = |h: CardSet| {
+                h.kinds().any(|c| {
+                    !(self.turn.free_card == Some(c)
+                        && self.rules.free_pickup_return == Permit::Forbid
+                        && h.count(c) < 2)
+                })
+            };
+            if hand.len() >= 2 && opening_ok && free_ok(hand) {
+                return true;
+            }
+            // Take back what was laid this turn and can be taken back (D-11.5).
+            let mut back = self.clone();
+            let mut any = false;
+            for gi in (0..table.len()).rev() {
+                if table.groups()[gi].is_new() && back.take_back(p, gi).is_ok() {
+                    any = true;
+                }
+            }
+            while back.tables[p].heart_aces_new > 0 {
+                any = true;
+                back.tables[p].heart_aces_new -= 1;
+                back.tables[p].heart_aces -= 1;
+                back.hands[p].insert(Card::HEART_ACE);
+            }
+            let bh = back.hands[p];
+            let bt = &back.tables[p];
+            let b_open_ok =
+                bt.opened || !bt.has_new() || bt.opening_value() >= self.opening_minimum(p);
+            if any && bh.len() >= 2 && b_open_ok && free_ok(bh) {
+                return true;
+            }
+        }
+        if hand.len() == 1 && table.has_canasta() {
+            let c = hand.iter().next();
+            if c.is_some_and(|c| {
+                !(self.turn.free_card == Some(c) && self.rules.free_pickup_return == Permit::Forbid)
+            }) {
+                return true;
+            }
+        }
+        solver::can_go_out(self, p, hand, None)
+    }
+
+    /// During a penalized pickup before the rest is taken: can the top card be
+    /// laid, the rest taken and the turn completed?
+    fn pickup_completable(&self, p: usize) -> bool {
+        let Some(pk) = self.turn.pickup else {
+            return true;
+        };
+        let rest = self.pile_len as u32;
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let rest_set =
+            CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
+        let Some(r) = pk.top.rank() else {
+            return false;
+        };
+        let laid = self.top_laid();
+        if table.opened {
+            // The top card goes into its group or a new one, before the rest
+            // is taken, with cards of the hand (or a wild moved from a group).
+            let nat = hand.rank_count(r).saturating_sub(1);
+            let pend = self.turn.pending.len();
+            let wild = hand.wild_count();
+            let existing = table.groups().iter().any(|g| {
+                g.rank() == Some(r) && {
+                    let mut t = *g;
+                    t.add(pk.top);
+                    t.is_legal() && !g.is_black_canasta()
+                }
+            });
+            let swap_ok = self.rules.black_canasta_wilds == BlackCanastaWilds::Swap
+                && table.groups().iter().any(|g| {
+                    g.rank() == Some(r) && g.is_black_canasta() && g.flags() & FLAG_RECEIVED == 0
+                });
+            let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many
+                || table.group_of_rank(r).is_none();
+            let borrow = table.groups().iter().any(|g| {
+                g.flags() & FLAG_RECEIVED == 0
+                    && !g.is_black_canasta()
+                    && !(g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked)
+                    && g.wilds() > 0
+                    && (g.is_wild_only() || legal_natural_counts_after_loss(g))
+            });
+            let after = |used: u32| (hand.len() + rest).saturating_sub(used);
+            if laid {
+                if after(0) >= 2 {
+                    return true;
+                }
+            } else {
+                if existing && after(1) >= 2 {
+                    return true;
+                }
+                if new_ok && (nat >= 2 || (nat >= 1 && wild >= 1)) && after(3) >= 2 {
+                    return true;
+                }
+                if new_ok && nat >= 1 && (borrow || pend > 0) && after(2) >= 2 {
+                    return true;
+                }
+                if !(existing
+                    || swap_ok
+                    || (new_ok && (nat >= 2 || (nat >= 1 && (wild + pend >= 1 || borrow)))))
+                {
+                    return false;
+                }
+            }
+            let all = hand.checked_add(rest_set).unwrap_or(hand);
+            return solver::can_go_out(self, p, all, if laid { None } else { Some(pk.top) });
+        }
+        // Not opened: everything on the table was laid this turn (not yet
+        // committed). Can an opening of the minimum be laid before the rest,
+        // with the top card in it, keeping two cards after the rest?
+        let mut pool = hand;
+        for g in table.groups() {
+            pool = pool.checked_add(g.cards()).unwrap_or(pool);
+        }
+        let nat = pool.rank_count(r);
+        if !(nat >= 3 || (nat >= 2 && pool.wild_count() >= 1)) {
+            return false;
+        }
+        let max_used = (pool.len() + rest).saturating_sub(2);
+        if solver::max_opening(pool, r, max_used, &self.rules) >= self.opening_minimum(p) {
+            return true;
+        }
+        // I-26: short of the minimum, the turn must go out.
+        let all_pool = pool.checked_add(rest_set).unwrap_or(pool);
+        solver::can_go_out_fresh(self, p, all_pool, Some(pk.top))
+    }
+
+    /// The pending wilds can go somewhere now (an existing group or a new one).
+    fn pending_placeable(&self, p: usize) -> bool {
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let k = self.turn.pending.len();
+        // Homes among the groups (not the one a wild left), new groups of
+        // hand naturals, or a new group of wilds gathered from elsewhere.
+        let mut capacity = 0;
+        let mut capacity_ext = 0;
+        let mut used_ext = 0;
+        for g in table.groups() {
+            let (c0, c1, h) = if g.is_wild_only() {
+                let c = 7u32.saturating_sub(g.wilds());
+                (c, c, 0)
+            } else if g.is_black_canasta() || g.len() >= 7 {
+                (0, 0, 0)
+            } else {
+                let h = g
+                    .rank()
+                    .map_or(0, |r| hand.rank_count(r))
+                    .min(8 - g.naturals());
+                (
+                    max_wilds(g.naturals()).saturating_sub(g.wilds()),
+                    max_wilds(g.naturals() + h).saturating_sub(g.wilds()),
+                    h,
+                )
+            };
+            capacity += c0;
+            capacity_ext += c1;
+            if c1 > c0 {
+                used_ext += h;
+            }
+        }
+        let mut new_cap = 0;
+        let mut new_cards = 0;
+        for r in Rank::NATURALS {
+            let n = hand.rank_count(r);
+            let free = self.rules.groups_per_rank == GroupsPerRank::Many
+                || table.group_of_rank(r).is_none();
+            if n >= 2 && free {
+                new_cap += max_wilds(n);
+                new_cards = new_cards.max(2);
+            }
+        }
+        let mut donatable = 0;
+        for g in table.groups() {
+            if g.flags() & FLAG_RECEIVED != 0 {
+                continue;
+            }
+            donatable += if g.is_wild_only() {
+                if g.is_canasta() {
+                    if self.rules.wild_canasta == WildCanasta::Open {
+                        g.wilds() - 3
+                    } else {
+                        0
+                    }
+                } else {
+                    g.wilds()
+                }
+            } else if g.is_black_canasta() {
+                g.rank().map_or(0, |r| hand.rank_count(r).min(g.wilds()))
+            } else if g.is_canasta() {
+                0
+            } else {
+                g.wilds().saturating_sub(
+                    3u32.saturating_sub(g.naturals())
+                        .max(if g.naturals() <= 2 { 1 } else { 0 }),
+                )
+            };
+        }
+        let hand_after_ok = |used: u32| {
+            let h = hand.len().saturating_sub(used);
+            h >= 2
+                && !self.turn.must_go_out
+                && (table.opened
+                    || table.opening_value() + 20 * k as i32 >= self.opening_minimum(p)
+                    || !table.has_new())
+        };
+        if capacity >= k && hand_after_ok(0) {
+            return true;
+        }
+        if capacity + new_cap >= k && hand_after_ok(new_cards) {
+            return true;
+        }
+        if capacity_ext + new_cap >= k && hand_after_ok(new_cards + used_ext) {
+            return true;
+        }
+        if k + hand.wild_count() + donatable >= 3 && hand_after_ok(hand.wild_count().min(3)) {
+            return true;
+        }
+        // Otherwise the pending wilds are part of a way out.
+        let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
+        solver::can_go_out_keeping(self, p, all, self.turn.pending)
+    }
+}
+
+/// Whether a natural group keeps legal after losing one wild.
+fn legal_natural_counts_after_loss(g: &Group) -> bool {
+    !g.is_wild_only()
+        && g.wilds() > 0
+        && !g.is_canasta()
+        && crate::group::legal_natural_counts(g.naturals(), g.wilds() - 1)
+}
+
+/// Part of `cards` that the pending wilds supply (pending wilds are used first).
+fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for w in pending.iter() {
+        if cards.count(w) > out.count(w) {
+            out.insert(w);
+        }
+    }
+    out
+}
+
+/// Every distinct three-card group that can be laid from `pool` (D-9):
+/// three naturals, two naturals and a wild, or three wilds.
+pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
+    let wilds = pool.wilds();
+    for r in Rank::NATURALS {
+        let nat = pool.of_rank(r);
+        let n = nat.len();
+        if n >= 3 {
+            sub_multisets(nat, 3, &mut |s| out.push(Action::Lay { cards: s }));
+        }
+        if n >= 2 && !wilds.is_empty() {
+            sub_multisets(nat, 2, &mut |s| {
+                for w in wilds.kinds() {
+                    let mut t = s;
+                    t.insert(w);
+                    out.push(Action::Lay { cards: t });
+                }
+            });
+        }
+    }
+    if wilds.len() >= 3 {
+        sub_multisets(wilds, 3, &mut |s| out.push(Action::Lay { cards: s }));
+    }
+}
+
+/// Calls `f` with every distinct sub-multiset of `set` of size `k`.
+pub(crate) fn sub_multisets(set: CardSet, k: u32, f: &mut dyn FnMut(CardSet)) {
+    let mut kinds = [Card::JOKER; 53];
+    let mut counts = [0u32; 53];
+    let mut n = 0;
+    for c in set.kinds() {
+        kinds[n] = c;
+        counts[n] = set.count(c);
+        n += 1;
+    }
+    fn rec(
+        i: usize,
+        n: usize,
+        k: u32,
+        kinds: &[Card; 53],
+        counts: &[u32; 53],
+        acc: CardSet,
+        f: &mut dyn FnMut(CardSet),
+    ) {
+        if k == 0 {
+            f(acc);
+            return;
+        }
+        if i == n {
+            return;
+        }
+        let max = counts[i].min(k);
+        for take in (0..=max).rev() {
+            let mut a = acc;
+            for _ in 0..take {
+                a.insert(kinds[i]);
+            }
+            rec(i + 1, n, k - take, kinds, counts, a, f);
+        }
+    }
+    rec(0, n, k, &kinds, &counts, CardSet::EMPTY, f);
+}
+
+/// Fisher–Yates with the game's generator.
+pub(crate) fn shuffle(cards: &mut [Card], rng: &mut Pcg64Mcg) {
+    for i in (1..cards.len()).rev() {
+        let j = rng.random_range(0..=i);
+        cards.swap(i, j);
+    }
+}
+
+/// English plural stem of a rank, for messages.
+pub(crate) fn rank_name(r: Rank) -> &'static str {
+    match r {
+        Rank::Two => "two",
+        Rank::Three => "three",
+        Rank::Four => "four",
+        Rank::Five => "five",
+        Rank::Six => "six",
+        Rank::Seven => "seven",
+        Rank::Eight => "eight",
+        Rank::Nine => "nine",
+        Rank::Ten => "ten",
+        Rank::Jack => "jack",
+        Rank::Queen => "queen",
+        Rank::King => "king",
+        Rank::Ace => "ace",
+    }
+}

@@ -1,0 +1,125 @@
+//! Random-play soak test in the spirit of OpenSpiel's random simulation test:
+//! at every step card conservation (112 cards), every group legal, every
+//! listed action accepted by `apply`, a clone equal to the original, and a
+//! view-determinized state consistent with the view.
+//!
+//! `KANASZTA_SOAK_HANDS` sets the number of hands (default: 40 in debug
+//! builds, 2,000 in release builds).
+
+use kanaszta_engine::{Action, GameState, Rules};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn hands() -> u64 {
+    std::env::var("KANASZTA_SOAK_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 40 } else { 2000 })
+}
+
+/// A random policy that still ends meld phases: it discards with some
+/// probability whenever a discard is legal.
+fn pick(legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+    // Reset (undo the meld phase) rarely, so meld phases end.
+    let pool: Vec<Action> = if legal.len() > 1 && rng.random_range(0..20) != 0 {
+        legal
+            .iter()
+            .copied()
+            .filter(|a| *a != Action::Reset)
+            .collect()
+    } else {
+        legal.to_vec()
+    };
+    let legal = &pool[..];
+    let discards: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Discard(_)))
+        .collect();
+    if !discards.is_empty() && rng.random_range(0..3) == 0 {
+        return discards[rng.random_range(0..discards.len())];
+    }
+    legal[rng.random_range(0..legal.len())]
+}
+
+fn soak(rules: Rules, seed0: u64, n: u64) -> (u64, u64) {
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    let mut went_out = 0;
+    for h in 0..n {
+        let seed = seed0 + h;
+        let mut g = GameState::new(rules, seed);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xABCD);
+        let mut k = 0u32;
+        while !g.is_terminal() {
+            if let Err(e) = g.check_invariants() {
+                panic!("seed {seed} step {k}: {e}\n{g:?}");
+            }
+            g.legal_actions(&mut legal);
+            assert!(!legal.is_empty(), "seed {seed} step {k}: no legal action: phase {:?} p{} hand [{}] table {:?} pile {:?} pickup {:?} must {} pending {} flags {:?}", g.phase(), g.current_player(), g.hand(g.current_player()), g.table(g.current_player()), g.pile(), g.pickup(), g.must_go_out(), g.pending_wilds(), g.table(g.current_player()).groups().iter().map(|x| x.flags()).collect::<Vec<_>>());
+            // every listed action is accepted
+            if k % 7 == 0 {
+                for a in &legal {
+                    let mut c = g.clone();
+                    if let Err(e) = c.apply(*a) {
+                        panic!("seed {seed} step {k}: listed action {a} refused: {e}");
+                    }
+                }
+            }
+            let c = g.clone();
+            assert_eq!(c, g, "clone equals original");
+            if k % 11 == 0 {
+                let p = g.current_player();
+                let v = g.view(p);
+                let d = v.determinize(&mut rng);
+                d.check_invariants()
+                    .unwrap_or_else(|e| panic!("seed {seed}: determinized: {e}"));
+                assert_eq!(d.hand(p), g.hand(p));
+                let mut dl = Vec::new();
+                d.legal_actions(&mut dl);
+                assert_eq!(
+                    dl, legal,
+                    "seed {seed} step {k}: legal actions depend only on the mover's view"
+                );
+            }
+            let a = pick(&legal, &mut rng);
+            g.apply(a)
+                .unwrap_or_else(|e| panic!("seed {seed} step {k}: {a}: {e}"));
+            k += 1;
+            steps += 1;
+            assert!(k < 200_000, "seed {seed}: runaway hand");
+        }
+        g.check_invariants().unwrap();
+        if matches!(g.end(), Some(kanaszta_engine::HandEnd::WentOut { .. })) {
+            went_out += 1;
+        }
+    }
+    (steps, went_out)
+}
+
+#[test]
+fn soak_default_rules() {
+    let (steps, _) = soak(Rules::default(), 1, hands());
+    assert!(steps > 0);
+}
+
+#[test]
+fn soak_switches() {
+    let mut r = Rules::default();
+    r.apply_settings([
+        "groups_per_rank=many",
+        "black_canasta_wilds=convert_only",
+        "wild_canasta=open",
+        "reshuffle=on_draw",
+        "free_pickup_wild=forbid",
+        "free_pickup_return=allow",
+        "opening=table",
+        "version=decorated-2003-01",
+    ])
+    .unwrap();
+    soak(r, 10_000, hands() / 3 + 1);
+    let mut r3 = Rules::default();
+    r3.players = 3;
+    r3.turn_cap = 150;
+    soak(r3, 20_000, hands() / 3 + 1);
+}
