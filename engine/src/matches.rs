@@ -151,10 +151,10 @@ impl Match {
         let scores = hand.scores();
         let raw: Vec<i32> = scores.iter().map(|s| s.total).collect();
         let mut taxed = Vec::with_capacity(n);
-        for p in 0..n {
-            let t = tax(raw[p], self.totals[p], &self.rules);
-            if raw[p] > t {
-                self.tax_paid[p] += (raw[p] - t) as i64;
+        for (p, &r) in raw.iter().enumerate() {
+            let t = tax(r, self.totals[p], &self.rules);
+            if r > t {
+                self.tax_paid[p] += (r - t) as i64;
             }
             taxed.push(t);
             self.totals[p] += t;

@@ -253,10 +253,8 @@ impl GameState {
         totals: [i32; MAX_PLAYERS],
     ) -> GameState {
         let mut deck = [Card::JOKER; PACK];
-        let mut i = 0;
-        for c in CardSet::FULL_PACK.iter() {
-            deck[i] = c;
-            i += 1;
+        for (slot, c) in deck.iter_mut().zip(CardSet::FULL_PACK.iter()) {
+            *slot = c;
         }
         shuffle(&mut deck, &mut rng);
         // I-2: the three shown cut cards are deck[0..3]; the rest is dealt
@@ -788,7 +786,7 @@ impl GameState {
 
     /// D-6.1, I-6: a card the free pickup may take.
     fn free_eligible(&self, c: Card) -> bool {
-        !c.is_black_three() && !(c.is_wild() && self.rules.free_pickup_wild == Permit::Forbid)
+        !(c.is_black_three() || c.is_wild() && self.rules.free_pickup_wild == Permit::Forbid)
     }
 
     fn set_anchor(&mut self) {

@@ -135,8 +135,10 @@ mod tests {
     /// I-23 `nearest`: the true quotient rounded, halves up.
     #[test]
     fn i23_nearest_rounding() {
-        let mut r = Rules::default();
-        r.tax_rounding = TaxRounding::Nearest;
+        let r = Rules {
+            tax_rounding: TaxRounding::Nearest,
+            ..Rules::default()
+        };
         assert_eq!(tax(545, 6000, &r), 273); // 272.5 → 273
         assert_eq!(tax(2375, 9725, &r), 238); // 237.5 → 238
         assert_eq!(tax(545, 7000, &r), 136); // 136.25
@@ -155,8 +157,10 @@ mod tests {
     /// I-18: tax off, and a custom schedule.
     #[test]
     fn i18_tax_off_and_custom_schedule() {
-        let mut r = Rules::default();
-        r.tax = Switch::Off;
+        let mut r = Rules {
+            tax: Switch::Off,
+            ..Rules::default()
+        };
         assert_eq!(tax(2375, 9725, &r), 2375);
         r.tax = Switch::On;
         r.tax_schedule = "3000:2,6000:3".parse::<TaxSchedule>().unwrap();
