@@ -286,6 +286,26 @@ pub(crate) fn can_go_out(state: &GameState, p: usize, cards: CardSet, must: Opti
     )
 }
 
+/// As [`can_go_out`], with both a card to lay (`must`) and cards that must
+/// be melded, never discarded (`keep`: pending wilds).
+pub(crate) fn can_go_out_with_constraints(
+    state: &GameState,
+    p: usize,
+    cards: CardSet,
+    must: Option<Card>,
+    keep: CardSet,
+) -> bool {
+    let t = state.table(p);
+    can_meld_all_but_one(
+        cards,
+        t.groups(),
+        state.rules(),
+        must,
+        state.turn.free_card,
+        keep,
+    )
+}
+
 /// As [`can_go_out`], where the cards of `keep` (wilds taken out of groups)
 /// must be melded, never discarded.
 pub(crate) fn can_go_out_keeping(

@@ -98,13 +98,15 @@ pub struct PlayerStats {
 pub const MAX_WILD_MOVES: usize = 16;
 
 /// Origin marker in the wild-move log for a wild that came from the hand.
-const FROM_HAND: u8 = 0xFF;
+pub(crate) const FROM_HAND: u8 = 0xFF;
 /// Origin marker for a wild of an older group of wilds broken up this turn
 /// (D-11.3): it has nowhere to return to.
-const DISSOLVED: u8 = 0xFD;
+pub(crate) const DISSOLVED: u8 = 0xFD;
 
-/// The state of the current turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The state of the current turn. Equality and hashing look at the live
+/// entries of `pend` and `moves` only (removing an entry leaves a stale copy
+/// past the end).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Turn {
     /// The mover had opened when the turn began (D-14.1).
     pub opened_at_start: bool,
@@ -124,6 +126,47 @@ pub(crate) struct Turn {
     pub moves_len: u8,
     /// The free pickup is offered on this turn (D-6.1, I-7).
     pub free_offer: bool,
+}
+
+impl Turn {
+    fn live_pend(&self) -> &[(u8, u8, Card)] {
+        &self.pend[..self.pend_len as usize]
+    }
+
+    fn live_moves(&self) -> &[(u8, u8, Card)] {
+        &self.moves[..self.moves_len as usize]
+    }
+}
+
+impl PartialEq for Turn {
+    fn eq(&self, o: &Turn) -> bool {
+        self.opened_at_start == o.opened_at_start
+            && self.free_card == o.free_card
+            && self.pickup == o.pickup
+            && self.must_go_out == o.must_go_out
+            && self.pending == o.pending
+            && self.live_pend() == o.live_pend()
+            && self.live_moves() == o.live_moves()
+            && self.free_offer == o.free_offer
+    }
+}
+
+impl Eq for Turn {}
+
+impl std::hash::Hash for Turn {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (
+            self.opened_at_start,
+            self.free_card,
+            self.pickup,
+            self.must_go_out,
+            self.pending,
+            self.live_pend(),
+            self.live_moves(),
+            self.free_offer,
+        )
+            .hash(h);
+    }
 }
 
 impl Default for Turn {
@@ -683,7 +726,14 @@ impl GameState {
                 }
                 let mut next = self.clone();
                 next.meld_step(action)?;
-                if !next.can_finish() {
+                // The quick completion test first; when it says no, an exact
+                        // (bounded) search over the engine's own moves decides.
+                // The quick completion test first. Its "no" is exact in a
+                // plain meld phase (it rests on the going-out solver, which
+                // is generous); with pending wilds or during a pickup an
+                // exact (bounded) search over the engine's own moves decides.
+                let tight = !next.turn.pending.is_empty() || next.before_rest();
+                if !next.can_finish() && !(tight && next.search_completion(&mut 600)) {
                     return refuse(
                         "I-9",
                         format!("`{action}` would leave a turn that cannot be completed"),
@@ -831,7 +881,7 @@ impl GameState {
         }
         *budget -= 1;
         let p = self.current as usize;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FastHasher(0);
         (
             self.hands[p],
             self.tables[p],
@@ -854,13 +904,21 @@ impl GameState {
         let mut cand = Vec::new();
         self.raw_meld_candidates(&mut cand);
         // Placements and lays first: they make progress.
+        // During a pickup, laying the top card comes first.
+        let top = self
+            .turn
+            .pickup
+            .filter(|pk| !pk.rest_taken)
+            .map(|pk| pk.top);
         cand.sort_by_key(|a| match a {
             Action::TakeRest => 0,
-            Action::Extend { .. } => 1,
-            Action::Lay { .. } => 2,
-            Action::Swap { .. } | Action::Convert { .. } => 3,
-            Action::LayHeartAce => 4,
-            _ => 5,
+            Action::Extend { card, .. } if Some(*card) == top => 1,
+            Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
+            Action::Extend { .. } => 2,
+            Action::Lay { .. } => 3,
+            Action::Swap { .. } | Action::Convert { .. } => 4,
+            Action::LayHeartAce => 5,
+            _ => 6,
         });
         for a in cand {
             if matches!(a, Action::Discard(_) | Action::Reset) {
@@ -1194,6 +1252,12 @@ impl GameState {
         let mut g = self.group_ref(p, gi)?;
         let pending = self.turn.pending.contains(card);
         if !pending && !self.hands[p].contains(card) {
+            if card == Card::HEART_ACE && self.tables[p].heart_aces > 0 {
+                return refuse(
+                    "D-12.3",
+                    "a ♥A laid separately never joins a group of aces",
+                );
+            }
             return refuse("D-11.1", format!("the hand does not hold {card}"));
         }
         if card.is_black_three() || card.is_red_three() {
@@ -1215,7 +1279,7 @@ impl GameState {
         }
         if !g.is_legal() {
             return refuse(
-                "D-9.1",
+                if g.is_wild_only() { "D-9.2" } else { "D-9.1" },
                 format!("adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)", self.tables[p].groups()[gi]),
             );
         }
@@ -1489,6 +1553,16 @@ impl GameState {
             );
         }
         if !self.hands[p].contains(Card::HEART_ACE) {
+            if self.tables[p]
+                .groups()
+                .iter()
+                .any(|g| g.count(Card::HEART_ACE) > 0)
+            {
+                return refuse(
+                    "D-12.3",
+                    "a ♥A in a group of aces never leaves it to lie separately",
+                );
+            }
             return refuse("D-9.4", "the hand holds no ♥A");
         }
         if let Some(pk) = self.turn.pickup {
@@ -1562,6 +1636,12 @@ impl GameState {
         }
         let hand = self.hands[p];
         if !hand.contains(c) {
+            if self.tables[p].groups().iter().any(|g| g.count(c) > 0) {
+                return refuse(
+                    "D-12.2",
+                    format!("{c} is melded: melded cards are never discarded"),
+                );
+            }
             return refuse("D-5.1", format!("the hand does not hold {c}"));
         }
         if self.turn.free_card == Some(c)
@@ -1776,7 +1856,14 @@ impl GameState {
                 }
             }
             let all = hand.checked_add(rest_set).unwrap_or(hand);
-            return solver::can_go_out(self, p, all, if laid { None } else { Some(pk.top) });
+            let all = all.checked_add(self.turn.pending).unwrap_or(all);
+            return solver::can_go_out_with_constraints(
+                self,
+                p,
+                all,
+                if laid { None } else { Some(pk.top) },
+                self.turn.pending,
+            );
         }
         // Not opened: everything on the table was laid this turn (not yet
         // committed). Can an opening of the minimum be laid before the rest,
@@ -1900,6 +1987,23 @@ fn legal_natural_counts_after_loss(g: &Group) -> bool {
         && g.wilds() > 0
         && !g.is_canasta()
         && crate::group::legal_natural_counts(g.naturals(), g.wilds() - 1)
+}
+
+/// A cheap multiply-xor hasher for the completion search's visited set.
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
+                .wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+        }
+    }
 }
 
 /// Part of `cards` that the pending wilds supply (pending wilds are used first).
