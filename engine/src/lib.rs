@@ -24,7 +24,7 @@ mod error;
 mod group;
 mod log;
 mod matches;
-// mod position;
+mod position;
 mod rules;
 mod score;
 mod solver;
@@ -40,7 +40,7 @@ pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::GameLog;
 pub use matches::{HandRecord, Match, MatchResult};
-// pub use position::Position;
+pub use position::Position;
 pub use rules::{
     BlackCanastaWilds, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules, StalledHandCards,
     Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version, WildCanasta, PRESETS,

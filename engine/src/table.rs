@@ -91,6 +91,8 @@ impl Table {
         let g = self.groups[i];
         let n = self.len as usize;
         self.groups.copy_within(i + 1..n, i);
+        // Clear the vacated slot: equality and hashing see the whole array.
+        self.groups[n - 1] = Group::default();
         self.len -= 1;
         g
     }
