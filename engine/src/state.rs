@@ -726,14 +726,13 @@ impl GameState {
                 }
                 let mut next = self.clone();
                 next.meld_step(action)?;
-                // The quick completion test first; when it says no, an exact
-                        // (bounded) search over the engine's own moves decides.
                 // The quick completion test first. Its "no" is exact in a
                 // plain meld phase (it rests on the going-out solver, which
                 // is generous); with pending wilds or during a pickup an
                 // exact (bounded) search over the engine's own moves decides.
                 let tight = !next.turn.pending.is_empty() || next.before_rest();
-                if !next.can_finish() && !(tight && next.search_completion(&mut 600)) {
+                let completable = next.can_finish() || (tight && next.search_completion(&mut 600));
+                if !completable {
                     return refuse(
                         "I-9",
                         format!("`{action}` would leave a turn that cannot be completed"),
@@ -862,21 +861,47 @@ impl GameState {
     /// turn from here with the engine's own meld actions: a discard, or the
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        self.search_rec(budget, &mut seen, 0)
+        let mut seen = std::collections::HashMap::new();
+        self.search_rec(budget, &mut seen, 150, &mut Vec::new())
+    }
+
+    /// A way to complete the current turn (meld actions ending with the
+    /// discard), found by a bounded exact search of at most `budget` states;
+    /// `None` outside a meld phase or when none is found within the budget.
+    /// Agents use it to finish a turn they cannot otherwise end (I-26).
+    pub fn completion(&self, budget: u32) -> Option<Vec<Action>> {
+        if self.phase != Phase::Meld {
+            return None;
+        }
+        // Iterative deepening: the shortest way out, so that following
+        // its first step and searching again makes progress.
+        let mut b = budget;
+        for limit in 1..=150 {
+            let mut seen = std::collections::HashMap::new();
+            let mut path = Vec::new();
+            if self.search_rec(&mut b, &mut seen, limit, &mut path) {
+                path.reverse();
+                return Some(path);
+            }
+            if b == 0 {
+                break;
+            }
+        }
+        None
     }
 
     fn search_rec(
         &self,
         budget: &mut u32,
-        seen: &mut std::collections::HashSet<u64>,
+        seen: &mut std::collections::HashMap<u64, u32>,
         depth: u32,
+        path: &mut Vec<Action>,
     ) -> bool {
         use std::hash::{Hash, Hasher};
         if self.phase != Phase::Meld {
             return true;
         }
-        if *budget == 0 || depth > 150 {
+        if *budget == 0 {
             return false;
         }
         *budget -= 1;
@@ -890,16 +915,25 @@ impl GameState {
             self.turn.must_go_out,
         )
             .hash(&mut h);
-        if !seen.insert(h.finish()) {
-            return false;
+        // `depth` is the number of steps still allowed; a state already
+        // searched with at least as many is not searched again.
+        match seen.get(&h.finish()) {
+            Some(&d) if d >= depth => return false,
+            _ => {
+                seen.insert(h.finish(), depth);
+            }
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
             for c in self.hands[p].kinds() {
                 let mut t = Box::new(self.clone());
                 if t.discard(c).is_ok() {
+                    path.push(Action::Discard(c));
                     return true;
                 }
             }
+        }
+        if depth == 0 {
+            return false;
         }
         let mut cand = Vec::new();
         self.raw_meld_candidates(&mut cand);
@@ -925,7 +959,8 @@ impl GameState {
                 continue;
             }
             let mut t = Box::new(self.clone());
-            if t.meld_step(a).is_ok() && t.search_rec(budget, seen, depth + 1) {
+            if t.meld_step(a).is_ok() && t.search_rec(budget, seen, depth - 1, path) {
+                path.push(a);
                 return true;
             }
         }
@@ -1253,10 +1288,7 @@ impl GameState {
         let pending = self.turn.pending.contains(card);
         if !pending && !self.hands[p].contains(card) {
             if card == Card::HEART_ACE && self.tables[p].heart_aces > 0 {
-                return refuse(
-                    "D-12.3",
-                    "a ♥A laid separately never joins a group of aces",
-                );
+                return refuse("D-12.3", "a ♥A laid separately never joins a group of aces");
             }
             return refuse("D-11.1", format!("the hand does not hold {card}"));
         }
