@@ -23,15 +23,27 @@ pub trait Agent {
 /// Uniform among legal actions, with a sane way to end the meld phase: when
 /// a discard is legal it discards with probability `discard_bias`, and it
 /// never undoes a meld phase (`reset`) unless nothing else is legal.
+/// After `patience` meld actions in one turn it finishes the turn by the
+/// engine's completion search (needed when a short pickup opening obliges it
+/// to go out, I-26).
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
     /// Probability of choosing a discard whenever one is legal.
     pub discard_bias: f64,
+    /// Meld actions in one turn before it finishes the turn deliberately.
+    pub patience: u32,
+    turn: Option<(u32, usize)>,
+    steps: u32,
 }
 
 impl Default for RandomAgent {
     fn default() -> RandomAgent {
-        RandomAgent { discard_bias: 0.3 }
+        RandomAgent {
+            discard_bias: 0.3,
+            patience: 40,
+            turn: None,
+            steps: 0,
+        }
     }
 }
 
@@ -40,11 +52,33 @@ impl Agent for RandomAgent {
         "random".into()
     }
 
-    fn act(&mut self, _view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        let discards = legal.iter().filter(|a| matches!(a, Action::Discard(_))).count();
+    fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        let key = (view.turns(), view.current_player());
+        if self.turn != Some(key) {
+            self.turn = Some(key);
+            self.steps = 0;
+        }
+        self.steps += 1;
+        if self.steps > self.patience {
+            // Only the mover's own information decides how a turn can end,
+            // so any determinization gives the same way out.
+            if let Some(path) = view.determinize(rng).completion(5000) {
+                if let Some(a) = path.first().filter(|a| legal.contains(a)) {
+                    return *a;
+                }
+            }
+        }
+        let discards = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Discard(_)))
+            .count();
         if discards > 0 && rng.random_bool(self.discard_bias) {
             let k = rng.random_range(0..discards);
-            if let Some(a) = legal.iter().filter(|a| matches!(a, Action::Discard(_))).nth(k) {
+            if let Some(a) = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Discard(_)))
+                .nth(k)
+            {
                 return *a;
             }
         }

@@ -14,7 +14,12 @@ pub fn simple_hand(seed: u64) -> u64 {
         let a = legal
             .iter()
             .copied()
-            .find(|a| matches!(a, Action::Draw | Action::Discard(_) | Action::KeepCut { .. }))
+            .find(|a| {
+                matches!(
+                    a,
+                    Action::Draw | Action::Discard(_) | Action::KeepCut { .. }
+                )
+            })
             .unwrap_or(legal[0]);
         g.apply_unchecked(a);
         n += 1;

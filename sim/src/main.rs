@@ -2,14 +2,18 @@
 
 use clap::{Parser, Subcommand};
 use kanaszta_agents::{Agent, RandomAgent};
-use kanaszta_engine::{Action, CardSet, GameState, HandEnd, Rules};
+use kanaszta_engine::{tax, Action, CardSet, GameState, HandEnd, Position, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "kanaszta", version, about = "Decorated canasta (Díszített kanaszta) between AI agents")]
+#[command(
+    name = "kanaszta",
+    version,
+    about = "Decorated canasta (Díszített kanaszta) between AI agents"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -54,6 +58,24 @@ enum Command {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
+    Legal {
+        /// The position file (the engine's JSON position format).
+        position: String,
+    },
+    /// Is ACTION legal in the position, and if not which rule forbids it?
+    /// Exit status 0 when legal, 3 when illegal.
+    Check {
+        /// The position file (the engine's JSON position format).
+        position: String,
+        /// The action in text notation, e.g. "take" or "lay 8D 8S 2C".
+        action: String,
+    },
+    /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15).
+    Score {
+        /// The position file (the engine's JSON position format).
+        position: String,
+    },
     /// Print the rule switches and their values.
     Rules {
         #[command(flatten)]
@@ -94,6 +116,41 @@ fn run(cli: Cli) -> Result<(), String> {
             let rules = rules.build()?;
             quiet_pipe(demo(&mut std::io::stdout().lock(), rules, seed))
         }
+        Command::Legal { position } => {
+            let g = load_position(&position)?;
+            let mut legal = Vec::new();
+            g.legal_actions(&mut legal);
+            let mut out = std::io::stdout().lock();
+            quiet_pipe((|| {
+                if g.is_terminal() {
+                    writeln!(out, "the hand is over: no legal action")?;
+                }
+                for a in &legal {
+                    writeln!(out, "{a}")?;
+                }
+                Ok(())
+            })())
+        }
+        Command::Check { position, action } => {
+            let g = load_position(&position)?;
+            let a: Action = action.parse().map_err(|e| format!("{e}"))?;
+            let mut t = g.clone();
+            match t.apply(a) {
+                Ok(()) => {
+                    println!("legal: {a}");
+                    Ok(())
+                }
+                Err(e) => {
+                    println!("illegal: {a}: {e}");
+                    std::process::exit(3);
+                }
+            }
+        }
+        Command::Score { position } => {
+            let g = load_position(&position)?;
+            let mut out = std::io::stdout().lock();
+            quiet_pipe(score(&mut out, &g))
+        }
         Command::Rules { rules } => {
             let rules = rules.build()?;
             let mut out = std::io::stdout().lock();
@@ -105,6 +162,55 @@ fn run(cli: Cli) -> Result<(), String> {
             })())
         }
     }
+}
+
+/// Reads a position file (`-`: standard input) in the engine's JSON format.
+fn load_position(path: &str) -> Result<GameState, String> {
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read position {path}: {e}"))?
+    };
+    let pos = Position::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    pos.to_state().map_err(|e| format!("{path}: {e}"))
+}
+
+fn score(out: &mut impl Write, g: &GameState) -> Result<(), Fail> {
+    if !g.is_terminal() {
+        writeln!(
+            out,
+            "the hand is not over: scores as if it ended now, nobody going out"
+        )?;
+    }
+    writeln!(
+        out,
+        "player,red_threes,twins,canastas,heart_aces,going_out,from_hand,cleared_table,base,melded,in_hand,card_value,raw,total_before,taxed"
+    )?;
+    for (p, s) in g.scores().iter().enumerate() {
+        let before = g.totals()[p];
+        writeln!(
+            out,
+            "{p},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            s.red_three_points,
+            s.twin_points,
+            s.canasta_points,
+            s.heart_ace_points,
+            s.going_out_points,
+            s.from_hand_points,
+            s.cleared_table_points,
+            s.base,
+            s.melded,
+            s.in_hand,
+            s.card_value,
+            s.total,
+            before,
+            tax(s.total, before, g.rules())
+        )?;
+    }
+    Ok(())
 }
 
 /// Output errors: a closed pipe (`kanaszta demo | head`) is a normal end.
@@ -195,7 +301,11 @@ fn demo(out: &mut impl Write, rules: Rules, seed: u64) -> Result<(), Fail> {
             out,
             "P{player} went out{}{}",
             if from_hand { " from hand" } else { "" },
-            if cleared_table { ", clearing the table" } else { "" }
+            if cleared_table {
+                ", clearing the table"
+            } else {
+                ""
+            }
         )?,
         Some(HandEnd::Exhausted) => writeln!(out, "the hand is exhausted (stock and pile empty)")?,
         Some(HandEnd::Stalled) => writeln!(out, "the hand stalled at the turn cap")?,
