@@ -34,6 +34,7 @@ pub struct RandomAgent {
     pub patience: u32,
     turn: Option<(u32, usize)>,
     steps: u32,
+    plan: Vec<Action>,
 }
 
 impl Default for RandomAgent {
@@ -43,6 +44,7 @@ impl Default for RandomAgent {
             patience: 40,
             turn: None,
             steps: 0,
+            plan: Vec::new(),
         }
     }
 }
@@ -52,20 +54,35 @@ impl Agent for RandomAgent {
         "random".into()
     }
 
+    fn restart(&mut self) {
+        self.turn = None;
+        self.steps = 0;
+        self.plan.clear();
+    }
+
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         let key = (view.turns(), view.current_player());
         if self.turn != Some(key) {
             self.turn = Some(key);
             self.steps = 0;
+            self.plan.clear();
         }
         self.steps += 1;
         if self.steps > self.patience {
             // Only the mover's own information decides how a turn can end,
-            // so any determinization gives the same way out.
-            if let Some(path) = view.determinize(rng).completion(5000) {
-                if let Some(a) = path.first().filter(|a| legal.contains(a)) {
-                    return *a;
+            // so any determinization gives the same way out. The plan is
+            // followed to its end (re-planning each step could wander).
+            if self.plan.is_empty() {
+                if let Some(mut path) = view.determinize(rng).completion(5000) {
+                    path.reverse();
+                    self.plan = path;
                 }
+            }
+            if let Some(a) = self.plan.pop() {
+                if legal.contains(&a) {
+                    return a;
+                }
+                self.plan.clear();
             }
         }
         let discards = legal

@@ -271,76 +271,31 @@ fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
     acc.canasta & (1 << total_wilds) != 0
 }
 
-/// Whether player `p` can go out with `cards` as his hand, onto his table as
-/// it is (I-26, I-9). `must`: a card that has to be laid in a group (the
-/// pile's top card during a penalized pickup).
-pub(crate) fn can_go_out(state: &GameState, p: usize, cards: CardSet, must: Option<Card>) -> bool {
-    let t = state.table(p);
-    can_meld_all_but_one(
-        cards,
-        t.groups(),
-        state.rules(),
-        must,
-        state.turn.free_card,
-        CardSet::EMPTY,
-    )
-}
-
-/// As [`can_go_out`], with both a card to lay (`must`) and cards that must
-/// be melded, never discarded (`keep`: pending wilds).
-pub(crate) fn can_go_out_with_constraints(
+/// Whether player `p` can go out with `cards` as his hand (I-26, I-9):
+/// onto his table as it is, or onto nothing when `fresh` (an unopened
+/// player's groups of this turn dissolved into `cards`). `must`: a card that
+/// has to end in a group (the pile's top card during a penalized pickup);
+/// `keep`: cards that must be melded, never discarded (pending wilds).
+pub(crate) fn can_go_out(
     state: &GameState,
     p: usize,
     cards: CardSet,
+    fresh: bool,
     must: Option<Card>,
     keep: CardSet,
 ) -> bool {
-    let t = state.table(p);
+    let groups = if fresh {
+        &[][..]
+    } else {
+        state.table(p).groups()
+    };
     can_meld_all_but_one(
         cards,
-        t.groups(),
+        groups,
         state.rules(),
         must,
         state.turn.free_card,
         keep,
-    )
-}
-
-/// As [`can_go_out`], where the cards of `keep` (wilds taken out of groups)
-/// must be melded, never discarded.
-pub(crate) fn can_go_out_keeping(
-    state: &GameState,
-    p: usize,
-    cards: CardSet,
-    keep: CardSet,
-) -> bool {
-    let t = state.table(p);
-    can_meld_all_but_one(
-        cards,
-        t.groups(),
-        state.rules(),
-        None,
-        state.turn.free_card,
-        keep,
-    )
-}
-
-/// As [`can_go_out`], with the groups laid this turn dissolved into `pool`
-/// (an unopened player's table during his opening turn).
-pub(crate) fn can_go_out_fresh(
-    state: &GameState,
-    p: usize,
-    pool: CardSet,
-    must: Option<Card>,
-) -> bool {
-    let _ = p;
-    can_meld_all_but_one(
-        pool,
-        &[],
-        state.rules(),
-        must,
-        state.turn.free_card,
-        CardSet::EMPTY,
     )
 }
 

@@ -1821,7 +1821,7 @@ impl GameState {
                 return true;
             }
         }
-        solver::can_go_out(self, p, hand, None)
+        solver::can_go_out(self, p, hand, false, None, CardSet::EMPTY)
     }
 
     /// During a penalized pickup before the rest is taken: can the top card be
@@ -1889,13 +1889,8 @@ impl GameState {
             }
             let all = hand.checked_add(rest_set).unwrap_or(hand);
             let all = all.checked_add(self.turn.pending).unwrap_or(all);
-            return solver::can_go_out_with_constraints(
-                self,
-                p,
-                all,
-                if laid { None } else { Some(pk.top) },
-                self.turn.pending,
-            );
+            let must = if laid { None } else { Some(pk.top) };
+            return solver::can_go_out(self, p, all, false, must, self.turn.pending);
         }
         // Not opened: everything on the table was laid this turn (not yet
         // committed). Can an opening of the minimum be laid before the rest,
@@ -1914,7 +1909,7 @@ impl GameState {
         }
         // I-26: short of the minimum, the turn must go out.
         let all_pool = pool.checked_add(rest_set).unwrap_or(pool);
-        solver::can_go_out_fresh(self, p, all_pool, Some(pk.top))
+        solver::can_go_out(self, p, all_pool, true, Some(pk.top), CardSet::EMPTY)
     }
 
     /// The pending wilds can go somewhere now (an existing group or a new one).
@@ -2009,7 +2004,7 @@ impl GameState {
         }
         // Otherwise the pending wilds are part of a way out.
         let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
-        solver::can_go_out_keeping(self, p, all, self.turn.pending)
+        solver::can_go_out(self, p, all, false, None, self.turn.pending)
     }
 }
 
