@@ -714,7 +714,10 @@ impl GameState {
                 if action == Action::TakeRest {
                     let mut next = self.clone();
                     next.meld_step(action)?;
-                    if !next.can_finish() || !next.search_completion(&mut 1500) {
+                    // With the opening made and two cards in hand the turn
+                    // surely ends with a discard; otherwise search.
+                    let sure = !next.turn.must_go_out && next.hands[next.current as usize].len() >= 2;
+                    if !sure && (!next.can_finish() || !next.search_completion(&mut 1500)) {
                         return refuse(
                             "I-26",
                             "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -1087,7 +1090,12 @@ impl GameState {
         }
         let mut s = self.clone();
         s.take_pile();
-        if !s.can_finish() || !s.search_completion(&mut 1500) {
+        let ok = match s.pickup_verdict(p) {
+            Verdict::Sure => true,
+            Verdict::Maybe => s.search_completion(&mut 1500),
+            Verdict::No => false,
+        };
+        if !ok {
             return refuse(
                 "I-9",
                 "taking the pile would leave a turn that cannot be completed (the top card cannot be laid, or the opening cannot be made and no way out exists)",
@@ -1827,8 +1835,16 @@ impl GameState {
     /// During a penalized pickup before the rest is taken: can the top card be
     /// laid, the rest taken and the turn completed?
     fn pickup_completable(&self, p: usize) -> bool {
+        self.pickup_verdict(p) != Verdict::No
+    }
+
+    /// [`Verdict::Sure`] only where a plain way through is certain: the top
+    /// card laid with cards of the hand (or into its group), the rest taken,
+    /// two cards kept to discard from; for an unopened player, an opening of
+    /// the minimum that the solver can lay from the hand.
+    fn pickup_verdict(&self, p: usize) -> Verdict {
         let Some(pk) = self.turn.pickup else {
-            return true;
+            return Verdict::Sure;
         };
         let rest = self.pile_len as u32;
         let hand = self.hands[p];
@@ -1836,7 +1852,7 @@ impl GameState {
         let rest_set =
             CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
         let Some(r) = pk.top.rank() else {
-            return false;
+            return Verdict::No;
         };
         let laid = self.top_laid();
         if table.opened {
@@ -1866,32 +1882,45 @@ impl GameState {
                     && (g.is_wild_only() || legal_natural_counts_after_loss(g))
             });
             let after = |used: u32| (hand.len() + rest).saturating_sub(used);
+            let sure = if pend > 0 {
+                Verdict::Maybe
+            } else {
+                Verdict::Sure
+            };
             if laid {
                 if after(0) >= 2 {
-                    return true;
+                    return sure;
                 }
             } else {
                 if existing && after(1) >= 2 {
-                    return true;
+                    return sure;
                 }
                 if new_ok && (nat >= 2 || (nat >= 1 && wild >= 1)) && after(3) >= 2 {
-                    return true;
+                    return sure;
                 }
                 if new_ok && nat >= 1 && (borrow || pend > 0) && after(2) >= 2 {
-                    return true;
+                    return Verdict::Maybe;
                 }
                 if !(existing
                     || swap_ok
                     || (new_ok && (nat >= 2 || (nat >= 1 && (wild + pend >= 1 || borrow)))))
                 {
-                    return false;
+                    return Verdict::No;
                 }
             }
             let all = hand.checked_add(rest_set).unwrap_or(hand);
             let all = all.checked_add(self.turn.pending).unwrap_or(all);
             let must = if laid { None } else { Some(pk.top) };
-            return solver::can_go_out(self, p, all, false, must, self.turn.pending);
+            return Verdict::maybe(solver::can_go_out(
+                self,
+                p,
+                all,
+                false,
+                must,
+                self.turn.pending,
+            ));
         }
+        let pend = self.turn.pending.len();
         // Not opened: everything on the table was laid this turn (not yet
         // committed). Can an opening of the minimum be laid before the rest,
         // with the top card in it, keeping two cards after the rest?
@@ -1901,15 +1930,28 @@ impl GameState {
         }
         let nat = pool.rank_count(r);
         if !(nat >= 3 || (nat >= 2 && pool.wild_count() >= 1)) {
-            return false;
+            return Verdict::No;
         }
         let max_used = (pool.len() + rest).saturating_sub(2);
         if solver::max_opening(pool, r, max_used, &self.rules) >= self.opening_minimum(p) {
-            return true;
+            // Sure when nothing is laid yet (at the pickup itself); with
+            // groups already laid, they may have to be taken back first.
+            return if table.is_empty() && pend == 0 {
+                Verdict::Sure
+            } else {
+                Verdict::Maybe
+            };
         }
         // I-26: short of the minimum, the turn must go out.
         let all_pool = pool.checked_add(rest_set).unwrap_or(pool);
-        solver::can_go_out(self, p, all_pool, true, Some(pk.top), CardSet::EMPTY)
+        Verdict::maybe(solver::can_go_out(
+            self,
+            p,
+            all_pool,
+            true,
+            Some(pk.top),
+            CardSet::EMPTY,
+        ))
     }
 
     /// The pending wilds can go somewhere now (an existing group or a new one).
@@ -2014,6 +2056,27 @@ fn legal_natural_counts_after_loss(g: &Group) -> bool {
         && g.wilds() > 0
         && !g.is_canasta()
         && crate::group::legal_natural_counts(g.naturals(), g.wilds() - 1)
+}
+
+/// Outcome of a quick completion test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// A way through is certain.
+    Sure,
+    /// Perhaps: an exact search decides.
+    Maybe,
+    /// No way through.
+    No,
+}
+
+impl Verdict {
+    fn maybe(b: bool) -> Verdict {
+        if b {
+            Verdict::Maybe
+        } else {
+            Verdict::No
+        }
+    }
 }
 
 /// A cheap multiply-xor hasher for the completion search's visited set.
