@@ -3,6 +3,7 @@
 //! Players for kanaszta. An agent sees only its seat's [`SeatView`] and the
 //! legal actions, and draws randomness from its own seeded generator.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use kanaszta_engine::{Action, SeatView};
 use rand::RngExt;

@@ -16,6 +16,7 @@
 //! assert_eq!(legal.len(), 8); // the starter's eight ways to keep cut cards
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod action;
 mod card;

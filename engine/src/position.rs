@@ -1693,6 +1693,7 @@ impl Position {
         let mut pile_arr = [Card::JOKER; PACK];
         pile_arr[..pile.len()].copy_from_slice(&pile);
         let g = GameState {
+            quiet: false,
             rules,
             rng,
             starter,

@@ -314,12 +314,14 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32, rules: &Rules)
     const NONE: i32 = i32::MIN;
     // dp[w][u]: best value with w wilds and u cards used.
     let width = max_used + 1;
-    let mut dp = vec![NONE; (wilds + 1) * width];
+    // Fixed-size tables on the stack: 17 wild counts × 113 card counts.
+    const CELLS: usize = 17 * 113;
+    let mut dp = [NONE; CELLS];
     dp[0] = 0;
     for rank in Rank::NATURALS {
         let n = pool.rank_count(rank);
         let pts = rank.points();
-        let mut next = vec![NONE; dp.len()];
+        let mut next = [NONE; CELLS];
         for w in 0..=wilds {
             for u in 0..width {
                 let v = dp[w * width + u];

@@ -12,6 +12,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::card_set::CardSet;
 use crate::error::{refuse, RuleError};
 use crate::group::{max_wilds, Group, FLAG_NEW, FLAG_RECEIVED};
+use crate::refuse_fmt;
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Reshuffle, Rules, WildCanasta};
 use crate::score::{score_hand, HandScore};
 use crate::solver;
@@ -238,6 +239,8 @@ pub struct GameState {
     pub(crate) totals: [i32; MAX_PLAYERS],
     pub(crate) turn: Turn,
     pub(crate) anchor: Anchor,
+    /// Refusals skip formatting their message (legality probes on clones).
+    pub(crate) quiet: bool,
     pub(crate) end: Option<HandEnd>,
     pub(crate) stats: [PlayerStats; MAX_PLAYERS],
 }
@@ -327,6 +330,7 @@ impl GameState {
             totals,
             turn: Turn::default(),
             anchor: Anchor::default(),
+            quiet: false,
             end: None,
             stats: [PlayerStats::default(); MAX_PLAYERS],
         }
@@ -555,7 +559,9 @@ impl GameState {
                 if self.turn.free_offer {
                     out.push(Action::FreePickup);
                 }
-                if self.check_take_pile().is_ok() {
+                let mut probe = self.clone();
+                probe.quiet = true;
+                if probe.check_take_pile().is_ok() {
                     out.push(Action::TakePile);
                 }
             }
@@ -564,14 +570,16 @@ impl GameState {
     }
 
     fn meld_candidates(&self, out: &mut Vec<Action>) {
-        let mut cand: Vec<Action> = Vec::with_capacity(64);
-        self.raw_meld_candidates(&mut cand);
-        for a in cand {
-            let mut s = self.clone();
-            if s.apply(a).is_ok() {
-                out.push(a);
-            }
-        }
+        // Candidates go straight into the caller's buffer and the illegal
+        // ones are dropped: probes run on quiet copies (no message is
+        // formatted), so listing allocates nothing once the buffer is warm.
+        self.raw_meld_candidates(out);
+        let mut probe = self.clone();
+        probe.quiet = true;
+        out.retain(|a| {
+            let mut s = probe.clone();
+            s.apply(*a).is_ok()
+        });
     }
 
     /// Every meld-phase action worth trying, legal or not.
@@ -661,17 +669,11 @@ impl GameState {
                     self.keep_cut(mask);
                     Ok(())
                 }
-                _ => refuse(
-                    "D-3.1",
-                    format!("the starter must first decide which cut cards to keep (keep 000 … keep 111), not `{action}`"),
-                ),
+                _ => refuse_fmt!(self.quiet, "D-3.1", "the starter must first decide which cut cards to keep (keep 000 … keep 111), not `{action}`"),
             },
             Phase::FirstDiscard => match action {
                 Action::Discard(c) => self.discard(c),
-                _ => refuse(
-                    "D-5.4",
-                    format!("the starter's first turn is a discard and nothing else, not `{action}`"),
-                ),
+                _ => refuse_fmt!(self.quiet, "D-5.4", "the starter's first turn is a discard and nothing else, not `{action}`"),
             },
             Phase::Draw => match action {
                 Action::Draw => {
@@ -691,10 +693,7 @@ impl GameState {
                     self.set_anchor();
                     Ok(())
                 }
-                _ => refuse(
-                    "D-5.1",
-                    format!("a turn begins by drawing or taking from the pile, not `{action}`"),
-                ),
+                _ => refuse_fmt!(self.quiet, "D-5.1", "a turn begins by drawing or taking from the pile, not `{action}`"),
             },
             Phase::Meld => {
                 if let Action::Discard(c) = action {
@@ -736,10 +735,7 @@ impl GameState {
                 let tight = !next.turn.pending.is_empty() || next.before_rest();
                 let completable = next.can_finish() || (tight && next.search_completion(&mut 600));
                 if !completable {
-                    return refuse(
-                        "I-9",
-                        format!("`{action}` would leave a turn that cannot be completed"),
-                    );
+                    return refuse_fmt!(self.quiet, "I-9", "`{action}` would leave a turn that cannot be completed");
                 }
                 *self = next;
                 Ok(())
@@ -865,7 +861,9 @@ impl GameState {
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
         let mut seen = std::collections::HashMap::new();
-        self.search_rec(budget, &mut seen, 150, &mut Vec::new())
+        let mut root = self.clone();
+        root.quiet = true;
+        root.search_rec(budget, &mut seen, 150, &mut Vec::new())
     }
 
     /// A way to complete the current turn (meld actions ending with the
@@ -879,10 +877,12 @@ impl GameState {
         // Iterative deepening: the shortest way out, so that following
         // its first step and searching again makes progress.
         let mut b = budget;
+        let mut root = self.clone();
+        root.quiet = true;
         for limit in 1..=150 {
             let mut seen = std::collections::HashMap::new();
             let mut path = Vec::new();
-            if self.search_rec(&mut b, &mut seen, limit, &mut path) {
+            if root.search_rec(&mut b, &mut seen, limit, &mut path) {
                 path.reverse();
                 return Some(path);
             }
@@ -1080,13 +1080,8 @@ impl GameState {
         let hand = self.hands[p];
         let nat = hand.rank_count(rank);
         if !(nat >= 2 || (nat >= 1 && hand.wild_count() >= 1)) {
-            return refuse(
-                "D-6.2",
-                format!(
-                    "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
-                    rank_name(rank)
-                ),
-            );
+            return refuse_fmt!(self.quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
+                    rank_name(rank));
         }
         let mut s = self.clone();
         s.take_pile();
@@ -1166,13 +1161,8 @@ impl GameState {
                     | Action::Convert { .. }
             )
         {
-            return refuse(
-                "D-11.2",
-                format!(
-                    "the wild taken out ({}) must go at once into another group: extend a group or lay a new one with it",
-                    self.turn.pending
-                ),
-            );
+            return refuse_fmt!(self.quiet, "D-11.2", "the wild taken out ({}) must go at once into another group: extend a group or lay a new one with it",
+                    self.turn.pending);
         }
         match action {
             Action::Lay { cards } => self.lay(p, cards),
@@ -1207,36 +1197,39 @@ impl GameState {
 
     fn lay(&mut self, p: usize, cards: CardSet) -> Result<(), RuleError> {
         if cards.len() < 3 {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "D-9.1",
-                format!("a group needs at least 3 cards, got [{cards}]"),
+                "a group needs at least 3 cards, got [{cards}]"
             );
         }
         let Some(mut g) = Group::from_cards(cards) else {
             if cards.black_three_count() + cards.red_three_count() > 0 {
                 return refuse("D-9.3", "threes are never melded");
             }
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "D-9.1",
-                format!("a group holds cards of one natural rank plus wilds, not [{cards}]"),
+                "a group holds cards of one natural rank plus wilds, not [{cards}]"
             );
         };
         if !g.is_legal() {
-            return refuse(
-                if g.is_wild_only() { "D-9.2" } else { "D-9.1" },
-                format!("[{cards}] is not a legal group: 3–8 cards, wilds fewer than naturals, none in 8; or 3–7 wilds"),
+            let rule = if g.is_wild_only() { "D-9.2" } else { "D-9.1" };
+            return refuse_fmt!(
+                self.quiet,
+                rule,
+                "[{cards}] is not a legal group: 3–8 cards, wilds fewer than naturals, none in 8; or 3–7 wilds"
             );
         }
         if let Some(r) = g.rank() {
             if self.rules.groups_per_rank == GroupsPerRank::One
                 && self.tables[p].group_of_rank(r).is_some()
             {
-                return refuse(
+                return refuse_fmt!(
+                    self.quiet,
                     "I-12",
-                    format!(
-                        "there is already a group of {}s: extend it (groups_per_rank = one)",
-                        rank_name(r)
-                    ),
+                    "there is already a group of {}s: extend it (groups_per_rank = one)",
+                    rank_name(r)
                 );
             }
         }
@@ -1250,7 +1243,7 @@ impl GameState {
         }
         let from_hand = cards.checked_sub(from_pending).unwrap_or(cards);
         if !self.hands[p].contains_all(from_hand) {
-            return refuse("D-11.1", format!("the hand does not hold [{from_hand}]"));
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{from_hand}]");
         }
         for c in from_hand.iter() {
             self.hand_remove(p, c);
@@ -1298,15 +1291,17 @@ impl GameState {
             if card == Card::HEART_ACE && self.tables[p].heart_aces > 0 {
                 return refuse("D-12.3", "a ♥A laid separately never joins a group of aces");
             }
-            return refuse("D-11.1", format!("the hand does not hold {card}"));
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold {card}");
         }
         if card.is_black_three() || card.is_red_three() {
             return refuse("D-9.3", "threes are never melded");
         }
         if !g.accepts_kind(card) {
-            return refuse(
-                if g.is_wild_only() { "I-28" } else { "D-9.1" },
-                format!("{card} does not belong in group {gi} [{g}]"),
+            let rule = if g.is_wild_only() { "I-28" } else { "D-9.1" };
+            return refuse_fmt!(
+                self.quiet,
+                rule,
+                "{card} does not belong in group {gi} [{g}]"
             );
         }
         let was_black = g.is_black_canasta();
@@ -1318,9 +1313,12 @@ impl GameState {
             );
         }
         if !g.is_legal() {
-            return refuse(
-                if g.is_wild_only() { "D-9.2" } else { "D-9.1" },
-                format!("adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)", self.tables[p].groups()[gi]),
+            let rule = if g.is_wild_only() { "D-9.2" } else { "D-9.1" };
+            return refuse_fmt!(
+                self.quiet,
+                rule,
+                "adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)",
+                self.tables[p].groups()[gi]
             );
         }
         if pending {
@@ -1338,10 +1336,7 @@ impl GameState {
 
     fn check_wild_may_leave(&self, g: &Group, gi: usize) -> Result<(), RuleError> {
         if g.flags() & FLAG_RECEIVED != 0 {
-            return refuse(
-                "D-11.2",
-                format!("group {gi} received a wild this turn; it gives none away in the same turn (each wild moves once a turn)"),
-            );
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} received a wild this turn; it gives none away in the same turn (each wild moves once a turn)");
         }
         if g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked {
             return refuse(
@@ -1355,7 +1350,7 @@ impl GameState {
     fn take_wild(&mut self, p: usize, gi: usize, wild: Card) -> Result<(), RuleError> {
         let mut g = self.group_ref(p, gi)?;
         if !wild.is_wild() || g.count(wild) == 0 {
-            return refuse("D-11.2", format!("group {gi} [{g}] holds no {wild}"));
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} [{g}] holds no {wild}");
         }
         self.check_wild_may_leave(&g, gi)?;
         if g.is_black_canasta() {
@@ -1381,9 +1376,10 @@ impl GameState {
             return refuse("I-13", "a canasta never drops below 7 cards");
         }
         if !g.is_legal() {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "D-11.2",
-                format!("taking {wild} out would leave group {gi} illegal"),
+                "taking {wild} out would leave group {gi} illegal"
             );
         }
         let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
@@ -1442,9 +1438,10 @@ impl GameState {
     fn swap(&mut self, p: usize, gi: usize, natural: Card, wild: Card) -> Result<(), RuleError> {
         let mut g = self.group_ref(p, gi)?;
         if !g.is_black_canasta() {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "I-13",
-                format!("group {gi} is not a black canasta: extend it or take the wild out"),
+                "group {gi} is not a black canasta: extend it or take the wild out"
             );
         }
         if self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
@@ -1454,16 +1451,17 @@ impl GameState {
             );
         }
         if !natural.is_natural() || natural.rank() != g.rank() {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "I-13",
-                format!("{natural} is not a natural of the canasta's rank"),
+                "{natural} is not a natural of the canasta's rank"
             );
         }
         if !self.hands[p].contains(natural) {
-            return refuse("D-11.1", format!("the hand does not hold {natural}"));
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold {natural}");
         }
         if !wild.is_wild() || g.count(wild) == 0 {
-            return refuse("D-11.2", format!("group {gi} holds no {wild}"));
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} holds no {wild}");
         }
         self.check_wild_may_leave(&g, gi)?;
         g.add(natural);
@@ -1481,7 +1479,7 @@ impl GameState {
     fn convert(&mut self, p: usize, gi: usize, naturals: CardSet) -> Result<(), RuleError> {
         let mut g = self.group_ref(p, gi)?;
         if !g.is_black_canasta() {
-            return refuse("I-13", format!("group {gi} is not a black canasta"));
+            return refuse_fmt!(self.quiet, "I-13", "group {gi} is not a black canasta");
         }
         if self.rules.black_canasta_wilds != BlackCanastaWilds::ConvertOnly {
             return refuse(
@@ -1493,13 +1491,14 @@ impl GameState {
             return refuse("I-13", "not a natural canasta");
         };
         if naturals.of_rank(r) != naturals || naturals.is_empty() {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "I-13",
-                format!("only naturals of the canasta's rank, not [{naturals}]"),
+                "only naturals of the canasta's rank, not [{naturals}]"
             );
         }
         if !self.hands[p].contains_all(naturals) {
-            return refuse("D-11.1", format!("the hand does not hold [{naturals}]"));
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{naturals}]");
         }
         self.check_wild_may_leave(&g, gi)?;
         let wilds = g.cards().wilds();
@@ -1559,17 +1558,19 @@ impl GameState {
                 continue;
             }
             let Some(og) = next.tables[p].groups_mut().get_mut(from as usize) else {
-                return refuse(
+                return refuse_fmt!(
+                    self.quiet,
                     "I-25",
-                    format!("the wild {w} came from a group of wilds that was broken up; it cannot return"),
+                    "the wild {w} came from a group of wilds that was broken up; it cannot return"
                 );
             };
             let mut t = *og;
             t.add(w);
             if !t.is_legal() {
-                return refuse(
+                return refuse_fmt!(
+                    self.quiet,
                     "I-25",
-                    format!("the wild {w} cannot return to group {from}, where it came from"),
+                    "the wild {w} cannot return to group {from}, where it came from"
                 );
             }
             *og = t;
@@ -1631,12 +1632,11 @@ impl GameState {
             return refuse("D-6.2", "the rest of the pile has already been taken");
         }
         if !self.top_laid() {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "I-8",
-                format!(
-                    "first lay the top card {} in a group (D-6.2 step 2)",
-                    pk.top
-                ),
+                "first lay the top card {} in a group (D-6.2 step 2)",
+                pk.top
             );
         }
         for i in 0..self.pile_len as usize {
@@ -1677,22 +1677,22 @@ impl GameState {
         let hand = self.hands[p];
         if !hand.contains(c) {
             if self.tables[p].groups().iter().any(|g| g.count(c) > 0) {
-                return refuse(
+                return refuse_fmt!(
+                    self.quiet,
                     "D-12.2",
-                    format!("{c} is melded: melded cards are never discarded"),
+                    "{c} is melded: melded cards are never discarded"
                 );
             }
-            return refuse("D-5.1", format!("the hand does not hold {c}"));
+            return refuse_fmt!(self.quiet, "D-5.1", "the hand does not hold {c}");
         }
         if self.turn.free_card == Some(c)
             && self.rules.free_pickup_return == Permit::Forbid
             && hand.count(c) < 2
         {
-            return refuse(
+            return refuse_fmt!(
+                self.quiet,
                 "I-21",
-                format!(
-                    "the card taken by the free pickup ({c}) cannot be discarded in the same turn"
-                ),
+                "the card taken by the free pickup ({c}) cannot be discarded in the same turn"
             );
         }
         let going_out = hand.len() == 1;
@@ -1714,10 +1714,7 @@ impl GameState {
             let v = table.opening_value();
             let min = self.opening_minimum(p);
             if v < min {
-                return refuse(
-                    "D-8.2",
-                    format!("the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)"),
-                );
+                return refuse_fmt!(self.quiet, "D-8.2", "the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)");
             }
         }
         // Commit.

@@ -280,6 +280,7 @@ impl SeatView {
         };
         GameState {
             anchor,
+            quiet: false,
             rules: self.rules,
             rng: Pcg64Mcg::seed_from_u64(gen.next_u64()),
             starter: self.starter,
