@@ -474,20 +474,12 @@ impl Rules {
                 Rules::keys().join(", ")
             ));
         }
-        let v = if let Ok(n) = value.parse::<i64>() {
-            serde_json::Value::from(n)
-        } else {
-            serde_json::Value::from(value.replace('-', "_"))
-        };
-        let v = if key == "version" {
-            serde_json::Value::from(value)
-        } else {
-            v
-        };
-        let v = if key == "tax_schedule" {
-            serde_json::Value::from(value)
-        } else {
-            v
+        // Numbers as numbers; names as snake_case strings, except the
+        // version and tax schedule, whose text is taken as written.
+        let v = match value.parse::<i64>() {
+            Ok(n) if key != "tax_schedule" => serde_json::Value::from(n),
+            _ if key == "version" || key == "tax_schedule" => serde_json::Value::from(value),
+            _ => serde_json::Value::from(value.replace('-', "_")),
         };
         obj.insert(key.clone(), v);
         let new: Rules = serde_json::from_value(serde_json::Value::Object(obj))

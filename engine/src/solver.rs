@@ -307,8 +307,7 @@ pub fn can_go_out_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
 
 /// The most an opening can be worth (D-8.2) laid from `pool`, with a group
 /// of `must_rank` among it, using at most `max_used` cards.
-pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32, rules: &Rules) -> i32 {
-    let _ = rules;
+pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     let wilds = pool.wild_count().min(16) as usize;
     let max_used = max_used.min(pool.len()) as usize;
     const NONE: i32 = i32::MIN;
@@ -408,12 +407,11 @@ mod tests {
 
     #[test]
     fn max_opening_values() {
-        let r = Rules::default();
         // Three kings (30) + pair of aces with a joker (60) = 90.
-        assert_eq!(max_opening(cs("KC KD KH AS AD JK"), Rank::King, 99, &r), 90);
+        assert_eq!(max_opening(cs("KC KD KH AS AD JK"), Rank::King, 99), 90);
         // Must include the fives: 5 5 JK = 15 + K K K = 30.
-        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 99, &r), 45);
+        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 99), 45);
         // Card budget: only three cards may be used.
-        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 3, &r), 15);
+        assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 3), 15);
     }
 }

@@ -1930,7 +1930,7 @@ impl GameState {
             return Verdict::No;
         }
         let max_used = (pool.len() + rest).saturating_sub(2);
-        if solver::max_opening(pool, r, max_used, &self.rules) >= self.opening_minimum(p) {
+        if solver::max_opening(pool, r, max_used) >= self.opening_minimum(p) {
             // Sure when nothing is laid yet (at the pickup itself); with
             // groups already laid, they may have to be taken back first.
             return if table.is_empty() && pend == 0 {
