@@ -40,7 +40,7 @@ pub use card_set::{rank_mask, CardSet};
 pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::GameLog;
-pub use matches::{HandRecord, Match, MatchResult};
+pub use matches::{derive_seed, HandRecord, Match, MatchResult};
 pub use position::Position;
 pub use rules::{
     BlackCanastaWilds, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules, StalledHandCards,

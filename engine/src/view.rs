@@ -163,6 +163,11 @@ impl SeatView {
     pub fn totals(&self) -> &[i32] {
         &self.totals[..self.players()]
     }
+    /// The penalized pickup in progress this turn (D-6.2), public to all.
+    pub fn pickup(&self) -> Option<crate::state::Pickup> {
+        self.turn.pickup
+    }
+
     /// Whether the free pickup is offered to the mover.
     pub fn free_pickup_offered(&self) -> bool {
         self.turn.free_offer

@@ -1,0 +1,95 @@
+//! Small evaluations the heuristic agents share: what a table is worth now,
+//! how useful a card in hand is, whether an opening is within reach.
+
+use kanaszta_engine::{
+    max_opening, score_table, Action, Card, CardSet, GameState, GoingOut, Rank, Rules, SeatView,
+    Table,
+};
+
+/// Points a table is worth now (D-14 base items and melded card values),
+/// not counting the hand: what melding changes immediately.
+pub fn table_value(table: &Table, rules: &Rules) -> i32 {
+    score_table(table, CardSet::EMPTY, GoingOut::NO, false, rules).total
+}
+
+/// Whether `seat` has opened before this turn: some group on its table
+/// is older than this turn (or a heart ace was laid earlier).
+pub fn opened_before(view: &SeatView, seat: usize) -> bool {
+    let t = view.table(seat);
+    t.groups().iter().any(|g| !g.is_new()) || t.heart_aces > t.heart_aces_new
+}
+
+/// The most an opening laid from `pool` could be worth (D-8.2), keeping one
+/// card to discard.
+pub fn best_opening(pool: CardSet) -> i32 {
+    let max_used = pool.len().saturating_sub(1);
+    let mut best = i32::MIN;
+    for r in Rank::NATURALS {
+        if r == Rank::Three || pool.rank_count(r) < 2 {
+            continue;
+        }
+        best = best.max(max_opening(pool, r, max_used));
+    }
+    best
+}
+
+/// How much `card` in `hand` is worth keeping to its holder (higher is
+/// more useful). Wilds and pairs are kept; a black three is the first
+/// card to go; among loose cards the costlier one goes first (cards left in
+/// hand count against the holder).
+pub fn keep_value(card: Card, hand: CardSet, table: &Table) -> i32 {
+    if card.is_wild() {
+        return 1_000 + card.points();
+    }
+    if card.is_black_three() {
+        return -100;
+    }
+    if card.is_heart_ace() {
+        return 900;
+    }
+    let Some(r) = card.rank() else { return 0 };
+    let n = hand.rank_count(r) as i32;
+    let mut v = 40 * (n - 1);
+    if table.group_of_rank(r).is_some() {
+        v += 30;
+    }
+    v - card.points() / 5
+}
+
+/// The legal discard of the card least worth keeping (ties: the first).
+pub fn least_useful_discard(view: &SeatView, legal: &[Action]) -> Option<Action> {
+    let me = view.seat();
+    let hand = view.hand();
+    let table = view.table(me);
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Discard(c) => Some((keep_value(*c, hand, table), *a)),
+            _ => None,
+        })
+        .min_by_key(|(v, _)| *v)
+        .map(|(_, a)| a)
+}
+
+/// Whether an action lays or moves cards in the meld phase (not an undo,
+/// not the end of the turn).
+pub fn is_meld(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Lay { .. }
+            | Action::Extend { .. }
+            | Action::TakeWild { .. }
+            | Action::Swap { .. }
+            | Action::Convert { .. }
+            | Action::LayHeartAce
+    )
+}
+
+/// The table value after applying `a` to `state` for the mover, or `None`
+/// if the engine refuses it.
+pub fn value_after(state: &GameState, a: Action) -> Option<i32> {
+    let me = state.current_player();
+    let mut s = state.clone();
+    s.apply(a).ok()?;
+    Some(table_value(s.table(me), s.rules()))
+}

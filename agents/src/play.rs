@@ -1,0 +1,174 @@
+//! Driving agents through a hand or a match. An agent's illegal action is an
+//! error of that game ([`AgentError`]), never a panic of the run.
+
+use crate::Agent;
+use kanaszta_engine::{derive_seed, Action, GameState, HandRecord, Match, RuleError};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::fmt;
+
+/// Decisions one player may take in a single turn before the game is called
+/// off: a guard against an agent that never ends its meld phase.
+pub const MAX_DECISIONS_PER_TURN: u32 = 2_000;
+
+/// The generator of the agent in `seat` for the game seeded `game_seed`:
+/// derived from both, so a game replays identically on any thread.
+pub fn seat_rng(game_seed: u64, seat: usize) -> Pcg64Mcg {
+    Pcg64Mcg::seed_from_u64(derive_seed(game_seed ^ 0xA6E7_5EA7, seat as u64))
+}
+
+/// A game ended by an agent: it returned an illegal action (the engine's
+/// rule error says why) or did not end its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentError {
+    /// The seat of the agent at fault.
+    pub player: usize,
+    /// The agent's name.
+    pub agent: String,
+    /// Turn number (I-24) when it happened.
+    pub turn: u32,
+    /// The action refused, if one was.
+    pub action: Option<Action>,
+    /// The rule broken (the engine's error), or why the game was called off.
+    pub error: RuleError,
+}
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.action {
+            Some(a) => write!(
+                f,
+                "agent `{}` in seat {} played the illegal action `{a}` at turn {}: {}",
+                self.agent, self.player, self.turn, self.error
+            ),
+            None => write!(
+                f,
+                "agent `{}` in seat {} at turn {}: {}",
+                self.agent, self.player, self.turn, self.error
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+/// What playing a hand took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandPlay {
+    /// Actions applied.
+    pub actions: u64,
+}
+
+/// Plays `state` to its end: the agent of seat `p` is `agents[p]`, drawing
+/// from `rngs[p]`. Agents are restarted first and told every action.
+pub fn play_hand(
+    state: &mut GameState,
+    agents: &mut [Box<dyn Agent>],
+    rngs: &mut [Pcg64Mcg],
+) -> Result<HandPlay, AgentError> {
+    assert!(
+        agents.len() >= state.players() && rngs.len() >= state.players(),
+        "one agent and one generator per seat"
+    );
+    for a in agents.iter_mut() {
+        a.restart();
+    }
+    let mut legal = Vec::with_capacity(64);
+    let mut play = HandPlay::default();
+    let mut last = (u32::MAX, usize::MAX);
+    let mut in_turn = 0u32;
+    while !state.is_terminal() {
+        let p = state.current_player();
+        let key = (state.turns(), p);
+        if key != last {
+            last = key;
+            in_turn = 0;
+        }
+        in_turn += 1;
+        if in_turn > MAX_DECISIONS_PER_TURN {
+            return Err(AgentError {
+                player: p,
+                agent: agents[p].name(),
+                turn: state.turns(),
+                action: None,
+                error: RuleError::new(
+                    "I-24",
+                    format!("the turn did not end within {MAX_DECISIONS_PER_TURN} decisions"),
+                ),
+            });
+        }
+        state.legal_actions(&mut legal);
+        let view = state.view(p);
+        let action = agents[p].act(&view, &legal, &mut rngs[p]);
+        if let Err(error) = state.apply(action) {
+            return Err(AgentError {
+                player: p,
+                agent: agents[p].name(),
+                turn: state.turns(),
+                action: Some(action),
+                error,
+            });
+        }
+        play.actions += 1;
+        for a in agents.iter_mut() {
+            a.inform(p, action);
+        }
+    }
+    Ok(play)
+}
+
+/// Plays a match to its end (D-16): each hand from [`Match::next_hand`],
+/// agents' generators from [`seat_rng`] of the hand's seed, `on_hand` called
+/// with every finished hand and its record (tax applied).
+pub fn play_match(
+    m: &mut Match,
+    agents: &mut [Box<dyn Agent>],
+    mut on_hand: impl FnMut(&GameState, &HandRecord, HandPlay),
+) -> Result<(), AgentError> {
+    while !m.is_over() {
+        let mut hand = m.next_hand();
+        let seed = m.hand_seed(m.hands_played());
+        let mut rngs: Vec<Pcg64Mcg> = (0..hand.players()).map(|p| seat_rng(seed, p)).collect();
+        let play = play_hand(&mut hand, agents, &mut rngs)?;
+        let rec = m.record(&hand);
+        on_hand(&hand, &rec, play);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::{Rules, SeatView};
+
+    struct Stubborn;
+    impl Agent for Stubborn {
+        fn name(&self) -> String {
+            "stubborn".into()
+        }
+        fn act(&mut self, _v: &SeatView, _l: &[Action], _r: &mut Pcg64Mcg) -> Action {
+            Action::TakeRest
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_is_an_error_of_the_game_naming_the_rule() {
+        let mut g = GameState::new(Rules::default(), 3);
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Stubborn), Box::new(Stubborn)];
+        let mut rngs = vec![seat_rng(3, 0), seat_rng(3, 1)];
+        let e = play_hand(&mut g, &mut agents, &mut rngs).unwrap_err();
+        assert_eq!(e.action, Some(Action::TakeRest));
+        assert_eq!(e.agent, "stubborn");
+        assert_eq!(e.error.rule, "D-3.1");
+        assert!(e.to_string().contains("illegal action `rest`"), "{e}");
+    }
+
+    #[test]
+    fn seat_generators_differ_by_seat_and_game() {
+        use rand::Rng;
+        let a = seat_rng(1, 0).next_u64();
+        assert_ne!(a, seat_rng(1, 1).next_u64());
+        assert_ne!(a, seat_rng(2, 0).next_u64());
+        assert_eq!(a, seat_rng(1, 0).next_u64());
+    }
+}
