@@ -1,25 +1,37 @@
-//! `kanaszta`: the command-line front end of the toolkit.
+//! `kanaszta`: the command-line front end of the toolkit. Thin: clap options
+//! become a validated plan, the modules do the work.
 
-use clap::{Parser, Subcommand};
-use kanaszta_agents::{Agent, RandomAgent};
+mod bench;
+mod merge;
+mod replay;
+mod report;
+mod rows;
+mod runner;
+mod stats;
+
+use clap::{Args, Parser, Subcommand};
+use kanaszta_agents::{Agent, AgentSpec, RandomAgent};
 use kanaszta_engine::{tax, Action, CardSet, GameState, HandEnd, Position, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use runner::{Manifest, Mode, Outputs, Plan, SeriesSpec, Shard};
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "kanaszta",
     version,
-    about = "Decorated canasta (Díszített kanaszta) between AI agents"
+    about = "Decorated canasta (Díszített kanaszta) between AI agents",
+    after_help = "Without a command, `kanaszta` runs `kanaszta play`: rules vs greedy, 10,000 paired hands, CSVs in kanaszta-out/."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone, Default)]
 struct RulesArgs {
     /// Rules: a preset name (decorated-2003-02, decorated-2003-01) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
@@ -48,8 +60,176 @@ impl RulesArgs {
     }
 }
 
+/// Options shared by play, tournament and sweep.
+#[derive(Args, Debug, Clone)]
+struct RunArgs {
+    /// Number of hands per matchup (the default unless --matches is given).
+    #[arg(long, value_name = "N")]
+    hands: Option<u64>,
+    /// Number of full matches (to the target, with the tax) per matchup.
+    #[arg(long, value_name = "N")]
+    matches: Option<u64>,
+    /// Master seed: every game's deal and generators derive from it and the game index.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0: one per core). The output does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "T")]
+    threads: usize,
+    /// Directory for the CSV files (created; files of an earlier run there are replaced).
+    #[arg(long, default_value = "kanaszta-out", value_name = "DIR")]
+    out: PathBuf,
+    /// Play only shard I of N: the deals whose index mod N is I (both seatings of each deal).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Play every game on its own deal instead of each deal twice with the seats swapped.
+    #[arg(long)]
+    unpaired: bool,
+    /// No progress bar (it is also hidden when stderr is not a terminal).
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+impl RunArgs {
+    /// Mode and games per series, checked.
+    fn count(&self, default_hands: u64) -> Result<(Mode, u64), String> {
+        match (self.hands, self.matches) {
+            (Some(_), Some(_)) => Err(
+                "give either --hands N or --matches N, not both (hands are single deals; matches are played to the target)"
+                    .into(),
+            ),
+            (Some(0), None) | (None, Some(0)) => {
+                Err("the number of --hands or --matches must be at least 1".into())
+            }
+            (Some(n), None) => Ok((Mode::Hands, n)),
+            (None, Some(n)) => Ok((Mode::Matches, n)),
+            (None, None) => Ok((Mode::Hands, default_hands)),
+        }
+    }
+
+    fn shard(&self) -> Result<Shard, String> {
+        match &self.shard {
+            None => Ok(Shard::all()),
+            Some(s) => {
+                let sh = Shard::parse(s)?;
+                if sh.indices.len() != 1 {
+                    return Err(format!(
+                        "bad shard `{s}`: expected I/N with 0 ≤ I < N, e.g. 0/4 (one shard per run)"
+                    ));
+                }
+                Ok(sh)
+            }
+        }
+    }
+
+    /// The manifest of a run of `series` (validated by building its plan).
+    fn plan(
+        &self,
+        command: &str,
+        agents: Vec<String>,
+        series: Vec<SeriesSpec>,
+        default_hands: u64,
+    ) -> Result<Plan, String> {
+        let (mode, games) = self.count(default_hands)?;
+        let shard = self.shard()?;
+        Plan::new(Manifest {
+            command: command.into(),
+            seed: self.seed,
+            mode: mode.name().into(),
+            games,
+            paired: !self.unpaired,
+            shard: shard.to_string(),
+            agents,
+            series,
+        })
+    }
+}
+
+#[derive(Args, Debug, Clone)]
+struct PlayArgs {
+    /// Agent A (see `kanaszta agents`), e.g. rules, greedy, ismcts:iters=500.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Agent A against agent B over many hands or matches: summary table,
+    /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
+    /// The default command. Exit 2 if an agent erred in some game.
+    Play(PlayArgs),
+    /// Every pair of agents on the same paired deals: win-rate matrix,
+    /// Bradley–Terry ratings (tournament.csv, ratings.csv) besides the CSVs of play.
+    Tournament {
+        /// The agents, comma-separated (`random,greedy,ismcts:iters=500,c=0.7`:
+        /// a `key=value` item continues the agent before it) or --agents repeated.
+        #[arg(long, required = true, value_name = "AGENT,AGENT,...")]
+        agents: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// One matchup over the cartesian product of rule settings: sweep.csv with
+    /// the settings as columns, and all games in one hands.csv.
+    Sweep {
+        /// Agent A.
+        #[arg(long, default_value = "rules", value_name = "AGENT")]
+        a: String,
+        /// Agent B.
+        #[arg(long, default_value = "greedy", value_name = "AGENT")]
+        b: String,
+        /// A rule switch and its values, e.g. --vary tax=on,off --vary opening=50,75,90,120
+        /// (repeatable; values of tax_schedule are separated by `;`).
+        #[arg(long, required = true, value_name = "KEY=V1,V2,...")]
+        vary: Vec<String>,
+        #[command(flatten)]
+        run: RunArgs,
+    },
+    /// Combine the run directories of shards (or recompute one run's summary).
+    Merge {
+        /// Run directories (each with run.json and the CSVs).
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Directory for the merged result.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Engine and agent throughput: hands/s and actions/s per thread count.
+    Bench {
+        /// Agent A.
+        #[arg(long, default_value = "rules", value_name = "AGENT")]
+        a: String,
+        /// Agent B.
+        #[arg(long, default_value = "greedy", value_name = "AGENT")]
+        b: String,
+        /// Hands per measurement.
+        #[arg(long, default_value_t = 2000, value_name = "N")]
+        hands: u64,
+        /// Thread counts to measure, comma-separated (0: one per core).
+        #[arg(long, default_value = "1,0", value_name = "T,T,...")]
+        threads: String,
+        /// Measurements per thread count; the median is reported.
+        #[arg(long, default_value_t = 3, value_name = "R")]
+        repeat: u32,
+        /// Master seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Machine-readable CSV on stdout.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// One game of a run, move by move in card notation.
+    #[command(alias = "show")]
+    Replay(replay::ReplayArgs),
+    /// Every agent with its parameters, defaults and accepted values.
+    Agents,
     /// Play one seeded hand between two random agents, printed move by move.
     Demo {
         /// Seed of the deal and of the agents.
@@ -83,20 +263,29 @@ enum Command {
     },
 }
 
+/// Exit status when some game was lost to an agent's error.
+const EXIT_GAME_ERRORS: u8 = 2;
+
 fn main() -> ExitCode {
+    // A panic inside a game is caught and recorded in errors.csv; one line
+    // on stderr says so instead of a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("kanaszta: internal error: {info}");
+    }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
+            // Usage errors are bad input like any other: status 1.
             return if e.use_stderr() {
-                ExitCode::from(2)
+                ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
             };
         }
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("kanaszta: {e}");
             ExitCode::from(1)
@@ -104,24 +293,245 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
-    match cli.command.unwrap_or(Command::Demo {
-        seed: 1,
-        rules: RulesArgs {
-            rules: "decorated-2003-02".into(),
-            set: Vec::new(),
+fn parse_agent(text: &str) -> Result<AgentSpec, String> {
+    text.parse::<AgentSpec>().map_err(|e| e.to_string())
+}
+
+/// Splits `random,ismcts:iters=500,c=0.7,greedy` into agent specs: an item
+/// with `=` and no `:` is a parameter of the agent before it.
+fn split_agents(lists: &[String]) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for list in lists {
+        let mut here: Vec<String> = Vec::new();
+        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match here.last_mut() {
+                Some(prev) if item.contains('=') && !item.contains(':') => {
+                    prev.push(',');
+                    prev.push_str(item);
+                }
+                _ => here.push(item.to_string()),
+            }
+        }
+        out.extend(here);
+    }
+    let mut canon: Vec<String> = Vec::new();
+    for a in out {
+        let c = parse_agent(&a)?.to_string();
+        if canon.contains(&c) {
+            return Err(format!(
+                "agent `{c}` is listed twice in --agents; list each agent once"
+            ));
+        }
+        canon.push(c);
+    }
+    if canon.len() < 2 {
+        return Err(format!(
+            "a tournament needs at least two agents, got {}: e.g. --agents random,greedy,rules",
+            canon.len()
+        ));
+    }
+    Ok(canon)
+}
+
+/// The cartesian product of `--vary KEY=V1,V2` options: every combination as
+/// (settings text, rules).
+fn sweep_settings(base: &Rules, vary: &[String]) -> Result<Vec<(String, Rules)>, String> {
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    for v in vary {
+        let (k, vals) = v.split_once('=').ok_or_else(|| {
+            format!("bad --vary `{v}`: expected KEY=V1,V2,..., e.g. --vary opening=50,75,90,120")
+        })?;
+        let key = k.trim().replace('-', "_");
+        if !Rules::keys().contains(&key) {
+            return Err(format!(
+                "bad --vary `{v}`: unknown rule switch `{key}`: expected one of {}",
+                Rules::keys().join(", ")
+            ));
+        }
+        if axes.iter().any(|(a, _)| *a == key) {
+            return Err(format!("--vary {key} is given twice; list its values once"));
+        }
+        let sep = if key == "tax_schedule" || vals.contains(';') {
+            ';'
+        } else {
+            ','
+        };
+        let values: Vec<String> = vals
+            .split(sep)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if values.is_empty() {
+            return Err(format!("bad --vary `{v}`: no values after `=`"));
+        }
+        for val in &values {
+            let mut r = *base;
+            r.set(&key, val).map_err(|e| format!("--vary {key}: {e}"))?;
+        }
+        axes.push((key, values));
+    }
+    let mut out: Vec<(Vec<(String, String)>, Rules)> = vec![(Vec::new(), *base)];
+    for (key, values) in &axes {
+        let mut next = Vec::new();
+        for (set, rules) in &out {
+            for val in values {
+                let mut r = *rules;
+                r.set(key, val)
+                    .map_err(|e| format!("--vary {key}={val}: {e}"))?;
+                let mut s = set.clone();
+                s.push((key.clone(), val.clone()));
+                next.push((s, r));
+            }
+        }
+        out = next;
+    }
+    Ok(out
+        .into_iter()
+        .map(|(s, r)| {
+            let text: Vec<String> = s.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            (text.join(";"), r)
+        })
+        .collect())
+}
+
+/// Runs a plan into `dir` and prints the report; exit 2 if games erred.
+fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, String> {
+    let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
+    let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
+    let text = report::report(Some(&args.out), &plan.manifest, &res.stats)?;
+    finish(&text, &res, &args.out)
+}
+
+fn finish(text: &str, res: &runner::RunResult, dir: &Path) -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    let r = (|| -> Result<(), Fail> {
+        write!(out, "{text}")?;
+        writeln!(
+            out,
+            "{} games, {} hands, {} actions in {:.1} s ({:.0} hands/s); CSVs in {}",
+            res.games,
+            res.hands,
+            res.actions,
+            res.seconds,
+            res.hands as f64 / res.seconds.max(1e-9),
+            dir.display()
+        )?;
+        Ok(())
+    })();
+    quiet_pipe(r)?;
+    if res.errors > 0 {
+        eprintln!(
+            "kanaszta: {} games ended by an agent error (see {}); first: {}",
+            res.errors,
+            dir.join("errors.csv").display(),
+            res.first_error.as_deref().unwrap_or("")
+        );
+        return Ok(ExitCode::from(EXIT_GAME_ERRORS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    let command = match cli.command {
+        Some(c) => c,
+        None => match Cli::try_parse_from(["kanaszta", "play"]) {
+            Ok(Cli {
+                command: Some(c), ..
+            }) => c,
+            _ => return Err("internal: the default command did not parse".into()),
         },
-    }) {
+    };
+    let ok = |r: Result<(), String>| r.map(|()| ExitCode::SUCCESS);
+    match command {
+        Command::Play(p) => {
+            let a = parse_agent(&p.a)?.to_string();
+            let b = parse_agent(&p.b)?.to_string();
+            let rules = p.run.rules.build()?;
+            let series = vec![SeriesSpec {
+                a: a.clone(),
+                b: b.clone(),
+                settings: String::new(),
+                rules,
+            }];
+            let plan = p.run.plan("play", vec![a, b], series, 10_000)?;
+            run_plan(plan, &p.run)
+        }
+        Command::Tournament { agents, run } => {
+            let agents = split_agents(&agents)?;
+            let rules = run.rules.build()?;
+            let mut series = Vec::new();
+            for i in 0..agents.len() {
+                for j in i + 1..agents.len() {
+                    series.push(SeriesSpec {
+                        a: agents[i].clone(),
+                        b: agents[j].clone(),
+                        settings: String::new(),
+                        rules,
+                    });
+                }
+            }
+            let plan = run.plan("tournament", agents, series, 2_000)?;
+            run_plan(plan, &run)
+        }
+        Command::Sweep { a, b, vary, run } => {
+            let a = parse_agent(&a)?.to_string();
+            let b = parse_agent(&b)?.to_string();
+            let base = run.rules.build()?;
+            let series = sweep_settings(&base, &vary)?
+                .into_iter()
+                .map(|(settings, rules)| SeriesSpec {
+                    a: a.clone(),
+                    b: b.clone(),
+                    settings,
+                    rules,
+                })
+                .collect();
+            let plan = run.plan("sweep", vec![a, b], series, 2_000)?;
+            run_plan(plan, &run)
+        }
+        Command::Merge { dirs, out } => merge::merge(&dirs, &out),
+        Command::Bench {
+            a,
+            b,
+            hands,
+            threads,
+            repeat,
+            seed,
+            csv,
+            rules,
+        } => {
+            let a = parse_agent(&a)?;
+            let b = parse_agent(&b)?;
+            let rules = rules.build()?;
+            ok(bench::bench(&bench::BenchArgs {
+                a,
+                b,
+                hands,
+                threads: &threads,
+                repeat,
+                seed,
+                csv,
+                rules,
+            }))
+        }
+        Command::Replay(r) => replay::replay(&r),
+        Command::Agents => {
+            let mut out = std::io::stdout().lock();
+            ok(quiet_pipe(
+                write!(out, "{}", AgentSpec::help()).map_err(Fail::from),
+            ))
+        }
         Command::Demo { seed, rules } => {
             let rules = rules.build()?;
-            quiet_pipe(demo(&mut std::io::stdout().lock(), rules, seed))
+            ok(quiet_pipe(demo(&mut std::io::stdout().lock(), rules, seed)))
         }
         Command::Legal { position } => {
             let g = load_position(&position)?;
             let mut legal = Vec::new();
             g.legal_actions(&mut legal);
             let mut out = std::io::stdout().lock();
-            quiet_pipe((|| {
+            ok(quiet_pipe((|| {
                 if g.is_terminal() {
                     writeln!(out, "the hand is over: no legal action")?;
                 }
@@ -129,7 +539,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     writeln!(out, "{a}")?;
                 }
                 Ok(())
-            })())
+            })()))
         }
         Command::Check { position, action } => {
             let g = load_position(&position)?;
@@ -138,28 +548,28 @@ fn run(cli: Cli) -> Result<(), String> {
             match t.apply(a) {
                 Ok(()) => {
                     println!("legal: {a}");
-                    Ok(())
+                    Ok(ExitCode::SUCCESS)
                 }
                 Err(e) => {
                     println!("illegal: {a}: {e}");
-                    std::process::exit(3);
+                    Ok(ExitCode::from(3))
                 }
             }
         }
         Command::Score { position } => {
             let g = load_position(&position)?;
             let mut out = std::io::stdout().lock();
-            quiet_pipe(score(&mut out, &g))
+            ok(quiet_pipe(score(&mut out, &g)))
         }
         Command::Rules { rules } => {
             let rules = rules.build()?;
             let mut out = std::io::stdout().lock();
-            quiet_pipe((|| {
+            ok(quiet_pipe((|| {
                 for (k, v) in rules.settings() {
                     writeln!(out, "{k}={v}")?;
                 }
                 Ok(())
-            })())
+            })()))
         }
     }
 }
@@ -214,7 +624,7 @@ fn score(out: &mut impl Write, g: &GameState) -> Result<(), Fail> {
 }
 
 /// Output errors: a closed pipe (`kanaszta demo | head`) is a normal end.
-fn quiet_pipe(r: Result<(), Fail>) -> Result<(), String> {
+pub(crate) fn quiet_pipe(r: Result<(), Fail>) -> Result<(), String> {
     match r {
         Ok(()) => Ok(()),
         Err(Fail::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -224,7 +634,7 @@ fn quiet_pipe(r: Result<(), Fail>) -> Result<(), String> {
 }
 
 /// An error of a command: a message for the user, or an output error.
-enum Fail {
+pub(crate) enum Fail {
     Msg(String),
     Io(std::io::Error),
 }

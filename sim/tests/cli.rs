@@ -28,10 +28,22 @@ fn demo_plays_a_hand_and_is_reproducible() {
 }
 
 #[test]
-fn no_arguments_runs_the_demo() {
-    let (code, out, _) = kanaszta(&[]);
+fn help_names_play_as_the_default() {
+    let (code, out, _) = kanaszta(&["--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("kanaszta demo"));
+    assert!(out.contains("kanaszta play"), "{out}");
+    for cmd in [
+        "play",
+        "tournament",
+        "sweep",
+        "merge",
+        "bench",
+        "replay",
+        "agents",
+        "demo",
+    ] {
+        assert!(out.contains(cmd), "{cmd} missing from\n{out}");
+    }
 }
 
 #[test]

@@ -1,0 +1,164 @@
+//! `kanaszta bench`: hands/s and actions/s of two agents for chosen thread
+//! counts, the median of repeated runs. The games are those of `play` (same
+//! plan, same executor, no CSV); every measurement must apply the same
+//! number of actions, or the run is not deterministic and the bench fails.
+
+use crate::runner::{execute, Manifest, Plan, SeriesSpec, Shard};
+use kanaszta_agents::AgentSpec;
+use kanaszta_engine::Rules;
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// Options of `kanaszta bench`.
+pub struct BenchArgs<'a> {
+    /// Agent A.
+    pub a: AgentSpec,
+    /// Agent B.
+    pub b: AgentSpec,
+    /// Hands per measurement.
+    pub hands: u64,
+    /// Thread counts, comma-separated (0: one per core).
+    pub threads: &'a str,
+    /// Measurements per thread count.
+    pub repeat: u32,
+    /// Master seed.
+    pub seed: u64,
+    /// CSV on stdout.
+    pub csv: bool,
+    /// The rules.
+    pub rules: Rules,
+}
+
+fn parse_threads(text: &str) -> Result<Vec<usize>, String> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut v: Vec<usize> = Vec::new();
+    for t in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let n: usize = t.parse().map_err(|_| {
+            format!("bad --threads `{text}`: expected thread counts like 1,2,4 (0: one per core)")
+        })?;
+        let n = if n == 0 { cores } else { n };
+        if n > 1024 {
+            return Err(format!("bad --threads `{text}`: at most 1024 threads"));
+        }
+        if !v.contains(&n) {
+            v.push(n);
+        }
+    }
+    if v.is_empty() {
+        return Err(format!(
+            "bad --threads `{text}`: expected thread counts like 1,2,4"
+        ));
+    }
+    Ok(v)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Runs the benchmark and prints its table (or CSV).
+pub fn bench(args: &BenchArgs) -> Result<(), String> {
+    if args.hands == 0 {
+        return Err("--hands must be at least 1".into());
+    }
+    if args.repeat == 0 {
+        return Err("--repeat must be at least 1".into());
+    }
+    let threads = parse_threads(args.threads)?;
+    let (a, b) = (args.a.to_string(), args.b.to_string());
+    let plan = Plan::new(Manifest {
+        command: "bench".into(),
+        seed: args.seed,
+        mode: "hands".into(),
+        games: args.hands,
+        paired: true,
+        shard: Shard::all().to_string(),
+        agents: vec![a.clone(), b.clone()],
+        series: vec![SeriesSpec {
+            a: a.clone(),
+            b: b.clone(),
+            settings: String::new(),
+            rules: args.rules,
+        }],
+    })?;
+    let agents = format!("{a} vs {b}");
+    let mut rows: Vec<(usize, u64, f64)> = Vec::new();
+    let mut actions_seen: Option<u64> = None;
+    for &t in &threads {
+        let mut secs = Vec::new();
+        for _ in 0..args.repeat {
+            let res = execute(&plan, t, None, true)?;
+            if res.errors > 0 {
+                return Err(format!(
+                    "{} games ended by an agent error; first: {}",
+                    res.errors,
+                    res.first_error.unwrap_or_default()
+                ));
+            }
+            match actions_seen {
+                Some(n) if n != res.actions => {
+                    return Err(format!(
+                    "nondeterministic: {n} actions in one measurement, {} in another ({t} threads)",
+                    res.actions
+                ))
+                }
+                _ => actions_seen = Some(res.actions),
+            }
+            secs.push(res.seconds);
+        }
+        rows.push((t, actions_seen.unwrap_or(0), median(secs)));
+    }
+    let base = rows[0].2;
+    let mut text = String::new();
+    if args.csv {
+        let _ = writeln!(
+            text,
+            "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup"
+        );
+    } else {
+        let _ = writeln!(
+            text,
+            "bench: {agents}, {} hands per measurement, median of {}",
+            args.hands, args.repeat
+        );
+        let _ = writeln!(
+            text,
+            "{:>7}  {:>9}  {:>11}  {:>8}  {:>7}",
+            "threads", "hands/s", "actions/s", "seconds", "speedup"
+        );
+    }
+    for &(t, actions, s) in &rows {
+        let hps = args.hands as f64 / s;
+        let aps = actions as f64 / s;
+        let speedup = base / s;
+        if args.csv {
+            let _ = writeln!(
+                text,
+                "{},{t},{},{actions},{s:.4},{hps:.1},{aps:.0},{speedup:.3}",
+                csv_field(&agents),
+                args.hands
+            );
+        } else {
+            let _ = writeln!(
+                text,
+                "{t:>7}  {hps:>9.0}  {aps:>11.0}  {s:>8.3}  {speedup:>6.2}×"
+            );
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    crate::quiet_pipe(write!(out, "{text}").map_err(crate::Fail::from))
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}

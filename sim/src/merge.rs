@@ -1,0 +1,498 @@
+//! `kanaszta merge`: shards back into one run. Rows are merged in
+//! (series, game) order, streaming, and re-written with the writer of
+//! `play`, so the merged `hands.csv` is byte-identical to a single run's;
+//! the summaries are recomputed from the rows.
+
+use crate::report::report;
+use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
+use crate::runner::{Manifest, Mode, Outputs, Plan, Shard};
+use crate::stats::SeriesStats;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Reads `DIR/run.json`.
+pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
+    let p = dir.join("run.json");
+    if !dir.is_dir() {
+        return Err(format!(
+            "{}: no such directory (expected a run directory written by kanaszta play, tournament or sweep)",
+            dir.display()
+        ));
+    }
+    let text = std::fs::read_to_string(&p).map_err(|e| {
+        format!(
+            "cannot read {}: {e} (expected a run directory written by kanaszta play, tournament or sweep)",
+            p.display()
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: malformed run.json: {e}", p.display()))
+}
+
+/// What two manifests disagree on, besides the shard.
+fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
+    if a.command != b.command {
+        return Some(format!("command {} vs {}", a.command, b.command));
+    }
+    if a.seed != b.seed {
+        return Some(format!("seed {} vs {}", a.seed, b.seed));
+    }
+    if a.mode != b.mode || a.games != b.games {
+        return Some(format!("{} {} vs {} {}", a.games, a.mode, b.games, b.mode));
+    }
+    if a.paired != b.paired {
+        return Some("paired vs unpaired seats".into());
+    }
+    if a.agents != b.agents {
+        return Some(format!(
+            "agents {} vs {}",
+            a.agents.join(" "),
+            b.agents.join(" ")
+        ));
+    }
+    if a.series.len() != b.series.len() {
+        return Some(format!(
+            "{} vs {} series (matchups or settings)",
+            a.series.len(),
+            b.series.len()
+        ));
+    }
+    for (i, (x, y)) in a.series.iter().zip(&b.series).enumerate() {
+        if x.a != y.a || x.b != y.b || x.settings != y.settings {
+            return Some(format!(
+                "series {i}: {} vs {} [{}] against {} vs {} [{}]",
+                x.a, x.b, x.settings, y.a, y.b, y.settings
+            ));
+        }
+        if x.rules != y.rules {
+            let diff: Vec<String> = x
+                .rules
+                .settings()
+                .into_iter()
+                .zip(y.rules.settings())
+                .filter(|(p, q)| p != q)
+                .map(|((k, v), (_, w))| format!("{k}={v} vs {k}={w}"))
+                .collect();
+            return Some(format!("series {i}: rules {}", diff.join(", ")));
+        }
+    }
+    None
+}
+
+/// One CSV file of one shard, read a row at a time.
+struct Source<T> {
+    path: PathBuf,
+    rdr: csv::Reader<File>,
+    /// Byte offset past the last newline: a partial last line (a run killed
+    /// mid-write) is left out.
+    limit: u64,
+    peeked: Option<T>,
+    last: Option<(u32, u64)>,
+    row: u64,
+    truncated: bool,
+}
+
+fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
+    let mut f = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let len = f
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    // Look back from the end for the last newline (rows are short).
+    let mut pos = len;
+    let mut buf = vec![0u8; 1 << 16];
+    while pos > 0 {
+        let n = buf.len().min(pos as usize);
+        pos -= n as u64;
+        f.seek(SeekFrom::Start(pos))
+            .and_then(|_| f.read_exact(&mut buf[..n]))
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+            let end = pos + i as u64 + 1;
+            return Ok((end, end != len));
+        }
+    }
+    Ok((0, len > 0))
+}
+
+trait Row: Keyed + Sized {
+    fn header() -> Vec<String>;
+    fn from_cells(rec: &csv::StringRecord) -> Result<Self, String>;
+    fn rules(&self) -> &[String];
+    fn deal(&self) -> u64;
+    fn run_seed(&self) -> u64;
+}
+
+macro_rules! impl_row {
+    ($t:ty) => {
+        impl Row for $t {
+            fn header() -> Vec<String> {
+                <$t>::header()
+            }
+            fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
+                <$t>::from_cells(rec)
+            }
+            fn rules(&self) -> &[String] {
+                &self.rules
+            }
+            fn deal(&self) -> u64 {
+                self.deal
+            }
+            fn run_seed(&self) -> u64 {
+                self.run_seed
+            }
+        }
+    };
+}
+impl_row!(HandRow);
+impl_row!(MatchRow);
+impl_row!(ErrorRow);
+
+impl<T: Row> Source<T> {
+    fn open(path: PathBuf) -> Result<Source<T>, String> {
+        let (limit, truncated) = end_of_last_line(&path)?;
+        let file = File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(file);
+        let header: Vec<String> = rdr
+            .headers()
+            .map_err(|e| format!("{}: malformed CSV header: {e}", path.display()))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let want = T::header();
+        if header != want {
+            let missing: Vec<&String> = want.iter().filter(|c| !header.contains(c)).collect();
+            let extra: Vec<&String> = header.iter().filter(|c| !want.contains(c)).collect();
+            return Err(format!(
+                "{}: the header is not the one kanaszta writes (missing: {}; unexpected: {})",
+                path.display(),
+                if missing.is_empty() {
+                    "none".to_string()
+                } else {
+                    missing
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                if extra.is_empty() {
+                    "none".to_string()
+                } else {
+                    extra
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+            ));
+        }
+        let mut s = Source {
+            path,
+            rdr,
+            limit,
+            peeked: None,
+            last: None,
+            row: 1,
+            truncated,
+        };
+        s.advance()?;
+        Ok(s)
+    }
+
+    fn advance(&mut self) -> Result<(), String> {
+        self.peeked = None;
+        let mut rec = csv::StringRecord::new();
+        if self.rdr.position().byte() >= self.limit {
+            return Ok(());
+        }
+        let more = self
+            .rdr
+            .read_record(&mut rec)
+            .map_err(|e| format!("{}: malformed CSV: {e}", self.path.display()))?;
+        if !more {
+            return Ok(());
+        }
+        self.row += 1;
+        let r = T::from_cells(&rec)
+            .map_err(|e| format!("{}: line {}: {e}", self.path.display(), self.row))?;
+        let k = r.key();
+        if self.last.is_some_and(|l| l > k) {
+            return Err(format!(
+                "{}: line {}: rows are not in (series, game) order",
+                self.path.display(),
+                self.row
+            ));
+        }
+        self.last = Some(k);
+        self.peeked = Some(r);
+        Ok(())
+    }
+
+    fn key(&self) -> Option<(u32, u64)> {
+        self.peeked.as_ref().map(Keyed::key)
+    }
+
+    /// Takes every row of game `k` (they are consecutive).
+    fn take(&mut self, k: (u32, u64), into: &mut Vec<T>) -> Result<(), String> {
+        while self.key() == Some(k) {
+            if let Some(r) = self.peeked.take() {
+                into.push(r);
+            }
+            self.advance()?;
+        }
+        Ok(())
+    }
+}
+
+/// One shard directory's three files.
+struct ShardFiles {
+    dir: PathBuf,
+    shard: Shard,
+    hands: Source<HandRow>,
+    matches: Option<Source<MatchRow>>,
+    errors: Source<ErrorRow>,
+}
+
+impl ShardFiles {
+    fn key(&self) -> Option<(u32, u64)> {
+        [
+            self.hands.key(),
+            self.matches.as_ref().and_then(Source::key),
+            self.errors.key(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+}
+
+fn check_row<T: Row>(
+    r: &T,
+    plan: &Plan,
+    files: &ShardFiles,
+    rule_values: &[Vec<String>],
+    what: &str,
+) -> Result<(), String> {
+    let (s, g) = r.key();
+    let bad = |why: String| {
+        Err(format!(
+            "{}: {what} row of series {s} game {g}: {why}",
+            files.dir.display()
+        ))
+    };
+    if s as usize >= rule_values.len() || g >= plan.manifest.games {
+        return bad("outside the run described by run.json".into());
+    }
+    if r.run_seed() != plan.manifest.seed {
+        return bad(format!(
+            "seed {} where run.json says {}",
+            r.run_seed(),
+            plan.manifest.seed
+        ));
+    }
+    if r.deal() != plan.deal(g) || !files.shard.contains(r.deal()) {
+        return bad(format!(
+            "deal {} does not belong to shard {}",
+            r.deal(),
+            files.shard
+        ));
+    }
+    if r.rules() != rule_values[s as usize].as_slice() {
+        return bad("its rule columns differ from run.json".into());
+    }
+    Ok(())
+}
+
+/// Merges run directories into `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
+    let manifests: Vec<Manifest> = dirs
+        .iter()
+        .map(|d| read_manifest(d))
+        .collect::<Result<_, _>>()?;
+    let first = &manifests[0];
+    let mut shards = Vec::new();
+    for (d, m) in dirs.iter().zip(&manifests) {
+        if let Some(diff) = difference(first, m) {
+            return Err(format!(
+                "{} and {} are not shards of one run: {diff}",
+                dirs[0].display(),
+                d.display()
+            ));
+        }
+        shards.push(Shard::parse(&m.shard).map_err(|e| format!("{}: {e}", d.display()))?);
+    }
+    let n = shards[0].n;
+    let mut held: Vec<u32> = Vec::new();
+    for (d, s) in dirs.iter().zip(&shards) {
+        if s.n != n {
+            return Err(format!(
+                "{} is shard {} but {} is shard {}: shards of one run share N",
+                dirs[0].display(),
+                shards[0],
+                d.display(),
+                s
+            ));
+        }
+        for i in &s.indices {
+            if held.contains(i) {
+                return Err(format!(
+                    "shard {i}/{n} is given twice (in {}): give each shard once",
+                    d.display()
+                ));
+            }
+            held.push(*i);
+        }
+    }
+    held.sort_unstable();
+    let union = Shard { indices: held, n };
+    if let Ok(o) = out.canonicalize() {
+        if dirs
+            .iter()
+            .any(|d| d.canonicalize().ok() == Some(o.clone()))
+        {
+            return Err(format!(
+                "--out {} is one of the inputs: merge into a new directory",
+                out.display()
+            ));
+        }
+    }
+    if !union.is_complete() {
+        let missing: Vec<String> = (0..n)
+            .filter(|i| !union.indices.contains(i))
+            .map(|i| format!("{i}/{n}"))
+            .collect();
+        eprintln!(
+            "kanaszta: note: shards {} are missing; the result covers shard {union}",
+            missing.join(", ")
+        );
+    }
+    let mut manifest = first.clone();
+    manifest.shard = union.to_string();
+    let plan =
+        Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
+    let rule_values: Vec<Vec<String>> = manifest
+        .series
+        .iter()
+        .map(|s| crate::rows::rule_values(&s.rules))
+        .collect();
+
+    let mut files = Vec::new();
+    for (d, s) in dirs.iter().zip(shards) {
+        for name in ["hands.csv", "errors.csv"] {
+            if !d.join(name).exists() {
+                return Err(format!("{}: no {name}", d.display()));
+            }
+        }
+        files.push(ShardFiles {
+            dir: d.clone(),
+            shard: s,
+            hands: Source::open(d.join("hands.csv"))?,
+            matches: if plan.mode == Mode::Matches {
+                Some(Source::open(d.join("matches.csv"))?)
+            } else {
+                None
+            },
+            errors: Source::open(d.join("errors.csv"))?,
+        });
+    }
+    for f in &files {
+        for (t, p) in [
+            (f.hands.truncated, "hands.csv"),
+            (f.errors.truncated, "errors.csv"),
+            (
+                f.matches.as_ref().is_some_and(|m| m.truncated),
+                "matches.csv",
+            ),
+        ] {
+            if t {
+                eprintln!(
+                    "kanaszta: note: {} ends in a partial line (an interrupted run); it is left out",
+                    f.dir.join(p).display()
+                );
+            }
+        }
+    }
+
+    let mut outputs = Outputs::create(out, &manifest, plan.mode)?;
+    let mut stats: Vec<SeriesStats> = plan.new_stats();
+    let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
+    let mut first_error = None;
+    let write_err = |e: std::io::Error| format!("cannot write into {}: {e}", out.display());
+    while let Some((k, owner)) = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| f.key().map(|k| (k, i)))
+        .min()
+    {
+        if let Some(other) = files
+            .iter()
+            .enumerate()
+            .find(|(i, f)| *i != owner && f.key() == Some(k))
+        {
+            return Err(format!(
+                "series {} game {} is in both {} and {}",
+                k.0,
+                k.1,
+                files[owner].dir.display(),
+                other.1.dir.display()
+            ));
+        }
+        let f = &mut files[owner];
+        let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
+        f.hands.take(k, &mut h)?;
+        if let Some(ms) = &mut f.matches {
+            ms.take(k, &mut m)?;
+        }
+        f.errors.take(k, &mut e)?;
+        for r in &h {
+            check_row(r, &plan, f, &rule_values, "hands.csv")?;
+        }
+        for r in &m {
+            check_row(r, &plan, f, &rule_values, "matches.csv")?;
+        }
+        for r in &e {
+            check_row(r, &plan, f, &rule_values, "errors.csv")?;
+        }
+        games += 1;
+        let st = &mut stats[k.0 as usize];
+        if let Some(err) = e.first() {
+            errors += 1;
+            first_error.get_or_insert_with(|| {
+                format!("series {} game {}: {}", err.series, err.game, err.message)
+            });
+            st.add_error();
+        } else {
+            st.add_game(&h, &m);
+        }
+        hands_n += h.len() as u64 / 2;
+        actions += h.iter().step_by(2).map(|r| r.actions).sum::<u64>();
+        outputs.game(&h, &m, e.first()).map_err(write_err)?;
+    }
+    outputs.flush().map_err(write_err)?;
+    for s in &mut stats {
+        s.finish();
+    }
+    let text = report(Some(out), &manifest, &stats)?;
+    let mut o = std::io::stdout().lock();
+    crate::quiet_pipe((|| -> Result<(), crate::Fail> {
+        use std::io::Write;
+        write!(o, "{text}")?;
+        writeln!(
+            o,
+            "merged {} directories: {games} games, {hands_n} hands, {actions} actions; CSVs in {}",
+            dirs.len(),
+            out.display()
+        )?;
+        Ok(())
+    })())?;
+    if errors > 0 {
+        eprintln!(
+            "kanaszta: note: {errors} games were ended by an agent error; first: {}",
+            first_error.unwrap_or_default()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,367 @@
+//! `kanaszta replay` (alias `show`): one game of a run, move by move, for a
+//! person. The game is played again by the same agents from the same seeds
+//! (through the same `play_hand` / `play_match` as the run), its actions
+//! recorded, and then printed from a [`GameLog`]; or a saved log is printed.
+
+use crate::runner::{end_kind, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::{quiet_pipe, Fail, RulesArgs};
+use clap::Args;
+use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentSpec};
+use kanaszta_engine::{tax, Action, GameLog, GameState, Match};
+use rand_pcg::Pcg64Mcg;
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+/// Options of `kanaszta replay`.
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// A run directory: take agents, seed, mode and rules from its run.json.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["a", "b", "seed", "is_match", "unpaired", "log"])]
+    run: Option<PathBuf>,
+    /// The game index (the `game` column).
+    #[arg(long, default_value_t = 0, value_name = "G")]
+    game: u64,
+    /// The series of a tournament or sweep (the `series` column).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    series: u32,
+    /// In a match, only this hand (the `hand` column); default every hand.
+    #[arg(long, value_name = "H")]
+    hand: Option<u32>,
+    /// Agent A (without --run).
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B (without --run).
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    /// The run's master seed (without --run).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The game is a match (the run used --matches).
+    #[arg(long = "match", id = "is_match")]
+    is_match: bool,
+    /// The run used --unpaired.
+    #[arg(long)]
+    unpaired: bool,
+    /// Print a saved game log (JSON, as written by --save-log) instead.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "series", "hand"])]
+    log: Option<PathBuf>,
+    /// Also save the (last printed) hand's game log as JSON.
+    #[arg(long, value_name = "FILE")]
+    save_log: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// An agent that also writes down every action of the hand (it is told
+/// every action, its own included).
+struct Recorder {
+    inner: Box<dyn Agent>,
+    log: Option<Rc<RefCell<Vec<Action>>>>,
+}
+
+impl Agent for Recorder {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn act(
+        &mut self,
+        view: &kanaszta_engine::SeatView,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        self.inner.act(view, legal, rng)
+    }
+    fn inform(&mut self, player: usize, action: Action) {
+        if let Some(l) = &self.log {
+            l.borrow_mut().push(action);
+        }
+        self.inner.inform(player, action);
+    }
+    fn restart(&mut self) {
+        self.inner.restart();
+    }
+}
+
+/// Runs `kanaszta replay`.
+pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
+    if let Some(path) = &args.log {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read game log {}: {e}", path.display()))?;
+        let log = GameLog::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut out = std::io::stdout().lock();
+        quiet_pipe((|| -> Result<(), Fail> {
+            writeln!(out, "game log {}", path.display())?;
+            print_hand(&mut out, &log, ["P0".into(), "P1".into()], None)
+        })())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan = match &args.run {
+        Some(dir) => {
+            let m = crate::merge::read_manifest(dir)?;
+            Plan::new(Manifest {
+                shard: Shard::all().to_string(),
+                ..m
+            })?
+        }
+        None => {
+            let a = args.a.parse::<AgentSpec>().map_err(|e| e.to_string())?;
+            let b = args.b.parse::<AgentSpec>().map_err(|e| e.to_string())?;
+            let rules = args.rules.build()?;
+            Plan::new(Manifest {
+                command: "play".into(),
+                seed: args.seed,
+                mode: if args.is_match { "matches" } else { "hands" }.into(),
+                games: args.game + 1,
+                paired: !args.unpaired,
+                shard: Shard::all().to_string(),
+                agents: vec![a.to_string(), b.to_string()],
+                series: vec![SeriesSpec {
+                    a: a.to_string(),
+                    b: b.to_string(),
+                    settings: String::new(),
+                    rules,
+                }],
+            })?
+        }
+    };
+    let m = &plan.manifest;
+    if args.series as usize >= m.series.len() {
+        return Err(format!(
+            "--series {}: the run has series 0 to {}",
+            args.series,
+            m.series.len() - 1
+        ));
+    }
+    if args.game >= m.games {
+        return Err(format!(
+            "--game {}: the run has games 0 to {}",
+            args.game,
+            m.games - 1
+        ));
+    }
+    let (seats, swapped) = plan.seating(args.series, args.game);
+    let names = [seats[0].to_string(), seats[1].to_string()];
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let mut agents: Vec<Box<dyn Agent>> = seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            Box::new(Recorder {
+                inner: s.build(),
+                log: (i == 0).then(|| log.clone()),
+            }) as Box<dyn Agent>
+        })
+        .collect();
+    let rules = plan.rules(args.series);
+    let deal_seed = plan.deal_seed(args.game);
+    let mut hands: Vec<(GameLog, Option<String>)> = Vec::new();
+    match plan.mode {
+        Mode::Hands => {
+            let mut state = GameState::new(rules, deal_seed);
+            let initial = GameLog::new(&state, deal_seed);
+            let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
+            let r = play_hand(&mut state, &mut agents, &mut rngs);
+            let actions = std::mem::take(&mut *log.borrow_mut());
+            hands.push((
+                GameLog { actions, ..initial },
+                r.err().map(|e| e.to_string()),
+            ));
+        }
+        Mode::Matches => {
+            let mut mt = Match::new(rules, deal_seed);
+            let r = play_match(&mut mt, &mut agents, |_, rec, _| {
+                let before: Vec<i32> = rec
+                    .totals_after
+                    .iter()
+                    .zip(&rec.taxed)
+                    .map(|(a, t)| a - t)
+                    .collect();
+                let actions = std::mem::take(&mut *log.borrow_mut());
+                hands.push((
+                    GameLog {
+                        rules,
+                        seed: rec.seed,
+                        starter: rec.starter,
+                        totals: before,
+                        actions,
+                    },
+                    None,
+                ));
+            });
+            if let Err(e) = r {
+                let actions = std::mem::take(&mut *log.borrow_mut());
+                hands.push((
+                    GameLog {
+                        rules,
+                        seed: mt.hand_seed(mt.hands_played()),
+                        starter: mt.next_starter() as u8,
+                        totals: mt.totals().to_vec(),
+                        actions,
+                    },
+                    Some(e.to_string()),
+                ));
+            }
+            if let Some(h) = args.hand {
+                if h as usize >= hands.len() {
+                    return Err(format!(
+                        "--hand {h}: the match has hands 0 to {}",
+                        hands.len() - 1
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let mut last = None;
+    quiet_pipe((|| -> Result<(), Fail> {
+        writeln!(
+            out,
+            "{} game {} (deal {}{}), run seed {}{}: P0 {}, P1 {}",
+            m.command,
+            args.game,
+            plan.deal(args.game),
+            if swapped { ", seats swapped" } else { "" },
+            m.seed,
+            if m.series.len() > 1 {
+                format!(
+                    ", series {} {}",
+                    args.series, m.series[args.series as usize].settings
+                )
+            } else {
+                String::new()
+            },
+            names[0],
+            names[1]
+        )?;
+        for (i, (log, err)) in hands.iter().enumerate() {
+            if args.hand.is_some_and(|h| h as usize != i) {
+                continue;
+            }
+            if plan.mode == Mode::Matches {
+                writeln!(
+                    out,
+                    "\n== hand {i}: totals P0 {} / P1 {}",
+                    log.totals[0], log.totals[1]
+                )?;
+            }
+            print_hand(&mut out, log, names.clone(), err.as_deref())?;
+            last = Some(log.clone());
+        }
+        Ok(())
+    })())?;
+    if let (Some(path), Some(log)) = (&args.save_log, last) {
+        std::fs::write(path, log.to_json() + "\n")
+            .map_err(|e| format!("cannot write game log {}: {e}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints one hand: every action with its mover, what a draw or pickup
+/// brought, the tables and the pile at each turn's end, and the scores.
+fn print_hand(
+    out: &mut impl Write,
+    log: &GameLog,
+    names: [String; 2],
+    error: Option<&str>,
+) -> Result<(), Fail> {
+    let mut g = log.initial();
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(2);
+    let cut = g.cut_cards();
+    writeln!(
+        out,
+        "hand seed {}, starter P{}; cut shows {} {} {}",
+        log.seed,
+        g.starter(),
+        cut[0],
+        cut[1],
+        cut[2]
+    )?;
+    for (i, &a) in log.actions.iter().enumerate() {
+        let p = g.current_player();
+        let turn = g.turns();
+        let before = g.hand(p);
+        g.apply(a)
+            .map_err(|e| format!("the log's action {i} (`{a}`) is refused: {e}"))?;
+        let gained = g.hand(p).checked_sub(before).unwrap_or_default();
+        let extra = match a {
+            Action::Draw | Action::FreePickup | Action::TakePile | Action::TakeRest
+                if !gained.is_empty() =>
+            {
+                format!("   +{gained}")
+            }
+            Action::KeepCut { .. } => format!("   holds {} cards", g.hand(p).len()),
+            _ => String::new(),
+        };
+        writeln!(out, "turn {:>3}  P{p} {:<w$}  {a}{extra}", turn, names[p])?;
+        if matches!(a, Action::Discard(_)) && !g.is_terminal() {
+            let t = g.table(p);
+            let groups: Vec<String> = t.groups().iter().map(|x| x.to_string()).collect();
+            let mut items = Vec::new();
+            if !t.red_threes.is_empty() {
+                items.push(format!("red threes {}", t.red_threes));
+            }
+            if t.twins > 0 {
+                items.push(format!("twins {}", t.twins));
+            }
+            if t.heart_aces > 0 {
+                items.push(format!("heart aces {}", t.heart_aces));
+            }
+            writeln!(
+                out,
+                "           table P{p}: {}{}{}; {} in hand; pile {} (top {}{})",
+                if groups.is_empty() {
+                    "-".to_string()
+                } else {
+                    groups.join(" | ")
+                },
+                if items.is_empty() { "" } else { "; " },
+                items.join(", "),
+                g.hand(p).len(),
+                g.pile().len(),
+                g.pile_top().map_or("-".into(), |c| c.to_string()),
+                if g.pile_frozen() { ", frozen" } else { "" }
+            )?;
+        }
+    }
+    if let Some(e) = error {
+        writeln!(out, "the game ended by an error: {e}")?;
+        return Ok(());
+    }
+    if !g.is_terminal() {
+        writeln!(out, "(the log ends before the hand does)")?;
+        return Ok(());
+    }
+    let (kind, who) = end_kind(g.end());
+    match who {
+        Some(p) => writeln!(out, "P{p} went out ({kind}) at turn {}", g.turns())?,
+        None => writeln!(out, "the hand ended {kind} at turn {}", g.turns())?,
+    }
+    for (p, s) in g.scores().iter().enumerate() {
+        let before = log.totals.get(p).copied().unwrap_or(0);
+        let taxed = tax(s.total, before, &log.rules);
+        writeln!(
+            out,
+            "P{p} {:<w$}: base {} (red threes {}, twins {}, canastas {}, heart aces {}, going out {}) + cards {} (melded {}, in hand {}) = {}{}",
+            names[p],
+            s.base,
+            s.red_three_points,
+            s.twin_points,
+            s.canasta_points,
+            s.heart_ace_points,
+            s.going_out_points + s.from_hand_points + s.cleared_table_points,
+            s.card_value,
+            s.melded,
+            s.in_hand,
+            s.total,
+            if taxed != s.total || before != 0 {
+                format!(", taxed {taxed}, total {}", before + taxed)
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,362 @@
+//! What a finished run (or a merge) writes beside its rows: `summary.csv`
+//! for every command, `tournament.csv` and `ratings.csv` for a tournament,
+//! `sweep.csv` for a sweep, and the tables printed on stdout.
+
+use crate::runner::{CsvFile, Manifest};
+use crate::stats::{bradley_terry, fmt_opt, num3, pct3, push3, SeriesStats};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Columns of a sweep row shared by both agents (taken from A's summary).
+const SHARED: [&str; 16] = [
+    "games",
+    "errors",
+    "hands",
+    "matches",
+    "diff_unit",
+    "deals",
+    "mean_diff",
+    "mean_diff_lo",
+    "mean_diff_hi",
+    "exhausted_share",
+    "stalled_share",
+    "mean_turns",
+    "starter_win_rate",
+    "starter_win_lo",
+    "starter_win_hi",
+    "mean_match_hands",
+];
+
+/// Summary columns that name rather than measure.
+const NAMES: [&str; 4] = ["settings", "agent", "side", "opponent"];
+
+fn named(s: &SeriesStats, side: usize) -> Vec<(&'static str, String)> {
+    SeriesStats::columns()
+        .into_iter()
+        .zip(s.cells(side))
+        .collect()
+}
+
+fn write_csv(
+    dir: &Path,
+    name: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+) -> Result<(), String> {
+    let path = dir.join(name);
+    let mut f = CsvFile::create(&path, header)?;
+    for r in rows {
+        f.row(r)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    f.flush()
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes the summary files into `dir` (if any) and returns the text for
+/// stdout.
+pub fn report(
+    dir: Option<&Path>,
+    manifest: &Manifest,
+    stats: &[SeriesStats],
+) -> Result<String, String> {
+    let mut text = String::new();
+    if let Some(dir) = dir {
+        let mut header = vec!["series".to_string()];
+        header.extend(SeriesStats::columns().iter().map(|s| s.to_string()));
+        let mut rows = Vec::new();
+        for (i, s) in stats.iter().enumerate() {
+            for side in 0..2 {
+                let mut r = vec![i.to_string()];
+                r.extend(s.cells(side));
+                rows.push(r);
+            }
+        }
+        write_csv(dir, "summary.csv", &header, &rows)?;
+    }
+    let unit = manifest.mode.as_str();
+    let paired = if manifest.paired {
+        "paired seats"
+    } else {
+        "unpaired"
+    };
+    match manifest.command.as_str() {
+        "tournament" => tournament(dir, manifest, stats, &mut text)?,
+        "sweep" => sweep(dir, manifest, stats, &mut text)?,
+        _ => {
+            if let Some(s) = stats.first() {
+                let _ = writeln!(
+                    text,
+                    "{} vs {}: {} {unit}, {paired}, seed {}, shard {}",
+                    s.agents[0], s.agents[1], manifest.games, manifest.seed, manifest.shard
+                );
+                s.table(&mut text);
+            }
+        }
+    }
+    Ok(text)
+}
+
+fn tournament(
+    dir: Option<&Path>,
+    manifest: &Manifest,
+    stats: &[SeriesStats],
+    text: &mut String,
+) -> Result<(), String> {
+    let agents = &manifest.agents;
+    let k = agents.len();
+    let idx = |name: &str| agents.iter().position(|a| a == name);
+    let mut wins = vec![vec![0.0; k]; k];
+    let mut games = vec![vec![0.0; k]; k];
+    let mut cell: Vec<Vec<Option<(usize, usize)>>> = vec![vec![None; k]; k];
+    for (si, s) in stats.iter().enumerate() {
+        let (Some(i), Some(j)) = (idx(&s.agents[0]), idx(&s.agents[1])) else {
+            continue;
+        };
+        let (wa, na) = s.score(0);
+        let (wb, nb) = s.score(1);
+        wins[i][j] += wa;
+        wins[j][i] += wb;
+        games[i][j] += na;
+        games[j][i] += nb;
+        cell[i][j] = Some((si, 0));
+        cell[j][i] = Some((si, 1));
+    }
+    let ratings = bradley_terry(&wins, &games);
+    let unit = manifest.mode.as_str();
+    let _ = writeln!(
+        text,
+        "tournament: {k} agents, {} {unit} per pair, {}, seed {}, shard {}",
+        manifest.games,
+        if manifest.paired {
+            "paired seats"
+        } else {
+            "unpaired"
+        },
+        manifest.seed,
+        manifest.shard
+    );
+    let _ = writeln!(
+        text,
+        "win rate of the row agent against the column agent ({unit}, ties half):"
+    );
+    let w = agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
+    let _ = write!(text, "{:<w$}", "");
+    for j in 0..k {
+        let _ = write!(text, "  {:>8}", format!("#{}", j + 1));
+    }
+    let _ = writeln!(text);
+    let mut rows = Vec::new();
+    for i in 0..k {
+        let _ = write!(text, "{:<w$}", format!("#{} {}", i + 1, agents[i]));
+        for j in 0..k {
+            let c = cell[i][j].map(|(si, side)| (&stats[si], side));
+            let shown = match c.and_then(|(s, side)| s.rate(side)) {
+                Some((p, _, _)) => format!("{:.1}%", 100.0 * p),
+                None => "-".into(),
+            };
+            let _ = write!(text, "  {shown:>8}");
+            if let Some((s, side)) = c {
+                let (score, n) = s.score(side);
+                let mut r = vec![
+                    agents[i].clone(),
+                    agents[j].clone(),
+                    format!("{n}"),
+                    format!("{score}"),
+                ];
+                push3(&mut r, s.rate(side), 4);
+                push3(&mut r, s.diff(side), 2);
+                rows.push(r);
+            }
+        }
+        let _ = writeln!(text);
+    }
+    let _ = writeln!(
+        text,
+        "Bradley–Terry rating (Elo scale, mean 0) with 95% interval:"
+    );
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| ratings[b].0.total_cmp(&ratings[a].0));
+    let mut rating_rows = Vec::new();
+    for &i in &order {
+        let (r, lo, hi) = ratings[i];
+        let n: f64 = games[i].iter().sum();
+        let sc: f64 = wins[i].iter().sum();
+        let _ = writeln!(
+            text,
+            "{:<w$}  {r:>+7.0} [{lo:+.0}, {hi:+.0}]  score {}",
+            agents[i],
+            if n > 0.0 {
+                format!("{:.1}% of {n}", 100.0 * sc / n)
+            } else {
+                "-".into()
+            }
+        );
+    }
+    for i in 0..k {
+        let (r, lo, hi) = ratings[i];
+        let n: f64 = games[i].iter().sum();
+        let sc: f64 = wins[i].iter().sum();
+        rating_rows.push(vec![
+            agents[i].clone(),
+            format!("{r:.1}"),
+            format!("{lo:.1}"),
+            format!("{hi:.1}"),
+            format!("{n}"),
+            format!("{sc}"),
+            fmt_opt((n > 0.0).then(|| sc / n), 4),
+        ]);
+    }
+    if let Some(dir) = dir {
+        let h: Vec<String> = [
+            "agent",
+            "opponent",
+            "games",
+            "score",
+            "win_rate",
+            "win_lo",
+            "win_hi",
+            "mean_diff",
+            "mean_diff_lo",
+            "mean_diff_hi",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        write_csv(dir, "tournament.csv", &h, &rows)?;
+        let h: Vec<String> = [
+            "agent",
+            "rating",
+            "rating_lo",
+            "rating_hi",
+            "games",
+            "score",
+            "score_share",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        write_csv(dir, "ratings.csv", &h, &rating_rows)?;
+    }
+    Ok(())
+}
+
+/// The varied keys of a sweep, in order, from a series' settings text.
+fn setting_pairs(settings: &str) -> Vec<(String, String)> {
+    settings
+        .split(';')
+        .filter(|s| !s.is_empty())
+        .filter_map(|s| s.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn sweep(
+    dir: Option<&Path>,
+    manifest: &Manifest,
+    stats: &[SeriesStats],
+    text: &mut String,
+) -> Result<(), String> {
+    let keys: Vec<String> = manifest
+        .series
+        .first()
+        .map(|s| {
+            setting_pairs(&s.settings)
+                .into_iter()
+                .map(|p| p.0)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut header = vec!["series".to_string()];
+    header.extend(keys.iter().cloned());
+    header.extend(["a".to_string(), "b".to_string()]);
+    header.extend(SHARED.iter().map(|s| s.to_string()));
+    let own: Vec<&str> = SeriesStats::columns()
+        .into_iter()
+        .filter(|c| !SHARED.contains(c) && !NAMES.contains(c))
+        .collect();
+    for p in ["a_", "b_"] {
+        header.extend(own.iter().map(|c| format!("{p}{c}")));
+    }
+    let mut rows = Vec::new();
+    let unit = manifest.mode.as_str();
+    let a = manifest.agents.first().cloned().unwrap_or_default();
+    let b = manifest.agents.get(1).cloned().unwrap_or_default();
+    let _ = writeln!(
+        text,
+        "sweep: {a} vs {b}, {} {unit} per setting, {}, seed {}, shard {}",
+        manifest.games,
+        if manifest.paired {
+            "paired seats"
+        } else {
+            "unpaired"
+        },
+        manifest.seed,
+        manifest.shard
+    );
+    let sw = stats
+        .iter()
+        .map(|s| s.settings.len())
+        .max()
+        .unwrap_or(8)
+        .max(8);
+    let _ = writeln!(
+        text,
+        "{:<sw$}  {:<22}  {:<22}  {:>6}  {:>7}",
+        "setting",
+        format!("{a} wins [95%]"),
+        "A − B [95%]",
+        "turns",
+        if manifest.mode == "matches" {
+            "hands/m"
+        } else {
+            ""
+        }
+    );
+    for (i, s) in stats.iter().enumerate() {
+        let na = named(s, 0);
+        let nb = named(s, 1);
+        let get = |v: &[(&str, String)], c: &str| {
+            v.iter()
+                .find(|(k, _)| *k == c)
+                .map(|(_, x)| x.clone())
+                .unwrap_or_default()
+        };
+        let mut r = vec![i.to_string()];
+        let pairs = setting_pairs(&s.settings);
+        for k in &keys {
+            r.push(
+                pairs
+                    .iter()
+                    .find(|(pk, _)| pk == k)
+                    .map(|p| p.1.clone())
+                    .unwrap_or_default(),
+            );
+        }
+        r.push(s.agents[0].clone());
+        r.push(s.agents[1].clone());
+        for c in SHARED {
+            r.push(get(&na, c));
+        }
+        for c in &own {
+            r.push(get(&na, c));
+        }
+        for c in &own {
+            r.push(get(&nb, c));
+        }
+        rows.push(r);
+        let _ = writeln!(
+            text,
+            "{:<sw$}  {:<22}  {:<22}  {:>6}  {:>7}",
+            s.settings,
+            pct3(s.rate(0)),
+            num3(s.diff(0)),
+            get(&na, "mean_turns"),
+            get(&na, "mean_match_hands")
+        );
+    }
+    if let Some(dir) = dir {
+        write_csv(dir, "sweep.csv", &header, &rows)?;
+    }
+    Ok(())
+}

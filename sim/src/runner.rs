@@ -1,0 +1,892 @@
+//! Running many games: the plan (series × games, paired seats, shards), one
+//! game from its indices alone, and the parallel executor that streams rows
+//! to the CSV files in game order.
+//!
+//! Determinism: game `g` of series `s` depends only on the plan and `(s, g)`:
+//! its deal seed is `derive_seed(run_seed, deal)` with `deal = g / 2` when
+//! paired (the odd game plays the same deal with the seats swapped), and the
+//! agents draw from `seat_rng(hand_seed, seat)`. Threads only change the
+//! order in which games finish; the writer puts them back in order.
+
+use crate::rows::{rule_values, ErrorRow, HandRow, MatchRow};
+use crate::stats::SeriesStats;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec};
+use kanaszta_engine::{derive_seed, GameState, HandEnd, Match, Rules};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Hands or full matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Single hands, running totals zero.
+    Hands,
+    /// Matches to the target with the tax (D-15, D-16).
+    Matches,
+}
+
+impl Mode {
+    /// `hands` or `matches`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Hands => "hands",
+            Mode::Matches => "matches",
+        }
+    }
+
+    /// Parses [`Mode::name`].
+    pub fn parse(s: &str) -> Result<Mode, String> {
+        match s {
+            "hands" => Ok(Mode::Hands),
+            "matches" => Ok(Mode::Matches),
+            _ => Err(format!("unknown mode `{s}`: expected hands or matches")),
+        }
+    }
+}
+
+/// Which deals a shard plays: those whose index mod `n` is in `indices`.
+/// Sharding by deal keeps both games of a pair in the same shard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Shard indices held (one for a shard, several for a partial merge).
+    pub indices: Vec<u32>,
+    /// Number of shards.
+    pub n: u32,
+}
+
+impl Shard {
+    /// The whole run.
+    pub fn all() -> Shard {
+        Shard {
+            indices: vec![0],
+            n: 1,
+        }
+    }
+
+    /// Parses `I/N` (or `I+J/N`, written by a partial merge).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad =
+            || format!("bad shard `{text}`: expected I/N with 0 ≤ I < N, e.g. 0/4 (shard I of N)");
+        let (a, b) = text.split_once('/').ok_or_else(bad)?;
+        let n: u32 = b.trim().parse().map_err(|_| bad())?;
+        if n == 0 {
+            return Err(bad());
+        }
+        let mut indices = Vec::new();
+        for p in a.split('+') {
+            let i: u32 = p.trim().parse().map_err(|_| bad())?;
+            if i >= n || indices.contains(&i) {
+                return Err(bad());
+            }
+            indices.push(i);
+        }
+        indices.sort_unstable();
+        Ok(Shard { indices, n })
+    }
+
+    /// Whether deal `d` belongs to the shard.
+    pub fn contains(&self, deal: u64) -> bool {
+        self.indices.contains(&((deal % self.n as u64) as u32))
+    }
+
+    /// Whether every shard is held.
+    pub fn is_complete(&self) -> bool {
+        self.indices.len() == self.n as usize
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.indices.iter().map(u32::to_string).collect();
+        write!(f, "{}/{}", parts.join("+"), self.n)
+    }
+}
+
+/// One matchup under one rule setting, as stored in `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeriesSpec {
+    /// Agent A (canonical spec).
+    pub a: String,
+    /// Agent B (canonical spec).
+    pub b: String,
+    /// The varied settings of a sweep (`tax=off;opening=90`), else empty.
+    pub settings: String,
+    /// The rules.
+    pub rules: Rules,
+}
+
+/// `run.json`: everything a run's rows depend on. Runs merge only when their
+/// manifests agree on everything but the shard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// `play`, `tournament` or `sweep`.
+    pub command: String,
+    /// The master seed.
+    pub seed: u64,
+    /// `hands` or `matches`.
+    pub mode: String,
+    /// Games per series.
+    pub games: u64,
+    /// Paired seats (the odd game replays the even one's deal swapped).
+    pub paired: bool,
+    /// `I/N`.
+    pub shard: String,
+    /// The agents of a tournament (or A and B).
+    pub agents: Vec<String>,
+    /// The series, in order.
+    pub series: Vec<SeriesSpec>,
+}
+
+/// A validated plan: the manifest with parsed agents.
+pub struct Plan {
+    /// What `run.json` says.
+    pub manifest: Manifest,
+    /// Hands or matches.
+    pub mode: Mode,
+    /// The shard played.
+    pub shard: Shard,
+    series: Vec<SeriesCtx>,
+    /// Fault injection for the tests of error handling: the game whose index
+    /// the environment variable `KANASZTA_FAULT_GAME` names panics.
+    fault: Option<u64>,
+}
+
+struct SeriesCtx {
+    specs: [AgentSpec; 2],
+    names: [String; 2],
+    rules: Rules,
+    rule_values: Vec<String>,
+}
+
+impl Plan {
+    /// Validates a manifest (agents parse, rules valid, shard in range).
+    pub fn new(manifest: Manifest) -> Result<Plan, String> {
+        let mode = Mode::parse(&manifest.mode)?;
+        let shard = Shard::parse(&manifest.shard)?;
+        let mut series = Vec::new();
+        for s in &manifest.series {
+            let a: AgentSpec = s.a.parse().map_err(|e| format!("{e}"))?;
+            let b: AgentSpec = s.b.parse().map_err(|e| format!("{e}"))?;
+            s.rules.validate()?;
+            if s.rules.players != 2 {
+                return Err(format!(
+                    "two agents play two seats: players must be 2 here, got {} (set players=2)",
+                    s.rules.players
+                ));
+            }
+            series.push(SeriesCtx {
+                names: [a.to_string(), b.to_string()],
+                specs: [a, b],
+                rules: s.rules,
+                rule_values: rule_values(&s.rules),
+            });
+        }
+        Ok(Plan {
+            manifest,
+            mode,
+            shard,
+            series,
+            fault: std::env::var("KANASZTA_FAULT_GAME")
+                .ok()
+                .and_then(|v| v.parse().ok()),
+        })
+    }
+
+    /// The deal of game `g`.
+    pub fn deal(&self, g: u64) -> u64 {
+        if self.manifest.paired {
+            g / 2
+        } else {
+            g
+        }
+    }
+
+    /// Every `(series, game)` of the shard, in file order.
+    pub fn jobs(&self) -> impl Iterator<Item = (u32, u64)> + Send + '_ {
+        (0..self.series.len() as u32).flat_map(move |s| {
+            (0..self.manifest.games)
+                .filter(move |&g| self.shard.contains(self.deal(g)))
+                .map(move |g| (s, g))
+        })
+    }
+
+    /// Number of jobs of the shard.
+    pub fn job_count(&self) -> u64 {
+        let per: u64 = (0..self.manifest.games)
+            .filter(|&g| self.shard.contains(self.deal(g)))
+            .count() as u64;
+        per * self.series.len() as u64
+    }
+
+    /// Empty statistics, one per series.
+    pub fn new_stats(&self) -> Vec<SeriesStats> {
+        self.manifest
+            .series
+            .iter()
+            .zip(&self.series)
+            .map(|(s, c)| {
+                SeriesStats::new(
+                    c.names[0].clone(),
+                    c.names[1].clone(),
+                    s.settings.clone(),
+                    self.mode == Mode::Matches,
+                )
+            })
+            .collect()
+    }
+
+    /// The agents of a game, seat by seat, and whether they are swapped.
+    pub fn seating(&self, series: u32, g: u64) -> ([&AgentSpec; 2], bool) {
+        let c = &self.series[series as usize];
+        let swapped = self.manifest.paired && g % 2 == 1;
+        if swapped {
+            ([&c.specs[1], &c.specs[0]], true)
+        } else {
+            ([&c.specs[0], &c.specs[1]], false)
+        }
+    }
+
+    /// The rules of a series.
+    pub fn rules(&self, series: u32) -> Rules {
+        self.series[series as usize].rules
+    }
+
+    /// The deal seed of game `g`.
+    pub fn deal_seed(&self, g: u64) -> u64 {
+        derive_seed(self.manifest.seed, self.deal(g))
+    }
+
+    /// Plays game `g` of `series` to its end. A panic (a bug of an agent or
+    /// the engine) becomes an error row of that game, like an agent's error.
+    pub fn play(&self, series: u32, g: u64) -> GameOut {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if self.fault == Some(g) {
+                panic!("fault injected by KANASZTA_FAULT_GAME={g}");
+            }
+            self.play_unguarded(series, g)
+        }));
+        match outcome {
+            Ok(out) => out,
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                let mut out = GameOut::new(series);
+                out.error = Some(self.error_row(series, g, 0, None, format!("panic: {msg}")));
+                out
+            }
+        }
+    }
+
+    fn error_row(
+        &self,
+        series: u32,
+        g: u64,
+        hand: u32,
+        e: Option<&AgentError>,
+        message: String,
+    ) -> ErrorRow {
+        let (seats, swapped) = self.seating(series, g);
+        ErrorRow {
+            series,
+            game: g,
+            deal: self.deal(g),
+            swapped,
+            mode: self.mode.name().into(),
+            hand,
+            run_seed: self.manifest.seed,
+            deal_seed: self.deal_seed(g),
+            seat: e.map(|e| e.player as u8),
+            agent: e.map_or(String::new(), |e| seats[e.player.min(1)].to_string()),
+            turn: e.map(|e| e.turn),
+            action: e
+                .and_then(|e| e.action)
+                .map_or(String::new(), |a| a.to_string()),
+            rule: e.map_or(String::new(), |e| e.error.rule.to_string()),
+            message,
+            rules: self.series[series as usize].rule_values.clone(),
+        }
+    }
+
+    fn play_unguarded(&self, series: u32, g: u64) -> GameOut {
+        let (seats, swapped) = self.seating(series, g);
+        let ctx = &self.series[series as usize];
+        let mut agents: Vec<Box<dyn Agent>> = seats.iter().map(|s| s.build()).collect();
+        let deal_seed = self.deal_seed(g);
+        let mut out = GameOut::new(series);
+        let ids = Ids {
+            series,
+            game: g,
+            deal: self.deal(g),
+            swapped,
+            mode: self.mode,
+            run_seed: self.manifest.seed,
+            deal_seed,
+            names: [seats[0].to_string(), seats[1].to_string()],
+            rules: &ctx.rule_values,
+        };
+        match self.mode {
+            Mode::Hands => {
+                let mut state = GameState::new(ctx.rules, deal_seed);
+                let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
+                match play_hand(&mut state, &mut agents, &mut rngs) {
+                    Ok(play) => {
+                        let raw: Vec<i32> = state.scores().iter().map(|s| s.total).collect();
+                        let winner = unique_max(&raw);
+                        out.actions = play.actions;
+                        out.hands = hand_rows(
+                            &ids,
+                            &state,
+                            0,
+                            deal_seed,
+                            &[0, 0],
+                            &raw,
+                            winner,
+                            play.actions,
+                        );
+                    }
+                    Err(e) => {
+                        out.error = Some(self.error_row(series, g, 0, Some(&e), e.to_string()))
+                    }
+                }
+            }
+            Mode::Matches => {
+                let mut m = Match::new(ctx.rules, deal_seed);
+                let mut track = MatchTrack::default();
+                let mut hands = Vec::new();
+                let mut actions = 0;
+                let r = play_match(&mut m, &mut agents, |state, rec, play| {
+                    let before: Vec<i32> = rec
+                        .totals_after
+                        .iter()
+                        .zip(&rec.taxed)
+                        .map(|(a, t)| a - t)
+                        .collect();
+                    actions += play.actions;
+                    hands.extend(hand_rows(
+                        &ids,
+                        state,
+                        rec.index,
+                        rec.seed,
+                        &before,
+                        &rec.taxed,
+                        rec.winner,
+                        play.actions,
+                    ));
+                    track.hand(rec.starter, &rec.raw, &rec.totals_after, rec.winner);
+                });
+                match r {
+                    Ok(()) => {
+                        out.actions = actions;
+                        out.hands = hands;
+                        out.matches = match_rows(&ids, &m, &track);
+                    }
+                    Err(e) => {
+                        let hand = m.hands_played();
+                        out.error = Some(self.error_row(series, g, hand, Some(&e), e.to_string()));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What one game produced.
+#[derive(Debug, Default)]
+pub struct GameOut {
+    /// Series.
+    pub series: u32,
+    /// Two rows per hand (none if the game erred).
+    pub hands: Vec<HandRow>,
+    /// Two rows for a match.
+    pub matches: Vec<MatchRow>,
+    /// Why the game ended early.
+    pub error: Option<ErrorRow>,
+    /// Actions applied.
+    pub actions: u64,
+}
+
+impl GameOut {
+    fn new(series: u32) -> GameOut {
+        GameOut {
+            series,
+            ..GameOut::default()
+        }
+    }
+}
+
+struct Ids<'a> {
+    series: u32,
+    game: u64,
+    deal: u64,
+    swapped: bool,
+    mode: Mode,
+    run_seed: u64,
+    deal_seed: u64,
+    names: [String; 2],
+    rules: &'a [String],
+}
+
+fn unique_max(v: &[i32]) -> Option<u8> {
+    let max = *v.iter().max()?;
+    let mut it = v.iter().enumerate().filter(|(_, x)| **x == max);
+    let first = it.next()?.0;
+    it.next().is_none().then_some(first as u8)
+}
+
+/// `normal`, `from_hand`, `table_cleared`, `exhausted` or `stalled`.
+pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
+    match end {
+        Some(HandEnd::WentOut {
+            player,
+            from_hand,
+            cleared_table,
+        }) => (
+            if cleared_table {
+                "table_cleared"
+            } else if from_hand {
+                "from_hand"
+            } else {
+                "normal"
+            },
+            Some(player),
+        ),
+        Some(HandEnd::Exhausted) => ("exhausted", None),
+        Some(HandEnd::Stalled) | None => ("stalled", None),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn hand_rows(
+    ids: &Ids,
+    state: &GameState,
+    hand: u32,
+    hand_seed: u64,
+    before: &[i32],
+    taxed: &[i32],
+    winner: Option<u8>,
+    actions: u64,
+) -> Vec<HandRow> {
+    let (end, out_seat) = end_kind(state.end());
+    let scores = state.scores();
+    (0..2)
+        .map(|p| {
+            let s = &scores[p];
+            let st = state.stats(p);
+            HandRow {
+                series: ids.series,
+                game: ids.game,
+                deal: ids.deal,
+                swapped: ids.swapped,
+                mode: ids.mode.name().into(),
+                hand,
+                run_seed: ids.run_seed,
+                deal_seed: ids.deal_seed,
+                hand_seed,
+                seat: p as u8,
+                agent: ids.names[p].clone(),
+                opponent: ids.names[1 - p].clone(),
+                starter: state.starter() == p,
+                turns: state.turns(),
+                actions,
+                end: end.into(),
+                out_seat,
+                went_out: out_seat == Some(p as u8),
+                hand_winner: winner,
+                won: winner == Some(p as u8),
+                raw: s.total,
+                taxed: taxed[p],
+                total_before: before[p],
+                total_after: before[p] + taxed[p],
+                red_threes: s.red_threes,
+                red_three_points: s.red_three_points,
+                twins: s.twins,
+                twin_points: s.twin_points,
+                canastas_black_wild: s.canastas[0],
+                canastas_black: s.canastas[1],
+                canastas_red: s.canastas[2],
+                canastas_red_wild: s.canastas[3],
+                canastas_gold: s.canastas[4],
+                canasta_points: s.canasta_points,
+                heart_aces: s.heart_aces,
+                heart_ace_points: s.heart_ace_points,
+                going_out_points: s.going_out_points,
+                from_hand_points: s.from_hand_points,
+                cleared_table_points: s.cleared_table_points,
+                base: s.base,
+                melded: s.melded,
+                in_hand: s.in_hand,
+                card_value: s.card_value,
+                opened_turn: st.opened_turn,
+                first_canasta_turn: st.first_canasta_turn,
+                pile_pickups: st.pile_pickups,
+                free_pickups: st.free_pickups,
+                cards_picked: st.cards_picked,
+                frozen_turns: st.frozen_turns,
+                rules: ids.rules.to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// The course of a match: leads, deficits, hand wins.
+#[derive(Default)]
+struct MatchTrack {
+    first_starter: Option<u8>,
+    leader: Option<u8>,
+    lead_changes: u32,
+    max_deficit: [i32; 2],
+    hand_wins: [u32; 2],
+    raw_sum: [i64; 2],
+}
+
+impl MatchTrack {
+    fn hand(&mut self, starter: u8, raw: &[i32], totals: &[i32], winner: Option<u8>) {
+        self.first_starter.get_or_insert(starter);
+        if let Some(w) = winner {
+            self.hand_wins[w as usize & 1] += 1;
+        }
+        for p in 0..2 {
+            self.raw_sum[p] += raw[p] as i64;
+            self.max_deficit[p] = self.max_deficit[p].max(totals[1 - p] - totals[p]);
+        }
+        // A lead change: the strict leader differs from the last strict one.
+        if let Some(l) = unique_max(totals) {
+            if self.leader.is_some_and(|prev| prev != l) {
+                self.lead_changes += 1;
+            }
+            self.leader = Some(l);
+        }
+    }
+}
+
+/// The deficit from which a won match counts as a comeback.
+pub const COMEBACK: i32 = 2_000;
+
+fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
+    let res = m
+        .result()
+        .cloned()
+        .unwrap_or_else(|| kanaszta_engine::MatchResult {
+            winner: None,
+            hands: m.hands_played(),
+            totals: m.totals().to_vec(),
+            capped: true,
+        });
+    (0..2)
+        .map(|p| {
+            let won = res.winner == Some(p as u8);
+            MatchRow {
+                series: ids.series,
+                game: ids.game,
+                deal: ids.deal,
+                swapped: ids.swapped,
+                run_seed: ids.run_seed,
+                deal_seed: ids.deal_seed,
+                seat: p as u8,
+                agent: ids.names[p].clone(),
+                opponent: ids.names[1 - p].clone(),
+                first_starter: t.first_starter == Some(p as u8),
+                hands: res.hands,
+                capped: res.capped,
+                winner: res.winner,
+                won,
+                total: res.totals[p],
+                opponent_total: res.totals[1 - p],
+                tax_paid: m.tax_paid()[p],
+                raw_sum: t.raw_sum[p],
+                hand_wins: t.hand_wins[p],
+                lead_changes: t.lead_changes,
+                max_deficit: t.max_deficit[p],
+                comeback: won && t.max_deficit[p] >= COMEBACK,
+                rules: ids.rules.to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// A CSV file written whole records at a time: rows collect in a buffer and
+/// go to the file in one `write_all` of complete lines, so a run killed at
+/// any moment leaves a valid file.
+pub struct CsvFile {
+    file: File,
+    buf: Vec<u8>,
+}
+
+impl CsvFile {
+    /// Creates (truncates) `path` and writes the header.
+    pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, String> {
+        let file =
+            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        let mut f = CsvFile {
+            file,
+            buf: Vec::with_capacity(1 << 16),
+        };
+        f.row(header.iter().map(String::as_str))
+            .and_then(|()| f.flush())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(f)
+    }
+
+    /// Buffers one record (RFC 4180: a field with a comma, quote or line
+    /// break is quoted, quotes doubled).
+    pub fn row<I, T>(&mut self, cells: I) -> std::io::Result<()>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<str>,
+    {
+        for (i, c) in cells.into_iter().enumerate() {
+            if i > 0 {
+                self.buf.push(b',');
+            }
+            let c = c.as_ref();
+            if c.contains([',', '"', '\n', '\r']) {
+                self.buf.push(b'"');
+                self.buf
+                    .extend_from_slice(c.replace('"', "\"\"").as_bytes());
+                self.buf.push(b'"');
+            } else {
+                self.buf.extend_from_slice(c.as_bytes());
+            }
+        }
+        self.buf.push(b'\n');
+        Ok(())
+    }
+
+    /// Writes the buffered records to the file.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        if !self.buf.is_empty() {
+            self.file.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+/// The CSV files of a run directory.
+pub struct Outputs {
+    hands: CsvFile,
+    matches: Option<CsvFile>,
+    errors: CsvFile,
+}
+
+/// Files a run may leave in its directory, removed when a new run there
+/// would not write them (so no stale file mixes with new ones).
+pub const RUN_FILES: [&str; 8] = [
+    "run.json",
+    "hands.csv",
+    "matches.csv",
+    "errors.csv",
+    "summary.csv",
+    "tournament.csv",
+    "ratings.csv",
+    "sweep.csv",
+];
+
+impl Outputs {
+    /// Creates `dir` and the files with their headers; writes `run.json`.
+    pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+        for f in RUN_FILES {
+            let p = dir.join(f);
+            if p.exists() {
+                std::fs::remove_file(&p)
+                    .map_err(|e| format!("cannot replace {}: {e}", p.display()))?;
+            }
+        }
+        let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join("run.json"), json + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", dir.join("run.json").display()))?;
+        Ok(Outputs {
+            hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
+            matches: match mode {
+                Mode::Matches => Some(CsvFile::create(
+                    &dir.join("matches.csv"),
+                    &MatchRow::header(),
+                )?),
+                Mode::Hands => None,
+            },
+            errors: CsvFile::create(&dir.join("errors.csv"), &ErrorRow::header())?,
+        })
+    }
+
+    /// Buffers one game's rows.
+    pub fn game(
+        &mut self,
+        hands: &[HandRow],
+        matches: &[MatchRow],
+        error: Option<&ErrorRow>,
+    ) -> std::io::Result<()> {
+        for r in hands {
+            self.hands.row(r.cells())?;
+        }
+        if let Some(m) = &mut self.matches {
+            for r in matches {
+                m.row(r.cells())?;
+            }
+        }
+        if let Some(e) = error {
+            self.errors.row(e.cells())?;
+        }
+        Ok(())
+    }
+
+    /// Writes everything buffered.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.hands.flush()?;
+        if let Some(m) = &mut self.matches {
+            m.flush()?;
+        }
+        self.errors.flush()
+    }
+}
+
+/// What a run did.
+pub struct RunResult {
+    /// Per series.
+    pub stats: Vec<SeriesStats>,
+    /// Games played.
+    pub games: u64,
+    /// Games lost to errors.
+    pub errors: u64,
+    /// The first error message, for the user.
+    pub first_error: Option<String>,
+    /// Actions applied.
+    pub actions: u64,
+    /// Hands played.
+    pub hands: u64,
+    /// Wall time.
+    pub seconds: f64,
+}
+
+/// A progress bar on stderr (rate and ETA), or nothing when stderr is not a
+/// terminal or `quiet`.
+pub fn progress(total: u64, quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} {wide_bar} {human_pos}/{human_len} {msg} ({per_sec}, ETA {eta})",
+    ) {
+        pb.set_style(style);
+    }
+    pb.set_message(unit.to_string());
+    pb
+}
+
+/// A rayon pool of `threads` (0: one per core).
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
+/// Plays every job of the plan on `threads` threads, streaming rows in game
+/// order into `out` (if any) as games finish.
+pub fn execute(
+    plan: &Plan,
+    threads: usize,
+    mut out: Option<Outputs>,
+    quiet: bool,
+) -> Result<RunResult, String> {
+    let start = Instant::now();
+    let total = plan.job_count();
+    let unit = if plan.mode == Mode::Matches {
+        "matches"
+    } else {
+        "hands"
+    };
+    let pb = progress(total, quiet, unit);
+    let pool = pool(threads)?;
+    let (tx, rx) = mpsc::sync_channel::<(u64, GameOut)>(4 * pool.current_num_threads().max(1));
+    let mut stats = plan.new_stats();
+    let stats_ref = &mut stats;
+    let pbw = pb.clone();
+    let result = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || -> Result<RunResult, String> {
+            let mut pending: BTreeMap<u64, GameOut> = BTreeMap::new();
+            let mut next = 0u64;
+            let mut res = RunResult {
+                stats: Vec::new(),
+                games: 0,
+                errors: 0,
+                first_error: None,
+                actions: 0,
+                hands: 0,
+                seconds: 0.0,
+            };
+            let write_err = |e: std::io::Error| format!("cannot write the CSV files: {e}");
+            while let Ok((seq, game)) = rx.recv() {
+                pending.insert(seq, game);
+                let mut wrote = false;
+                while let Some(g) = pending.remove(&next) {
+                    next += 1;
+                    wrote = true;
+                    res.games += 1;
+                    res.actions += g.actions;
+                    res.hands += g.hands.len() as u64 / 2;
+                    let st = &mut stats_ref[g.series as usize];
+                    if let Some(e) = &g.error {
+                        res.errors += 1;
+                        if res.first_error.is_none() {
+                            res.first_error = Some(format!(
+                                "series {} game {}: {}",
+                                e.series, e.game, e.message
+                            ));
+                        }
+                        st.add_error();
+                    } else {
+                        st.add_game(&g.hands, &g.matches);
+                    }
+                    if let Some(o) = &mut out {
+                        o.game(&g.hands, &g.matches, g.error.as_ref())
+                            .map_err(write_err)?;
+                    }
+                    pbw.inc(1);
+                }
+                // Every game finished in order is on disk before the next wait.
+                if wrote {
+                    if let Some(o) = &mut out {
+                        o.flush().map_err(write_err)?;
+                    }
+                }
+            }
+            if let Some(o) = &mut out {
+                o.flush().map_err(write_err)?;
+            }
+            Ok(res)
+        });
+        // A send fails only when the writer has stopped on an error: stop too.
+        let _ = pool.install(|| {
+            plan.jobs()
+                .enumerate()
+                .par_bridge()
+                .try_for_each_with(tx, |tx, (seq, (s, g))| {
+                    tx.send((seq as u64, plan.play(s, g))).map_err(|_| ())
+                })
+        });
+        writer
+            .join()
+            .unwrap_or_else(|_| Err("the writer thread failed".into()))
+    });
+    pb.finish_and_clear();
+    let mut res = result?;
+    for s in &mut stats {
+        s.finish();
+    }
+    res.stats = stats;
+    res.seconds = start.elapsed().as_secs_f64();
+    Ok(res)
+}

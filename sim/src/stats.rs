@@ -1,0 +1,764 @@
+//! Statistics of a run, accumulated game by game from the rows themselves
+//! (so `merge` recomputes exactly what `play` printed): win rates with
+//! Wilson intervals, means with normal intervals, paired differences, and
+//! a Bradley–Terry rating for tournaments.
+
+use crate::rows::{HandRow, MatchRow};
+use std::fmt::Write as _;
+
+/// 97.5% quantile of the standard normal: 95% two-sided intervals.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval (95%) of `successes` out of `n`: `(rate, lo, hi)`.
+/// Ties count as half a success where the caller says so.
+pub fn wilson(successes: f64, n: f64) -> Option<(f64, f64, f64)> {
+    if n <= 0.0 {
+        return None;
+    }
+    let p = successes / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    Some((p, (centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+/// A running mean with its 95% interval (normal approximation).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mean {
+    n: u64,
+    sum: f64,
+    sumsq: f64,
+}
+
+impl Mean {
+    /// Adds one observation.
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sumsq += x * x;
+    }
+
+    /// Observations.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// The mean (`None` with no observations).
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.sum / self.n as f64)
+    }
+
+    /// `(mean, lo, hi)`; with one observation the bounds are NaN (unknown).
+    pub fn interval(&self) -> Option<(f64, f64, f64)> {
+        let m = self.mean()?;
+        if self.n < 2 {
+            return Some((m, f64::NAN, f64::NAN));
+        }
+        let n = self.n as f64;
+        let var = ((self.sumsq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        let half = Z95 * (var / n).sqrt();
+        Some((m, m - half, m + half))
+    }
+}
+
+/// What one agent did in one series.
+#[derive(Clone, Debug, Default)]
+pub struct Side {
+    hands: u64,
+    wins: u64,
+    ties: u64,
+    raw: Mean,
+    taxed: Mean,
+    opened: u64,
+    opened_turn: Mean,
+    canasta: u64,
+    canasta_turn: Mean,
+    went_out: [u64; 3],
+    canastas: u64,
+    red_threes: u64,
+    twins: u64,
+    heart_aces: u64,
+    pile_pickups: u64,
+    free_pickups: u64,
+    cards_picked: u64,
+    frozen_turns: u64,
+    matches: u64,
+    match_wins: u64,
+    match_draws: u64,
+    tax_paid: Mean,
+    comebacks: u64,
+}
+
+/// Statistics of one series (one matchup under one rule setting).
+#[derive(Clone, Debug)]
+pub struct SeriesStats {
+    /// Canonical specs of agent A and agent B.
+    pub agents: [String; 2],
+    /// The varied settings (`tax=off;opening=90`), empty for `play`.
+    pub settings: String,
+    sides: [Side; 2],
+    games: u64,
+    errors: u64,
+    hands: u64,
+    turns: Mean,
+    exhausted: u64,
+    stalled: u64,
+    starter_wins: u64,
+    starter_ties: u64,
+    match_hands: Mean,
+    matches_mode: bool,
+    diff: Mean,
+    pending: Option<(u64, f64, u32)>,
+}
+
+/// The side (0: agent A, 1: agent B) of a seat: A sits in seat 0 unless the
+/// game is the swapped one of a pair.
+pub fn side_of(seat: u8, swapped: bool) -> usize {
+    (seat as usize & 1) ^ swapped as usize
+}
+
+impl SeriesStats {
+    /// Empty statistics for agents A and B.
+    pub fn new(a: String, b: String, settings: String, matches_mode: bool) -> SeriesStats {
+        SeriesStats {
+            agents: [a, b],
+            settings,
+            sides: Default::default(),
+            games: 0,
+            errors: 0,
+            hands: 0,
+            turns: Mean::default(),
+            exhausted: 0,
+            stalled: 0,
+            starter_wins: 0,
+            starter_ties: 0,
+            match_hands: Mean::default(),
+            matches_mode,
+            diff: Mean::default(),
+            pending: None,
+        }
+    }
+
+    /// A game that an agent broke: counted, not scored.
+    pub fn add_error(&mut self) {
+        self.errors += 1;
+    }
+
+    /// One finished game: its hand rows (two per hand) and, for a match, its
+    /// two match rows. Games must come in game order.
+    pub fn add_game(&mut self, hands: &[HandRow], matches: &[MatchRow]) {
+        let Some(first) = hands.first() else { return };
+        self.games += 1;
+        for r in hands {
+            let s = &mut self.sides[side_of(r.seat, r.swapped)];
+            s.hands += 1;
+            if r.won {
+                s.wins += 1;
+            } else if r.hand_winner.is_none() {
+                s.ties += 1;
+            }
+            s.raw.add(r.raw as f64);
+            s.taxed.add(r.taxed as f64);
+            if let Some(t) = r.opened_turn {
+                s.opened += 1;
+                s.opened_turn.add(t as f64);
+            }
+            if let Some(t) = r.first_canasta_turn {
+                s.canasta += 1;
+                s.canasta_turn.add(t as f64);
+            }
+            if r.went_out {
+                let k = match r.end.as_str() {
+                    "from_hand" => 1,
+                    "table_cleared" => 2,
+                    _ => 0,
+                };
+                s.went_out[k] += 1;
+            }
+            s.canastas += (r.canastas_black_wild
+                + r.canastas_black
+                + r.canastas_red
+                + r.canastas_red_wild
+                + r.canastas_gold) as u64;
+            s.red_threes += r.red_threes as u64;
+            s.twins += r.twins as u64;
+            s.heart_aces += r.heart_aces as u64;
+            s.pile_pickups += r.pile_pickups as u64;
+            s.free_pickups += r.free_pickups as u64;
+            s.cards_picked += r.cards_picked as u64;
+            s.frozen_turns += r.frozen_turns as u64;
+            // Per-hand facts, once per hand: from the starter's row.
+            if r.starter {
+                self.hands += 1;
+                self.turns.add(r.turns as f64);
+                match r.end.as_str() {
+                    "exhausted" => self.exhausted += 1,
+                    "stalled" => self.stalled += 1,
+                    _ => {}
+                }
+                if r.won {
+                    self.starter_wins += 1;
+                } else if r.hand_winner.is_none() {
+                    self.starter_ties += 1;
+                }
+            }
+        }
+        // The paired difference, A minus B: per hand in hands mode, the
+        // final totals of a match in matches mode.
+        let mut d = 0.0;
+        if self.matches_mode {
+            for m in matches {
+                let sign = if side_of(m.seat, m.swapped) == 0 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                d += sign * m.total as f64;
+            }
+        } else {
+            for r in hands {
+                let sign = if side_of(r.seat, r.swapped) == 0 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                d += sign * r.raw as f64;
+            }
+        }
+        match &mut self.pending {
+            Some((deal, sum, n)) if *deal == first.deal => {
+                *sum += d;
+                *n += 1;
+            }
+            p => {
+                if let Some((_, sum, n)) = p.take() {
+                    self.diff.add(sum / n as f64);
+                }
+                *p = Some((first.deal, d, 1));
+            }
+        }
+        for m in matches {
+            let s = &mut self.sides[side_of(m.seat, m.swapped)];
+            s.matches += 1;
+            if m.won {
+                s.match_wins += 1;
+            } else if m.winner.is_none() {
+                s.match_draws += 1;
+            }
+            s.tax_paid.add(m.tax_paid as f64);
+            if m.comeback {
+                s.comebacks += 1;
+            }
+            if side_of(m.seat, m.swapped) == 0 {
+                self.match_hands.add(m.hands as f64);
+            }
+        }
+    }
+
+    /// Closes the last pair.
+    pub fn finish(&mut self) {
+        if let Some((_, sum, n)) = self.pending.take() {
+            self.diff.add(sum / n as f64);
+        }
+    }
+
+    /// The score of side `i` in the unit of the run (hands or matches):
+    /// `(wins + ties/2, games)`.
+    pub fn score(&self, i: usize) -> (f64, f64) {
+        let s = &self.sides[i];
+        if self.matches_mode {
+            (
+                s.match_wins as f64 + s.match_draws as f64 / 2.0,
+                s.matches as f64,
+            )
+        } else {
+            (s.wins as f64 + s.ties as f64 / 2.0, s.hands as f64)
+        }
+    }
+
+    /// The hand-win rate of side `i` with its interval.
+    pub fn hand_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let s = &self.sides[i];
+        wilson(s.wins as f64 + s.ties as f64 / 2.0, s.hands as f64)
+    }
+
+    /// The match-win rate of side `i` with its interval.
+    pub fn match_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let s = &self.sides[i];
+        wilson(
+            s.match_wins as f64 + s.match_draws as f64 / 2.0,
+            s.matches as f64,
+        )
+    }
+
+    /// The rate of the run's unit (matches in matches mode, else hands).
+    pub fn rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        if self.matches_mode {
+            self.match_rate(i)
+        } else {
+            self.hand_rate(i)
+        }
+    }
+
+    /// Mean paired difference, from side `i`'s point of view.
+    pub fn diff(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let (m, lo, hi) = self.diff.interval()?;
+        Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
+    }
+
+    /// The columns of summary rows (after `series`), as in [`Self::cells`].
+    pub fn columns() -> Vec<&'static str> {
+        vec![
+            "settings",
+            "agent",
+            "side",
+            "opponent",
+            "games",
+            "errors",
+            "hands",
+            "hand_wins",
+            "hand_ties",
+            "hand_win_rate",
+            "hand_win_lo",
+            "hand_win_hi",
+            "matches",
+            "match_wins",
+            "match_draws",
+            "match_win_rate",
+            "match_win_lo",
+            "match_win_hi",
+            "mean_raw",
+            "mean_raw_lo",
+            "mean_raw_hi",
+            "mean_taxed",
+            "diff_unit",
+            "deals",
+            "mean_diff",
+            "mean_diff_lo",
+            "mean_diff_hi",
+            "opened_share",
+            "mean_opened_turn",
+            "canasta_share",
+            "mean_first_canasta_turn",
+            "mean_canastas",
+            "mean_red_threes",
+            "mean_twins",
+            "mean_heart_aces",
+            "mean_pile_pickups",
+            "mean_free_pickups",
+            "mean_cards_picked",
+            "mean_frozen_turns",
+            "out_share",
+            "out_normal",
+            "out_from_hand",
+            "out_table_cleared",
+            "exhausted_share",
+            "stalled_share",
+            "mean_turns",
+            "starter_win_rate",
+            "starter_win_lo",
+            "starter_win_hi",
+            "mean_match_hands",
+            "mean_tax_paid",
+            "comebacks",
+        ]
+    }
+
+    /// One summary row for side `i`, in [`Self::columns`] order.
+    pub fn cells(&self, i: usize) -> Vec<String> {
+        let s = &self.sides[i];
+        let h = s.hands as f64;
+        let per_hand = |x: u64| ratio(x as f64, h, 3);
+        let share = |x: u64| ratio(x as f64, h, 4);
+        let mut v = vec![
+            self.settings.clone(),
+            self.agents[i].clone(),
+            if i == 0 { "a" } else { "b" }.to_string(),
+            self.agents[1 - i].clone(),
+            self.games.to_string(),
+            self.errors.to_string(),
+            s.hands.to_string(),
+            s.wins.to_string(),
+            s.ties.to_string(),
+        ];
+        push3(&mut v, self.hand_rate(i), 4);
+        v.push(s.matches.to_string());
+        v.push(s.match_wins.to_string());
+        v.push(s.match_draws.to_string());
+        push3(&mut v, self.match_rate(i), 4);
+        push3(&mut v, s.raw.interval(), 2);
+        v.push(fmt_opt(s.taxed.mean(), 2));
+        v.push(
+            if self.matches_mode {
+                "match_total"
+            } else {
+                "hand_raw"
+            }
+            .to_string(),
+        );
+        v.push(self.diff.n().to_string());
+        push3(&mut v, self.diff(i), 2);
+        v.push(share(s.opened));
+        v.push(fmt_opt(s.opened_turn.mean(), 2));
+        v.push(share(s.canasta));
+        v.push(fmt_opt(s.canasta_turn.mean(), 2));
+        for x in [
+            s.canastas,
+            s.red_threes,
+            s.twins,
+            s.heart_aces,
+            s.pile_pickups,
+            s.free_pickups,
+            s.cards_picked,
+            s.frozen_turns,
+        ] {
+            v.push(per_hand(x));
+        }
+        v.push(share(s.went_out.iter().sum()));
+        for x in s.went_out {
+            v.push(share(x));
+        }
+        let n = self.hands as f64;
+        v.push(ratio(self.exhausted as f64, n, 4));
+        v.push(ratio(self.stalled as f64, n, 4));
+        v.push(fmt_opt(self.turns.mean(), 2));
+        push3(
+            &mut v,
+            wilson(self.starter_wins as f64 + self.starter_ties as f64 / 2.0, n),
+            4,
+        );
+        v.push(fmt_opt(self.match_hands.mean(), 2));
+        v.push(fmt_opt(s.tax_paid.mean(), 1));
+        v.push(if self.matches_mode {
+            s.comebacks.to_string()
+        } else {
+            String::new()
+        });
+        v
+    }
+
+    /// A few lines for a person: both agents' results and the difference.
+    pub fn table(&self, out: &mut String) {
+        let w = self.agents[0].len().max(self.agents[1].len()).max(5);
+        let unit = if self.matches_mode {
+            "matches"
+        } else {
+            "hands"
+        };
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>7}  {:<22}  {:<22}  {:>7}  {:>7}  {:>8}",
+            "agent",
+            unit,
+            if self.matches_mode {
+                "match wins [95%]"
+            } else {
+                "hand wins [95%]"
+            },
+            "points/hand [95%]",
+            "opens@",
+            "canasta@",
+            "went out"
+        );
+        for i in 0..2 {
+            let s = &self.sides[i];
+            let games = if self.matches_mode {
+                s.matches
+            } else {
+                s.hands
+            };
+            let out_share = if s.hands > 0 {
+                format!(
+                    "{:.1}%",
+                    100.0 * s.went_out.iter().sum::<u64>() as f64 / s.hands as f64
+                )
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(
+                out,
+                "{:<w$}  {:>7}  {:<22}  {:<22}  {:>7}  {:>7}  {:>8}",
+                self.agents[i],
+                games,
+                pct3(self.rate(i)),
+                num3(s.raw.interval()),
+                s.opened_turn
+                    .mean()
+                    .map_or("-".into(), |m| format!("t{m:.1}")),
+                s.canasta_turn
+                    .mean()
+                    .map_or("-".into(), |m| format!("t{m:.1}")),
+                out_share
+            );
+        }
+        if let Some((m, lo, hi)) = self.diff(0) {
+            let _ = writeln!(
+                out,
+                "{} − {}: {:+.0} [{:+.0}, {:+.0}] {} over {} {}",
+                self.agents[0],
+                self.agents[1],
+                m,
+                lo,
+                hi,
+                if self.matches_mode {
+                    "final total per match"
+                } else {
+                    "points per hand"
+                },
+                self.diff.n(),
+                if self.sides[0].hands > 0 && self.diff.n() * 2 <= self.games {
+                    "paired deals"
+                } else {
+                    "deals"
+                }
+            );
+        }
+        if self.matches_mode {
+            let _ = writeln!(
+                out,
+                "match length {} hands; tax paid per match: {} {}, {} {}; comebacks (≥ 2,000 behind) {}",
+                fmt_opt(self.match_hands.mean(), 1),
+                self.agents[0],
+                fmt_opt(self.sides[0].tax_paid.mean(), 0),
+                self.agents[1],
+                fmt_opt(self.sides[1].tax_paid.mean(), 0),
+                self.sides[0].comebacks + self.sides[1].comebacks
+            );
+        }
+        let n = self.hands as f64;
+        let _ = writeln!(
+            out,
+            "{} hands, {} turns per hand; starter wins {}; exhausted {}%, stalled {}%{}",
+            self.hands,
+            fmt_opt(self.turns.mean(), 1),
+            pct3(wilson(
+                self.starter_wins as f64 + self.starter_ties as f64 / 2.0,
+                n
+            )),
+            ratio(100.0 * self.exhausted as f64, n, 1),
+            ratio(100.0 * self.stalled as f64, n, 1),
+            if self.errors > 0 {
+                format!("; {} games lost to agent errors", self.errors)
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+fn ratio(x: f64, n: f64, decimals: usize) -> String {
+    if n > 0.0 {
+        format!("{:.*}", decimals, x / n)
+    } else {
+        String::new()
+    }
+}
+
+/// A number with fixed decimals, empty when absent.
+pub fn fmt_opt(x: Option<f64>, decimals: usize) -> String {
+    x.map_or(String::new(), |x| format!("{x:.decimals$}"))
+}
+
+/// Pushes `(value, lo, hi)` as three cells; unknown values are empty.
+pub fn push3(v: &mut Vec<String>, x: Option<(f64, f64, f64)>, decimals: usize) {
+    let (a, b, c) = x.unwrap_or((f64::NAN, f64::NAN, f64::NAN));
+    for y in [a, b, c] {
+        v.push(if y.is_finite() {
+            format!("{y:.decimals$}")
+        } else {
+            String::new()
+        });
+    }
+}
+
+/// `51.2% [50.2, 52.2]`.
+pub fn pct3(x: Option<(f64, f64, f64)>) -> String {
+    x.map_or("-".into(), |(p, lo, hi)| {
+        format!("{:.1}% [{:.1}, {:.1}]", 100.0 * p, 100.0 * lo, 100.0 * hi)
+    })
+}
+
+/// `+612 [598, 626]`.
+pub fn num3(x: Option<(f64, f64, f64)>) -> String {
+    x.map_or("-".into(), |(m, lo, hi)| {
+        if lo.is_finite() {
+            format!("{m:+.0} [{lo:+.0}, {hi:+.0}]")
+        } else {
+            format!("{m:+.0} [?]")
+        }
+    })
+}
+
+/// A Bradley–Terry fit: ratings on the Elo scale (400 per factor of 10 in
+/// odds), centred on a mean of 0, with 95% intervals from the Fisher
+/// information. `wins[i][j]`: the score of `i` against `j` (ties as half);
+/// `games[i][j]`: games between them. Half a win each way is added to every
+/// pair that met, so an agent that never lost still gets a finite rating.
+pub fn bradley_terry(wins: &[Vec<f64>], games: &[Vec<f64>]) -> Vec<(f64, f64, f64)> {
+    let k = wins.len();
+    if k == 0 {
+        return Vec::new();
+    }
+    let w = |i: usize, j: usize| {
+        if games[i][j] > 0.0 {
+            wins[i][j] + 0.5
+        } else {
+            0.0
+        }
+    };
+    let n = |i: usize, j: usize| {
+        if games[i][j] > 0.0 {
+            games[i][j] + 1.0
+        } else {
+            0.0
+        }
+    };
+    let sigma = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let mut theta = vec![0.0; k];
+    // Newton's method with theta[0] fixed at 0; the log-likelihood is concave.
+    let mut cov = vec![vec![0.0; k]; k];
+    for _ in 0..100 {
+        let mut grad = vec![0.0; k];
+        let mut info = vec![vec![0.0; k]; k];
+        for i in 0..k {
+            for j in 0..k {
+                if i == j || n(i, j) == 0.0 {
+                    continue;
+                }
+                let p = sigma(theta[i] - theta[j]);
+                grad[i] += w(i, j) - n(i, j) * p;
+                let h = n(i, j) * p * (1.0 - p);
+                info[i][i] += h;
+                info[i][j] -= h;
+            }
+        }
+        let m = k - 1;
+        let sub: Vec<Vec<f64>> = (1..k)
+            .map(|i| (1..k).map(|j| info[i][j]).collect())
+            .collect();
+        let Some(inv) = invert(&sub) else { break };
+        let mut step = 0.0f64;
+        for i in 0..m {
+            let d: f64 = (0..m).map(|j| inv[i][j] * grad[j + 1]).sum();
+            theta[i + 1] += d;
+            step = step.max(d.abs());
+        }
+        for i in 0..m {
+            for j in 0..m {
+                cov[i + 1][j + 1] = inv[i][j];
+            }
+        }
+        if step < 1e-10 {
+            break;
+        }
+    }
+    // Centre on mean zero: theta' = C theta with C = I - 11ᵀ/k.
+    let mean = theta.iter().sum::<f64>() / k as f64;
+    let kf = k as f64;
+    let row_mean: Vec<f64> = (0..k).map(|i| cov[i].iter().sum::<f64>() / kf).collect();
+    let all_mean = row_mean.iter().sum::<f64>() / kf;
+    let scale = 400.0 / std::f64::consts::LN_10;
+    (0..k)
+        .map(|i| {
+            let var = (cov[i][i] - 2.0 * row_mean[i] + all_mean).max(0.0);
+            let r = (theta[i] - mean) * scale;
+            let half = Z95 * var.sqrt() * scale;
+            (r, r - half, r + half)
+        })
+        .collect()
+}
+
+/// Gauss–Jordan inverse of a small symmetric positive matrix.
+fn invert(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut m: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row = r.clone();
+            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
+            row
+        })
+        .collect();
+    for c in 0..n {
+        let p = (c..n).max_by(|&x, &y| m[x][c].abs().total_cmp(&m[y][c].abs()))?;
+        if m[p][c].abs() < 1e-12 {
+            return None;
+        }
+        m.swap(c, p);
+        let d = m[c][c];
+        for x in m[c].iter_mut() {
+            *x /= d;
+        }
+        for r in 0..n {
+            if r != c {
+                let f = m[r][c];
+                if f != 0.0 {
+                    let pivot = m[c].clone();
+                    for (x, p) in m[r].iter_mut().zip(&pivot) {
+                        *x -= f * p;
+                    }
+                }
+            }
+        }
+    }
+    Some(m.into_iter().map(|r| r[n..].to_vec()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 50 of 100: 0.5 [0.4038, 0.5962]
+        let (p, lo, hi) = wilson(50.0, 100.0).unwrap();
+        assert_eq!(p, 0.5);
+        assert!((lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4);
+        // 0 of 10 stays inside [0, 1]: upper 0.2775
+        let (_, lo, hi) = wilson(0.0, 10.0).unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 1e-4);
+        assert!(wilson(0.0, 0.0).is_none());
+    }
+
+    #[test]
+    fn mean_interval() {
+        let mut m = Mean::default();
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            m.add(x);
+        }
+        let (mean, lo, hi) = m.interval().unwrap();
+        assert_eq!(mean, 2.5);
+        // sd = 1.291, se = 0.6455
+        assert!((hi - mean - Z95 * 0.645_497).abs() < 1e-5);
+        assert!((mean - lo - (hi - mean)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bradley_terry_recovers_an_elo_gap() {
+        // A beats B 76% of the time: about 200 Elo.
+        let wins = vec![vec![0.0, 760.0], vec![240.0, 0.0]];
+        let games = vec![vec![0.0, 1000.0], vec![1000.0, 0.0]];
+        let r = bradley_terry(&wins, &games);
+        let gap = r[0].0 - r[1].0;
+        assert!((gap - 200.0).abs() < 5.0, "{gap}");
+        assert!((r[0].0 + r[1].0).abs() < 1e-9, "centred");
+        assert!(r[0].1 < r[0].0 && r[0].0 < r[0].2);
+        // Three agents, a transitive ladder: order kept, never infinite.
+        let wins = vec![
+            vec![0.0, 70.0, 100.0],
+            vec![30.0, 0.0, 65.0],
+            vec![0.0, 35.0, 0.0],
+        ];
+        let games = vec![
+            vec![0.0, 100.0, 100.0],
+            vec![100.0, 0.0, 100.0],
+            vec![100.0, 100.0, 0.0],
+        ];
+        let r = bradley_terry(&wins, &games);
+        assert!(r[0].0 > r[1].0 && r[1].0 > r[2].0, "{r:?}");
+        assert!(r.iter().all(|x| x.0.is_finite() && x.2.is_finite()));
+    }
+}

@@ -1,0 +1,786 @@
+//! Runs `kanaszta play`, `tournament`, `sweep`, `merge`, `bench`, `replay`
+//! and `agents` as users do: exit codes, CSV shape, determinism across
+//! thread counts and shards, bad-input messages. Fast agents and a few
+//! hundred hands keep the suite short.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_kanaszta");
+
+fn kanaszta_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run kanaszta");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn kanaszta(args: &[&str]) -> (i32, String, String) {
+    kanaszta_env(args, &[])
+}
+
+/// A fresh directory for one test.
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kanaszta-runs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Header and rows of a CSV file, every row checked to have the header's width.
+fn table(p: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_path(p).unwrap();
+    let h: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|x| x.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    for row in &rows {
+        assert_eq!(row.len(), h.len(), "{}", p.display());
+    }
+    (h, rows)
+}
+
+fn col(h: &[String], name: &str) -> usize {
+    h.iter()
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name} in {h:?}"))
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = kanaszta(args);
+    assert_eq!(code, 0, "{args:?}\nstdout:\n{out}\nstderr:\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    out
+}
+
+/// Exit 1, a message containing every `needles`, never a panic.
+fn refused(args: &[&str], needles: &[&str]) {
+    let (code, _, err) = kanaszta(args);
+    assert_eq!(code, 1, "{args:?} should be refused; stderr: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: `{n}` not in: {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn play_writes_tidy_documented_csvs() {
+    let d = tmp("play");
+    let out = ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "40",
+        "--out",
+        s(&d),
+        "--quiet",
+    ]);
+    assert!(out.contains("greedy vs random"), "{out}");
+    assert!(out.contains("hand wins"), "{out}");
+    let (h, rows) = table(&d.join("hands.csv"));
+    assert_eq!(rows.len(), 80, "two rows per hand");
+    let doc = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("CSV.md"));
+    for c in &h {
+        let name = c.as_str();
+        assert!(
+            doc.contains(&format!("`{name}`")),
+            "column {name} undocumented in sim/CSV.md"
+        );
+    }
+    for needed in [
+        "run_seed",
+        "game",
+        "deal",
+        "hand_seed",
+        "seat",
+        "agent",
+        "starter",
+        "turns",
+        "end",
+        "raw",
+        "taxed",
+        "total_before",
+        "total_after",
+        "opened_turn",
+        "first_canasta_turn",
+        "pile_pickups",
+        "twins",
+        "red_threes",
+        "heart_aces",
+        "frozen_turns",
+        "won",
+        "rule_tax",
+        "rule_opening",
+    ] {
+        col(&h, needed);
+    }
+    // Every scoring item adds up.
+    let (base, cv, raw) = (col(&h, "base"), col(&h, "card_value"), col(&h, "raw"));
+    for r in &rows {
+        let n = |i: usize| r[i].parse::<i64>().unwrap();
+        assert_eq!(n(base) + n(cv), n(raw));
+    }
+    let (sh, srows) = table(&d.join("summary.csv"));
+    assert_eq!(srows.len(), 2);
+    for c in &sh {
+        assert!(
+            doc.contains(&format!("`{c}`")),
+            "summary column {c} undocumented"
+        );
+    }
+    let rate = col(&sh, "hand_win_rate");
+    let total: f64 = srows.iter().map(|r| r[rate].parse::<f64>().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-3, "win rates add to one: {total}");
+    let (eh, erows) = table(&d.join("errors.csv"));
+    assert!(erows.is_empty());
+    col(&eh, "message");
+    assert!(!d.join("matches.csv").exists());
+    assert!(read(&d.join("run.json")).contains("\"seed\": 1"));
+}
+
+#[test]
+fn paired_games_replay_the_deal_with_seats_swapped() {
+    let d = tmp("paired");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let (h, rows) = table(&d.join("hands.csv"));
+    let (g, seed, seat, agent, sw) = (
+        col(&h, "game"),
+        col(&h, "hand_seed"),
+        col(&h, "seat"),
+        col(&h, "agent"),
+        col(&h, "swapped"),
+    );
+    let row = |game: &str, st: &str| {
+        rows.iter()
+            .find(|r| r[g] == game && r[seat] == st)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("0", "0")[seed], row("1", "0")[seed]);
+    assert_eq!(row("0", "0")[agent], "greedy");
+    assert_eq!(row("1", "0")[agent], "random");
+    assert_eq!(row("1", "0")[sw], "true");
+    assert_ne!(row("0", "0")[seed], row("2", "0")[seed]);
+    let u = tmp("unpaired");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--unpaired",
+        "--out",
+        s(&u),
+        "-q",
+    ]);
+    let (_, rows) = table(&u.join("hands.csv"));
+    assert_ne!(rows[0][seed], rows[2][seed]);
+    assert!(rows.iter().all(|r| r[sw] == "false"));
+}
+
+#[test]
+fn output_does_not_depend_on_the_thread_count() {
+    let one = tmp("t1");
+    let two = tmp("t2");
+    for (d, t) in [(&one, "1"), (&two, "2")] {
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            "60",
+            "--seed",
+            "9",
+            "--threads",
+            t,
+            "--out",
+            s(d),
+            "-q",
+        ]);
+    }
+    for f in ["hands.csv", "summary.csv", "errors.csv", "run.json"] {
+        assert_eq!(read(&one.join(f)), read(&two.join(f)), "{f}");
+    }
+}
+
+#[test]
+fn shards_merged_equal_a_single_run() {
+    let base = tmp("shards");
+    let full = base.join("full");
+    let args = |out: &Path, shard: Option<&str>| {
+        let mut v: Vec<String> = [
+            "play", "--a", "greedy", "--b", "random", "--hands", "50", "--seed", "4", "-q", "--out",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        v.push(s(out).into());
+        if let Some(sh) = shard {
+            v.push("--shard".into());
+            v.push(sh.into());
+        }
+        v
+    };
+    let run = |v: Vec<String>| {
+        let r: Vec<&str> = v.iter().map(String::as_str).collect();
+        ok(&r)
+    };
+    run(args(&full, None));
+    let mut shard_dirs = Vec::new();
+    for i in 0..3 {
+        let d = base.join(format!("s{i}"));
+        run(args(&d, Some(&format!("{i}/3"))));
+        shard_dirs.push(d);
+    }
+    // Shards hold whole deals: both games of a pair.
+    let (h, rows) = table(&shard_dirs[1].join("hands.csv"));
+    let deal = col(&h, "deal");
+    assert!(rows
+        .iter()
+        .all(|r| r[deal].parse::<u64>().unwrap() % 3 == 1));
+    let merged = base.join("merged");
+    // Given in any order.
+    let out = ok(&[
+        "merge",
+        s(&shard_dirs[2]),
+        s(&shard_dirs[0]),
+        s(&shard_dirs[1]),
+        "--out",
+        s(&merged),
+    ]);
+    assert!(out.contains("merged 3 directories"), "{out}");
+    for f in ["hands.csv", "summary.csv", "errors.csv"] {
+        assert_eq!(read(&full.join(f)), read(&merged.join(f)), "{f}");
+    }
+    // A partial merge works and says what is missing.
+    let part = base.join("part");
+    let (code, _, err) = kanaszta(&["merge", s(&shard_dirs[0]), "--out", s(&part)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("missing") && err.contains("1/3"), "{err}");
+}
+
+#[test]
+fn matches_write_match_rows_and_merge_too() {
+    let base = tmp("matches");
+    let full = base.join("full");
+    let out = ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--matches",
+        "4",
+        "--set",
+        "target=3000",
+        "--out",
+        s(&full),
+        "-q",
+    ]);
+    assert!(out.contains("match wins"), "{out}");
+    let (h, rows) = table(&full.join("matches.csv"));
+    assert_eq!(rows.len(), 8);
+    for c in [
+        "hands",
+        "winner",
+        "total",
+        "tax_paid",
+        "lead_changes",
+        "comeback",
+        "max_deficit",
+    ] {
+        col(&h, c);
+    }
+    let (hh, hrows) = table(&full.join("hands.csv"));
+    let (hand, before, after, taxed) = (
+        col(&hh, "hand"),
+        col(&hh, "total_before"),
+        col(&hh, "total_after"),
+        col(&hh, "taxed"),
+    );
+    assert!(hrows.iter().any(|r| r[hand] != "0"));
+    for r in &hrows {
+        let n = |i: usize| r[i].parse::<i64>().unwrap();
+        assert_eq!(n(before) + n(taxed), n(after));
+    }
+    // The last hand's totals are the match's.
+    let (total, seat, game) = (col(&h, "total"), col(&h, "seat"), col(&h, "game"));
+    let (hseat, hgame) = (col(&hh, "seat"), col(&hh, "game"));
+    for m in &rows {
+        let last = hrows
+            .iter()
+            .rfind(|r| r[hgame] == m[game] && r[hseat] == m[seat])
+            .unwrap();
+        assert_eq!(last[after], m[total]);
+    }
+    let mut dirs = Vec::new();
+    for i in 0..2 {
+        let d = base.join(format!("s{i}"));
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--matches",
+            "4",
+            "--set",
+            "target=3000",
+            "--out",
+            s(&d),
+            "-q",
+            "--shard",
+            &format!("{i}/2"),
+            "--threads",
+            "1",
+        ]);
+        dirs.push(d);
+    }
+    let merged = base.join("merged");
+    ok(&["merge", s(&dirs[0]), s(&dirs[1]), "--out", s(&merged)]);
+    for f in ["hands.csv", "matches.csv", "summary.csv"] {
+        assert_eq!(read(&full.join(f)), read(&merged.join(f)), "{f}");
+    }
+}
+
+#[test]
+fn merge_refuses_runs_that_do_not_belong_together() {
+    let base = tmp("mismatch");
+    let a = base.join("a");
+    let b = base.join("b");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "6",
+        "--shard",
+        "0/2",
+        "--out",
+        s(&a),
+        "-q",
+    ]);
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "6",
+        "--shard",
+        "1/2",
+        "--seed",
+        "2",
+        "--out",
+        s(&b),
+        "-q",
+    ]);
+    let out = base.join("out");
+    refused(
+        &["merge", s(&a), s(&b), "--out", s(&out)],
+        &["not shards of one run", "seed 1 vs 2"],
+    );
+    refused(&["merge", s(&a), s(&a), "--out", s(&out)], &["given twice"]);
+    refused(&["merge", s(&a), "--out", s(&a)], &["one of the inputs"]);
+    refused(
+        &["merge", s(&base.join("nowhere")), "--out", s(&out)],
+        &["no such directory"],
+    );
+    // A malformed row names the file, the line and the column.
+    let hands = a.join("hands.csv");
+    let text = read(&hands);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[2] = lines[2].replacen(",false,hands,", ",maybe,hands,", 1);
+    std::fs::write(&hands, lines.join("\n") + "\n").unwrap();
+    refused(
+        &["merge", s(&a), "--out", s(&out)],
+        &["hands.csv", "line 3", "swapped"],
+    );
+    std::fs::write(&hands, "not,a,kanaszta,file\n1,2,3,4\n").unwrap();
+    refused(
+        &["merge", s(&a), "--out", s(&out)],
+        &["hands.csv", "header"],
+    );
+    std::fs::write(a.join("run.json"), "{").unwrap();
+    refused(&["merge", s(&a), "--out", s(&out)], &["run.json"]);
+}
+
+#[test]
+fn a_killed_run_leaves_whole_rows_and_merge_summarizes_them() {
+    // No arguments: the default run (rules vs greedy, 10,000 hands) in the
+    // current directory. Kill it once some rows are on disk.
+    let d = tmp("default");
+    let mut child = Command::new(BIN)
+        .current_dir(&d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let hands = d.join("kanaszta-out").join("hands.csv");
+    let start = Instant::now();
+    loop {
+        let n = std::fs::read_to_string(&hands)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if n > 40 || start.elapsed() > Duration::from_secs(30) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let run = read(&d.join("kanaszta-out").join("run.json"));
+    assert!(
+        run.contains("\"rules\"") && run.contains("\"games\": 10000"),
+        "{run}"
+    );
+    assert!(run.contains("\"greedy\""), "{run}");
+    // A kill between two writes may leave at most a partial last line;
+    // merge leaves it out and summarizes the rest.
+    let merged = d.join("merged");
+    let (code, out, err) = kanaszta(&["merge", s(&d.join("kanaszta-out")), "--out", s(&merged)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rules vs greedy"), "{out}");
+    let (_, rows) = table(&merged.join("hands.csv"));
+    assert!(rows.len() >= 40 && rows.len() % 2 == 0, "{}", rows.len());
+}
+
+#[test]
+fn a_crashed_game_is_recorded_and_the_run_goes_on_with_exit_2() {
+    let d = tmp("fault");
+    let (code, out, err) = kanaszta_env(
+        &[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            "10",
+            "--out",
+            s(&d),
+            "-q",
+        ],
+        &[("KANASZTA_FAULT_GAME", "3")],
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("1 games ended by an agent error"), "{err}");
+    let (h, rows) = table(&d.join("errors.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0][col(&h, "game")], "3");
+    assert!(rows[0][col(&h, "message")].contains("panic"));
+    let (hh, hrows) = table(&d.join("hands.csv"));
+    assert_eq!(hrows.len(), 18, "the other nine games are all there");
+    assert!(hrows.iter().all(|r| r[col(&hh, "game")] != "3"));
+    let (sh, srows) = table(&d.join("summary.csv"));
+    assert_eq!(srows[0][col(&sh, "errors")], "1");
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let d = tmp("bad");
+    let o = s(&d);
+    refused(
+        &["play", "--a", "grody", "--out", o],
+        &["unknown agent `grody`", "random, greedy"],
+    );
+    refused(
+        &["play", "--b", "random:speed=3", "--out", o],
+        &["no parameter `speed`"],
+    );
+    refused(&["play", "--set", "tax=maybe", "--out", o], &["tax", "off"]);
+    refused(&["play", "--set", "tax", "--out", o], &["KEY=VALUE"]);
+    refused(
+        &["play", "--set", "players=3", "--out", o],
+        &["players must be 2"],
+    );
+    for shard in ["3/2", "0/0", "x", "1/x", "2/2"] {
+        refused(
+            &["play", "--shard", shard, "--out", o],
+            &["bad shard", "I/N"],
+        );
+    }
+    refused(
+        &["play", "--hands", "10", "--matches", "2", "--out", o],
+        &["either --hands", "not both"],
+    );
+    refused(&["play", "--hands", "0", "--out", o], &["at least 1"]);
+    refused(&["play", "--hands", "ten", "--out", o], &["--hands"]);
+    refused(
+        &["tournament", "--agents", "random", "--out", o],
+        &["at least two"],
+    );
+    refused(
+        &["tournament", "--agents", "random,random", "--out", o],
+        &["listed twice"],
+    );
+    refused(
+        &["sweep", "--vary", "taxes=on,off", "--out", o],
+        &["unknown rule switch `taxes`"],
+    );
+    refused(
+        &["sweep", "--vary", "opening=50,lots", "--out", o],
+        &["opening", "table"],
+    );
+    refused(&["sweep", "--vary", "opening", "--out", o], &["KEY=V1,V2"]);
+    refused(&["bench", "--threads", "one"], &["--threads", "1,2,4"]);
+    refused(
+        &["replay", "--game", "5", "--run", s(&d.join("nope"))],
+        &["no such directory"],
+    );
+    refused(
+        &["replay", "--log", s(&d.join("nope.json"))],
+        &["cannot read game log"],
+    );
+    refused(&["frobnicate"], &["frobnicate"]);
+}
+
+#[test]
+fn tournament_writes_a_matrix_and_ratings() {
+    let d = tmp("tournament");
+    let out = ok(&[
+        "tournament",
+        "--agents",
+        "random,greedy,random:discard=0.6,patience=20",
+        "--hands",
+        "20",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    assert!(out.contains("Bradley–Terry"), "{out}");
+    assert!(out.contains("random:discard=0.6,patience=20"), "{out}");
+    let (h, rows) = table(&d.join("tournament.csv"));
+    assert_eq!(rows.len(), 6, "ordered pairs of three agents");
+    col(&h, "win_lo");
+    let (h, rows) = table(&d.join("ratings.csv"));
+    assert_eq!(rows.len(), 3);
+    let r = col(&h, "rating");
+    let sum: f64 = rows.iter().map(|x| x[r].parse::<f64>().unwrap()).sum();
+    assert!(sum.abs() < 0.5, "centred ratings: {sum}");
+    let (h, rows) = table(&d.join("hands.csv"));
+    let series = col(&h, "series");
+    assert_eq!(rows.len(), 3 * 20 * 2);
+    assert_eq!(rows.last().unwrap()[series], "2");
+}
+
+#[test]
+fn sweep_puts_settings_in_columns() {
+    let d = tmp("sweep");
+    let out = ok(&[
+        "sweep",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--vary",
+        "tax=on,off",
+        "--vary",
+        "opening=50,75",
+        "--matches",
+        "2",
+        "--set",
+        "target=2000",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    assert!(out.contains("tax=off;opening=75"), "{out}");
+    let (h, rows) = table(&d.join("sweep.csv"));
+    assert_eq!(rows.len(), 4);
+    let (t, o) = (col(&h, "tax"), col(&h, "opening"));
+    let settings: Vec<(String, String)> =
+        rows.iter().map(|r| (r[t].clone(), r[o].clone())).collect();
+    assert_eq!(
+        settings,
+        [("on", "50"), ("on", "75"), ("off", "50"), ("off", "75")]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+    for c in [
+        "a_match_win_rate",
+        "a_match_win_lo",
+        "mean_match_hands",
+        "a_mean_tax_paid",
+        "b_mean_opened_turn",
+        "mean_diff",
+    ] {
+        col(&h, c);
+    }
+    let (hh, hrows) = table(&d.join("hands.csv"));
+    let ro = col(&hh, "rule_opening");
+    assert!(hrows.iter().any(|r| r[ro] == "75") && hrows.iter().any(|r| r[ro] == "50"));
+    // A tax schedule is varied with `;` between values.
+    let d2 = tmp("sweep2");
+    let out = ok(&[
+        "sweep",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--vary",
+        "tax_schedule=5000:2,7000:4;3000:2",
+        "--hands",
+        "2",
+        "--out",
+        s(&d2),
+        "-q",
+    ]);
+    assert!(out.contains("tax_schedule=3000:2"), "{out}");
+}
+
+#[test]
+fn bench_reports_throughput_as_csv() {
+    let out = ok(&[
+        "bench",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--hands",
+        "20",
+        "--threads",
+        "1,2",
+        "--repeat",
+        "1",
+        "--csv",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup"
+    );
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("greedy vs greedy,1,20,"), "{out}");
+    assert!(lines[1].ends_with(",1.000"), "{out}");
+    let out = ok(&[
+        "bench",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "10",
+        "--threads",
+        "1",
+        "--repeat",
+        "1",
+    ]);
+    assert!(out.contains("hands/s"), "{out}");
+}
+
+#[test]
+fn replay_reproduces_a_row() {
+    let d = tmp("replay");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let (h, rows) = table(&d.join("hands.csv"));
+    let (g, seat, raw, agent) = (
+        col(&h, "game"),
+        col(&h, "seat"),
+        col(&h, "raw"),
+        col(&h, "agent"),
+    );
+    let row = rows.iter().find(|r| r[g] == "3" && r[seat] == "0").unwrap();
+    let out = ok(&["replay", "--run", s(&d), "--game", "3"]);
+    assert!(out.contains("seats swapped"), "{out}");
+    let p0 = out.lines().find(|l| l.starts_with("P0 ")).unwrap();
+    assert!(p0.contains(&row[agent]), "{p0}");
+    assert!(
+        p0.ends_with(&format!("= {}", row[raw])),
+        "{p0} vs {}",
+        row[raw]
+    );
+    assert!(out.contains("discard"), "{out}");
+    // The same game from the options alone, and through `show`.
+    let again = ok(&["show", "--a", "greedy", "--b", "random", "--game", "3"]);
+    assert_eq!(out, again);
+    // A saved log prints the same moves.
+    let log = d.join("g3.json");
+    ok(&[
+        "replay",
+        "--run",
+        s(&d),
+        "--game",
+        "3",
+        "--save-log",
+        s(&log),
+    ]);
+    let from_log = ok(&["replay", "--log", s(&log)]);
+    let moves = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("turn"))
+            .map(|l| l.split_whitespace().skip(4).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(moves(&out), moves(&from_log));
+    assert!(!moves(&out).is_empty());
+    refused(
+        &["replay", "--run", s(&d), "--game", "4"],
+        &["games 0 to 3"],
+    );
+}
+
+#[test]
+fn replay_shows_one_hand_of_a_match() {
+    let out = ok(&[
+        "replay", "--a", "greedy", "--b", "random", "--match", "--game", "1", "--hand", "1",
+    ]);
+    assert!(out.contains("== hand 1"), "{out}");
+    assert!(!out.contains("== hand 0"), "{out}");
+    assert!(out.contains("taxed") || out.contains("total"), "{out}");
+}
+
+#[test]
+fn agents_lists_every_agent() {
+    let out = ok(&["agents"]);
+    for name in ["random", "greedy", "rules", "ismcts", "pimc"] {
+        assert!(out.contains(&format!("{name} — ")), "{out}");
+    }
+}
