@@ -63,7 +63,8 @@ impl RulesArgs {
 /// Options shared by play, tournament and sweep.
 #[derive(Args, Debug, Clone)]
 struct RunArgs {
-    /// Number of hands per matchup (the default unless --matches is given).
+    /// Number of hands per matchup (default: 10,000 for play; 2,000 per pair
+    /// or setting for tournament and sweep).
     #[arg(long, value_name = "N")]
     hands: Option<u64>,
     /// Number of full matches (to the target, with the tax) per matchup.

@@ -226,10 +226,9 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
             if swapped { ", seats swapped" } else { "" },
             m.seed,
             if m.series.len() > 1 {
-                format!(
-                    ", series {} {}",
-                    args.series, m.series[args.series as usize].settings
-                )
+                let set = &m.series[args.series as usize].settings;
+                let sep = if set.is_empty() { "" } else { " " };
+                format!(", series {}{sep}{set}", args.series)
             } else {
                 String::new()
             },

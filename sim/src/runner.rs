@@ -777,9 +777,14 @@ pub fn progress(total: u64, quiet: bool, unit: &str) -> ProgressBar {
     }
     let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} {wide_bar} {human_pos}/{human_len} {msg} ({per_sec}, ETA {eta})",
+        "{elapsed_precise} {wide_bar} {human_pos}/{human_len} {msg} ({rate}, ETA {eta})",
     ) {
-        pb.set_style(style);
+        pb.set_style(style.with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", s.per_sec());
+            },
+        ));
     }
     pb.set_message(unit.to_string());
     pb

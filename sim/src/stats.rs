@@ -440,7 +440,7 @@ impl SeriesStats {
 
     /// A few lines for a person: both agents' results and the difference.
     pub fn table(&self, out: &mut String) {
-        let w = self.agents[0].len().max(self.agents[1].len()).max(5);
+        let w = self.agents[0].len().max(self.agents[1].len()).max(5) + 4;
         let unit = if self.matches_mode {
             "matches"
         } else {
@@ -461,8 +461,14 @@ impl SeriesStats {
             "canasta@",
             "went out"
         );
+        let same = self.agents[0] == self.agents[1];
         for i in 0..2 {
             let s = &self.sides[i];
+            let label = if same {
+                format!("{} ({})", self.agents[i], if i == 0 { "a" } else { "b" })
+            } else {
+                self.agents[i].clone()
+            };
             let games = if self.matches_mode {
                 s.matches
             } else {
@@ -479,7 +485,7 @@ impl SeriesStats {
             let _ = writeln!(
                 out,
                 "{:<w$}  {:>7}  {:<22}  {:<22}  {:>7}  {:>7}  {:>8}",
-                self.agents[i],
+                label,
                 games,
                 pct3(self.rate(i)),
                 num3(s.raw.interval()),
@@ -662,7 +668,8 @@ pub fn bradley_terry(wins: &[Vec<f64>], games: &[Vec<f64>]) -> Vec<(f64, f64, f6
     (0..k)
         .map(|i| {
             let var = (cov[i][i] - 2.0 * row_mean[i] + all_mean).max(0.0);
-            let r = (theta[i] - mean) * scale;
+            // `+ 0.0` turns a negative zero into zero for printing.
+            let r = (theta[i] - mean) * scale + 0.0;
             let half = Z95 * var.sqrt() * scale;
             (r, r - half, r + half)
         })
