@@ -784,3 +784,66 @@ fn agents_lists_every_agent() {
         assert!(out.contains(&format!("{name} — ")), "{out}");
     }
 }
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let d = tmp("quiet");
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "30",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "stderr should stay empty: {err}");
+}
+
+#[test]
+fn sweep_shards_merge_into_the_same_sweep() {
+    let base = tmp("sweepshards");
+    let run = |out: &Path, shard: Option<&str>| {
+        let mut v = vec![
+            "sweep",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--vary",
+            "opening=50,90",
+            "--hands",
+            "12",
+            "-q",
+            "--out",
+            s(out),
+        ];
+        if let Some(sh) = shard {
+            v.extend(["--shard", sh]);
+        }
+        ok(&v);
+    };
+    let full = base.join("full");
+    run(&full, None);
+    let (a, b) = (base.join("a"), base.join("b"));
+    run(&a, Some("0/2"));
+    run(&b, Some("1/2"));
+    let merged = base.join("merged");
+    ok(&["merge", s(&a), s(&b), "--out", s(&merged)]);
+    for f in ["hands.csv", "summary.csv", "sweep.csv"] {
+        assert_eq!(read(&full.join(f)), read(&merged.join(f)), "{f}");
+    }
+    // Both settings play the same deals (common random numbers).
+    let (h, rows) = table(&full.join("hands.csv"));
+    let (series, game, seed) = (col(&h, "series"), col(&h, "game"), col(&h, "hand_seed"));
+    let seed_of = |sr: &str, g: &str| {
+        rows.iter()
+            .find(|r| r[series] == sr && r[game] == g)
+            .unwrap()[seed]
+            .clone()
+    };
+    assert_eq!(seed_of("0", "5"), seed_of("1", "5"));
+}
