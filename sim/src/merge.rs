@@ -370,7 +370,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
         );
     }
     let mut manifest = first.clone();
-    manifest.shard = union.to_string();
+    // Every shard merged is the whole run: its run.json says so, like a
+    // single run's.
+    manifest.shard = if union.is_complete() {
+        Shard::all().to_string()
+    } else {
+        union.to_string()
+    };
     let plan =
         Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
     let rule_values: Vec<Vec<String>> = manifest

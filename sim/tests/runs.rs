@@ -283,7 +283,7 @@ fn shards_merged_equal_a_single_run() {
         s(&merged),
     ]);
     assert!(out.contains("merged 3 directories"), "{out}");
-    for f in ["hands.csv", "summary.csv", "errors.csv"] {
+    for f in ["hands.csv", "summary.csv", "errors.csv", "run.json"] {
         assert_eq!(read(&full.join(f)), read(&merged.join(f)), "{f}");
     }
     // A partial merge works and says what is missing.
