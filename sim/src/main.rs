@@ -136,6 +136,12 @@ impl RunArgs {
     ) -> Result<Plan, String> {
         let (mode, games) = self.count(default_hands)?;
         let shard = self.shard()?;
+        if self.threads > 1024 {
+            return Err(format!(
+                "--threads {}: at most 1024 (0: one per core)",
+                self.threads
+            ));
+        }
         Plan::new(Manifest {
             command: command.into(),
             seed: self.seed,
@@ -213,7 +219,8 @@ enum Command {
         /// Hands per measurement.
         #[arg(long, default_value_t = 2000, value_name = "N")]
         hands: u64,
-        /// Thread counts to measure, comma-separated (0: one per core).
+        /// Thread counts to measure, comma-separated (0: one per core); the
+        /// speedup is relative to the first.
         #[arg(long, default_value = "1,0", value_name = "T,T,...")]
         threads: String,
         /// Measurements per thread count; the median is reported.

@@ -542,6 +542,10 @@ fn bad_input_is_a_clear_error() {
         &["either --hands", "not both"],
     );
     refused(&["play", "--hands", "0", "--out", o], &["at least 1"]);
+    refused(
+        &["play", "--threads", "99999", "--out", o],
+        &["at most 1024"],
+    );
     refused(&["play", "--hands", "ten", "--out", o], &["--hands"]);
     refused(
         &["tournament", "--agents", "random", "--out", o],
