@@ -1,39 +1,226 @@
-//! `rules`: placeholder while the agent is written; plays like `greedy`.
+//! `rules`: a human-like player built from the game's own logic.
+//!
+//! Where `greedy` maximizes the points on its table right now, `rules` plays
+//! the way a careful player does: it values what its hand may still become,
+//! reads what the opponent can do with the pile, and times the end of the
+//! hand. Every decision is one of the points below; the numbers that matter
+//! are parameters ([`RulesParams`]).
+//!
+//! - **Cut** (D-3.1): keeps wilds, red threes (laid out and replaced at
+//!   once, +100, D-4) and the ♥A (500 when laid separately, D-9.4). The hand
+//!   is dealt after the choice, so a kept natural would only replace a random
+//!   card and tell the opponent what it holds; a black three is never kept.
+//! - **Free pickup** (D-6.1): takes the card when it is a wild, a ♥A, or
+//!   matches a rank of its hand or table.
+//! - **Taking the pile** (D-6.2): it plays the pickup turn out on a
+//!   determinization (its own cards are known exactly, so its own melds are
+//!   simulated exactly) and compares what its position is worth afterwards
+//!   with what drawing and melding gives: what the pile's cards meld into,
+//!   which groups it completes or brings close to a canasta, which pairs it
+//!   makes, against its black threes and loose cards in hand at the risk of
+//!   the opponent going out. A pile of `pile` cards or more is taken
+//!   whenever the engine allows.
+//! - **Melding**: a hill climb over the legal meld actions on a
+//!   determinization, scored by the table's points (D-14) plus what the
+//!   position promises: groups close to a canasta (`chase`; a six-card group
+//!   is one card from 300–400, D-10), natural groups kept clean for a red or
+//!   gold canasta, pairs kept in hand for taking the pile (`pair`: in this
+//!   variant only a pair *in hand* takes it), wilds kept for completing
+//!   canastas rather than spent on small groups (`wild`; a joker's 50 points
+//!   on the table do not buy it), minus the cards in hand weighted by the
+//!   risk that the opponent goes out first (his canasta and hand size). The
+//!   pairs and wilds are worth less the closer the opponent is to going out.
+//!   Swaps that turn a black canasta red or gold (D-11.4, I-13) come out of
+//!   the same score. The ♥A is laid separately (500, D-9.4), never into a
+//!   group of aces, and before the opening only steps that keep the minimum
+//!   in reach are played (D-8.2), so the ♥A never spoils the group the
+//!   opening needs.
+//! - **Going out** (D-13): when its hand can be melded down to one card
+//!   ([`can_go_out_with`]) it melds down and goes out if that wins the hand
+//!   on the visible count (its table with its hand melded and 100 for going
+//!   out, against the opponent's table less his hand as sampled), or if the
+//!   opponent threatens to go out first; further behind than `hold` it plays
+//!   on to build canastas. Going out from hand or clearing the table (D-14.1,
+//!   D-14.2) is not chased for itself: it comes when a pickup opening melds
+//!   everything.
+//! - **Discarding**: the card whose loss costs least, where the cost is its
+//!   use to its own hand plus the danger of feeding the opponent (`caution`):
+//!   the chance that the opponent's hand holds a pair of the rank (or one and
+//!   a wild) from the cards it picked up ([`SeatView::known`]) and the cards
+//!   not yet seen, times what the pile is worth to him, and a charge for
+//!   ranks he has melded (they extend his groups towards canastas). A card
+//!   identical to the opponent's fresh discard is a twin (D-7, +100). Black
+//!   threes and wilds freeze the pile for one turn (D-6.3): a black three is
+//!   held as a safe discard and thrown when the pile reaches `freeze` cards
+//!   or the opponent is close to going out; a wild is thrown to freeze only
+//!   when nothing else is safe and the pile holds `wildfreeze` cards.
+//! - **Long turns**: after `patience` meld actions in one turn, or when no
+//!   discard is legal yet (an opening that fell short, I-26), it follows the
+//!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::greedy::GreedyAgent;
-use crate::spec::{ParamDoc, Params};
-use crate::Agent;
-use kanaszta_engine::{Action, SeatView};
+use crate::eval::{best_opening, table_value};
+use crate::spec::{parse_in, ParamDoc, Params};
+use crate::{Agent, TurnFinisher};
+use kanaszta_engine::{
+    can_go_out_with, Action, Card, CardSet, GameState, Phase, Rank, SeatView, Table,
+};
 use rand_pcg::Pcg64Mcg;
 
 /// Parameters of [`RulesAgent`].
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RulesParams {}
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesParams {
+    /// A pile of this many cards or more is taken whenever the engine allows.
+    pub pile: u32,
+    /// Pile size from which a black three is thrown to freeze it (D-6.3).
+    pub freeze: u32,
+    /// Pile size from which a wild may be thrown to freeze it when no safe
+    /// discard exists.
+    pub wildfreeze: u32,
+    /// Weight of the danger of feeding the opponent in discards.
+    pub caution: f64,
+    /// Worth of a wild kept in hand for completing canastas.
+    pub wild: f64,
+    /// Worth of a pair kept in hand (it can take the pile).
+    pub pair: f64,
+    /// Points of lead it may give up by not going out, when it holds
+    /// promising groups and the opponent is not close.
+    pub hold: i32,
+    /// Weight of the promise of groups close to a canasta.
+    pub chase: f64,
+    /// Worth of having opened (D-8), spread over the steps of the opening.
+    pub open: f64,
+    /// Meld actions in one turn before it ends the turn by the shortest way.
+    pub patience: u32,
+}
+
+impl Default for RulesParams {
+    fn default() -> RulesParams {
+        RulesParams {
+            pile: 8,
+            freeze: 6,
+            wildfreeze: 12,
+            caution: 1.0,
+            wild: 60.0,
+            pair: 40.0,
+            hold: 0,
+            chase: 1.0,
+            open: 0.0,
+            patience: 60,
+        }
+    }
+}
 
 impl Params for RulesParams {
     const NAME: &'static str = "rules";
-    const SUMMARY: &'static str = "placeholder";
+    const SUMMARY: &'static str =
+        "a careful human's strategy: values pairs, wilds and canastas to come, takes the pile when it pays, discards safely, freezes, twins, times going out";
+
     fn docs() -> &'static [ParamDoc] {
-        &[]
+        &[
+            ParamDoc {
+                key: "pile",
+                accepts: "1..112",
+                doc: "pile size it always takes when the engine allows (smaller piles are weighed)",
+            },
+            ParamDoc {
+                key: "freeze",
+                accepts: "1..112",
+                doc: "pile size from which it throws a black three to freeze the pile",
+            },
+            ParamDoc {
+                key: "wildfreeze",
+                accepts: "1..112",
+                doc: "pile size from which it may throw a wild to freeze the pile when no discard is safe",
+            },
+            ParamDoc {
+                key: "caution",
+                accepts: "0..10",
+                doc: "weight of the danger of feeding the opponent when discarding",
+            },
+            ParamDoc {
+                key: "wild",
+                accepts: "0..500",
+                doc: "worth of a wild kept in hand for completing canastas",
+            },
+            ParamDoc {
+                key: "pair",
+                accepts: "0..500",
+                doc: "worth of a pair kept in hand (it can take the pile)",
+            },
+            ParamDoc {
+                key: "hold",
+                accepts: "-1000..1000",
+                doc: "lead it may give up by not going out while canastas come cheaply",
+            },
+            ParamDoc {
+                key: "chase",
+                accepts: "0..10",
+                doc: "weight of the promise of groups one to three cards from a canasta",
+            },
+            ParamDoc {
+                key: "open",
+                accepts: "0..1000",
+                doc: "worth of having opened, spread over the steps of the opening meld",
+            },
+            ParamDoc {
+                key: "patience",
+                accepts: "1..10000",
+                doc: "meld actions in a turn before it ends the turn by the shortest way",
+            },
+        ]
     }
-    fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
-        Err(format!("unknown key `{key}`"))
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "pile" => self.pile = parse_in(value, 1, 112)?,
+            "freeze" => self.freeze = parse_in(value, 1, 112)?,
+            "wildfreeze" => self.wildfreeze = parse_in(value, 1, 112)?,
+            "caution" => self.caution = parse_in(value, 0.0, 10.0)?,
+            "wild" => self.wild = parse_in(value, 0.0, 500.0)?,
+            "pair" => self.pair = parse_in(value, 0.0, 500.0)?,
+            "hold" => self.hold = parse_in(value, -1000, 1000)?,
+            "chase" => self.chase = parse_in(value, 0.0, 10.0)?,
+            "open" => self.open = parse_in(value, 0.0, 1000.0)?,
+            "patience" => self.patience = parse_in(value, 1, 10_000)?,
+            _ => return Err(format!("unknown key `{key}`")),
+        }
+        Ok(())
     }
-    fn get(&self, _key: &str) -> Option<String> {
-        None
+
+    fn get(&self, key: &str) -> Option<String> {
+        match key {
+            "pile" => Some(self.pile.to_string()),
+            "freeze" => Some(self.freeze.to_string()),
+            "wildfreeze" => Some(self.wildfreeze.to_string()),
+            "caution" => Some(self.caution.to_string()),
+            "wild" => Some(self.wild.to_string()),
+            "pair" => Some(self.pair.to_string()),
+            "hold" => Some(self.hold.to_string()),
+            "chase" => Some(self.chase.to_string()),
+            "open" => Some(self.open.to_string()),
+            "patience" => Some(self.patience.to_string()),
+            _ => None,
+        }
     }
 }
 
-/// Placeholder agent.
-#[derive(Default)]
+/// The rule-based player (see the module documentation).
+#[derive(Clone, Debug, Default)]
 pub struct RulesAgent {
-    inner: GreedyAgent,
+    params: RulesParams,
+    finisher: TurnFinisher,
+    /// Scratch buffer for legal actions in simulations.
+    buf: Vec<Action>,
 }
 
 impl RulesAgent {
-    /// A new agent.
-    pub fn new(_params: RulesParams) -> RulesAgent {
-        RulesAgent::default()
+    /// A rules agent with these parameters.
+    pub fn new(params: RulesParams) -> RulesAgent {
+        RulesAgent {
+            params,
+            finisher: TurnFinisher::default(),
+            buf: Vec::with_capacity(64),
+        }
     }
 }
 
@@ -41,10 +228,577 @@ impl Agent for RulesAgent {
     fn name(&self) -> String {
         RulesParams::NAME.into()
     }
+
     fn restart(&mut self) {
-        self.inner.restart();
+        self.finisher.reset();
     }
+
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        self.inner.act(view, legal, rng)
+        if legal.len() == 1 {
+            return legal[0];
+        }
+        let steps = self.finisher.step(view);
+        if self.finisher.finishing || steps > self.params.patience {
+            // A stale plan is dropped and searched again from here, so the
+            // finisher and the meld policy never undo each other's steps.
+            for _ in 0..2 {
+                if let Some(a) = self.finisher.next(view, legal, rng) {
+                    return a;
+                }
+            }
+            if legal.contains(&Action::Reset) && steps > 2 * self.params.patience {
+                return Action::Reset;
+            }
+        }
+        match view.phase() {
+            Phase::Cut => Action::KeepCut {
+                mask: keep_mask(view),
+            },
+            Phase::FirstDiscard => self.discard(view, legal).unwrap_or(legal[0]),
+            Phase::Draw => self.draw(view, legal, rng),
+            Phase::Meld => self.meld(view, legal, rng),
+            Phase::Over => legal[0],
+        }
+    }
+}
+
+/// The cut cards worth keeping (D-3.1): wilds, red threes (laid out and
+/// replaced, +100, D-4) and the ♥A (D-9.4). The hand is dealt after the
+/// choice (D-3.2), so a natural is no better than the random card it
+/// replaces, and it would be known to everybody; a black three is worse.
+pub fn keep_mask(view: &SeatView) -> u8 {
+    let mut mask = 0;
+    for (i, c) in view.cut_cards().iter().enumerate() {
+        let useful =
+            c.is_wild() || c.is_red_three() || (c.is_heart_ace() && view.rules().heart_aces());
+        if useful {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// What the position around one seat looks like to it: who the opponent is
+/// and how close he is to going out.
+#[derive(Clone, Copy, Debug)]
+struct Outlook {
+    me: usize,
+    opp: usize,
+    /// 0..1: how likely the opponent is to go out soon (cards left in hand
+    /// then count against us).
+    threat: f64,
+}
+
+impl Outlook {
+    fn of(view: &SeatView) -> Outlook {
+        let me = view.seat();
+        let n = view.players();
+        // The player after us takes our discard (D-2.1).
+        let opp = (me + 1) % n;
+        let mut threat: f64 = 0.0;
+        for p in (0..n).filter(|p| *p != me) {
+            threat = threat.max(threat_of(view.table(p), view.hand_size(p)));
+        }
+        Outlook { me, opp, threat }
+    }
+}
+
+/// How close a player with this table and hand size is to going out.
+fn threat_of(table: &Table, hand: usize) -> f64 {
+    if table.has_canasta() {
+        (1.1 - hand as f64 / 12.0).clamp(0.25, 1.0)
+    } else {
+        let best = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
+        let near = if best >= 6 {
+            0.25
+        } else if best >= 5 {
+            0.15
+        } else {
+            0.08
+        };
+        near + if hand <= 4 { 0.1 } else { 0.0 }
+    }
+}
+
+/// The least share of the hand's points counted against it, however far
+/// the opponent is from going out.
+const BASE_RISK: f64 = 0.1;
+
+/// The share of the hand's points counted against it.
+fn risk(o: &Outlook) -> f64 {
+    BASE_RISK + (1.0 - BASE_RISK) * o.threat
+}
+
+/// Canasta promise of a group that is not yet one (D-10): a six-card group
+/// is one card from a canasta.
+fn group_promise(len: u32) -> f64 {
+    match len {
+        4 => 15.0,
+        5 => 45.0,
+        6 => 110.0,
+        _ => 0.0,
+    }
+}
+
+impl RulesAgent {
+    /// What seat `o.me`'s position in `s` is worth to it: table points now
+    /// (D-14), canastas to come, pairs and wilds in hand, minus the hand at
+    /// the risk of being caught with it.
+    fn worth(&self, s: &GameState, o: &Outlook) -> f64 {
+        let me = o.me;
+        if s.is_terminal() {
+            let sc = s.scores();
+            let best_other = (0..s.players())
+                .filter(|p| *p != me)
+                .map(|p| sc[p].total)
+                .max()
+                .unwrap_or(0);
+            return (sc[me].total - best_other) as f64 + 10_000.0;
+        }
+        let table = s.table(me);
+        let hand = s.hand(me);
+        let mut v = table_value(table, s.rules()) as f64;
+        for g in table.groups() {
+            if g.is_canasta() {
+                // A black canasta with room to turn red or gold.
+                if g.is_black_canasta() {
+                    if let Some(r) = g.rank() {
+                        v += 8.0 * hand.rank_count(r) as f64;
+                    }
+                }
+                continue;
+            }
+            let mut p = self.params.chase * group_promise(g.len());
+            if g.wilds() == 0 && !g.is_wild_only() {
+                // Clean groups may still be red or gold.
+                p *= 1.25;
+            }
+            v += p;
+        }
+        // Pairs and wilds in hand pay off in later turns, which a close
+        // opponent may not leave us.
+        let later = 1.0 - o.threat;
+        let pair = later * self.params.pair;
+        for r in Rank::NATURALS {
+            if r == Rank::Three {
+                continue;
+            }
+            let n = hand.rank_count(r);
+            if n >= 2 && table.group_of_rank(r).is_none() {
+                v += pair;
+            }
+        }
+        // A wild's worth grows with its points, so a joker is not spent on a
+        // small group just because it scores 50 there.
+        let wilds = hand.wilds();
+        v += later * (self.params.wild * wilds.len() as f64 + 0.5 * wilds.points() as f64);
+        v -= risk(o) * hand.points() as f64;
+        if !table.opened {
+            // The opening (D-8) is laid over several steps; each one towards
+            // the minimum earns its share of what opening brings: the
+            // opening itself, and a ♥A in hand that may then be laid (500).
+            let min = s.opening_minimum(me).max(1);
+            let part = table.opening_value().min(min) as f64 / min as f64;
+            let hearts = if s.rules().heart_aces() {
+                hand.count(Card::HEART_ACE) as f64
+            } else {
+                0.0
+            };
+            v += part * (self.params.open + 400.0 * hearts);
+        }
+        v
+    }
+
+    fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        let o = Outlook::of(view);
+        if legal.contains(&Action::TakePile) {
+            if view.pile().len() as u32 >= self.params.pile {
+                return Action::TakePile;
+            }
+            let base = view.determinize(rng);
+            let take = self.simulate_turn(&base, Action::TakePile, &o);
+            let draw = self.simulate_turn(&base, Action::Draw, &o);
+            if let (Some(t), Some(d)) = (take, draw) {
+                if t > d {
+                    return Action::TakePile;
+                }
+            }
+        }
+        if legal.contains(&Action::FreePickup) && view.pile_top().is_some_and(|c| wanted(view, c)) {
+            return Action::FreePickup;
+        }
+        if legal.contains(&Action::Draw) {
+            Action::Draw
+        } else {
+            legal[0]
+        }
+    }
+
+    /// Plays `first` and the rest of the turn on a copy of `base` with this
+    /// agent's meld policy; the position's worth before the discard.
+    fn simulate_turn(&mut self, base: &GameState, first: Action, o: &Outlook) -> Option<f64> {
+        let mut s = base.clone();
+        s.apply(first).ok()?;
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut result = None;
+        for _ in 0..40 {
+            if s.phase() != Phase::Meld || s.current_player() != o.me {
+                result = Some(self.worth(&s, o));
+                break;
+            }
+            s.legal_actions(&mut buf);
+            let a = match self.meld_choice(&s, &buf, o) {
+                Some(a) => a,
+                None => {
+                    result = Some(self.worth(&s, o));
+                    break;
+                }
+            };
+            if let Action::Discard(_) = a {
+                result = Some(self.worth(&s, o));
+                break;
+            }
+            if s.apply(a).is_err() {
+                break;
+            }
+        }
+        self.buf = buf;
+        result
+    }
+
+    fn meld(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        if legal.contains(&Action::TakeRest) {
+            return Action::TakeRest;
+        }
+        let o = Outlook::of(view);
+        let s = view.determinize(rng);
+        if let Some(a) = self.meld_choice(&s, legal, &o) {
+            if !matches!(a, Action::Discard(_)) {
+                return a;
+            }
+        }
+        if let Some(d) = self.discard(view, legal) {
+            return d;
+        }
+        // No discard is legal yet (an opening short of the minimum, a
+        // pickup to complete, I-26): follow the engine's way to end the turn.
+        if let Some(a) = self.finisher.next(view, legal, rng) {
+            return a;
+        }
+        legal
+            .iter()
+            .copied()
+            .find(|a| *a != Action::Reset)
+            .unwrap_or(legal[0])
+    }
+
+    /// The meld action to play in `s` (the mover is `o.me`), or a
+    /// `Discard` / `None` when the meld phase is done.
+    fn meld_choice(&self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
+        if legal.contains(&Action::TakeRest) {
+            return Some(Action::TakeRest);
+        }
+        let me = o.me;
+        let table = s.table(me);
+        let hand = s.hand(me);
+        let pending = !s.pending_wilds().is_empty();
+        let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
+        let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
+        let opened = table.opened;
+        let hearts = s.rules().heart_aces();
+        // The ♥A is laid separately (500, D-9.4), never in a group of aces.
+        let pool = if hearts {
+            without_heart_aces(hand)
+        } else {
+            hand
+        };
+        let may_meld = pending
+            || in_pickup
+            || opened
+            || !table.groups().is_empty()
+            || best_opening(pool) >= s.opening_minimum(me);
+        if !may_meld {
+            return None;
+        }
+        // Going out (D-13): when every card but one can be melded.
+        let out_mode = table.has_canasta() && self.wants_out(s, o);
+        let base = self.worth(s, o);
+        let mut best: Option<(f64, Action)> = None;
+        for a in legal.iter().filter(|a| is_meld_step(a)) {
+            if !pending && matches!(a, Action::TakeWild { .. }) {
+                continue;
+            }
+            if hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE) {
+                continue;
+            }
+            let mut t = s.clone();
+            if t.apply(*a).is_err() {
+                continue;
+            }
+            if !opened {
+                // Before the opening (D-8.2) a step must keep the minimum in
+                // reach: laying the ♥A first may break the group it needs.
+                let tt = t.table(me);
+                let left = if hearts {
+                    without_heart_aces(t.hand(me))
+                } else {
+                    t.hand(me)
+                };
+                let reach = tt.opening_value() + best_opening(left).max(0);
+                if tt.opening_value() < s.opening_minimum(me) && reach < s.opening_minimum(me) {
+                    continue;
+                }
+                if matches!(a, Action::LayHeartAce) && tt.opening_value() < s.opening_minimum(me) {
+                    continue;
+                }
+            }
+            let mut gain = self.worth(&t, o) - base;
+            if out_mode {
+                // Melding down towards going out: fewer cards, while the
+                // way out stays open.
+                let h = t.hand(me);
+                if t.pending_wilds().is_empty()
+                    && can_go_out_with(h, t.table(me).groups(), t.rules())
+                {
+                    gain += 1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64);
+                }
+            }
+            if best.is_none_or(|(g, _)| gain > g) {
+                best = Some((gain, *a));
+            }
+        }
+        match best {
+            Some((g, a)) if g > 0.0 || pending || in_pickup => Some(a),
+            _ => legal
+                .iter()
+                .copied()
+                .find(|a| matches!(a, Action::Discard(_))),
+        }
+    }
+
+    /// Whether going out now is what it wants, when it can.
+    fn wants_out(&self, s: &GameState, o: &Outlook) -> bool {
+        let me = o.me;
+        if !can_go_out_with(s.hand(me), s.table(me).groups(), s.rules()) {
+            return false;
+        }
+        // The visible count if it goes out now: its hand melded, 100 for
+        // going out (D-14); the others' hands (as sampled) count minus.
+        let mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
+        let theirs = (0..s.players())
+            .filter(|p| *p != me)
+            .map(|p| table_value(s.table(p), s.rules()) - s.hand(p).points())
+            .max()
+            .unwrap_or(0);
+        mine - theirs >= -self.params.hold || o.threat >= 0.5
+    }
+
+    /// The discard that costs least (see the module documentation).
+    fn discard(&self, view: &SeatView, legal: &[Action]) -> Option<Action> {
+        let o = Outlook::of(view);
+        let hand = view.hand();
+        let mut best: Option<(f64, Action)> = None;
+        for a in legal {
+            let Action::Discard(c) = *a else { continue };
+            let cost = self.discard_cost(view, &o, hand, c);
+            if best.is_none_or(|(b, _)| cost < b) {
+                best = Some((cost, *a));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    fn discard_cost(&self, view: &SeatView, o: &Outlook, hand: CardSet, c: Card) -> f64 {
+        let p = &self.params;
+        let pile = view.pile().len() as f64;
+        let mut cost = own_use(view, o, hand, c, p);
+        // D-7: identical to the opponent's fresh discard: a twin.
+        if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
+            cost -= 100.0;
+        }
+        if c.is_black_three() {
+            // Held as a safe discard while the pile is small, thrown to
+            // freeze it once it is worth taking (D-6.3).
+            if pile + 1.0 >= p.freeze as f64 {
+                cost -= 60.0;
+            }
+            return cost;
+        }
+        if c.is_wild() {
+            if pile + 1.0 >= p.wildfreeze as f64 {
+                cost -= 3.0 * pile;
+            }
+            return cost;
+        }
+        cost + p.caution * danger(view, o, c)
+    }
+}
+
+/// How much the seat loses by giving up `c`: its use for the hand.
+fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams) -> f64 {
+    let risk = risk(o);
+    if c.is_black_three() {
+        // Thrown at once when the opponent may go out soon (−100 in hand).
+        return 20.0 - 140.0 * o.threat;
+    }
+    if c.is_wild() {
+        return 150.0 + p.wild + c.points() as f64 * (1.0 - risk);
+    }
+    if c.is_heart_ace() && view.rules().heart_aces() {
+        return 1_000.0;
+    }
+    let Some(r) = c.rank() else { return 0.0 };
+    let table = view.table(o.me);
+    let n = hand.rank_count(r) as f64;
+    let mut v = 0.0;
+    if let Some(gi) = table.group_of_rank(r) {
+        let g = table.groups()[gi];
+        // It extends a group (a gold canasta needs the eighth natural).
+        v += if g.len() >= 8 { -10.0 } else { 60.0 };
+    }
+    if n >= 2.0 {
+        v += 40.0 + p.pair + 15.0 * (n - 2.0);
+    }
+    // Live copies: a rank whose other copies are all in sight is dead.
+    let live = view.unseen().rank_count(r) as f64;
+    v += 2.0 * live.min(4.0);
+    // Loose cards in hand cost their points if the opponent goes out.
+    v - risk * c.points() as f64
+}
+
+/// The danger of discarding the natural `c`: the chance the opponent can
+/// take the pile with it on top (D-6.2: two naturals of the rank, or one and
+/// a wild, in his hand) times what the pile is worth to him, plus a charge
+/// for feeding his groups.
+fn danger(view: &SeatView, o: &Outlook, c: Card) -> f64 {
+    let Some(r) = c.rank() else { return 0.0 };
+    let opp = o.opp;
+    let known = view.known(opp);
+    let unseen = view.unseen();
+    let total = unseen.len().max(1) as f64;
+    let unknown = view.hand_size(opp).saturating_sub(known.len() as usize);
+    let pr = unseen.rank_count(r) as f64 / total;
+    let pw = unseen.wild_count() as f64 / total;
+    let kr = known.rank_count(r).min(2) as usize;
+    let kw = known.wild_count().min(1) as usize;
+    let p_take = take_probability(kr, kw, unknown, pr, pw);
+    let mut pile_worth = 0.0;
+    for x in view.pile() {
+        pile_worth += card_worth_to(view.table(opp), *x);
+    }
+    pile_worth += card_worth_to(view.table(opp), c);
+    let mut d = p_take * (40.0 + pile_worth).max(0.0);
+    if let Some(gi) = view.table(opp).group_of_rank(r) {
+        let g = view.table(opp).groups()[gi];
+        // One card from a canasta (300), or from a red or gold one.
+        d += match g.len() {
+            6 => 70.0,
+            7 => 50.0,
+            5 => 25.0,
+            8.. => 0.0,
+            _ => 10.0,
+        };
+    }
+    d
+}
+
+/// A rough worth of one pile card to the player with this table.
+fn card_worth_to(table: &Table, c: Card) -> f64 {
+    if c.is_black_three() {
+        return -40.0;
+    }
+    if c.is_wild() {
+        return 40.0 + c.points() as f64;
+    }
+    let mut v = 8.0 + c.points() as f64;
+    if c.rank().is_some_and(|r| table.group_of_rank(r).is_some()) {
+        v += 15.0;
+    }
+    v
+}
+
+/// Probability that a hand holding `kr` known naturals of the rank (0–2)
+/// and `kw` known wilds (0–1), plus `unknown` cards each a natural of the
+/// rank with probability `pr` and a wild with `pw`, holds two naturals or a
+/// natural and a wild.
+fn take_probability(kr: usize, kw: usize, unknown: usize, pr: f64, pw: f64) -> f64 {
+    // States: naturals 0..=2 × wilds 0..=1.
+    let mut p = [[0.0f64; 2]; 3];
+    p[kr][kw] = 1.0;
+    let po = (1.0 - pr - pw).max(0.0);
+    for _ in 0..unknown {
+        let mut q = [[0.0f64; 2]; 3];
+        for n in 0..3 {
+            for w in 0..2 {
+                let x = p[n][w];
+                if x == 0.0 {
+                    continue;
+                }
+                q[n][w] += x * po;
+                q[(n + 1).min(2)][w] += x * pr;
+                q[n][1] += x * pw;
+            }
+        }
+        p = q;
+    }
+    p[2][0] + p[2][1] + p[1][1]
+}
+
+/// Whether a card is worth the free pickup (D-6.1).
+fn wanted(view: &SeatView, card: Card) -> bool {
+    if card.is_wild() || (card.is_heart_ace() && view.rules().heart_aces()) {
+        return true;
+    }
+    let me = view.seat();
+    card.rank().is_some_and(|r| {
+        card.is_natural()
+            && !card.is_black_three()
+            && (view.hand().rank_count(r) >= 1 || view.table(me).group_of_rank(r).is_some())
+    })
+}
+
+/// The hand without its ♥A (kept for laying separately, D-9.4).
+fn without_heart_aces(hand: CardSet) -> CardSet {
+    let mut h = hand;
+    while h.remove(Card::HEART_ACE) {}
+    h
+}
+
+/// Whether an action puts a ♥A into a group, where it is worth 20 instead
+/// of the 500 of a separately laid one (D-9.4, D-12.3).
+fn puts_heart_ace_in_group(a: &Action) -> bool {
+    match a {
+        Action::Lay { cards } => cards.contains(Card::HEART_ACE),
+        Action::Extend { card, .. } => *card == Card::HEART_ACE,
+        Action::Swap { natural, .. } => *natural == Card::HEART_ACE,
+        Action::Convert { naturals, .. } => naturals.contains(Card::HEART_ACE),
+        _ => false,
+    }
+}
+
+/// Meld-phase actions that lay or move cards (not undos, not the discard).
+fn is_meld_step(a: &Action) -> bool {
+    matches!(
+        a,
+        Action::Lay { .. }
+            | Action::Extend { .. }
+            | Action::TakeWild { .. }
+            | Action::Swap { .. }
+            | Action::Convert { .. }
+            | Action::LayHeartAce
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_probability_is_a_probability() {
+        assert_eq!(take_probability(2, 0, 0, 0.1, 0.1), 1.0);
+        assert_eq!(take_probability(0, 0, 0, 0.1, 0.1), 0.0);
+        let p = take_probability(0, 0, 10, 0.05, 0.1);
+        assert!(p > 0.0 && p < 1.0, "{p}");
+        assert!(take_probability(1, 0, 10, 0.05, 0.1) > p);
     }
 }
