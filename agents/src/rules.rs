@@ -516,7 +516,7 @@ impl RulesAgent {
             || in_pickup
             || opened
             || !table.groups().is_empty()
-            || best_opening(pool) >= s.opening_minimum(me);
+            || opening_in_reach(pool, s.opening_minimum(me));
         if !may_meld {
             return None;
         }
@@ -538,18 +538,17 @@ impl RulesAgent {
             if !opened {
                 // Before the opening (D-8.2) a step must keep the minimum in
                 // reach: laying the ♥A first may break the group it needs.
-                let tt = t.table(me);
-                let left = if hearts {
-                    without_heart_aces(t.hand(me))
-                } else {
-                    t.hand(me)
-                };
-                let reach = tt.opening_value() + best_opening(left).max(0);
-                if tt.opening_value() < s.opening_minimum(me) && reach < s.opening_minimum(me) {
-                    continue;
-                }
-                if matches!(a, Action::LayHeartAce) && tt.opening_value() < s.opening_minimum(me) {
-                    continue;
+                let ov = t.table(me).opening_value();
+                let min = s.opening_minimum(me);
+                if ov < min {
+                    if matches!(a, Action::LayHeartAce) {
+                        continue;
+                    }
+                    let h = t.hand(me);
+                    let left = if hearts { without_heart_aces(h) } else { h };
+                    if !opening_in_reach(left, min - ov) {
+                        continue;
+                    }
                 }
             }
             let mut gain = self.worth(&t, o) - base;
@@ -755,6 +754,47 @@ fn wanted(view: &SeatView, card: Card) -> bool {
             && !card.is_black_three()
             && (view.hand().rank_count(r) >= 1 || view.table(me).group_of_rank(r).is_some())
     })
+}
+
+/// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
+/// a card to discard. Cheap bounds settle most cases; the exact search
+/// ([`best_opening`]) runs only between them.
+fn opening_in_reach(pool: CardSet, need: i32) -> bool {
+    if need <= 0 {
+        return true;
+    }
+    let wilds = pool.wild_count() as i32;
+    let (mut upper, mut lower, mut used) = (20 * wilds, 0, 0);
+    // Lower bound: natural groups of three or more, then pairs completed by
+    // a wild, dearest rank first (Rank::NATURALS runs from 4 up to A).
+    let mut spare = wilds;
+    for r in Rank::NATURALS {
+        let n = pool.rank_count(r) as i32;
+        if n >= 2 || (n == 1 && wilds > 0) {
+            upper += n * r.points();
+        }
+        if n >= 3 {
+            lower += n * r.points();
+            used += n;
+        }
+    }
+    for r in Rank::NATURALS.iter().rev() {
+        if spare == 0 {
+            break;
+        }
+        if pool.rank_count(*r) == 2 {
+            lower += 3 * r.points();
+            used += 3;
+            spare -= 1;
+        }
+    }
+    if upper < need {
+        return false;
+    }
+    if lower >= need && (used as u32) < pool.len() {
+        return true;
+    }
+    best_opening(pool) >= need
 }
 
 /// The hand without its ♥A (kept for laying separately, D-9.4).
