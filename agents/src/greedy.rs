@@ -141,6 +141,11 @@ impl Agent for GreedyAgent {
             if let Some(a) = self.finisher.next(view, legal, rng) {
                 return a;
             }
+            // The plan broke off (a step the engine's bounded check does not
+            // list here): start the meld phase over and plan from there.
+            if legal.contains(&Action::Reset) {
+                return Action::Reset;
+            }
         }
         match view.phase() {
             Phase::Cut => Action::KeepCut {
@@ -217,6 +222,13 @@ impl GreedyAgent {
         // pickup to complete, I-26): follow the engine's way to end the turn.
         if let Some(a) = self.finisher.next(view, legal, rng) {
             return a;
+        }
+        // No way out from here within the search budget: undo the meld
+        // phase (I-25) and end the turn from its start, where the engine
+        // guarantees a way out (I-9).
+        if legal.contains(&Action::Reset) {
+            self.finisher.finishing = true;
+            return Action::Reset;
         }
         legal
             .iter()

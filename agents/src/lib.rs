@@ -83,9 +83,14 @@ impl TurnFinisher {
     ) -> Option<Action> {
         self.finishing = true;
         if self.plan.is_empty() {
-            if let Some(mut path) = view.determinize(rng).completion(5000) {
-                path.reverse();
-                self.plan = path;
+            // A larger budget only where the usual one does not suffice.
+            let state = view.determinize(rng);
+            for budget in [5_000, 100_000] {
+                if let Some(mut path) = state.completion(budget) {
+                    path.reverse();
+                    self.plan = path;
+                    break;
+                }
             }
         }
         match self.plan.pop() {
