@@ -1,8 +1,10 @@
 //! `kanaszta`: the command-line front end of the toolkit. Thin: clap options
 //! become a validated plan, the modules do the work.
 
+mod aggregate;
 mod bench;
 mod merge;
+mod plot;
 mod replay;
 mod report;
 mod rows;
@@ -240,6 +242,60 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Every agent with its parameters, defaults and accepted values.
     Agents,
+    /// Group the rows of a CSV (e.g. hands.csv) and summarize numeric
+    /// columns: n, mean with a 95% interval, sd, share non-zero, min, max.
+    /// Booleans count as 1/0, so their mean is a share.
+    Aggregate {
+        /// The CSV file (`-`: standard input).
+        file: String,
+        /// Group by these columns, comma-separated (e.g. `starter` or `rule_tax,agent`).
+        #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
+        by: Vec<String>,
+        /// Summarize these columns (default: every numeric column).
+        #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
+        cols: Vec<String>,
+        /// Keep only rows where COL equals VALUE (repeatable).
+        #[arg(long = "where", value_name = "COL=VALUE")]
+        filter: Vec<String>,
+        /// Write the CSV here instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Draw an SVG chart from a CSV: bars or lines with 95% intervals, or a histogram.
+    Plot {
+        /// The CSV file (`-`: standard input).
+        file: String,
+        /// bar, line or hist.
+        #[arg(long, default_value = "bar")]
+        kind: String,
+        /// Column on the x axis (categories for bar, values for hist).
+        #[arg(long, value_name = "COL")]
+        x: String,
+        /// Column on the y axis (bar, line).
+        #[arg(long, value_name = "COL")]
+        y: Option<String>,
+        /// Lower end of an interval (with --hi).
+        #[arg(long, value_name = "COL", requires = "hi")]
+        lo: Option<String>,
+        /// Upper end of an interval (with --lo).
+        #[arg(long, value_name = "COL", requires = "lo")]
+        hi: Option<String>,
+        /// One series per value of this column.
+        #[arg(long, value_name = "COL")]
+        group: Option<String>,
+        /// Keep only rows where COL equals VALUE (repeatable).
+        #[arg(long = "where", value_name = "COL=VALUE")]
+        filter: Vec<String>,
+        /// Chart title.
+        #[arg(long, default_value = "")]
+        title: String,
+        /// Histogram bins.
+        #[arg(long, default_value_t = 20)]
+        bins: usize,
+        /// The SVG file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Play one seeded hand between two random agents, printed move by move.
     Demo {
         /// Seed of the deal and of the agents.
@@ -526,6 +582,57 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }))
         }
         Command::Replay(r) => replay::replay(&r),
+        Command::Aggregate {
+            file,
+            by,
+            cols,
+            filter,
+            out,
+        } => {
+            let text = read_csv_input(&file)?;
+            let filter = parse_filters(&filter)?;
+            let csv = aggregate::aggregate(&text, &file, &by, &cols, &filter)?;
+            match out {
+                Some(path) => std::fs::write(&path, csv)
+                    .map(|()| ExitCode::SUCCESS)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => {
+                    let mut o = std::io::stdout().lock();
+                    ok(quiet_pipe(o.write_all(csv.as_bytes()).map_err(Fail::from)))
+                }
+            }
+        }
+        Command::Plot {
+            file,
+            kind,
+            x,
+            y,
+            lo,
+            hi,
+            group,
+            filter,
+            title,
+            bins,
+            out,
+        } => {
+            let spec = plot::Spec {
+                kind: kind.parse()?,
+                x,
+                y,
+                lo,
+                hi,
+                group,
+                filter: parse_filters(&filter)?,
+                title,
+                bins: bins.max(1),
+            };
+            let text = read_csv_input(&file)?;
+            let table = plot::Table::parse(&text, &file)?;
+            let svg = plot::render(&table, &spec, &file)?;
+            std::fs::write(&out, svg)
+                .map(|()| ExitCode::SUCCESS)
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
         Command::Agents => {
             let mut out = std::io::stdout().lock();
             ok(quiet_pipe(
@@ -631,6 +738,30 @@ fn score(out: &mut impl Write, g: &GameState) -> Result<(), Fail> {
         )?;
     }
     Ok(())
+}
+
+/// Reads a CSV file (`-`: standard input) for `aggregate` and `plot`.
+fn read_csv_input(file: &str) -> Result<String, String> {
+    if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))
+    }
+}
+
+/// `COL=VALUE` filters of `--where`.
+fn parse_filters(items: &[String]) -> Result<Vec<(String, String)>, String> {
+    items
+        .iter()
+        .map(|f| {
+            f.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| format!("--where `{f}`: expected COL=VALUE"))
+        })
+        .collect()
 }
 
 /// Output errors: a closed pipe (`kanaszta demo | head`) is a normal end.

@@ -1,0 +1,590 @@
+//! `kanaszta plot`: SVG charts drawn from the toolkit's own CSVs, with no
+//! dependency beyond the CSV reader.
+//!
+//! Three kinds:
+//! - `bar`: one bar per row (or per row and group), height from `--y`,
+//!   optional error bars from `--lo`/`--hi` (e.g. Wilson intervals);
+//! - `line`: `--y` against a numeric or categorical `--x`, one line per
+//!   value of `--group`, with optional error bars;
+//! - `hist`: the distribution of `--x` (e.g. hands per match), one outline
+//!   per value of `--group`, on shared bins.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// What to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Bars with optional intervals.
+    Bar,
+    /// Lines with optional intervals.
+    Line,
+    /// Histogram outlines.
+    Hist,
+}
+
+impl std::str::FromStr for Kind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Kind, String> {
+        match s {
+            "bar" => Ok(Kind::Bar),
+            "line" => Ok(Kind::Line),
+            "hist" => Ok(Kind::Hist),
+            _ => Err(format!(
+                "unknown chart kind `{s}`; accepted: bar, line, hist"
+            )),
+        }
+    }
+}
+
+/// A chart request: which columns of which table.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// Chart kind.
+    pub kind: Kind,
+    /// Column on the x axis (categories for bars, values for histograms).
+    pub x: String,
+    /// Column on the y axis (not for histograms).
+    pub y: Option<String>,
+    /// Lower end of an interval.
+    pub lo: Option<String>,
+    /// Upper end of an interval.
+    pub hi: Option<String>,
+    /// One series per value of this column.
+    pub group: Option<String>,
+    /// Keep only rows where column = value (repeatable).
+    pub filter: Vec<(String, String)>,
+    /// Chart title.
+    pub title: String,
+    /// Histogram bins.
+    pub bins: usize,
+}
+
+/// A table read from CSV: header and rows of text.
+pub struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// Reads CSV text.
+    pub fn parse(text: &str, name: &str) -> Result<Table, String> {
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(text.as_bytes());
+        let header: Vec<String> = r
+            .headers()
+            .map_err(|e| format!("{name}: not a CSV file: {e}"))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let mut rows = Vec::new();
+        for (i, rec) in r.records().enumerate() {
+            let rec = rec.map_err(|e| format!("{name}: malformed CSV at record {}: {e}", i + 1))?;
+            rows.push(rec.iter().map(str::to_string).collect());
+        }
+        Ok(Table { header, rows })
+    }
+
+    fn col(&self, name: &str, file: &str) -> Result<usize, String> {
+        self.header.iter().position(|h| h == name).ok_or_else(|| {
+            format!(
+                "{file}: no column `{name}`; columns: {}",
+                self.header.join(", ")
+            )
+        })
+    }
+}
+
+fn num(v: &str, col: &str, row: usize) -> Result<f64, String> {
+    v.trim()
+        .parse::<f64>()
+        .map_err(|_| format!("row {row}: column `{col}` holds `{v}`, not a number"))
+}
+
+/// One series: its name and points (x label or value, y, interval).
+struct Series {
+    name: String,
+    points: Vec<(String, f64, Option<(f64, f64)>)>,
+}
+
+/// Draws the chart of `spec` from `table` as SVG text.
+pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+    let xi = table.col(&spec.x, file)?;
+    let gi = match &spec.group {
+        Some(g) => Some(table.col(g, file)?),
+        None => None,
+    };
+    let mut filters = Vec::new();
+    for (k, v) in &spec.filter {
+        filters.push((table.col(k, file)?, v.clone()));
+    }
+    let rows: Vec<(usize, &Vec<String>)> = table
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| filters.iter().all(|(i, v)| r.get(*i) == Some(v)))
+        .map(|(i, r)| (i + 2, r))
+        .collect();
+    if rows.is_empty() {
+        return Err(format!("{file}: no rows to plot (after filters)"));
+    }
+    let group_of = |r: &Vec<String>| gi.map_or(String::new(), |g| r[g].clone());
+    if spec.kind == Kind::Hist {
+        let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for (line, r) in &rows {
+            groups
+                .entry(group_of(r))
+                .or_default()
+                .push(num(&r[xi], &spec.x, *line)?);
+        }
+        return Ok(histogram(spec, &groups));
+    }
+    let y = spec
+        .y
+        .as_ref()
+        .ok_or_else(|| "bar and line charts need --y COLUMN".to_string())?;
+    let yi = table.col(y, file)?;
+    let lo = match &spec.lo {
+        Some(c) => Some(table.col(c, file)?),
+        None => None,
+    };
+    let hi = match &spec.hi {
+        Some(c) => Some(table.col(c, file)?),
+        None => None,
+    };
+    let mut series: Vec<Series> = Vec::new();
+    for (line, r) in &rows {
+        let g = group_of(r);
+        let yv = num(&r[yi], y, *line)?;
+        let iv = match (lo, hi) {
+            (Some(l), Some(h)) => Some((
+                num(&r[l], spec.lo.as_deref().unwrap_or(""), *line)?,
+                num(&r[h], spec.hi.as_deref().unwrap_or(""), *line)?,
+            )),
+            _ => None,
+        };
+        let s = match series.iter_mut().position(|s| s.name == g) {
+            Some(i) => &mut series[i],
+            None => {
+                series.push(Series {
+                    name: g,
+                    points: Vec::new(),
+                });
+                series.last_mut().expect("just pushed")
+            }
+        };
+        s.points.push((r[xi].clone(), yv, iv));
+    }
+    Ok(xy_chart(spec, &series))
+}
+
+const W: f64 = 720.0;
+const H: f64 = 420.0;
+const L: f64 = 70.0;
+const R: f64 = 160.0;
+const T: f64 = 40.0;
+const B: f64 = 60.0;
+const COLORS: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A "nice" step for about `n` ticks over `span`.
+fn nice_step(span: f64, n: f64) -> f64 {
+    if span <= 0.0 || !span.is_finite() {
+        return 1.0;
+    }
+    let raw = span / n;
+    let mag = 10f64.powf(raw.log10().floor());
+    let f = raw / mag;
+    let m = if f < 1.5 {
+        1.0
+    } else if f < 3.0 {
+        2.0
+    } else if f < 7.0 {
+        5.0
+    } else {
+        10.0
+    };
+    m * mag
+}
+
+fn fmt_tick(v: f64) -> String {
+    if v.abs() >= 1000.0 || v.fract().abs() < 1e-9 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn header(out: &mut String, title: &str) {
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = write!(
+        out,
+        r#"<rect width="{W}" height="{H}" fill="white"/><text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+        (L + W - R) / 2.0,
+        esc(title)
+    );
+}
+
+fn y_axis(out: &mut String, lo: f64, hi: f64, label: &str) -> impl Fn(f64) -> f64 {
+    let step = nice_step(hi - lo, 6.0);
+    let lo = (lo / step).floor() * step;
+    let hi = (hi / step).ceil() * step;
+    let hi = if hi <= lo { lo + step } else { hi };
+    let ph = H - T - B;
+    let map = move |v: f64| T + ph * (1.0 - (v - lo) / (hi - lo));
+    let mut v = lo;
+    while v <= hi + step * 1e-6 {
+        let y = map(v);
+        let _ = write!(
+            out,
+            r##"<line x1="{L}" x2="{}" y1="{y:.1}" y2="{y:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{}</text>"##,
+            W - R,
+            L - 6.0,
+            y + 4.0,
+            fmt_tick(v)
+        );
+        v += step;
+    }
+    let _ = write!(
+        out,
+        r#"<text transform="translate(16,{}) rotate(-90)" text-anchor="middle">{}</text>"#,
+        (T + H - B) / 2.0,
+        esc(label)
+    );
+    map
+}
+
+fn legend(out: &mut String, names: &[&str]) {
+    if names.len() <= 1 && names.first().is_none_or(|n| n.is_empty()) {
+        return;
+    }
+    for (i, n) in names.iter().enumerate() {
+        let y = T + 10.0 + 18.0 * i as f64;
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{:.1}" width="12" height="12" fill="{}"/><text x="{}" y="{:.1}">{}</text>"#,
+            W - R + 14.0,
+            y - 10.0,
+            COLORS[i % COLORS.len()],
+            W - R + 32.0,
+            y,
+            esc(n)
+        );
+    }
+}
+
+fn xy_chart(spec: &Spec, series: &[Series]) -> String {
+    let mut out = String::new();
+    header(&mut out, &spec.title);
+    // Categories in order of first appearance across series.
+    let mut cats: Vec<String> = Vec::new();
+    for s in series {
+        for (x, _, _) in &s.points {
+            if !cats.contains(x) {
+                cats.push(x.clone());
+            }
+        }
+    }
+    let numeric = spec.kind == Kind::Line && cats.iter().all(|c| c.parse::<f64>().is_ok());
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for s in series {
+        for (_, y, iv) in &s.points {
+            lo = lo.min(*y);
+            hi = hi.max(*y);
+            if let Some((a, b)) = iv {
+                lo = lo.min(*a);
+                hi = hi.max(*b);
+            }
+        }
+    }
+    if spec.kind == Kind::Bar {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    let ymap = y_axis(&mut out, lo, hi, spec.y.as_deref().unwrap_or_default());
+    let pw = W - L - R;
+    let (xmin, xmax) = if numeric {
+        let v: Vec<f64> = cats.iter().filter_map(|c| c.parse().ok()).collect();
+        let a = v.iter().cloned().fold(f64::INFINITY, f64::min);
+        let b = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        (a, if b > a { b } else { a + 1.0 })
+    } else {
+        (0.0, 1.0)
+    };
+    let slot = pw / cats.len().max(1) as f64;
+    let xpos = |x: &str| -> f64 {
+        if numeric {
+            let v: f64 = x.parse().unwrap_or(xmin);
+            L + 20.0 + (pw - 40.0) * (v - xmin) / (xmax - xmin)
+        } else {
+            let i = cats.iter().position(|c| c == x).unwrap_or(0);
+            L + slot * (i as f64 + 0.5)
+        }
+    };
+    // x tick labels
+    for c in &cats {
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            xpos(c),
+            H - B + 18.0,
+            esc(c)
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        (L + W - R) / 2.0,
+        H - 14.0,
+        esc(&spec.x)
+    );
+    let zero = ymap(0.0_f64.clamp(lo.min(0.0), hi.max(0.0)));
+    let ns = series.len().max(1) as f64;
+    for (si, s) in series.iter().enumerate() {
+        let color = COLORS[si % COLORS.len()];
+        match spec.kind {
+            Kind::Bar => {
+                let bw = slot * 0.8 / ns;
+                for (x, y, iv) in &s.points {
+                    let cx = xpos(x) - slot * 0.4 + bw * (si as f64 + 0.5);
+                    let (y0, y1) = (ymap(*y).min(zero), ymap(*y).max(zero));
+                    let _ = write!(
+                        out,
+                        r#"<rect x="{:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="{color}" fill-opacity="0.8"><title>{} {}: {}</title></rect>"#,
+                        cx - bw / 2.0,
+                        bw * 0.9,
+                        (y1 - y0).max(0.5),
+                        esc(&s.name),
+                        esc(x),
+                        fmt_tick(*y)
+                    );
+                    if let Some((a, b)) = iv {
+                        error_bar(&mut out, cx, ymap(*a), ymap(*b));
+                    }
+                }
+            }
+            _ => {
+                let mut pts: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .map(|(x, y, _)| (xpos(x), ymap(*y)))
+                    .collect();
+                if numeric {
+                    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                }
+                let path: Vec<String> = pts.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+                let _ = write!(
+                    out,
+                    r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"/>"#,
+                    path.join(" ")
+                );
+                for (x, y, iv) in &s.points {
+                    let cx = xpos(x);
+                    let _ = write!(
+                        out,
+                        r#"<circle cx="{cx:.1}" cy="{:.1}" r="3.5" fill="{color}"><title>{} {}: {}</title></circle>"#,
+                        ymap(*y),
+                        esc(&s.name),
+                        esc(x),
+                        fmt_tick(*y)
+                    );
+                    if let Some((a, b)) = iv {
+                        error_bar(&mut out, cx, ymap(*a), ymap(*b));
+                    }
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    legend(&mut out, &names);
+    out.push_str("</svg>\n");
+    out
+}
+
+fn error_bar(out: &mut String, x: f64, ya: f64, yb: f64) {
+    let _ = write!(
+        out,
+        r##"<line x1="{x:.1}" x2="{x:.1}" y1="{ya:.1}" y2="{yb:.1}" stroke="#222"/><line x1="{:.1}" x2="{:.1}" y1="{ya:.1}" y2="{ya:.1}" stroke="#222"/><line x1="{:.1}" x2="{:.1}" y1="{yb:.1}" y2="{yb:.1}" stroke="#222"/>"##,
+        x - 4.0,
+        x + 4.0,
+        x - 4.0,
+        x + 4.0
+    );
+}
+
+fn histogram(spec: &Spec, groups: &BTreeMap<String, Vec<f64>>) -> String {
+    let mut out = String::new();
+    header(&mut out, &spec.title);
+    let all = groups.values().flatten();
+    let lo = all.clone().cloned().fold(f64::INFINITY, f64::min);
+    let hi = all.cloned().fold(f64::NEG_INFINITY, f64::max);
+    let bins = spec.bins.max(1);
+    let width = if hi > lo {
+        (hi - lo) / bins as f64
+    } else {
+        1.0
+    };
+    let mut shares: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut top: f64 = 0.0;
+    for (name, v) in groups {
+        let mut c = vec![0.0; bins];
+        for x in v {
+            let i = (((x - lo) / width) as usize).min(bins - 1);
+            c[i] += 1.0;
+        }
+        let n = v.len().max(1) as f64;
+        for x in c.iter_mut() {
+            *x /= n;
+            top = top.max(*x);
+        }
+        shares.push((name.clone(), c));
+    }
+    let ymap = y_axis(&mut out, 0.0, top, "share");
+    let pw = W - L - R;
+    let xmap = |v: f64| L + pw * (v - lo) / (width * bins as f64);
+    let step = nice_step(width * bins as f64, 8.0);
+    let mut t = (lo / step).ceil() * step;
+    while t <= lo + width * bins as f64 + 1e-9 {
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            xmap(t),
+            H - B + 18.0,
+            fmt_tick(t)
+        );
+        t += step;
+    }
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        (L + W - R) / 2.0,
+        H - 14.0,
+        esc(&spec.x)
+    );
+    for (si, (_, c)) in shares.iter().enumerate() {
+        let color = COLORS[si % COLORS.len()];
+        let mut pts = format!("{:.1},{:.1}", xmap(lo), ymap(0.0));
+        for (i, s) in c.iter().enumerate() {
+            let x0 = xmap(lo + width * i as f64);
+            let x1 = xmap(lo + width * (i + 1) as f64);
+            let y = ymap(*s);
+            let _ = write!(pts, " {x0:.1},{y:.1} {x1:.1},{y:.1}");
+        }
+        let _ = write!(
+            pts,
+            " {:.1},{:.1}",
+            xmap(lo + width * bins as f64),
+            ymap(0.0)
+        );
+        let _ = write!(
+            out,
+            r#"<polyline points="{pts}" fill="{color}" fill-opacity="0.15" stroke="{color}" stroke-width="2"/>"#
+        );
+    }
+    let names: Vec<String> = groups
+        .iter()
+        .map(|(k, v)| format!("{k} (n={})", v.len()))
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    legend(&mut out, &refs);
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(kind: Kind, x: &str, y: Option<&str>) -> Spec {
+        Spec {
+            kind,
+            x: x.into(),
+            y: y.map(Into::into),
+            lo: None,
+            hi: None,
+            group: None,
+            filter: Vec::new(),
+            title: "t".into(),
+            bins: 10,
+        }
+    }
+
+    #[test]
+    fn bar_chart_has_one_bar_per_row_and_error_bars() {
+        let t = Table::parse(
+            "agent,rate,lo,hi\nrules,0.6,0.55,0.65\ngreedy,0.4,0.35,0.45\n",
+            "x",
+        )
+        .unwrap();
+        let mut s = spec(Kind::Bar, "agent", Some("rate"));
+        s.lo = Some("lo".into());
+        s.hi = Some("hi".into());
+        let svg = render(&t, &s, "x").unwrap();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert_eq!(svg.matches("<rect x=").count(), 2, "{svg}");
+        assert!(svg.contains(">rules<") && svg.contains(">greedy<"));
+        assert_eq!(svg.matches("stroke=\"#222\"").count(), 6);
+    }
+
+    #[test]
+    fn line_chart_groups_series_and_filters_rows() {
+        let t = Table::parse(
+            "opening,tax,rate\n50,on,0.5\n90,on,0.6\n50,off,0.4\n90,off,0.7\n50,x,9\n",
+            "x",
+        )
+        .unwrap();
+        let mut s = spec(Kind::Line, "opening", Some("rate"));
+        s.group = Some("tax".into());
+        s.filter = vec![];
+        let svg = render(&t, &s, "x").unwrap();
+        assert_eq!(svg.matches("<polyline").count(), 3);
+        let mut s2 = s.clone();
+        s2.filter = vec![("tax".into(), "on".into())];
+        let svg = render(&t, &s2, "x").unwrap();
+        assert_eq!(svg.matches("<polyline").count(), 1);
+    }
+
+    #[test]
+    fn histogram_shares_sum_to_one_per_group() {
+        let t = Table::parse("hands,tax\n3,on\n4,on\n4,on\n10,off\n", "x").unwrap();
+        let mut s = spec(Kind::Hist, "hands", None);
+        s.group = Some("tax".into());
+        let svg = render(&t, &s, "x").unwrap();
+        assert!(
+            svg.contains("on (n=3)") && svg.contains("off (n=1)"),
+            "{svg}"
+        );
+    }
+
+    #[test]
+    fn bad_columns_and_values_are_reported() {
+        let t = Table::parse("a,b\nx,1\ny,z\n", "f.csv").unwrap();
+        let e = render(&t, &spec(Kind::Bar, "nope", Some("b")), "f.csv").unwrap_err();
+        assert!(
+            e.contains("no column `nope`") && e.contains("columns: a, b"),
+            "{e}"
+        );
+        let e = render(&t, &spec(Kind::Bar, "a", Some("b")), "f.csv").unwrap_err();
+        assert!(e.contains("row 3") && e.contains("not a number"), "{e}");
+        let e = render(&t, &spec(Kind::Bar, "a", None), "f.csv").unwrap_err();
+        assert!(e.contains("--y"), "{e}");
+        assert!("pie"
+            .parse::<Kind>()
+            .unwrap_err()
+            .contains("bar, line, hist"));
+    }
+}

@@ -1,0 +1,187 @@
+//! `kanaszta aggregate` and `kanaszta plot` on the CSVs of a real run, and
+//! the quick variant of the results pipeline (`results/make.sh --quick`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_kanaszta");
+
+fn kanaszta(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run kanaszta");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = kanaszta(args);
+    assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
+    out
+}
+
+fn refused(args: &[&str], needles: &[&str]) {
+    let (code, _, err) = kanaszta(args);
+    assert_eq!(code, 1, "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: `{n}` not in {err}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kanaszta-analysis-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn aggregate_groups_hand_rows_by_starter() {
+    let d = tmp("agg");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "40",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let hands = d.join("hands.csv");
+    let out = ok(&[
+        "aggregate",
+        s(&hands),
+        "--by",
+        "starter",
+        "--cols",
+        "won,raw",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "starter,column,n,mean,ci95_lo,ci95_hi,sd,share_nonzero,min,max"
+    );
+    // 40 hands, two rows each: 40 starter rows and 40 others.
+    assert!(lines.iter().any(|l| l.starts_with("true,won,40,")), "{out}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("false,raw,40,")),
+        "{out}"
+    );
+    let f = d.join("agg.csv");
+    ok(&[
+        "aggregate",
+        s(&hands),
+        "--where",
+        "agent=greedy",
+        "--cols",
+        "won",
+        "--out",
+        s(&f),
+    ]);
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("won,40,"),
+        "{text}"
+    );
+    refused(
+        &["aggregate", s(&hands), "--by", "nope"],
+        &["no column `nope`", "columns: series"],
+    );
+    refused(
+        &["aggregate", s(&hands), "--where", "agent"],
+        &["expected COL=VALUE"],
+    );
+    refused(&["aggregate", s(&d.join("missing.csv"))], &["cannot read"]);
+    std::fs::write(d.join("bad.csv"), "a,b\n1,2,3\n").unwrap();
+    refused(&["aggregate", s(&d.join("bad.csv"))], &["malformed CSV"]);
+}
+
+#[test]
+fn plot_writes_svg_charts_from_run_csvs() {
+    let d = tmp("plot");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "20",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let svg = d.join("bar.svg");
+    ok(&[
+        "plot",
+        s(&d.join("summary.csv")),
+        "--x",
+        "agent",
+        "--y",
+        "hand_win_rate",
+        "--lo",
+        "hand_win_lo",
+        "--hi",
+        "hand_win_hi",
+        "--title",
+        "win rates",
+        "--out",
+        s(&svg),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("win rates"));
+    assert_eq!(text.matches("<rect x=").count(), 2, "one bar per agent");
+    let hist = d.join("hist.svg");
+    ok(&[
+        "plot",
+        s(&d.join("hands.csv")),
+        "--kind",
+        "hist",
+        "--x",
+        "raw",
+        "--group",
+        "agent",
+        "--out",
+        s(&hist),
+    ]);
+    let text = std::fs::read_to_string(&hist).unwrap();
+    assert!(
+        text.contains("greedy (n=20)") && text.contains("random (n=20)"),
+        "{text}"
+    );
+    refused(
+        &[
+            "plot",
+            s(&d.join("summary.csv")),
+            "--kind",
+            "pie",
+            "--x",
+            "agent",
+            "--out",
+            s(&svg),
+        ],
+        &["unknown chart kind `pie`", "bar, line, hist"],
+    );
+    refused(
+        &[
+            "plot",
+            s(&d.join("summary.csv")),
+            "--x",
+            "agent",
+            "--y",
+            "agent",
+            "--out",
+            s(&svg),
+        ],
+        &["not a number"],
+    );
+}
