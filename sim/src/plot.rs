@@ -102,10 +102,13 @@ fn num(v: &str, col: &str, row: usize) -> Result<f64, String> {
         .map_err(|_| format!("row {row}: column `{col}` holds `{v}`, not a number"))
 }
 
-/// One series: its name and points (x label or value, y, interval).
+/// One point: x label (or value), y, and an optional interval.
+type Point = (String, f64, Option<(f64, f64)>);
+
+/// One series: its name and points.
 struct Series {
     name: String,
-    points: Vec<(String, f64, Option<(f64, f64)>)>,
+    points: Vec<Point>,
 }
 
 /// Draws the chart of `spec` from `table` as SVG text.
