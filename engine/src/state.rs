@@ -199,6 +199,34 @@ pub(crate) struct Anchor {
     pub turn: Turn,
 }
 
+/// The mover's part of the state: everything a meld step may change
+/// (the pile only shrinks, when its rest is taken). Saved before a step is
+/// tried in place, so that a refused step is undone by copying back a few
+/// hundred bytes instead of the whole state.
+#[derive(Clone, Copy)]
+pub(crate) struct MoverSave {
+    hand: CardSet,
+    known: CardSet,
+    table: Table,
+    turn: Turn,
+    pile_len: u8,
+    stats: PlayerStats,
+}
+
+impl MoverSave {
+    pub(crate) fn of(g: &GameState) -> MoverSave {
+        let p = g.current as usize;
+        MoverSave {
+            hand: g.hands[p],
+            known: g.known[p],
+            table: g.tables[p],
+            turn: g.turn,
+            pile_len: g.pile_len,
+            stats: g.stats[p],
+        }
+    }
+}
+
 /// One hand of decorated canasta, complete: every card's place, the
 /// generator for chance, the turn in progress. Cloning copies fixed-size arrays only.
 ///
@@ -571,14 +599,26 @@ impl GameState {
 
     fn meld_candidates(&self, out: &mut Vec<Action>) {
         // Candidates go straight into the caller's buffer and the illegal
-        // ones are dropped: probes run on quiet copies (no message is
-        // formatted), so listing allocates nothing once the buffer is warm.
+        // ones are dropped. They are tried on one quiet copy (no message is
+        // formatted): a step refused changes nothing, and after a step
+        // made only the mover's part is put back. Discards and the reset
+        // are checked without changing anything.
         self.raw_meld_candidates(out);
+        let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
-        out.retain(|a| {
-            let mut s = probe.clone();
-            s.apply(*a).is_ok()
+        out.retain(|&a| match a {
+            Action::Discard(c) => probe.check_discard(c).is_ok(),
+            Action::Reset => probe.resettable(),
+            _ => {
+                let mut touched = false;
+                let ok = probe.meld_try(a, &mut touched).is_ok();
+                if touched {
+                    probe.restore_mover(&save);
+                }
+                debug_assert!(probe == *self, "probe restored after {a}");
+                ok
+            }
         });
     }
 
@@ -710,37 +750,70 @@ impl GameState {
                     self.turn = self.anchor.turn;
                     return Ok(());
                 }
-                if action == Action::TakeRest {
-                    let mut next = self.clone();
-                    next.meld_step(action)?;
-                    // With the opening made and two cards in hand the turn
-                    // surely ends with a discard; otherwise search.
-                    let sure = !next.turn.must_go_out && next.hands[next.current as usize].len() >= 2;
-                    if !sure && (!next.can_finish() || !next.search_completion(&mut 1500)) {
-                        return refuse(
-                            "I-26",
-                            "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
-                        );
+                // The step is made in place; if the completion check
+                // refuses it, the mover's part is put back as it was.
+                let save = MoverSave::of(self);
+                let mut touched = false;
+                if let Err(e) = self.meld_try(action, &mut touched) {
+                    if touched {
+                        self.restore_mover(&save);
                     }
-                    next.set_anchor();
-                    *self = next;
-                    return Ok(());
+                    return Err(e);
                 }
-                let mut next = self.clone();
-                next.meld_step(action)?;
-                // The quick completion test first. Its "no" is exact in a
-                // plain meld phase (it rests on the going-out solver, which
-                // is generous); with pending wilds or during a pickup an
-                // exact (bounded) search over the engine's own moves decides.
-                let tight = !next.turn.pending.is_empty() || next.before_rest();
-                let completable = next.can_finish() || (tight && next.search_completion(&mut 600));
-                if !completable {
-                    return refuse_fmt!(self.quiet, "I-9", "`{action}` would leave a turn that cannot be completed");
+                if action == Action::TakeRest {
+                    self.set_anchor();
                 }
-                *self = next;
                 Ok(())
             }
         }
+    }
+
+    /// A meld-phase action other than a discard or a reset, in place, with
+    /// the I-9 completion check. A refusal by the step itself changes
+    /// nothing (`touched` stays false); after a refusal by the completion
+    /// check the step has been made (`touched`) and the caller restores the
+    /// mover's part ([`GameState::restore_mover`]).
+    fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
+        self.meld_step(action)?;
+        *touched = true;
+        if action == Action::TakeRest {
+            // With the opening made and two cards in hand the turn
+            // surely ends with a discard; otherwise search.
+            let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
+            if !sure && (!self.can_finish() || !self.search_completion(&mut 1500)) {
+                return refuse(
+                    "I-26",
+                    "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
+                );
+            }
+            return Ok(());
+        }
+        // The quick completion test first. Its "no" is exact in a
+        // plain meld phase (it rests on the going-out solver, which
+        // is generous); with pending wilds or during a pickup an
+        // exact (bounded) search over the engine's own moves decides.
+        let tight = !self.turn.pending.is_empty() || self.before_rest();
+        let completable = self.can_finish() || (tight && self.search_completion(&mut 600));
+        if !completable {
+            return refuse_fmt!(
+                self.quiet,
+                "I-9",
+                "`{action}` would leave a turn that cannot be completed"
+            );
+        }
+        Ok(())
+    }
+
+    /// Puts back the mover's part of the state saved by [`MoverSave::of`]:
+    /// everything a meld step may change.
+    fn restore_mover(&mut self, save: &MoverSave) {
+        let p = self.current as usize;
+        self.hands[p] = save.hand;
+        self.known[p] = save.known;
+        self.tables[p] = save.table;
+        self.turn = save.turn;
+        self.pile_len = save.pile_len;
+        self.stats[p] = save.stats;
     }
 
     /// Applies an action the caller knows to be legal (e.g. taken from
@@ -860,10 +933,10 @@ impl GameState {
     /// turn from here with the engine's own meld actions: a discard, or the
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
-        let mut seen = std::collections::HashMap::new();
+        let mut search = Search::default();
         let mut root = self.clone();
         root.quiet = true;
-        root.search_rec(budget, &mut seen, 150, &mut Vec::new())
+        root.search_rec(budget, &mut search, 150, &mut Vec::new())
     }
 
     /// A way to complete the current turn (meld actions ending with the
@@ -879,10 +952,11 @@ impl GameState {
         let mut b = budget;
         let mut root = self.clone();
         root.quiet = true;
+        let mut search = Search::default();
         for limit in 1..=150 {
-            let mut seen = std::collections::HashMap::new();
+            search.seen.clear();
             let mut path = Vec::new();
-            if root.search_rec(&mut b, &mut seen, limit, &mut path) {
+            if root.search_rec(&mut b, &mut search, limit, &mut path) {
                 path.reverse();
                 return Some(path);
             }
@@ -896,7 +970,7 @@ impl GameState {
     fn search_rec(
         &self,
         budget: &mut u32,
-        seen: &mut std::collections::HashMap<u64, u32>,
+        search: &mut Search,
         depth: u32,
         path: &mut Vec<Action>,
     ) -> bool {
@@ -920,16 +994,15 @@ impl GameState {
             .hash(&mut h);
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
-        match seen.get(&h.finish()) {
+        match search.seen.get(&h.finish()) {
             Some(&d) if d >= depth => return false,
             _ => {
-                seen.insert(h.finish(), depth);
+                search.seen.insert(h.finish(), depth);
             }
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
             for c in self.hands[p].kinds() {
-                let mut t = Box::new(self.clone());
-                if t.discard(c).is_ok() {
+                if self.check_discard(c).is_ok() {
                     path.push(Action::Discard(c));
                     return true;
                 }
@@ -938,7 +1011,9 @@ impl GameState {
         if depth == 0 {
             return false;
         }
-        let mut cand = Vec::new();
+        // Buffers come from the search's pools and go back on return.
+        let mut cand = search.cands.pop().unwrap_or_default();
+        cand.clear();
         self.raw_meld_candidates(&mut cand);
         // Placements and lays first: they make progress.
         // During a pickup, laying the top card comes first.
@@ -957,17 +1032,36 @@ impl GameState {
             Action::LayHeartAce => 5,
             _ => 6,
         });
-        for a in cand {
+        // One copy serves every candidate: a refused step changes nothing,
+        // and after a step searched in vain the mover's part is put back.
+        let mut t = match search.states.pop() {
+            Some(mut t) => {
+                (*t).clone_from(self);
+                t
+            }
+            None => Box::new(self.clone()),
+        };
+        let save = MoverSave::of(self);
+        let mut found = false;
+        for &a in &cand {
             if matches!(a, Action::Discard(_) | Action::Reset) {
                 continue;
             }
-            let mut t = Box::new(self.clone());
-            if t.meld_step(a).is_ok() && t.search_rec(budget, seen, depth - 1, path) {
-                path.push(a);
-                return true;
+            if t.meld_step(a).is_err() {
+                debug_assert!(*t == *self, "a refused {a} changed nothing");
+                continue;
             }
+            if t.search_rec(budget, search, depth - 1, path) {
+                path.push(a);
+                found = true;
+                break;
+            }
+            t.restore_mover(&save);
+            debug_assert!(*t == *self, "restored after {a}");
         }
-        false
+        search.states.push(t);
+        search.cands.push(cand);
+        found
     }
 
     fn end_draw_choice(&mut self) {
@@ -1244,6 +1338,10 @@ impl GameState {
         let from_hand = cards.checked_sub(from_pending).unwrap_or(cards);
         if !self.hands[p].contains_all(from_hand) {
             return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{from_hand}]");
+        }
+        // Checked before anything changes: a refused step changes nothing.
+        if self.tables[p].len() >= crate::table::MAX_GROUPS {
+            return refuse("D-9", "the table cannot hold more groups");
         }
         for c in from_hand.iter() {
             self.hand_remove(p, c);
@@ -1662,6 +1760,14 @@ impl GameState {
     }
 
     fn discard(&mut self, c: Card) -> Result<(), RuleError> {
+        self.check_discard(c)?;
+        self.commit_discard(c);
+        Ok(())
+    }
+
+    /// The checks of a discard, changing nothing: listing and the
+    /// completion search test discards without copying the state.
+    fn check_discard(&self, c: Card) -> Result<(), RuleError> {
         let p = self.current as usize;
         if self.phase == Phase::Meld {
             if !self.turn.pending.is_empty() {
@@ -1717,7 +1823,14 @@ impl GameState {
                 return refuse_fmt!(self.quiet, "D-8.2", "the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)");
             }
         }
-        // Commit.
+        Ok(())
+    }
+
+    /// A discard that [`GameState::check_discard`] accepted.
+    fn commit_discard(&mut self, c: Card) {
+        let p = self.current as usize;
+        let going_out = self.hands[p].len() == 1;
+        let laid = self.tables[p].has_new();
         self.hand_remove(p, c);
         if self.pile_top_fresh && self.pile_top() == Some(c) && !c.is_joker() {
             self.tables[p].twins += 1;
@@ -1743,15 +1856,14 @@ impl GameState {
                 from_hand,
                 cleared_table: cleared,
             });
-            return Ok(());
+            return;
         }
         if self.turns >= self.rules.turn_cap {
             self.finish(HandEnd::Stalled);
-            return Ok(());
+            return;
         }
         let next = (p + 1) % self.players();
         self.begin_turn(next, false);
-        Ok(())
     }
 
     fn finish(&mut self, end: HandEnd) {
@@ -2073,6 +2185,42 @@ impl Verdict {
         } else {
             Verdict::No
         }
+    }
+}
+
+/// The completion search's visited set (keyed by a state hash, already
+/// mixed) and pools of buffers reused from node to node.
+#[derive(Default)]
+struct Search {
+    seen: std::collections::HashMap<u64, u32, PassThrough>,
+    states: Vec<Box<GameState>>,
+    cands: Vec<Vec<Action>>,
+}
+
+/// Hashing for keys that are hashes already.
+#[derive(Clone, Copy, Default)]
+struct PassThrough;
+
+impl std::hash::BuildHasher for PassThrough {
+    type Hasher = PassThroughHasher;
+    fn build_hasher(&self) -> PassThroughHasher {
+        PassThroughHasher(0)
+    }
+}
+
+struct PassThroughHasher(u64);
+
+impl std::hash::Hasher for PassThroughHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
     }
 }
 
