@@ -111,6 +111,15 @@ pub struct Group {
 }
 
 impl Group {
+    /// The group's five bytes in one word, for hashing.
+    pub(crate) const fn packed(&self) -> u64 {
+        self.rank as u64
+            | (self.naturals as u64) << 8
+            | (self.twos as u64) << 16
+            | (self.jokers as u64) << 24
+            | (self.flags as u64) << 32
+    }
+
     /// An empty group of a natural rank (not yet legal).
     pub const fn empty(rank: Rank) -> Group {
         Group {

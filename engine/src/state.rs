@@ -804,6 +804,48 @@ impl GameState {
         Ok(())
     }
 
+    /// The completion search's key of a state: a hash of everything of the
+    /// mover's turn that the search can change (hand, table, pending wilds,
+    /// pickup). Word by word, live groups only (vacated slots are cleared).
+    fn search_key(&self) -> u64 {
+        let p = self.current as usize;
+        let mut h = WordHash::default();
+        let (lo, hi, j) = self.hands[p].raw();
+        h.word(lo);
+        h.word(hi);
+        let table = &self.tables[p];
+        let (tlo, thi, tj) = table.red_threes.raw();
+        h.word(tlo);
+        h.word(thi);
+        let (plo, phi, pj) = self.turn.pending.raw();
+        h.word(plo);
+        h.word(phi);
+        h.word(
+            j as u64
+                | (tj as u64) << 8
+                | (pj as u64) << 16
+                | (table.twins as u64) << 24
+                | (table.heart_aces as u64) << 32
+                | (table.heart_aces_new as u64) << 40
+                | (table.opened as u64) << 48
+                | (self.turn.must_go_out as u64) << 49
+                | (table.len() as u64) << 56,
+        );
+        h.word(match self.turn.pickup {
+            None => 0,
+            Some(pk) => {
+                1 | (pk.top.index() as u64) << 8
+                    | (pk.group_baseline as u64) << 16
+                    | (pk.pile_size as u64) << 24
+                    | (pk.rest_taken as u64) << 32
+            }
+        });
+        for g in table.groups() {
+            h.word(g.packed());
+        }
+        h.finish()
+    }
+
     /// Puts back the mover's part of the state saved by [`MoverSave::of`]:
     /// everything a meld step may change.
     fn restore_mover(&mut self, save: &MoverSave) {
@@ -974,7 +1016,6 @@ impl GameState {
         depth: u32,
         path: &mut Vec<Action>,
     ) -> bool {
-        use std::hash::{Hash, Hasher};
         if self.phase != Phase::Meld {
             return true;
         }
@@ -983,21 +1024,13 @@ impl GameState {
         }
         *budget -= 1;
         let p = self.current as usize;
-        let mut h = FastHasher(0);
-        (
-            self.hands[p],
-            self.tables[p],
-            self.turn.pending,
-            self.turn.pickup,
-            self.turn.must_go_out,
-        )
-            .hash(&mut h);
+        let key = self.search_key();
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
-        match search.seen.get(&h.finish()) {
+        match search.seen.get(&key) {
             Some(&d) if d >= depth => return false,
             _ => {
-                search.seen.insert(h.finish(), depth);
+                search.seen.insert(key, depth);
             }
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
@@ -1022,16 +1055,36 @@ impl GameState {
             .pickup
             .filter(|pk| !pk.rest_taken)
             .map(|pk| pk.top);
-        cand.sort_by_key(|a| match a {
-            Action::TakeRest => 0,
-            Action::Extend { card, .. } if Some(*card) == top => 1,
-            Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
-            Action::Extend { .. } => 2,
-            Action::Lay { .. } => 3,
-            Action::Swap { .. } | Action::Convert { .. } => 4,
-            Action::LayHeartAce => 5,
-            _ => 6,
-        });
+        let class = |a: &Action| -> usize {
+            match a {
+                Action::TakeRest => 0,
+                Action::Extend { card, .. } if Some(*card) == top => 1,
+                Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
+                Action::Extend { .. } => 2,
+                Action::Lay { .. } => 3,
+                Action::Swap { .. } | Action::Convert { .. } => 4,
+                Action::LayHeartAce => 5,
+                _ => 6,
+            }
+        };
+        // A stable sort by class, as a counting sort: seven classes.
+        let mut sorted = search.cands.pop().unwrap_or_default();
+        let mut start = [0usize; 8];
+        for a in &cand {
+            start[class(a) + 1] += 1;
+        }
+        for i in 1..8 {
+            start[i] += start[i - 1];
+        }
+        sorted.clear();
+        sorted.resize(cand.len(), Action::Draw);
+        for a in &cand {
+            let c = class(a);
+            sorted[start[c]] = *a;
+            start[c] += 1;
+        }
+        std::mem::swap(&mut cand, &mut sorted);
+        search.cands.push(sorted);
         // One copy serves every candidate: a refused step changes nothing,
         // and after a step searched in vain the mover's part is put back.
         let mut t = match search.states.pop() {
@@ -1958,8 +2011,9 @@ impl GameState {
         let rest = self.pile_len as u32;
         let hand = self.hands[p];
         let table = &self.tables[p];
+        // Built only where a verdict needs it.
         let rest_set =
-            CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
+            || CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
         let Some(r) = pk.top.rank() else {
             return Verdict::No;
         };
@@ -2017,7 +2071,7 @@ impl GameState {
                     return Verdict::No;
                 }
             }
-            let all = hand.checked_add(rest_set).unwrap_or(hand);
+            let all = hand.checked_add(rest_set()).unwrap_or(hand);
             let all = all.checked_add(self.turn.pending).unwrap_or(all);
             let must = if laid { None } else { Some(pk.top) };
             return Verdict::maybe(solver::can_go_out(
@@ -2052,7 +2106,7 @@ impl GameState {
             };
         }
         // I-26: short of the minimum, the turn must go out.
-        let all_pool = pool.checked_add(rest_set).unwrap_or(pool);
+        let all_pool = pool.checked_add(rest_set()).unwrap_or(pool);
         Verdict::maybe(solver::can_go_out(
             self,
             p,
@@ -2224,20 +2278,22 @@ impl std::hash::Hasher for PassThroughHasher {
     }
 }
 
-/// A cheap multiply-xor hasher for the completion search's visited set.
-struct FastHasher(u64);
+/// A word-at-a-time hash for the completion search's visited set: a
+/// multiply-xorshift step per word and a splitmix64 finish.
+#[derive(Default)]
+struct WordHash(u64);
 
-impl std::hash::Hasher for FastHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl WordHash {
+    fn word(&mut self, w: u64) {
+        let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
-                .wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-        }
+
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 
