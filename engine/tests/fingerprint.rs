@@ -129,7 +129,7 @@ fn play(rules: Rules, seed0: u64, hands: u64) -> u64 {
             for a in &legal {
                 h.str(&a.to_string());
             }
-            if k % 3 == 0 {
+            if k.is_multiple_of(3) {
                 probes(&g, &mut extra);
                 for a in &extra {
                     let mut c = g.clone();
