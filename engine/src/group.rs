@@ -78,6 +78,30 @@ const fn field_get(x: u8, suit: u8) -> u8 {
     (x >> (suit * 2)) & 3
 }
 
+/// A suit field (two bits a suit) spread into a nibble of suits present
+/// (low) and a nibble of suits present twice (high).
+const SPREAD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut v = 0u8;
+        let mut suit = 0;
+        while suit < 4 {
+            let c = field_get(x as u8, suit);
+            if c >= 1 {
+                v |= 1 << suit;
+            }
+            if c >= 2 {
+                v |= 0x10 << suit;
+            }
+            suit += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+};
+
 /// Whether `naturals` naturals and `wilds` wilds make a legal natural group
 /// (D-9.1): 3 to 8 cards, wilds strictly fewer than naturals, none in 8.
 pub const fn legal_natural_counts(naturals: u32, wilds: u32) -> bool {
@@ -298,24 +322,18 @@ impl Group {
 
     /// The group's cards.
     pub fn cards(&self) -> CardSet {
-        let mut s = CardSet::EMPTY;
-        for suit in 0..4u8 {
-            for _ in 0..field_get(self.twos, suit) {
-                s.insert(Card::new(Rank::Two, Suit::from_index(suit)));
-            }
-            if self.rank != WILD_GROUP {
-                for _ in 0..field_get(self.naturals, suit) {
-                    s.insert(Card::new(
-                        Rank::from_index(self.rank),
-                        Suit::from_index(suit),
-                    ));
-                }
-            }
+        // A suit field's copies become "at least one" and "two" bits of
+        // the card set's words, at the rank's nibble.
+        let t = SPREAD[self.twos as usize];
+        let mut lo = (t & 0xF) as u64;
+        let mut hi = (t >> 4) as u64;
+        if self.rank != WILD_GROUP {
+            let n = SPREAD[self.naturals as usize];
+            let shift = self.rank as u32 * 4;
+            lo |= ((n & 0xF) as u64) << shift;
+            hi |= ((n >> 4) as u64) << shift;
         }
-        for _ in 0..self.jokers {
-            s.insert(Card::JOKER);
-        }
-        s
+        CardSet::from_raw_unchecked(lo, hi, self.jokers)
     }
 
     /// One 2 of the group (the lowest suit), if any.
@@ -410,6 +428,33 @@ mod tests {
 
     fn g(s: &str) -> Group {
         Group::from_cards(CardSet::parse(s).unwrap()).unwrap()
+    }
+
+    /// A group's cards are exactly the cards it was built from, every
+    /// rank, suit and number of copies.
+    #[test]
+    fn cards_round_trip() {
+        for r in Rank::NATURALS {
+            for nat in 0..=255u32 {
+                let mut s = CardSet::EMPTY;
+                for suit in 0..4u8 {
+                    for _ in 0..(nat >> (suit * 2)) & 3 {
+                        s.insert(Card::new(r, Suit::from_index(suit)));
+                    }
+                }
+                for (i, w) in ["2C", "2D", "2H", "2S", "JK", "JK", "JK"]
+                    .iter()
+                    .enumerate()
+                {
+                    if nat.rotate_right(i as u32) & 1 == 1 {
+                        s.insert(w.parse().unwrap());
+                    }
+                }
+                let grp = Group::from_cards(s).unwrap();
+                assert_eq!(grp.cards(), s, "{r:?} [{s}]");
+                assert_eq!(Group::from_cards(s.wilds()).unwrap().cards(), s.wilds());
+            }
+        }
     }
 
     /// D-9.1: 3–8 cards, wilds strictly fewer than naturals, none in 8.

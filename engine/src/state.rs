@@ -846,6 +846,18 @@ impl GameState {
         h.finish()
     }
 
+    /// Copies the mover's part from `o`, a state that differs from this
+    /// one in nothing else (see [`MoverSave`]).
+    fn copy_mover_from(&mut self, o: &GameState) {
+        let p = o.current as usize;
+        self.hands[p] = o.hands[p];
+        self.known[p] = o.known[p];
+        self.tables[p] = o.tables[p];
+        self.turn = o.turn;
+        self.pile_len = o.pile_len;
+        self.stats[p] = o.stats[p];
+    }
+
     /// Puts back the mover's part of the state saved by [`MoverSave::of`]:
     /// everything a meld step may change.
     fn restore_mover(&mut self, save: &MoverSave) {
@@ -1087,14 +1099,16 @@ impl GameState {
         search.cands.push(sorted);
         // One copy serves every candidate: a refused step changes nothing,
         // and after a step searched in vain the mover's part is put back.
+        // Every state of one search differs from its root only in the
+        // mover's part, so a pooled copy needs only that part refreshed.
         let mut t = match search.states.pop() {
             Some(mut t) => {
-                (*t).clone_from(self);
+                t.copy_mover_from(self);
                 t
             }
             None => Box::new(self.clone()),
         };
-        let save = MoverSave::of(self);
+        debug_assert!(*t == *self, "pooled copy refreshed");
         let mut found = false;
         for &a in &cand {
             if matches!(a, Action::Discard(_) | Action::Reset) {
@@ -1109,7 +1123,7 @@ impl GameState {
                 found = true;
                 break;
             }
-            t.restore_mover(&save);
+            t.copy_mover_from(self);
             debug_assert!(*t == *self, "restored after {a}");
         }
         search.states.push(t);
@@ -1702,13 +1716,15 @@ impl GameState {
                 nk += 1;
             }
         }
-        let mut next = self.clone();
+        // Worked on a copy of the table: nothing changes unless
+        // every wild can return.
+        let mut table = self.tables[p];
         for &(from, w) in &returns[..nr] {
             if from == FROM_HAND {
                 cards.insert(w);
                 continue;
             }
-            let Some(og) = next.tables[p].groups_mut().get_mut(from as usize) else {
+            let Some(og) = table.groups_mut().get_mut(from as usize) else {
                 return refuse_fmt!(
                     self.quiet,
                     "I-25",
@@ -1727,13 +1743,13 @@ impl GameState {
             *og = t;
         }
         for c in cards.iter() {
-            next.hands[p].insert(c);
+            self.hands[p].insert(c);
         }
-        next.tables[p].remove(gi);
-        next.turn.moves[..nk].copy_from_slice(&keep[..nk]);
-        next.turn.moves_len = nk as u8;
-        next.reindex_moves(gi, FROM_HAND);
-        *self = next;
+        table.remove(gi);
+        self.tables[p] = table;
+        self.turn.moves[..nk].copy_from_slice(&keep[..nk]);
+        self.turn.moves_len = nk as u8;
+        self.reindex_moves(gi, FROM_HAND);
         Ok(())
     }
 
@@ -2336,8 +2352,9 @@ pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
     }
 }
 
-/// Calls `f` with every distinct sub-multiset of `set` of size `k`.
-pub(crate) fn sub_multisets(set: CardSet, k: u32, f: &mut dyn FnMut(CardSet)) {
+/// Calls `f` with every distinct sub-multiset of `set` of size `k`: kinds
+/// in index order, as many copies of the earlier kinds as possible first.
+pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
     let mut kinds = [Card::JOKER; 53];
     let mut counts = [0u32; 53];
     let mut n = 0;
@@ -2346,14 +2363,14 @@ pub(crate) fn sub_multisets(set: CardSet, k: u32, f: &mut dyn FnMut(CardSet)) {
         counts[n] = set.count(c);
         n += 1;
     }
-    fn rec(
+    fn rec<F: FnMut(CardSet)>(
         i: usize,
         n: usize,
         k: u32,
         kinds: &[Card; 53],
         counts: &[u32; 53],
         acc: CardSet,
-        f: &mut dyn FnMut(CardSet),
+        f: &mut F,
     ) {
         if k == 0 {
             f(acc);
