@@ -603,7 +603,7 @@ impl GameState {
         // formatted): a step refused changes nothing, and after a step
         // made only the mover's part is put back. Discards and the reset
         // are checked without changing anything.
-        self.raw_meld_candidates(out);
+        self.raw_meld_candidates(out, true);
         let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
@@ -622,8 +622,9 @@ impl GameState {
         });
     }
 
-    /// Every meld-phase action worth trying, legal or not.
-    fn raw_meld_candidates(&self, cand: &mut Vec<Action>) {
+    /// Every meld-phase action worth trying, legal or not; the discards
+    /// and the reset (which end or undo the meld phase) only `with_ends`.
+    fn raw_meld_candidates(&self, cand: &mut Vec<Action>, with_ends: bool) {
         let p = self.current as usize;
         let hand = self.hands[p];
         let table = &self.tables[p];
@@ -639,13 +640,18 @@ impl GameState {
             let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
             lays_of_three(pool, cand);
             for (i, g) in table.groups().iter().enumerate() {
-                for c in hand.kinds() {
-                    if g.accepts_kind(c) {
-                        cand.push(Action::Extend {
-                            group: i as u8,
-                            card: c,
-                        });
-                    }
+                // The hand's kinds the group accepts (its rank and the
+                // wilds), in kind order.
+                let fits = match g.rank() {
+                    Some(r) => hand.wilds().checked_add(hand.of_rank(r)).unwrap_or(hand),
+                    None => hand.wilds(),
+                };
+                for c in fits.kinds() {
+                    debug_assert!(g.accepts_kind(c));
+                    cand.push(Action::Extend {
+                        group: i as u8,
+                        card: c,
+                    });
                 }
                 for w in g.cards().wilds().kinds() {
                     cand.push(Action::TakeWild {
@@ -688,11 +694,13 @@ impl GameState {
                 cand.push(Action::TakeBackHeartAce);
             }
             cand.push(Action::TakeRest);
-            for c in hand.kinds() {
-                cand.push(Action::Discard(c));
-            }
-            if self.resettable() {
-                cand.push(Action::Reset);
+            if with_ends {
+                for c in hand.kinds() {
+                    cand.push(Action::Discard(c));
+                }
+                if self.resettable() {
+                    cand.push(Action::Reset);
+                }
             }
         }
     }
@@ -1059,7 +1067,8 @@ impl GameState {
         // Buffers come from the search's pools and go back on return.
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
-        self.raw_meld_candidates(&mut cand);
+        // Discards were tried above; the reset leads back to a searched state.
+        self.raw_meld_candidates(&mut cand, false);
         // Placements and lays first: they make progress.
         // During a pickup, laying the top card comes first.
         let top = self
@@ -1111,9 +1120,6 @@ impl GameState {
         debug_assert!(*t == *self, "pooled copy refreshed");
         let mut found = false;
         for &a in &cand {
-            if matches!(a, Action::Discard(_) | Action::Reset) {
-                continue;
-            }
             if t.meld_step(a).is_err() {
                 debug_assert!(*t == *self, "a refused {a} changed nothing");
                 continue;
