@@ -2,7 +2,7 @@
 //! the five canasta kinds (D-10). Five bytes, exact cards (suits included).
 
 use crate::card::{Card, Rank, Suit};
-use crate::card_set::CardSet;
+use crate::card_set::{rank_mask, CardSet};
 use std::fmt;
 
 /// The five canasta kinds of D-10, with their base points (D-14).
@@ -102,6 +102,33 @@ const SPREAD: [u8; 256] = {
     t
 };
 
+/// The suit field (two bits a suit) of the four cards at bit `shift` of a
+/// card set's words: the inverse of [`SPREAD`].
+#[inline]
+fn compact(lo: u64, hi: u64, shift: u32) -> u8 {
+    let l = ((lo >> shift) & 0xF) as usize;
+    let h = ((hi >> shift) & 0xF) as usize;
+    COMPACT[l | h << 4]
+}
+
+/// Nibbles of suits present (low) and present twice (high) to a suit field.
+const COMPACT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut v = 0u8;
+        let mut suit = 0;
+        while suit < 4 {
+            let c = ((x >> suit) & 1) + ((x >> (suit + 4)) & 1);
+            v |= (c as u8) << (suit * 2);
+            suit += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+};
+
 /// Whether `naturals` naturals and `wilds` wilds make a legal natural group
 /// (D-9.1): 3 to 8 cards, wilds strictly fewer than naturals, none in 8.
 pub const fn legal_natural_counts(naturals: u32, wilds: u32) -> bool {
@@ -169,27 +196,25 @@ impl Group {
     /// Builds a group from its cards, if they are one natural rank plus wilds
     /// or wilds only (legality of counts is checked by [`Group::is_legal`]).
     pub fn from_cards(cards: CardSet) -> Option<Group> {
-        let mut rank = None;
-        for c in cards.kinds() {
-            if c.is_wild() {
-                continue;
-            }
-            if !c.is_natural() {
+        // Straight from the set's words: the naturals must lie in one
+        // rank's nibble (and not the threes'); 2s and jokers are wilds.
+        let (lo, hi, jokers) = cards.raw();
+        let wild_bits = rank_mask(Rank::Two);
+        let nat = lo & !wild_bits;
+        let mut g = if nat == 0 {
+            Group::empty_wild()
+        } else {
+            let r = (nat.trailing_zeros() / 4) as u8;
+            let rank = Rank::from_index(r);
+            if !rank.is_natural() || nat & !rank_mask(rank) != 0 {
                 return None;
             }
-            match rank {
-                None => rank = c.rank(),
-                Some(r) if Some(r) == c.rank() => {}
-                Some(_) => return None,
-            }
-        }
-        let mut g = match rank {
-            Some(r) => Group::empty(r),
-            None => Group::empty_wild(),
+            let mut g = Group::empty(rank);
+            g.naturals = compact(lo, hi, r as u32 * 4);
+            g
         };
-        for c in cards.iter() {
-            g.add(c);
-        }
+        g.twos = compact(lo, hi, 0);
+        g.jokers = jokers;
         Some(g)
     }
 

@@ -130,6 +130,28 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
+    /// After group `gi` left the table: later indices shift down; wilds it
+    /// gave now count as coming from `origin`.
+    fn reindex(&mut self, gi: usize, origin: u8) {
+        let fix = |x: u8| -> u8 {
+            if x == FROM_HAND || x == DISSOLVED {
+                x
+            } else if x as usize == gi {
+                origin
+            } else if x as usize > gi {
+                x - 1
+            } else {
+                x
+            }
+        };
+        for m in &mut self.moves[..self.moves_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+        for m in &mut self.pend[..self.pend_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+    }
+
     fn live_pend(&self) -> &[(u8, u8, Card)] {
         &self.pend[..self.pend_len as usize]
     }
@@ -1587,23 +1609,7 @@ impl GameState {
     /// After group `gi` left the table: later indices shift down; wilds it
     /// gave now count as coming from `origin`.
     fn reindex_moves(&mut self, gi: usize, origin: u8) {
-        let fix = |x: u8| -> u8 {
-            if x == FROM_HAND || x == DISSOLVED {
-                x
-            } else if x as usize == gi {
-                origin
-            } else if x as usize > gi {
-                x - 1
-            } else {
-                x
-            }
-        };
-        for m in &mut self.turn.moves[..self.turn.moves_len as usize] {
-            *m = (fix(m.0), fix(m.1), m.2);
-        }
-        for m in &mut self.turn.pend[..self.turn.pend_len as usize] {
-            *m = (fix(m.0), fix(m.1), m.2);
-        }
+        self.turn.reindex(gi, origin);
     }
 
     fn swap(&mut self, p: usize, gi: usize, natural: Card, wild: Card) -> Result<(), RuleError> {
@@ -1697,66 +1703,14 @@ impl GameState {
     }
 
     fn take_back(&mut self, p: usize, gi: usize) -> Result<(), RuleError> {
-        let g = self.group_ref(p, gi)?;
-        if !g.is_new() {
-            return refuse(
-                "D-12.2",
-                "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
-            );
-        }
-        let mut cards = g.cards();
-        // I-25: wilds moved in from other groups return where they came from.
-        let moves = self.turn.moves;
-        let n = self.turn.moves_len as usize;
-        let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
-        let mut nk = 0;
-        let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
-        let mut nr = 0;
-        for &(to, from, w) in &moves[..n] {
-            if to as usize == gi && cards.contains(w) {
-                cards.remove(w);
-                returns[nr] = (from, w);
-                nr += 1;
-            } else {
-                keep[nk] = (to, from, w);
-                nk += 1;
-            }
-        }
-        // Worked on a copy of the table: nothing changes unless
-        // every wild can return.
-        let mut table = self.tables[p];
-        for &(from, w) in &returns[..nr] {
-            if from == FROM_HAND {
-                cards.insert(w);
-                continue;
-            }
-            let Some(og) = table.groups_mut().get_mut(from as usize) else {
-                return refuse_fmt!(
-                    self.quiet,
-                    "I-25",
-                    "the wild {w} came from a group of wilds that was broken up; it cannot return"
-                );
-            };
-            let mut t = *og;
-            t.add(w);
-            if !t.is_legal() {
-                return refuse_fmt!(
-                    self.quiet,
-                    "I-25",
-                    "the wild {w} cannot return to group {from}, where it came from"
-                );
-            }
-            *og = t;
-        }
-        for c in cards.iter() {
-            self.hands[p].insert(c);
-        }
-        table.remove(gi);
-        self.tables[p] = table;
-        self.turn.moves[..nk].copy_from_slice(&keep[..nk]);
-        self.turn.moves_len = nk as u8;
-        self.reindex_moves(gi, FROM_HAND);
-        Ok(())
+        take_back_in(
+            &mut self.tables[p],
+            &mut self.hands[p],
+            &mut self.turn,
+            p,
+            gi,
+            self.quiet,
+        )
     }
 
     fn lay_heart_ace(&mut self, p: usize) -> Result<(), RuleError> {
@@ -1984,21 +1938,25 @@ impl GameState {
                 return true;
             }
             // Take back what was laid this turn and can be taken back (D-11.5).
-            let mut back = self.clone();
+            // On copies of the mover's table, hand and turn only.
+            let mut bt = *table;
+            let mut bh = hand;
+            let mut bturn = self.turn;
             let mut any = false;
             for gi in (0..table.len()).rev() {
-                if table.groups()[gi].is_new() && back.take_back(p, gi).is_ok() {
+                if table.groups()[gi].is_new()
+                    && take_back_in(&mut bt, &mut bh, &mut bturn, p, gi, true).is_ok()
+                {
                     any = true;
                 }
             }
-            while back.tables[p].heart_aces_new > 0 {
+            while bt.heart_aces_new > 0 {
                 any = true;
-                back.tables[p].heart_aces_new -= 1;
-                back.tables[p].heart_aces -= 1;
-                back.hands[p].insert(Card::HEART_ACE);
+                bt.heart_aces_new -= 1;
+                bt.heart_aces -= 1;
+                bh.insert(Card::HEART_ACE);
             }
-            let bh = back.hands[p];
-            let bt = &back.tables[p];
+            let bt = &bt;
             let b_open_ok =
                 bt.opened || !bt.has_new() || bt.opening_value() >= self.opening_minimum(p);
             if any && bh.len() >= 2 && b_open_ok && free_ok(bh) {
@@ -2235,6 +2193,88 @@ impl GameState {
     }
 }
 
+/// D-11.5, I-25: takes group `gi` of a table laid this turn back into the
+/// hand, wilds moved in returning where they came from. On a refusal
+/// nothing changes. Works on the mover's parts, so that the completion test
+/// can try take-backs on copies of them alone.
+fn take_back_in(
+    table_now: &mut Table,
+    hand: &mut CardSet,
+    turn: &mut Turn,
+    p: usize,
+    gi: usize,
+    quiet: bool,
+) -> Result<(), RuleError> {
+    let g = table_now.group(gi).copied().ok_or_else(|| {
+        RuleError::new(
+            "D-2.2",
+            format!(
+                "player {p} has no group {gi} (groups 0..{})",
+                table_now.len()
+            ),
+        )
+    })?;
+    if !g.is_new() {
+        return refuse(
+            "D-12.2",
+            "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
+        );
+    }
+    let mut cards = g.cards();
+    // I-25: wilds moved in from other groups return where they came from.
+    let moves = turn.moves;
+    let n = turn.moves_len as usize;
+    let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nk = 0;
+    let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nr = 0;
+    for &(to, from, w) in &moves[..n] {
+        if to as usize == gi && cards.contains(w) {
+            cards.remove(w);
+            returns[nr] = (from, w);
+            nr += 1;
+        } else {
+            keep[nk] = (to, from, w);
+            nk += 1;
+        }
+    }
+    // Worked on a copy of the table: nothing changes unless
+    // every wild can return.
+    let mut table = *table_now;
+    for &(from, w) in &returns[..nr] {
+        if from == FROM_HAND {
+            cards.insert(w);
+            continue;
+        }
+        let Some(og) = table.groups_mut().get_mut(from as usize) else {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} came from a group of wilds that was broken up; it cannot return"
+            );
+        };
+        let mut t = *og;
+        t.add(w);
+        if !t.is_legal() {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} cannot return to group {from}, where it came from"
+            );
+        }
+        *og = t;
+    }
+    for c in cards.iter() {
+        hand.insert(c);
+    }
+    table.remove(gi);
+    *table_now = table;
+    turn.moves[..nk].copy_from_slice(&keep[..nk]);
+    turn.moves_len = nk as u8;
+    turn.reindex(gi, FROM_HAND);
+    Ok(())
+}
+
 /// Whether a natural group keeps legal after losing one wild.
 fn legal_natural_counts_after_loss(g: &Group) -> bool {
     !g.is_wild_only()
@@ -2361,40 +2401,36 @@ pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
 /// Calls `f` with every distinct sub-multiset of `set` of size `k`: kinds
 /// in index order, as many copies of the earlier kinds as possible first.
 pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
-    let mut kinds = [Card::JOKER; 53];
-    let mut counts = [0u32; 53];
+    let mut kinds = [(Card::JOKER, 0u8); 53];
     let mut n = 0;
     for c in set.kinds() {
-        kinds[n] = c;
-        counts[n] = set.count(c);
+        kinds[n] = (c, set.count(c) as u8);
         n += 1;
     }
-    fn rec<F: FnMut(CardSet)>(
-        i: usize,
-        n: usize,
-        k: u32,
-        kinds: &[Card; 53],
-        counts: &[u32; 53],
-        acc: CardSet,
-        f: &mut F,
-    ) {
+    // Branches that cannot gather `k` cards from what is left emit
+    // nothing; they are cut short.
+    fn rec<F: FnMut(CardSet)>(kinds: &[(Card, u8)], avail: u32, k: u32, acc: CardSet, f: &mut F) {
         if k == 0 {
             f(acc);
             return;
         }
-        if i == n {
+        if avail < k {
             return;
         }
-        let max = counts[i].min(k);
+        let Some((&(c, count), rest)) = kinds.split_first() else {
+            return;
+        };
+        let count = count as u32;
+        let max = count.min(k);
         for take in (0..=max).rev() {
             let mut a = acc;
             for _ in 0..take {
-                a.insert(kinds[i]);
+                a.insert(c);
             }
-            rec(i + 1, n, k - take, kinds, counts, a, f);
+            rec(rest, avail - count, k - take, a, f);
         }
     }
-    rec(0, n, k, &kinds, &counts, CardSet::EMPTY, f);
+    rec(&kinds[..n], set.len(), k, CardSet::EMPTY, f);
 }
 
 /// Fisher–Yates with the game's generator.
