@@ -205,6 +205,15 @@ impl CardSet {
         }
     }
 
+    /// The cards of the set whose kind occurs in `kinds` (all their copies).
+    pub(crate) const fn of_kinds(self, kinds: CardSet) -> CardSet {
+        CardSet {
+            lo: self.lo & kinds.lo,
+            hi: self.hi & kinds.lo,
+            jokers: if kinds.jokers > 0 { self.jokers } else { 0 },
+        }
+    }
+
     /// The wilds (2s and jokers) in the set.
     pub const fn wilds(self) -> CardSet {
         let m = rank_mask(Rank::Two);

@@ -650,8 +650,19 @@ impl GameState {
         let p = self.current as usize;
         let hand = self.hands[p];
         let table = &self.tables[p];
+        // Candidates the step would refuse whatever the position are not
+        // generated (dropping them changes neither the listing, which
+        // keeps the order of the rest, nor the search, which skips
+        // refused steps): extends of a black canasta (D-11.4), wilds out
+        // of a group that received one or of a locked wild canasta
+        // (D-11.2, I-22) or out of a black canasta but by a swap (I-13),
+        // swaps but on a black canasta under `swap`, the rest of the pile
+        // without a pickup in progress (D-6.2).
         for w in self.turn.pending.kinds() {
-            for (i, _) in table.groups().iter().enumerate() {
+            for (i, g) in table.groups().iter().enumerate() {
+                if g.is_black_canasta() {
+                    continue;
+                }
                 cand.push(Action::Extend {
                     group: i as u8,
                     card: w,
@@ -660,7 +671,14 @@ impl GameState {
         }
         {
             let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
-            lays_of_three(pool, cand);
+            // For the search, with wilds pending only lays holding one of
+            // them (the step refuses the others, D-11.2).
+            let need = if with_ends {
+                CardSet::EMPTY
+            } else {
+                self.turn.pending
+            };
+            lays_of_three(pool, need, cand);
             for (i, g) in table.groups().iter().enumerate() {
                 // The hand's kinds the group accepts (its rank and the
                 // wilds), in kind order.
@@ -668,25 +686,36 @@ impl GameState {
                     Some(r) => hand.wilds().checked_add(hand.of_rank(r)).unwrap_or(hand),
                     None => hand.wilds(),
                 };
-                for c in fits.kinds() {
-                    debug_assert!(g.accepts_kind(c));
-                    cand.push(Action::Extend {
-                        group: i as u8,
-                        card: c,
-                    });
+                let black = g.is_black_canasta();
+                if !black {
+                    for c in fits.kinds() {
+                        debug_assert!(g.accepts_kind(c));
+                        cand.push(Action::Extend {
+                            group: i as u8,
+                            card: c,
+                        });
+                    }
                 }
-                for w in g.cards().wilds().kinds() {
-                    cand.push(Action::TakeWild {
-                        group: i as u8,
-                        wild: w,
-                    });
-                    if let Some(r) = g.rank() {
-                        for n in hand.of_rank(r).kinds() {
-                            cand.push(Action::Swap {
+                let may_give = g.flags() & FLAG_RECEIVED == 0
+                    && !(g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked);
+                let swaps =
+                    may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
+                if may_give && (!black || swaps) {
+                    for w in g.cards().wilds().kinds() {
+                        if !black {
+                            cand.push(Action::TakeWild {
                                 group: i as u8,
-                                natural: n,
                                 wild: w,
                             });
+                        }
+                        if let (true, Some(r)) = (swaps, g.rank()) {
+                            for n in hand.of_rank(r).kinds() {
+                                cand.push(Action::Swap {
+                                    group: i as u8,
+                                    natural: n,
+                                    wild: w,
+                                });
+                            }
                         }
                     }
                 }
@@ -705,9 +734,14 @@ impl GameState {
                         }
                     }
                 }
-                if g.is_new() {
+                if g.is_new() && (with_ends || self.turn.pending.is_empty()) {
                     cand.push(Action::TakeBack { group: i as u8 });
                 }
+            }
+            if !with_ends && !self.turn.pending.is_empty() {
+                // The search skips what the step refuses while wilds are
+                // pending (D-11.2): take-backs, heart aces, the rest.
+                return;
             }
             if hand.contains(Card::HEART_ACE) {
                 cand.push(Action::LayHeartAce);
@@ -715,7 +749,9 @@ impl GameState {
             if table.heart_aces_new > 0 {
                 cand.push(Action::TakeBackHeartAce);
             }
-            cand.push(Action::TakeRest);
+            if self.before_rest() {
+                cand.push(Action::TakeRest);
+            }
             if with_ends {
                 for c in hand.kinds() {
                     cand.push(Action::Discard(c));
@@ -2375,17 +2411,26 @@ fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
 
 /// Every distinct three-card group that can be laid from `pool` (D-9):
 /// three naturals, two naturals and a wild, or three wilds.
-pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
+/// With `need` non-empty, only the lays holding a kind of `need` (in the
+/// same order).
+pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
     let wilds = pool.wilds();
+    let free = need.is_empty();
+    // The wild kinds a pair of naturals may take.
+    let pair_wilds = if free {
+        wilds
+    } else {
+        wilds.distinct().of_kinds(need)
+    };
     for r in Rank::NATURALS {
         let nat = pool.of_rank(r);
         let n = nat.len();
-        if n >= 3 {
+        if n >= 3 && free {
             sub_multisets(nat, 3, &mut |s| out.push(Action::Lay { cards: s }));
         }
-        if n >= 2 && !wilds.is_empty() {
+        if n >= 2 && !pair_wilds.is_empty() {
             sub_multisets(nat, 2, &mut |s| {
-                for w in wilds.kinds() {
+                for w in pair_wilds.kinds() {
                     let mut t = s;
                     t.insert(w);
                     out.push(Action::Lay { cards: t });
@@ -2394,7 +2439,11 @@ pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
         }
     }
     if wilds.len() >= 3 {
-        sub_multisets(wilds, 3, &mut |s| out.push(Action::Lay { cards: s }));
+        sub_multisets(wilds, 3, &mut |s| {
+            if free || !s.distinct().of_kinds(need).is_empty() {
+                out.push(Action::Lay { cards: s })
+            }
+        });
     }
 }
 
