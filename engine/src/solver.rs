@@ -225,12 +225,11 @@ fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
             GroupsPerRank::Many => {
                 // The hand's naturals all join one existing group, or form one
                 // new group; other groups of the rank keep their naturals.
-                let gs: Vec<&Group> = mine.collect();
                 let mut best: Option<Acc> = None;
                 for choice in 0..=count {
                     let mut a = Acc::START;
                     let mut ok = true;
-                    for (i, g) in gs.iter().enumerate() {
+                    for (i, g) in mine.clone().enumerate() {
                         let add = if i == choice { n } else { 0 };
                         match natural_slot(g.naturals() + add, Some(g), rules) {
                             Some(s) => a = a.add(s),
