@@ -609,9 +609,7 @@ impl GameState {
                 if self.turn.free_offer {
                     out.push(Action::FreePickup);
                 }
-                let mut probe = self.clone();
-                probe.quiet = true;
-                if probe.check_take_pile().is_ok() {
+                if self.take_pile_check(true).is_ok() {
                     out.push(Action::TakePile);
                 }
             }
@@ -1101,7 +1099,6 @@ impl GameState {
             return false;
         }
         *budget -= 1;
-        let p = self.current as usize;
         let key = self.search_key();
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
@@ -1112,11 +1109,9 @@ impl GameState {
             }
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
-            for c in self.hands[p].kinds() {
-                if self.check_discard(c).is_ok() {
-                    path.push(Action::Discard(c));
-                    return true;
-                }
+            if let Some(c) = self.first_discard() {
+                path.push(Action::Discard(c));
+                return true;
             }
         }
         if depth == 0 {
@@ -1274,6 +1269,12 @@ impl GameState {
 
     /// D-6.2, D-6.3, I-7, I-9: whether the penalized pickup is allowed now.
     pub fn check_take_pile(&self) -> Result<(), RuleError> {
+        self.take_pile_check(self.quiet)
+    }
+
+    /// [`GameState::check_take_pile`], formatting no message when `quiet`
+    /// (the listing asks without copying the state to make it quiet).
+    fn take_pile_check(&self, quiet: bool) -> Result<(), RuleError> {
         if self.phase != Phase::Draw {
             return refuse("D-6.2", "the pile is taken at the start of a turn");
         }
@@ -1305,10 +1306,11 @@ impl GameState {
         let hand = self.hands[p];
         let nat = hand.rank_count(rank);
         if !(nat >= 2 || (nat >= 1 && hand.wild_count() >= 1)) {
-            return refuse_fmt!(self.quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
+            return refuse_fmt!(quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
                     rank_name(rank));
         }
         let mut s = self.clone();
+        s.quiet = true;
         s.take_pile();
         let ok = match s.pickup_verdict(p) {
             Verdict::Sure => true,
@@ -1889,6 +1891,25 @@ impl GameState {
             }
         }
         Ok(())
+    }
+
+    /// The first kind of the mover's hand that [`GameState::check_discard`]
+    /// accepts. Of its checks only the free-pickup card's (I-21) depends on
+    /// the card (every kind is in the hand), so the first kind that rule
+    /// allows decides for all.
+    fn first_discard(&self) -> Option<Card> {
+        let hand = self.hands[self.current as usize];
+        let c = hand.kinds().find(|&c| {
+            !(self.turn.free_card == Some(c)
+                && self.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2)
+        })?;
+        let ok = self.check_discard(c).is_ok();
+        debug_assert_eq!(
+            Some(c).filter(|_| ok),
+            hand.kinds().find(|&d| self.check_discard(d).is_ok())
+        );
+        ok.then_some(c)
     }
 
     /// A discard that [`GameState::check_discard`] accepted.
