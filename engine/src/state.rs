@@ -1051,7 +1051,7 @@ impl GameState {
     /// turn from here with the engine's own meld actions: a discard, or the
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
-        let mut search = Search::default();
+        let mut search = Search::with_budget(*budget);
         let mut root = self.clone();
         root.quiet = true;
         root.search_rec(budget, &mut search, 150, &mut Vec::new())
@@ -1070,7 +1070,7 @@ impl GameState {
         let mut b = budget;
         let mut root = self.clone();
         root.quiet = true;
-        let mut search = Search::default();
+        let mut search = Search::with_budget(budget);
         for limit in 1..=150 {
             search.seen.clear();
             let mut path = Vec::new();
@@ -2371,6 +2371,20 @@ struct Search {
     #[allow(clippy::vec_box)]
     states: Vec<Box<GameState>>,
     cands: Vec<Vec<Action>>,
+}
+
+impl Search {
+    /// Room in the visited set for every state the budget allows (capped),
+    /// so that it does not grow step by step.
+    fn with_budget(budget: u32) -> Search {
+        Search {
+            seen: std::collections::HashMap::with_capacity_and_hasher(
+                budget.min(4096) as usize,
+                PassThrough,
+            ),
+            ..Search::default()
+        }
+    }
 }
 
 /// Hashing for keys that are hashes already.
