@@ -2460,11 +2460,16 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
     for r in Rank::NATURALS {
         let nat = pool.of_rank(r);
         let n = nat.len();
-        if n >= 3 && free {
-            sub_multisets(nat, 3, &mut |s| out.push(Action::Lay { cards: s }));
+        if n < 2 {
+            continue;
         }
-        if n >= 2 && !pair_wilds.is_empty() {
-            sub_multisets(nat, 2, &mut |s| {
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(nat, &mut kinds);
+        if n >= 3 && free {
+            triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
+        }
+        if !pair_wilds.is_empty() {
+            pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
                 for w in pair_wilds.kinds() {
                     let mut t = s;
                     t.insert(w);
@@ -2474,11 +2479,68 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         }
     }
     if wilds.len() >= 3 {
-        sub_multisets(wilds, 3, &mut |s| {
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(wilds, &mut kinds);
+        triples(&kinds[..k], &mut |s| {
             if free || !s.distinct().of_kinds(need).is_empty() {
                 out.push(Action::Lay { cards: s })
             }
         });
+    }
+}
+
+/// The kinds of `set` (at most 5: one rank's suits, or the four 2s and
+/// the joker) with their counts, in kind order; returns how many.
+fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
+    let mut n = 0;
+    for c in set.kinds() {
+        out[n] = (c, set.count(c) as u8);
+        n += 1;
+    }
+    n
+}
+
+/// Every distinct pair of `kinds`, each added to `acc`, in the order of
+/// [`sub_multisets`]: a kind twice, then with each later kind.
+fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let mut one = acc;
+        one.insert(a);
+        if ca >= 2 {
+            let mut two = one;
+            two.insert(a);
+            f(two);
+        }
+        for &(b, _) in &kinds[i + 1..] {
+            let mut t = one;
+            t.insert(b);
+            f(t);
+        }
+    }
+}
+
+/// Every distinct triple of `kinds`, in the order of [`sub_multisets`]:
+/// by first kind, as many copies of it as possible first.
+fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let rest = &kinds[i + 1..];
+        let mut one = CardSet::EMPTY;
+        one.insert(a);
+        let mut two = one;
+        two.insert(a);
+        if ca >= 3 {
+            let mut three = two;
+            three.insert(a);
+            f(three);
+        }
+        if ca >= 2 {
+            for &(b, _) in rest {
+                let mut t = two;
+                t.insert(b);
+                f(t);
+            }
+        }
+        pairs(rest, one, f);
     }
 }
 
@@ -2541,5 +2603,52 @@ pub(crate) fn rank_name(r: Rank) -> &'static str {
         Rank::Queen => "queen",
         Rank::King => "king",
         Rank::Ace => "ace",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pair and triple enumerations of the lays agree with the general
+    /// sub-multiset enumeration, sets and order.
+    #[test]
+    fn pairs_and_triples_follow_sub_multisets() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let wild_kinds: Vec<Card> = CardSet::FULL_PACK.wilds().kinds().collect();
+        for _ in 0..5000 {
+            let mut set = CardSet::EMPTY;
+            if next() % 2 == 0 {
+                let r = Rank::NATURALS[(next() % 11) as usize];
+                for s in Suit::ALL {
+                    for _ in 0..next() % 3 {
+                        set.insert(Card::new(r, s));
+                    }
+                }
+            } else {
+                for _ in 0..next() % 9 {
+                    set.insert(wild_kinds[(next() % 5) as usize]);
+                }
+            }
+            let mut kinds = [(Card::JOKER, 0u8); 5];
+            let k = kinds_of(set, &mut kinds);
+            for size in [2, 3] {
+                let mut want = Vec::new();
+                sub_multisets(set, size, &mut |s| want.push(s));
+                let mut got = Vec::new();
+                if size == 2 {
+                    pairs(&kinds[..k], CardSet::EMPTY, &mut |s| got.push(s));
+                } else {
+                    triples(&kinds[..k], &mut |s| got.push(s));
+                }
+                assert_eq!(got, want, "[{set}] {size}");
+            }
+        }
     }
 }
