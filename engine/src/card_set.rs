@@ -48,6 +48,12 @@ impl CardSet {
         }
     }
 
+    /// A set from raw words known to keep the invariants.
+    pub(crate) const fn from_raw_unchecked(lo: u64, hi: u64, jokers: u8) -> CardSet {
+        debug_assert!(lo & !SUITED == 0 && hi & !lo == 0 && jokers <= 8);
+        CardSet { lo, hi, jokers }
+    }
+
     /// Raw words `(lo, hi, jokers)`.
     pub const fn raw(self) -> (u64, u64, u8) {
         (self.lo, self.hi, self.jokers)
@@ -196,6 +202,15 @@ impl CardSet {
             lo: self.lo & m,
             hi: self.hi & m,
             jokers: 0,
+        }
+    }
+
+    /// The cards of the set whose kind occurs in `kinds` (all their copies).
+    pub(crate) const fn of_kinds(self, kinds: CardSet) -> CardSet {
+        CardSet {
+            lo: self.lo & kinds.lo,
+            hi: self.hi & kinds.lo,
+            jokers: if kinds.jokers > 0 { self.jokers } else { 0 },
         }
     }
 

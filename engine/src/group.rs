@@ -2,7 +2,7 @@
 //! the five canasta kinds (D-10). Five bytes, exact cards (suits included).
 
 use crate::card::{Card, Rank, Suit};
-use crate::card_set::CardSet;
+use crate::card_set::{rank_mask, CardSet};
 use std::fmt;
 
 /// The five canasta kinds of D-10, with their base points (D-14).
@@ -78,6 +78,57 @@ const fn field_get(x: u8, suit: u8) -> u8 {
     (x >> (suit * 2)) & 3
 }
 
+/// A suit field (two bits a suit) spread into a nibble of suits present
+/// (low) and a nibble of suits present twice (high).
+const SPREAD: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut v = 0u8;
+        let mut suit = 0;
+        while suit < 4 {
+            let c = field_get(x as u8, suit);
+            if c >= 1 {
+                v |= 1 << suit;
+            }
+            if c >= 2 {
+                v |= 0x10 << suit;
+            }
+            suit += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+};
+
+/// The suit field (two bits a suit) of the four cards at bit `shift` of a
+/// card set's words: the inverse of [`SPREAD`].
+#[inline]
+fn compact(lo: u64, hi: u64, shift: u32) -> u8 {
+    let l = ((lo >> shift) & 0xF) as usize;
+    let h = ((hi >> shift) & 0xF) as usize;
+    COMPACT[l | h << 4]
+}
+
+/// Nibbles of suits present (low) and present twice (high) to a suit field.
+const COMPACT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut v = 0u8;
+        let mut suit = 0;
+        while suit < 4 {
+            let c = ((x >> suit) & 1) + ((x >> (suit + 4)) & 1);
+            v |= (c as u8) << (suit * 2);
+            suit += 1;
+        }
+        t[x] = v;
+        x += 1;
+    }
+    t
+};
+
 /// Whether `naturals` naturals and `wilds` wilds make a legal natural group
 /// (D-9.1): 3 to 8 cards, wilds strictly fewer than naturals, none in 8.
 pub const fn legal_natural_counts(naturals: u32, wilds: u32) -> bool {
@@ -111,6 +162,15 @@ pub struct Group {
 }
 
 impl Group {
+    /// The group's five bytes in one word, for hashing.
+    pub(crate) const fn packed(&self) -> u64 {
+        self.rank as u64
+            | (self.naturals as u64) << 8
+            | (self.twos as u64) << 16
+            | (self.jokers as u64) << 24
+            | (self.flags as u64) << 32
+    }
+
     /// An empty group of a natural rank (not yet legal).
     pub const fn empty(rank: Rank) -> Group {
         Group {
@@ -136,27 +196,25 @@ impl Group {
     /// Builds a group from its cards, if they are one natural rank plus wilds
     /// or wilds only (legality of counts is checked by [`Group::is_legal`]).
     pub fn from_cards(cards: CardSet) -> Option<Group> {
-        let mut rank = None;
-        for c in cards.kinds() {
-            if c.is_wild() {
-                continue;
-            }
-            if !c.is_natural() {
+        // Straight from the set's words: the naturals must lie in one
+        // rank's nibble (and not the threes'); 2s and jokers are wilds.
+        let (lo, hi, jokers) = cards.raw();
+        let wild_bits = rank_mask(Rank::Two);
+        let nat = lo & !wild_bits;
+        let mut g = if nat == 0 {
+            Group::empty_wild()
+        } else {
+            let r = (nat.trailing_zeros() / 4) as u8;
+            let rank = Rank::from_index(r);
+            if !rank.is_natural() || nat & !rank_mask(rank) != 0 {
                 return None;
             }
-            match rank {
-                None => rank = c.rank(),
-                Some(r) if Some(r) == c.rank() => {}
-                Some(_) => return None,
-            }
-        }
-        let mut g = match rank {
-            Some(r) => Group::empty(r),
-            None => Group::empty_wild(),
+            let mut g = Group::empty(rank);
+            g.naturals = compact(lo, hi, r as u32 * 4);
+            g
         };
-        for c in cards.iter() {
-            g.add(c);
-        }
+        g.twos = compact(lo, hi, 0);
+        g.jokers = jokers;
         Some(g)
     }
 
@@ -289,24 +347,18 @@ impl Group {
 
     /// The group's cards.
     pub fn cards(&self) -> CardSet {
-        let mut s = CardSet::EMPTY;
-        for suit in 0..4u8 {
-            for _ in 0..field_get(self.twos, suit) {
-                s.insert(Card::new(Rank::Two, Suit::from_index(suit)));
-            }
-            if self.rank != WILD_GROUP {
-                for _ in 0..field_get(self.naturals, suit) {
-                    s.insert(Card::new(
-                        Rank::from_index(self.rank),
-                        Suit::from_index(suit),
-                    ));
-                }
-            }
+        // A suit field's copies become "at least one" and "two" bits of
+        // the card set's words, at the rank's nibble.
+        let t = SPREAD[self.twos as usize];
+        let mut lo = (t & 0xF) as u64;
+        let mut hi = (t >> 4) as u64;
+        if self.rank != WILD_GROUP {
+            let n = SPREAD[self.naturals as usize];
+            let shift = self.rank as u32 * 4;
+            lo |= ((n & 0xF) as u64) << shift;
+            hi |= ((n >> 4) as u64) << shift;
         }
-        for _ in 0..self.jokers {
-            s.insert(Card::JOKER);
-        }
-        s
+        CardSet::from_raw_unchecked(lo, hi, self.jokers)
     }
 
     /// One 2 of the group (the lowest suit), if any.
@@ -401,6 +453,33 @@ mod tests {
 
     fn g(s: &str) -> Group {
         Group::from_cards(CardSet::parse(s).unwrap()).unwrap()
+    }
+
+    /// A group's cards are exactly the cards it was built from, every
+    /// rank, suit and number of copies.
+    #[test]
+    fn cards_round_trip() {
+        for r in Rank::NATURALS {
+            for nat in 0..=255u32 {
+                let mut s = CardSet::EMPTY;
+                for suit in 0..4u8 {
+                    for _ in 0..(nat >> (suit * 2)) & 3 {
+                        s.insert(Card::new(r, Suit::from_index(suit)));
+                    }
+                }
+                for (i, w) in ["2C", "2D", "2H", "2S", "JK", "JK", "JK"]
+                    .iter()
+                    .enumerate()
+                {
+                    if nat.rotate_right(i as u32) & 1 == 1 {
+                        s.insert(w.parse().unwrap());
+                    }
+                }
+                let grp = Group::from_cards(s).unwrap();
+                assert_eq!(grp.cards(), s, "{r:?} [{s}]");
+                assert_eq!(Group::from_cards(s.wilds()).unwrap().cards(), s.wilds());
+            }
+        }
     }
 
     /// D-9.1: 3–8 cards, wilds strictly fewer than naturals, none in 8.

@@ -225,12 +225,11 @@ fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
             GroupsPerRank::Many => {
                 // The hand's naturals all join one existing group, or form one
                 // new group; other groups of the rank keep their naturals.
-                let gs: Vec<&Group> = mine.collect();
                 let mut best: Option<Acc> = None;
                 for choice in 0..=count {
                     let mut a = Acc::START;
                     let mut ok = true;
-                    for (i, g) in gs.iter().enumerate() {
+                    for (i, g) in mine.clone().enumerate() {
                         let add = if i == choice { n } else { 0 };
                         match natural_slot(g.naturals() + add, Some(g), rules) {
                             Some(s) => a = a.add(s),
@@ -313,14 +312,27 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     const NONE: i32 = i32::MIN;
     // dp[w][u]: best value with w wilds and u cards used.
     let width = max_used + 1;
-    // Fixed-size tables on the stack: 17 wild counts × 113 card counts.
+    // Fixed-size tables on the stack: 17 wild counts × 113 card counts, of
+    // which only the first `cells` are used.
     const CELLS: usize = 17 * 113;
-    let mut dp = [NONE; CELLS];
+    let cells = (wilds + 1) * width;
+    let mut cur = [NONE; CELLS];
+    let mut nxt = [NONE; CELLS];
+    let mut dp = &mut cur;
+    let mut next = &mut nxt;
     dp[0] = 0;
     for rank in Rank::NATURALS {
         let n = pool.rank_count(rank);
+        if n < 2 {
+            // No group of this rank: the table is unchanged, or, for the
+            // rank that must be laid, nothing is reachable.
+            if rank == must_rank {
+                return -1;
+            }
+            continue;
+        }
         let pts = rank.points();
-        let mut next = [NONE; CELLS];
+        next[..cells].fill(NONE);
         for w in 0..=wilds {
             for u in 0..width {
                 let v = dp[w * width + u];
@@ -347,7 +359,7 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
                 }
             }
         }
-        dp = next;
+        std::mem::swap(&mut dp, &mut next);
     }
     let mut best = NONE;
     for w in 0..=wilds {
@@ -403,6 +415,92 @@ mod tests {
         // red canasta takes none (7 → 8 with a wild is illegal), so discard it.
         assert!(can_go_out_with(cs("5C 5D JK JK"), &t, &r));
         assert!(!can_go_out_with(cs("5C 5D JK JK 9S"), &t, &r));
+    }
+
+    /// The table-by-table form `max_opening` had before it skipped ranks
+    /// without a group: the reference it must agree with.
+    fn max_opening_reference(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
+        let wilds = pool.wild_count().min(16) as usize;
+        let max_used = max_used.min(pool.len()) as usize;
+        const NONE: i32 = i32::MIN;
+        let width = max_used + 1;
+        let mut dp = vec![NONE; 17 * 113];
+        dp[0] = 0;
+        for rank in Rank::NATURALS {
+            let n = pool.rank_count(rank);
+            let pts = rank.points();
+            let mut next = vec![NONE; 17 * 113];
+            for w in 0..=wilds {
+                for u in 0..width {
+                    let v = dp[w * width + u];
+                    if v == NONE {
+                        continue;
+                    }
+                    if rank != must_rank {
+                        let cell = &mut next[w * width + u];
+                        *cell = (*cell).max(v);
+                    }
+                    for k in 2..=n {
+                        for j in 0..=(wilds - w) as u32 {
+                            if !legal_natural_counts(k, j) {
+                                continue;
+                            }
+                            let nw = w + j as usize;
+                            let nu = u + (k + j) as usize;
+                            if nu > max_used {
+                                continue;
+                            }
+                            let cell = &mut next[nw * width + nu];
+                            *cell = (*cell).max(v + (k + j) as i32 * pts);
+                        }
+                    }
+                }
+            }
+            dp = next;
+        }
+        let mut best = NONE;
+        for w in 0..=wilds {
+            for u in 0..width {
+                let v = dp[w * width + u];
+                if v == NONE {
+                    continue;
+                }
+                best = best.max(v);
+                let rem = wilds - w;
+                for t in 3..=rem {
+                    if u + t <= max_used {
+                        best = best.max(v + 20 * t as i32);
+                    }
+                }
+            }
+        }
+        best.max(-1)
+    }
+
+    #[test]
+    fn max_opening_agrees_with_reference() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
+        for _ in 0..3000 {
+            let size = 3 + (next() % 40) as usize;
+            let mut pool = CardSet::EMPTY;
+            while pool.len() < size as u32 {
+                pool.insert(pack[(next() % pack.len() as u64) as usize]);
+            }
+            let r = Rank::NATURALS[(next() % Rank::NATURALS.len() as u64) as usize];
+            let max_used = (next() % (size as u64 + 3)) as u32;
+            assert_eq!(
+                max_opening(pool, r, max_used),
+                max_opening_reference(pool, r, max_used),
+                "[{pool}] {r:?} {max_used}"
+            );
+        }
     }
 
     #[test]

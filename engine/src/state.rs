@@ -130,6 +130,28 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
+    /// After group `gi` left the table: later indices shift down; wilds it
+    /// gave now count as coming from `origin`.
+    fn reindex(&mut self, gi: usize, origin: u8) {
+        let fix = |x: u8| -> u8 {
+            if x == FROM_HAND || x == DISSOLVED {
+                x
+            } else if x as usize == gi {
+                origin
+            } else if x as usize > gi {
+                x - 1
+            } else {
+                x
+            }
+        };
+        for m in &mut self.moves[..self.moves_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+        for m in &mut self.pend[..self.pend_len as usize] {
+            *m = (fix(m.0), fix(m.1), m.2);
+        }
+    }
+
     fn live_pend(&self) -> &[(u8, u8, Card)] {
         &self.pend[..self.pend_len as usize]
     }
@@ -197,6 +219,34 @@ pub(crate) struct Anchor {
     pub known: CardSet,
     pub table: Table,
     pub turn: Turn,
+}
+
+/// The mover's part of the state: everything a meld step may change
+/// (the pile only shrinks, when its rest is taken). Saved before a step is
+/// tried in place, so that a refused step is undone by copying back a few
+/// hundred bytes instead of the whole state.
+#[derive(Clone, Copy)]
+pub(crate) struct MoverSave {
+    hand: CardSet,
+    known: CardSet,
+    table: Table,
+    turn: Turn,
+    pile_len: u8,
+    stats: PlayerStats,
+}
+
+impl MoverSave {
+    pub(crate) fn of(g: &GameState) -> MoverSave {
+        let p = g.current as usize;
+        MoverSave {
+            hand: g.hands[p],
+            known: g.known[p],
+            table: g.tables[p],
+            turn: g.turn,
+            pile_len: g.pile_len,
+            stats: g.stats[p],
+        }
+    }
 }
 
 /// One hand of decorated canasta, complete: every card's place, the
@@ -559,9 +609,7 @@ impl GameState {
                 if self.turn.free_offer {
                     out.push(Action::FreePickup);
                 }
-                let mut probe = self.clone();
-                probe.quiet = true;
-                if probe.check_take_pile().is_ok() {
+                if self.take_pile_check(true).is_ok() {
                     out.push(Action::TakePile);
                 }
             }
@@ -571,24 +619,48 @@ impl GameState {
 
     fn meld_candidates(&self, out: &mut Vec<Action>) {
         // Candidates go straight into the caller's buffer and the illegal
-        // ones are dropped: probes run on quiet copies (no message is
-        // formatted), so listing allocates nothing once the buffer is warm.
-        self.raw_meld_candidates(out);
+        // ones are dropped. They are tried on one quiet copy (no message is
+        // formatted): a step refused changes nothing, and after a step
+        // made only the mover's part is put back. Discards and the reset
+        // are checked without changing anything.
+        self.raw_meld_candidates(out, true);
+        let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
-        out.retain(|a| {
-            let mut s = probe.clone();
-            s.apply(*a).is_ok()
+        out.retain(|&a| match a {
+            Action::Discard(c) => probe.check_discard(c).is_ok(),
+            Action::Reset => probe.resettable(),
+            _ => {
+                let mut touched = false;
+                let ok = probe.meld_try(a, &mut touched).is_ok();
+                if touched {
+                    probe.restore_mover(&save);
+                }
+                debug_assert!(probe == *self, "probe restored after {a}");
+                ok
+            }
         });
     }
 
-    /// Every meld-phase action worth trying, legal or not.
-    fn raw_meld_candidates(&self, cand: &mut Vec<Action>) {
+    /// Every meld-phase action worth trying, legal or not; the discards
+    /// and the reset (which end or undo the meld phase) only `with_ends`.
+    fn raw_meld_candidates(&self, cand: &mut Vec<Action>, with_ends: bool) {
         let p = self.current as usize;
         let hand = self.hands[p];
         let table = &self.tables[p];
+        // Candidates the step would refuse whatever the position are not
+        // generated (dropping them changes neither the listing, which
+        // keeps the order of the rest, nor the search, which skips
+        // refused steps): extends of a black canasta (D-11.4), wilds out
+        // of a group that received one or of a locked wild canasta
+        // (D-11.2, I-22) or out of a black canasta but by a swap (I-13),
+        // swaps but on a black canasta under `swap`, the rest of the pile
+        // without a pickup in progress (D-6.2).
         for w in self.turn.pending.kinds() {
-            for (i, _) in table.groups().iter().enumerate() {
+            for (i, g) in table.groups().iter().enumerate() {
+                if g.is_black_canasta() {
+                    continue;
+                }
                 cand.push(Action::Extend {
                     group: i as u8,
                     card: w,
@@ -597,28 +669,51 @@ impl GameState {
         }
         {
             let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
-            lays_of_three(pool, cand);
+            // For the search, with wilds pending only lays holding one of
+            // them (the step refuses the others, D-11.2).
+            let need = if with_ends {
+                CardSet::EMPTY
+            } else {
+                self.turn.pending
+            };
+            lays_of_three(pool, need, cand);
             for (i, g) in table.groups().iter().enumerate() {
-                for c in hand.kinds() {
-                    if g.accepts_kind(c) {
+                // The hand's kinds the group accepts (its rank and the
+                // wilds), in kind order.
+                let fits = match g.rank() {
+                    Some(r) => hand.wilds().checked_add(hand.of_rank(r)).unwrap_or(hand),
+                    None => hand.wilds(),
+                };
+                let black = g.is_black_canasta();
+                if !black {
+                    for c in fits.kinds() {
+                        debug_assert!(g.accepts_kind(c));
                         cand.push(Action::Extend {
                             group: i as u8,
                             card: c,
                         });
                     }
                 }
-                for w in g.cards().wilds().kinds() {
-                    cand.push(Action::TakeWild {
-                        group: i as u8,
-                        wild: w,
-                    });
-                    if let Some(r) = g.rank() {
-                        for n in hand.of_rank(r).kinds() {
-                            cand.push(Action::Swap {
+                let may_give = g.flags() & FLAG_RECEIVED == 0
+                    && !(g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked);
+                let swaps =
+                    may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
+                if may_give && (!black || swaps) {
+                    for w in g.cards().wilds().kinds() {
+                        if !black {
+                            cand.push(Action::TakeWild {
                                 group: i as u8,
-                                natural: n,
                                 wild: w,
                             });
+                        }
+                        if let (true, Some(r)) = (swaps, g.rank()) {
+                            for n in hand.of_rank(r).kinds() {
+                                cand.push(Action::Swap {
+                                    group: i as u8,
+                                    natural: n,
+                                    wild: w,
+                                });
+                            }
                         }
                     }
                 }
@@ -637,9 +732,14 @@ impl GameState {
                         }
                     }
                 }
-                if g.is_new() {
+                if g.is_new() && (with_ends || self.turn.pending.is_empty()) {
                     cand.push(Action::TakeBack { group: i as u8 });
                 }
+            }
+            if !with_ends && !self.turn.pending.is_empty() {
+                // The search skips what the step refuses while wilds are
+                // pending (D-11.2): take-backs, heart aces, the rest.
+                return;
             }
             if hand.contains(Card::HEART_ACE) {
                 cand.push(Action::LayHeartAce);
@@ -647,12 +747,16 @@ impl GameState {
             if table.heart_aces_new > 0 {
                 cand.push(Action::TakeBackHeartAce);
             }
-            cand.push(Action::TakeRest);
-            for c in hand.kinds() {
-                cand.push(Action::Discard(c));
+            if self.before_rest() {
+                cand.push(Action::TakeRest);
             }
-            if self.resettable() {
-                cand.push(Action::Reset);
+            if with_ends {
+                for c in hand.kinds() {
+                    cand.push(Action::Discard(c));
+                }
+                if self.resettable() {
+                    cand.push(Action::Reset);
+                }
             }
         }
     }
@@ -710,37 +814,124 @@ impl GameState {
                     self.turn = self.anchor.turn;
                     return Ok(());
                 }
-                if action == Action::TakeRest {
-                    let mut next = self.clone();
-                    next.meld_step(action)?;
-                    // With the opening made and two cards in hand the turn
-                    // surely ends with a discard; otherwise search.
-                    let sure = !next.turn.must_go_out && next.hands[next.current as usize].len() >= 2;
-                    if !sure && (!next.can_finish() || !next.search_completion(&mut 1500)) {
-                        return refuse(
-                            "I-26",
-                            "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
-                        );
+                // The step is made in place; if the completion check
+                // refuses it, the mover's part is put back as it was.
+                let save = MoverSave::of(self);
+                let mut touched = false;
+                if let Err(e) = self.meld_try(action, &mut touched) {
+                    if touched {
+                        self.restore_mover(&save);
                     }
-                    next.set_anchor();
-                    *self = next;
-                    return Ok(());
+                    return Err(e);
                 }
-                let mut next = self.clone();
-                next.meld_step(action)?;
-                // The quick completion test first. Its "no" is exact in a
-                // plain meld phase (it rests on the going-out solver, which
-                // is generous); with pending wilds or during a pickup an
-                // exact (bounded) search over the engine's own moves decides.
-                let tight = !next.turn.pending.is_empty() || next.before_rest();
-                let completable = next.can_finish() || (tight && next.search_completion(&mut 600));
-                if !completable {
-                    return refuse_fmt!(self.quiet, "I-9", "`{action}` would leave a turn that cannot be completed");
+                if action == Action::TakeRest {
+                    self.set_anchor();
                 }
-                *self = next;
                 Ok(())
             }
         }
+    }
+
+    /// A meld-phase action other than a discard or a reset, in place, with
+    /// the I-9 completion check. A refusal by the step itself changes
+    /// nothing (`touched` stays false); after a refusal by the completion
+    /// check the step has been made (`touched`) and the caller restores the
+    /// mover's part ([`GameState::restore_mover`]).
+    fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
+        self.meld_step(action)?;
+        *touched = true;
+        if action == Action::TakeRest {
+            // With the opening made and two cards in hand the turn
+            // surely ends with a discard; otherwise search.
+            let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
+            if !sure && (!self.can_finish() || !self.search_completion(&mut 1500)) {
+                return refuse(
+                    "I-26",
+                    "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
+                );
+            }
+            return Ok(());
+        }
+        // The quick completion test first. Its "no" is exact in a
+        // plain meld phase (it rests on the going-out solver, which
+        // is generous); with pending wilds or during a pickup an
+        // exact (bounded) search over the engine's own moves decides.
+        let tight = !self.turn.pending.is_empty() || self.before_rest();
+        let completable = self.can_finish() || (tight && self.search_completion(&mut 600));
+        if !completable {
+            return refuse_fmt!(
+                self.quiet,
+                "I-9",
+                "`{action}` would leave a turn that cannot be completed"
+            );
+        }
+        Ok(())
+    }
+
+    /// The completion search's key of a state: a hash of everything of the
+    /// mover's turn that the search can change (hand, table, pending wilds,
+    /// pickup). Word by word, live groups only (vacated slots are cleared).
+    fn search_key(&self) -> u64 {
+        let p = self.current as usize;
+        let mut h = WordHash::default();
+        let (lo, hi, j) = self.hands[p].raw();
+        h.word(lo);
+        h.word(hi);
+        let table = &self.tables[p];
+        let (tlo, thi, tj) = table.red_threes.raw();
+        h.word(tlo);
+        h.word(thi);
+        let (plo, phi, pj) = self.turn.pending.raw();
+        h.word(plo);
+        h.word(phi);
+        h.word(
+            j as u64
+                | (tj as u64) << 8
+                | (pj as u64) << 16
+                | (table.twins as u64) << 24
+                | (table.heart_aces as u64) << 32
+                | (table.heart_aces_new as u64) << 40
+                | (table.opened as u64) << 48
+                | (self.turn.must_go_out as u64) << 49
+                | (table.len() as u64) << 56,
+        );
+        h.word(match self.turn.pickup {
+            None => 0,
+            Some(pk) => {
+                1 | (pk.top.index() as u64) << 8
+                    | (pk.group_baseline as u64) << 16
+                    | (pk.pile_size as u64) << 24
+                    | (pk.rest_taken as u64) << 32
+            }
+        });
+        for g in table.groups() {
+            h.word(g.packed());
+        }
+        h.finish()
+    }
+
+    /// Copies the mover's part from `o`, a state that differs from this
+    /// one in nothing else (see [`MoverSave`]).
+    fn copy_mover_from(&mut self, o: &GameState) {
+        let p = o.current as usize;
+        self.hands[p] = o.hands[p];
+        self.known[p] = o.known[p];
+        self.tables[p] = o.tables[p];
+        self.turn = o.turn;
+        self.pile_len = o.pile_len;
+        self.stats[p] = o.stats[p];
+    }
+
+    /// Puts back the mover's part of the state saved by [`MoverSave::of`]:
+    /// everything a meld step may change.
+    fn restore_mover(&mut self, save: &MoverSave) {
+        let p = self.current as usize;
+        self.hands[p] = save.hand;
+        self.known[p] = save.known;
+        self.tables[p] = save.table;
+        self.turn = save.turn;
+        self.pile_len = save.pile_len;
+        self.stats[p] = save.stats;
     }
 
     /// Applies an action the caller knows to be legal (e.g. taken from
@@ -860,10 +1051,10 @@ impl GameState {
     /// turn from here with the engine's own meld actions: a discard, or the
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
-        let mut seen = std::collections::HashMap::new();
+        let mut search = Search::with_budget(*budget);
         let mut root = self.clone();
         root.quiet = true;
-        root.search_rec(budget, &mut seen, 150, &mut Vec::new())
+        root.search_rec(budget, &mut search, 150, &mut Vec::new())
     }
 
     /// A way to complete the current turn (meld actions ending with the
@@ -879,10 +1070,11 @@ impl GameState {
         let mut b = budget;
         let mut root = self.clone();
         root.quiet = true;
+        let mut search = Search::with_budget(budget);
         for limit in 1..=150 {
-            let mut seen = std::collections::HashMap::new();
+            search.seen.clear();
             let mut path = Vec::new();
-            if root.search_rec(&mut b, &mut seen, limit, &mut path) {
+            if root.search_rec(&mut b, &mut search, limit, &mut path) {
                 path.reverse();
                 return Some(path);
             }
@@ -896,11 +1088,10 @@ impl GameState {
     fn search_rec(
         &self,
         budget: &mut u32,
-        seen: &mut std::collections::HashMap<u64, u32>,
+        search: &mut Search,
         depth: u32,
         path: &mut Vec<Action>,
     ) -> bool {
-        use std::hash::{Hash, Hasher};
         if self.phase != Phase::Meld {
             return true;
         }
@@ -908,38 +1099,29 @@ impl GameState {
             return false;
         }
         *budget -= 1;
-        let p = self.current as usize;
-        let mut h = FastHasher(0);
-        (
-            self.hands[p],
-            self.tables[p],
-            self.turn.pending,
-            self.turn.pickup,
-            self.turn.must_go_out,
-        )
-            .hash(&mut h);
+        let key = self.search_key();
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
-        match seen.get(&h.finish()) {
+        match search.seen.get(&key) {
             Some(&d) if d >= depth => return false,
             _ => {
-                seen.insert(h.finish(), depth);
+                search.seen.insert(key, depth);
             }
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
-            for c in self.hands[p].kinds() {
-                let mut t = Box::new(self.clone());
-                if t.discard(c).is_ok() {
-                    path.push(Action::Discard(c));
-                    return true;
-                }
+            if let Some(c) = self.first_discard() {
+                path.push(Action::Discard(c));
+                return true;
             }
         }
         if depth == 0 {
             return false;
         }
-        let mut cand = Vec::new();
-        self.raw_meld_candidates(&mut cand);
+        // Buffers come from the search's pools and go back on return.
+        let mut cand = search.cands.pop().unwrap_or_default();
+        cand.clear();
+        // Discards were tried above; the reset leads back to a searched state.
+        self.raw_meld_candidates(&mut cand, false);
         // Placements and lays first: they make progress.
         // During a pickup, laying the top card comes first.
         let top = self
@@ -947,27 +1129,65 @@ impl GameState {
             .pickup
             .filter(|pk| !pk.rest_taken)
             .map(|pk| pk.top);
-        cand.sort_by_key(|a| match a {
-            Action::TakeRest => 0,
-            Action::Extend { card, .. } if Some(*card) == top => 1,
-            Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
-            Action::Extend { .. } => 2,
-            Action::Lay { .. } => 3,
-            Action::Swap { .. } | Action::Convert { .. } => 4,
-            Action::LayHeartAce => 5,
-            _ => 6,
-        });
-        for a in cand {
-            if matches!(a, Action::Discard(_) | Action::Reset) {
+        let class = |a: &Action| -> usize {
+            match a {
+                Action::TakeRest => 0,
+                Action::Extend { card, .. } if Some(*card) == top => 1,
+                Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
+                Action::Extend { .. } => 2,
+                Action::Lay { .. } => 3,
+                Action::Swap { .. } | Action::Convert { .. } => 4,
+                Action::LayHeartAce => 5,
+                _ => 6,
+            }
+        };
+        // A stable sort by class, as a counting sort: seven classes.
+        let mut sorted = search.cands.pop().unwrap_or_default();
+        let mut start = [0usize; 8];
+        for a in &cand {
+            start[class(a) + 1] += 1;
+        }
+        for i in 1..8 {
+            start[i] += start[i - 1];
+        }
+        sorted.clear();
+        sorted.resize(cand.len(), Action::Draw);
+        for a in &cand {
+            let c = class(a);
+            sorted[start[c]] = *a;
+            start[c] += 1;
+        }
+        std::mem::swap(&mut cand, &mut sorted);
+        search.cands.push(sorted);
+        // One copy serves every candidate: a refused step changes nothing,
+        // and after a step searched in vain the mover's part is put back.
+        // Every state of one search differs from its root only in the
+        // mover's part, so a pooled copy needs only that part refreshed.
+        let mut t = match search.states.pop() {
+            Some(mut t) => {
+                t.copy_mover_from(self);
+                t
+            }
+            None => Box::new(self.clone()),
+        };
+        debug_assert!(*t == *self, "pooled copy refreshed");
+        let mut found = false;
+        for &a in &cand {
+            if t.meld_step(a).is_err() {
+                debug_assert!(*t == *self, "a refused {a} changed nothing");
                 continue;
             }
-            let mut t = Box::new(self.clone());
-            if t.meld_step(a).is_ok() && t.search_rec(budget, seen, depth - 1, path) {
+            if t.search_rec(budget, search, depth - 1, path) {
                 path.push(a);
-                return true;
+                found = true;
+                break;
             }
+            t.copy_mover_from(self);
+            debug_assert!(*t == *self, "restored after {a}");
         }
-        false
+        search.states.push(t);
+        search.cands.push(cand);
+        found
     }
 
     fn end_draw_choice(&mut self) {
@@ -1049,6 +1269,12 @@ impl GameState {
 
     /// D-6.2, D-6.3, I-7, I-9: whether the penalized pickup is allowed now.
     pub fn check_take_pile(&self) -> Result<(), RuleError> {
+        self.take_pile_check(self.quiet)
+    }
+
+    /// [`GameState::check_take_pile`], formatting no message when `quiet`
+    /// (the listing asks without copying the state to make it quiet).
+    fn take_pile_check(&self, quiet: bool) -> Result<(), RuleError> {
         if self.phase != Phase::Draw {
             return refuse("D-6.2", "the pile is taken at the start of a turn");
         }
@@ -1080,10 +1306,11 @@ impl GameState {
         let hand = self.hands[p];
         let nat = hand.rank_count(rank);
         if !(nat >= 2 || (nat >= 1 && hand.wild_count() >= 1)) {
-            return refuse_fmt!(self.quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
+            return refuse_fmt!(quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
                     rank_name(rank));
         }
         let mut s = self.clone();
+        s.quiet = true;
         s.take_pile();
         let ok = match s.pickup_verdict(p) {
             Verdict::Sure => true,
@@ -1244,6 +1471,10 @@ impl GameState {
         let from_hand = cards.checked_sub(from_pending).unwrap_or(cards);
         if !self.hands[p].contains_all(from_hand) {
             return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{from_hand}]");
+        }
+        // Checked before anything changes: a refused step changes nothing.
+        if self.tables[p].len() >= crate::table::MAX_GROUPS {
+            return refuse("D-9", "the table cannot hold more groups");
         }
         for c in from_hand.iter() {
             self.hand_remove(p, c);
@@ -1416,23 +1647,7 @@ impl GameState {
     /// After group `gi` left the table: later indices shift down; wilds it
     /// gave now count as coming from `origin`.
     fn reindex_moves(&mut self, gi: usize, origin: u8) {
-        let fix = |x: u8| -> u8 {
-            if x == FROM_HAND || x == DISSOLVED {
-                x
-            } else if x as usize == gi {
-                origin
-            } else if x as usize > gi {
-                x - 1
-            } else {
-                x
-            }
-        };
-        for m in &mut self.turn.moves[..self.turn.moves_len as usize] {
-            *m = (fix(m.0), fix(m.1), m.2);
-        }
-        for m in &mut self.turn.pend[..self.turn.pend_len as usize] {
-            *m = (fix(m.0), fix(m.1), m.2);
-        }
+        self.turn.reindex(gi, origin);
     }
 
     fn swap(&mut self, p: usize, gi: usize, natural: Card, wild: Card) -> Result<(), RuleError> {
@@ -1526,64 +1741,14 @@ impl GameState {
     }
 
     fn take_back(&mut self, p: usize, gi: usize) -> Result<(), RuleError> {
-        let g = self.group_ref(p, gi)?;
-        if !g.is_new() {
-            return refuse(
-                "D-12.2",
-                "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
-            );
-        }
-        let mut cards = g.cards();
-        // I-25: wilds moved in from other groups return where they came from.
-        let moves = self.turn.moves;
-        let n = self.turn.moves_len as usize;
-        let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
-        let mut nk = 0;
-        let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
-        let mut nr = 0;
-        for &(to, from, w) in &moves[..n] {
-            if to as usize == gi && cards.contains(w) {
-                cards.remove(w);
-                returns[nr] = (from, w);
-                nr += 1;
-            } else {
-                keep[nk] = (to, from, w);
-                nk += 1;
-            }
-        }
-        let mut next = self.clone();
-        for &(from, w) in &returns[..nr] {
-            if from == FROM_HAND {
-                cards.insert(w);
-                continue;
-            }
-            let Some(og) = next.tables[p].groups_mut().get_mut(from as usize) else {
-                return refuse_fmt!(
-                    self.quiet,
-                    "I-25",
-                    "the wild {w} came from a group of wilds that was broken up; it cannot return"
-                );
-            };
-            let mut t = *og;
-            t.add(w);
-            if !t.is_legal() {
-                return refuse_fmt!(
-                    self.quiet,
-                    "I-25",
-                    "the wild {w} cannot return to group {from}, where it came from"
-                );
-            }
-            *og = t;
-        }
-        for c in cards.iter() {
-            next.hands[p].insert(c);
-        }
-        next.tables[p].remove(gi);
-        next.turn.moves[..nk].copy_from_slice(&keep[..nk]);
-        next.turn.moves_len = nk as u8;
-        next.reindex_moves(gi, FROM_HAND);
-        *self = next;
-        Ok(())
+        take_back_in(
+            &mut self.tables[p],
+            &mut self.hands[p],
+            &mut self.turn,
+            p,
+            gi,
+            self.quiet,
+        )
     }
 
     fn lay_heart_ace(&mut self, p: usize) -> Result<(), RuleError> {
@@ -1662,6 +1827,14 @@ impl GameState {
     }
 
     fn discard(&mut self, c: Card) -> Result<(), RuleError> {
+        self.check_discard(c)?;
+        self.commit_discard(c);
+        Ok(())
+    }
+
+    /// The checks of a discard, changing nothing: listing and the
+    /// completion search test discards without copying the state.
+    fn check_discard(&self, c: Card) -> Result<(), RuleError> {
         let p = self.current as usize;
         if self.phase == Phase::Meld {
             if !self.turn.pending.is_empty() {
@@ -1717,7 +1890,33 @@ impl GameState {
                 return refuse_fmt!(self.quiet, "D-8.2", "the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)");
             }
         }
-        // Commit.
+        Ok(())
+    }
+
+    /// The first kind of the mover's hand that [`GameState::check_discard`]
+    /// accepts. Of its checks only the free-pickup card's (I-21) depends on
+    /// the card (every kind is in the hand), so the first kind that rule
+    /// allows decides for all.
+    fn first_discard(&self) -> Option<Card> {
+        let hand = self.hands[self.current as usize];
+        let c = hand.kinds().find(|&c| {
+            !(self.turn.free_card == Some(c)
+                && self.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2)
+        })?;
+        let ok = self.check_discard(c).is_ok();
+        debug_assert_eq!(
+            Some(c).filter(|_| ok),
+            hand.kinds().find(|&d| self.check_discard(d).is_ok())
+        );
+        ok.then_some(c)
+    }
+
+    /// A discard that [`GameState::check_discard`] accepted.
+    fn commit_discard(&mut self, c: Card) {
+        let p = self.current as usize;
+        let going_out = self.hands[p].len() == 1;
+        let laid = self.tables[p].has_new();
         self.hand_remove(p, c);
         if self.pile_top_fresh && self.pile_top() == Some(c) && !c.is_joker() {
             self.tables[p].twins += 1;
@@ -1743,15 +1942,14 @@ impl GameState {
                 from_hand,
                 cleared_table: cleared,
             });
-            return Ok(());
+            return;
         }
         if self.turns >= self.rules.turn_cap {
             self.finish(HandEnd::Stalled);
-            return Ok(());
+            return;
         }
         let next = (p + 1) % self.players();
         self.begin_turn(next, false);
-        Ok(())
     }
 
     fn finish(&mut self, end: HandEnd) {
@@ -1797,21 +1995,25 @@ impl GameState {
                 return true;
             }
             // Take back what was laid this turn and can be taken back (D-11.5).
-            let mut back = self.clone();
+            // On copies of the mover's table, hand and turn only.
+            let mut bt = *table;
+            let mut bh = hand;
+            let mut bturn = self.turn;
             let mut any = false;
             for gi in (0..table.len()).rev() {
-                if table.groups()[gi].is_new() && back.take_back(p, gi).is_ok() {
+                if table.groups()[gi].is_new()
+                    && take_back_in(&mut bt, &mut bh, &mut bturn, p, gi, true).is_ok()
+                {
                     any = true;
                 }
             }
-            while back.tables[p].heart_aces_new > 0 {
+            while bt.heart_aces_new > 0 {
                 any = true;
-                back.tables[p].heart_aces_new -= 1;
-                back.tables[p].heart_aces -= 1;
-                back.hands[p].insert(Card::HEART_ACE);
+                bt.heart_aces_new -= 1;
+                bt.heart_aces -= 1;
+                bh.insert(Card::HEART_ACE);
             }
-            let bh = back.hands[p];
-            let bt = &back.tables[p];
+            let bt = &bt;
             let b_open_ok =
                 bt.opened || !bt.has_new() || bt.opening_value() >= self.opening_minimum(p);
             if any && bh.len() >= 2 && b_open_ok && free_ok(bh) {
@@ -1846,8 +2048,9 @@ impl GameState {
         let rest = self.pile_len as u32;
         let hand = self.hands[p];
         let table = &self.tables[p];
+        // Built only where a verdict needs it.
         let rest_set =
-            CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
+            || CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
         let Some(r) = pk.top.rank() else {
             return Verdict::No;
         };
@@ -1905,7 +2108,7 @@ impl GameState {
                     return Verdict::No;
                 }
             }
-            let all = hand.checked_add(rest_set).unwrap_or(hand);
+            let all = hand.checked_add(rest_set()).unwrap_or(hand);
             let all = all.checked_add(self.turn.pending).unwrap_or(all);
             let must = if laid { None } else { Some(pk.top) };
             return Verdict::maybe(solver::can_go_out(
@@ -1940,7 +2143,7 @@ impl GameState {
             };
         }
         // I-26: short of the minimum, the turn must go out.
-        let all_pool = pool.checked_add(rest_set).unwrap_or(pool);
+        let all_pool = pool.checked_add(rest_set()).unwrap_or(pool);
         Verdict::maybe(solver::can_go_out(
             self,
             p,
@@ -2047,6 +2250,88 @@ impl GameState {
     }
 }
 
+/// D-11.5, I-25: takes group `gi` of a table laid this turn back into the
+/// hand, wilds moved in returning where they came from. On a refusal
+/// nothing changes. Works on the mover's parts, so that the completion test
+/// can try take-backs on copies of them alone.
+fn take_back_in(
+    table_now: &mut Table,
+    hand: &mut CardSet,
+    turn: &mut Turn,
+    p: usize,
+    gi: usize,
+    quiet: bool,
+) -> Result<(), RuleError> {
+    let g = table_now.group(gi).copied().ok_or_else(|| {
+        RuleError::new(
+            "D-2.2",
+            format!(
+                "player {p} has no group {gi} (groups 0..{})",
+                table_now.len()
+            ),
+        )
+    })?;
+    if !g.is_new() {
+        return refuse(
+            "D-12.2",
+            "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
+        );
+    }
+    let mut cards = g.cards();
+    // I-25: wilds moved in from other groups return where they came from.
+    let moves = turn.moves;
+    let n = turn.moves_len as usize;
+    let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nk = 0;
+    let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nr = 0;
+    for &(to, from, w) in &moves[..n] {
+        if to as usize == gi && cards.contains(w) {
+            cards.remove(w);
+            returns[nr] = (from, w);
+            nr += 1;
+        } else {
+            keep[nk] = (to, from, w);
+            nk += 1;
+        }
+    }
+    // Worked on a copy of the table: nothing changes unless
+    // every wild can return.
+    let mut table = *table_now;
+    for &(from, w) in &returns[..nr] {
+        if from == FROM_HAND {
+            cards.insert(w);
+            continue;
+        }
+        let Some(og) = table.groups_mut().get_mut(from as usize) else {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} came from a group of wilds that was broken up; it cannot return"
+            );
+        };
+        let mut t = *og;
+        t.add(w);
+        if !t.is_legal() {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} cannot return to group {from}, where it came from"
+            );
+        }
+        *og = t;
+    }
+    for c in cards.iter() {
+        hand.insert(c);
+    }
+    table.remove(gi);
+    *table_now = table;
+    turn.moves[..nk].copy_from_slice(&keep[..nk]);
+    turn.moves_len = nk as u8;
+    turn.reindex(gi, FROM_HAND);
+    Ok(())
+}
+
 /// Whether a natural group keeps legal after losing one wild.
 fn legal_natural_counts_after_loss(g: &Group) -> bool {
     !g.is_wild_only()
@@ -2076,20 +2361,75 @@ impl Verdict {
     }
 }
 
-/// A cheap multiply-xor hasher for the completion search's visited set.
-struct FastHasher(u64);
+/// The completion search's visited set (keyed by a state hash, already
+/// mixed) and pools of buffers reused from node to node.
+#[derive(Default)]
+struct Search {
+    seen: std::collections::HashMap<u64, u32, PassThrough>,
+    // Boxed so that each level of the recursion holds a pointer, not a
+    // 2.5 KB state, in its stack frame (the search goes 150 levels deep).
+    #[allow(clippy::vec_box)]
+    states: Vec<Box<GameState>>,
+    cands: Vec<Vec<Action>>,
+}
 
-impl std::hash::Hasher for FastHasher {
+impl Search {
+    /// Room in the visited set for every state the budget allows (capped),
+    /// so that it does not grow step by step.
+    fn with_budget(budget: u32) -> Search {
+        Search {
+            seen: std::collections::HashMap::with_capacity_and_hasher(
+                budget.min(4096) as usize,
+                PassThrough,
+            ),
+            ..Search::default()
+        }
+    }
+}
+
+/// Hashing for keys that are hashes already.
+#[derive(Clone, Copy, Default)]
+struct PassThrough;
+
+impl std::hash::BuildHasher for PassThrough {
+    type Hasher = PassThroughHasher;
+    fn build_hasher(&self) -> PassThroughHasher {
+        PassThroughHasher(0)
+    }
+}
+
+struct PassThroughHasher(u64);
+
+impl std::hash::Hasher for PassThroughHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w))
-                .wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
         }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// A word-at-a-time hash for the completion search's visited set: a
+/// multiply-xorshift step per word and a splitmix64 finish.
+#[derive(Default)]
+struct WordHash(u64);
+
+impl WordHash {
+    fn word(&mut self, w: u64) {
+        let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 }
 
@@ -2106,17 +2446,31 @@ fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
 
 /// Every distinct three-card group that can be laid from `pool` (D-9):
 /// three naturals, two naturals and a wild, or three wilds.
-pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
+/// With `need` non-empty, only the lays holding a kind of `need` (in the
+/// same order).
+pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
     let wilds = pool.wilds();
+    let free = need.is_empty();
+    // The wild kinds a pair of naturals may take.
+    let pair_wilds = if free {
+        wilds
+    } else {
+        wilds.distinct().of_kinds(need)
+    };
     for r in Rank::NATURALS {
         let nat = pool.of_rank(r);
         let n = nat.len();
-        if n >= 3 {
-            sub_multisets(nat, 3, &mut |s| out.push(Action::Lay { cards: s }));
+        if n < 2 {
+            continue;
         }
-        if n >= 2 && !wilds.is_empty() {
-            sub_multisets(nat, 2, &mut |s| {
-                for w in wilds.kinds() {
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(nat, &mut kinds);
+        if n >= 3 && free {
+            triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
+        }
+        if !pair_wilds.is_empty() {
+            pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
+                for w in pair_wilds.kinds() {
                     let mut t = s;
                     t.insert(w);
                     out.push(Action::Lay { cards: t });
@@ -2125,46 +2479,104 @@ pub(crate) fn lays_of_three(pool: CardSet, out: &mut Vec<Action>) {
         }
     }
     if wilds.len() >= 3 {
-        sub_multisets(wilds, 3, &mut |s| out.push(Action::Lay { cards: s }));
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(wilds, &mut kinds);
+        triples(&kinds[..k], &mut |s| {
+            if free || !s.distinct().of_kinds(need).is_empty() {
+                out.push(Action::Lay { cards: s })
+            }
+        });
     }
 }
 
-/// Calls `f` with every distinct sub-multiset of `set` of size `k`.
-pub(crate) fn sub_multisets(set: CardSet, k: u32, f: &mut dyn FnMut(CardSet)) {
-    let mut kinds = [Card::JOKER; 53];
-    let mut counts = [0u32; 53];
+/// The kinds of `set` (at most 5: one rank's suits, or the four 2s and
+/// the joker) with their counts, in kind order; returns how many.
+fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
     let mut n = 0;
     for c in set.kinds() {
-        kinds[n] = c;
-        counts[n] = set.count(c);
+        out[n] = (c, set.count(c) as u8);
         n += 1;
     }
-    fn rec(
-        i: usize,
-        n: usize,
-        k: u32,
-        kinds: &[Card; 53],
-        counts: &[u32; 53],
-        acc: CardSet,
-        f: &mut dyn FnMut(CardSet),
-    ) {
+    n
+}
+
+/// Every distinct pair of `kinds`, each added to `acc`, in the order of
+/// [`sub_multisets`]: a kind twice, then with each later kind.
+fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let mut one = acc;
+        one.insert(a);
+        if ca >= 2 {
+            let mut two = one;
+            two.insert(a);
+            f(two);
+        }
+        for &(b, _) in &kinds[i + 1..] {
+            let mut t = one;
+            t.insert(b);
+            f(t);
+        }
+    }
+}
+
+/// Every distinct triple of `kinds`, in the order of [`sub_multisets`]:
+/// by first kind, as many copies of it as possible first.
+fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let rest = &kinds[i + 1..];
+        let mut one = CardSet::EMPTY;
+        one.insert(a);
+        let mut two = one;
+        two.insert(a);
+        if ca >= 3 {
+            let mut three = two;
+            three.insert(a);
+            f(three);
+        }
+        if ca >= 2 {
+            for &(b, _) in rest {
+                let mut t = two;
+                t.insert(b);
+                f(t);
+            }
+        }
+        pairs(rest, one, f);
+    }
+}
+
+/// Calls `f` with every distinct sub-multiset of `set` of size `k`: kinds
+/// in index order, as many copies of the earlier kinds as possible first.
+pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
+    let mut kinds = [(Card::JOKER, 0u8); 53];
+    let mut n = 0;
+    for c in set.kinds() {
+        kinds[n] = (c, set.count(c) as u8);
+        n += 1;
+    }
+    // Branches that cannot gather `k` cards from what is left emit
+    // nothing; they are cut short.
+    fn rec<F: FnMut(CardSet)>(kinds: &[(Card, u8)], avail: u32, k: u32, acc: CardSet, f: &mut F) {
         if k == 0 {
             f(acc);
             return;
         }
-        if i == n {
+        if avail < k {
             return;
         }
-        let max = counts[i].min(k);
+        let Some((&(c, count), rest)) = kinds.split_first() else {
+            return;
+        };
+        let count = count as u32;
+        let max = count.min(k);
         for take in (0..=max).rev() {
             let mut a = acc;
             for _ in 0..take {
-                a.insert(kinds[i]);
+                a.insert(c);
             }
-            rec(i + 1, n, k - take, kinds, counts, a, f);
+            rec(rest, avail - count, k - take, a, f);
         }
     }
-    rec(0, n, k, &kinds, &counts, CardSet::EMPTY, f);
+    rec(&kinds[..n], set.len(), k, CardSet::EMPTY, f);
 }
 
 /// Fisher–Yates with the game's generator.
@@ -2191,5 +2603,52 @@ pub(crate) fn rank_name(r: Rank) -> &'static str {
         Rank::Queen => "queen",
         Rank::King => "king",
         Rank::Ace => "ace",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pair and triple enumerations of the lays agree with the general
+    /// sub-multiset enumeration, sets and order.
+    #[test]
+    fn pairs_and_triples_follow_sub_multisets() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let wild_kinds: Vec<Card> = CardSet::FULL_PACK.wilds().kinds().collect();
+        for _ in 0..5000 {
+            let mut set = CardSet::EMPTY;
+            if next() % 2 == 0 {
+                let r = Rank::NATURALS[(next() % 11) as usize];
+                for s in Suit::ALL {
+                    for _ in 0..next() % 3 {
+                        set.insert(Card::new(r, s));
+                    }
+                }
+            } else {
+                for _ in 0..next() % 9 {
+                    set.insert(wild_kinds[(next() % 5) as usize]);
+                }
+            }
+            let mut kinds = [(Card::JOKER, 0u8); 5];
+            let k = kinds_of(set, &mut kinds);
+            for size in [2, 3] {
+                let mut want = Vec::new();
+                sub_multisets(set, size, &mut |s| want.push(s));
+                let mut got = Vec::new();
+                if size == 2 {
+                    pairs(&kinds[..k], CardSet::EMPTY, &mut |s| got.push(s));
+                } else {
+                    triples(&kinds[..k], &mut |s| got.push(s));
+                }
+                assert_eq!(got, want, "[{set}] {size}");
+            }
+        }
     }
 }
