@@ -417,7 +417,14 @@ impl RulesAgent {
             }
             let base = view.determinize(rng);
             let take = self.simulate_turn(&base, Action::TakePile, &o);
-            let draw = self.simulate_turn(&base, Action::Draw, &o);
+            let other = view.determinize(rng);
+            let draw = match (
+                self.simulate_turn(&base, Action::Draw, &o),
+                self.simulate_turn(&other, Action::Draw, &o),
+            ) {
+                (Some(a), Some(b)) => Some(0.5 * (a + b)),
+                (a, b) => a.or(b),
+            };
             if let (Some(t), Some(d)) = (take, draw) {
                 if t > d {
                     return Action::TakePile;
