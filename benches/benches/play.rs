@@ -1,0 +1,124 @@
+//! Criterion benchmarks of play with agents: a whole greedy hand, a whole
+//! greedy match to 10,000, and writing a `hands.csv` row. Each asserts what
+//! it computed, so a fast wrong answer fails instead of looking good.
+//! (ISMCTS search speed: `kanaszta bench` and the `search` benchmark below.)
+//!
+//! `cargo bench -p kanaszta-benches --bench play`
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentSpec};
+use kanaszta_engine::{CardSet, GameState, Match, Rules};
+use std::hint::black_box;
+use std::time::Duration;
+
+// The row type of `hands.csv`, the very code the `kanaszta` command writes with.
+#[allow(dead_code, unused_imports)]
+#[path = "../../sim/src/rows.rs"]
+mod rows;
+
+fn agents(spec: &str) -> Vec<Box<dyn Agent>> {
+    let s: AgentSpec = spec.parse().expect("spec");
+    vec![s.build(), s.build()]
+}
+
+fn greedy_hand(seed: u64) -> (GameState, u64) {
+    let mut g = GameState::new(Rules::default(), seed);
+    let mut a = agents("greedy");
+    let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+    let play = play_hand(&mut g, &mut a, &mut rngs).expect("greedy plays legally");
+    (g, play.actions)
+}
+
+fn hands(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hand");
+    group.throughput(Throughput::Elements(10));
+    let mut base = 0u64;
+    group.bench_function("greedy_v_greedy_x10", |b| {
+        b.iter(|| {
+            base += 10;
+            let mut n = 0;
+            for s in base..base + 10 {
+                n += greedy_hand(black_box(s)).1;
+            }
+            n
+        })
+    });
+    group.finish();
+    // The same seed replays the same hand, which ends with every card there.
+    let (g, n) = greedy_hand(7);
+    assert!(g.is_terminal() && n > 10);
+    assert_eq!(g.all_cards(), Some(CardSet::FULL_PACK));
+    assert_eq!(greedy_hand(7).1, n);
+}
+
+fn greedy_match(seed: u64) -> Match {
+    let mut m = Match::new(Rules::default(), seed);
+    let mut a = agents("greedy");
+    play_match(&mut m, &mut a, |_, _, _| {}).expect("greedy plays legally");
+    m
+}
+
+fn matches(c: &mut Criterion) {
+    let mut seed = 0u64;
+    c.bench_function("match/greedy_v_greedy", |b| {
+        b.iter(|| {
+            seed += 1;
+            greedy_match(black_box(seed))
+        })
+    });
+    let m = greedy_match(3);
+    let r = m.result().expect("a match ends");
+    assert!(r.capped || r.totals.iter().any(|t| *t > Rules::default().target));
+    assert_eq!(r.hands, m.hands_played());
+}
+
+fn csv_rows(c: &mut Criterion) {
+    let (g, actions) = greedy_hand(11);
+    let s = g.score_of(0);
+    let row = rows::HandRow {
+        mode: "hands".into(),
+        agent: "greedy".into(),
+        opponent: "greedy".into(),
+        turns: g.turns(),
+        actions,
+        end: "normal".into(),
+        raw: s.total,
+        taxed: s.total,
+        base: s.base,
+        melded: s.melded,
+        in_hand: s.in_hand,
+        card_value: s.card_value,
+        rules: rows::rule_values(&Rules::default()),
+        ..Default::default()
+    };
+    let mut group = c.benchmark_group("csv");
+    group.throughput(Throughput::Elements(100));
+    group.bench_function("hand_rows_x100", |b| {
+        b.iter(|| {
+            let mut w = csv::Writer::from_writer(Vec::with_capacity(64 * 1024));
+            for _ in 0..100 {
+                w.write_record(black_box(&row).cells()).expect("write");
+            }
+            w.into_inner().expect("flush").len()
+        })
+    });
+    group.finish();
+    // What was written reads back to the same row.
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(rows::HandRow::header()).unwrap();
+    w.write_record(row.cells()).unwrap();
+    let bytes = w.into_inner().unwrap();
+    let mut r = csv::Reader::from_reader(bytes.as_slice());
+    let rec = r.records().next().unwrap().unwrap();
+    assert_eq!(rows::HandRow::from_cells(&rec).unwrap(), row);
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    targets = hands, matches, csv_rows
+}
+criterion_main!(benches);
