@@ -18,8 +18,10 @@
 //!   with what drawing and melding gives: what the pile's cards meld into,
 //!   which groups it completes or brings close to a canasta, which pairs it
 //!   makes, against its black threes and loose cards in hand at the risk of
-//!   the opponent going out. A pile of `pile` cards or more is taken
-//!   whenever the engine allows.
+//!   the opponent going out. Once opened, a pile of `pile` cards or more is
+//!   taken whenever the engine allows; before, only a pile whose top card
+//!   opens with the hand (D-6.2.1), never one that would oblige it to go out
+//!   (I-26).
 //! - **Melding**: a hill climb over the legal meld actions on a
 //!   determinization, scored by the table's points (D-14) plus what the
 //!   position promises: groups close to a canasta (`chase`; a six-card group
@@ -62,14 +64,15 @@ use crate::eval::{best_opening, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, Action, Card, CardSet, GameState, Phase, Rank, SeatView, Table,
+    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Phase, Rank, SeatView, Table,
 };
 use rand_pcg::Pcg64Mcg;
 
 /// Parameters of [`RulesAgent`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulesParams {
-    /// A pile of this many cards or more is taken whenever the engine allows.
+    /// Once opened, a pile of this many cards or more is taken whenever the
+    /// engine allows; smaller piles are weighed by simulation.
     pub pile: u32,
     /// Pile size from which a black three is thrown to freeze it (D-6.3).
     pub freeze: u32,
@@ -82,8 +85,8 @@ pub struct RulesParams {
     pub wild: f64,
     /// Worth of a pair kept in hand (it can take the pile).
     pub pair: f64,
-    /// Points of lead it may give up by not going out, when it holds
-    /// promising groups and the opponent is not close.
+    /// How far behind on the visible count it still goes out when it can;
+    /// further behind, with the opponent not close, it plays on.
     pub hold: i32,
     /// Weight of the promise of groups close to a canasta.
     pub chase: f64,
@@ -120,7 +123,7 @@ impl Params for RulesParams {
             ParamDoc {
                 key: "pile",
                 accepts: "1..112",
-                doc: "pile size it always takes when the engine allows (smaller piles are weighed)",
+                doc: "pile size it always takes once opened, when the engine allows (smaller piles are weighed by simulation)",
             },
             ParamDoc {
                 key: "freeze",
@@ -150,7 +153,7 @@ impl Params for RulesParams {
             ParamDoc {
                 key: "hold",
                 accepts: "-1000..1000",
-                doc: "lead it may give up by not going out while canastas come cheaply",
+                doc: "how far behind on the visible count it still goes out when it can (further behind it plays on for canastas)",
             },
             ParamDoc {
                 key: "chase",
@@ -246,8 +249,17 @@ impl Agent for RulesAgent {
                     return a;
                 }
             }
-            if legal.contains(&Action::Reset) && steps > 2 * self.params.patience {
-                return Action::Reset;
+            // A way out the finisher's budget does not reach (a pickup
+            // that must go out with a big pile, I-26): search deeper.
+            if steps > 2 * self.params.patience {
+                if let Some(a) = view
+                    .determinize(rng)
+                    .completion(200_000)
+                    .and_then(|path| path.first().copied())
+                    .filter(|a| legal.contains(a))
+                {
+                    return a;
+                }
             }
         }
         match view.phase() {
@@ -411,8 +423,12 @@ impl RulesAgent {
 
     fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         let o = Outlook::of(view);
-        if legal.contains(&Action::TakePile) {
-            if view.pile().len() as u32 >= self.params.pile {
+        let opened = view.table(o.me).opened;
+        // Not opened, the pickup must open from the hand and the top card
+        // before the rest is taken (D-6.2.1); otherwise the turn would have
+        // to go out (I-26), which a careful player does not count on.
+        if legal.contains(&Action::TakePile) && (opened || pickup_opens(view)) {
+            if opened && view.pile().len() as u32 >= self.params.pile {
                 return Action::TakePile;
             }
             let base = view.determinize(rng);
@@ -761,6 +777,22 @@ fn wanted(view: &SeatView, card: Card) -> bool {
             && !card.is_black_three()
             && (view.hand().rank_count(r) >= 1 || view.table(me).group_of_rank(r).is_some())
     })
+}
+
+/// Whether the hand and the pile's top card make an opening (D-6.2.1, D-8)
+/// with the top card in it, keeping a card to discard.
+fn pickup_opens(view: &SeatView) -> bool {
+    let Some(top) = view.pile_top() else {
+        return false;
+    };
+    let Some(rank) = top.rank() else { return false };
+    let mut pool = view.hand();
+    if view.rules().heart_aces() {
+        pool = without_heart_aces(pool);
+    }
+    pool.insert(top);
+    let need = view.opening_minimum(view.seat());
+    max_opening(pool, rank, pool.len().saturating_sub(1)) >= need
 }
 
 /// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
