@@ -392,9 +392,6 @@ impl RulesAgent {
         let later = 1.0 - o.threat;
         let pair = later * self.params.pair;
         for r in Rank::NATURALS {
-            if r == Rank::Three {
-                continue;
-            }
             let n = hand.rank_count(r);
             if n >= 2 && table.group_of_rank(r).is_none() {
                 v += pair;
