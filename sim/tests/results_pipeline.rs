@@ -1,0 +1,53 @@
+//! The quick variant of the results pipeline: `results/make.sh --quick`
+//! runs every experiment of results/ on tiny samples with this binary, so
+//! the commands that made the committed results keep working.
+
+use std::process::Command;
+
+#[test]
+fn results_pipeline_runs_on_small_samples() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = std::env::temp_dir().join(format!("kanaszta-results-{}", std::process::id()));
+    let work = out.join("work");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&work).unwrap();
+    let r = Command::new("bash")
+        .arg("results/make.sh")
+        .arg("--quick")
+        .arg(&out)
+        .current_dir(root)
+        .env("KANASZTA", env!("CARGO_BIN_EXE_kanaszta"))
+        .env("WORK", &work)
+        .output()
+        .expect("run bash");
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "make.sh --quick failed: {err}");
+    for f in [
+        "commands.txt",
+        "tax/sweep.csv",
+        "tax/matches-by-tax.csv",
+        "tax/match-length.svg",
+        "tax/schedules.csv",
+        "opening/sweep.csv",
+        "opening/win-rate.svg",
+        "seat/greedy-v-greedy.csv",
+        "switches/sweep.csv",
+        "ladder/ratings.csv",
+        "ladder/ratings.svg",
+        "anatomy/by-agent.csv",
+        "anatomy/scores.svg",
+    ] {
+        let p = out.join(f);
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert!(
+            text.lines().count() >= 2 || f.ends_with(".svg"),
+            "{f} is empty"
+        );
+    }
+    let opening = std::fs::read_to_string(out.join("opening/sweep.csv")).unwrap();
+    assert_eq!(
+        opening.lines().count(),
+        6,
+        "one row per opening minimum: {opening}"
+    );
+}
