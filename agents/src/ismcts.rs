@@ -1,50 +1,600 @@
-//! `ismcts`: placeholder while the agent is written; plays like `greedy`.
+//! `ismcts`: information-set Monte Carlo tree search (Cowling, Powley &
+//! Whitehouse 2012; OpenSpiel's `is_mcts`) over macro actions.
+//!
+//! Every iteration takes a world consistent with the seat's view
+//! ([`SeatView::determinize`], the only way to a full state), then descends
+//! one tree of the searching seat's own decisions using only the options
+//! legal in that world, choosing by UCB with availability counts:
+//! `mean + c·sqrt(ln(available) / visits)`. It adds one node, plays the
+//! world on with the rollout policy to the end of the hand (or for `depth`
+//! turns, then scores it with [`crate::search::estimate`]) and backs the
+//! reward ([`crate::search`]) up the path. The move played is the most
+//! visited option at the root.
+//!
+//! - **Macro actions.** The tree branches on draw / free pickup / take the
+//!   pile, on `meld` (as the policy would) or `hold`, and on the discard;
+//!   the policy fills in the meld steps ([`crate::search`]). Other seats'
+//!   moves are the rollout policy's — each seat its own instance — inside
+//!   the tree as in the rollout, so a node stands for the seat's sequence of
+//!   macro decisions.
+//! - **Horizon.** The tree covers the seat's next `horizon` turns (the
+//!   current one included); later decisions are the policy's. Deeper trees
+//!   spend their iterations exploring far-off discards at random and judge
+//!   the root by them: measured, a tree over the current turn plays better.
+//! - **Worlds.** With `worlds` > 0 the search samples that many worlds and
+//!   reuses them (OpenSpiel's `max_world_samples`); the n-th visit of a
+//!   root option plays world n with that world's own random stream, so the
+//!   options are compared on the same cards and the same luck. Hand
+//!   outcomes vary so much with the cards that without this pairing a few
+//!   hundred iterations cannot tell discards apart.
+//! - **One search per information set.** A search that chooses `meld` or
+//!   `hold` has already weighed the discards under it; the discard that
+//!   follows in the same turn is read from that subtree instead of a new
+//!   search.
+//!
+//! At the table the agent is asked one atomic action at a time: the cut,
+//! forced moves and meld steps of a `meld` plan are played without search by
+//! its own policy instance; a search runs at the draw (when more than drawing
+//! is legal), at the start of a meld phase (`meld` or `hold`, when a discard
+//! is already legal) and at the discard (when more than one card may go).
+//! [`IsmctsAgent::search_stats`] reports the cost of the last search.
 
-use crate::greedy::GreedyAgent;
-use crate::spec::{ParamDoc, Params};
+use crate::search::{
+    anchored, reward, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim, Stage,
+};
+use crate::spec::{parse_in, ParamDoc, Params};
 use crate::Agent;
-use kanaszta_engine::{Action, SeatView};
+use kanaszta_engine::{Action, GameState, SeatView};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use std::time::{Duration, Instant};
 
 /// Parameters of [`IsmctsAgent`].
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct IsmctsParams {}
+#[derive(Clone, Debug, PartialEq)]
+pub struct IsmctsParams {
+    /// Iterations per search.
+    pub iters: u32,
+    /// Distinct worlds sampled per search, reused in turn (0: a new world
+    /// every iteration); OpenSpiel's `max_world_samples`.
+    pub worlds: u32,
+    /// Milliseconds per search (0: no time limit); whichever ends first.
+    pub time: u32,
+    /// The UCB exploration constant.
+    pub c: f64,
+    /// The policy of rollouts and of the seat's own meld steps.
+    pub rollout: Rollout,
+    /// Turns a rollout plays before it is cut and evaluated (0: to the end of the hand).
+    pub depth: u32,
+    /// The seat's own turns the tree covers, the current one included (0:
+    /// no limit); later decisions are the policy's.
+    pub horizon: u32,
+    /// Standard errors by which the search's choice must beat the policy's
+    /// to be played instead.
+    pub margin: f64,
+    /// Weight of winning the hand against the point margin in the reward.
+    pub win: f64,
+    /// Taxed points of margin that count as a full reward.
+    pub scale: u32,
+}
+
+impl Default for IsmctsParams {
+    fn default() -> IsmctsParams {
+        IsmctsParams {
+            iters: 1000,
+            worlds: 32,
+            time: 0,
+            c: 0.7,
+            rollout: Rollout::Greedy,
+            depth: 8,
+            horizon: 1,
+            margin: 1.5,
+            win: 0.5,
+            scale: 1000,
+        }
+    }
+}
+
+impl IsmctsParams {
+    /// The reward's parameters.
+    pub fn reward(&self) -> RewardParams {
+        RewardParams {
+            win: self.win,
+            scale: self.scale as f64,
+        }
+    }
+}
+
+/// The documentation of the parameters both search agents share.
+pub(crate) const ROLLOUT_DOC: ParamDoc = ParamDoc {
+    key: "rollout",
+    accepts: Rollout::ACCEPTS,
+    doc: "policy that plays rollouts, the other seats in the tree and the seat's own meld steps",
+};
+pub(crate) const TIME_DOC: ParamDoc = ParamDoc {
+    key: "time",
+    accepts: "0..600000",
+    doc: "milliseconds per search, 0 for no limit; the search stops at whichever budget ends first",
+};
+pub(crate) const DEPTH_DOC: ParamDoc = ParamDoc {
+    key: "depth",
+    accepts: "0..1000",
+    doc: "turns a rollout plays before it is cut and scored as if the hand ended (cards in hand at half value); 0 plays to the end of the hand",
+};
+pub(crate) const MARGIN_DOC: ParamDoc = ParamDoc {
+    key: "margin",
+    accepts: "0..10",
+    doc: "standard errors by which the searched choice's mean reward must beat the rollout policy's own choice to be played instead (0: the search's whenever it is better)",
+};
+pub(crate) const WIN_DOC: ParamDoc = ParamDoc {
+    key: "win",
+    accepts: "0..1",
+    doc:
+        "reward weight of winning the hand (D-16.1); the rest rewards the taxed point margin (D-15)",
+};
+pub(crate) const SCALE_DOC: ParamDoc = ParamDoc {
+    key: "scale",
+    accepts: "1..100000",
+    doc: "taxed points of margin over the best opponent that earn the full margin reward",
+};
 
 impl Params for IsmctsParams {
     const NAME: &'static str = "ismcts";
-    const SUMMARY: &'static str = "placeholder";
+    const SUMMARY: &'static str =
+        "information-set MCTS over macro actions (draw/pickup, meld or hold, discard) with policy rollouts";
+
     fn docs() -> &'static [ParamDoc] {
-        &[]
+        const DOCS: [ParamDoc; 10] = [
+            ParamDoc {
+                key: "iters",
+                accepts: "1..10000000",
+                doc: "iterations per search",
+            },
+            ParamDoc {
+                key: "worlds",
+                accepts: "0..100000",
+                doc: "distinct worlds (determinizations) per search, reused in turn so that options are compared on the same cards; 0 samples a new world every iteration",
+            },
+            TIME_DOC,
+            ParamDoc {
+                key: "c",
+                accepts: "0..100",
+                doc: "UCB exploration constant (rewards lie in -1..1)",
+            },
+            ROLLOUT_DOC,
+            DEPTH_DOC,
+            ParamDoc {
+                key: "horizon",
+                accepts: "0..1000",
+                doc: "the seat's own turns the tree branches on, the current one included (later decisions are the rollout policy's); 0 for no limit",
+            },
+            MARGIN_DOC,
+            WIN_DOC,
+            SCALE_DOC,
+        ];
+        &DOCS
     }
-    fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
-        Err(format!("unknown key `{key}`"))
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "iters" => self.iters = parse_in(value, 1, 10_000_000)?,
+            "worlds" => self.worlds = parse_in(value, 0, 100_000)?,
+            "time" => self.time = parse_in(value, 0, 600_000)?,
+            "c" => self.c = parse_in(value, 0.0, 100.0)?,
+            "rollout" => self.rollout = Rollout::parse(value)?,
+            "depth" => self.depth = parse_in(value, 0, 1000)?,
+            "horizon" => self.horizon = parse_in(value, 0, 1000)?,
+            "margin" => self.margin = parse_in(value, 0.0, 10.0)?,
+            "win" => self.win = parse_in(value, 0.0, 1.0)?,
+            "scale" => self.scale = parse_in(value, 1, 100_000)?,
+            _ => return Err(format!("unknown key `{key}`")),
+        }
+        Ok(())
     }
-    fn get(&self, _key: &str) -> Option<String> {
-        None
+
+    fn get(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "iters" => self.iters.to_string(),
+            "worlds" => self.worlds.to_string(),
+            "time" => self.time.to_string(),
+            "c" => self.c.to_string(),
+            "rollout" => self.rollout.to_string(),
+            "depth" => self.depth.to_string(),
+            "horizon" => self.horizon.to_string(),
+            "margin" => self.margin.to_string(),
+            "win" => self.win.to_string(),
+            "scale" => self.scale.to_string(),
+            _ => return None,
+        })
     }
 }
 
-/// Placeholder agent.
-#[derive(Default)]
+const NONE: u32 = u32::MAX;
+
+/// One node of the tree: the macro that leads to it from its parent and
+/// its statistics. Children are a linked list in the arena.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    m: Macro,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    avail: u32,
+    total: f64,
+    squares: f64,
+}
+
+impl Node {
+    fn new(m: Macro) -> Node {
+        Node {
+            m,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+            squares: 0.0,
+        }
+    }
+}
+
+fn child_of(tree: &[Node], node: u32, m: Macro) -> Option<u32> {
+    let mut c = tree[node as usize].first_child;
+    while c != NONE {
+        if tree[c as usize].m == m {
+            return Some(c);
+        }
+        c = tree[c as usize].next_sibling;
+    }
+    None
+}
+
+/// Chooses the child of `node` among `options`: an untried option first
+/// (at random; the new node is added), else the best by UCB with
+/// availability counts. Returns the child and whether it is new.
+fn select(
+    tree: &mut Vec<Node>,
+    node: u32,
+    options: &[Macro],
+    c: f64,
+    rng: &mut Pcg64Mcg,
+) -> (u32, bool) {
+    let untried = options
+        .iter()
+        .filter(|m| child_of(tree, node, **m).is_none())
+        .count();
+    let mut best = (f64::NEG_INFINITY, NONE);
+    for m in options {
+        if let Some(ch) = child_of(tree, node, *m) {
+            let n = &mut tree[ch as usize];
+            n.avail += 1;
+            if untried == 0 {
+                let v = n.visits.max(1) as f64;
+                let score = n.total / v + c * ((n.avail as f64).ln() / v).sqrt();
+                if score > best.0 {
+                    best = (score, ch);
+                }
+            }
+        }
+    }
+    if untried == 0 {
+        return (best.1, false);
+    }
+    let k = rng.random_range(0..untried);
+    let m = options
+        .iter()
+        .copied()
+        .filter(|m| child_of(tree, node, *m).is_none())
+        .nth(k)
+        .unwrap_or(options[0]);
+    let id = tree.len() as u32;
+    let mut n = Node::new(m);
+    n.avail = 1;
+    n.next_sibling = tree[node as usize].first_child;
+    tree[node as usize].first_child = id;
+    tree.push(n);
+    (id, true)
+}
+
+/// The ISMCTS player (see the module documentation).
 pub struct IsmctsAgent {
-    inner: GreedyAgent,
+    driver: Driver,
+    core: Core,
+}
+
+/// The search itself, apart from the driver so that both can be borrowed.
+struct Core {
+    params: IsmctsParams,
+    sim: Option<Sim>,
+    tree: Vec<Node>,
+    path: Vec<u32>,
+    opts: Vec<Macro>,
+    /// The worlds of the current search (when `worlds` > 0): each with the
+    /// seed of its simulation's random stream.
+    cache: Vec<(GameState, u64)>,
+    /// The turn and tree node of the last `meld` / `hold` chosen.
+    plan: Option<((u32, usize), u32)>,
+    last: SearchStats,
+    total: SearchStats,
+}
+
+impl Default for IsmctsAgent {
+    fn default() -> IsmctsAgent {
+        IsmctsAgent::new(IsmctsParams::default())
+    }
 }
 
 impl IsmctsAgent {
-    /// A new agent.
-    pub fn new(_params: IsmctsParams) -> IsmctsAgent {
-        IsmctsAgent::default()
+    /// An ISMCTS agent with these parameters.
+    pub fn new(params: IsmctsParams) -> IsmctsAgent {
+        IsmctsAgent {
+            driver: Driver::new(params.rollout),
+            core: Core {
+                params,
+                sim: None,
+                tree: Vec::with_capacity(4096),
+                path: Vec::with_capacity(64),
+                opts: Vec::with_capacity(32),
+                cache: Vec::new(),
+                plan: None,
+                last: SearchStats::default(),
+                total: SearchStats::default(),
+            },
+        }
     }
+
+    /// The parameters.
+    pub fn params(&self) -> &IsmctsParams {
+        &self.core.params
+    }
+
+    /// Iterations and time of the last search (for benchmarks).
+    pub fn search_stats(&self) -> SearchStats {
+        self.core.last
+    }
+
+    /// Iterations and time of every search since the agent was made.
+    pub fn total_stats(&self) -> SearchStats {
+        self.core.total
+    }
+
+    /// Searches the position of `view` (the seat's own decision) among
+    /// `root_opts`, the simulator starting at `stage`; returns what it found
+    /// of each root option tried. For analysis and tests;
+    /// [`Agent::act`] finds the stage and options itself.
+    pub fn search(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        root_opts: &[Macro],
+        rng: &mut Pcg64Mcg,
+    ) -> Vec<OptionStats> {
+        self.core.search(view, stage, root_opts, rng)
+    }
+}
+
+impl Core {
+    /// The most visited of `opts` below `node` of the last tree, if every
+    /// option is there and was tried at least twice on average.
+    fn reuse(&self, node: u32, opts: &[Macro], anchor: Macro) -> Option<Macro> {
+        let mut stats = Vec::with_capacity(opts.len());
+        for m in opts {
+            let ch = child_of(&self.tree, node, *m)?;
+            let n = &self.tree[ch as usize];
+            stats.push(OptionStats::of(n));
+        }
+        let visits: u32 = stats.iter().map(|s| s.visits).sum();
+        (visits as usize >= 2 * opts.len())
+            .then(|| choose(&stats, opts, anchor, self.params.margin))
+    }
+
+    fn search(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        root_opts: &[Macro],
+        rng: &mut Pcg64Mcg,
+    ) -> Vec<OptionStats> {
+        let t0 = Instant::now();
+        let limit = (self.params.time > 0).then(|| Duration::from_millis(self.params.time as u64));
+        let me = view.seat();
+        let stop_turn = if self.params.depth == 0 {
+            u32::MAX
+        } else {
+            view.turns().saturating_add(self.params.depth)
+        };
+        // My k-th turn from now begins at turn `now + k·players` at the
+        // earliest; the tree stops branching at the horizon's first.
+        let tree_stop = match self.params.horizon {
+            0 => u32::MAX,
+            h => view
+                .turns()
+                .saturating_add(h.saturating_mul(view.players() as u32)),
+        };
+        let rp = self.params.reward();
+        let c = self.params.c;
+        let rollout = self.params.rollout;
+        let sim = match &mut self.sim {
+            Some(s) if s.me() == me && s.players() == view.players() => s,
+            slot => slot.insert(Sim::new(me, view.players(), rollout)),
+        };
+        let tree = &mut self.tree;
+        let path = &mut self.path;
+        let opts = &mut self.opts;
+        let cache = &mut self.cache;
+        cache.clear();
+        let nworlds = self.params.worlds as usize;
+        tree.clear();
+        tree.push(Node::new(Macro::Hold));
+        let mut iters = 0u64;
+        while iters < self.params.iters as u64 {
+            if let Some(l) = limit {
+                if iters > 0 && t0.elapsed() >= l {
+                    break;
+                }
+            }
+            // The root's options are the same in every world, so the
+            // option is chosen first. With a fixed set of worlds, the n-th
+            // visit of a root option plays world n (each world with its own
+            // random stream): options are compared on the same cards and the
+            // same luck, differing only by the choices made.
+            let (first, new) = select(tree, 0, root_opts, c, rng);
+            let mut sim_rng;
+            let (mut g, rng) = if nworlds == 0 {
+                (view.determinize(rng), &mut *rng)
+            } else {
+                let k = (tree[first as usize].visits as usize) % nworlds;
+                while cache.len() <= k {
+                    let w = view.determinize(rng);
+                    cache.push((w, rng.next_u64()));
+                }
+                sim_rng = Pcg64Mcg::seed_from_u64(cache[k].1);
+                (cache[k].0.clone(), &mut sim_rng)
+            };
+            sim.reset(stage, stop_turn);
+            path.clear();
+            path.push(0);
+            path.push(first);
+            sim.apply_macro(&mut g, tree[first as usize].m);
+            let mut node = first;
+            let mut new = new;
+            loop {
+                if new {
+                    sim.advance(&mut g, rng, false);
+                    break;
+                }
+                if sim.advance(&mut g, rng, true) == Point::Stop {
+                    break;
+                }
+                if g.turns() >= tree_stop {
+                    sim.advance(&mut g, rng, false);
+                    break;
+                }
+                opts.clear();
+                opts.extend_from_slice(&sim.options);
+                let (child, fresh) = select(tree, node, opts, c, rng);
+                path.push(child);
+                sim.apply_macro(&mut g, tree[child as usize].m);
+                node = child;
+                new = fresh;
+            }
+            let r = reward(&g, me, &rp);
+            for &n in path.iter() {
+                let n = &mut tree[n as usize];
+                n.visits += 1;
+                n.total += r;
+                n.squares += r * r;
+            }
+            iters += 1;
+        }
+        let mut out = Vec::with_capacity(root_opts.len());
+        let mut ch = tree[0].first_child;
+        while ch != NONE {
+            let n = &tree[ch as usize];
+            out.push(OptionStats::of(n));
+            ch = n.next_sibling;
+        }
+        self.last = SearchStats {
+            searches: 1,
+            iterations: iters,
+            elapsed: t0.elapsed(),
+        };
+        self.total += self.last;
+        out
+    }
+}
+
+/// What a search found about one root option.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OptionStats {
+    /// The option.
+    pub m: Macro,
+    /// Iterations through it.
+    pub visits: u32,
+    /// Mean reward.
+    pub mean: f64,
+    /// Standard error of the mean reward.
+    pub se: f64,
+}
+
+impl OptionStats {
+    fn of(n: &Node) -> OptionStats {
+        let k = n.visits.max(1) as f64;
+        let mean = n.total / k;
+        let var = if n.visits > 1 {
+            ((n.squares - k * mean * mean) / (k - 1.0)).max(0.0)
+        } else {
+            f64::INFINITY
+        };
+        OptionStats {
+            m: n.m,
+            visits: n.visits,
+            mean,
+            se: (var / k).sqrt(),
+        }
+    }
+}
+
+/// The most visited option (ties: the better mean, then the first listed).
+pub(crate) fn most_visited(stats: &[OptionStats], opts: &[Macro]) -> Macro {
+    let mut best: Option<(u32, f64, Macro)> = None;
+    for m in opts {
+        if let Some(s) = stats.iter().find(|s| s.m == *m) {
+            if best.is_none_or(|(bv, bq, _)| (s.visits, s.mean) > (bv, bq)) {
+                best = Some((s.visits, s.mean, *m));
+            }
+        }
+    }
+    best.map_or(opts[0], |b| b.2)
+}
+
+/// The most visited option, kept only if its mean beats the policy's
+/// choice by `margin` standard errors of the difference ([`anchored`]).
+fn choose(stats: &[OptionStats], opts: &[Macro], anchor: Macro, margin: f64) -> Macro {
+    let best = most_visited(stats, opts);
+    let find = |m: Macro| stats.iter().find(|s| s.m == m);
+    let lead = match (find(best), find(anchor)) {
+        (Some(b), Some(a)) => Some((b.mean - a.mean, (b.se * b.se + a.se * a.se).sqrt())),
+        _ => None,
+    };
+    anchored(best, anchor, lead, margin)
 }
 
 impl Agent for IsmctsAgent {
     fn name(&self) -> String {
         IsmctsParams::NAME.into()
     }
+
     fn restart(&mut self) {
-        self.inner.restart();
+        self.driver.restart();
+        self.core.plan = None;
     }
+
+    fn inform(&mut self, player: usize, action: Action) {
+        self.driver.inform(player, action);
+    }
+
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        self.inner.act(view, legal, rng)
+        let core = &mut self.core;
+        let key = (view.turns(), view.seat());
+        let margin = core.params.margin;
+        self.driver
+            .decide(view, legal, rng, |stage, opts, anchor, rng| {
+                // The search that chose `meld` or `hold` has already weighed
+                // the discards that follow (nothing new is seen in between):
+                // its subtree decides, when it covers every option.
+                if let Some((k, node)) = core.plan.take() {
+                    if k == key && stage == Stage::DiscardNow {
+                        if let Some(m) = core.reuse(node, opts, anchor) {
+                            return m;
+                        }
+                    }
+                }
+                let stats = core.search(view, stage, opts, rng);
+                let m = choose(&stats, opts, anchor, margin);
+                if matches!(m, Macro::Meld | Macro::Hold) {
+                    core.plan = child_of(&core.tree, 0, m).map(|n| (key, n));
+                }
+                m
+            })
     }
 }

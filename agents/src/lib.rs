@@ -19,6 +19,7 @@ pub mod pimc;
 mod play;
 pub mod random;
 pub mod rules;
+pub mod search;
 pub mod spec;
 
 pub use greedy::{GreedyAgent, GreedyParams};

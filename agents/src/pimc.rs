@@ -1,39 +1,254 @@
-//! `pimc`: placeholder while the agent is written; plays like `greedy`.
+//! `pimc`: determinized flat Monte Carlo (perfect-information Monte Carlo).
+//!
+//! At each decision that needs a search (the same ones as
+//! [`crate::ismcts`]: the draw, `meld` or `hold`, the discard), it samples
+//! `worlds` worlds consistent with the seat's view
+//! ([`SeatView::determinize`]); in each world it plays every candidate macro
+//! action and then the rest of the hand (or `depth` turns) with the rollout
+//! policy, every seat included, and scores the result with the same reward as
+//! `ismcts` ([`crate::search`]). The candidate with the best mean reward is
+//! played. All candidates of a world share its sampled cards and the
+//! rollout's random stream, so they are compared on equal terms.
+//!
+//! It assumes that later on every seat plays the policy, seeing no more than
+//! now (no strategy fusion in the tree sense, since there is no tree), but it
+//! judges each candidate by a single playout per world.
 
-use crate::greedy::GreedyAgent;
-use crate::spec::{ParamDoc, Params};
+use crate::ismcts::{DEPTH_DOC, MARGIN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, WIN_DOC};
+use crate::search::{
+    anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
+};
+use crate::spec::{parse_in, ParamDoc, Params};
 use crate::Agent;
 use kanaszta_engine::{Action, SeatView};
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use std::time::{Duration, Instant};
 
 /// Parameters of [`PimcAgent`].
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PimcParams {}
+#[derive(Clone, Debug, PartialEq)]
+pub struct PimcParams {
+    /// Worlds sampled per search.
+    pub worlds: u32,
+    /// Milliseconds per search (0: no time limit); whichever ends first.
+    pub time: u32,
+    /// The policy of playouts and of the seat's own meld steps.
+    pub rollout: Rollout,
+    /// Turns a playout plays before it is cut and evaluated (0: to the end).
+    pub depth: u32,
+    /// Standard errors by which the best candidate must beat the policy's
+    /// own choice to be played instead.
+    pub margin: f64,
+    /// Weight of winning the hand against the point margin in the reward.
+    pub win: f64,
+    /// Taxed points of margin that count as a full reward.
+    pub scale: u32,
+}
+
+impl Default for PimcParams {
+    fn default() -> PimcParams {
+        PimcParams {
+            worlds: 24,
+            time: 0,
+            rollout: Rollout::Greedy,
+            depth: 8,
+            margin: 2.0,
+            win: 0.5,
+            scale: 1000,
+        }
+    }
+}
 
 impl Params for PimcParams {
     const NAME: &'static str = "pimc";
-    const SUMMARY: &'static str = "placeholder";
+    const SUMMARY: &'static str =
+        "determinized flat Monte Carlo: each macro action (draw/pickup, meld or hold, discard) played out with the policy in sampled worlds, best mean kept";
+
     fn docs() -> &'static [ParamDoc] {
-        &[]
+        const DOCS: [ParamDoc; 7] = [
+            ParamDoc {
+                key: "worlds",
+                accepts: "1..1000000",
+                doc: "worlds (determinizations) per search; every candidate is played out once in each",
+            },
+            TIME_DOC,
+            ROLLOUT_DOC,
+            DEPTH_DOC,
+            MARGIN_DOC,
+            WIN_DOC,
+            SCALE_DOC,
+        ];
+        &DOCS
     }
-    fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
-        Err(format!("unknown key `{key}`"))
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "worlds" => self.worlds = parse_in(value, 1, 1_000_000)?,
+            "time" => self.time = parse_in(value, 0, 600_000)?,
+            "rollout" => self.rollout = Rollout::parse(value)?,
+            "depth" => self.depth = parse_in(value, 0, 1000)?,
+            "margin" => self.margin = parse_in(value, 0.0, 10.0)?,
+            "win" => self.win = parse_in(value, 0.0, 1.0)?,
+            "scale" => self.scale = parse_in(value, 1, 100_000)?,
+            _ => return Err(format!("unknown key `{key}`")),
+        }
+        Ok(())
     }
-    fn get(&self, _key: &str) -> Option<String> {
-        None
+
+    fn get(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "worlds" => self.worlds.to_string(),
+            "time" => self.time.to_string(),
+            "rollout" => self.rollout.to_string(),
+            "depth" => self.depth.to_string(),
+            "margin" => self.margin.to_string(),
+            "win" => self.win.to_string(),
+            "scale" => self.scale.to_string(),
+            _ => return None,
+        })
     }
 }
 
-/// Placeholder agent.
-#[derive(Default)]
+/// The PIMC player (see the module documentation).
 pub struct PimcAgent {
-    inner: GreedyAgent,
+    driver: Driver,
+    core: Core,
+}
+
+struct Core {
+    params: PimcParams,
+    sim: Option<Sim>,
+    /// Rewards by world, then option.
+    rewards: Vec<f64>,
+    worlds_run: usize,
+    last: SearchStats,
+    total: SearchStats,
+}
+
+impl Default for PimcAgent {
+    fn default() -> PimcAgent {
+        PimcAgent::new(PimcParams::default())
+    }
 }
 
 impl PimcAgent {
-    /// A new agent.
-    pub fn new(_params: PimcParams) -> PimcAgent {
-        PimcAgent::default()
+    /// A PIMC agent with these parameters.
+    pub fn new(params: PimcParams) -> PimcAgent {
+        PimcAgent {
+            driver: Driver::new(params.rollout),
+            core: Core {
+                params,
+                sim: None,
+                rewards: Vec::new(),
+                worlds_run: 0,
+                last: SearchStats::default(),
+                total: SearchStats::default(),
+            },
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &PimcParams {
+        &self.core.params
+    }
+
+    /// Playouts and time of the last search.
+    pub fn search_stats(&self) -> SearchStats {
+        self.core.last
+    }
+
+    /// Playouts and time of every search since the agent was made.
+    pub fn total_stats(&self) -> SearchStats {
+        self.core.total
+    }
+
+    /// The mean reward of each of `root_opts` at `view`, the simulator
+    /// starting at `stage`. For analysis and tests.
+    pub fn search(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        root_opts: &[Macro],
+        rng: &mut Pcg64Mcg,
+    ) -> Vec<(Macro, f64)> {
+        self.core.search(view, stage, root_opts, rng)
+    }
+}
+
+impl Core {
+    fn search(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        root_opts: &[Macro],
+        rng: &mut Pcg64Mcg,
+    ) -> Vec<(Macro, f64)> {
+        let t0 = Instant::now();
+        let p = &self.params;
+        let limit = (p.time > 0).then(|| Duration::from_millis(p.time as u64));
+        let me = view.seat();
+        let stop_turn = if p.depth == 0 {
+            u32::MAX
+        } else {
+            view.turns().saturating_add(p.depth)
+        };
+        let rp = RewardParams {
+            win: p.win,
+            scale: p.scale as f64,
+        };
+        let sim = match &mut self.sim {
+            Some(s) if s.me() == me && s.players() == view.players() => s,
+            slot => slot.insert(Sim::new(me, view.players(), p.rollout)),
+        };
+        self.rewards.clear();
+        let mut worlds = 0u64;
+        while worlds < p.worlds as u64 {
+            if let Some(l) = limit {
+                if worlds > 0 && t0.elapsed() >= l {
+                    break;
+                }
+            }
+            let world = view.determinize(rng);
+            let seed = rng.next_u64();
+            for m in root_opts {
+                let mut g = world.clone();
+                let mut r = Pcg64Mcg::seed_from_u64(seed);
+                sim.reset(stage, stop_turn);
+                sim.apply_macro(&mut g, *m);
+                sim.advance(&mut g, &mut r, false);
+                self.rewards.push(reward(&g, me, &rp));
+            }
+            worlds += 1;
+        }
+        self.last = SearchStats {
+            searches: 1,
+            iterations: worlds * root_opts.len() as u64,
+            elapsed: t0.elapsed(),
+        };
+        self.total += self.last;
+        self.worlds_run = worlds as usize;
+        let k = root_opts.len();
+        root_opts
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let sum: f64 = self.rewards.chunks(k).map(|w| w[i]).sum();
+                (*m, sum / worlds.max(1) as f64)
+            })
+            .collect()
+    }
+
+    /// The mean reward lead of option `b` over option `a` in the last
+    /// search, world by world, and its standard error.
+    fn lead(&self, k: usize, b: usize, a: usize) -> Option<(f64, f64)> {
+        let n = self.worlds_run;
+        if n < 2 {
+            return None;
+        }
+        let d: Vec<f64> = self.rewards.chunks(k).map(|w| w[b] - w[a]).collect();
+        let mean = d.iter().sum::<f64>() / n as f64;
+        let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n as f64 - 1.0);
+        Some((mean, (var / n as f64).sqrt()))
     }
 }
 
@@ -41,10 +256,34 @@ impl Agent for PimcAgent {
     fn name(&self) -> String {
         PimcParams::NAME.into()
     }
+
     fn restart(&mut self) {
-        self.inner.restart();
+        self.driver.restart();
     }
+
+    fn inform(&mut self, player: usize, action: Action) {
+        self.driver.inform(player, action);
+    }
+
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        self.inner.act(view, legal, rng)
+        let core = &mut self.core;
+        let margin = core.params.margin;
+        self.driver
+            .decide(view, legal, rng, |stage, opts, anchor, rng| {
+                let means = core.search(view, stage, opts, rng);
+                // Best mean; ties go to the first listed.
+                let mut best = (f64::NEG_INFINITY, opts[0]);
+                for (m, q) in &means {
+                    if *q > best.0 {
+                        best = (*q, *m);
+                    }
+                }
+                let idx = |m: Macro| opts.iter().position(|o| *o == m);
+                let lead = match (idx(best.1), idx(anchor)) {
+                    (Some(b), Some(a)) => core.lead(opts.len(), b, a),
+                    _ => None,
+                };
+                anchored(best.1, anchor, lead, margin)
+            })
     }
 }

@@ -1,0 +1,692 @@
+//! What the search agents ([`crate::ismcts`], [`crate::pimc`]) share: the
+//! macro actions they search over, the simulator that plays a sampled world
+//! forward with rollout policies, the reward, and the driver that turns a
+//! searched macro action back into the atomic action the game asks for.
+//!
+//! # Macro actions
+//!
+//! A turn is a draw or pickup, any number of meld steps, and a discard; in
+//! atomic actions it is both wide and deep. The searchers branch only on the
+//! decisions that matter and let the rollout policy fill in the meld steps:
+//!
+//! - at the draw: `draw`, `free` (the free pickup, D-6.1) or `take` (the
+//!   penalized pickup, D-6.2), whichever are legal;
+//! - at the start of the meld phase, when a discard is already legal: `meld`
+//!   (meld as the rollout policy would, up to the moment it wants to discard)
+//!   or `hold` (lay nothing more, go straight to the discard);
+//! - at the discard: which card (one option per legal discard; going out is
+//!   the discard of the last card).
+//!
+//! A pickup turn, or one whose discard is not yet legal (I-26), always melds
+//! by the policy: the compulsory steps are not worth a branch.
+//!
+//! # Anchor
+//!
+//! At every searched decision the policy's own choice is known (the
+//! [`Driver`] asks it). A searcher plays its best option only if that
+//! option's mean reward beats the policy's choice by `margin` standard
+//! errors ([`anchored`]): outcomes of a hand vary so much that a search
+//! which cannot tell two options apart should not trade a good policy's
+//! judgement for noise.
+//!
+//! # Reward
+//!
+//! From the searching seat `me`, with `d` the raw hand-score difference
+//! between `me` and its best opponent and `t` the same difference after the
+//! tax each player's running total brings (D-15):
+//! `reward = w·sign(d) + (1 − w)·clamp(t / scale, −1, 1)`, in `[-1, 1]`.
+//! `w` (the `win` parameter) weighs winning the hand (D-16.1) against its
+//! margin; the tax term makes points worth less to a player whose running
+//! total is high. A rollout cut at `depth` turns is scored by [`estimate`], a
+//! fitted guess of each player's final hand score.
+
+use crate::eval::least_useful_discard;
+use crate::random::RandomParams;
+use crate::spec::AgentSpec;
+use crate::{Agent, GreedyParams, RulesParams};
+use kanaszta_engine::{
+    score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
+};
+use rand_pcg::Pcg64Mcg;
+use std::fmt;
+
+/// Hard cap on the policy's steps within one simulated turn: a guard against
+/// a policy that never ends its meld phase (as in [`crate::play_hand`]).
+const MAX_SIM_STEPS_PER_TURN: u32 = 400;
+
+/// The policy that plays simulated moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// [`crate::RandomAgent`] with its default parameters.
+    Random,
+    /// [`crate::GreedyAgent`] with its default parameters.
+    Greedy,
+    /// [`crate::RulesAgent`] with its default parameters.
+    Rules,
+}
+
+impl Rollout {
+    /// The accepted names.
+    pub const ACCEPTS: &'static str = "random|greedy|rules";
+
+    /// Parses a rollout name.
+    pub fn parse(value: &str) -> Result<Rollout, String> {
+        match value {
+            "random" => Ok(Rollout::Random),
+            "greedy" => Ok(Rollout::Greedy),
+            "rules" => Ok(Rollout::Rules),
+            _ => Err(format!("expected one of {}", Rollout::ACCEPTS)),
+        }
+    }
+
+    /// The spec of the policy agent.
+    pub fn spec(self) -> AgentSpec {
+        match self {
+            Rollout::Random => AgentSpec::Random(RandomParams::default()),
+            Rollout::Greedy => AgentSpec::Greedy(GreedyParams::default()),
+            Rollout::Rules => AgentSpec::Rules(RulesParams::default()),
+        }
+    }
+
+    /// A new policy agent.
+    pub fn build(self) -> Box<dyn Agent> {
+        self.spec().build()
+    }
+}
+
+impl fmt::Display for Rollout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rollout::Random => "random",
+            Rollout::Greedy => "greedy",
+            Rollout::Rules => "rules",
+        })
+    }
+}
+
+/// A decision of the searching seat as the searchers see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Macro {
+    /// Draw from the stock.
+    Draw,
+    /// The free pickup (D-6.1).
+    Free,
+    /// The penalized pickup (D-6.2), then meld by the policy.
+    Take,
+    /// Meld as the policy would, then choose the discard.
+    Meld,
+    /// Meld nothing more; choose the discard now.
+    Hold,
+    /// Discard this card.
+    Discard(Card),
+}
+
+impl fmt::Display for Macro {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Macro::Draw => f.write_str("draw"),
+            Macro::Free => f.write_str("free"),
+            Macro::Take => f.write_str("take"),
+            Macro::Meld => f.write_str("meld"),
+            Macro::Hold => f.write_str("hold"),
+            Macro::Discard(c) => write!(f, "discard {c}"),
+        }
+    }
+}
+
+/// Where the searching seat is within its own meld phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Nothing chosen yet this turn.
+    Start,
+    /// Melding by the policy until it wants to discard.
+    ByPolicy,
+    /// The discard is to be chosen now.
+    DiscardNow,
+}
+
+/// The reward's parameters (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RewardParams {
+    /// Weight of the hand's win or loss against its margin.
+    pub win: f64,
+    /// Points of (taxed) margin that count as a full win.
+    pub scale: f64,
+}
+
+/// What the simulator reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// The searching seat must choose among the options in the buffer.
+    Decide,
+    /// The hand is over, or the rollout was cut at its depth.
+    Stop,
+}
+
+/// Plays a sampled world forward: other seats and the searcher's meld steps
+/// by the rollout policy (each seat its own instance), the searcher's macro
+/// decisions handed to the caller. Buffers are kept between iterations.
+pub struct Sim {
+    me: usize,
+    policies: Vec<Box<dyn Agent>>,
+    legal: Vec<Action>,
+    /// The options of the last [`Point::Decide`].
+    pub options: Vec<Macro>,
+    /// The searcher's stage in its current turn.
+    pub stage: Stage,
+    turn_key: (u32, usize),
+    steps: u32,
+    /// Turns after which a rollout stops (`u32::MAX`: the end of the hand).
+    pub stop_turn: u32,
+    /// Actions the engine refused although they were listed as legal.
+    pub refused: u64,
+    broken: bool,
+}
+
+impl Sim {
+    /// A simulator for seat `me` with `players` policy instances.
+    pub fn new(me: usize, players: usize, rollout: Rollout) -> Sim {
+        Sim {
+            me,
+            policies: (0..players).map(|_| rollout.build()).collect(),
+            legal: Vec::with_capacity(128),
+            options: Vec::with_capacity(32),
+            stage: Stage::Start,
+            turn_key: (u32::MAX, usize::MAX),
+            steps: 0,
+            stop_turn: u32::MAX,
+            refused: 0,
+            broken: false,
+        }
+    }
+
+    /// The searching seat.
+    pub fn me(&self) -> usize {
+        self.me
+    }
+
+    /// Seats simulated.
+    pub fn players(&self) -> usize {
+        self.policies.len()
+    }
+
+    /// Prepares for a new world: policies forget their turn plans.
+    pub fn reset(&mut self, stage: Stage, stop_turn: u32) {
+        for p in &mut self.policies {
+            p.restart();
+        }
+        self.stage = stage;
+        self.stop_turn = stop_turn;
+        self.turn_key = (u32::MAX, usize::MAX);
+        self.steps = 0;
+        self.broken = false;
+    }
+
+    /// Applies `a`; `false` if the engine refused it (the world is then
+    /// scored as it stands rather than the search failing).
+    fn apply(&mut self, g: &mut GameState, a: Action) -> bool {
+        let p = g.current_player();
+        if g.apply(a).is_err() {
+            self.refused += 1;
+            return false;
+        }
+        for pol in &mut self.policies {
+            pol.inform(p, a);
+        }
+        true
+    }
+
+    /// Applies a macro chosen at the last [`Point::Decide`].
+    pub fn apply_macro(&mut self, g: &mut GameState, m: Macro) {
+        let ok = match m {
+            Macro::Draw => self.apply(g, Action::Draw),
+            Macro::Free => self.apply(g, Action::FreePickup),
+            Macro::Take => self.apply(g, Action::TakePile),
+            Macro::Meld => {
+                self.stage = Stage::ByPolicy;
+                true
+            }
+            Macro::Hold => {
+                self.stage = Stage::DiscardNow;
+                true
+            }
+            Macro::Discard(c) => self.apply(g, Action::Discard(c)),
+        };
+        self.broken |= !ok;
+    }
+
+    /// Plays on until the searcher has a macro decision (`tree` true) or
+    /// the hand ends or the depth is reached. With `tree` false the
+    /// searcher's moves are the policy's too (a rollout).
+    pub fn advance(&mut self, g: &mut GameState, rng: &mut Pcg64Mcg, tree: bool) -> Point {
+        loop {
+            if self.broken || g.is_terminal() || g.turns() >= self.stop_turn {
+                return Point::Stop;
+            }
+            let p = g.current_player();
+            let key = (g.turns(), p);
+            if key != self.turn_key {
+                self.turn_key = key;
+                self.steps = 0;
+            }
+            self.steps += 1;
+            g.legal_actions(&mut self.legal);
+            if self.steps > MAX_SIM_STEPS_PER_TURN {
+                // A wandering policy: end the turn the engine's way.
+                match g.completion(2000).and_then(|path| path.first().copied()) {
+                    Some(a) => {
+                        self.broken |= !self.apply(g, a);
+                        continue;
+                    }
+                    None => return Point::Stop,
+                }
+            }
+            if self.legal.len() == 1 {
+                let a = self.legal[0];
+                self.broken |= !self.apply(g, a);
+                continue;
+            }
+            if p != self.me {
+                let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                self.broken |= !self.apply(g, a);
+                continue;
+            }
+            match g.phase() {
+                Phase::FirstDiscard if tree => {
+                    discard_options(&self.legal, &mut self.options);
+                    return Point::Decide;
+                }
+                Phase::Draw => {
+                    self.stage = Stage::Start;
+                    if tree {
+                        draw_options(&self.legal, &mut self.options);
+                        return Point::Decide;
+                    }
+                }
+                Phase::Meld if tree => {
+                    if self.stage == Stage::Start {
+                        if hold_possible(g.pickup().is_some(), &self.legal) {
+                            self.options.clear();
+                            self.options.extend([Macro::Meld, Macro::Hold]);
+                            return Point::Decide;
+                        }
+                        self.stage = Stage::ByPolicy;
+                    }
+                    if self.stage == Stage::DiscardNow {
+                        discard_options(&self.legal, &mut self.options);
+                        if !self.options.is_empty() {
+                            return Point::Decide;
+                        }
+                    }
+                    let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                    if let Action::Discard(_) = a {
+                        self.stage = Stage::DiscardNow;
+                        discard_options(&self.legal, &mut self.options);
+                        return Point::Decide;
+                    }
+                    self.broken |= !self.apply(g, a);
+                    continue;
+                }
+                Phase::Meld if self.stage == Stage::DiscardNow => {
+                    // A rollout after `hold`: the policy's discard if it
+                    // offers one, else the least useful card.
+                    let v = g.view(p);
+                    let mut a = self.policies[p].act(&v, &self.legal, rng);
+                    if !matches!(a, Action::Discard(_)) {
+                        if let Some(d) = least_useful_discard(&v, &self.legal) {
+                            a = d;
+                        }
+                    }
+                    self.broken |= !self.apply(g, a);
+                    continue;
+                }
+                _ => {}
+            }
+            let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+            self.broken |= !self.apply(g, a);
+        }
+    }
+}
+
+/// Whether `hold` differs from `meld` at the start of a meld phase: not in
+/// a pickup (its steps are compulsory) and a discard is already legal.
+pub fn hold_possible(pickup: bool, legal: &[Action]) -> bool {
+    !pickup && legal.iter().any(|a| matches!(a, Action::Discard(_)))
+}
+
+/// The draw-phase options among `legal`.
+pub fn draw_options(legal: &[Action], out: &mut Vec<Macro>) {
+    out.clear();
+    for a in legal {
+        match a {
+            Action::Draw => out.push(Macro::Draw),
+            Action::FreePickup => out.push(Macro::Free),
+            Action::TakePile => out.push(Macro::Take),
+            _ => {}
+        }
+    }
+}
+
+/// The discard options among `legal`.
+pub fn discard_options(legal: &[Action], out: &mut Vec<Macro>) {
+    out.clear();
+    for a in legal {
+        if let Action::Discard(c) = a {
+            out.push(Macro::Discard(*c));
+        }
+    }
+}
+
+/// A player's expected hand score at a cut rollout: the table as it
+/// stands (D-14 base items and melded cards), about 125 for each group one
+/// or two cards short of a canasta and 50 for having a canasta (weights of a
+/// linear fit of final score differences on greedy self-play positions),
+/// black threes in hand at their full −100, and other cards in hand at half
+/// their value. The fit credits cards in hand more (a fresh pile is material
+/// for melds), but a card held must be worth less than the same card melded,
+/// or a search learns to hoard and never go out.
+pub fn estimate(g: &GameState, p: usize) -> i32 {
+    let t = g.table(p);
+    let hand = g.hand(p);
+    let near = t
+        .groups()
+        .iter()
+        .filter(|gr| !gr.is_canasta() && gr.len() >= 5)
+        .count() as i32;
+    let black = hand.black_three_count() as i32 * 100;
+    score_table(t, CardSet::EMPTY, GoingOut::NO, false, g.rules()).total - black
+        + (hand.points() - black) / 2
+        + 125 * near
+        + if t.has_canasta() { 50 } else { 0 }
+}
+
+/// The reward of a finished (or cut) simulated hand for seat `me`.
+pub fn reward(g: &GameState, me: usize, rp: &RewardParams) -> f64 {
+    let cut = !g.is_terminal();
+    let mut mine = (0i32, 0i32);
+    let mut best: Option<(i32, i32)> = None;
+    for p in 0..g.players() {
+        let raw = if cut {
+            estimate(g, p)
+        } else {
+            g.score_of(p).total
+        };
+        let taxed = tax(raw, g.totals()[p], g.rules());
+        if p == me {
+            mine = (raw, taxed);
+        } else if best.is_none_or(|b| raw > b.0) {
+            best = Some((raw, taxed));
+        }
+    }
+    let (ob, ot) = best.unwrap_or((0, 0));
+    let d = mine.0 - ob;
+    let t = (mine.1 - ot) as f64;
+    let sign = match d.cmp(&0) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Less => -1.0,
+        std::cmp::Ordering::Equal => 0.0,
+    };
+    rp.win * sign + (1.0 - rp.win) * (t / rp.scale).clamp(-1.0, 1.0)
+}
+
+/// The root decision at a real position, or the atomic action to play
+/// without search.
+pub enum Root {
+    /// Play this action.
+    Play(Action),
+    /// Search among these options, starting the simulator at this stage;
+    /// the last is what the policy would play (the search's anchor).
+    Search(Stage, Vec<Macro>, Macro),
+}
+
+/// Turns macro decisions into atomic actions at the real table: keeps the
+/// turn's plan (`meld` or `hold`), lets the real policy play the meld steps,
+/// and asks for a search only where a macro decision is due.
+pub struct Driver {
+    /// The policy that plays the searcher's meld steps (and its cut).
+    pub policy: Box<dyn Agent>,
+    turn_key: Option<(u32, usize)>,
+    stage: Stage,
+}
+
+impl Driver {
+    /// A driver whose meld steps follow `rollout`.
+    pub fn new(rollout: Rollout) -> Driver {
+        Driver {
+            policy: rollout.build(),
+            turn_key: None,
+            stage: Stage::Start,
+        }
+    }
+
+    /// Forgets the hand.
+    pub fn restart(&mut self) {
+        self.policy.restart();
+        self.turn_key = None;
+        self.stage = Stage::Start;
+    }
+
+    /// What to do at a real decision.
+    pub fn root(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Root {
+        let key = (view.turns(), view.current_player());
+        if self.turn_key != Some(key) {
+            self.turn_key = Some(key);
+            self.stage = Stage::Start;
+        }
+        if legal.len() == 1 {
+            return Root::Play(legal[0]);
+        }
+        let mut opts = Vec::new();
+        match view.phase() {
+            Phase::Cut | Phase::Over => Root::Play(self.policy_act(view, legal, rng)),
+            Phase::FirstDiscard => {
+                discard_options(legal, &mut opts);
+                let anchor = self.policy_macro(view, legal, rng, &opts);
+                Root::Search(Stage::DiscardNow, opts, anchor)
+            }
+            Phase::Draw => {
+                draw_options(legal, &mut opts);
+                let anchor = self.policy_macro(view, legal, rng, &opts);
+                Root::Search(Stage::Start, opts, anchor)
+            }
+            Phase::Meld => {
+                if self.stage == Stage::Start {
+                    if hold_possible(view.pickup().is_some(), legal) {
+                        opts.extend([Macro::Meld, Macro::Hold]);
+                        return Root::Search(Stage::Start, opts, Macro::Meld);
+                    }
+                    self.stage = Stage::ByPolicy;
+                }
+                let mut proposed = None;
+                if self.stage == Stage::ByPolicy {
+                    let a = self.policy_act(view, legal, rng);
+                    if !matches!(a, Action::Discard(_)) {
+                        return Root::Play(a);
+                    }
+                    proposed = Some(a);
+                    self.stage = Stage::DiscardNow;
+                }
+                discard_options(legal, &mut opts);
+                match opts.len() {
+                    0 => Root::Play(self.policy_act(view, legal, rng)),
+                    1 => Root::Play(to_action(opts[0]).unwrap_or(legal[0])),
+                    _ => {
+                        let anchor = match proposed {
+                            Some(Action::Discard(c)) => Macro::Discard(c),
+                            _ => {
+                                let a = self.policy_act(view, legal, rng);
+                                match a {
+                                    Action::Discard(c) => Macro::Discard(c),
+                                    _ => least_useful_discard(view, legal)
+                                        .and_then(|d| match d {
+                                            Action::Discard(c) => Some(Macro::Discard(c)),
+                                            _ => None,
+                                        })
+                                        .unwrap_or(opts[0]),
+                                }
+                            }
+                        };
+                        Root::Search(Stage::DiscardNow, opts, anchor)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The policy's choice as one of `opts` (the first if it is none).
+    fn policy_macro(
+        &mut self,
+        view: &SeatView,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+        opts: &[Macro],
+    ) -> Macro {
+        let m = match self.policy_act(view, legal, rng) {
+            Action::Draw => Macro::Draw,
+            Action::FreePickup => Macro::Free,
+            Action::TakePile => Macro::Take,
+            Action::Discard(c) => Macro::Discard(c),
+            _ => opts[0],
+        };
+        if opts.contains(&m) {
+            m
+        } else {
+            opts[0]
+        }
+    }
+
+    /// Takes the macro a search chose at the root: the atomic action to
+    /// play, or `None` after `meld` / `hold`, which set the turn's plan;
+    /// then [`Driver::root`] is asked again.
+    pub fn choose(&mut self, m: Macro, legal: &[Action]) -> Option<Action> {
+        match m {
+            Macro::Meld => {
+                self.stage = Stage::ByPolicy;
+                None
+            }
+            Macro::Hold => {
+                self.stage = Stage::DiscardNow;
+                None
+            }
+            _ => to_action(m).filter(|a| legal.contains(a)),
+        }
+    }
+
+    /// The whole decision: plays what needs no search, calls `search` with
+    /// the root's stage, options and the policy's own choice where one is due, and maps its choice
+    /// back to a legal atomic action (the policy's if the choice does not map).
+    pub fn decide(
+        &mut self,
+        view: &SeatView,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+        mut search: impl FnMut(Stage, &[Macro], Macro, &mut Pcg64Mcg) -> Macro,
+    ) -> Action {
+        // At most three rounds: a plan, then the policy's meld step or the discard.
+        for _ in 0..3 {
+            match self.root(view, legal, rng) {
+                Root::Play(a) => return a,
+                Root::Search(stage, opts, anchor) => {
+                    let m = if opts.len() == 1 {
+                        opts[0]
+                    } else {
+                        search(stage, &opts, anchor, rng)
+                    };
+                    if let Some(a) = self.choose(m, legal) {
+                        return a;
+                    }
+                    if !matches!(m, Macro::Meld | Macro::Hold) {
+                        return self.policy_act(view, legal, rng);
+                    }
+                }
+            }
+        }
+        self.policy_act(view, legal, rng)
+    }
+
+    /// The policy's action, checked against `legal`.
+    pub fn policy_act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        let a = self.policy.act(view, legal, rng);
+        if legal.contains(&a) {
+            a
+        } else {
+            legal
+                .iter()
+                .copied()
+                .find(|a| *a != Action::Reset)
+                .unwrap_or(legal[0])
+        }
+    }
+
+    /// Passes an observed action to the policy.
+    pub fn inform(&mut self, player: usize, action: Action) {
+        self.policy.inform(player, action);
+    }
+}
+
+/// The option to play: the search's `best`, unless its lead over the
+/// policy's own choice (`anchor`) — `lead`: the mean reward difference and
+/// its standard error — is under `margin` standard errors (or not
+/// positive). A search that cannot tell the options apart keeps the
+/// policy's move: the best of a dozen noisy means beats a good move by noise
+/// alone.
+pub fn anchored(best: Macro, anchor: Macro, lead: Option<(f64, f64)>, margin: f64) -> Macro {
+    match lead {
+        _ if best == anchor => anchor,
+        Some((d, se)) if d <= 0.0 || d < margin * se => anchor,
+        _ => best,
+    }
+}
+
+/// The atomic action of a macro that is one (`draw`, `free`, `take`,
+/// `discard`).
+pub fn to_action(m: Macro) -> Option<Action> {
+    match m {
+        Macro::Draw => Some(Action::Draw),
+        Macro::Free => Some(Action::FreePickup),
+        Macro::Take => Some(Action::TakePile),
+        Macro::Discard(c) => Some(Action::Discard(c)),
+        Macro::Meld | Macro::Hold => None,
+    }
+}
+
+/// What the last searches cost: for benchmarks (`kanaszta bench`) and for
+/// choosing budgets. Summed with `+=`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Searches run (decisions that needed one).
+    pub searches: u64,
+    /// Iterations (ISMCTS) or rollouts (PIMC) run.
+    pub iterations: u64,
+    /// Time spent searching.
+    pub elapsed: std::time::Duration,
+}
+
+impl SearchStats {
+    /// Iterations per second (0 when nothing was timed).
+    pub fn iterations_per_second(&self) -> f64 {
+        let s = self.elapsed.as_secs_f64();
+        if s > 0.0 {
+            self.iterations as f64 / s
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean time of one search, in milliseconds.
+    pub fn ms_per_search(&self) -> f64 {
+        if self.searches == 0 {
+            0.0
+        } else {
+            self.elapsed.as_secs_f64() * 1000.0 / self.searches as f64
+        }
+    }
+}
+
+impl std::ops::AddAssign for SearchStats {
+    fn add_assign(&mut self, o: SearchStats) {
+        self.searches += o.searches;
+        self.iterations += o.iterations;
+        self.elapsed += o.elapsed;
+    }
+}

@@ -1,0 +1,266 @@
+//! The search agents (`ismcts`, `pimc`): their specs, complete hands without
+//! an illegal action, and that no agent's decision depends on cards its seat
+//! cannot see.
+
+use kanaszta_agents::search::{Macro, Stage};
+use kanaszta_agents::{play_hand, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams};
+use kanaszta_engine::{Action, GameState, Phase, Rules};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+fn spec(text: &str) -> AgentSpec {
+    text.parse()
+        .unwrap_or_else(|e| panic!("`{text}` should parse: {e}"))
+}
+
+#[test]
+fn search_specs_round_trip_through_their_text() {
+    for text in [
+        "ismcts:iters=1234,worlds=17,time=45,c=1.25,rollout=random,depth=5,horizon=3,margin=0.07,win=0.8,scale=1500",
+        "ismcts:iters=77",
+        "ismcts:rollout=rules",
+        "pimc:worlds=7,time=45,rollout=random,depth=5,margin=0.07,win=0.8,scale=1500",
+        "pimc:rollout=rules",
+    ] {
+        let s = spec(text);
+        assert_eq!(s.to_string(), text);
+        assert_eq!(spec(&s.to_string()), s);
+    }
+    // The example: every key is accepted and its text is stable.
+    let s = spec("ismcts:iters=1000,c=0.7,rollout=greedy");
+    let AgentSpec::Ismcts(p) = &s else {
+        panic!("not ismcts: {s:?}")
+    };
+    assert_eq!((p.iters, p.c), (1000, 0.7));
+    assert_eq!(spec(&s.to_string()), s);
+    assert_eq!(s.build().name(), "ismcts");
+    assert_eq!(spec("pimc:worlds=20,time=0").build().name(), "pimc");
+}
+
+#[test]
+fn bad_search_parameters_say_what_is_accepted() {
+    for (text, want) in [
+        ("ismcts:rollout=mcts", "random|greedy|rules"),
+        ("ismcts:c=-1", "from 0 to 100"),
+        ("ismcts:iters=0", "from 1 to 10000000"),
+        ("ismcts:time=fast", "from 0 to 600000"),
+        ("ismcts:players=3", "iters="),
+        ("ismcts:horizon=-1", "from 0 to 1000"),
+        ("pimc:worlds=0", "from 1 to 1000000"),
+        ("pimc:rollout=ismcts", "random|greedy|rules"),
+        ("pimc:iters=10", "worlds="),
+    ] {
+        let e = text.parse::<AgentSpec>().unwrap_err().to_string();
+        assert!(e.contains(want), "`{text}`: {e}");
+    }
+    let help = AgentSpec::help();
+    for key in [
+        "iters", "c", "rollout", "depth", "worlds", "time", "win", "scale", "horizon",
+    ] {
+        assert!(help.contains(key), "help lacks `{key}`: {help}");
+    }
+}
+
+fn play_hands(a: &str, b: &str, deals: u64) {
+    for seed in 0..deals {
+        for swap in [false, true] {
+            let mut g = GameState::new(Rules::default(), 1000 + seed);
+            let (x, y) = if swap { (b, a) } else { (a, b) };
+            let mut agents: Vec<Box<dyn Agent>> = vec![spec(x).build(), spec(y).build()];
+            let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            if let Err(e) = play_hand(&mut g, &mut agents, &mut rngs) {
+                panic!("{x} vs {y}, seed {seed}: {e}");
+            }
+            assert!(g.is_terminal());
+        }
+    }
+}
+
+#[test]
+fn ismcts_plays_complete_hands_legally() {
+    play_hands("ismcts:iters=30", "greedy", 5);
+    play_hands("ismcts:iters=20,rollout=random,depth=3", "random", 3);
+    play_hands("ismcts:iters=20,rollout=rules", "rules", 2);
+}
+
+#[test]
+fn pimc_plays_complete_hands_legally() {
+    play_hands("pimc:worlds=3", "greedy", 5);
+    play_hands("pimc:worlds=2,rollout=random,depth=3", "ismcts:iters=10", 3);
+    play_hands("pimc:worlds=2,rollout=rules", "rules", 2);
+}
+
+/// Positions of greedy self-play where the mover has a real choice, of
+/// every phase: a few per hand.
+fn positions(seeds: std::ops::Range<u64>, per_hand: usize) -> Vec<GameState> {
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for seed in seeds {
+        let mut g = GameState::new(Rules::default(), seed);
+        let mut agents: Vec<Box<dyn Agent>> = vec![spec("greedy").build(), spec("greedy").build()];
+        let mut rngs = [seat_rng(seed, 0), seat_rng(seed, 1)];
+        let mut taken = [0usize; 4];
+        let mut step = 0u64;
+        while !g.is_terminal() {
+            g.legal_actions(&mut legal);
+            let p = g.current_player();
+            let kind = match g.phase() {
+                Phase::Cut | Phase::FirstDiscard => 0,
+                Phase::Draw => 1,
+                Phase::Meld if legal.iter().any(|a| matches!(a, Action::Discard(_))) => 2,
+                _ => 3,
+            };
+            step += 1;
+            if legal.len() > 1 && taken[kind] < per_hand && (step + seed).is_multiple_of(5) {
+                taken[kind] += 1;
+                out.push(g.clone());
+            }
+            let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+            g.apply(a).unwrap();
+        }
+    }
+    out
+}
+
+/// No peeking: two full states that differ only in what the mover cannot
+/// see (other hands, stock order) — both sampled from the mover's view, so
+/// both could be the truth — get the same decision from an agent with the
+/// same seed. Covers every agent kind.
+#[test]
+fn no_agent_decision_depends_on_hidden_cards() {
+    let agents = [
+        "random",
+        "greedy",
+        "rules",
+        "ismcts:iters=40",
+        "ismcts:iters=25,rollout=random,depth=6",
+        "pimc:worlds=4",
+    ];
+    let mut legal = Vec::new();
+    let mut legal2 = Vec::new();
+    let mut checked = 0;
+    let mut differing = 0;
+    for g in positions(0..4, 2) {
+        let p = g.current_player();
+        let view = g.view(p);
+        let a = view.determinize(&mut Pcg64Mcg::seed_from_u64(1));
+        let b = view.determinize(&mut Pcg64Mcg::seed_from_u64(2));
+        // Both are consistent with the mover's view and reveal the same to it…
+        let (va, vb) = (a.view(p), b.view(p));
+        assert_eq!(format!("{va:?}"), format!("{view:?}"));
+        assert_eq!(format!("{vb:?}"), format!("{view:?}"));
+        a.legal_actions(&mut legal);
+        b.legal_actions(&mut legal2);
+        assert_eq!(legal, legal2);
+        // …while what it cannot see differs.
+        let hidden_differs =
+            (0..g.players()).any(|q| q != p && a.hand(q) != b.hand(q)) || a.stock() != b.stock();
+        if hidden_differs {
+            differing += 1;
+        }
+        for text in agents {
+            let s = spec(text);
+            let mut choices = Vec::new();
+            for state in [&g, &a, &b] {
+                let mut agent = s.build();
+                let mut rng = Pcg64Mcg::seed_from_u64(77);
+                let act = agent.act(&state.view(p), &legal, &mut rng);
+                assert!(legal.contains(&act), "{text}: illegal {act}");
+                choices.push(act);
+            }
+            assert!(
+                choices.iter().all(|c| *c == choices[0]),
+                "{text} decided differently on states its seat cannot tell apart: {choices:?} (phase {:?})",
+                g.phase()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} decisions checked");
+    assert!(
+        differing >= 5,
+        "hidden cards differed in only {differing} positions"
+    );
+}
+
+/// The determinizer samples the hidden cards; it cannot return the true
+/// ones by construction (the view does not hold them): early in a hand,
+/// where 14 opponent cards are hidden, samples essentially never match the
+/// truth, and they always respect what the seat knows.
+#[test]
+fn determinizations_do_not_reproduce_the_true_hidden_cards() {
+    let mut legal = Vec::new();
+    let mut g = GameState::new(Rules::default(), 5);
+    // Play greedily to the second player's first draw.
+    let mut agents: Vec<Box<dyn Agent>> = vec![spec("greedy").build(), spec("greedy").build()];
+    let mut rngs = [seat_rng(5, 0), seat_rng(5, 1)];
+    while g.turns() < 1 || g.phase() != Phase::Draw {
+        g.legal_actions(&mut legal);
+        let p = g.current_player();
+        let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+        g.apply(a).unwrap();
+    }
+    let me = g.current_player();
+    let opp = 1 - me;
+    let view = g.view(me);
+    let mut rng = Pcg64Mcg::seed_from_u64(9);
+    let (mut same_hand, mut same_stock) = (0, 0);
+    let mut seen_hands = std::collections::HashSet::new();
+    for _ in 0..200 {
+        let d = view.determinize(&mut rng);
+        assert_eq!(d.hand(me), g.hand(me));
+        assert_eq!(d.hand(opp).len(), g.hand(opp).len());
+        assert!(d.hand(opp).contains_all(g.known(opp)));
+        assert_eq!(d.stock().len(), g.stock().len());
+        assert_eq!(
+            &d.stock()[..g.stock_known_bottom()],
+            &g.stock()[..g.stock_known_bottom()]
+        );
+        same_hand += (d.hand(opp) == g.hand(opp)) as u32;
+        same_stock += (d.stock() == g.stock()) as u32;
+        seen_hands.insert(format!("{}", d.hand(opp)));
+    }
+    assert_eq!(same_hand, 0, "the sampler returned the true opponent hand");
+    assert_eq!(same_stock, 0, "the sampler returned the true stock");
+    assert!(seen_hands.len() > 190, "samples barely vary");
+}
+
+#[test]
+fn ismcts_reports_its_search_cost() {
+    let mut legal = Vec::new();
+    let g = positions(3..8, 2)
+        .into_iter()
+        .find(|g| {
+            g.legal_actions(&mut legal);
+            g.phase() == Phase::Meld
+                && legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Discard(_)))
+                    .count()
+                    > 1
+        })
+        .expect("a meld-phase position with a choice of discards");
+    let p = g.current_player();
+    let mut agent = IsmctsAgent::new(IsmctsParams {
+        iters: 64,
+        ..IsmctsParams::default()
+    });
+    let view = g.view(p);
+    g.legal_actions(&mut legal);
+    let opts: Vec<Macro> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Discard(c) => Some(Macro::Discard(*c)),
+            _ => None,
+        })
+        .collect();
+    assert!(opts.len() > 1);
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let stats = agent.search(&view, Stage::DiscardNow, &opts, &mut rng);
+    let visits: u32 = stats.iter().map(|s| s.visits).sum();
+    assert_eq!(visits, 64, "each iteration visits one root option");
+    assert!(stats.iter().all(|s| opts.contains(&s.m)));
+    let cost = agent.search_stats();
+    assert_eq!((cost.searches, cost.iterations), (1, 64));
+    assert!(cost.elapsed.as_nanos() > 0 && cost.iterations_per_second() > 0.0);
+}
