@@ -86,8 +86,12 @@ impl CardSet {
 
     /// Number of cards of `rank` (any suit).
     pub const fn rank_count(self, rank: Rank) -> u32 {
-        let m = rank_mask(rank);
-        (self.lo & m).count_ones() + (self.hi & m).count_ones()
+        // A nibble's count by table: cheaper than two 64-bit population
+        // counts where the target has no popcnt instruction.
+        const POP4: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+        let shift = rank as u32 * 4;
+        (POP4[((self.lo >> shift) & 0xF) as usize] + POP4[((self.hi >> shift) & 0xF) as usize])
+            as u32
     }
 
     /// Every rank's count at once, one nibble a rank (rank `r` at bits
