@@ -67,11 +67,23 @@ pub const FLAG_NEW: u8 = 1;
 /// once per turn and a meld phase always ends).
 pub const FLAG_RECEIVED: u8 = 2;
 
-/// Per-suit counts, two bits each (0, 1 or 2 copies).
+/// Per-suit counts, two bits each (0, 1 or 2 copies): their sum, by table
+/// (a population count is a long bit-twiddling sequence on CPUs targeted
+/// without `popcnt`, and groups are counted on every step).
 #[inline]
 const fn field_count(x: u8) -> u32 {
-    (x & 0x55).count_ones() + 2 * (x & 0xAA).count_ones()
+    FIELD_COUNT[x as usize] as u32
 }
+
+const FIELD_COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        t[x] = ((x & 0x55).count_ones() + 2 * (x & 0xAA).count_ones()) as u8;
+        x += 1;
+    }
+    t
+};
 
 #[inline]
 const fn field_get(x: u8, suit: u8) -> u8 {

@@ -310,6 +310,12 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     let wilds = pool.wild_count().min(16) as usize;
     let max_used = max_used.min(pool.len()) as usize;
     const NONE: i32 = i32::MIN;
+    if max_used == pool.len() as usize {
+        // No choice of groups can use more cards than the pool holds: the
+        // card budget never binds and the table over card counts reduces
+        // to its best entry per wild count.
+        return max_opening_unbounded(pool, must_rank, wilds);
+    }
     // dp[w][u]: best value with w wilds and u cards used.
     let width = max_used + 1;
     // Fixed-size tables on the stack: 17 wild counts × 113 card counts, of
@@ -375,6 +381,56 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
                     best = best.max(v + 20 * t as i32);
                 }
             }
+        }
+    }
+    best.max(-1)
+}
+
+/// [`max_opening`] when the card budget does not bind: dp[w] is the best
+/// value with `w` wilds used.
+fn max_opening_unbounded(pool: CardSet, must_rank: Rank, wilds: usize) -> i32 {
+    const NONE: i32 = i32::MIN;
+    let mut dp = [NONE; 17];
+    dp[0] = 0;
+    for rank in Rank::NATURALS {
+        let n = pool.rank_count(rank);
+        if n < 2 {
+            if rank == must_rank {
+                return -1;
+            }
+            continue;
+        }
+        let pts = rank.points();
+        let mut next = [NONE; 17];
+        for w in 0..=wilds {
+            let v = dp[w];
+            if v == NONE {
+                continue;
+            }
+            if rank != must_rank {
+                next[w] = next[w].max(v);
+            }
+            for k in 2..=n {
+                for j in 0..=(wilds - w) as u32 {
+                    if legal_natural_counts(k, j) {
+                        let cell = &mut next[w + j as usize];
+                        *cell = (*cell).max(v + (k + j) as i32 * pts);
+                    }
+                }
+            }
+        }
+        dp = next;
+    }
+    let mut best = NONE;
+    for (w, &v) in dp.iter().enumerate().take(wilds + 1) {
+        if v == NONE {
+            continue;
+        }
+        best = best.max(v);
+        // The wilds left as a group of wilds only (3 or more).
+        let rem = (wilds - w) as i32;
+        if rem >= 3 {
+            best = best.max(v + 20 * rem);
         }
     }
     best.max(-1)
@@ -487,14 +543,19 @@ mod tests {
             x
         };
         let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
-        for _ in 0..3000 {
+        for _ in 0..6000 {
             let size = 3 + (next() % 40) as usize;
             let mut pool = CardSet::EMPTY;
             while pool.len() < size as u32 {
                 pool.insert(pack[(next() % pack.len() as u64) as usize]);
             }
             let r = Rank::NATURALS[(next() % Rank::NATURALS.len() as u64) as usize];
-            let max_used = (next() % (size as u64 + 3)) as u32;
+            // Half the time a budget that may bind, half the time none.
+            let max_used = if next() % 2 == 0 {
+                (next() % (size as u64 + 3)) as u32
+            } else {
+                999
+            };
             assert_eq!(
                 max_opening(pool, r, max_used),
                 max_opening_reference(pool, r, max_used),

@@ -2457,12 +2457,14 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
     } else {
         wilds.distinct().of_kinds(need)
     };
+    let counts = pool.rank_counts();
     for r in Rank::NATURALS {
-        let nat = pool.of_rank(r);
-        let n = nat.len();
+        let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
         if n < 2 {
             continue;
         }
+        let nat = pool.of_rank(r);
+        debug_assert_eq!(n, nat.len());
         let mut kinds = [(Card::JOKER, 0u8); 5];
         let k = kinds_of(nat, &mut kinds);
         if n >= 3 && free {
