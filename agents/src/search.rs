@@ -382,7 +382,8 @@ pub fn discard_options(legal: &[Action], out: &mut Vec<Macro>) {
 /// or two cards short of a canasta and 50 for having a canasta (weights of a
 /// linear fit of final score differences on greedy self-play positions),
 /// black threes in hand at their full −100, and other cards in hand at half
-/// their value. The fit credits cards in hand more (a fresh pile is material
+/// their value; a player left with one card and no canasta is stuck and
+/// scored as such. The fit credits cards in hand more (a fresh pile is material
 /// for melds), but a card held must be worth less than the same card melded,
 /// or a search learns to hoard and never go out.
 pub fn estimate(g: &GameState, p: usize) -> i32 {
@@ -394,11 +395,21 @@ pub fn estimate(g: &GameState, p: usize) -> i32 {
         .filter(|gr| !gr.is_canasta() && gr.len() >= 5)
         .count() as i32;
     let black = hand.black_three_count() as i32 * 100;
-    score_table(t, CardSet::EMPTY, GoingOut::NO, false, g.rules()).total - black
-        + (hand.points() - black) / 2
-        + 125 * near
-        + if t.has_canasta() { 50 } else { 0 }
+    let table = score_table(t, CardSet::EMPTY, GoingOut::NO, false, g.rules()).total;
+    if !t.has_canasta() && hand.len() <= 1 {
+        // Stuck: one card and no canasta. Each turn he draws one card and
+        // must keep one (D-13.2), so he can neither add to his groups nor
+        // take the pile (D-6.2 needs a pair in hand): the table is final,
+        // the card counts minus and the opponent goes out at leisure.
+        return table - hand.points() - STUCK_PENALTY;
+    }
+    table - black + (hand.points() - black) / 2 + 125 * near + if t.has_canasta() { 50 } else { 0 }
 }
+
+/// What being stuck with one card and no canasta costs at a cut rollout
+/// beyond the table's frozen value: roughly the canasta and going-out points
+/// the opponent may still collect while the stuck player cannot.
+const STUCK_PENALTY: i32 = 300;
 
 /// The reward of a finished (or cut) simulated hand for seat `me`.
 pub fn reward(g: &GameState, me: usize, rp: &RewardParams) -> f64 {
