@@ -1,8 +1,8 @@
 //! `greedy`: maximizes immediate points.
 //!
 //! - Cut: keeps cut cards that are wild, red threes, or match a rank in hand.
-//! - Draw: takes the pile when it holds at least `pile` cards and the
-//!   engine allows it (D-6.2), takes the free pickup (D-6.1) when the card
+//! - Draw: once it has opened, takes the pile when it holds at least `pile`
+//!   cards and the engine allows it (D-6.2), takes the free pickup (D-6.1) when the card
 //!   is wild or matches its hand or table, otherwise draws.
 //! - Meld: during a pickup it takes the rest as soon as it may; then plays the
 //!   meld action that raises its table's value (card values, canasta
@@ -146,6 +146,11 @@ impl Agent for GreedyAgent {
             if legal.contains(&Action::Reset) {
                 return Action::Reset;
             }
+            // No plan even from the start of the meld phase: a random step
+            // breaks any cycle of greedy choices.
+            if self.finisher.finishing {
+                return crate::random::random_choice(legal, 0.5, rng);
+            }
         }
         match view.phase() {
             Phase::Cut => Action::KeepCut {
@@ -153,7 +158,12 @@ impl Agent for GreedyAgent {
             },
             Phase::FirstDiscard => least_useful_discard(view, legal).unwrap_or(legal[0]),
             Phase::Draw => {
-                if legal.contains(&Action::TakePile) && view.pile().len() as u32 >= self.params.pile
+                // Only once opened: a pickup before the opening must make
+                // the whole opening with the top card (D-6.2.1), a plan
+                // beyond immediate points.
+                if legal.contains(&Action::TakePile)
+                    && view.pile().len() as u32 >= self.params.pile
+                    && opened_before(view, view.seat())
                 {
                     return Action::TakePile;
                 }

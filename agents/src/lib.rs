@@ -57,6 +57,8 @@ pub struct TurnFinisher {
     turn: Option<(u32, usize)>,
     steps: u32,
     plan: Vec<Action>,
+    /// Deep searches left this turn (a failed deep search is not repeated).
+    deep: u8,
     /// Set by the agent when it wants the plan followed from now on.
     pub finishing: bool,
 }
@@ -70,6 +72,7 @@ impl TurnFinisher {
             self.steps = 0;
             self.plan.clear();
             self.finishing = false;
+            self.deep = 2;
         }
         self.steps += 1;
         self.steps
@@ -84,9 +87,16 @@ impl TurnFinisher {
     ) -> Option<Action> {
         self.finishing = true;
         if self.plan.is_empty() {
-            // A larger budget only where the usual one does not suffice.
+            // A larger budget only where the usual one does not suffice (a
+            // pickup opening of 120 may need seven lays found by deepening).
             let state = view.determinize(rng);
-            for budget in [5_000, 100_000] {
+            for budget in [5_000, 200_000, 2_000_000] {
+                if budget > 5_000 {
+                    if self.deep == 0 {
+                        break;
+                    }
+                    self.deep -= 1;
+                }
                 if let Some(mut path) = state.completion(budget) {
                     path.reverse();
                     self.plan = path;
