@@ -23,7 +23,7 @@ fn results_pipeline_runs_on_small_samples() {
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(r.status.success(), "make.sh --quick failed: {err}");
     for f in [
-        "commands.txt",
+        "tax/commands.txt",
         "tax/sweep.csv",
         "tax/matches-by-tax.csv",
         "tax/match-length.svg",
