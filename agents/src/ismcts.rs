@@ -84,7 +84,7 @@ impl Default for IsmctsParams {
             worlds: 32,
             time: 0,
             c: 0.7,
-            rollout: Rollout::Greedy,
+            rollout: Rollout::Rules,
             depth: 8,
             horizon: 1,
             margin: 1.5,

@@ -50,7 +50,7 @@ impl Default for PimcParams {
         PimcParams {
             worlds: 24,
             time: 0,
-            rollout: Rollout::Greedy,
+            rollout: Rollout::Rules,
             depth: 8,
             margin: 2.0,
             win: 0.5,

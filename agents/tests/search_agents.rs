@@ -18,9 +18,9 @@ fn search_specs_round_trip_through_their_text() {
     for text in [
         "ismcts:iters=1234,worlds=17,time=45,c=1.25,rollout=random,depth=5,horizon=3,margin=0.07,win=0.8,scale=1500",
         "ismcts:iters=77",
-        "ismcts:rollout=rules",
+        "ismcts:rollout=greedy",
         "pimc:worlds=7,time=45,rollout=random,depth=5,margin=0.07,win=0.8,scale=1500",
-        "pimc:rollout=rules",
+        "pimc:rollout=greedy",
     ] {
         let s = spec(text);
         assert_eq!(s.to_string(), text);
