@@ -57,7 +57,7 @@ pub struct TurnFinisher {
     turn: Option<(u32, usize)>,
     steps: u32,
     plan: Vec<Action>,
-    /// Deep searches left this turn (a failed deep search is not repeated).
+    /// Deep searches left this turn (a hopeless turn cannot stall a run).
     deep: u8,
     /// Set by the agent when it wants the plan followed from now on.
     pub finishing: bool,
@@ -72,7 +72,7 @@ impl TurnFinisher {
             self.steps = 0;
             self.plan.clear();
             self.finishing = false;
-            self.deep = 2;
+            self.deep = 4;
         }
         self.steps += 1;
         self.steps

@@ -261,13 +261,25 @@ impl Agent for RulesAgent {
                     return a;
                 }
             }
+            // No plan from here: start the meld phase over and plan from
+            // its start (I-25); failing that, a random step breaks any
+            // cycle of the meld policy and the finisher.
+            if legal.contains(&Action::Reset) {
+                return Action::Reset;
+            }
         }
         match view.phase() {
             Phase::Cut => Action::KeepCut {
                 mask: keep_mask(view),
             },
             Phase::FirstDiscard => self.discard(view, legal).unwrap_or(legal[0]),
-            Phase::Draw => self.draw(view, legal, rng),
+            Phase::Draw => match self.draw(view, legal, rng) {
+                // Take the pile only when the engine's completion search
+                // finds the way through the pickup from its start, so the
+                // turn can be finished whatever the meld policy does.
+                Action::TakePile if !pickup_plannable(view, rng) => Action::Draw,
+                a => a,
+            },
             Phase::Meld => self.meld(view, legal, rng),
             Phase::Over => legal[0],
         }
@@ -316,6 +328,13 @@ impl Outlook {
 }
 
 /// How close a player with this table and hand size is to going out.
+/// Whether a way through the penalized pickup (D-6.2) from its start is
+/// found by the engine's completion search within a generous budget.
+fn pickup_plannable(view: &SeatView, rng: &mut Pcg64Mcg) -> bool {
+    let mut s = view.determinize(rng);
+    s.apply(Action::TakePile).is_ok() && s.completion(200_000).is_some()
+}
+
 fn threat_of(table: &Table, hand: usize) -> f64 {
     if table.has_canasta() {
         (1.1 - hand as f64 / 12.0).clamp(0.25, 1.0)
