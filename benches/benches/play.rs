@@ -1,12 +1,15 @@
 //! Criterion benchmarks of play with agents: a whole greedy hand, a whole
-//! greedy match to 10,000, and writing a `hands.csv` row. Each asserts what
-//! it computed, so a fast wrong answer fails instead of looking good.
-//! (ISMCTS search speed: `kanaszta bench` and the `search` benchmark below.)
+//! greedy match to 10,000, writing a `hands.csv` row, and one ISMCTS
+//! decision at the default budget (throughput in iterations, so criterion
+//! reports iterations/s). Each asserts what it computed, so a fast wrong
+//! answer fails instead of looking good.
 //!
 //! `cargo bench -p kanaszta-benches --bench play`
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentSpec};
+use kanaszta_agents::{
+    play_hand, play_match, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams,
+};
 use kanaszta_engine::{CardSet, GameState, Match, Rules};
 use std::hint::black_box;
 use std::time::Duration;
@@ -113,12 +116,41 @@ fn csv_rows(c: &mut Criterion) {
     assert_eq!(rows::HandRow::from_cells(&rec).unwrap(), row);
 }
 
+fn ismcts(c: &mut Criterion) {
+    // One decision of ismcts at its default budget, in a draw phase where
+    // the pile may be taken (draw, take and the free pickup are compared).
+    // Throughput is in iterations, so criterion reports iterations/s.
+    let g = kanaszta_benches::draw_state();
+    let p = g.current_player();
+    let view = g.view(p);
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    let params = IsmctsParams::default();
+    let iters = params.iters as u64;
+    let mut agent = IsmctsAgent::new(params);
+    let mut rng = seat_rng(5, p);
+    let a = agent.act(&view, &legal, &mut rng);
+    assert!(legal.contains(&a), "ismcts chose a legal action");
+    let stats = agent.search_stats();
+    assert_eq!(stats.iterations, iters, "the search ran its whole budget");
+    let mut group = c.benchmark_group("ismcts");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(iters));
+    group.bench_function("decision_default_budget", |b| {
+        b.iter(|| {
+            agent.restart();
+            agent.act(black_box(&view), &legal, &mut rng)
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    targets = hands, matches, csv_rows
+    targets = hands, matches, csv_rows, ismcts
 }
 criterion_main!(benches);
