@@ -1058,8 +1058,10 @@ impl GameState {
     }
 
     /// A way to complete the current turn (meld actions ending with the
-    /// discard), found by a bounded exact search of at most `budget` states;
-    /// `None` outside a meld phase or when none is found within the budget.
+    /// discard), found by a bounded exact search: the shortest by iterative
+    /// deepening within `budget` states, else any found by one deep search
+    /// of `budget` states; `None` outside a meld phase or when neither
+    /// finds one.
     /// Agents use it to finish a turn they cannot otherwise end (I-26).
     pub fn completion(&self, budget: u32) -> Option<Vec<Action>> {
         if self.phase != Phase::Meld {
@@ -1081,6 +1083,15 @@ impl GameState {
             if b == 0 {
                 break;
             }
+        }
+        // Deepening ran out of budget: one deep search, the kind the legality
+        // checks use, gives a way out that may not be the shortest.
+        let mut b = budget;
+        search.seen.clear();
+        let mut path = Vec::new();
+        if root.search_rec(&mut b, &mut search, 150, &mut path) {
+            path.reverse();
+            return Some(path);
         }
         None
     }
