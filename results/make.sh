@@ -34,7 +34,7 @@ SEED=2026
 LOG=/dev/null
 begin() { mkdir -p "$OUT/$1"; LOG="$OUT/$1/commands.txt"; echo "# $2" > "$LOG"; }
 # Status 2 (some game erred, recorded in errors.csv) does not stop the rest.
-run() { echo "$*" >> "$LOG"; "$@" || [ $? -eq 2 ]; }
+run() { printf '%q ' "$@" >> "$LOG"; echo >> "$LOG"; "$@" || [ $? -eq 2 ]; }
 
 if want tax; then
 begin tax "1. the tax (D-15): matches to 10,000, tax on vs off, same deals"
