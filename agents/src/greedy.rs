@@ -12,8 +12,7 @@
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
-    best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value,
-    value_after,
+    best_opening, is_meld, least_useful_discard, opened_before, table_value, value_after,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
@@ -246,17 +245,4 @@ impl GreedyAgent {
             .find(|a| *a != Action::Reset)
             .unwrap_or(legal[0])
     }
-}
-
-/// How useful each card of the hand is to the greedy player, lowest first
-/// (exposed for tests and for other agents).
-pub fn discard_order(view: &SeatView) -> Vec<(i32, kanaszta_engine::Card)> {
-    let me = view.seat();
-    let mut v: Vec<(i32, kanaszta_engine::Card)> = view
-        .hand()
-        .kinds()
-        .map(|c| (keep_value(c, view.hand(), view.table(me)), c))
-        .collect();
-    v.sort();
-    v
 }

@@ -1,45 +1,9 @@
 //! `kanaszta aggregate` and `kanaszta plot` on the CSVs of a real run, and
 //! the quick variant of the results pipeline (`results/make.sh --quick`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_kanaszta");
-
-fn kanaszta(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().expect("run kanaszta");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let (code, out, err) = kanaszta(args);
-    assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
-    out
-}
-
-fn refused(args: &[&str], needles: &[&str]) {
-    let (code, _, err) = kanaszta(args);
-    assert_eq!(code, 1, "{args:?}: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: `{n}` not in {err}");
-    }
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("kanaszta-analysis-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use common::{ok, refused, s, tmp};
 
 #[test]
 fn aggregate_groups_hand_rows_by_starter() {
