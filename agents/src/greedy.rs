@@ -137,19 +137,12 @@ impl Agent for GreedyAgent {
         }
         let steps = self.finisher.step(view);
         if self.finisher.finishing || steps > self.params.patience {
-            if let Some(a) = self.finisher.next(view, legal, rng) {
+            if let Some(a) = self.finisher.next_or_reset(view, legal, rng) {
                 return a;
-            }
-            // The plan broke off (a step the engine's bounded check does not
-            // list here): start the meld phase over and plan from there.
-            if legal.contains(&Action::Reset) {
-                return Action::Reset;
             }
             // No plan even from the start of the meld phase: a random step
             // breaks any cycle of greedy choices.
-            if self.finisher.finishing {
-                return crate::random::random_choice(legal, 0.5, rng);
-            }
+            return crate::random::random_choice(legal, 0.5, rng);
         }
         match view.phase() {
             Phase::Cut => Action::KeepCut {
@@ -229,15 +222,8 @@ impl GreedyAgent {
         }
         // No discard is legal yet (an opening short of the minimum, a
         // pickup to complete, I-26): follow the engine's way to end the turn.
-        if let Some(a) = self.finisher.next(view, legal, rng) {
+        if let Some(a) = self.finisher.next_or_reset(view, legal, rng) {
             return a;
-        }
-        // No way out from here within the search budget: undo the meld
-        // phase (I-25) and end the turn from its start, where the engine
-        // guarantees a way out (I-9).
-        if legal.contains(&Action::Reset) {
-            self.finisher.finishing = true;
-            return Action::Reset;
         }
         legal
             .iter()

@@ -113,6 +113,20 @@ impl TurnFinisher {
         }
     }
 
+    /// [`TurnFinisher::next`], or else `reset` when legal: with no way out
+    /// found from here (a step the engine's bounded check does not list),
+    /// the meld phase starts over (I-25) and is planned from its start,
+    /// where the engine guarantees a way out (I-9).
+    pub fn next_or_reset(
+        &mut self,
+        view: &SeatView,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        self.next(view, legal, rng)
+            .or_else(|| legal.contains(&Action::Reset).then_some(Action::Reset))
+    }
+
     /// Forgets the turn (between hands).
     pub fn reset(&mut self) {
         *self = TurnFinisher::default();
