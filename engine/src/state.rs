@@ -1193,6 +1193,12 @@ impl GameState {
                 found = true;
                 break;
             }
+            if *budget == 0 {
+                // Every later node would return false at once (a meld step
+                // never ends the phase), so the rest of the candidates
+                // cannot change the answer.
+                break;
+            }
             t.copy_mover_from(self);
             debug_assert!(*t == *self, "restored after {a}");
         }
