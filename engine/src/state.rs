@@ -1051,6 +1051,9 @@ impl GameState {
     /// turn from here with the engine's own meld actions: a discard, or the
     /// rest of the pile and then a discard.
     pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
+        if self.surely_stuck() {
+            return false;
+        }
         let mut search = Search::with_budget(*budget);
         let mut root = self.clone();
         root.quiet = true;
@@ -1065,6 +1068,9 @@ impl GameState {
     /// Agents use it to finish a turn they cannot otherwise end (I-26).
     pub fn completion(&self, budget: u32) -> Option<Vec<Action>> {
         if self.phase != Phase::Meld {
+            return None;
+        }
+        if self.surely_stuck() {
             return None;
         }
         // Iterative deepening: the shortest way out, so that following
@@ -1094,6 +1100,75 @@ impl GameState {
             return Some(path);
         }
         None
+    }
+
+    /// Whether no sequence of meld steps can reach a discard from here, by
+    /// counting cards; a cheap exact "no" for the completion search, which
+    /// then cannot find a way either (whatever its budget). `false` means
+    /// only that the count does not decide.
+    ///
+    /// Outside a pickup (the rest of the pile would bring new cards), the
+    /// hand can only win back cards that came from it this turn: those of
+    /// the groups laid this turn, except wilds moved in from older groups
+    /// (a take-back returns them there, or is refused for a broken-up
+    /// group of wilds), the ♥A laid separately, and pending wilds taken
+    /// out of a group laid this turn. Each step keeps that count or lowers
+    /// it (a wild moved into an older group, a card laid there, a natural
+    /// swapped into one). With none of those cards the turn can never
+    /// discard. With one, a discard goes out, which needs a canasta
+    /// (D-13.2); with no canasta on the table, one can only be made from
+    /// a group's naturals, at most that one hand card more, and the wilds
+    /// there are (on the table, pending or in the hand).
+    fn surely_stuck(&self) -> bool {
+        if self.phase != Phase::Meld || self.before_rest() {
+            return false;
+        }
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let groups = table.groups();
+        let mut own = hand.len() + table.heart_aces_new as u32;
+        for g in groups {
+            if g.is_new() {
+                own += g.len();
+            }
+        }
+        for &(_, ret, _) in self.turn.live_pend() {
+            if ret == FROM_HAND {
+                own += 1;
+            }
+        }
+        // Wilds moved into a group laid this turn from an older one.
+        let moved_in = self
+            .turn
+            .live_moves()
+            .iter()
+            .filter(|&&(to, from, _)| {
+                from != FROM_HAND && groups.get(to as usize).is_some_and(|g| g.is_new())
+            })
+            .count() as u32;
+        let Some(own) = own.checked_sub(moved_in) else {
+            debug_assert!(false, "a wild moved in is one of its group's cards");
+            return false;
+        };
+        match own {
+            0 => true,
+            1 if !table.has_canasta() => {
+                let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
+                    + self.turn.pending.len()
+                    + hand.wild_count();
+                if wilds >= 7 {
+                    return false;
+                }
+                !groups.iter().any(|g| {
+                    g.rank().is_some_and(|r| {
+                        let n = g.naturals() + hand.rank_count(r);
+                        n >= 7 || n + wilds.min(max_wilds(n)) >= 7
+                    })
+                })
+            }
+            _ => false,
+        }
     }
 
     fn search_rec(
@@ -2669,5 +2744,43 @@ mod tests {
                 assert_eq!(got, want, "[{set}] {size}");
             }
         }
+    }
+
+    /// I-9: the counting test's "no" is exact. After every meld step of
+    /// random hands that it calls stuck, a search far beyond the usual
+    /// budget finds no way to finish the turn either.
+    #[test]
+    fn surely_stuck_is_exact() {
+        let mut stuck = 0;
+        let mut legal = Vec::new();
+        let mut cand = Vec::new();
+        for seed in 0..40u64 {
+            let mut g = GameState::new(Rules::default(), seed);
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            while !g.is_terminal() {
+                if g.phase == Phase::Meld {
+                    cand.clear();
+                    g.raw_meld_candidates(&mut cand, false);
+                    for &a in &cand {
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        if t.meld_step(a).is_err() || !t.surely_stuck() {
+                            continue;
+                        }
+                        stuck += 1;
+                        let mut budget = 20_000;
+                        let mut search = Search::with_budget(budget);
+                        let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
+                        assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
+                    }
+                }
+                g.legal_actions(&mut legal);
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+            }
+        }
+        assert!(stuck > 100, "only {stuck} stuck states met");
     }
 }
