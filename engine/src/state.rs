@@ -1054,10 +1054,22 @@ impl GameState {
         if self.surely_stuck() {
             return false;
         }
+        // The answer depends on the state and the budget alone, and the
+        // same state is often searched twice: once when the listing tries
+        // the step that leads to it, again when the step is applied.
+        let key = self.search_key();
+        let hit = RECENT_SEARCHES.with(|r| r.borrow().find(key, self, *budget));
+        if let Some((found, left)) = hit {
+            *budget = left;
+            return found;
+        }
+        let given = *budget;
         let mut search = Search::with_budget(*budget);
         let mut root = self.clone();
         root.quiet = true;
-        root.search_rec(budget, &mut search, 150, &mut Vec::new())
+        let found = root.search_rec(budget, &mut search, 150, &mut Vec::new());
+        RECENT_SEARCHES.with(|r| r.borrow_mut().insert(key, self, given, found, *budget));
+        found
     }
 
     /// A way to complete the current turn (meld actions ending with the
@@ -2453,6 +2465,58 @@ impl Verdict {
     }
 }
 
+thread_local! {
+    /// This thread's [`RecentSearches`]: a state's search answer never
+    /// changes, so which thread or how many there are does not matter.
+    static RECENT_SEARCHES: std::cell::RefCell<RecentSearches> =
+        const { std::cell::RefCell::new(RecentSearches::EMPTY) };
+}
+
+/// The answers of the last few completion searches, each with the whole
+/// state it was asked about (compared in full, so a hit is the answer the
+/// search would give again) and the budget given and left.
+struct RecentSearches {
+    entries: [Option<RecentSearch>; RECENT_SEARCHES_LEN],
+    next: usize,
+}
+
+const RECENT_SEARCHES_LEN: usize = 16;
+
+struct RecentSearch {
+    key: u64,
+    budget: u32,
+    found: bool,
+    left: u32,
+    state: GameState,
+}
+
+impl RecentSearches {
+    const EMPTY: RecentSearches = RecentSearches {
+        entries: [const { None }; RECENT_SEARCHES_LEN],
+        next: 0,
+    };
+
+    /// The answer and the budget left for `state` searched with `budget`.
+    fn find(&self, key: u64, state: &GameState, budget: u32) -> Option<(bool, u32)> {
+        self.entries.iter().flatten().find_map(|e| {
+            (e.key == key && e.budget == budget && e.state == *state).then_some((e.found, e.left))
+        })
+    }
+
+    /// Records an answer in place of the oldest.
+    fn insert(&mut self, key: u64, state: &GameState, budget: u32, found: bool, left: u32) {
+        let e = RecentSearch {
+            key,
+            budget,
+            found,
+            left,
+            state: state.clone(),
+        };
+        self.entries[self.next] = Some(e);
+        self.next = (self.next + 1) % RECENT_SEARCHES_LEN;
+    }
+}
+
 /// The completion search's visited set (keyed by a state hash, already
 /// mixed) and pools of buffers reused from node to node.
 #[derive(Default)]
@@ -2782,5 +2846,50 @@ mod tests {
             }
         }
         assert!(stuck > 100, "only {stuck} stuck states met");
+    }
+
+    /// The answers kept from recent completion searches (filled by the
+    /// listing and `apply` along random hands) are the ones a fresh search
+    /// gives, budget left included.
+    #[test]
+    fn recent_searches_answer_as_a_fresh_search() {
+        let mut hits = 0;
+        let mut legal = Vec::new();
+        let mut cand = Vec::new();
+        for seed in 0..20u64 {
+            let mut g = GameState::new(Rules::default(), seed);
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            while !g.is_terminal() {
+                if g.phase == Phase::Meld {
+                    cand.clear();
+                    g.raw_meld_candidates(&mut cand, false);
+                    for &a in &cand {
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        if t.meld_step(a).is_err() || t.surely_stuck() {
+                            continue;
+                        }
+                        for budget in [600, 1500] {
+                            let key = t.search_key();
+                            let known = RECENT_SEARCHES.with(|r| r.borrow().find(key, &t, budget));
+                            let mut b = budget;
+                            let kept = t.search_completion(&mut b);
+                            let mut fresh_b = budget;
+                            let mut search = Search::with_budget(budget);
+                            let fresh =
+                                t.search_rec(&mut fresh_b, &mut search, 150, &mut Vec::new());
+                            assert_eq!((kept, b), (fresh, fresh_b), "seed {seed}: after {a}");
+                            hits += known.is_some() as u32;
+                        }
+                    }
+                }
+                g.legal_actions(&mut legal);
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+            }
+        }
+        assert!(hits > 100, "only {hits} answers were kept ones");
     }
 }
