@@ -1064,10 +1064,11 @@ impl GameState {
             return found;
         }
         let given = *budget;
-        let mut search = Search::with_budget(*budget);
+        let mut search = Search::take(*budget);
         let mut root = self.clone();
         root.quiet = true;
         let found = root.search_rec(budget, &mut search, 150, &mut Vec::new());
+        search.give_back();
         RECENT_SEARCHES.with(|r| r.borrow_mut().insert(key, self, given, found, *budget));
         found
     }
@@ -1085,16 +1086,23 @@ impl GameState {
         if self.surely_stuck() {
             return None;
         }
+        let mut root = self.clone();
+        root.quiet = true;
+        let mut search = Search::take(budget);
+        let path = root.completion_in(budget, &mut search);
+        search.give_back();
+        path
+    }
+
+    /// [`GameState::completion`] with the given search buffers.
+    fn completion_in(&self, budget: u32, search: &mut Search) -> Option<Vec<Action>> {
         // Iterative deepening: the shortest way out, so that following
         // its first step and searching again makes progress.
         let mut b = budget;
-        let mut root = self.clone();
-        root.quiet = true;
-        let mut search = Search::with_budget(budget);
         for limit in 1..=150 {
             search.seen.clear();
             let mut path = Vec::new();
-            if root.search_rec(&mut b, &mut search, limit, &mut path) {
+            if self.search_rec(&mut b, search, limit, &mut path) {
                 path.reverse();
                 return Some(path);
             }
@@ -1107,7 +1115,7 @@ impl GameState {
         let mut b = budget;
         search.seen.clear();
         let mut path = Vec::new();
-        if root.search_rec(&mut b, &mut search, 150, &mut path) {
+        if self.search_rec(&mut b, search, 150, &mut path) {
             path.reverse();
             return Some(path);
         }
@@ -1266,7 +1274,13 @@ impl GameState {
                 t.copy_mover_from(self);
                 t
             }
-            None => Box::new(self.clone()),
+            None => match search.stale.pop() {
+                Some(mut t) => {
+                    t.as_mut().clone_from(self);
+                    t
+                }
+                None => Box::new(self.clone()),
+            },
         };
         debug_assert!(*t == *self, "pooled copy refreshed");
         let mut found = false;
@@ -2526,10 +2540,37 @@ struct Search {
     // 2.5 KB state, in its stack frame (the search goes 150 levels deep).
     #[allow(clippy::vec_box)]
     states: Vec<Box<GameState>>,
+    /// Copies left by an earlier search: they differ from this search's
+    /// states in more than the mover's part, so they are copied in full.
+    #[allow(clippy::vec_box)]
+    stale: Vec<Box<GameState>>,
     cands: Vec<Vec<Action>>,
 }
 
+thread_local! {
+    /// The thread's searches hand their buffers on to the next one, so
+    /// that a search allocates only where the earlier ones did not reach.
+    static SEARCH_POOL: std::cell::RefCell<Option<Search>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Search {
+    /// The pooled search, emptied, or a new one; see [`Search::give_back`].
+    fn take(budget: u32) -> Search {
+        match SEARCH_POOL.with(|s| s.borrow_mut().take()) {
+            Some(mut s) => {
+                s.seen.clear();
+                s.stale.append(&mut s.states);
+                s
+            }
+            None => Search::with_budget(budget),
+        }
+    }
+
+    /// Leaves the buffers to the thread's next search.
+    fn give_back(self) {
+        SEARCH_POOL.with(|s| *s.borrow_mut() = Some(self));
+    }
+
     /// Room in the visited set for every state the budget allows (capped),
     /// so that it does not grow step by step.
     fn with_budget(budget: u32) -> Search {
