@@ -655,10 +655,20 @@ impl GameState {
         // of a group that received one or of a locked wild canasta
         // (D-11.2, I-22) or out of a black canasta but by a swap (I-13),
         // swaps but on a black canasta under `swap`, the rest of the pile
-        // without a pickup in progress (D-6.2).
+        // without a pickup in progress (D-6.2). Nor are extends and wilds
+        // taken out that the group's limits refuse here (D-9.1, D-11.2,
+        // I-13), checked on the group alone.
         for w in self.turn.pending.kinds() {
             for (i, g) in table.groups().iter().enumerate() {
-                if g.is_black_canasta() {
+                if g.is_black_canasta()
+                    || !self.step_kept(
+                        Action::Extend {
+                            group: i as u8,
+                            card: w,
+                        },
+                        extend_fits(g, w),
+                    )
+                {
                     continue;
                 }
                 cand.push(Action::Extend {
@@ -688,6 +698,15 @@ impl GameState {
                 if !black {
                     for c in fits.kinds() {
                         debug_assert!(g.accepts_kind(c));
+                        if !self.step_kept(
+                            Action::Extend {
+                                group: i as u8,
+                                card: c,
+                            },
+                            extend_fits(g, c),
+                        ) {
+                            continue;
+                        }
                         cand.push(Action::Extend {
                             group: i as u8,
                             card: c,
@@ -700,7 +719,15 @@ impl GameState {
                     may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
                 if may_give && (!black || swaps) {
                     for w in g.cards().wilds().kinds() {
-                        if !black {
+                        if !black
+                            && self.step_kept(
+                                Action::TakeWild {
+                                    group: i as u8,
+                                    wild: w,
+                                },
+                                wild_may_leave(g, w),
+                            )
+                        {
                             cand.push(Action::TakeWild {
                                 group: i as u8,
                                 wild: w,
@@ -759,6 +786,24 @@ impl GameState {
                 }
             }
         }
+    }
+
+    /// `keep`, the verdict of a check on the group alone for a candidate
+    /// step; debug builds make sure a step it drops is one that
+    /// [`GameState::meld_step`] refuses.
+    fn step_kept(&self, a: Action, keep: bool) -> bool {
+        #[cfg(debug_assertions)]
+        if !keep {
+            let mut t = self.clone();
+            t.quiet = true;
+            assert!(
+                t.meld_step(a).is_err(),
+                "{a} dropped, yet the step takes it"
+            );
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = a;
+        keep
     }
 
     // ----- apply -------------------------------------------------------------
@@ -2448,6 +2493,27 @@ fn take_back_in(
     turn.moves_len = nk as u8;
     turn.reindex(gi, FROM_HAND);
     Ok(())
+}
+
+/// Whether `g` stays within the group limits with `card` added (D-9.1,
+/// D-9.2): the last check of [`GameState::extend`] for a card it accepts.
+fn extend_fits(g: &Group, card: Card) -> bool {
+    let mut t = *g;
+    t.add(card);
+    t.is_legal()
+}
+
+/// Whether `wild` may leave `g` as far as the group itself goes (not a
+/// black canasta, and free to give): broken up if three wilds only
+/// (D-11.3), else a canasta stays one (I-13) and the group legal (D-11.2);
+/// the last checks of [`GameState::take_wild`].
+fn wild_may_leave(g: &Group, wild: Card) -> bool {
+    if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+        return true;
+    }
+    let mut t = *g;
+    t.remove(wild);
+    !(g.is_canasta() && !t.is_canasta() && !t.is_wild_only()) && t.is_legal()
 }
 
 /// Whether a natural group keeps legal after losing one wild.
