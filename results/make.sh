@@ -80,7 +80,7 @@ fi
 if want ladder; then
 begin ladder "5. the agent ladder"
 H=$(size 100 4)
-LADDER=$(size random,greedy,rules,pimc,ismcts "random,greedy,rules,pimc:worlds=2,ismcts:iters=10")
+LADDER=$(size random,greedy,rules,pimc,ismcts "random,greedy,rules,pimc:worlds=2,ismcts:iters=10,check=4")
 run "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder" --quiet
 cp "$WORK/ladder/tournament.csv" "$OUT/ladder/tournament.csv"
 cp "$WORK/ladder/ratings.csv" "$OUT/ladder/ratings.csv"

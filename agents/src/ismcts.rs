@@ -21,16 +21,33 @@
 //!   current one included); later decisions are the policy's. Deeper trees
 //!   spend their iterations exploring far-off discards at random and judge
 //!   the root by them: measured, a tree over the current turn plays better.
-//! - **Worlds.** With `worlds` > 0 the search samples that many worlds and
-//!   reuses them (OpenSpiel's `max_world_samples`); the n-th visit of a
-//!   root option plays world n with that world's own random stream, so the
-//!   options are compared on the same cards and the same luck. Hand
-//!   outcomes vary so much with the cards that without this pairing a few
-//!   hundred iterations cannot tell discards apart.
-//! - **One search per information set.** A search that chooses `meld` or
-//!   `hold` has already weighed the discards under it; the discard that
-//!   follows in the same turn is read from that subtree instead of a new
-//!   search.
+//! - **Worlds.** With `worlds` > 0 the search samples up to that many
+//!   worlds and reuses them (OpenSpiel's `max_world_samples`); the n-th
+//!   visit of a root option plays world n with that world's own random
+//!   stream, so the options are compared on the same cards and the same
+//!   luck. Hand outcomes vary so much with the cards that without this
+//!   pairing a few hundred iterations cannot tell discards apart. The
+//!   default (1,000, as many as the iterations) never plays an option twice
+//!   in one world: with the policy's play nearly deterministic, a repeat
+//!   would only count one outcome twice.
+//! - **Anchor.** The most visited option is only a candidate. When it is
+//!   not the rollout policy's own choice, it is played only if its mean
+//!   reward lead over the policy's choice exceeds `margin` standard errors.
+//!   By default (`check=0`) the lead is read from the search itself: the
+//!   policy's choice is visited at the root whenever it is behind the most
+//!   visited option, and the two are compared world by world over the
+//!   visits both had, each pair on the same cards and the same random
+//!   stream, so the luck of the deal cancels. With `check` > 0 the
+//!   candidate is instead played against the policy's choice in `check`
+//!   fresh worlds to the end of the hand, a measurement free of the
+//!   search's winner's curse (the best of a dozen noisy means is too good
+//!   by construction) and of a cut rollout's estimate. `margin=0` with
+//!   `check=0` plays the most visited option whenever it is ahead, close to
+//!   plain ISMCTS. The default rollouts play to the end of the hand
+//!   (`depth=0`): measured, rollouts cut at 8 turns and scored by the
+//!   estimate gave a search no better than its policy (`results/README.md`).
+//! - **Meld or hold.** The choice is offered only when the policy would lay
+//!   something before its discard; otherwise both are the same move.
 //!
 //! At the table the agent is asked one atomic action at a time: the cut,
 //! forced moves and meld steps of a `meld` plan are played without search by
@@ -68,8 +85,12 @@ pub struct IsmctsParams {
     /// The seat's own turns the tree covers, the current one included (0:
     /// no limit); later decisions are the policy's.
     pub horizon: u32,
+    /// Fresh worlds in which the search's choice, when it is not the
+    /// policy's own, is played against it to the end of the hand (0: the
+    /// lead is read from the search's own paired worlds).
+    pub check: u32,
     /// Standard errors by which the search's choice must beat the policy's
-    /// to be played instead.
+    /// in the check to be played instead.
     pub margin: f64,
     /// Weight of winning the hand against the point margin in the reward.
     pub win: f64,
@@ -81,12 +102,13 @@ impl Default for IsmctsParams {
     fn default() -> IsmctsParams {
         IsmctsParams {
             iters: 1000,
-            worlds: 32,
+            worlds: 1000,
             time: 0,
             c: 0.7,
             rollout: Rollout::Rules,
-            depth: 8,
+            depth: 0,
             horizon: 1,
+            check: 0,
             margin: 1.5,
             win: 0.5,
             scale: 1000,
@@ -143,7 +165,7 @@ impl Params for IsmctsParams {
         "information-set MCTS over macro actions (draw/pickup, meld or hold, discard) with policy rollouts";
 
     fn docs() -> &'static [ParamDoc] {
-        const DOCS: [ParamDoc; 10] = [
+        const DOCS: [ParamDoc; 11] = [
             ParamDoc {
                 key: "iters",
                 accepts: "1..10000000",
@@ -167,7 +189,16 @@ impl Params for IsmctsParams {
                 accepts: "0..1000",
                 doc: "the seat's own turns the tree branches on, the current one included (later decisions are the rollout policy's); 0 for no limit",
             },
-            MARGIN_DOC,
+            ParamDoc {
+                key: "check",
+                accepts: "0..100000",
+                doc: "fresh worlds in which the search's choice, when it differs from the rollout policy's own, is played against it to the end of the hand to measure its lead; 0 measures the lead on the search's own worlds, where the policy's choice is visited as often as the best",
+            },
+            ParamDoc {
+                key: "margin",
+                accepts: "0..10",
+                doc: "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)",
+            },
             WIN_DOC,
             SCALE_DOC,
         ];
@@ -183,6 +214,7 @@ impl Params for IsmctsParams {
             "rollout" => self.rollout = Rollout::parse(value)?,
             "depth" => self.depth = parse_in(value, 0, 1000)?,
             "horizon" => self.horizon = parse_in(value, 0, 1000)?,
+            "check" => self.check = parse_in(value, 0, 100_000)?,
             "margin" => self.margin = parse_in(value, 0.0, 10.0)?,
             "win" => self.win = parse_in(value, 0.0, 1.0)?,
             "scale" => self.scale = parse_in(value, 1, 100_000)?,
@@ -200,6 +232,7 @@ impl Params for IsmctsParams {
             "rollout" => self.rollout.to_string(),
             "depth" => self.depth.to_string(),
             "horizon" => self.horizon.to_string(),
+            "check" => self.check.to_string(),
             "margin" => self.margin.to_string(),
             "win" => self.win.to_string(),
             "scale" => self.scale.to_string(),
@@ -209,6 +242,9 @@ impl Params for IsmctsParams {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// The part of a `time` budget kept for the check (when `check` > 0).
+const CHECK_TIME_SHARE: f64 = 0.3;
 
 /// One node of the tree: the macro that leads to it from its parent and
 /// its statistics. Children are a linked list in the arena.
@@ -311,8 +347,10 @@ struct Core {
     /// The worlds of the current search (when `worlds` > 0): each with the
     /// seed of its simulation's random stream.
     cache: Vec<(GameState, u64)>,
-    /// The turn and tree node of the last `meld` / `hold` chosen.
-    plan: Option<((u32, usize), u32)>,
+    /// Rewards of each root option (by its index among the options) in the
+    /// order of its visits: the n-th entry of every option was played in
+    /// world n (mod `worlds`), so two options' entries pair up.
+    hist: Vec<Vec<f64>>,
     last: SearchStats,
     total: SearchStats,
 }
@@ -335,7 +373,7 @@ impl IsmctsAgent {
                 path: Vec::with_capacity(64),
                 opts: Vec::with_capacity(32),
                 cache: Vec::new(),
-                plan: None,
+                hist: Vec::new(),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
             },
@@ -368,23 +406,85 @@ impl IsmctsAgent {
         root_opts: &[Macro],
         rng: &mut Pcg64Mcg,
     ) -> Vec<OptionStats> {
-        self.core.search(view, stage, root_opts, rng)
+        self.core.search(view, stage, root_opts, None, rng)
     }
 }
 
 impl Core {
-    /// The most visited of `opts` below `node` of the last tree, if every
-    /// option is there and was tried at least twice on average.
-    fn reuse(&self, node: u32, opts: &[Macro], anchor: Macro) -> Option<Macro> {
-        let mut stats = Vec::with_capacity(opts.len());
-        for m in opts {
-            let ch = child_of(&self.tree, node, *m)?;
-            let n = &self.tree[ch as usize];
-            stats.push(OptionStats::of(n));
+    /// The mean reward lead of root option `b` over `a` in the last search
+    /// and its standard error, measured world by world over the visits both
+    /// had (the n-th visits of both played the same world with the same
+    /// random stream, so the luck of the deal, the largest part of a hand's
+    /// outcome, cancels). Without fixed worlds (`worlds` = 0) the two means
+    /// are compared as independent.
+    fn paired_lead(&self, opts: &[Macro], b: Macro, a: Macro) -> Option<(f64, f64)> {
+        let bi = opts.iter().position(|o| *o == b)?;
+        let ai = opts.iter().position(|o| *o == a)?;
+        let (hb, ha) = (self.hist.get(bi)?, self.hist.get(ai)?);
+        if self.params.worlds == 0 {
+            let (mb, sb) = mean_se(hb.iter().copied());
+            let (ma, sa) = mean_se(ha.iter().copied());
+            return Some((mb - ma, (sb * sb + sa * sa).sqrt()));
         }
-        let visits: u32 = stats.iter().map(|s| s.visits).sum();
-        (visits as usize >= 2 * opts.len())
-            .then(|| choose(&stats, opts, anchor, self.params.margin))
+        Some(mean_se(hb.iter().zip(ha).map(|(x, y)| x - y)))
+    }
+
+    /// The search's time budget, less the `share` of it kept for the check.
+    fn time_limit(&self, share: f64) -> Option<Duration> {
+        let ms = self.params.time as f64;
+        let keep = if self.params.check > 0 { share } else { 0.0 };
+        (self.params.time > 0).then(|| Duration::from_secs_f64(ms * (1.0 - keep) / 1000.0))
+    }
+
+    /// The check of the search's choice `best` against the policy's own
+    /// `anchor`: both are played in `check` fresh worlds, each pair in the
+    /// same world with the same random stream, then by the policy to the end
+    /// of the hand (no cut, no estimate). Returns the mean reward lead of
+    /// `best` and its standard error. The worlds are new, so the lead is
+    /// free of the winner's curse of the search itself (the best of a dozen
+    /// noisy means is too good by construction).
+    fn check(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        best: Macro,
+        anchor: Macro,
+        rng: &mut Pcg64Mcg,
+    ) -> (f64, f64) {
+        let t0 = Instant::now();
+        let limit = self.time_limit(0.0);
+        let rp = self.params.reward();
+        let me = view.seat();
+        let Some(sim) = self.sim.as_mut() else {
+            return (0.0, f64::INFINITY);
+        };
+        let mut diffs = Vec::with_capacity(self.params.check as usize);
+        for k in 0..self.params.check {
+            if let Some(l) = limit {
+                if k >= 2 && t0.elapsed() + self.last.elapsed >= l {
+                    break;
+                }
+            }
+            let world = view.determinize(rng);
+            let seed = rng.next_u64();
+            let mut pair = [0.0; 2];
+            for (i, m) in [best, anchor].into_iter().enumerate() {
+                let mut g = world.clone();
+                let mut r = Pcg64Mcg::seed_from_u64(seed);
+                sim.reset(stage, u32::MAX);
+                sim.apply_macro(&mut g, m);
+                sim.advance(&mut g, &mut r, false);
+                pair[i] = reward(&g, me, &rp);
+            }
+            diffs.push(pair[0] - pair[1]);
+        }
+        let spent = t0.elapsed();
+        let played = 2 * diffs.len() as u64;
+        self.last.elapsed += spent;
+        self.last.iterations += played;
+        self.total.elapsed += spent;
+        self.total.iterations += played;
+        mean_se(diffs.into_iter())
     }
 
     fn search(
@@ -392,10 +492,11 @@ impl Core {
         view: &SeatView,
         stage: Stage,
         root_opts: &[Macro],
+        anchor: Option<Macro>,
         rng: &mut Pcg64Mcg,
     ) -> Vec<OptionStats> {
         let t0 = Instant::now();
-        let limit = (self.params.time > 0).then(|| Duration::from_millis(self.params.time as u64));
+        let limit = self.time_limit(CHECK_TIME_SHARE);
         let me = view.seat();
         let stop_turn = if self.params.depth == 0 {
             u32::MAX
@@ -422,6 +523,11 @@ impl Core {
         let opts = &mut self.opts;
         let cache = &mut self.cache;
         cache.clear();
+        let hist = &mut self.hist;
+        hist.iter_mut().for_each(Vec::clear);
+        if hist.len() < root_opts.len() {
+            hist.resize_with(root_opts.len(), || Vec::with_capacity(1024));
+        }
         let nworlds = self.params.worlds as usize;
         tree.clear();
         tree.push(Node::new(Macro::Hold));
@@ -437,7 +543,10 @@ impl Core {
             // visit of a root option plays world n (each world with its own
             // random stream): options are compared on the same cards and the
             // same luck, differing only by the choices made.
-            let (first, new) = select(tree, 0, root_opts, c, rng);
+            let (first, new) = match anchor_due(tree, root_opts, anchor) {
+                Some(m) => select(tree, 0, std::slice::from_ref(&m), c, rng),
+                None => select(tree, 0, root_opts, c, rng),
+            };
             let mut sim_rng;
             let (mut g, rng) = if nworlds == 0 {
                 (view.determinize(rng), &mut *rng)
@@ -478,6 +587,10 @@ impl Core {
                 new = fresh;
             }
             let r = reward(&g, me, &rp);
+            let root_m = tree[first as usize].m;
+            if let Some(i) = root_opts.iter().position(|o| *o == root_m) {
+                hist[i].push(r);
+            }
             for &n in path.iter() {
                 let n = &mut tree[n as usize];
                 n.visits += 1;
@@ -501,6 +614,44 @@ impl Core {
         self.total += self.last;
         out
     }
+}
+
+/// The anchor (the policy's own choice) when it is due a visit at the
+/// root: the paired comparison of the search's best option with it
+/// ([`Core::paired_lead`]) needs the anchor played in as many worlds as
+/// the option most visited, so it is visited whenever it is behind.
+fn anchor_due(tree: &[Node], opts: &[Macro], anchor: Option<Macro>) -> Option<Macro> {
+    let a = anchor.filter(|a| opts.contains(a))?;
+    let Some(ai) = child_of(tree, 0, a) else {
+        return Some(a);
+    };
+    let av = tree[ai as usize].visits;
+    let mut ch = tree[0].first_child;
+    while ch != NONE {
+        let n = &tree[ch as usize];
+        if ch != ai && n.visits > av {
+            return Some(a);
+        }
+        ch = n.next_sibling;
+    }
+    None
+}
+
+/// The mean of `xs` and its standard error (infinite, with a mean of 0,
+/// under two values, so that nothing is concluded from them).
+fn mean_se(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut n, mut sum, mut sq) = (0.0f64, 0.0f64, 0.0f64);
+    for x in xs {
+        n += 1.0;
+        sum += x;
+        sq += x * x;
+    }
+    if n < 2.0 {
+        return (0.0, f64::INFINITY);
+    }
+    let mean = sum / n;
+    let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
+    (mean, (var / n).sqrt())
 }
 
 /// What a search found about one root option.
@@ -547,18 +698,6 @@ pub(crate) fn most_visited(stats: &[OptionStats], opts: &[Macro]) -> Macro {
     best.map_or(opts[0], |b| b.2)
 }
 
-/// The most visited option, kept only if its mean beats the policy's
-/// choice by `margin` standard errors of the difference ([`anchored`]).
-fn choose(stats: &[OptionStats], opts: &[Macro], anchor: Macro, margin: f64) -> Macro {
-    let best = most_visited(stats, opts);
-    let find = |m: Macro| stats.iter().find(|s| s.m == m);
-    let lead = match (find(best), find(anchor)) {
-        (Some(b), Some(a)) => Some((b.mean - a.mean, (b.se * b.se + a.se * a.se).sqrt())),
-        _ => None,
-    };
-    anchored(best, anchor, lead, margin)
-}
-
 impl Agent for IsmctsAgent {
     fn name(&self) -> String {
         IsmctsParams::NAME.into()
@@ -566,7 +705,6 @@ impl Agent for IsmctsAgent {
 
     fn restart(&mut self) {
         self.driver.restart();
-        self.core.plan = None;
     }
 
     fn inform(&mut self, player: usize, action: Action) {
@@ -575,26 +713,20 @@ impl Agent for IsmctsAgent {
 
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         let core = &mut self.core;
-        let key = (view.turns(), view.seat());
-        let margin = core.params.margin;
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
-                // The search that chose `meld` or `hold` has already weighed
-                // the discards that follow (nothing new is seen in between):
-                // its subtree decides, when it covers every option.
-                if let Some((k, node)) = core.plan.take() {
-                    if k == key && stage == Stage::DiscardNow {
-                        if let Some(m) = core.reuse(node, opts, anchor) {
-                            return m;
-                        }
-                    }
+                let paired = core.params.check == 0;
+                let stats = core.search(view, stage, opts, paired.then_some(anchor), rng);
+                let best = most_visited(&stats, opts);
+                if best == anchor {
+                    return best;
                 }
-                let stats = core.search(view, stage, opts, rng);
-                let m = choose(&stats, opts, anchor, margin);
-                if matches!(m, Macro::Meld | Macro::Hold) {
-                    core.plan = child_of(&core.tree, 0, m).map(|n| (key, n));
-                }
-                m
+                let lead = if paired {
+                    core.paired_lead(opts, best, anchor)
+                } else {
+                    Some(core.check(view, stage, best, anchor, rng))
+                };
+                anchored(best, anchor, lead, core.params.margin)
             })
     }
 }

@@ -11,9 +11,10 @@
 //!
 //! - at the draw: `draw`, `free` (the free pickup, D-6.1) or `take` (the
 //!   penalized pickup, D-6.2), whichever are legal;
-//! - at the start of the meld phase, when a discard is already legal: `meld`
-//!   (meld as the rollout policy would, up to the moment it wants to discard)
-//!   or `hold` (lay nothing more, go straight to the discard);
+//! - at the start of the meld phase, when a discard is already legal and
+//!   the policy would lay something first: `meld` (meld as the rollout
+//!   policy would, up to the moment it wants to discard) or `hold` (lay
+//!   nothing more, go straight to the discard);
 //! - at the discard: which card (one option per legal discard; going out is
 //!   the discard of the last card).
 //!
@@ -24,10 +25,11 @@
 //!
 //! At every searched decision the policy's own choice is known (the
 //! [`Driver`] asks it). A searcher plays its best option only if that
-//! option's mean reward beats the policy's choice by `margin` standard
-//! errors ([`anchored`]): outcomes of a hand vary so much that a search
-//! which cannot tell two options apart should not trade a good policy's
-//! judgement for noise.
+//! option's mean reward lead over the policy's choice is above `margin`
+//! standard errors ([`anchored`]): outcomes of a hand vary so much that a
+//! search which cannot tell two options apart should not trade a good
+//! policy's judgement for noise. `pimc` measures the lead on its own
+//! worlds; `ismcts` on fresh ones (its check).
 //!
 //! # Reward
 //!
@@ -176,6 +178,9 @@ pub struct Sim {
     pub stage: Stage,
     turn_key: (u32, usize),
     steps: u32,
+    /// The policy's first meld step, asked before offering `meld` or
+    /// `hold` and played if `meld` is chosen.
+    pending: Option<Action>,
     /// Turns after which a rollout stops (`u32::MAX`: the end of the hand).
     pub stop_turn: u32,
     /// Actions the engine refused although they were listed as legal.
@@ -194,6 +199,7 @@ impl Sim {
             stage: Stage::Start,
             turn_key: (u32::MAX, usize::MAX),
             steps: 0,
+            pending: None,
             stop_turn: u32::MAX,
             refused: 0,
             broken: false,
@@ -219,6 +225,7 @@ impl Sim {
         self.stop_turn = stop_turn;
         self.turn_key = (u32::MAX, usize::MAX);
         self.steps = 0;
+        self.pending = None;
         self.broken = false;
     }
 
@@ -248,6 +255,7 @@ impl Sim {
             }
             Macro::Hold => {
                 self.stage = Stage::DiscardNow;
+                self.pending = None;
                 true
             }
             Macro::Discard(c) => self.apply(g, Action::Discard(c)),
@@ -305,12 +313,19 @@ impl Sim {
                 }
                 Phase::Meld if tree => {
                     if self.stage == Stage::Start {
-                        if hold_possible(g.pickup().is_some(), &self.legal) {
-                            self.options.clear();
-                            self.options.extend([Macro::Meld, Macro::Hold]);
-                            return Point::Decide;
-                        }
                         self.stage = Stage::ByPolicy;
+                        if hold_possible(g.pickup().is_some(), &self.legal) {
+                            // `meld` differs from `hold` only if the policy
+                            // would lay something first.
+                            let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                            if !matches!(a, Action::Discard(_)) {
+                                self.pending = Some(a);
+                                self.options.clear();
+                                self.options.extend([Macro::Meld, Macro::Hold]);
+                                return Point::Decide;
+                            }
+                            self.stage = Stage::DiscardNow;
+                        }
                     }
                     if self.stage == Stage::DiscardNow {
                         discard_options(&self.legal, &mut self.options);
@@ -318,7 +333,10 @@ impl Sim {
                             return Point::Decide;
                         }
                     }
-                    let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                    let a = match self.pending.take() {
+                        Some(a) => a,
+                        None => self.policies[p].act(&g.view(p), &self.legal, rng),
+                    };
                     if let Action::Discard(_) = a {
                         self.stage = Stage::DiscardNow;
                         discard_options(&self.legal, &mut self.options);
@@ -458,6 +476,9 @@ pub struct Driver {
     pub policy: Box<dyn Agent>,
     turn_key: Option<(u32, usize)>,
     stage: Stage,
+    /// The policy's first meld step, asked before offering `meld` or `hold`
+    /// and played if the search chooses `meld`.
+    pending: Option<Action>,
 }
 
 impl Driver {
@@ -467,6 +488,7 @@ impl Driver {
             policy: rollout.build(),
             turn_key: None,
             stage: Stage::Start,
+            pending: None,
         }
     }
 
@@ -475,6 +497,7 @@ impl Driver {
         self.policy.restart();
         self.turn_key = None;
         self.stage = Stage::Start;
+        self.pending = None;
     }
 
     /// What to do at a real decision.
@@ -483,6 +506,7 @@ impl Driver {
         if self.turn_key != Some(key) {
             self.turn_key = Some(key);
             self.stage = Stage::Start;
+            self.pending = None;
         }
         if legal.len() == 1 {
             return Root::Play(legal[0]);
@@ -501,16 +525,28 @@ impl Driver {
                 Root::Search(Stage::Start, opts, anchor)
             }
             Phase::Meld => {
-                if self.stage == Stage::Start {
-                    if hold_possible(view.pickup().is_some(), legal) {
-                        opts.extend([Macro::Meld, Macro::Hold]);
-                        return Root::Search(Stage::Start, opts, Macro::Meld);
-                    }
-                    self.stage = Stage::ByPolicy;
-                }
                 let mut proposed = None;
+                if self.stage == Stage::Start {
+                    self.stage = Stage::ByPolicy;
+                    if hold_possible(view.pickup().is_some(), legal) {
+                        // `meld` differs from `hold` only if the policy
+                        // would lay something first.
+                        let a = self.policy_act(view, legal, rng);
+                        if matches!(a, Action::Discard(_)) {
+                            proposed = Some(a);
+                            self.stage = Stage::DiscardNow;
+                        } else {
+                            self.pending = Some(a);
+                            opts.extend([Macro::Meld, Macro::Hold]);
+                            return Root::Search(Stage::Start, opts, Macro::Meld);
+                        }
+                    }
+                }
                 if self.stage == Stage::ByPolicy {
-                    let a = self.policy_act(view, legal, rng);
+                    let a = match self.pending.take() {
+                        Some(a) => a,
+                        None => self.policy_act(view, legal, rng),
+                    };
                     if !matches!(a, Action::Discard(_)) {
                         return Root::Play(a);
                     }
@@ -577,6 +613,7 @@ impl Driver {
             }
             Macro::Hold => {
                 self.stage = Stage::DiscardNow;
+                self.pending = None;
                 None
             }
             _ => to_action(m).filter(|a| legal.contains(a)),

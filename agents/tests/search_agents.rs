@@ -16,7 +16,7 @@ fn spec(text: &str) -> AgentSpec {
 #[test]
 fn search_specs_round_trip_through_their_text() {
     for text in [
-        "ismcts:iters=1234,worlds=17,time=45,c=1.25,rollout=random,depth=5,horizon=3,margin=0.07,win=0.8,scale=1500",
+        "ismcts:iters=1234,worlds=17,time=45,c=1.25,rollout=random,depth=5,horizon=3,check=9,margin=0.07,win=0.8,scale=1500",
         "ismcts:iters=77",
         "ismcts:rollout=greedy",
         "pimc:worlds=7,time=45,rollout=random,depth=5,margin=0.07,win=0.8,scale=1500",
@@ -55,7 +55,7 @@ fn bad_search_parameters_say_what_is_accepted() {
     }
     let help = AgentSpec::help();
     for key in [
-        "iters", "c", "rollout", "depth", "worlds", "time", "win", "scale", "horizon",
+        "iters", "c", "rollout", "depth", "worlds", "time", "win", "scale", "horizon", "check",
     ] {
         assert!(help.contains(key), "help lacks `{key}`: {help}");
     }
@@ -78,9 +78,13 @@ fn play_hands(a: &str, b: &str, deals: u64) {
 
 #[test]
 fn ismcts_plays_complete_hands_legally() {
-    play_hands("ismcts:iters=30", "greedy", 5);
-    play_hands("ismcts:iters=20,rollout=random,depth=3", "random", 3);
-    play_hands("ismcts:iters=20,rollout=rules", "rules", 2);
+    play_hands("ismcts:iters=30,check=8", "greedy", 5);
+    play_hands(
+        "ismcts:iters=20,rollout=random,depth=3,check=0",
+        "random",
+        3,
+    );
+    play_hands("ismcts:iters=20,rollout=rules,check=4,time=20", "rules", 2);
 }
 
 #[test]
@@ -133,7 +137,7 @@ fn no_agent_decision_depends_on_hidden_cards() {
         "greedy",
         "rules",
         "ismcts:iters=40",
-        "ismcts:iters=25,rollout=random,depth=6",
+        "ismcts:iters=25,rollout=random,depth=6,check=6",
         "pimc:worlds=4",
     ];
     let mut legal = Vec::new();
