@@ -4,6 +4,9 @@
 #   results/make.sh [EXPERIMENT...]             full sizes, into results/ (see README for the time it takes)
 #   results/make.sh --quick DIR [EXPERIMENT...] tiny samples into DIR: checks the pipeline (the test suite runs it)
 #
+# REUSE=1 with a $WORK of an earlier run keeps the ladder's finished play
+# runs there instead of repeating them (the searches take hours).
+#
 # EXPERIMENT: tax, opening, seat, switches, ladder, anatomy (default: all).
 #
 # Every figure comes from the `kanaszta` binary ($KANASZTA, default
@@ -79,13 +82,68 @@ fi
 
 if want ladder; then
 begin ladder "5. the agent ladder"
-H=$(size 100 4)
-LADDER=$(size random,greedy,rules,pimc,ismcts "random,greedy,rules,pimc:worlds=2,ismcts:iters=10,check=4")
-run "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder" --quiet
-cp "$WORK/ladder/tournament.csv" "$OUT/ladder/tournament.csv"
-cp "$WORK/ladder/ratings.csv" "$OUT/ladder/ratings.csv"
-cp "$WORK/ladder/summary.csv" "$OUT/ladder/summary.csv"
+mkdir -p "$WORK/ladder"
+# Each step of the ladder: agent A against the agent below it, full
+# matches to 10,000 with the tax on paired deals, so that one run gives the
+# hand-win rate, the match-win rate and the point difference; the cheap
+# steps also play hands alone for a paired per-hand point difference.
+LADDER_CSV="$OUT/ladder.csv"
+[ "$QUICK" = 1 ] && LADDER_CSV="$OUT/ladder/ladder.csv"
+echo "step,agent,opponent,mode,hands,hand_win_rate,hand_win_lo,hand_win_hi,matches,match_win_rate,match_win_lo,match_win_hi,points_per_hand,opponent_points_per_hand,diff_unit,deals,mean_diff,mean_diff_lo,mean_diff_hi,command" > "$LADDER_CSV"
+# step NAME A B ARGS...: plays A v B and appends A's row to ladder.csv.
+step() {
+    local name=$1 a=$2 b=$3
+    shift 3
+    if [ "${REUSE:-0}" = 1 ] && [ -f "$WORK/ladder/$name/summary.csv" ]; then
+        # A run of this very command already in $WORK (runs are
+        # deterministic): logged, not repeated.
+        printf '%q ' "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet >> "$LOG"
+        echo "# (reused from \$WORK)" >> "$LOG"
+    else
+        run "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet
+    fi
+    cp "$WORK/ladder/$name/summary.csv" "$OUT/ladder/$name.csv"
+    local cmd
+    cmd=$(printf '%q ' kanaszta play --a "$a" --b "$b" "$@" --seed $SEED)
+    awk -F, -v step="$name" -v cmd="${cmd% }" '
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["side"] == "a" { A = $0 }
+        $c["side"] == "b" { B = $0 }
+        END {
+            split(A, x, ","); split(B, y, ",")
+            mode = (x[c["matches"]] > 0) ? "matches" : "hands"
+            gsub(/"/, "\"\"", cmd)
+            print step "," x[c["agent"]] "," x[c["opponent"]] "," mode "," x[c["hands"]] "," \
+                x[c["hand_win_rate"]] "," x[c["hand_win_lo"]] "," x[c["hand_win_hi"]] "," \
+                x[c["matches"]] "," x[c["match_win_rate"]] "," x[c["match_win_lo"]] "," x[c["match_win_hi"]] "," \
+                x[c["mean_raw"]] "," y[c["mean_raw"]] "," x[c["diff_unit"]] "," x[c["deals"]] "," \
+                x[c["mean_diff"]] "," x[c["mean_diff_lo"]] "," x[c["mean_diff_hi"]] ",\"" cmd "\""
+        }' "$WORK/ladder/$name/summary.csv" >> "$LADDER_CSV"
+}
+CHEAP_M=$(size 2000 2)
+CHEAP_H=$(size 20000 20)
+step greedy-random-hands greedy random --hands "$CHEAP_H"
+step greedy-random greedy random --matches "$CHEAP_M"
+step rules-greedy-hands rules greedy --hands "$CHEAP_H"
+step rules-greedy rules greedy --matches "$CHEAP_M"
+step pimc-rules "$(size pimc pimc:worlds=2)" rules --matches "$(size 12 1)"
+step ismcts250-rules "$(size ismcts:iters=250 ismcts:iters=10)" rules --matches "$(size 12 1)"
+step ismcts-rules "$(size ismcts ismcts:iters=20)" rules --matches "$(size 20 1)"
+# Ratings: every pair of the cheaper agents and the smaller search budget
+# on the same paired deals.
+H=$(size 40 4)
+LADDER=$(size random,greedy,rules,pimc,ismcts:iters=250 "random,greedy,rules,pimc:worlds=2,ismcts:iters=10,check=4")
+if [ "${REUSE:-0}" = 1 ] && [ -f "$WORK/ladder/tournament/ratings.csv" ]; then
+    printf '%q ' "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder/tournament" --quiet >> "$LOG"
+    echo "# (reused from \$WORK)" >> "$LOG"
+else
+    run "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder/tournament" --quiet
+fi
+cp "$WORK/ladder/tournament/tournament.csv" "$OUT/ladder/tournament.csv"
+cp "$WORK/ladder/tournament/ratings.csv" "$OUT/ladder/ratings.csv"
+cp "$WORK/ladder/tournament/summary.csv" "$OUT/ladder/summary.csv"
 run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Agent ratings (Bradley–Terry, Elo scale, 95%)" --out "$OUT/ladder/ratings.svg"
+run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Ladder steps: hand-win rate of the upper agent (95%)" --out "$OUT/ladder/steps.svg"
 
 fi
 

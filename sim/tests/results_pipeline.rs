@@ -34,6 +34,8 @@ fn results_pipeline_runs_on_small_samples() {
         "switches/sweep.csv",
         "ladder/ratings.csv",
         "ladder/ratings.svg",
+        "ladder/ladder.csv",
+        "ladder/steps.svg",
         "anatomy/by-agent.csv",
         "anatomy/scores.svg",
     ] {
@@ -43,6 +45,27 @@ fn results_pipeline_runs_on_small_samples() {
             text.lines().count() >= 2 || f.ends_with(".svg"),
             "{f} is empty"
         );
+    }
+    // One row per ladder step, each with the hand-win rate, the match-win
+    // rate (in matches mode) and the point difference, and its command.
+    let ladder = std::fs::read_to_string(out.join("ladder/ladder.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(ladder.as_bytes());
+    let head = rows.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = rows.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 7, "{ladder}");
+    for r in &rows {
+        let rate: f64 = r[col("hand_win_rate")].parse().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{ladder}");
+        assert!(r[col("mean_diff")].parse::<f64>().is_ok(), "{ladder}");
+        assert!(
+            r[col("command")].starts_with("kanaszta play --a "),
+            "{ladder}"
+        );
+        if &r[col("mode")] == "matches" {
+            let m: f64 = r[col("match_win_rate")].parse().unwrap();
+            assert!((0.0..=1.0).contains(&m), "{ladder}");
+        }
     }
     let opening = std::fs::read_to_string(out.join("opening/sweep.csv")).unwrap();
     assert_eq!(
