@@ -389,7 +389,12 @@ impl RulesAgent {
         let table = s.table(me);
         let hand = s.hand(me);
         let mut v = table_value(table, s.rules()) as f64;
+        // The ranks that have a group on the table, one bit a rank.
+        let mut grouped = 0u32;
         for g in table.groups() {
+            if let Some(r) = g.rank() {
+                grouped |= 1 << r as u32;
+            }
             if g.is_canasta() {
                 // A black canasta with room to turn red or gold.
                 if g.is_black_canasta() {
@@ -412,7 +417,7 @@ impl RulesAgent {
         let pair = later * self.params.pair;
         for r in Rank::NATURALS {
             let n = hand.rank_count(r);
-            if n >= 2 && table.group_of_rank(r).is_none() {
+            if n >= 2 && grouped & (1 << r as u32) == 0 {
                 v += pair;
             }
         }
