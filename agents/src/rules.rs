@@ -214,6 +214,36 @@ pub struct RulesAgent {
     finisher: TurnFinisher,
     /// Scratch buffer for legal actions in simulations.
     buf: Vec<Action>,
+    /// Recent answers of [`best_opening`], which depends on the pool alone.
+    openings: OpeningCache,
+}
+
+/// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
+/// it of the same hands step after step and world after world.
+#[derive(Clone, Debug, Default)]
+struct OpeningCache {
+    slots: Vec<Option<(CardSet, i32)>>,
+}
+
+impl OpeningCache {
+    const SLOTS: usize = 1024;
+
+    fn best_opening(&mut self, pool: CardSet) -> i32 {
+        if self.slots.is_empty() {
+            self.slots = vec![None; Self::SLOTS];
+        }
+        let (lo, hi, j) = pool.raw();
+        let h = (lo ^ hi.rotate_left(23) ^ (j as u64) << 58).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (h >> 54) as usize % Self::SLOTS;
+        match self.slots[i] {
+            Some((p, v)) if p == pool => v,
+            _ => {
+                let v = best_opening(pool);
+                self.slots[i] = Some((pool, v));
+                v
+            }
+        }
+    }
 }
 
 impl RulesAgent {
@@ -223,6 +253,7 @@ impl RulesAgent {
             params,
             finisher: TurnFinisher::default(),
             buf: Vec::with_capacity(64),
+            openings: OpeningCache::default(),
         }
     }
 }
@@ -538,7 +569,7 @@ impl RulesAgent {
 
     /// The meld action to play in `s` (the mover is `o.me`), or a
     /// `Discard` / `None` when the meld phase is done.
-    fn meld_choice(&self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
+    fn meld_choice(&mut self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
         if legal.contains(&Action::TakeRest) {
             return Some(Action::TakeRest);
         }
@@ -560,7 +591,7 @@ impl RulesAgent {
             || in_pickup
             || opened
             || !table.groups().is_empty()
-            || opening_in_reach(pool, s.opening_minimum(me));
+            || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
         if !may_meld {
             return None;
         }
@@ -590,7 +621,7 @@ impl RulesAgent {
                     }
                     let h = t.hand(me);
                     let left = if hearts { without_heart_aces(h) } else { h };
-                    if !opening_in_reach(left, min - ov) {
+                    if !opening_in_reach(left, min - ov, &mut self.openings) {
                         continue;
                     }
                 }
@@ -819,7 +850,7 @@ fn pickup_opens(view: &SeatView) -> bool {
 /// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
 /// a card to discard. Cheap bounds settle most cases; the exact search
 /// ([`best_opening`]) runs only between them.
-fn opening_in_reach(pool: CardSet, need: i32) -> bool {
+fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
     if need <= 0 {
         return true;
     }
@@ -854,7 +885,7 @@ fn opening_in_reach(pool: CardSet, need: i32) -> bool {
     if lower >= need && (used as u32) < pool.len() {
         return true;
     }
-    best_opening(pool) >= need
+    memo.best_opening(pool) >= need
 }
 
 /// The hand without its ♥A (kept for laying separately, D-9.4).
