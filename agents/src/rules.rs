@@ -671,10 +671,18 @@ impl RulesAgent {
     fn discard(&self, view: &SeatView, legal: &[Action]) -> Option<Action> {
         let o = Outlook::of(view);
         let hand = view.hand();
+        // What every candidate's cost reads of the position, made once.
+        let unseen = view.unseen();
+        let opp_table = view.table(o.opp);
+        let mut pile_worth = 0.0;
+        for x in view.pile() {
+            pile_worth += card_worth_to(opp_table, *x);
+        }
+        let seen = Seen { unseen, pile_worth };
         let mut best: Option<(f64, Action)> = None;
         for a in legal {
             let Action::Discard(c) = *a else { continue };
-            let cost = self.discard_cost(view, &o, hand, c);
+            let cost = self.discard_cost(view, &o, &seen, hand, c);
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, *a));
             }
@@ -682,10 +690,17 @@ impl RulesAgent {
         best.map(|(_, a)| a)
     }
 
-    fn discard_cost(&self, view: &SeatView, o: &Outlook, hand: CardSet, c: Card) -> f64 {
+    fn discard_cost(
+        &self,
+        view: &SeatView,
+        o: &Outlook,
+        seen: &Seen,
+        hand: CardSet,
+        c: Card,
+    ) -> f64 {
         let p = &self.params;
         let pile = view.pile().len() as f64;
-        let mut cost = own_use(view, o, hand, c, p);
+        let mut cost = own_use(view, o, seen.unseen, hand, c, p);
         // D-7: identical to the opponent's fresh discard: a twin.
         if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
             cost -= 100.0;
@@ -704,12 +719,27 @@ impl RulesAgent {
             }
             return cost;
         }
-        cost + p.caution * danger(view, o, c)
+        cost + p.caution * danger(view, o, seen, c)
     }
 }
 
+/// What the discard costs read of the position, the same for every card:
+/// the cards not seen ([`SeatView::unseen`]) and the pile's worth to the
+/// opponent ([`card_worth_to`] summed in pile order).
+struct Seen {
+    unseen: CardSet,
+    pile_worth: f64,
+}
+
 /// How much the seat loses by giving up `c`: its use for the hand.
-fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams) -> f64 {
+fn own_use(
+    view: &SeatView,
+    o: &Outlook,
+    unseen: CardSet,
+    hand: CardSet,
+    c: Card,
+    p: &RulesParams,
+) -> f64 {
     let risk = risk(o);
     if c.is_black_three() {
         // Thrown at once when the opponent may go out soon (−100 in hand).
@@ -734,7 +764,7 @@ fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams
         v += 40.0 + p.pair + 15.0 * (n - 2.0);
     }
     // Live copies: a rank whose other copies are all in sight is dead.
-    let live = view.unseen().rank_count(r) as f64;
+    let live = unseen.rank_count(r) as f64;
     v += 2.0 * live.min(4.0);
     // Loose cards in hand cost their points if the opponent goes out.
     v - risk * c.points() as f64
@@ -744,11 +774,11 @@ fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams
 /// take the pile with it on top (D-6.2: two naturals of the rank, or one and
 /// a wild, in his hand) times what the pile is worth to him, plus a charge
 /// for feeding his groups.
-fn danger(view: &SeatView, o: &Outlook, c: Card) -> f64 {
+fn danger(view: &SeatView, o: &Outlook, seen: &Seen, c: Card) -> f64 {
     let Some(r) = c.rank() else { return 0.0 };
     let opp = o.opp;
     let known = view.known(opp);
-    let unseen = view.unseen();
+    let unseen = seen.unseen;
     let total = unseen.len().max(1) as f64;
     let unknown = view.hand_size(opp).saturating_sub(known.len() as usize);
     let pr = unseen.rank_count(r) as f64 / total;
@@ -756,11 +786,7 @@ fn danger(view: &SeatView, o: &Outlook, c: Card) -> f64 {
     let kr = known.rank_count(r).min(2) as usize;
     let kw = known.wild_count().min(1) as usize;
     let p_take = take_probability(kr, kw, unknown, pr, pw);
-    let mut pile_worth = 0.0;
-    for x in view.pile() {
-        pile_worth += card_worth_to(view.table(opp), *x);
-    }
-    pile_worth += card_worth_to(view.table(opp), c);
+    let pile_worth = seen.pile_worth + card_worth_to(view.table(opp), c);
     let mut d = p_take * (40.0 + pile_worth).max(0.0);
     if let Some(gi) = view.table(opp).group_of_rank(r) {
         let g = view.table(opp).groups()[gi];
