@@ -2,7 +2,8 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening, red_three_points, Action, Card, CardSet, GameState, Rank, Rules, SeatView, Table,
+    max_opening, rank_mask, red_three_points, Action, Card, CardSet, GameState, Rank, Rules,
+    SeatView, Suit, Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
@@ -21,6 +22,40 @@ pub fn table_value(table: &Table, rules: &Rules) -> i32 {
         }
     }
     v
+}
+
+/// Every rank's count in `set` at once, one nibble a rank (rank `r` at
+/// bits `4r..4r+4`; at most 8 a rank, so nibbles never carry): the same
+/// counts as [`CardSet::rank_count`], in a few word operations.
+pub fn rank_counts(set: CardSet) -> u64 {
+    fn nibble_pop(x: u64) -> u64 {
+        let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
+    }
+    let (lo, hi, _) = set.raw();
+    nibble_pop(lo) + nibble_pop(hi)
+}
+
+/// [`CardSet::points`] by masks over the set's words instead of rank by
+/// rank: 20 a 2 or an ace, 5 a four to seven, 10 an eight to king, 100 a
+/// black three, 50 a joker (a red three, never in a hand, 0; D-14).
+pub fn card_points(set: CardSet) -> i32 {
+    const TWENTY: u64 = rank_mask(Rank::Two) | rank_mask(Rank::Ace);
+    const FIVE: u64 = rank_mask(Rank::Four)
+        | rank_mask(Rank::Five)
+        | rank_mask(Rank::Six)
+        | rank_mask(Rank::Seven);
+    const TEN: u64 = rank_mask(Rank::Eight)
+        | rank_mask(Rank::Nine)
+        | rank_mask(Rank::Ten)
+        | rank_mask(Rank::Jack)
+        | rank_mask(Rank::Queen)
+        | rank_mask(Rank::King);
+    const BLACK_THREES: u64 = (1 << (Rank::Three as u32 * 4 + Suit::Clubs as u32))
+        | (1 << (Rank::Three as u32 * 4 + Suit::Spades as u32));
+    let (lo, hi, jokers) = set.raw();
+    let n = |m: u64| ((lo & m).count_ones() + (hi & m).count_ones()) as i32;
+    20 * n(TWENTY) + 5 * n(FIVE) + 10 * n(TEN) + 100 * n(BLACK_THREES) + 50 * jokers as i32
 }
 
 /// Whether `seat` has opened before this turn: some group on its table
@@ -144,5 +179,32 @@ mod tests {
             }
         }
         assert!(tables > 1000);
+    }
+
+    /// The word-wise counts and points are the set's own, on random sets
+    /// of every size (each suited card 0–2 times, up to 8 jokers).
+    #[test]
+    fn counts_and_points_by_words() {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let mut set = CardSet::EMPTY;
+            let n = rng.random_range(0..40);
+            for _ in 0..n {
+                let c = if rng.random_range(0..14) == 0 {
+                    Card::JOKER
+                } else {
+                    Card::new(
+                        Rank::ALL[rng.random_range(0..13)],
+                        Suit::ALL[rng.random_range(0..4)],
+                    )
+                };
+                set.insert(c);
+            }
+            assert_eq!(card_points(set), set.points(), "{set}");
+            let counts = rank_counts(set);
+            for r in Rank::ALL {
+                assert_eq!((counts >> (4 * r as u32)) & 0xF, set.rank_count(r) as u64);
+            }
+        }
     }
 }

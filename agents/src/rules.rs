@@ -60,7 +60,7 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::eval::{best_opening, table_value};
+use crate::eval::{best_opening, card_points, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
@@ -446,8 +446,9 @@ impl RulesAgent {
         // opponent may not leave us.
         let later = 1.0 - o.threat;
         let pair = later * self.params.pair;
+        let counts = rank_counts(hand);
         for r in Rank::NATURALS {
-            let n = hand.rank_count(r);
+            let n = (counts >> (4 * r as u32)) & 0xF;
             if n >= 2 && grouped & (1 << r as u32) == 0 {
                 v += pair;
             }
@@ -455,8 +456,8 @@ impl RulesAgent {
         // A wild's worth grows with its points, so a joker is not spent on a
         // small group just because it scores 50 there.
         let wilds = hand.wilds();
-        v += later * (self.params.wild * wilds.len() as f64 + 0.5 * wilds.points() as f64);
-        v -= risk(o) * hand.points() as f64;
+        v += later * (self.params.wild * wilds.len() as f64 + 0.5 * card_points(wilds) as f64);
+        v -= risk(o) * card_points(hand) as f64;
         if !table.opened {
             // The opening (D-8) is laid over several steps; each one towards
             // the minimum earns its share of what opening brings: the
