@@ -886,8 +886,10 @@ fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
     // Lower bound: natural groups of three or more, then pairs completed by
     // a wild, dearest rank first (Rank::NATURALS runs from 4 up to A).
     let mut spare = wilds;
+    let counts = rank_counts(pool);
+    let count = |r: Rank| ((counts >> (4 * r as u32)) & 0xF) as i32;
     for r in Rank::NATURALS {
-        let n = pool.rank_count(r) as i32;
+        let n = count(r);
         if n >= 2 || (n == 1 && wilds > 0) {
             upper += n * r.points();
         }
@@ -900,7 +902,7 @@ fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
         if spare == 0 {
             break;
         }
-        if pool.rank_count(*r) == 2 {
+        if count(*r) == 2 {
             lower += 3 * r.points();
             used += 3;
             spare -= 1;
