@@ -2,14 +2,60 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening, score_table, Action, Card, CardSet, GameState, GoingOut, Rank, Rules, SeatView,
-    Table,
+    max_opening, rank_mask, red_three_points, Action, Card, CardSet, GameState, Rank, Rules,
+    SeatView, Suit, Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
 /// not counting the hand: what melding changes immediately.
+/// The same sum as [`score_table`]'s total with an empty hand and nobody
+/// out, in one pass over the groups instead of one per canasta kind.
 pub fn table_value(table: &Table, rules: &Rules) -> i32 {
-    score_table(table, CardSet::EMPTY, GoingOut::NO, false, rules).total
+    let mut v = red_three_points(table.red_threes.len()) + 100 * table.twins as i32;
+    if rules.heart_aces() {
+        v += 500 * table.heart_aces as i32;
+    }
+    for g in table.groups() {
+        v += g.points();
+        if let Some(k) = g.canasta_kind() {
+            v += k.bonus();
+        }
+    }
+    v
+}
+
+/// Every rank's count in `set` at once, one nibble a rank (rank `r` at
+/// bits `4r..4r+4`; at most 8 a rank, so nibbles never carry): the same
+/// counts as [`CardSet::rank_count`], in a few word operations.
+pub fn rank_counts(set: CardSet) -> u64 {
+    fn nibble_pop(x: u64) -> u64 {
+        let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333)
+    }
+    let (lo, hi, _) = set.raw();
+    nibble_pop(lo) + nibble_pop(hi)
+}
+
+/// [`CardSet::points`] by masks over the set's words instead of rank by
+/// rank: 20 a 2 or an ace, 5 a four to seven, 10 an eight to king, 100 a
+/// black three, 50 a joker (a red three, never in a hand, 0; D-14).
+pub fn card_points(set: CardSet) -> i32 {
+    const TWENTY: u64 = rank_mask(Rank::Two) | rank_mask(Rank::Ace);
+    const FIVE: u64 = rank_mask(Rank::Four)
+        | rank_mask(Rank::Five)
+        | rank_mask(Rank::Six)
+        | rank_mask(Rank::Seven);
+    const TEN: u64 = rank_mask(Rank::Eight)
+        | rank_mask(Rank::Nine)
+        | rank_mask(Rank::Ten)
+        | rank_mask(Rank::Jack)
+        | rank_mask(Rank::Queen)
+        | rank_mask(Rank::King);
+    const BLACK_THREES: u64 = (1 << (Rank::Three as u32 * 4 + Suit::Clubs as u32))
+        | (1 << (Rank::Three as u32 * 4 + Suit::Spades as u32));
+    let (lo, hi, jokers) = set.raw();
+    let n = |m: u64| ((lo & m).count_ones() + (hi & m).count_ones()) as i32;
+    20 * n(TWENTY) + 5 * n(FIVE) + 10 * n(TEN) + 100 * n(BLACK_THREES) + 50 * jokers as i32
 }
 
 /// Whether `seat` has opened before this turn: some group on its table
@@ -92,4 +138,73 @@ pub fn value_after(state: &GameState, a: Action) -> Option<i32> {
     let mut s = state.clone();
     s.apply(a).ok()?;
     Some(table_value(s.table(me), s.rules()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::{score_table, GoingOut, Phase};
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    /// The one-pass table value is the engine's score of the table alone,
+    /// on every table of random play under both rule versions.
+    #[test]
+    fn table_value_is_the_score_of_the_table() {
+        let mut buf = Vec::new();
+        let mut tables = 0;
+        for version in ["decorated-2003-02", "decorated-2003-01"] {
+            let rules = Rules::preset(version).unwrap();
+            for seed in 0..40 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                while g.phase() != Phase::Over {
+                    for p in 0..g.players() {
+                        let want =
+                            score_table(g.table(p), CardSet::EMPTY, GoingOut::NO, false, &rules)
+                                .total;
+                        assert_eq!(table_value(g.table(p), &rules), want);
+                        tables += 1;
+                    }
+                    g.legal_actions(&mut buf);
+                    // Meld steps first, so that tables grow.
+                    let melds: Vec<Action> = buf.iter().copied().filter(is_meld).collect();
+                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
+                        melds[rng.random_range(0..melds.len())]
+                    } else {
+                        buf[rng.random_range(0..buf.len())]
+                    };
+                    g.apply(pick).unwrap();
+                }
+            }
+        }
+        assert!(tables > 1000);
+    }
+
+    /// The word-wise counts and points are the set's own, on random sets
+    /// of every size (each suited card 0–2 times, up to 8 jokers).
+    #[test]
+    fn counts_and_points_by_words() {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let mut set = CardSet::EMPTY;
+            let n = rng.random_range(0..40);
+            for _ in 0..n {
+                let c = if rng.random_range(0..14) == 0 {
+                    Card::JOKER
+                } else {
+                    Card::new(
+                        Rank::ALL[rng.random_range(0..13)],
+                        Suit::ALL[rng.random_range(0..4)],
+                    )
+                };
+                set.insert(c);
+            }
+            assert_eq!(card_points(set), set.points(), "{set}");
+            let counts = rank_counts(set);
+            for r in Rank::ALL {
+                assert_eq!((counts >> (4 * r as u32)) & 0xF, set.rank_count(r) as u64);
+            }
+        }
+    }
 }

@@ -60,7 +60,7 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::eval::{best_opening, table_value};
+use crate::eval::{best_opening, card_points, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
@@ -214,6 +214,36 @@ pub struct RulesAgent {
     finisher: TurnFinisher,
     /// Scratch buffer for legal actions in simulations.
     buf: Vec<Action>,
+    /// Recent answers of [`best_opening`], which depends on the pool alone.
+    openings: OpeningCache,
+}
+
+/// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
+/// it of the same hands step after step and world after world.
+#[derive(Clone, Debug, Default)]
+struct OpeningCache {
+    slots: Vec<Option<(CardSet, i32)>>,
+}
+
+impl OpeningCache {
+    const SLOTS: usize = 1024;
+
+    fn best_opening(&mut self, pool: CardSet) -> i32 {
+        if self.slots.is_empty() {
+            self.slots = vec![None; Self::SLOTS];
+        }
+        let (lo, hi, j) = pool.raw();
+        let h = (lo ^ hi.rotate_left(23) ^ (j as u64) << 58).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (h >> 54) as usize % Self::SLOTS;
+        match self.slots[i] {
+            Some((p, v)) if p == pool => v,
+            _ => {
+                let v = best_opening(pool);
+                self.slots[i] = Some((pool, v));
+                v
+            }
+        }
+    }
 }
 
 impl RulesAgent {
@@ -223,6 +253,7 @@ impl RulesAgent {
             params,
             finisher: TurnFinisher::default(),
             buf: Vec::with_capacity(64),
+            openings: OpeningCache::default(),
         }
     }
 }
@@ -389,7 +420,12 @@ impl RulesAgent {
         let table = s.table(me);
         let hand = s.hand(me);
         let mut v = table_value(table, s.rules()) as f64;
+        // The ranks that have a group on the table, one bit a rank.
+        let mut grouped = 0u32;
         for g in table.groups() {
+            if let Some(r) = g.rank() {
+                grouped |= 1 << r as u32;
+            }
             if g.is_canasta() {
                 // A black canasta with room to turn red or gold.
                 if g.is_black_canasta() {
@@ -410,17 +446,18 @@ impl RulesAgent {
         // opponent may not leave us.
         let later = 1.0 - o.threat;
         let pair = later * self.params.pair;
+        let counts = rank_counts(hand);
         for r in Rank::NATURALS {
-            let n = hand.rank_count(r);
-            if n >= 2 && table.group_of_rank(r).is_none() {
+            let n = (counts >> (4 * r as u32)) & 0xF;
+            if n >= 2 && grouped & (1 << r as u32) == 0 {
                 v += pair;
             }
         }
         // A wild's worth grows with its points, so a joker is not spent on a
         // small group just because it scores 50 there.
         let wilds = hand.wilds();
-        v += later * (self.params.wild * wilds.len() as f64 + 0.5 * wilds.points() as f64);
-        v -= risk(o) * hand.points() as f64;
+        v += later * (self.params.wild * wilds.len() as f64 + 0.5 * card_points(wilds) as f64);
+        v -= risk(o) * card_points(hand) as f64;
         if !table.opened {
             // The opening (D-8) is laid over several steps; each one towards
             // the minimum earns its share of what opening brings: the
@@ -533,7 +570,7 @@ impl RulesAgent {
 
     /// The meld action to play in `s` (the mover is `o.me`), or a
     /// `Discard` / `None` when the meld phase is done.
-    fn meld_choice(&self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
+    fn meld_choice(&mut self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
         if legal.contains(&Action::TakeRest) {
             return Some(Action::TakeRest);
         }
@@ -555,7 +592,7 @@ impl RulesAgent {
             || in_pickup
             || opened
             || !table.groups().is_empty()
-            || opening_in_reach(pool, s.opening_minimum(me));
+            || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
         if !may_meld {
             return None;
         }
@@ -585,7 +622,7 @@ impl RulesAgent {
                     }
                     let h = t.hand(me);
                     let left = if hearts { without_heart_aces(h) } else { h };
-                    if !opening_in_reach(left, min - ov) {
+                    if !opening_in_reach(left, min - ov, &mut self.openings) {
                         continue;
                     }
                 }
@@ -635,10 +672,18 @@ impl RulesAgent {
     fn discard(&self, view: &SeatView, legal: &[Action]) -> Option<Action> {
         let o = Outlook::of(view);
         let hand = view.hand();
+        // What every candidate's cost reads of the position, made once.
+        let unseen = view.unseen();
+        let opp_table = view.table(o.opp);
+        let mut pile_worth = 0.0;
+        for x in view.pile() {
+            pile_worth += card_worth_to(opp_table, *x);
+        }
+        let seen = Seen { unseen, pile_worth };
         let mut best: Option<(f64, Action)> = None;
         for a in legal {
             let Action::Discard(c) = *a else { continue };
-            let cost = self.discard_cost(view, &o, hand, c);
+            let cost = self.discard_cost(view, &o, &seen, hand, c);
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, *a));
             }
@@ -646,10 +691,17 @@ impl RulesAgent {
         best.map(|(_, a)| a)
     }
 
-    fn discard_cost(&self, view: &SeatView, o: &Outlook, hand: CardSet, c: Card) -> f64 {
+    fn discard_cost(
+        &self,
+        view: &SeatView,
+        o: &Outlook,
+        seen: &Seen,
+        hand: CardSet,
+        c: Card,
+    ) -> f64 {
         let p = &self.params;
         let pile = view.pile().len() as f64;
-        let mut cost = own_use(view, o, hand, c, p);
+        let mut cost = own_use(view, o, seen.unseen, hand, c, p);
         // D-7: identical to the opponent's fresh discard: a twin.
         if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
             cost -= 100.0;
@@ -668,12 +720,27 @@ impl RulesAgent {
             }
             return cost;
         }
-        cost + p.caution * danger(view, o, c)
+        cost + p.caution * danger(view, o, seen, c)
     }
 }
 
+/// What the discard costs read of the position, the same for every card:
+/// the cards not seen ([`SeatView::unseen`]) and the pile's worth to the
+/// opponent ([`card_worth_to`] summed in pile order).
+struct Seen {
+    unseen: CardSet,
+    pile_worth: f64,
+}
+
 /// How much the seat loses by giving up `c`: its use for the hand.
-fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams) -> f64 {
+fn own_use(
+    view: &SeatView,
+    o: &Outlook,
+    unseen: CardSet,
+    hand: CardSet,
+    c: Card,
+    p: &RulesParams,
+) -> f64 {
     let risk = risk(o);
     if c.is_black_three() {
         // Thrown at once when the opponent may go out soon (−100 in hand).
@@ -698,7 +765,7 @@ fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams
         v += 40.0 + p.pair + 15.0 * (n - 2.0);
     }
     // Live copies: a rank whose other copies are all in sight is dead.
-    let live = view.unseen().rank_count(r) as f64;
+    let live = unseen.rank_count(r) as f64;
     v += 2.0 * live.min(4.0);
     // Loose cards in hand cost their points if the opponent goes out.
     v - risk * c.points() as f64
@@ -708,11 +775,11 @@ fn own_use(view: &SeatView, o: &Outlook, hand: CardSet, c: Card, p: &RulesParams
 /// take the pile with it on top (D-6.2: two naturals of the rank, or one and
 /// a wild, in his hand) times what the pile is worth to him, plus a charge
 /// for feeding his groups.
-fn danger(view: &SeatView, o: &Outlook, c: Card) -> f64 {
+fn danger(view: &SeatView, o: &Outlook, seen: &Seen, c: Card) -> f64 {
     let Some(r) = c.rank() else { return 0.0 };
     let opp = o.opp;
     let known = view.known(opp);
-    let unseen = view.unseen();
+    let unseen = seen.unseen;
     let total = unseen.len().max(1) as f64;
     let unknown = view.hand_size(opp).saturating_sub(known.len() as usize);
     let pr = unseen.rank_count(r) as f64 / total;
@@ -720,11 +787,7 @@ fn danger(view: &SeatView, o: &Outlook, c: Card) -> f64 {
     let kr = known.rank_count(r).min(2) as usize;
     let kw = known.wild_count().min(1) as usize;
     let p_take = take_probability(kr, kw, unknown, pr, pw);
-    let mut pile_worth = 0.0;
-    for x in view.pile() {
-        pile_worth += card_worth_to(view.table(opp), *x);
-    }
-    pile_worth += card_worth_to(view.table(opp), c);
+    let pile_worth = seen.pile_worth + card_worth_to(view.table(opp), c);
     let mut d = p_take * (40.0 + pile_worth).max(0.0);
     if let Some(gi) = view.table(opp).group_of_rank(r) {
         let g = view.table(opp).groups()[gi];
@@ -814,7 +877,7 @@ fn pickup_opens(view: &SeatView) -> bool {
 /// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
 /// a card to discard. Cheap bounds settle most cases; the exact search
 /// ([`best_opening`]) runs only between them.
-fn opening_in_reach(pool: CardSet, need: i32) -> bool {
+fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
     if need <= 0 {
         return true;
     }
@@ -823,8 +886,10 @@ fn opening_in_reach(pool: CardSet, need: i32) -> bool {
     // Lower bound: natural groups of three or more, then pairs completed by
     // a wild, dearest rank first (Rank::NATURALS runs from 4 up to A).
     let mut spare = wilds;
+    let counts = rank_counts(pool);
+    let count = |r: Rank| ((counts >> (4 * r as u32)) & 0xF) as i32;
     for r in Rank::NATURALS {
-        let n = pool.rank_count(r) as i32;
+        let n = count(r);
         if n >= 2 || (n == 1 && wilds > 0) {
             upper += n * r.points();
         }
@@ -837,7 +902,7 @@ fn opening_in_reach(pool: CardSet, need: i32) -> bool {
         if spare == 0 {
             break;
         }
-        if pool.rank_count(*r) == 2 {
+        if count(*r) == 2 {
             lower += 3 * r.points();
             used += 3;
             spare -= 1;
@@ -849,7 +914,7 @@ fn opening_in_reach(pool: CardSet, need: i32) -> bool {
     if lower >= need && (used as u32) < pool.len() {
         return true;
     }
-    best_opening(pool) >= need
+    memo.best_opening(pool) >= need
 }
 
 /// The hand without its ♥A (kept for laying separately, D-9.4).
