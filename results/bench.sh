@@ -19,4 +19,4 @@ bench() {
 bench --a random --b random --hands 2000 --repeat 3
 bench --a greedy --b greedy --hands 4000 --repeat 3
 bench --a rules --b greedy --hands 4000 --repeat 3
-bench --a ismcts --b rules --hands 8 --repeat 1
+bench --a ismcts --b rules --hands 4 --repeat 1
