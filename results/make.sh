@@ -126,13 +126,13 @@ step greedy-random-hands greedy random --hands "$CHEAP_H"
 step greedy-random greedy random --matches "$CHEAP_M"
 step rules-greedy-hands rules greedy --hands "$CHEAP_H"
 step rules-greedy rules greedy --matches "$CHEAP_M"
-step pimc-rules "$(size pimc pimc:worlds=2)" rules --matches "$(size 12 1)"
-step ismcts250-rules "$(size ismcts:iters=250 ismcts:iters=10)" rules --matches "$(size 12 1)"
-step ismcts-rules "$(size ismcts ismcts:iters=20)" rules --matches "$(size 20 1)"
-# Ratings: every pair of the cheaper agents and the smaller search budget
-# on the same paired deals.
-H=$(size 40 4)
-LADDER=$(size random,greedy,rules,pimc,ismcts:iters=250 "random,greedy,rules,pimc:worlds=2,ismcts:iters=10,check=4")
+step pimc-rules "$(size pimc pimc:worlds=2)" rules --matches "$(size 4 1)"
+step ismcts250-rules "$(size ismcts:iters=250 ismcts:iters=10)" rules --matches "$(size 4 1)"
+step ismcts-rules "$(size ismcts ismcts:iters=20)" rules --matches "$(size 8 1)"
+# Ratings: every pair of the agents fast enough for a round robin, on the
+# same paired deals (the search agents are placed by their steps above).
+H=$(size 2000 4)
+LADDER=random,greedy,rules
 if [ "${REUSE:-0}" = 1 ] && [ -f "$WORK/ladder/tournament/ratings.csv" ]; then
     printf '%q ' "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder/tournament" --quiet >> "$LOG"
     echo "# (reused from \$WORK)" >> "$LOG"
