@@ -2917,15 +2917,13 @@ mod tests {
         }
     }
 
-    /// I-9: the counting test's "no" is exact. After every meld step of
-    /// random hands that it calls stuck, a search far beyond the usual
-    /// budget finds no way to finish the turn either.
-    #[test]
-    fn surely_stuck_is_exact() {
-        let mut stuck = 0;
+    /// Plays random hands from `seeds` and calls `f(seed, action, state)`
+    /// with the state after every meld step that `meld_step` accepts from
+    /// every meld-phase position met (the state quiet, as in a search).
+    fn each_meld_step(seeds: std::ops::Range<u64>, mut f: impl FnMut(u64, Action, &GameState)) {
         let mut legal = Vec::new();
         let mut cand = Vec::new();
-        for seed in 0..40u64 {
+        for seed in seeds {
             let mut g = GameState::new(Rules::default(), seed);
             let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
             while !g.is_terminal() {
@@ -2935,14 +2933,9 @@ mod tests {
                     for &a in &cand {
                         let mut t = g.clone();
                         t.quiet = true;
-                        if t.meld_step(a).is_err() || !t.surely_stuck() {
-                            continue;
+                        if t.meld_step(a).is_ok() {
+                            f(seed, a, &t);
                         }
-                        stuck += 1;
-                        let mut budget = 20_000;
-                        let mut search = Search::with_budget(budget);
-                        let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
-                        assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
                     }
                 }
                 g.legal_actions(&mut legal);
@@ -2952,6 +2945,24 @@ mod tests {
                 g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
             }
         }
+    }
+
+    /// I-9: the counting test's "no" is exact. After every meld step of
+    /// random hands that it calls stuck, a search far beyond the usual
+    /// budget finds no way to finish the turn either.
+    #[test]
+    fn surely_stuck_is_exact() {
+        let mut stuck = 0;
+        each_meld_step(0..40, |seed, a, t| {
+            if !t.surely_stuck() {
+                return;
+            }
+            stuck += 1;
+            let mut budget = 20_000;
+            let mut search = Search::with_budget(budget);
+            let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
+            assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
+        });
         assert!(stuck > 100, "only {stuck} stuck states met");
     }
 
@@ -2961,42 +2972,22 @@ mod tests {
     #[test]
     fn recent_searches_answer_as_a_fresh_search() {
         let mut hits = 0;
-        let mut legal = Vec::new();
-        let mut cand = Vec::new();
-        for seed in 0..20u64 {
-            let mut g = GameState::new(Rules::default(), seed);
-            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-            while !g.is_terminal() {
-                if g.phase == Phase::Meld {
-                    cand.clear();
-                    g.raw_meld_candidates(&mut cand, false);
-                    for &a in &cand {
-                        let mut t = g.clone();
-                        t.quiet = true;
-                        if t.meld_step(a).is_err() || t.surely_stuck() {
-                            continue;
-                        }
-                        for budget in [600, 1500] {
-                            let key = t.search_key();
-                            let known = RECENT_SEARCHES.with(|r| r.borrow().find(key, &t, budget));
-                            let mut b = budget;
-                            let kept = t.search_completion(&mut b);
-                            let mut fresh_b = budget;
-                            let mut search = Search::with_budget(budget);
-                            let fresh =
-                                t.search_rec(&mut fresh_b, &mut search, 150, &mut Vec::new());
-                            assert_eq!((kept, b), (fresh, fresh_b), "seed {seed}: after {a}");
-                            hits += known.is_some() as u32;
-                        }
-                    }
-                }
-                g.legal_actions(&mut legal);
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+        each_meld_step(0..20, |seed, a, t| {
+            if t.surely_stuck() {
+                return;
             }
-        }
+            for budget in [600, 1500] {
+                let key = t.search_key();
+                let known = RECENT_SEARCHES.with(|r| r.borrow().find(key, t, budget));
+                let mut b = budget;
+                let kept = t.search_completion(&mut b);
+                let mut fresh_b = budget;
+                let mut search = Search::with_budget(budget);
+                let fresh = t.search_rec(&mut fresh_b, &mut search, 150, &mut Vec::new());
+                assert_eq!((kept, b), (fresh, fresh_b), "seed {seed}: after {a}");
+                hits += known.is_some() as u32;
+            }
+        });
         assert!(hits > 100, "only {hits} answers were kept ones");
     }
 }
