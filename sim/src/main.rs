@@ -5,6 +5,7 @@ mod aggregate;
 mod bench;
 mod merge;
 mod plot;
+mod ratings;
 mod replay;
 mod report;
 mod rows;
@@ -209,6 +210,20 @@ enum Command {
         /// Directory for the merged result.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+    },
+    /// One Bradley–Terry rating table from the summary.csv files of several
+    /// runs (play, tournament, merge): agents are rated through the pairs
+    /// they played, e.g. the steps of a ladder, when all are linked.
+    Ratings {
+        /// summary.csv files (or run directories holding one).
+        #[arg(required = true, value_name = "SUMMARY")]
+        files: Vec<PathBuf>,
+        /// What counts as a game: hands or matches (ties count half).
+        #[arg(long, default_value = "hands")]
+        unit: String,
+        /// Write the ratings CSV here as well.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Engine and agent throughput: hands/s and actions/s per thread count.
     Bench {
@@ -557,6 +572,30 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             run_plan(plan, &run)
         }
         Command::Merge { dirs, out } => merge::merge(&dirs, &out),
+        Command::Ratings { files, unit, out } => {
+            let unit: ratings::Unit = unit.parse()?;
+            let mut inputs = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for f in files {
+                let path = if f.is_dir() { f.join("summary.csv") } else { f };
+                // A file named twice (overlapping globs) counts once.
+                if !seen.insert(std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone())) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                inputs.push((path.display().to_string(), text));
+            }
+            let r = ratings::ratings(&inputs, unit)?;
+            if let Some(path) = out {
+                std::fs::write(&path, &r.csv)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            let mut o = std::io::stdout().lock();
+            ok(quiet_pipe(
+                o.write_all(r.text.as_bytes()).map_err(Fail::from),
+            ))
+        }
         Command::Bench {
             a,
             b,

@@ -171,42 +171,7 @@ fn tournament(
         }
         let _ = writeln!(text);
     }
-    let _ = writeln!(
-        text,
-        "Bradley–Terry rating (Elo scale, mean 0) with 95% interval:"
-    );
-    let mut order: Vec<usize> = (0..k).collect();
-    order.sort_by(|&a, &b| ratings[b].0.total_cmp(&ratings[a].0));
-    let mut rating_rows = Vec::new();
-    for &i in &order {
-        let (r, lo, hi) = ratings[i];
-        let n: f64 = games[i].iter().sum();
-        let sc: f64 = wins[i].iter().sum();
-        let _ = writeln!(
-            text,
-            "{:<w$}  {r:>+7.0} [{lo:+.0}, {hi:+.0}]  score {}",
-            agents[i],
-            if n > 0.0 {
-                format!("{:.1}% of {n}", 100.0 * sc / n)
-            } else {
-                "-".into()
-            }
-        );
-    }
-    for i in 0..k {
-        let (r, lo, hi) = ratings[i];
-        let n: f64 = games[i].iter().sum();
-        let sc: f64 = wins[i].iter().sum();
-        rating_rows.push(vec![
-            agents[i].clone(),
-            format!("{r:.1}"),
-            format!("{lo:.1}"),
-            format!("{hi:.1}"),
-            format!("{n}"),
-            format!("{sc}"),
-            fmt_opt((n > 0.0).then(|| sc / n), 4),
-        ]);
-    }
+    let rating_rows = rating_table(agents, &wins, &games, &ratings, text);
     if let Some(dir) = dir {
         let h: Vec<String> = [
             "agent",
@@ -224,21 +189,72 @@ fn tournament(
         .map(|s| s.to_string())
         .collect();
         write_csv(dir, "tournament.csv", &h, &rows)?;
-        let h: Vec<String> = [
-            "agent",
-            "rating",
-            "rating_lo",
-            "rating_hi",
-            "games",
-            "score",
-            "score_share",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+        let h: Vec<String> = RATING_COLUMNS.iter().map(|s| s.to_string()).collect();
         write_csv(dir, "ratings.csv", &h, &rating_rows)?;
     }
     Ok(())
+}
+
+/// The columns of `ratings.csv` (a tournament's, or `kanaszta ratings`').
+pub const RATING_COLUMNS: [&str; 7] = [
+    "agent",
+    "rating",
+    "rating_lo",
+    "rating_hi",
+    "games",
+    "score",
+    "score_share",
+];
+
+/// Prints the ratings, best first, to `text` and returns the rows of
+/// `ratings.csv` in `agents` order. `wins`/`games` are as for
+/// [`bradley_terry`], whose answer is `ratings`.
+pub fn rating_table(
+    agents: &[String],
+    wins: &[Vec<f64>],
+    games: &[Vec<f64>],
+    ratings: &[(f64, f64, f64)],
+    text: &mut String,
+) -> Vec<Vec<String>> {
+    let k = agents.len();
+    let w = agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
+    let _ = writeln!(
+        text,
+        "Bradley–Terry rating (Elo scale, mean 0) with 95% interval:"
+    );
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by(|&a, &b| ratings[b].0.total_cmp(&ratings[a].0));
+    for &i in &order {
+        let (r, lo, hi) = ratings[i];
+        let n: f64 = games[i].iter().sum();
+        let sc: f64 = wins[i].iter().sum();
+        let _ = writeln!(
+            text,
+            "{:<w$}  {r:>+7.0} [{lo:+.0}, {hi:+.0}]  score {}",
+            agents[i],
+            if n > 0.0 {
+                format!("{:.1}% of {n}", 100.0 * sc / n)
+            } else {
+                "-".into()
+            }
+        );
+    }
+    (0..k)
+        .map(|i| {
+            let (r, lo, hi) = ratings[i];
+            let n: f64 = games[i].iter().sum();
+            let sc: f64 = wins[i].iter().sum();
+            vec![
+                agents[i].clone(),
+                format!("{r:.1}"),
+                format!("{lo:.1}"),
+                format!("{hi:.1}"),
+                format!("{n}"),
+                format!("{sc}"),
+                fmt_opt((n > 0.0).then(|| sc / n), 4),
+            ]
+        })
+        .collect()
 }
 
 /// The varied keys of a sweep, in order, from a series' settings text.

@@ -534,6 +534,72 @@ fn tournament_writes_a_matrix_and_ratings() {
     let series = col(&h, "series");
     assert_eq!(rows.len(), 3 * 20 * 2);
     assert_eq!(rows.last().unwrap()[series], "2");
+    // `kanaszta ratings` on the tournament's summary gives its ratings.
+    let again = d.join("again.csv");
+    let text = ok(&[
+        "ratings",
+        s(&d),
+        s(&d.join("summary.csv")),
+        "--out",
+        s(&again),
+    ]);
+    assert!(text.contains("3 agents, 3 pairs, from 1 run"), "{text}");
+    let sorted = |p: &Path| {
+        let (h, mut rows) = table(p);
+        rows.sort();
+        (h, rows)
+    };
+    assert_eq!(sorted(&again), sorted(&d.join("ratings.csv")));
+}
+
+#[test]
+fn ratings_link_agents_through_separate_runs() {
+    let d = tmp("ratings");
+    let (gr, rg) = (d.join("gr"), d.join("rg"));
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "40",
+        "--out",
+        s(&gr),
+        "-q",
+    ]);
+    ok(&[
+        "play",
+        "--a",
+        "rules",
+        "--b",
+        "greedy",
+        "--hands",
+        "40",
+        "--out",
+        s(&rg),
+        "-q",
+    ]);
+    let out = d.join("ratings.csv");
+    let text = ok(&["ratings", s(&gr), s(&rg), "--out", s(&out)]);
+    assert!(text.contains("3 agents, 2 pairs, from 2 runs"), "{text}");
+    let (h, rows) = table(&out);
+    let (agent, games) = (col(&h, "agent"), col(&h, "games"));
+    let names: Vec<&str> = rows.iter().map(|r| r[agent].as_str()).collect();
+    assert_eq!(names, ["greedy", "random", "rules"]);
+    let g: Vec<&str> = rows.iter().map(|r| r[games].as_str()).collect();
+    assert_eq!(g, ["80", "40", "40"], "greedy played in both runs");
+    // Matches: these runs played none.
+    refused(
+        &["ratings", s(&gr), s(&rg), "--unit", "matches"],
+        &["no matches"],
+    );
+    refused(&["ratings", s(&gr), "--unit", "games"], &["hands, matches"]);
+    refused(&["ratings", s(&d.join("nothing"))], &["cannot read"]);
+    refused(
+        &["ratings", s(&gr.join("hands.csv"))],
+        &["no column", "summary.csv"],
+    );
 }
 
 #[test]
