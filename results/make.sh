@@ -91,6 +91,7 @@ LADDER_CSV="$OUT/ladder.csv"
 [ "$QUICK" = 1 ] && LADDER_CSV="$OUT/ladder/ladder.csv"
 echo "step,agent,opponent,mode,hands,hand_win_rate,hand_win_lo,hand_win_hi,matches,match_win_rate,match_win_lo,match_win_hi,points_per_hand,opponent_points_per_hand,diff_unit,deals,mean_diff,mean_diff_lo,mean_diff_hi,command" > "$LADDER_CSV"
 # step NAME A B ARGS...: plays A v B and appends A's row to ladder.csv.
+STEP_DIRS=()
 step() {
     local name=$1 a=$2 b=$3
     shift 3
@@ -103,6 +104,7 @@ step() {
         run "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet
     fi
     cp "$WORK/ladder/$name/summary.csv" "$OUT/ladder/$name.csv"
+    STEP_DIRS+=("$WORK/ladder/$name")
     local cmd
     cmd=$(printf '%q ' kanaszta play --a "$a" --b "$b" "$@" --seed $SEED)
     awk -F, -v step="$name" -v cmd="${cmd% }" '
@@ -129,6 +131,9 @@ step rules-greedy rules greedy --matches "$CHEAP_M"
 step pimc-rules "$(size pimc pimc:worlds=2)" rules --matches "$(size 4 1)"
 step ismcts250-rules "$(size ismcts:iters=250 ismcts:iters=10)" rules --matches "$(size 4 1)"
 step ismcts-rules "$(size ismcts ismcts:iters=20)" rules --matches "$(size 8 1)"
+# The default ISMCTS against rules on single hands as well: the paired
+# per-hand difference is the most sensitive test of the step.
+step ismcts-rules-hands "$(size ismcts ismcts:iters=20)" rules --hands "$(size 600 2)"
 # Ratings: every pair of the agents fast enough for a round robin, on the
 # same paired deals (the search agents are placed by their steps above).
 H=$(size 2000 4)
@@ -142,6 +147,10 @@ fi
 cp "$WORK/ladder/tournament/tournament.csv" "$OUT/ladder/tournament.csv"
 cp "$WORK/ladder/tournament/ratings.csv" "$OUT/ladder/ratings.csv"
 cp "$WORK/ladder/tournament/summary.csv" "$OUT/ladder/summary.csv"
+# Ratings of every agent, search agents included, through the games they
+# played: the round robin above and every step of the ladder.
+run "$K" ratings "$WORK/ladder/tournament" "${STEP_DIRS[@]}" --out "$OUT/ladder/ratings-all.csv"
+run "$K" plot "$OUT/ladder/ratings-all.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "All agents rated through the ladder (Bradley–Terry on hands, Elo scale, 95%)" --out "$OUT/ladder/ratings-all.svg"
 run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Agent ratings (Bradley–Terry, Elo scale, 95%)" --out "$OUT/ladder/ratings.svg"
 run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Ladder steps: hand-win rate of the upper agent (95%)" --out "$OUT/ladder/steps.svg"
 

@@ -34,6 +34,8 @@ fn results_pipeline_runs_on_small_samples() {
         "switches/sweep.csv",
         "ladder/ratings.csv",
         "ladder/ratings.svg",
+        "ladder/ratings-all.csv",
+        "ladder/ratings-all.svg",
         "ladder/ladder.csv",
         "ladder/steps.svg",
         "anatomy/by-agent.csv",
@@ -53,7 +55,7 @@ fn results_pipeline_runs_on_small_samples() {
     let head = rows.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = rows.records().map(|r| r.unwrap()).collect();
-    assert_eq!(rows.len(), 7, "{ladder}");
+    assert_eq!(rows.len(), 8, "{ladder}");
     for r in &rows {
         let rate: f64 = r[col("hand_win_rate")].parse().unwrap();
         assert!((0.0..=1.0).contains(&rate), "{ladder}");
@@ -66,6 +68,17 @@ fn results_pipeline_runs_on_small_samples() {
             let m: f64 = r[col("match_win_rate")].parse().unwrap();
             assert!((0.0..=1.0).contains(&m), "{ladder}");
         }
+    }
+    // Every agent of the ladder is in the one rating table.
+    let all = std::fs::read_to_string(out.join("ladder/ratings-all.csv")).unwrap();
+    for r in &rows {
+        let agent = &r[col("agent")];
+        assert!(
+            all.lines()
+                .any(|l| l.starts_with(&format!("{agent},"))
+                    || l.starts_with(&format!("\"{agent}\","))),
+            "{agent} not rated: {all}"
+        );
     }
     let opening = std::fs::read_to_string(out.join("opening/sweep.csv")).unwrap();
     assert_eq!(
