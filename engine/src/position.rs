@@ -551,7 +551,7 @@ struct TableJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     red_threes: Option<Cards>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    twins: Option<u8>,
+    twins: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     heart_aces: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -16,7 +16,7 @@ pub struct HandScore {
     /// 100 each for 1–3, 800 for all 4.
     pub red_three_points: i32,
     /// Twins.
-    pub twins: u8,
+    pub twins: u16,
     /// 100 each.
     pub twin_points: i32,
     /// Canastas by kind: black wild, black, red, red wild, gold ([`CanastaKind::ALL`] order).
@@ -191,6 +191,17 @@ mod tests {
         assert_eq!(s.base, 900);
         assert_eq!(s.card_value, 115);
         assert_eq!(s.total, 1015);
+    }
+
+    /// D-7, D-14: every twin is 100, however many a very long hand (up to
+    /// the turn cap, I-5) brings; the count does not wrap at 256.
+    #[test]
+    fn d7_twins_past_255_score_100_each() {
+        let mut t = table(&["5C 5C 5D"]);
+        t.twins = 300;
+        let s = score_table(&t, CardSet::EMPTY, GoingOut::NO, true, &Rules::default());
+        assert_eq!(s.twins, 300);
+        assert_eq!(s.twin_points, 30_000);
     }
 
     /// D-14 worked example, I-15: went out from hand with a black wild

@@ -933,12 +933,14 @@ impl GameState {
             j as u64
                 | (tj as u64) << 8
                 | (pj as u64) << 16
-                | (table.twins as u64) << 24
+                | (table.twins as u64 & 0xFF) << 24
                 | (table.heart_aces as u64) << 32
                 | (table.heart_aces_new as u64) << 40
                 | (table.opened as u64) << 48
                 | (self.turn.must_go_out as u64) << 49
-                | (table.len() as u64) << 56,
+                | (table.len() as u64) << 56
+                // Twins past 255 (only very long hands have them) in bits 50–55.
+                | ((table.twins as u64) >> 8) << 50,
         );
         h.word(match self.turn.pickup {
             None => 0,

@@ -16,7 +16,7 @@ pub struct Table {
     /// Red threes laid out (D-4).
     pub red_threes: CardSet,
     /// Twins received (D-7): a counter only, the cards stay on the pile.
-    pub twins: u8,
+    pub twins: u16,
     /// Separately laid ♥A (D-9.4).
     pub heart_aces: u8,
     /// Separately laid ♥A laid this turn (they may be taken back, D-11.5).

@@ -1065,7 +1065,7 @@ fn d7_2_twins_on_black_threes_and_twos_not_jokers() {
         g.apply(Action::Discard(x)).unwrap();
         act(&mut g, "draw");
         g.apply(Action::Discard(x)).unwrap();
-        assert_eq!(g.table(1).twins, twin as u8, "{what} {x} on {x}");
+        assert_eq!(g.table(1).twins, twin as u16, "{what} {x} on {x}");
     }
     // A 2 of another suit on a 2 is no twin.
     let (mut g, x) = deal_with_starter_card(Rules::default(), 1000, |g, x| {

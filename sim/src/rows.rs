@@ -179,7 +179,7 @@ row! {
         total_after: i32,
         red_threes: u8,
         red_three_points: i32,
-        twins: u8,
+        twins: u16,
         twin_points: i32,
         canastas_black_wild: u8,
         canastas_black: u8,
