@@ -132,11 +132,13 @@ pub fn is_meld(a: &Action) -> bool {
 }
 
 /// The table value after applying `a` to `state` for the mover, or `None`
-/// if the engine refuses it.
+/// if the engine refuses it. `a` is one of the actions listed for `state`
+/// or for the view it was sampled from ([`GameState::apply_listed`]: the
+/// completion check the listing made is not repeated).
 pub fn value_after(state: &GameState, a: Action) -> Option<i32> {
     let me = state.current_player();
     let mut s = state.clone();
-    s.apply(a).ok()?;
+    s.apply_listed(a).ok()?;
     Some(table_value(s.table(me), s.rules()))
 }
 

@@ -100,7 +100,14 @@ pub fn play_hand(
         state.legal_actions(&mut legal);
         let view = state.view(p);
         let action = agents[p].act(&view, &legal, &mut rngs[p]);
-        if let Err(error) = state.apply(action) {
+        // A listed action skips the completion check its listing made; any
+        // other goes through the full check and is refused with the rule.
+        let applied = if legal.contains(&action) {
+            state.apply_listed(action)
+        } else {
+            state.apply(action)
+        };
+        if let Err(error) = applied {
             return Err(AgentError {
                 player: p,
                 agent: agents[p].name(),

@@ -534,7 +534,8 @@ impl RulesAgent {
                 result = Some(self.worth(&s, o));
                 break;
             }
-            if s.apply(a).is_err() {
+            // `a` is one of `buf`, the listing of `s`.
+            if s.apply_listed(a).is_err() {
                 break;
             }
         }
@@ -607,8 +608,9 @@ impl RulesAgent {
             if hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE) {
                 continue;
             }
+            // `legal` is the listing of `s` or of the view it was sampled from.
             let mut t = s.clone();
-            if t.apply(*a).is_err() {
+            if t.apply_listed(*a).is_err() {
                 continue;
             }
             if !opened {

@@ -232,8 +232,25 @@ impl Sim {
     /// Applies `a`; `false` if the engine refused it (the world is then
     /// scored as it stands rather than the search failing).
     fn apply(&mut self, g: &mut GameState, a: Action) -> bool {
+        self.apply_as(g, a, false)
+    }
+
+    /// [`Sim::apply`] of an action chosen while `self.legal` is the
+    /// listing of `g`: a listed one skips the completion check the listing
+    /// already made ([`GameState::apply_listed`]).
+    fn apply_chosen(&mut self, g: &mut GameState, a: Action) -> bool {
+        let listed = self.legal.contains(&a);
+        self.apply_as(g, a, listed)
+    }
+
+    fn apply_as(&mut self, g: &mut GameState, a: Action, listed: bool) -> bool {
         let p = g.current_player();
-        if g.apply(a).is_err() {
+        let r = if listed {
+            g.apply_listed(a)
+        } else {
+            g.apply(a)
+        };
+        if r.is_err() {
             self.refused += 1;
             return false;
         }
@@ -291,12 +308,12 @@ impl Sim {
             }
             if self.legal.len() == 1 {
                 let a = self.legal[0];
-                self.broken |= !self.apply(g, a);
+                self.broken |= !self.apply_chosen(g, a);
                 continue;
             }
             if p != self.me {
                 let a = self.policies[p].act(&g.view(p), &self.legal, rng);
-                self.broken |= !self.apply(g, a);
+                self.broken |= !self.apply_chosen(g, a);
                 continue;
             }
             match g.phase() {
@@ -342,7 +359,7 @@ impl Sim {
                         discard_options(&self.legal, &mut self.options);
                         return Point::Decide;
                     }
-                    self.broken |= !self.apply(g, a);
+                    self.broken |= !self.apply_chosen(g, a);
                     continue;
                 }
                 Phase::Meld if self.stage == Stage::DiscardNow => {
@@ -355,13 +372,13 @@ impl Sim {
                             a = d;
                         }
                     }
-                    self.broken |= !self.apply(g, a);
+                    self.broken |= !self.apply_chosen(g, a);
                     continue;
                 }
                 _ => {}
             }
             let a = self.policies[p].act(&g.view(p), &self.legal, rng);
-            self.broken |= !self.apply(g, a);
+            self.broken |= !self.apply_chosen(g, a);
         }
     }
 }

@@ -981,6 +981,38 @@ impl GameState {
         self.stats[p] = save.stats;
     }
 
+    /// Applies an action listed by [`GameState::legal_actions`] for this
+    /// state, or for a state with the same mover's hand, table and turn
+    /// (such as a determinization of the mover's view). The listing has
+    /// already made the I-9 / I-26 completion check of a meld step, the
+    /// costly part of [`GameState::apply`], so it is not repeated here; the
+    /// step's own rules still are, and every other action goes through
+    /// `apply`. The result is the same as `apply`'s for a listed action;
+    /// for an unlisted meld step that only the completion check would
+    /// refuse it is not (debug builds panic on one). For agents and
+    /// rollouts that choose from the listing.
+    pub fn apply_listed(&mut self, action: Action) -> Result<(), RuleError> {
+        if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
+            return self.apply(action);
+        }
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut t = self.clone();
+            t.apply(action).map(|()| t)
+        };
+        // A refusal by the step itself changes nothing.
+        self.meld_step(action)?;
+        if action == Action::TakeRest {
+            self.set_anchor();
+        }
+        #[cfg(debug_assertions)]
+        match expected {
+            Ok(t) => debug_assert!(t == *self, "apply_listed differs from apply for `{action}`"),
+            Err(e) => panic!("apply_listed: `{action}` was not listed: {e}"),
+        }
+        Ok(())
+    }
+
     /// Applies an action the caller knows to be legal (e.g. taken from
     /// [`GameState::legal_actions`]); panics on an illegal one. For rollouts.
     pub fn apply_unchecked(&mut self, action: Action) {
@@ -2947,6 +2979,55 @@ mod tests {
                 g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
             }
         }
+    }
+
+    /// `apply_listed` of every listed action leaves the state `apply`
+    /// leaves, in every phase of random hands (default rules and every
+    /// switch flipped), also from a determinization of the mover's view.
+    #[test]
+    fn apply_listed_is_apply_for_listed_actions() {
+        let mut flipped = Rules::default();
+        flipped
+            .apply_settings([
+                "free_pickup_wild=forbid",
+                "groups_per_rank=many",
+                "opening=120",
+            ])
+            .unwrap();
+        let mut legal = Vec::new();
+        let mut rng = rand_pcg::Pcg64Mcg::new(7);
+        let mut meld_steps = 0;
+        for (rules, seeds) in [(Rules::default(), 0..30), (flipped, 100..115)] {
+            for seed in seeds {
+                let mut g = GameState::new(rules, seed);
+                let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                while !g.is_terminal() {
+                    g.legal_actions(&mut legal);
+                    let world = g.view(g.current_player()).determinize(&mut rng);
+                    for &a in &legal {
+                        let mut want = g.clone();
+                        want.apply(a).unwrap();
+                        let mut got = g.clone();
+                        got.apply_listed(a).unwrap();
+                        assert!(got == want, "seed {seed}: {a}");
+                        let (mut w1, mut w2) = (world.clone(), world.clone());
+                        w1.apply(a).unwrap();
+                        w2.apply_listed(a).unwrap();
+                        assert!(w1 == w2, "seed {seed}, sampled world: {a}");
+                        if g.phase == Phase::Meld
+                            && !matches!(a, Action::Discard(_) | Action::Reset)
+                        {
+                            meld_steps += 1;
+                        }
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+        assert!(meld_steps > 1000, "only {meld_steps} meld steps met");
     }
 
     /// I-9: the counting test's "no" is exact. After every meld step of
