@@ -266,15 +266,7 @@ impl Sim {
             Macro::Draw => self.apply(g, Action::Draw),
             Macro::Free => self.apply(g, Action::FreePickup),
             Macro::Take => self.apply(g, Action::TakePile),
-            Macro::Meld => {
-                self.stage = Stage::ByPolicy;
-                true
-            }
-            Macro::Hold => {
-                self.stage = Stage::DiscardNow;
-                self.pending = None;
-                true
-            }
+            Macro::Meld | Macro::Hold => set_plan(m, &mut self.stage, &mut self.pending),
             Macro::Discard(c) => self.apply(g, Action::Discard(c)),
         };
         self.broken |= !ok;
@@ -381,6 +373,21 @@ impl Sim {
             self.broken |= !self.apply_chosen(g, a);
         }
     }
+}
+
+/// Sets the turn's plan for `meld` (the policy melds) or `hold` (discard
+/// now, the policy's pending step dropped) and says true; false, with
+/// nothing changed, for any other macro.
+fn set_plan(m: Macro, stage: &mut Stage, pending: &mut Option<Action>) -> bool {
+    match m {
+        Macro::Meld => *stage = Stage::ByPolicy,
+        Macro::Hold => {
+            *stage = Stage::DiscardNow;
+            *pending = None;
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// Whether `hold` differs from `meld` at the start of a meld phase: not in
@@ -623,18 +630,10 @@ impl Driver {
     /// play, or `None` after `meld` / `hold`, which set the turn's plan;
     /// then [`Driver::root`] is asked again.
     pub fn choose(&mut self, m: Macro, legal: &[Action]) -> Option<Action> {
-        match m {
-            Macro::Meld => {
-                self.stage = Stage::ByPolicy;
-                None
-            }
-            Macro::Hold => {
-                self.stage = Stage::DiscardNow;
-                self.pending = None;
-                None
-            }
-            _ => to_action(m).filter(|a| legal.contains(a)),
+        if set_plan(m, &mut self.stage, &mut self.pending) {
+            return None;
         }
+        to_action(m).filter(|a| legal.contains(a))
     }
 
     /// The whole decision: plays what needs no search, calls `search` with
