@@ -484,18 +484,33 @@ fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, String> {
     finish(&text, &res, &args.out)
 }
 
+/// A rate with three significant digits for slow agents (0.145, 2.31)
+/// and whole numbers from 100 on.
+fn rate_text(r: f64) -> String {
+    let decimals = if r >= 100.0 {
+        0
+    } else if r >= 10.0 {
+        1
+    } else if r >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{r:.decimals$}")
+}
+
 fn finish(text: &str, res: &runner::RunResult, dir: &Path) -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
     let r = (|| -> Result<(), Fail> {
         write!(out, "{text}")?;
         writeln!(
             out,
-            "{} games, {} hands, {} actions in {:.1} s ({:.0} hands/s); CSVs in {}",
+            "{} games, {} hands, {} actions in {:.1} s ({} hands/s); CSVs in {}",
             res.games,
             res.hands,
             res.actions,
             res.seconds,
-            res.hands as f64 / res.seconds.max(1e-9),
+            rate_text(res.hands as f64 / res.seconds.max(1e-9)),
             dir.display()
         )?;
         Ok(())
@@ -918,4 +933,18 @@ fn demo(out: &mut impl Write, rules: Rules, seed: u64) -> Result<(), Fail> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    /// A run of a search agent at 0.14 hands/s must not report 0 hands/s.
+    #[test]
+    fn slow_rates_keep_their_digits() {
+        assert_eq!(rate_text(0.1446), "0.145");
+        assert_eq!(rate_text(2.314), "2.31");
+        assert_eq!(rate_text(57.25), "57.2");
+        assert_eq!(rate_text(6079.4), "6079");
+    }
 }
