@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kanaszta_agents::{
-    play_hand, play_match, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams,
+    play_hand, play_match, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams, Params,
 };
 use kanaszta_engine::{CardSet, GameState, Match, Rules};
 use std::hint::black_box;
@@ -118,30 +118,40 @@ fn csv_rows(c: &mut Criterion) {
 
 fn ismcts(c: &mut Criterion) {
     // One decision of ismcts at its default budget, in a draw phase where
-    // the pile may be taken (draw, take and the free pickup are compared).
-    // Throughput is in iterations, so criterion reports iterations/s.
+    // the pile may be taken (draw, take and the free pickup are compared):
+    // with the default rollouts (the rules policy to the end of the hand)
+    // and with greedy rollouts. Throughput is in iterations, so criterion
+    // reports iterations/s; the time per iteration is the decision time.
     let g = kanaszta_benches::draw_state();
     let p = g.current_player();
     let view = g.view(p);
     let mut legal = Vec::new();
     g.legal_actions(&mut legal);
-    let params = IsmctsParams::default();
-    let iters = params.iters as u64;
-    let mut agent = IsmctsAgent::new(params);
-    let mut rng = seat_rng(5, p);
-    let a = agent.act(&view, &legal, &mut rng);
-    assert!(legal.contains(&a), "ismcts chose a legal action");
-    let stats = agent.search_stats();
-    assert_eq!(stats.iterations, iters, "the search ran its whole budget");
     let mut group = c.benchmark_group("ismcts");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(iters));
-    group.bench_function("decision_default_budget", |b| {
-        b.iter(|| {
-            agent.restart();
-            agent.act(black_box(&view), &legal, &mut rng)
-        })
-    });
+    for (name, rollout) in [
+        ("decision_default_budget", None),
+        ("decision_greedy_rollouts", Some("greedy")),
+    ] {
+        let mut params = IsmctsParams::default();
+        if let Some(r) = rollout {
+            params.set("rollout", r).expect("a known rollout policy");
+        }
+        let iters = params.iters as u64;
+        let mut agent = IsmctsAgent::new(params);
+        let mut rng = seat_rng(5, p);
+        let a = agent.act(&view, &legal, &mut rng);
+        assert!(legal.contains(&a), "ismcts chose a legal action");
+        let stats = agent.search_stats();
+        assert_eq!(stats.iterations, iters, "the search ran its whole budget");
+        group.throughput(Throughput::Elements(iters));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                agent.restart();
+                agent.act(black_box(&view), &legal, &mut rng)
+            })
+        });
+    }
     group.finish();
 }
 
