@@ -12,6 +12,7 @@
 use crate::report::{rating_table, RATING_COLUMNS};
 use crate::stats::bradley_terry;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// What `kanaszta ratings` counts as a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,14 +183,12 @@ pub fn ratings(inputs: &[(String, String)], unit: Unit) -> Result<Ratings, Strin
     }
     let fit = bradley_terry(&wins, &games);
     let mut text = String::new();
-    let mut runs = inputs.len().to_string();
-    runs.push_str(if inputs.len() == 1 { " run" } else { " runs" });
-    let _ = std::fmt::Write::write_fmt(
-        &mut text,
-        format_args!(
-            "ratings: {k} agents, {} pairs, from {runs}\n",
-            pairs.len() / 2
-        ),
+    let runs = inputs.len();
+    let _ = writeln!(
+        text,
+        "ratings: {k} agents, {} pairs, from {runs} {}",
+        pairs.len() / 2,
+        if runs == 1 { "run" } else { "runs" }
     );
     let rows = rating_table(&agents, &wins, &games, &fit, &mut text);
     let mut csv = RATING_COLUMNS.join(",");
