@@ -599,7 +599,29 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                inputs.push((path.display().to_string(), text));
+                // The rules of the run, from the run.json beside the summary.
+                let manifest = path.with_file_name("run.json");
+                let rules = match std::fs::read_to_string(&manifest) {
+                    Ok(json) => {
+                        let v: serde_json::Value = serde_json::from_str(&json)
+                            .map_err(|e| format!("{}: not a run.json: {e}", manifest.display()))?;
+                        // Each distinct rule set once: a tournament's series
+                        // all share one.
+                        let mut all: Vec<String> = v["series"]
+                            .as_array()
+                            .map(|s| s.iter().map(|x| x["rules"].to_string()).collect())
+                            .unwrap_or_default();
+                        all.sort();
+                        all.dedup();
+                        Some(all.join(";"))
+                    }
+                    Err(_) => None,
+                };
+                inputs.push(ratings::Input {
+                    name: path.display().to_string(),
+                    text,
+                    rules,
+                });
             }
             let r = ratings::ratings(&inputs, unit)?;
             if let Some(path) = out {

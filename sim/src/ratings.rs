@@ -112,12 +112,35 @@ fn read_summary(
     Ok(())
 }
 
-/// Rates the agents of the given summary CSVs (`(name, text)` each).
-pub fn ratings(inputs: &[(String, String)], unit: Unit) -> Result<Ratings, String> {
+/// One summary CSV to rate: its name (for messages), its text, and the
+/// rules of its run when known (from the `run.json` beside it), so that
+/// runs under different rules are not mixed.
+pub struct Input {
+    pub name: String,
+    pub text: String,
+    pub rules: Option<String>,
+}
+
+/// Rates the agents of the given summary CSVs.
+pub fn ratings(inputs: &[Input], unit: Unit) -> Result<Ratings, String> {
     let mut pairs = Pairs::new();
     let mut settings = BTreeMap::new();
-    for (name, text) in inputs {
-        read_summary(text, name, unit, &mut pairs, &mut settings)?;
+    let mut rules: Option<(&str, &str)> = None;
+    for input in inputs {
+        read_summary(&input.text, &input.name, unit, &mut pairs, &mut settings)?;
+        if let Some(r) = input.rules.as_deref() {
+            match rules {
+                Some((first, name)) if first != r => {
+                    return Err(format!(
+                        "{name} and {} were played under different rules (see their run.json); \
+                         rate runs of one rule set at a time",
+                        input.name
+                    ))
+                }
+                None => rules = Some((r, &input.name)),
+                _ => {}
+            }
+        }
     }
     if settings.len() > 1 {
         let shown: Vec<String> = settings
@@ -255,6 +278,14 @@ mod tests {
         s
     }
 
+    fn input(name: &str, text: &str) -> Input {
+        Input {
+            name: name.into(),
+            text: text.into(),
+            rules: None,
+        }
+    }
+
     fn rating_of(csv: &str, agent: &str) -> f64 {
         csv.lines()
             .find(|l| l.starts_with(&format!("{agent},")))
@@ -268,7 +299,7 @@ mod tests {
         // x beats y 75% of hands and y beats z 75%: a ladder, no x v z games.
         let xy = summary(&["0,,x,a,y,400,300,0,0,0,0", "0,,y,b,x,400,100,0,0,0,0"]);
         let yz = summary(&["0,,y,a,z,400,290,20,0,0,0", "0,,z,b,y,400,90,20,0,0,0"]);
-        let r = ratings(&[("xy.csv".into(), xy), ("yz.csv".into(), yz)], Unit::Hands).unwrap();
+        let r = ratings(&[input("xy.csv", &xy), input("yz.csv", &yz)], Unit::Hands).unwrap();
         let (x, y, z) = (
             rating_of(&r.csv, "x"),
             rating_of(&r.csv, "y"),
@@ -288,26 +319,22 @@ mod tests {
     #[test]
     fn runs_of_one_pair_add_up() {
         let one = summary(&["0,,x,a,y,100,60,0,0,0,0", "0,,y,b,x,100,40,0,0,0,0"]);
-        let twice = ratings(
-            &[("1".into(), one.clone()), ("2".into(), one.clone())],
-            Unit::Hands,
-        )
-        .unwrap();
+        let twice = ratings(&[input("1", &one), input("2", &one)], Unit::Hands).unwrap();
         let doubled = summary(&["0,,x,a,y,200,120,0,0,0,0", "0,,y,b,x,200,80,0,0,0,0"]);
-        let once = ratings(&[("d".into(), doubled)], Unit::Hands).unwrap();
+        let once = ratings(&[input("d", &doubled)], Unit::Hands).unwrap();
         assert_eq!(twice.csv, once.csv);
     }
 
     #[test]
     fn matches_are_counted_apart_from_hands() {
         let s = summary(&["0,,x,a,y,100,50,0,10,9,0", "0,,y,b,x,100,50,0,10,1,0"]);
-        let h = ratings(&[("s".into(), s.clone())], Unit::Hands).unwrap();
-        let m = ratings(&[("s".into(), s)], Unit::Matches).unwrap();
+        let h = ratings(&[input("s", &s)], Unit::Hands).unwrap();
+        let m = ratings(&[input("s", &s)], Unit::Matches).unwrap();
         assert!(rating_of(&h.csv, "x").abs() < 1e-6);
         assert!(rating_of(&m.csv, "x") > 100.0);
         // A hands-only run has no matches to rate.
         let hands_only = summary(&["0,,x,a,y,100,50,0,0,0,0", "0,,y,b,x,100,50,0,0,0,0"]);
-        let e = ratings(&[("h".into(), hands_only)], Unit::Matches)
+        let e = ratings(&[input("h", &hands_only)], Unit::Matches)
             .err()
             .unwrap();
         assert!(e.contains("no matches"), "{e}");
@@ -317,7 +344,7 @@ mod tests {
     fn unlinked_groups_are_refused_by_name() {
         let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
         let uv = summary(&["0,,u,a,v,10,5,0,0,0,0", "0,,v,b,u,10,5,0,0,0,0"]);
-        let e = ratings(&[("1".into(), xy), ("2".into(), uv)], Unit::Hands)
+        let e = ratings(&[input("1", &xy), input("2", &uv)], Unit::Hands)
             .err()
             .unwrap();
         assert!(e.contains("{u, v} and {x, y}"), "{e}");
@@ -325,7 +352,7 @@ mod tests {
 
     #[test]
     fn bad_input_says_what_is_wrong() {
-        let e = ratings(&[("f.csv".into(), "a,b\n1,2\n".into())], Unit::Hands)
+        let e = ratings(&[input("f.csv", "a,b\n1,2\n")], Unit::Hands)
             .err()
             .unwrap();
         assert!(
@@ -333,17 +360,15 @@ mod tests {
             "{e}"
         );
         let bad = summary(&["0,,x,a,y,ten,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
-        let e = ratings(&[("g.csv".into(), bad)], Unit::Hands)
-            .err()
-            .unwrap();
+        let e = ratings(&[input("g.csv", &bad)], Unit::Hands).err().unwrap();
         assert!(e.contains("g.csv line 2") && e.contains("`ten`"), "{e}");
         let over = summary(&["0,,x,a,y,10,9,3,0,0,0", "0,,y,b,x,10,1,3,0,0,0"]);
-        let e = ratings(&[("o.csv".into(), over)], Unit::Hands)
+        let e = ratings(&[input("o.csv", &over)], Unit::Hands)
             .err()
             .unwrap();
         assert!(e.contains("9 wins and 3 ties out of 10"), "{e}");
         let one_side = summary(&["0,,x,a,y,10,5,0,0,0,0"]);
-        let e = ratings(&[("s.csv".into(), one_side)], Unit::Hands)
+        let e = ratings(&[input("s.csv", &one_side)], Unit::Hands)
             .err()
             .unwrap();
         assert!(e.contains("both rows"), "{e}");
@@ -352,7 +377,7 @@ mod tests {
             "1,tax=off,x,a,y,10,5,0,0,0,0",
             "1,tax=off,y,b,x,10,5,0,0,0,0",
         ]);
-        let e = ratings(&[("a".into(), a), ("b".into(), b)], Unit::Hands)
+        let e = ratings(&[input("a", &a), input("b", &b)], Unit::Hands)
             .err()
             .unwrap();
         assert!(e.contains("`tax=off`") && e.contains("`tax=on`"), "{e}");
@@ -360,5 +385,35 @@ mod tests {
             .parse::<Unit>()
             .unwrap_err()
             .contains("hands, matches"));
+        // Runs whose run.json gives different rules are not mixed.
+        let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
+        let yz = summary(&["0,,y,a,z,10,5,0,0,0,0", "0,,z,b,y,10,5,0,0,0,0"]);
+        let with = |name: &str, text: &str, rules: &str| Input {
+            name: name.into(),
+            text: text.into(),
+            rules: Some(rules.into()),
+        };
+        let e = ratings(
+            &[
+                with("xy", &xy, "{\"tax\":\"on\"}"),
+                with("yz", &yz, "{\"tax\":\"off\"}"),
+            ],
+            Unit::Hands,
+        )
+        .err()
+        .unwrap();
+        assert!(
+            e.contains("xy and yz were played under different rules"),
+            "{e}"
+        );
+        assert!(ratings(
+            &[
+                with("xy", &xy, "{}"),
+                with("yz", &yz, "{}"),
+                input("zz", &yz)
+            ],
+            Unit::Hands
+        )
+        .is_ok());
     }
 }

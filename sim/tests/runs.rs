@@ -595,6 +595,26 @@ fn ratings_link_agents_through_separate_runs() {
         &["no matches"],
     );
     refused(&["ratings", s(&gr), "--unit", "games"], &["hands, matches"]);
+    // A run under other rules is not mixed in.
+    let other = d.join("other");
+    ok(&[
+        "play",
+        "--a",
+        "rules",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--set",
+        "opening=90",
+        "--out",
+        s(&other),
+        "-q",
+    ]);
+    refused(
+        &["ratings", s(&gr), s(&other)],
+        &["different rules", "run.json"],
+    );
     refused(&["ratings", s(&d.join("nothing"))], &["cannot read"]);
     refused(
         &["ratings", s(&gr.join("hands.csv"))],
