@@ -35,6 +35,7 @@ fn results_pipeline_runs_on_small_samples() {
         "ladder/ratings.csv",
         "ladder/ratings.svg",
         "ladder/ratings-all.csv",
+        "ladder/ismcts-rules-hands-0+2.csv",
         "ladder/ratings-all.svg",
         "ladder/ladder.csv",
         "ladder/steps.svg",
@@ -55,7 +56,7 @@ fn results_pipeline_runs_on_small_samples() {
     let head = rows.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = rows.records().map(|r| r.unwrap()).collect();
-    assert_eq!(rows.len(), 8, "{ladder}");
+    assert_eq!(rows.len(), 9, "{ladder}");
     for r in &rows {
         let rate: f64 = r[col("hand_win_rate")].parse().unwrap();
         assert!((0.0..=1.0).contains(&rate), "{ladder}");
