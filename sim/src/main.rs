@@ -588,40 +588,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Merge { dirs, out } => merge::merge(&dirs, &out),
         Command::Ratings { files, unit, out } => {
-            let unit: ratings::Unit = unit.parse()?;
+            let unit = Mode::parse(&unit).map_err(|e| format!("--unit: {e}"))?;
             let mut inputs = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for f in files {
-                let path = if f.is_dir() { f.join("summary.csv") } else { f };
                 // A file named twice (overlapping globs) counts once.
-                if !seen.insert(std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone())) {
-                    continue;
-                }
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                // The rules of the run, from the run.json beside the summary.
-                let manifest = path.with_file_name("run.json");
-                let rules = match std::fs::read_to_string(&manifest) {
-                    Ok(json) => {
-                        let v: serde_json::Value = serde_json::from_str(&json)
-                            .map_err(|e| format!("{}: not a run.json: {e}", manifest.display()))?;
-                        // Each distinct rule set once: a tournament's series
-                        // all share one.
-                        let mut all: Vec<String> = v["series"]
-                            .as_array()
-                            .map(|s| s.iter().map(|x| x["rules"].to_string()).collect())
-                            .unwrap_or_default();
-                        all.sort();
-                        all.dedup();
-                        Some(all.join(";"))
-                    }
-                    Err(_) => None,
+                let key = if f.is_dir() {
+                    f.join("summary.csv")
+                } else {
+                    f.clone()
                 };
-                inputs.push(ratings::Input {
-                    name: path.display().to_string(),
-                    text,
-                    rules,
-                });
+                if seen.insert(std::fs::canonicalize(&key).unwrap_or(key)) {
+                    inputs.push(ratings::Input::read(&f)?);
+                }
             }
             let r = ratings::ratings(&inputs, unit)?;
             if let Some(path) = out {

@@ -9,28 +9,14 @@
 //! which treats games as independent: the seat-swapped pairing and the hands
 //! of one match are not modelled, so read them as approximate.
 
+use crate::merge::read_manifest;
 use crate::report::{rating_table, RATING_COLUMNS};
+use crate::runner::Mode;
 use crate::stats::bradley_terry;
+use kanaszta_engine::Rules;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// What `kanaszta ratings` counts as a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    Hands,
-    Matches,
-}
-
-impl std::str::FromStr for Unit {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Unit, String> {
-        match s {
-            "hands" => Ok(Unit::Hands),
-            "matches" => Ok(Unit::Matches),
-            _ => Err(format!("--unit `{s}`: accepted are hands, matches")),
-        }
-    }
-}
+use std::path::Path;
 
 /// The rating table: the text for stdout and the CSV (`RATING_COLUMNS`).
 pub struct Ratings {
@@ -47,7 +33,7 @@ type Pairs = BTreeMap<(String, String), (f64, f64)>;
 fn read_summary(
     text: &str,
     name: &str,
-    unit: Unit,
+    unit: Mode,
     pairs: &mut Pairs,
     settings: &mut BTreeMap<String, String>,
 ) -> Result<(), String> {
@@ -59,8 +45,8 @@ fn read_summary(
         .map_err(|e| format!("{name}: cannot read the header: {e}"))?
         .clone();
     let (wins, ties, games) = match unit {
-        Unit::Hands => ("hand_wins", "hand_ties", "hands"),
-        Unit::Matches => ("match_wins", "match_draws", "matches"),
+        Mode::Hands => ("hand_wins", "hand_ties", "hands"),
+        Mode::Matches => ("match_wins", "match_draws", "matches"),
     };
     let want = ["settings", "agent", "opponent", wins, ties, games];
     let mut col = [0usize; 6];
@@ -118,14 +104,46 @@ fn read_summary(
 pub struct Input {
     pub name: String,
     pub text: String,
-    pub rules: Option<String>,
+    /// The distinct rule sets of the run's series.
+    pub rules: Option<Vec<Rules>>,
+}
+
+impl Input {
+    /// Reads a summary CSV (or `DIR/summary.csv`) and, when a `run.json`
+    /// stands beside it, the rules of its run.
+    pub fn read(path: &Path) -> Result<Input, String> {
+        let path = if path.is_dir() {
+            path.join("summary.csv")
+        } else {
+            path.to_path_buf()
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let rules = if dir.join("run.json").is_file() {
+            let mut all: Vec<Rules> = Vec::new();
+            for s in read_manifest(dir)?.series {
+                if !all.contains(&s.rules) {
+                    all.push(s.rules);
+                }
+            }
+            Some(all)
+        } else {
+            None
+        };
+        Ok(Input {
+            name: path.display().to_string(),
+            text,
+            rules,
+        })
+    }
 }
 
 /// Rates the agents of the given summary CSVs.
-pub fn ratings(inputs: &[Input], unit: Unit) -> Result<Ratings, String> {
+pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
     let mut pairs = Pairs::new();
     let mut settings = BTreeMap::new();
-    let mut rules: Option<(&str, &str)> = None;
+    let mut rules: Option<(&[Rules], &str)> = None;
     for input in inputs {
         read_summary(&input.text, &input.name, unit, &mut pairs, &mut settings)?;
         if let Some(r) = input.rules.as_deref() {
@@ -159,12 +177,9 @@ pub fn ratings(inputs: &[Input], unit: Unit) -> Result<Ratings, String> {
     agents.sort();
     agents.dedup();
     if agents.len() < 2 {
-        let u = match unit {
-            Unit::Hands => "hands",
-            Unit::Matches => "matches",
-        };
         return Err(format!(
-            "no {u} between two different agents in the input; nothing to rate"
+            "no {} between two different agents in the input; nothing to rate",
+            unit.name()
         ));
     }
     let idx = |a: &str| agents.iter().position(|x| x == a).unwrap_or(0);
@@ -299,7 +314,7 @@ mod tests {
         // x beats y 75% of hands and y beats z 75%: a ladder, no x v z games.
         let xy = summary(&["0,,x,a,y,400,300,0,0,0,0", "0,,y,b,x,400,100,0,0,0,0"]);
         let yz = summary(&["0,,y,a,z,400,290,20,0,0,0", "0,,z,b,y,400,90,20,0,0,0"]);
-        let r = ratings(&[input("xy.csv", &xy), input("yz.csv", &yz)], Unit::Hands).unwrap();
+        let r = ratings(&[input("xy.csv", &xy), input("yz.csv", &yz)], Mode::Hands).unwrap();
         let (x, y, z) = (
             rating_of(&r.csv, "x"),
             rating_of(&r.csv, "y"),
@@ -319,22 +334,22 @@ mod tests {
     #[test]
     fn runs_of_one_pair_add_up() {
         let one = summary(&["0,,x,a,y,100,60,0,0,0,0", "0,,y,b,x,100,40,0,0,0,0"]);
-        let twice = ratings(&[input("1", &one), input("2", &one)], Unit::Hands).unwrap();
+        let twice = ratings(&[input("1", &one), input("2", &one)], Mode::Hands).unwrap();
         let doubled = summary(&["0,,x,a,y,200,120,0,0,0,0", "0,,y,b,x,200,80,0,0,0,0"]);
-        let once = ratings(&[input("d", &doubled)], Unit::Hands).unwrap();
+        let once = ratings(&[input("d", &doubled)], Mode::Hands).unwrap();
         assert_eq!(twice.csv, once.csv);
     }
 
     #[test]
     fn matches_are_counted_apart_from_hands() {
         let s = summary(&["0,,x,a,y,100,50,0,10,9,0", "0,,y,b,x,100,50,0,10,1,0"]);
-        let h = ratings(&[input("s", &s)], Unit::Hands).unwrap();
-        let m = ratings(&[input("s", &s)], Unit::Matches).unwrap();
+        let h = ratings(&[input("s", &s)], Mode::Hands).unwrap();
+        let m = ratings(&[input("s", &s)], Mode::Matches).unwrap();
         assert!(rating_of(&h.csv, "x").abs() < 1e-6);
         assert!(rating_of(&m.csv, "x") > 100.0);
         // A hands-only run has no matches to rate.
         let hands_only = summary(&["0,,x,a,y,100,50,0,0,0,0", "0,,y,b,x,100,50,0,0,0,0"]);
-        let e = ratings(&[input("h", &hands_only)], Unit::Matches)
+        let e = ratings(&[input("h", &hands_only)], Mode::Matches)
             .err()
             .unwrap();
         assert!(e.contains("no matches"), "{e}");
@@ -344,7 +359,7 @@ mod tests {
     fn unlinked_groups_are_refused_by_name() {
         let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
         let uv = summary(&["0,,u,a,v,10,5,0,0,0,0", "0,,v,b,u,10,5,0,0,0,0"]);
-        let e = ratings(&[input("1", &xy), input("2", &uv)], Unit::Hands)
+        let e = ratings(&[input("1", &xy), input("2", &uv)], Mode::Hands)
             .err()
             .unwrap();
         assert!(e.contains("{u, v} and {x, y}"), "{e}");
@@ -352,7 +367,7 @@ mod tests {
 
     #[test]
     fn bad_input_says_what_is_wrong() {
-        let e = ratings(&[input("f.csv", "a,b\n1,2\n")], Unit::Hands)
+        let e = ratings(&[input("f.csv", "a,b\n1,2\n")], Mode::Hands)
             .err()
             .unwrap();
         assert!(
@@ -360,15 +375,15 @@ mod tests {
             "{e}"
         );
         let bad = summary(&["0,,x,a,y,ten,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
-        let e = ratings(&[input("g.csv", &bad)], Unit::Hands).err().unwrap();
+        let e = ratings(&[input("g.csv", &bad)], Mode::Hands).err().unwrap();
         assert!(e.contains("g.csv line 2") && e.contains("`ten`"), "{e}");
         let over = summary(&["0,,x,a,y,10,9,3,0,0,0", "0,,y,b,x,10,1,3,0,0,0"]);
-        let e = ratings(&[input("o.csv", &over)], Unit::Hands)
+        let e = ratings(&[input("o.csv", &over)], Mode::Hands)
             .err()
             .unwrap();
         assert!(e.contains("9 wins and 3 ties out of 10"), "{e}");
         let one_side = summary(&["0,,x,a,y,10,5,0,0,0,0"]);
-        let e = ratings(&[input("s.csv", &one_side)], Unit::Hands)
+        let e = ratings(&[input("s.csv", &one_side)], Mode::Hands)
             .err()
             .unwrap();
         assert!(e.contains("both rows"), "{e}");
@@ -377,28 +392,26 @@ mod tests {
             "1,tax=off,x,a,y,10,5,0,0,0,0",
             "1,tax=off,y,b,x,10,5,0,0,0,0",
         ]);
-        let e = ratings(&[input("a", &a), input("b", &b)], Unit::Hands)
+        let e = ratings(&[input("a", &a), input("b", &b)], Mode::Hands)
             .err()
             .unwrap();
         assert!(e.contains("`tax=off`") && e.contains("`tax=on`"), "{e}");
-        assert!("games"
-            .parse::<Unit>()
+        assert!(Mode::parse("games")
             .unwrap_err()
-            .contains("hands, matches"));
+            .contains("hands or matches"));
         // Runs whose run.json gives different rules are not mixed.
         let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
         let yz = summary(&["0,,y,a,z,10,5,0,0,0,0", "0,,z,b,y,10,5,0,0,0,0"]);
-        let with = |name: &str, text: &str, rules: &str| Input {
+        let with = |name: &str, text: &str, rules: Rules| Input {
             name: name.into(),
             text: text.into(),
-            rules: Some(rules.into()),
+            rules: Some(vec![rules]),
         };
+        let mut no_tax = Rules::default();
+        no_tax.set("tax", "off").unwrap();
         let e = ratings(
-            &[
-                with("xy", &xy, "{\"tax\":\"on\"}"),
-                with("yz", &yz, "{\"tax\":\"off\"}"),
-            ],
-            Unit::Hands,
+            &[with("xy", &xy, Rules::default()), with("yz", &yz, no_tax)],
+            Mode::Hands,
         )
         .err()
         .unwrap();
@@ -408,11 +421,11 @@ mod tests {
         );
         assert!(ratings(
             &[
-                with("xy", &xy, "{}"),
-                with("yz", &yz, "{}"),
+                with("xy", &xy, Rules::default()),
+                with("yz", &yz, Rules::default()),
                 input("zz", &yz)
             ],
-            Unit::Hands
+            Mode::Hands
         )
         .is_ok());
     }

@@ -594,7 +594,10 @@ fn ratings_link_agents_through_separate_runs() {
         &["ratings", s(&gr), s(&rg), "--unit", "matches"],
         &["no matches"],
     );
-    refused(&["ratings", s(&gr), "--unit", "games"], &["hands, matches"]);
+    refused(
+        &["ratings", s(&gr), "--unit", "games"],
+        &["--unit", "hands or matches"],
+    );
     // A run under other rules is not mixed in.
     let other = d.join("other");
     ok(&[
