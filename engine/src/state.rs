@@ -859,22 +859,33 @@ impl GameState {
                     self.turn = self.anchor.turn;
                     return Ok(());
                 }
-                // The step is made in place; if the completion check
-                // refuses it, the mover's part is put back as it was.
-                let save = MoverSave::of(self);
-                let mut touched = false;
-                if let Err(e) = self.meld_try(action, &mut touched) {
-                    if touched {
-                        self.restore_mover(&save);
-                    }
-                    return Err(e);
-                }
-                if action == Action::TakeRest {
-                    self.set_anchor();
-                }
-                Ok(())
+                self.meld_action(action, true)
             }
         }
+    }
+
+    /// A meld-phase action other than a discard or a reset, in place.
+    /// With `check`, the I-9 / I-26 completion check too: the step is made
+    /// in place, and if the check refuses it the mover's part is put back
+    /// as it was. Without, only the step's own rules (a refused step
+    /// changes nothing).
+    fn meld_action(&mut self, action: Action, check: bool) -> Result<(), RuleError> {
+        if check {
+            let save = MoverSave::of(self);
+            let mut touched = false;
+            if let Err(e) = self.meld_try(action, &mut touched) {
+                if touched {
+                    self.restore_mover(&save);
+                }
+                return Err(e);
+            }
+        } else {
+            self.meld_step(action)?;
+        }
+        if action == Action::TakeRest {
+            self.set_anchor();
+        }
+        Ok(())
     }
 
     /// A meld-phase action other than a discard or a reset, in place, with
@@ -1000,11 +1011,7 @@ impl GameState {
             let mut t = self.clone();
             t.apply(action).map(|()| t)
         };
-        // A refusal by the step itself changes nothing.
-        self.meld_step(action)?;
-        if action == Action::TakeRest {
-            self.set_anchor();
-        }
+        self.meld_action(action, false)?;
         #[cfg(debug_assertions)]
         match expected {
             Ok(t) => debug_assert!(t == *self, "apply_listed differs from apply for `{action}`"),
