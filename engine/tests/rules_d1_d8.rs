@@ -1583,6 +1583,34 @@ fn i9_dead_end_moves_are_not_legal() {
     assert!(g.is_terminal());
 }
 
+/// I-9: a step is legal whenever the turn can still be completed, however
+/// many other steps could be tried first. Found in greedy play (seed 1):
+/// taking a 2 out of the group of wilds breaks that group up, all three
+/// wilds are pending, and laying them together again, then discarding, ends
+/// the turn. The check used to search placements of the three wilds into
+/// the other groups for its whole budget and refused the step.
+#[test]
+fn i9_a_step_with_a_way_out_is_legal_however_deep_the_detours() {
+    let mut g = pos(r#"{
+        "phase": "meld", "starter": 1, "current": 0, "turns": 27, "seed": 5,
+        "players": [
+            {"hand": "JC 2D",
+             "table": {"groups": ["AC AD AS 2C", "2H 2H 2S", "JD JH JK", "5C 5S 2D"], "twins": 2},
+             "stats": {"opened_turn": 1}},
+            {"hand": "JK",
+             "table": {"groups": ["8C 8H 8S JK", "9H 9S 2S", "7D 7H 7S", "6C 6D 6H"], "red_threes": "3D"},
+             "stats": {"opened_turn": 6}}
+        ],
+        "pile": "3C 3C 3S 9H TH TH JH QC QS KC KD 4D 4C TD 5H 6D 4H TS QC 9S QH KH QD 6H 9D"
+    }"#);
+    assert!(legal(&g).contains(&a("unwild 1 2H")));
+    act(&mut g, "unwild 1 2H");
+    assert_eq!(g.pending_wilds(), cs("2H 2H 2S"));
+    act(&mut g, "lay 2H 2H 2S");
+    act(&mut g, "discard JC");
+    assert_eq!(g.hand(0), cs("2D"));
+}
+
 // ----- D-8 Opening meld ------------------------------------------------------------
 
 /// D-8.1: the first lay-down of the hand is the opening; everything laid in
