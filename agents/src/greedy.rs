@@ -189,7 +189,9 @@ impl GreedyAgent {
             || !view.table(me).groups().is_empty()
             || best_opening(view.hand()) >= view.opening_minimum(me);
         if may_meld {
-            let state = view.determinize(rng);
+            // Only the mover's table after its own steps is read: no
+            // sample of the hidden cards is needed.
+            let state = view.own_world(rng);
             let base = table_value(view.table(me), view.rules());
             let mut best: Option<(i32, i32, Action)> = None;
             for a in legal.iter().filter(|a| is_meld(a)) {

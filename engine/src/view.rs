@@ -231,6 +231,25 @@ impl SeatView {
     /// the only way from a view to a state; it never sees the true hidden
     /// cards because the view does not hold them.
     pub fn determinize<R: Rng + ?Sized>(&self, rng: &mut R) -> GameState {
+        self.world(rng.next_u64(), true)
+    }
+
+    /// A state consistent with this view for trying the seat's own meld
+    /// steps: like [`SeatView::determinize`], but the unseen cards go to the
+    /// other hands and the stock in card order instead of at random, which
+    /// saves the two shuffles. It draws the same one number from `rng` as
+    /// `determinize`, so using one in place of the other leaves the caller's
+    /// later samples as they were. Only what the seat knows is faithful:
+    /// read its own hand, table and turn after its own meld steps (the rest
+    /// of the pile excepted, whose red threes are replaced from the stock),
+    /// never the other hands or the stock.
+    pub fn own_world<R: Rng + ?Sized>(&self, rng: &mut R) -> GameState {
+        self.world(rng.next_u64(), false)
+    }
+
+    /// The state of [`SeatView::determinize`] for the sample `seed`, with
+    /// the unseen cards shuffled or in card order.
+    fn world(&self, seed: u64, shuffled: bool) -> GameState {
         // Red threes never stay in a hand (D-4): unseen ones are in the stock.
         let unseen = self.unseen();
         let mut pool = [Card::JOKER; PACK];
@@ -239,8 +258,10 @@ impl SeatView {
             pool[n] = c;
             n += 1;
         }
-        let mut gen = Pcg64Mcg::seed_from_u64(rng.next_u64());
-        shuffle(&mut pool[..n], &mut gen);
+        let mut gen = Pcg64Mcg::seed_from_u64(seed);
+        if shuffled {
+            shuffle(&mut pool[..n], &mut gen);
+        }
         let mut next = 0;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
@@ -268,7 +289,9 @@ impl SeatView {
             k += 1;
         }
         debug_assert_eq!(k, self.stock_len as usize, "unseen cards fill the stock");
-        shuffle(&mut stock[nb..k], &mut gen);
+        if shuffled {
+            shuffle(&mut stock[nb..k], &mut gen);
+        }
         // The mover's hand at the start of his meld phase: his hand now plus
         // what he laid from it since (the table's growth, pending wilds included).
         let cur = self.current as usize;

@@ -7,7 +7,7 @@
 //! `KANASZTA_SOAK_HANDS` sets the number of hands (default: 30 in debug
 //! builds, 2,500 in release builds; the switch runs take half as many each).
 
-use kanaszta_engine::{Action, GameState, Rules};
+use kanaszta_engine::{Action, GameState, Phase, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -89,6 +89,32 @@ fn soak(rules: Rules, seed0: u64, n: u64) -> (u64, u64) {
                     dl, legal,
                     "seed {seed} step {k}: legal actions depend only on the mover's view"
                 );
+                // The unshuffled world lists the same actions, its own meld
+                // steps leave the mover's table as in the true state, and it
+                // draws from the generator as `determinize` does.
+                let mut r1 = rng.clone();
+                let mut r2 = rng.clone();
+                let w = v.own_world(&mut r1);
+                v.determinize(&mut r2);
+                assert_eq!(r1, r2, "seed {seed}: one draw each");
+                w.check_invariants()
+                    .unwrap_or_else(|e| panic!("seed {seed}: own world: {e}"));
+                let mut wl = Vec::new();
+                w.legal_actions(&mut wl);
+                assert_eq!(wl, legal, "seed {seed} step {k}: own world's listing");
+                for a in legal.iter().filter(|a| {
+                    g.phase() == Phase::Meld
+                        && !matches!(
+                            a,
+                            Action::TakeRest | Action::Discard(_) | Action::Draw | Action::TakePile
+                        )
+                }) {
+                    let (mut x, mut y) = (g.clone(), w.clone());
+                    x.apply_listed(*a).unwrap();
+                    y.apply_listed(*a).unwrap();
+                    assert_eq!(x.table(p), y.table(p), "seed {seed} step {k}: {a}");
+                    assert_eq!(x.hand(p), y.hand(p), "seed {seed} step {k}: {a}");
+                }
             }
             if k.is_multiple_of(13) {
                 // The position format round-trips: state → JSON text → state.
