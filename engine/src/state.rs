@@ -1237,6 +1237,7 @@ impl GameState {
         let mut b = budget;
         for limit in 1..=150 {
             search.seen.clear();
+            search.cut = false;
             let mut path = Vec::new();
             if self.search_rec(&mut b, search, limit, &mut path) {
                 path.reverse();
@@ -1244,6 +1245,12 @@ impl GameState {
             }
             if b == 0 {
                 break;
+            }
+            if !search.cut {
+                // Within its budget and never stopped by the depth limit,
+                // this pass visited every state reachable from here: there
+                // is no way out, whatever the budget or depth.
+                return None;
             }
         }
         // Deepening ran out of budget: one deep search, the kind the legality
@@ -1357,6 +1364,7 @@ impl GameState {
             }
         }
         if depth == 0 {
+            search.cut = true;
             return false;
         }
         // Buffers come from the search's pools and go back on return.
@@ -2709,6 +2717,8 @@ struct Search {
     #[allow(clippy::vec_box)]
     stale: Vec<Box<GameState>>,
     cands: Vec<Vec<Action>>,
+    /// Set when a node was left unexplored for the depth limit.
+    cut: bool,
 }
 
 thread_local! {
@@ -3085,6 +3095,57 @@ mod tests {
         assert!(
             checked >= 20,
             "only {checked} states with a one-step way out met"
+        );
+    }
+
+    /// `completion` stops deepening once a pass met no depth limit; its
+    /// answers are those of deepening through every limit (then the deep
+    /// search), on the states of random hands, with budgets small enough
+    /// to run out too.
+    #[test]
+    fn completion_stops_deepening_only_when_nothing_deeper_exists() {
+        let reference = |t: &GameState, budget: u32| -> Option<Vec<Action>> {
+            let mut search = Search::with_budget(budget);
+            let mut b = budget;
+            for limit in 1..=150 {
+                search.seen.clear();
+                let mut path = Vec::new();
+                if t.search_rec(&mut b, &mut search, limit, &mut path) {
+                    path.reverse();
+                    return Some(path);
+                }
+                if b == 0 {
+                    break;
+                }
+            }
+            let mut b = budget;
+            search.seen.clear();
+            let mut path = Vec::new();
+            if t.search_rec(&mut b, &mut search, 150, &mut path) {
+                path.reverse();
+                return Some(path);
+            }
+            None
+        };
+        let (mut compared, mut none) = (0, 0);
+        each_meld_step(0..12, |seed, a, t| {
+            if t.surely_stuck() {
+                return;
+            }
+            for budget in [50, 400, 3000] {
+                let got = t.completion(budget);
+                none += got.is_none() as u32;
+                assert_eq!(
+                    got,
+                    reference(t, budget),
+                    "seed {seed}: after {a}, budget {budget}"
+                );
+                compared += 1;
+            }
+        });
+        assert!(
+            compared > 1000 && none > 50,
+            "{compared} compared, {none} without a way out"
         );
     }
 
