@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 use std::time::Instant;
 
 /// Hands or full matches.
@@ -767,6 +767,9 @@ pub struct RunResult {
     pub hands: u64,
     /// Wall time.
     pub seconds: f64,
+    /// The most games that finished and waited to be written at once (at
+    /// most [`REORDER_WINDOW`]).
+    pub peak_pending: u64,
 }
 
 /// A progress bar on stderr (rate and ETA), or nothing when stderr is not a
@@ -798,13 +801,82 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
+/// How many games may start ahead of the oldest game not yet written. The
+/// writer puts games back in order, so while one slow game runs (a stalled
+/// hand can take seconds) the others wait in memory; without a limit a long
+/// run's memory grows with every slow game. With it, memory is flat in the
+/// number of games, and threads that reach the limit wait for the slow one.
+pub const REORDER_WINDOW: u64 = 4096;
+
+/// The gate of [`REORDER_WINDOW`]: jobs enter in order, and job `seq` may
+/// start once fewer than `size` games before it are unwritten.
+struct Window {
+    /// Games written so far, and whether the writer has stopped.
+    state: Mutex<(u64, bool)>,
+    changed: Condvar,
+    size: u64,
+}
+
+impl Window {
+    fn new(size: u64) -> Window {
+        Window {
+            state: Mutex::new((0, false)),
+            changed: Condvar::new(),
+            size: size.max(1),
+        }
+    }
+
+    /// Waits until job `seq` may start: true, or false once the writer has
+    /// stopped (no more jobs should start).
+    fn enter(&self, seq: u64) -> bool {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while !st.1 && seq >= st.0 + self.size {
+            st = self.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+        !st.1
+    }
+
+    /// The writer has written `written` games.
+    fn advance(&self, written: u64) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).0 = written;
+        self.changed.notify_all();
+    }
+
+    /// The writer has stopped: release every waiting job.
+    fn close(&self) {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Closes the window when the writer stops, however it stops.
+struct CloseOnDrop<'a>(&'a Window);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 /// Plays every job of the plan on `threads` threads, streaming rows in game
-/// order into `out` (if any) as games finish.
+/// order into `out` (if any) as games finish. At most [`REORDER_WINDOW`]
+/// games are in play or waiting to be written at any time.
 pub fn execute(
+    plan: &Plan,
+    threads: usize,
+    out: Option<Outputs>,
+    quiet: bool,
+) -> Result<RunResult, String> {
+    execute_within(plan, threads, out, quiet, REORDER_WINDOW)
+}
+
+/// [`execute`] with a window of `window` games.
+fn execute_within(
     plan: &Plan,
     threads: usize,
     mut out: Option<Outputs>,
     quiet: bool,
+    window: u64,
 ) -> Result<RunResult, String> {
     let start = Instant::now();
     let total = plan.job_count();
@@ -819,9 +891,13 @@ pub fn execute(
     let mut stats = plan.new_stats();
     let stats_ref = &mut stats;
     let pbw = pb.clone();
+    let window = Window::new(window);
+    let window = &window;
     let result = std::thread::scope(|scope| {
         let writer = scope.spawn(move || -> Result<RunResult, String> {
+            let _close = CloseOnDrop(window);
             let mut pending: BTreeMap<u64, GameOut> = BTreeMap::new();
+            let mut peak = 0usize;
             let mut next = 0u64;
             let mut res = RunResult {
                 stats: Vec::new(),
@@ -831,10 +907,12 @@ pub fn execute(
                 actions: 0,
                 hands: 0,
                 seconds: 0.0,
+                peak_pending: 0,
             };
             let write_err = |e: std::io::Error| format!("cannot write the CSV files: {e}");
             while let Ok((seq, game)) = rx.recv() {
                 pending.insert(seq, game);
+                peak = peak.max(pending.len());
                 let mut wrote = false;
                 while let Some(g) = pending.remove(&next) {
                     next += 1;
@@ -866,17 +944,20 @@ pub fn execute(
                     if let Some(o) = &mut out {
                         o.flush().map_err(write_err)?;
                     }
+                    window.advance(next);
                 }
             }
             if let Some(o) = &mut out {
                 o.flush().map_err(write_err)?;
             }
+            res.peak_pending = peak as u64;
             Ok(res)
         });
         // A send fails only when the writer has stopped on an error: stop too.
         let _ = pool.install(|| {
             plan.jobs()
                 .enumerate()
+                .take_while(|&(seq, _)| window.enter(seq as u64))
                 .par_bridge()
                 .try_for_each_with(tx, |tx, (seq, (s, g))| {
                     tx.send((seq as u64, plan.play(s, g))).map_err(|_| ())
@@ -894,4 +975,103 @@ pub fn execute(
     res.stats = stats;
     res.seconds = start.elapsed().as_secs_f64();
     Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    #[test]
+    fn window_holds_a_job_until_the_games_before_it_are_written() {
+        let w = Window::new(3);
+        assert!(
+            w.enter(0) && w.enter(2),
+            "jobs inside the window start at once"
+        );
+        let entered = AtomicU64::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                assert!(w.enter(4), "job 4 starts once game 1 is written");
+                entered.store(1, Ordering::SeqCst);
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(
+                entered.load(Ordering::SeqCst),
+                0,
+                "job 4 waits: games 0..1 unwritten"
+            );
+            w.advance(1);
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(
+                entered.load(Ordering::SeqCst),
+                0,
+                "one game written is not enough"
+            );
+            w.advance(2);
+        });
+        assert_eq!(entered.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_closed_window_releases_waiting_jobs_and_starts_no_more() {
+        let w = Window::new(2);
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| w.enter(10));
+            std::thread::sleep(Duration::from_millis(20));
+            w.close();
+            assert!(!waiter.join().unwrap(), "a waiting job is told to stop");
+        });
+        assert!(!w.enter(0), "no job starts after the writer stopped");
+    }
+
+    fn plan(games: u64) -> Plan {
+        Plan::new(Manifest {
+            command: "test".into(),
+            seed: 17,
+            mode: "hands".into(),
+            games,
+            paired: true,
+            shard: Shard::all().to_string(),
+            agents: vec!["greedy".into(), "random".into()],
+            series: vec![SeriesSpec {
+                a: "greedy".into(),
+                b: "random".into(),
+                settings: String::new(),
+                rules: Rules::default(),
+            }],
+        })
+        .expect("a valid plan")
+    }
+
+    #[test]
+    fn a_narrow_window_bounds_the_waiting_games_and_changes_no_result() {
+        let p = plan(40);
+        let wide = execute_within(&p, 2, None, true, REORDER_WINDOW).expect("runs");
+        for size in [1, 2, 5] {
+            let narrow = execute_within(&p, 2, None, true, size).expect("runs");
+            assert!(
+                narrow.peak_pending <= size,
+                "window {size}: {} games waited",
+                narrow.peak_pending
+            );
+            assert_eq!(narrow.games, 40);
+            assert_eq!(
+                (narrow.actions, narrow.hands, narrow.errors),
+                (wide.actions, wide.hands, wide.errors)
+            );
+            let cells = |r: &RunResult| -> Vec<Vec<String>> {
+                r.stats
+                    .iter()
+                    .flat_map(|s| [s.cells(0), s.cells(1)])
+                    .collect()
+            };
+            assert_eq!(
+                cells(&narrow),
+                cells(&wide),
+                "window {size}: same statistics"
+            );
+        }
+    }
 }
