@@ -252,39 +252,63 @@ impl SeatView {
     fn world(&self, seed: u64, shuffled: bool) -> GameState {
         // Red threes never stay in a hand (D-4): unseen ones are in the stock.
         let unseen = self.unseen();
-        let mut pool = [Card::JOKER; PACK];
-        let mut n = 0;
-        for c in unseen.iter().filter(|c| !c.is_red_three()) {
-            pool[n] = c;
-            n += 1;
-        }
+        // Bits 5 and 6 of each copy: the red threes (D-1.3).
+        const RED_THREES: u64 = 0b11 << 5;
+        let (lo, hi, jokers) = unseen.raw();
+        let reds = CardSet::from_raw_unchecked(lo & RED_THREES, hi & RED_THREES, 0);
+        let rest = CardSet::from_raw_unchecked(lo & !RED_THREES, hi & !RED_THREES, jokers);
         let mut gen = Pcg64Mcg::seed_from_u64(seed);
-        if shuffled {
-            shuffle(&mut pool[..n], &mut gen);
-        }
-        let mut next = 0;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-        for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
-            if p == self.seat as usize {
-                *hand = self.hand;
-                continue;
-            }
-            *hand = self.known[p];
-            let need = self.hand_sizes[p] as usize - self.known[p].len() as usize;
-            for c in &pool[next..next + need] {
-                hand.insert(*c);
-            }
-            next += need;
-        }
         let mut stock = [Card::JOKER; PACK];
         let nb = self.stock_bottom_len as usize;
         stock[..nb].copy_from_slice(&self.stock_bottom[..nb]);
         let mut k = nb;
-        for c in &pool[next..n] {
-            stock[k] = *c;
-            k += 1;
+        if shuffled {
+            let mut pool = [Card::JOKER; PACK];
+            let mut n = 0;
+            for c in rest.iter() {
+                pool[n] = c;
+                n += 1;
+            }
+            shuffle(&mut pool[..n], &mut gen);
+            let mut next = 0;
+            for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
+                if p == self.seat as usize {
+                    *hand = self.hand;
+                    continue;
+                }
+                *hand = self.known[p];
+                let need = self.hand_sizes[p] as usize - self.known[p].len() as usize;
+                for c in &pool[next..next + need] {
+                    hand.insert(*c);
+                }
+                next += need;
+            }
+            for c in &pool[next..n] {
+                stock[k] = *c;
+                k += 1;
+            }
+        } else {
+            // In card order: the hands take the first unseen cards, the
+            // stock the rest, with no pool in between.
+            let mut cards = rest.iter();
+            for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
+                if p == self.seat as usize {
+                    *hand = self.hand;
+                    continue;
+                }
+                *hand = self.known[p];
+                let need = self.hand_sizes[p] as usize - self.known[p].len() as usize;
+                for c in cards.by_ref().take(need) {
+                    hand.insert(c);
+                }
+            }
+            for c in cards {
+                stock[k] = c;
+                k += 1;
+            }
         }
-        for c in unseen.iter().filter(|c| c.is_red_three()) {
+        for c in reds.iter() {
             stock[k] = c;
             k += 1;
         }
