@@ -161,6 +161,12 @@ fn can_meld_all_but_one(
     free_card: Option<Card>,
     keep: CardSet,
 ) -> bool {
+    let mut grouped = 0u32;
+    for g in groups {
+        if let Some(rank) = g.rank() {
+            grouped |= 1 << rank as u32;
+        }
+    }
     for d in cards.kinds() {
         if must == Some(d) && cards.count(d) < 2 {
             continue;
@@ -189,7 +195,7 @@ fn can_meld_all_but_one(
             for _ in 0..sep {
                 r.remove(Card::HEART_ACE);
             }
-            if feasible(r, groups, rules) {
+            if feasible(r, groups, grouped, rules) {
                 return true;
             }
         }
@@ -197,7 +203,9 @@ fn can_meld_all_but_one(
     false
 }
 
-fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
+/// Whether all of `r` can be melded onto `groups` and new groups, leaving a
+/// canasta; `grouped` has bit `rank` set for each rank with a group.
+fn feasible(r: CardSet, groups: &[Group], grouped: u32, rules: &Rules) -> bool {
     let mut acc = Acc::START;
     let mut total_wilds = r.wild_count();
     for g in groups {
@@ -208,6 +216,11 @@ fn feasible(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
     }
     for rank in Rank::NATURALS {
         let n = r.rank_count(rank);
+        if n == 0 && grouped & (1 << rank as u32) == 0 {
+            // No natural and no group of the rank: its slot is "no wilds,
+            // no canasta", which adds nothing.
+            continue;
+        }
         let mine = groups.iter().filter(|g| g.rank() == Some(rank));
         let count = mine.clone().count();
         let slot = match rules.groups_per_rank {
@@ -572,5 +585,207 @@ mod tests {
         assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 99), 45);
         // Card budget: only three cards may be used.
         assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 3), 15);
+    }
+
+    /// The plain form of `feasible`, every natural rank added.
+    fn feasible_reference(r: CardSet, groups: &[Group], rules: &Rules) -> bool {
+        let mut acc = Acc::START;
+        let mut total_wilds = r.wild_count();
+        for g in groups {
+            total_wilds += g.wilds();
+        }
+        if total_wilds > 16 {
+            return false;
+        }
+        for rank in Rank::NATURALS {
+            let n = r.rank_count(rank);
+            let mine = groups.iter().filter(|g| g.rank() == Some(rank));
+            let count = mine.clone().count();
+            let slot = match rules.groups_per_rank {
+                GroupsPerRank::One => match groups.iter().find(|g| g.rank() == Some(rank)) {
+                    Some(g) => natural_slot(g.naturals() + n, Some(g), rules),
+                    None => match n {
+                        0 => Some(Slot {
+                            plain: 1,
+                            canasta: 0,
+                        }),
+                        1 => None,
+                        _ => natural_slot(n, None, rules),
+                    },
+                },
+                GroupsPerRank::Many => {
+                    // The hand's naturals all join one existing group, or form one
+                    // new group; other groups of the rank keep their naturals.
+                    let mut best: Option<Acc> = None;
+                    for choice in 0..=count {
+                        let mut a = Acc::START;
+                        let mut ok = true;
+                        for (i, g) in mine.clone().enumerate() {
+                            let add = if i == choice { n } else { 0 };
+                            match natural_slot(g.naturals() + add, Some(g), rules) {
+                                Some(s) => a = a.add(s),
+                                None => ok = false,
+                            }
+                        }
+                        if choice == count {
+                            match n {
+                                0 => {}
+                                1 => ok = false,
+                                _ => match natural_slot(n, None, rules) {
+                                    Some(s) => a = a.add(s),
+                                    None => ok = false,
+                                },
+                            }
+                        }
+                        if ok {
+                            best = Some(best.map_or(a, |b| b.or(a)));
+                        }
+                    }
+                    best.map(|a| a.as_slot())
+                }
+            };
+            match slot {
+                Some(s) => acc = acc.add(s),
+                None => return false,
+            }
+        }
+        for g in groups.iter().filter(|g| g.is_wild_only()) {
+            acc = acc.add(wild_group_slot(g, rules));
+        }
+        // New groups of wilds only: any total of 3 or more; a canasta from 7.
+        let new_wild = Slot {
+            plain: 1 | (ALL & !0b111),
+            canasta: ALL & !0b111_1111,
+        };
+        acc = acc.add(new_wild);
+        acc.canasta & (1 << total_wilds) != 0
+    }
+
+    /// `can_meld_all_but_one` as it was before ranks without naturals or
+    /// groups were skipped: every natural rank's slot added.
+    fn can_meld_all_but_one_reference(
+        cards: CardSet,
+        groups: &[Group],
+        rules: &Rules,
+        must: Option<Card>,
+        free_card: Option<Card>,
+        keep: CardSet,
+    ) -> bool {
+        for d in cards.kinds() {
+            if must == Some(d) && cards.count(d) < 2 {
+                continue;
+            }
+            if cards.count(d) <= keep.count(d) {
+                continue;
+            }
+            if free_card == Some(d)
+                && rules.free_pickup_return == Permit::Forbid
+                && cards.count(d) < 2
+            {
+                continue;
+            }
+            let mut rest = cards;
+            rest.remove(d);
+            if rest.black_three_count() > 0 || rest.red_three_count() > 0 {
+                continue;
+            }
+            let mut sep_max = 0;
+            if rules.heart_aces() {
+                sep_max = rest.count(Card::HEART_ACE);
+                if must == Some(Card::HEART_ACE) {
+                    sep_max = sep_max.saturating_sub(1);
+                }
+            }
+            for sep in 0..=sep_max {
+                let mut r = rest;
+                for _ in 0..sep {
+                    r.remove(Card::HEART_ACE);
+                }
+                if feasible_reference(r, groups, rules) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// I-9, I-26: the going-out test that skips ranks with neither naturals
+    /// nor groups answers as the one that added every rank's slot, on
+    /// the tables of random play with hands drawn from what is not on them,
+    /// under both rule versions and with one group per rank.
+    #[test]
+    fn going_out_test_agrees_with_reference() {
+        use crate::action::Action;
+        use crate::state::Phase;
+        use rand::{RngExt, SeedableRng};
+        use rand_pcg::Pcg64Mcg;
+        let mut rule_sets = vec![
+            Rules::preset("decorated-2003-02").unwrap(),
+            Rules::preset("decorated-2003-01").unwrap(),
+        ];
+        let mut one = Rules::default();
+        one.set("groups_per_rank", "one").unwrap();
+        rule_sets.push(one);
+        let (mut checked, mut yes) = (0, 0);
+        let mut buf = Vec::new();
+        for rules in rule_sets {
+            for seed in 0..25 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5eed);
+                while g.phase() != Phase::Over {
+                    let p = g.current_player();
+                    let groups = g.table(p).groups();
+                    let free = CardSet::FULL_PACK
+                        .checked_sub(g.table(p).cards())
+                        .unwrap_or(CardSet::EMPTY);
+                    let pack: Vec<Card> = free.iter().collect();
+                    for _ in 0..4 {
+                        // Mostly naturals of few ranks, so that many hands can go out.
+                        let size = 2 + rng.random_range(0..12usize);
+                        let mut hand = CardSet::EMPTY;
+                        while hand.len() < size as u32 {
+                            let c = pack[rng.random_range(0..pack.len())];
+                            if free.count(c) > hand.count(c) {
+                                hand.insert(c);
+                            }
+                        }
+                        let cards: Vec<Card> = hand.iter().collect();
+                        let must = (rng.random_range(0..4) == 0)
+                            .then(|| cards[rng.random_range(0..cards.len())]);
+                        let free_card = (rng.random_range(0..4) == 0)
+                            .then(|| cards[rng.random_range(0..cards.len())]);
+                        let keep = if rng.random_range(0..4) == 0 {
+                            hand.wilds()
+                        } else {
+                            CardSet::EMPTY
+                        };
+                        let want = can_meld_all_but_one_reference(
+                            hand, groups, &rules, must, free_card, keep,
+                        );
+                        assert_eq!(
+                            can_meld_all_but_one(hand, groups, &rules, must, free_card, keep),
+                            want,
+                            "[{hand}] onto {groups:?} must {must:?} free {free_card:?} keep [{keep}]"
+                        );
+                        checked += 1;
+                        yes += want as u32;
+                    }
+                    g.legal_actions(&mut buf);
+                    let melds: Vec<Action> = buf
+                        .iter()
+                        .copied()
+                        .filter(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }))
+                        .collect();
+                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
+                        melds[rng.random_range(0..melds.len())]
+                    } else {
+                        buf[rng.random_range(0..buf.len())]
+                    };
+                    g.apply(pick).unwrap();
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} hands checked");
+        assert!(yes > checked / 50, "{yes} of {checked} could go out");
     }
 }
