@@ -8,8 +8,11 @@ use crate::group::{CanastaKind, Group};
 /// Most groups one table can hold: 104 meldable cards, at least 3 a group.
 pub const MAX_GROUPS: usize = 35;
 
-/// One player's table. Fixed capacity, `Copy`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// One player's table. Fixed capacity, `Copy`. Equality and hashing look
+/// at the live groups only (vacated slots are cleared anyway), so that
+/// comparing two tables, as the meld phase's reset test does for every
+/// listing, costs a few words per group rather than the whole array.
+#[derive(Clone, Copy)]
 pub struct Table {
     groups: [Group; MAX_GROUPS],
     len: u8,
@@ -23,6 +26,41 @@ pub struct Table {
     pub heart_aces_new: u8,
     /// Whether the player has made his opening meld this hand (D-8).
     pub opened: bool,
+}
+
+impl PartialEq for Table {
+    fn eq(&self, o: &Table) -> bool {
+        self.len == o.len
+            && self.red_threes == o.red_threes
+            && self.twins == o.twins
+            && self.heart_aces == o.heart_aces
+            && self.heart_aces_new == o.heart_aces_new
+            && self.opened == o.opened
+            && self
+                .groups()
+                .iter()
+                .zip(o.groups())
+                .all(|(a, b)| a.packed() == b.packed())
+    }
+}
+
+impl Eq for Table {}
+
+impl std::hash::Hash for Table {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for g in self.groups() {
+            h.write_u64(g.packed());
+        }
+        (
+            self.len,
+            self.red_threes,
+            self.twins,
+            self.heart_aces,
+            self.heart_aces_new,
+            self.opened,
+        )
+            .hash(h);
+    }
 }
 
 impl Default for Table {
