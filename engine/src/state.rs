@@ -1351,11 +1351,8 @@ impl GameState {
         let key = self.search_key();
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
-        match search.seen.get(&key) {
-            Some(&d) if d >= depth => return false,
-            _ => {
-                search.seen.insert(key, depth);
-            }
+        if !search.seen.visit(key, depth) {
+            return false;
         }
         if self.turn.pending.is_empty() && !self.before_rest() {
             if let Some(c) = self.first_discard() {
@@ -2707,7 +2704,7 @@ const SHORT_WAY_BUDGET: u32 = 300;
 /// mixed) and pools of buffers reused from node to node.
 #[derive(Default)]
 struct Search {
-    seen: std::collections::HashMap<u64, u32, PassThrough>,
+    seen: Seen,
     // Boxed so that each level of the recursion holds a pointer, not a
     // 2.5 KB state, in its stack frame (the search goes 150 levels deep).
     #[allow(clippy::vec_box)]
@@ -2749,39 +2746,114 @@ impl Search {
     /// so that it does not grow step by step.
     fn with_budget(budget: u32) -> Search {
         Search {
-            seen: std::collections::HashMap::with_capacity_and_hasher(
-                budget.min(4096) as usize,
-                PassThrough,
-            ),
+            seen: Seen::with_room(budget.min(4096) as usize),
             ..Search::default()
         }
     }
 }
 
-/// Hashing for keys that are hashes already.
-#[derive(Clone, Copy, Default)]
-struct PassThrough;
-
-impl std::hash::BuildHasher for PassThrough {
-    type Hasher = PassThroughHasher;
-    fn build_hasher(&self) -> PassThroughHasher {
-        PassThroughHasher(0)
-    }
+/// The completion search's visited set: state hash → the most steps a
+/// search from that state was allowed. Open addressing with linear
+/// probing over keys that are hashes already; an entry belongs to the set
+/// only if it carries the current generation, so emptying the set between
+/// searches is one increment, not a pass over the whole table (which grows
+/// to the largest search the thread has made).
+#[derive(Default)]
+struct Seen {
+    /// (key, generation, depth); generation 0 is never current.
+    slots: Vec<(u64, u32, u32)>,
+    generation: u32,
+    len: usize,
 }
 
-struct PassThroughHasher(u64);
-
-impl std::hash::Hasher for PassThroughHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl Seen {
+    /// An empty set with room for `n` entries before it grows.
+    fn with_room(n: usize) -> Seen {
+        let mut s = Seen::default();
+        s.grow_to((2 * n).next_power_of_two().max(16));
+        s
     }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: entries of the old generation 1, 2, … must not
+            // come back to life.
+            self.slots.fill((0, 0, 0));
+            self.generation = 1;
         }
     }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = x;
+
+    /// The depth stored for `key` in this generation.
+    #[cfg(test)]
+    fn get(&self, key: u64) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let (k, g, d) = self.slots[i];
+            if g != self.generation {
+                return None;
+            }
+            if k == key {
+                return Some(d);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// A search reaches the state `key` with `depth` steps allowed:
+    /// `false` if it was searched already with at least as many (nothing
+    /// changes), else records `depth` for it and answers `true`.
+    fn visit(&mut self, key: u64, depth: u32) -> bool {
+        if self.generation == 0 {
+            self.generation = 1;
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow_to((2 * self.slots.len()).max(16));
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.1 != self.generation {
+                *slot = (key, self.generation, depth);
+                self.len += 1;
+                return true;
+            }
+            if slot.0 == key {
+                if slot.2 >= depth {
+                    return false;
+                }
+                slot.2 = depth;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Rehashes the live entries into `cap` slots (a power of two).
+    fn grow_to(&mut self, cap: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0, 0); cap]);
+        let generation = self.generation.max(1);
+        let live = old
+            .into_iter()
+            .filter(|s| s.1 == self.generation && s.1 != 0);
+        let mask = cap - 1;
+        let mut len = 0;
+        for (k, _, d) in live {
+            let mut i = k as usize & mask;
+            while self.slots[i].1 == generation {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (k, generation, d);
+            len += 1;
+        }
+        self.generation = generation;
+        self.len = len;
     }
 }
 
@@ -3256,6 +3328,61 @@ mod tests {
     /// The answers kept from recent completion searches (filled by the
     /// listing and `apply` along random hands) are the ones a fresh search
     /// gives, budget left included.
+    /// The search's visited set answers as a map from key to the largest
+    /// depth recorded since the last `clear`, through growth, clears and
+    /// the wrap of its generation counter; keys share low bits so that
+    /// probes collide.
+    #[test]
+    fn visited_set_is_a_map_cleared_by_generation() {
+        use std::collections::HashMap;
+        let mut seen = Seen::with_room(4);
+        let mut reference: HashMap<u64, u32> = HashMap::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut refused, mut grown) = (0, 0);
+        for round in 0..400 {
+            if round == 200 {
+                // The next clears wrap the generation to 0 and on to 1.
+                seen.generation = u32::MAX - 1;
+            }
+            seen.clear();
+            reference.clear();
+            let n = 1 + next() % 300;
+            for _ in 0..n {
+                // Few distinct keys, many alike in their low bits.
+                let key = (next() % 97) << 20 | (next() % 3);
+                let depth = (next() % 6) as u32;
+                let want = match reference.get(&key) {
+                    Some(&d) if d >= depth => false,
+                    _ => {
+                        reference.insert(key, depth);
+                        true
+                    }
+                };
+                let cap = seen.slots.len();
+                assert_eq!(seen.visit(key, depth), want, "round {round} key {key:#x}");
+                grown += (seen.slots.len() > cap) as u32;
+                refused += !want as u32;
+            }
+            assert_eq!(seen.len, reference.len());
+            for (&k, &d) in &reference {
+                assert_eq!(seen.get(k), Some(d));
+            }
+            assert_eq!(seen.get(1 << 40), None);
+        }
+        assert!(
+            refused > 1000 && grown > 0,
+            "{refused} refused, grown {grown} times"
+        );
+        // Wrapped at round 201 to 1, then one a round.
+        assert_eq!(seen.generation, 1 + (399 - 201));
+    }
+
     #[test]
     fn recent_searches_answer_as_a_fresh_search() {
         let mut hits = 0;
