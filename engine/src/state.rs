@@ -1281,7 +1281,9 @@ impl GameState {
     /// discard. With one, a discard goes out, which needs a canasta
     /// (D-13.2); with no canasta on the table, one can only be made from
     /// a group's naturals, at most that one hand card more, and the wilds
-    /// there are (on the table, pending or in the hand).
+    /// there are (on the table, pending or in the hand). When that one
+    /// card is the hand's and no group of this turn can be taken back, the
+    /// going-out test decides exactly.
     fn surely_stuck(&self) -> bool {
         if self.phase != Phase::Meld || self.before_rest() {
             return false;
@@ -1316,6 +1318,17 @@ impl GameState {
         };
         match own {
             0 => true,
+            1 if hand.len() == 1 && !table.has_new() => {
+                // The hand's one card is the one card it can hold at the
+                // discard, which then goes out (D-13): the turn completes
+                // only by a way out. With no group of this turn to take
+                // back, every meld step left moves wilds between groups,
+                // places the pending ones or lays the hand card, all of
+                // which the going-out test allows (it is generous), so its
+                // "no" is exact.
+                let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
+                !solver::can_go_out(self, p, all, false, None, self.turn.pending)
+            }
             1 if !table.has_canasta() => {
                 let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
                     + self.turn.pending.len()
@@ -3100,11 +3113,20 @@ mod tests {
     /// Plays random hands from `seeds` and calls `f(seed, action, state)`
     /// with the state after every meld step that `meld_step` accepts from
     /// every meld-phase position met (the state quiet, as in a search).
-    fn each_meld_step(seeds: std::ops::Range<u64>, mut f: impl FnMut(u64, Action, &GameState)) {
+    fn each_meld_step(seeds: std::ops::Range<u64>, f: impl FnMut(u64, Action, &GameState)) {
+        each_meld_step_under(Rules::default(), seeds, f)
+    }
+
+    /// [`each_meld_step`] under `rules`.
+    fn each_meld_step_under(
+        rules: Rules,
+        seeds: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Action, &GameState),
+    ) {
         let mut legal = Vec::new();
         let mut cand = Vec::new();
         for seed in seeds {
-            let mut g = GameState::new(Rules::default(), seed);
+            let mut g = GameState::new(rules, seed);
             let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
             while !g.is_terminal() {
                 if g.phase == Phase::Meld {
@@ -3311,18 +3333,39 @@ mod tests {
     /// budget finds no way to finish the turn either.
     #[test]
     fn surely_stuck_is_exact() {
-        let mut stuck = 0;
-        each_meld_step(0..40, |seed, a, t| {
-            if !t.surely_stuck() {
-                return;
-            }
-            stuck += 1;
-            let mut budget = 20_000;
-            let mut search = Search::with_budget(budget);
-            let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
-            assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
-        });
-        assert!(stuck > 100, "only {stuck} stuck states met");
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        let mut convert = many;
+        convert.set("black_canasta_wilds", "convert_only").unwrap();
+        convert.set("wild_canasta", "open").unwrap();
+        let mut free = Rules::default();
+        free.set("free_pickup_return", "allow").unwrap();
+        for (rules, seeds) in [
+            (Rules::default(), 0..40),
+            (Rules::preset("decorated-2003-01").unwrap(), 40..55),
+            (many, 55..70),
+            (convert, 70..85),
+            (free, 85..100),
+        ] {
+            let mut stuck = 0;
+            let mut by_solver = 0;
+            each_meld_step_under(rules, seeds, |seed, a, t| {
+                if !t.surely_stuck() {
+                    return;
+                }
+                stuck += 1;
+                let p = t.current as usize;
+                by_solver += (t.hands[p].len() == 1 && !t.tables[p].has_new()) as u32;
+                let mut budget = 20_000;
+                let mut search = Search::with_budget(budget);
+                let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
+                assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
+            });
+            assert!(
+                stuck > 100 && by_solver > 10,
+                "only {stuck} stuck states met, {by_solver} with one card in hand"
+            );
+        }
     }
 
     /// The answers kept from recent completion searches (filled by the
