@@ -456,58 +456,91 @@ pub fn can_go_out_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
 pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     let wilds = pool.wild_count().min(16) as usize;
     let max_used = max_used.min(pool.len()) as usize;
-    const NONE: i32 = i32::MIN;
     if max_used == pool.len() as usize {
         // No choice of groups can use more cards than the pool holds: the
         // card budget never binds and the table over card counts reduces
         // to its best entry per wild count.
         return max_opening_unbounded(pool, must_rank, wilds);
     }
-    // dp[w][u]: best value with w wilds and u cards used.
-    let width = max_used + 1;
-    // Fixed-size tables on the stack: 17 wild counts × 113 card counts, of
-    // which only the first `cells` are used.
-    const CELLS: usize = 17 * 113;
+    // The budget as cards left over: the callers keep one or two to
+    // discard, so the table over "cards left, up to `spare`" is a few
+    // columns wide where one over cards used would be the whole pool.
+    let spare = pool.len() as usize - max_used;
+    let cells = (wilds + 1) * (spare + 1);
+    const SMALL: usize = 17 * 3;
+    const NONE: i32 = i32::MIN;
+    if cells <= SMALL {
+        opening_leaving(
+            pool,
+            must_rank,
+            wilds,
+            spare,
+            &mut [NONE; SMALL],
+            &mut [NONE; SMALL],
+        )
+    } else {
+        const CELLS: usize = 17 * 113;
+        opening_leaving(
+            pool,
+            must_rank,
+            wilds,
+            spare,
+            &mut [NONE; CELLS],
+            &mut [NONE; CELLS],
+        )
+    }
+}
+
+/// [`max_opening`] leaving at least `spare` (≥ 1) cards of `pool` unlaid:
+/// `dp[w][c]` is the best value with `w` wilds laid and `c` cards left
+/// over so far, counted up to `spare` (more left over is as good). Cards
+/// are only ever added to what is left over, so a column at `spare` stays
+/// there. `cur` and `next` hold at least `(wilds + 1) × (spare + 1)` cells.
+fn opening_leaving(
+    pool: CardSet,
+    must_rank: Rank,
+    wilds: usize,
+    spare: usize,
+    cur: &mut [i32],
+    next: &mut [i32],
+) -> i32 {
+    const NONE: i32 = i32::MIN;
+    let width = spare + 1;
     let cells = (wilds + 1) * width;
-    let mut cur = [NONE; CELLS];
-    let mut nxt = [NONE; CELLS];
-    let mut dp = &mut cur;
-    let mut next = &mut nxt;
-    dp[0] = 0;
+    let mut dp = cur;
+    let mut next = next;
+    dp[..cells].fill(NONE);
+    // Threes are never laid (D-9.3).
+    dp[(pool.rank_count(Rank::Three) as usize).min(spare)] = 0;
     for rank in Rank::NATURALS {
-        let n = pool.rank_count(rank);
-        if n < 2 {
-            // No group of this rank: the table is unchanged, or, for the
-            // rank that must be laid, nothing is reachable.
-            if rank == must_rank {
-                return -1;
-            }
+        let n = pool.rank_count(rank) as usize;
+        if n < 2 && rank == must_rank {
+            return -1;
+        }
+        if n == 0 {
             continue;
         }
         let pts = rank.points();
         next[..cells].fill(NONE);
         for w in 0..=wilds {
-            for u in 0..width {
-                let v = dp[w * width + u];
+            for c in 0..width {
+                let v = dp[w * width + c];
                 if v == NONE {
                     continue;
                 }
                 if rank != must_rank {
-                    let cell = &mut next[w * width + u];
+                    // None of the rank laid: all of it left over.
+                    let cell = &mut next[w * width + (c + n).min(spare)];
                     *cell = (*cell).max(v);
                 }
                 for k in 2..=n {
+                    let left = (c + n - k).min(spare);
                     for j in 0..=(wilds - w) as u32 {
-                        if !legal_natural_counts(k, j) {
+                        if !legal_natural_counts(k as u32, j) {
                             continue;
                         }
-                        let nw = w + j as usize;
-                        let nu = u + (k + j) as usize;
-                        if nu > max_used {
-                            continue;
-                        }
-                        let cell = &mut next[nw * width + nu];
-                        *cell = (*cell).max(v + (k + j) as i32 * pts);
+                        let cell = &mut next[(w + j as usize) * width + left];
+                        *cell = (*cell).max(v + (k as i32 + j as i32) * pts);
                     }
                 }
             }
@@ -516,15 +549,19 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     }
     let mut best = NONE;
     for w in 0..=wilds {
-        for u in 0..width {
-            let v = dp[w * width + u];
+        let rem = wilds - w;
+        for c in 0..width {
+            let v = dp[w * width + c];
             if v == NONE {
                 continue;
             }
-            best = best.max(v);
-            let rem = wilds - w;
+            // The wilds not laid are left over, or some form a group of
+            // wilds only (3 or more).
+            if c + rem >= spare {
+                best = best.max(v);
+            }
             for t in 3..=rem {
-                if u + t <= max_used {
+                if c + rem - t >= spare {
                     best = best.max(v + 20 * t as i32);
                 }
             }
