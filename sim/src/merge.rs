@@ -273,7 +273,7 @@ fn check_row<T: Row>(
     r: &T,
     plan: &Plan,
     files: &ShardFiles,
-    rule_values: &[Vec<String>],
+    rule_values: &[std::sync::Arc<[String]>],
     what: &str,
 ) -> Result<(), String> {
     let (s, g) = r.key();
@@ -300,7 +300,7 @@ fn check_row<T: Row>(
             files.shard
         ));
     }
-    if r.rules() != rule_values[s as usize].as_slice() {
+    if r.rules() != &rule_values[s as usize][..] {
         return bad("its rule columns differ from run.json".into());
     }
     Ok(())
@@ -379,7 +379,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
     };
     let plan =
         Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
-    let rule_values: Vec<Vec<String>> = manifest
+    let rule_values: Vec<std::sync::Arc<[String]>> = manifest
         .series
         .iter()
         .map(|s| crate::rows::rule_values(&s.rules))

@@ -11,6 +11,43 @@ pub trait Cell: Sized {
     fn to_cell(&self) -> String;
     /// Parses the cell's text; the error says what was expected.
     fn from_cell(s: &str) -> Result<Self, String>;
+    /// Appends the cell as a CSV field ([`write_text`] of its text),
+    /// without building the text where it can.
+    fn write_cell(&self, out: &mut Vec<u8>) {
+        write_text(out, &self.to_cell());
+    }
+}
+
+/// Appends `s` as one CSV field (RFC 4180: a field with a comma, quote or
+/// line break is quoted, quotes doubled).
+pub fn write_text(out: &mut Vec<u8>, s: &str) {
+    if s.contains([',', '"', '\n', '\r']) {
+        out.push(b'"');
+        for b in s.bytes() {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(s.as_bytes());
+    }
+}
+
+/// Appends the decimal digits of `n`.
+fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 macro_rules! number_cell {
@@ -22,14 +59,37 @@ macro_rules! number_cell {
             fn from_cell(s: &str) -> Result<Self, String> {
                 s.parse().map_err(|_| format!("expected an integer, got `{s}`"))
             }
+            fn write_cell(&self, out: &mut Vec<u8>) {
+                let n = *self as i64;
+                if n < 0 {
+                    out.push(b'-');
+                }
+                write_u64(out, n.unsigned_abs());
+            }
         }
     )*};
 }
-number_cell!(u8, u16, u32, u64, i32, i64);
+number_cell!(u8, u16, u32, i32, i64);
+
+impl Cell for u64 {
+    fn to_cell(&self) -> String {
+        self.to_string()
+    }
+    fn from_cell(s: &str) -> Result<Self, String> {
+        s.parse()
+            .map_err(|_| format!("expected an integer, got `{s}`"))
+    }
+    fn write_cell(&self, out: &mut Vec<u8>) {
+        write_u64(out, *self);
+    }
+}
 
 impl Cell for bool {
     fn to_cell(&self) -> String {
         if *self { "true" } else { "false" }.into()
+    }
+    fn write_cell(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
     }
     fn from_cell(s: &str) -> Result<Self, String> {
         match s {
@@ -44,6 +104,9 @@ impl Cell for String {
     fn to_cell(&self) -> String {
         self.clone()
     }
+    fn write_cell(&self, out: &mut Vec<u8>) {
+        write_text(out, self);
+    }
     fn from_cell(s: &str) -> Result<Self, String> {
         Ok(s.to_string())
     }
@@ -53,6 +116,11 @@ impl Cell for String {
 impl<T: Cell> Cell for Option<T> {
     fn to_cell(&self) -> String {
         self.as_ref().map(Cell::to_cell).unwrap_or_default()
+    }
+    fn write_cell(&self, out: &mut Vec<u8>) {
+        if let Some(v) = self {
+            v.write_cell(out);
+        }
     }
     fn from_cell(s: &str) -> Result<Self, String> {
         if s.is_empty() {
@@ -72,8 +140,8 @@ macro_rules! row {
         pub struct $name {
             $($(#[$fm])* pub $field: $ty,)*
             /// The rule switches the game was played under, in
-            /// [`Rules::keys`] order.
-            pub rules: Vec<String>,
+            /// [`Rules::keys`] order (shared by every row of a series).
+            pub rules: std::sync::Arc<[String]>,
         }
 
         impl $name {
@@ -88,6 +156,7 @@ macro_rules! row {
             }
 
             /// The row's cells, in header order.
+            #[cfg(test)]
             pub fn cells(&self) -> Vec<String> {
                 let mut v = Vec::with_capacity(Self::FIELDS.len() + self.rules.len());
                 $(v.push(Cell::to_cell(&self.$field));)*
@@ -95,7 +164,27 @@ macro_rules! row {
                 v
             }
 
-            /// Reads a row written by [`Self::cells`] (the header was checked
+            /// Appends the row as one CSV record, newline included, in
+            /// header order: each cell written in place ([`Cell::write_cell`]),
+            /// with no string per cell.
+            pub fn write_csv(&self, out: &mut Vec<u8>) {
+                let mut sep = false;
+                $(
+                    if sep {
+                        out.push(b',');
+                    }
+                    sep = true;
+                    Cell::write_cell(&self.$field, out);
+                )*
+                let _ = sep;
+                for r in self.rules.iter() {
+                    out.push(b',');
+                    write_text(out, r);
+                }
+                out.push(b'\n');
+            }
+
+            /// Reads a row written by [`Self::write_csv`] (the header was checked
             /// to be [`Self::header`]).
             pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
                 let want = Self::FIELDS.len() + rule_keys().len();
@@ -127,7 +216,7 @@ pub fn rule_columns() -> Vec<String> {
 }
 
 /// The values of every rule switch, in [`Rules::keys`] order.
-pub fn rule_values(rules: &Rules) -> Vec<String> {
+pub fn rule_values(rules: &Rules) -> std::sync::Arc<[String]> {
     rules.settings().into_iter().map(|(_, v)| v).collect()
 }
 
@@ -297,6 +386,115 @@ mod tests {
         assert_eq!(HandRow::from_cells(&rec).unwrap(), r);
         assert_eq!(HandRow::header().len(), rec.len());
         assert_eq!(rules_from_values(&r.rules).unwrap(), Rules::default());
+    }
+
+    /// The record `write_csv` appends: the cells of `cells`, each quoted
+    /// as RFC 4180 wants, as the writer did before it wrote cells in place.
+    fn reference_record(cells: &[String]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, c) in cells.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            if c.contains([',', '"', '\n', '\r']) {
+                out.push(b'"');
+                out.extend_from_slice(c.replace('"', "\"\"").as_bytes());
+                out.push(b'"');
+            } else {
+                out.extend_from_slice(c.as_bytes());
+            }
+        }
+        out.push(b'\n');
+        out
+    }
+
+    /// Rows written in place are the bytes of their cells joined and
+    /// quoted, and a CSV reader gives the same row back: extreme numbers,
+    /// absent values, and names with commas, quotes and line breaks.
+    #[test]
+    fn rows_written_in_place_are_their_cells() {
+        let hand = HandRow {
+            series: u32::MAX,
+            game: u64::MAX,
+            deal: 0,
+            mode: "hands".into(),
+            hand_seed: 1 << 63,
+            seat: 1,
+            agent: "ismcts:iters=5,c=0.7".into(),
+            opponent: "say \"hi\"\nand\rgo".into(),
+            raw: i32::MIN,
+            taxed: -35,
+            total_after: i32::MAX,
+            opened_turn: Some(0),
+            first_canasta_turn: None,
+            out_seat: None,
+            rules: rule_values(&Rules::default()),
+            ..HandRow::default()
+        };
+        let matched = MatchRow {
+            game: 3,
+            agent: "rules".into(),
+            winner: Some(0),
+            raw_sum: i64::MIN,
+            rules: rule_values(&Rules::default()),
+            ..MatchRow::default()
+        };
+        let error = ErrorRow {
+            agent: "a,b".into(),
+            seat: None,
+            turn: Some(17),
+            message: "agent `x` said \"no\"".into(),
+            rules: rule_values(&Rules::default()),
+            ..ErrorRow::default()
+        };
+        let mut all = Vec::new();
+        let mut want = Vec::new();
+        for (bytes, cells) in [
+            (
+                {
+                    let mut b = Vec::new();
+                    hand.write_csv(&mut b);
+                    b
+                },
+                hand.cells(),
+            ),
+            (
+                {
+                    let mut b = Vec::new();
+                    matched.write_csv(&mut b);
+                    b
+                },
+                matched.cells(),
+            ),
+            (
+                {
+                    let mut b = Vec::new();
+                    error.write_csv(&mut b);
+                    b
+                },
+                error.cells(),
+            ),
+        ] {
+            assert_eq!(
+                String::from_utf8_lossy(&bytes),
+                String::from_utf8_lossy(&reference_record(&cells))
+            );
+            all.push(bytes);
+            want.push(cells);
+        }
+        let written = all.concat();
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(written.as_slice());
+        let recs: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+        assert_eq!(recs.len(), 3);
+        assert_eq!(HandRow::from_cells(&recs[0]).unwrap(), hand);
+        assert_eq!(MatchRow::from_cells(&recs[1]).unwrap(), matched);
+        assert_eq!(ErrorRow::from_cells(&recs[2]).unwrap(), error);
+        for (rec, cells) in recs.iter().zip(&want) {
+            assert_eq!(rec.iter().collect::<Vec<_>>(), *cells);
+        }
     }
 
     #[test]

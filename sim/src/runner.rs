@@ -8,7 +8,7 @@
 //! agents draw from `seat_rng(hand_seed, seat)`. Threads only change the
 //! order in which games finish; the writer puts them back in order.
 
-use crate::rows::{rule_values, ErrorRow, HandRow, MatchRow};
+use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec};
@@ -161,7 +161,7 @@ struct SeriesCtx {
     specs: [AgentSpec; 2],
     names: [String; 2],
     rules: Rules,
-    rule_values: Vec<String>,
+    rule_values: std::sync::Arc<[String]>,
 }
 
 impl Plan {
@@ -433,7 +433,7 @@ struct Ids<'a> {
     run_seed: u64,
     deal_seed: u64,
     names: [String; 2],
-    rules: &'a [String],
+    rules: &'a std::sync::Arc<[String]>,
 }
 
 fn unique_max(v: &[i32]) -> Option<u8> {
@@ -532,7 +532,7 @@ fn hand_rows(
                 free_pickups: st.free_pickups,
                 cards_picked: st.cards_picked,
                 frozen_turns: st.frozen_turns,
-                rules: ids.rules.to_vec(),
+                rules: ids.rules.clone(),
             }
         })
         .collect()
@@ -608,7 +608,7 @@ fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
                 lead_changes: t.lead_changes,
                 max_deficit: t.max_deficit[p],
                 comeback: won && t.max_deficit[p] >= COMEBACK,
-                rules: ids.rules.to_vec(),
+                rules: ids.rules.clone(),
             }
         })
         .collect()
@@ -648,18 +648,16 @@ impl CsvFile {
             if i > 0 {
                 self.buf.push(b',');
             }
-            let c = c.as_ref();
-            if c.contains([',', '"', '\n', '\r']) {
-                self.buf.push(b'"');
-                self.buf
-                    .extend_from_slice(c.replace('"', "\"\"").as_bytes());
-                self.buf.push(b'"');
-            } else {
-                self.buf.extend_from_slice(c.as_bytes());
-            }
+            write_text(&mut self.buf, c.as_ref());
         }
         self.buf.push(b'\n');
         Ok(())
+    }
+
+    /// Buffers one record that `write` appends whole, newline included
+    /// (such as a row's `write_csv`).
+    pub fn record(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(&mut self.buf);
     }
 
     /// Writes the buffered records to the file.
@@ -728,15 +726,15 @@ impl Outputs {
         error: Option<&ErrorRow>,
     ) -> std::io::Result<()> {
         for r in hands {
-            self.hands.row(r.cells())?;
+            self.hands.record(|buf| r.write_csv(buf));
         }
         if let Some(m) = &mut self.matches {
             for r in matches {
-                m.row(r.cells())?;
+                m.record(|buf| r.write_csv(buf));
             }
         }
         if let Some(e) = error {
-            self.errors.row(e.cells())?;
+            self.errors.record(|buf| e.write_csv(buf));
         }
         Ok(())
     }
