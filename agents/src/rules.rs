@@ -216,6 +216,9 @@ pub struct RulesAgent {
     buf: Vec<Action>,
     /// Recent answers of [`best_opening`], which depends on the pool alone.
     openings: OpeningCache,
+    /// Scratch for the meld steps whose going-out bonus is still to be
+    /// settled: (gain with the bonus, order among the steps, step).
+    outs: Vec<(f64, usize, Action)>,
 }
 
 /// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
@@ -254,6 +257,7 @@ impl RulesAgent {
             finisher: TurnFinisher::default(),
             buf: Vec::with_capacity(64),
             openings: OpeningCache::default(),
+            outs: Vec::new(),
         }
     }
 }
@@ -600,8 +604,11 @@ impl RulesAgent {
         // Going out (D-13): when every card but one can be melded.
         let out_mode = table.has_canasta() && self.wants_out(s, o);
         let base = self.worth(s, o);
-        let mut best: Option<(f64, Action)> = None;
-        for a in legal.iter().filter(|a| is_meld_step(a)) {
+        // Best first, ties to the earlier step: (gain, order, step).
+        let mut best: Option<(f64, usize, Action)> = None;
+        let mut outs = std::mem::take(&mut self.outs);
+        outs.clear();
+        for (i, a) in legal.iter().filter(|a| is_meld_step(a)).enumerate() {
             if !pending && matches!(a, Action::TakeWild { .. }) {
                 continue;
             }
@@ -629,23 +636,44 @@ impl RulesAgent {
                     }
                 }
             }
-            let mut gain = self.worth(&t, o) - base;
-            if out_mode {
+            let gain = self.worth(&t, o) - base;
+            if out_mode && t.pending_wilds().is_empty() {
                 // Melding down towards going out: fewer cards, while the
-                // way out stays open.
+                // way out stays open. The going-out test is the costly
+                // part, so it waits until the bonus could decide the step.
                 let h = t.hand(me);
-                if t.pending_wilds().is_empty()
-                    && can_go_out_with(h, t.table(me).groups(), t.rules())
-                {
-                    gain += 1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64);
+                let with = gain + (1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64));
+                if with > gain {
+                    outs.push((with, i, *a));
+                } else if can_go_out_with(h, t.table(me).groups(), t.rules()) {
+                    consider(&mut best, (with, i, *a));
+                    continue;
                 }
             }
-            if best.is_none_or(|(g, _)| gain > g) {
-                best = Some((gain, *a));
+            consider(&mut best, (gain, i, *a));
+        }
+        // Each step's gain is its bonus gain when it keeps the way out, else
+        // the plain gain already counted. Dearest bonus first: once one
+        // cannot beat the best, no later one can.
+        outs.sort_by(|x, y| {
+            y.0.partial_cmp(&x.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(x.1.cmp(&y.1))
+        });
+        for &(with, i, a) in &outs {
+            if best.is_some_and(|(g, j, _)| with < g || (with == g && i > j)) {
+                break;
+            }
+            let mut t = s.clone();
+            if t.apply_listed(a).is_ok()
+                && can_go_out_with(t.hand(me), t.table(me).groups(), t.rules())
+            {
+                best = Some((with, i, a));
             }
         }
+        self.outs = outs;
         match best {
-            Some((g, a)) if g > 0.0 || pending || in_pickup => Some(a),
+            Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
             _ => legal
                 .iter()
                 .copied()
@@ -858,6 +886,14 @@ fn wanted(view: &SeatView, card: Card) -> bool {
             && !card.is_black_three()
             && (view.hand().rank_count(r) >= 1 || view.table(me).group_of_rank(r).is_some())
     })
+}
+
+/// Keeps `c` as the best meld step if its gain is higher, or equal and it
+/// comes earlier: the first of the best in listing order.
+fn consider(best: &mut Option<(f64, usize, Action)>, c: (f64, usize, Action)) {
+    if best.is_none_or(|(g, j, _)| c.0 > g || (c.0 == g && c.1 < j)) {
+        *best = Some(c);
+    }
 }
 
 /// Whether the hand and the pile's top card make an opening (D-6.2.1, D-8)
