@@ -527,7 +527,7 @@ impl RulesAgent {
                 break;
             }
             s.legal_actions(&mut buf);
-            let a = match self.meld_choice(&s, &buf, o) {
+            let a = match self.meld_choice(&s, &buf, o, Others::Here) {
                 Some(a) => a,
                 None => {
                     result = Some(self.worth(&s, o));
@@ -552,8 +552,13 @@ impl RulesAgent {
             return Action::TakeRest;
         }
         let o = Outlook::of(view);
-        let s = view.determinize(rng);
-        if let Some(a) = self.meld_choice(&s, legal, &o) {
+        // After its own meld steps only its own hand, table and turn are
+        // read, so the unshuffled world serves (it draws the same number as
+        // a sampled one). The sampled world, whose other hands going out is
+        // weighed against, is made only when that question comes up.
+        let sample = rng.clone();
+        let s = view.own_world(rng);
+        if let Some(a) = self.meld_choice(&s, legal, &o, Others::Sample(view, sample)) {
             if !matches!(a, Action::Discard(_)) {
                 return a;
             }
@@ -575,7 +580,13 @@ impl RulesAgent {
 
     /// The meld action to play in `s` (the mover is `o.me`), or a
     /// `Discard` / `None` when the meld phase is done.
-    fn meld_choice(&mut self, s: &GameState, legal: &[Action], o: &Outlook) -> Option<Action> {
+    fn meld_choice(
+        &mut self,
+        s: &GameState,
+        legal: &[Action],
+        o: &Outlook,
+        others: Others,
+    ) -> Option<Action> {
         if legal.contains(&Action::TakeRest) {
             return Some(Action::TakeRest);
         }
@@ -602,7 +613,7 @@ impl RulesAgent {
             return None;
         }
         // Going out (D-13): when every card but one can be melded.
-        let out_mode = table.has_canasta() && self.wants_out(s, o);
+        let out_mode = table.has_canasta() && self.wants_out(s, o, others);
         let base = self.worth(s, o);
         // Best first, ties to the earlier step: (gain, order, step).
         let mut best: Option<(f64, usize, Action)> = None;
@@ -682,17 +693,25 @@ impl RulesAgent {
     }
 
     /// Whether going out now is what it wants, when it can.
-    fn wants_out(&self, s: &GameState, o: &Outlook) -> bool {
+    fn wants_out(&self, s: &GameState, o: &Outlook, others: Others) -> bool {
         let me = o.me;
         if !can_go_out_with(s.hand(me), s.table(me).groups(), s.rules()) {
             return false;
         }
+        let sampled;
+        let hands = match others {
+            Others::Here => s,
+            Others::Sample(view, mut rng) => {
+                sampled = view.determinize(&mut rng);
+                &sampled
+            }
+        };
         // The visible count if it goes out now: its hand melded, 100 for
         // going out (D-14); the others' hands (as sampled) count minus.
         let mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
         let theirs = (0..s.players())
             .filter(|p| *p != me)
-            .map(|p| table_value(s.table(p), s.rules()) - s.hand(p).points())
+            .map(|p| table_value(s.table(p), s.rules()) - hands.hand(p).points())
             .max()
             .unwrap_or(0);
         mine - theirs >= -self.params.hold || o.threat >= 0.5
@@ -752,6 +771,14 @@ impl RulesAgent {
         }
         cost + p.caution * danger(view, o, seen, c)
     }
+}
+
+/// Where the meld policy finds the other seats' hands: in the state it
+/// plays on, or in the sample of the view that the generator, as it was
+/// before that state was made, gives ([`SeatView::determinize`]).
+enum Others<'a> {
+    Here,
+    Sample(&'a SeatView, Pcg64Mcg),
 }
 
 /// What the discard costs read of the position, the same for every card:
