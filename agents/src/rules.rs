@@ -64,7 +64,8 @@ use crate::eval::{best_opening, card_points, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Phase, Rank, SeatView, Table,
+    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
+    SeatView, Table, MAX_GROUPS,
 };
 use rand_pcg::Pcg64Mcg;
 
@@ -219,6 +220,54 @@ pub struct RulesAgent {
     /// Scratch for the meld steps whose going-out bonus is still to be
     /// settled: (gain with the bonus, order among the steps, step).
     outs: Vec<(f64, usize, Action)>,
+    /// Recent answers of the going-out test.
+    going_out: GoingOutMemo,
+}
+
+/// The last few answers of [`can_go_out_with`]: the step the meld policy
+/// picks for keeping the way out is the position it tests again at its
+/// next decision.
+#[derive(Clone, Debug, Default)]
+struct GoingOutMemo {
+    slots: Vec<GoingOutSlot>,
+    next: usize,
+}
+
+#[derive(Clone, Debug)]
+struct GoingOutSlot {
+    hand: CardSet,
+    groups: [Group; MAX_GROUPS],
+    len: usize,
+    rules: Rules,
+    out: bool,
+}
+
+impl GoingOutMemo {
+    const SLOTS: usize = 4;
+
+    fn can_go_out(&mut self, hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
+        for e in &self.slots {
+            if e.hand == hand && e.groups[..e.len] == *groups && e.rules == *rules {
+                return e.out;
+            }
+        }
+        let out = can_go_out_with(hand, groups, rules);
+        let mut e = GoingOutSlot {
+            hand,
+            groups: [Group::default(); MAX_GROUPS],
+            len: groups.len(),
+            rules: *rules,
+            out,
+        };
+        e.groups[..groups.len()].copy_from_slice(groups);
+        if self.slots.len() < Self::SLOTS {
+            self.slots.push(e);
+        } else {
+            self.slots[self.next] = e;
+        }
+        self.next = (self.next + 1) % Self::SLOTS;
+        out
+    }
 }
 
 /// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
@@ -258,6 +307,7 @@ impl RulesAgent {
             buf: Vec::with_capacity(64),
             openings: OpeningCache::default(),
             outs: Vec::new(),
+            going_out: GoingOutMemo::default(),
         }
     }
 }
@@ -612,8 +662,13 @@ impl RulesAgent {
         if !may_meld {
             return None;
         }
-        // Going out (D-13): when every card but one can be melded.
-        let out_mode = table.has_canasta() && self.wants_out(s, o, others);
+        // Going out (D-13): when every card but one can be melded. Asked
+        // only once a step could earn the bonus.
+        let mut out_mode = if table.has_canasta() {
+            None
+        } else {
+            Some(false)
+        };
         let base = self.worth(s, o);
         // Best first, ties to the earlier step: (gain, order, step).
         let mut best: Option<(f64, usize, Action)> = None;
@@ -648,7 +703,9 @@ impl RulesAgent {
                 }
             }
             let gain = self.worth(&t, o) - base;
-            if out_mode && t.pending_wilds().is_empty() {
+            if t.pending_wilds().is_empty()
+                && *out_mode.get_or_insert_with(|| self.wants_out(s, o, &others))
+            {
                 // Melding down towards going out: fewer cards, while the
                 // way out stays open. The going-out test is the costly
                 // part, so it waits until the bonus could decide the step.
@@ -677,7 +734,9 @@ impl RulesAgent {
             }
             let mut t = s.clone();
             if t.apply_listed(a).is_ok()
-                && can_go_out_with(t.hand(me), t.table(me).groups(), t.rules())
+                && self
+                    .going_out
+                    .can_go_out(t.hand(me), t.table(me).groups(), t.rules())
             {
                 best = Some((with, i, a));
             }
@@ -693,16 +752,19 @@ impl RulesAgent {
     }
 
     /// Whether going out now is what it wants, when it can.
-    fn wants_out(&self, s: &GameState, o: &Outlook, others: Others) -> bool {
+    fn wants_out(&mut self, s: &GameState, o: &Outlook, others: &Others) -> bool {
         let me = o.me;
-        if !can_go_out_with(s.hand(me), s.table(me).groups(), s.rules()) {
+        if !self
+            .going_out
+            .can_go_out(s.hand(me), s.table(me).groups(), s.rules())
+        {
             return false;
         }
         let sampled;
         let hands = match others {
             Others::Here => s,
-            Others::Sample(view, mut rng) => {
-                sampled = view.determinize(&mut rng);
+            Others::Sample(view, rng) => {
+                sampled = view.determinize(&mut rng.clone());
                 &sampled
             }
         };
