@@ -67,6 +67,7 @@ use kanaszta_engine::{
     can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
     SeatView, Table, MAX_GROUPS,
 };
+use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
 /// Parameters of [`RulesAgent`].
@@ -325,6 +326,34 @@ impl Agent for RulesAgent {
     }
 
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        self.decide(view, None, legal, rng)
+    }
+}
+
+impl RulesAgent {
+    /// [`Agent::act`] in a simulation that holds `world`, a full state
+    /// whose mover is the seat of `view` with the view's hand, table and
+    /// turn: the meld steps are tried on it instead of on a world made
+    /// from the view, with the same result and the same draws from `rng`.
+    /// Nothing of `world` the view does not show is read.
+    pub(crate) fn act_in(
+        &mut self,
+        view: &SeatView,
+        world: &GameState,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        debug_assert_eq!(world.current_player(), view.seat());
+        self.decide(view, Some(world), legal, rng)
+    }
+
+    fn decide(
+        &mut self,
+        view: &SeatView,
+        world: Option<&GameState>,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
         if legal.len() == 1 {
             return legal[0];
         }
@@ -368,7 +397,7 @@ impl Agent for RulesAgent {
                 Action::TakePile if !pickup_plannable(view, rng) => Action::Draw,
                 a => a,
             },
-            Phase::Meld => self.meld(view, legal, rng),
+            Phase::Meld => self.meld(view, world, legal, rng),
             Phase::Over => legal[0],
         }
     }
@@ -600,7 +629,13 @@ impl RulesAgent {
         result
     }
 
-    fn meld(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+    fn meld(
+        &mut self,
+        view: &SeatView,
+        world: Option<&GameState>,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
         if legal.contains(&Action::TakeRest) {
             return Action::TakeRest;
         }
@@ -609,9 +644,21 @@ impl RulesAgent {
         // read, so the unshuffled world serves (it draws the same number as
         // a sampled one). The sampled world, whose other hands going out is
         // weighed against, is made only when that question comes up.
+        // A simulation's own world serves as well; the number is drawn all
+        // the same, so that later samples stay as they were.
         let sample = rng.clone();
-        let s = view.own_world(rng);
-        if let Some(a) = self.meld_choice(&s, legal, &o, Others::Sample(view, sample)) {
+        let own;
+        let s = match world {
+            Some(w) => {
+                rng.next_u64();
+                w
+            }
+            None => {
+                own = view.own_world(rng);
+                &own
+            }
+        };
+        if let Some(a) = self.meld_choice(s, legal, &o, Others::Sample(view, sample)) {
             if !matches!(a, Action::Discard(_)) {
                 return a;
             }
@@ -1110,6 +1157,41 @@ mod tests {
     use super::*;
     use kanaszta_engine::Suit;
     use rand::{RngExt, SeedableRng};
+
+    /// Trying the meld steps on a simulation's world gives the actions and
+    /// the generator states that trying them on a world made from the view
+    /// gives, decision by decision through whole hands.
+    #[test]
+    fn act_in_a_world_is_act() {
+        let mut buf = Vec::new();
+        let mut melds = 0;
+        for version in ["decorated-2003-02", "decorated-2003-01"] {
+            let rules = Rules::preset(version).unwrap();
+            for seed in 0..6 {
+                let mut g = GameState::new(rules, seed);
+                let mut by_view: Vec<RulesAgent> = (0..g.players())
+                    .map(|_| RulesAgent::new(RulesParams::default()))
+                    .collect();
+                let mut by_world = by_view.clone();
+                let mut r1 = Pcg64Mcg::seed_from_u64(seed);
+                let mut r2 = r1.clone();
+                let mut steps = 0;
+                while g.phase() != Phase::Over && steps < 3000 {
+                    let p = g.current_player();
+                    g.legal_actions(&mut buf);
+                    let view = g.view(p);
+                    let a = by_view[p].act(&view, &buf, &mut r1);
+                    let b = by_world[p].act_in(&view, &g, &buf, &mut r2);
+                    assert_eq!(a, b, "seed {seed}, step {steps}");
+                    assert!(r1 == r2, "seed {seed}, step {steps}");
+                    melds += (g.phase() == Phase::Meld) as u32;
+                    g.apply(a).unwrap();
+                    steps += 1;
+                }
+            }
+        }
+        assert!(melds > 200, "{melds}");
+    }
 
     /// The counting "no" never contradicts the solver, on the tables of
     /// random play under both rule versions with the real hands and with

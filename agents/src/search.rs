@@ -45,7 +45,7 @@
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
 use crate::spec::AgentSpec;
-use crate::{Agent, GreedyParams, RulesParams};
+use crate::{Agent, GreedyParams, RulesAgent, RulesParams};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -170,7 +170,7 @@ pub enum Point {
 /// decisions handed to the caller. Buffers are kept between iterations.
 pub struct Sim {
     me: usize,
-    policies: Vec<Box<dyn Agent>>,
+    policies: Vec<Policy>,
     legal: Vec<Action>,
     /// The options of the last [`Point::Decide`].
     pub options: Vec<Macro>,
@@ -193,7 +193,7 @@ impl Sim {
     pub fn new(me: usize, players: usize, rollout: Rollout) -> Sim {
         Sim {
             me,
-            policies: (0..players).map(|_| rollout.build()).collect(),
+            policies: (0..players).map(|_| Policy::of(rollout)).collect(),
             legal: Vec::with_capacity(128),
             options: Vec::with_capacity(32),
             stage: Stage::Start,
@@ -304,7 +304,7 @@ impl Sim {
                 continue;
             }
             if p != self.me {
-                let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                let a = self.policies[p].act(g, &self.legal, rng);
                 self.broken |= !self.apply_chosen(g, a);
                 continue;
             }
@@ -326,7 +326,7 @@ impl Sim {
                         if hold_possible(g.pickup().is_some(), &self.legal) {
                             // `meld` differs from `hold` only if the policy
                             // would lay something first.
-                            let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+                            let a = self.policies[p].act(g, &self.legal, rng);
                             if !matches!(a, Action::Discard(_)) {
                                 self.pending = Some(a);
                                 self.options.clear();
@@ -344,7 +344,7 @@ impl Sim {
                     }
                     let a = match self.pending.take() {
                         Some(a) => a,
-                        None => self.policies[p].act(&g.view(p), &self.legal, rng),
+                        None => self.policies[p].act(g, &self.legal, rng),
                     };
                     if let Action::Discard(_) = a {
                         self.stage = Stage::DiscardNow;
@@ -358,7 +358,7 @@ impl Sim {
                     // A rollout after `hold`: the policy's discard if it
                     // offers one, else the least useful card.
                     let v = g.view(p);
-                    let mut a = self.policies[p].act(&v, &self.legal, rng);
+                    let mut a = self.policies[p].act_with(&v, g, &self.legal, rng);
                     if !matches!(a, Action::Discard(_)) {
                         if let Some(d) = least_useful_discard(&v, &self.legal) {
                             a = d;
@@ -369,8 +369,58 @@ impl Sim {
                 }
                 _ => {}
             }
-            let a = self.policies[p].act(&g.view(p), &self.legal, rng);
+            let a = self.policies[p].act(g, &self.legal, rng);
             self.broken |= !self.apply_chosen(g, a);
+        }
+    }
+}
+
+/// A simulated seat's policy. The rules policy is held as itself so that
+/// it tries its meld steps on the simulated world ([`RulesAgent::act_in`])
+/// rather than on one it would make from the seat's view.
+enum Policy {
+    Rules(Box<RulesAgent>),
+    Other(Box<dyn Agent>),
+}
+
+impl Policy {
+    fn of(rollout: Rollout) -> Policy {
+        match rollout {
+            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::new(RulesParams::default()))),
+            _ => Policy::Other(rollout.build()),
+        }
+    }
+
+    fn restart(&mut self) {
+        match self {
+            Policy::Rules(a) => a.restart(),
+            Policy::Other(a) => a.restart(),
+        }
+    }
+
+    fn inform(&mut self, player: usize, action: Action) {
+        match self {
+            Policy::Rules(a) => a.inform(player, action),
+            Policy::Other(a) => a.inform(player, action),
+        }
+    }
+
+    /// The mover's action in `g`.
+    fn act(&mut self, g: &GameState, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        self.act_with(&g.view(g.current_player()), g, legal, rng)
+    }
+
+    /// The mover's action in `g`, whose view `view` is.
+    fn act_with(
+        &mut self,
+        view: &SeatView,
+        g: &GameState,
+        legal: &[Action],
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        match self {
+            Policy::Rules(a) => a.act_in(view, g, legal, rng),
+            Policy::Other(a) => a.act(view, legal, rng),
         }
     }
 }
