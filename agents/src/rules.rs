@@ -223,6 +223,66 @@ pub struct RulesAgent {
     outs: Vec<(f64, usize, Action)>,
     /// Recent answers of the going-out test.
     going_out: GoingOutMemo,
+    /// Scratch for the meld steps tried in one decision, without suits.
+    tried: Vec<Option<SuitFree>>,
+}
+
+/// A meld step with the suits of its cards left out, which is all the meld
+/// policy's measures of a position read (points, canastas, rank counts,
+/// going out, openings); the ♥A, which they do tell apart (D-9.4), and the
+/// kind of a wild are kept. Two steps with the same one leave positions
+/// worth the same to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SuitFree {
+    step: u8,
+    group: u8,
+    cards: u64,
+    more: u32,
+}
+
+impl SuitFree {
+    /// `None` for an action that is not a meld step.
+    fn of(a: &Action) -> Option<SuitFree> {
+        // A card's rank, or 0xFF for a joker, and whether it is the ♥A.
+        let kind = |c: Card| match c.rank() {
+            _ if c.is_joker() => 0xFF,
+            Some(r) => r as u64 | ((c == Card::HEART_ACE) as u64) << 8,
+            None => 0xFE,
+        };
+        // Rank counts, jokers and heart aces of a set.
+        let set = |c: CardSet| {
+            let (_, _, jokers) = c.raw();
+            (
+                rank_counts(c),
+                jokers as u32 | c.count(Card::HEART_ACE) << 8,
+            )
+        };
+        let (step, group, cards, more) = match *a {
+            Action::Lay { cards } => {
+                let (c, m) = set(cards);
+                (0, 0, c, m)
+            }
+            Action::Extend { group, card } => (1, group, kind(card), 0),
+            Action::TakeWild { group, wild } => (2, group, kind(wild), 0),
+            Action::Swap {
+                group,
+                natural,
+                wild,
+            } => (3, group, kind(natural), kind(wild) as u32),
+            Action::Convert { group, naturals } => {
+                let (c, m) = set(naturals);
+                (4, group, c, m)
+            }
+            Action::LayHeartAce => (5, 0, 0, 0),
+            _ => return None,
+        };
+        Some(SuitFree {
+            step,
+            group,
+            cards,
+            more,
+        })
+    }
 }
 
 /// The last few answers of [`can_go_out_with`]: the step the meld policy
@@ -312,6 +372,7 @@ impl RulesAgent {
             openings: OpeningCache::default(),
             outs: Vec::new(),
             going_out: GoingOutMemo::default(),
+            tried: Vec::new(),
         }
     }
 }
@@ -724,6 +785,8 @@ impl RulesAgent {
         let mut best: Option<(f64, usize, Action)> = None;
         let mut outs = std::mem::take(&mut self.outs);
         outs.clear();
+        let mut tried = std::mem::take(&mut self.tried);
+        tried.clear();
         for (i, a) in legal.iter().filter(|a| is_meld_step(a)).enumerate() {
             if !pending && matches!(a, Action::TakeWild { .. }) {
                 continue;
@@ -731,11 +794,20 @@ impl RulesAgent {
             if hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE) {
                 continue;
             }
+            // A step that moves the same cards from the hand as an earlier
+            // one but for their suits gains exactly as much, and a tie goes
+            // to the earlier one. (With wilds pending, a wild of one suit
+            // may come from the hand and one of another from the pending.)
+            let key = if pending { None } else { SuitFree::of(a) };
+            if key.is_some() && tried.contains(&key) {
+                continue;
+            }
             // `legal` is the listing of `s` or of the view it was sampled from.
             let mut t = s.clone();
             if t.apply_listed(*a).is_err() {
                 continue;
             }
+            tried.push(key);
             if !opened {
                 // Before the opening (D-8.2) a step must keep the minimum in
                 // reach: laying the ♥A first may break the group it needs.
@@ -792,6 +864,7 @@ impl RulesAgent {
             }
         }
         self.outs = outs;
+        self.tried = tried;
         match best {
             Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
             _ => legal
@@ -1191,6 +1264,75 @@ mod tests {
             }
         }
         assert!(melds > 200, "{melds}");
+    }
+
+    /// Meld steps that differ only in their cards' suits leave positions
+    /// that every measure of the meld policy reads alike when no wild is
+    /// pending, on the meld phases of random play under both rule versions.
+    #[test]
+    fn suit_free_steps_are_worth_the_same() {
+        let agent = RulesAgent::new(RulesParams::default());
+        let mut memo = OpeningCache::default();
+        let mut buf = Vec::new();
+        let mut pairs = 0;
+        for version in ["decorated-2003-02", "decorated-2003-01"] {
+            let rules = Rules::preset(version).unwrap();
+            for seed in 0..100 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                while g.phase() != Phase::Over {
+                    g.legal_actions(&mut buf);
+                    if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
+                        let me = g.current_player();
+                        let o = Outlook::of(&g.view(me));
+                        let steps: Vec<Action> = buf.iter().copied().filter(is_meld_step).collect();
+                        for (i, a) in steps.iter().enumerate() {
+                            for b in &steps[i + 1..] {
+                                if SuitFree::of(a) != SuitFree::of(b) {
+                                    continue;
+                                }
+                                let (mut ta, mut tb) = (g.clone(), g.clone());
+                                assert!(ta.apply_listed(*a).is_ok() && tb.apply_listed(*b).is_ok());
+                                let (ha, hb) = (ta.hand(me), tb.hand(me));
+                                let (ga, gb) = (ta.table(me).groups(), tb.table(me).groups());
+                                assert_eq!(
+                                    agent.worth(&ta, &o).to_bits(),
+                                    agent.worth(&tb, &o).to_bits(),
+                                    "{a} / {b}"
+                                );
+                                assert_eq!(
+                                    can_go_out_with(ha, ga, &rules),
+                                    can_go_out_with(hb, gb, &rules),
+                                    "{a} / {b}"
+                                );
+                                assert_eq!(ha.len(), hb.len());
+                                assert_eq!(ta.pending_wilds().len(), tb.pending_wilds().len());
+                                assert_eq!(
+                                    ta.table(me).opening_value(),
+                                    tb.table(me).opening_value()
+                                );
+                                let need = g.opening_minimum(me) - ta.table(me).opening_value();
+                                let (pa, pb) = (without_heart_aces(ha), without_heart_aces(hb));
+                                assert_eq!(
+                                    opening_in_reach(pa, need, &mut memo),
+                                    opening_in_reach(pb, need, &mut memo)
+                                );
+                                pairs += 1;
+                            }
+                        }
+                    }
+                    // Meld steps first, so that tables grow.
+                    let melds: Vec<Action> = buf.iter().copied().filter(is_meld_step).collect();
+                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
+                        melds[rng.random_range(0..melds.len())]
+                    } else {
+                        buf[rng.random_range(0..buf.len())]
+                    };
+                    g.apply(pick).unwrap();
+                }
+            }
+        }
+        assert!(pairs > 1000, "{pairs}");
     }
 
     /// The counting "no" never contradicts the solver, on the tables of
