@@ -883,23 +883,39 @@ impl RulesAgent {
         {
             return false;
         }
-        let sampled;
-        let hands = match others {
-            Others::Here => s,
-            Others::Sample(view, rng) => {
-                sampled = view.determinize(&mut rng.clone());
-                &sampled
-            }
-        };
         // The visible count if it goes out now: its hand melded, 100 for
         // going out (D-14); the others' hands (as sampled) count minus.
         let mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
-        let theirs = (0..s.players())
-            .filter(|p| *p != me)
-            .map(|p| table_value(s.table(p), s.rules()) - hands.hand(p).points())
-            .max()
-            .unwrap_or(0);
-        mine - theirs >= -self.params.hold || o.threat >= 0.5
+        if o.threat >= 0.5 {
+            return true;
+        }
+        let theirs = |hand: &dyn Fn(usize) -> i32| {
+            (0..s.players())
+                .filter(|p| *p != me)
+                .map(|p| table_value(s.table(p), s.rules()) - hand(p))
+                .max()
+                .unwrap_or(0)
+        };
+        let hold = -self.params.hold;
+        match others {
+            Others::Here => mine - theirs(&|p| s.hand(p).points()) >= hold,
+            Others::Sample(view, rng) => {
+                // A sampled hand holds its known cards and unseen ones worth
+                // 5 to 100 each (red threes never stay in a hand, D-4):
+                // where those bounds decide, no sample is needed.
+                let unknown = |p: usize| (view.hand_size(p) - view.known(p).len() as usize) as i32;
+                let least = theirs(&|p| card_points(view.known(p)) + 100 * unknown(p));
+                let most = theirs(&|p| card_points(view.known(p)) + 5 * unknown(p));
+                if mine - most >= hold {
+                    return true;
+                }
+                if mine - least < hold {
+                    return false;
+                }
+                let sampled = view.determinize(&mut rng.clone());
+                mine - theirs(&|p| sampled.hand(p).points()) >= hold
+            }
+        }
     }
 
     /// The discard that costs least (see the module documentation).
