@@ -924,16 +924,21 @@ impl RulesAgent {
         let hand = view.hand();
         // What every candidate's cost reads of the position, made once.
         let unseen = view.unseen();
-        let opp_table = view.table(o.opp);
+        let opp_grouped = grouped_ranks(view.table(o.opp));
         let mut pile_worth = 0.0;
         for x in view.pile() {
-            pile_worth += card_worth_to(opp_table, *x);
+            pile_worth += card_worth_to(opp_grouped, *x);
         }
-        let seen = Seen { unseen, pile_worth };
+        let mut seen = Seen {
+            unseen,
+            pile_worth,
+            opp_grouped,
+            danger: [None; 13],
+        };
         let mut best: Option<(f64, Action)> = None;
         for a in legal {
             let Action::Discard(c) = *a else { continue };
-            let cost = self.discard_cost(view, &o, &seen, hand, c);
+            let cost = self.discard_cost(view, &o, &mut seen, hand, c);
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, *a));
             }
@@ -945,7 +950,7 @@ impl RulesAgent {
         &self,
         view: &SeatView,
         o: &Outlook,
-        seen: &Seen,
+        seen: &mut Seen,
         hand: CardSet,
         c: Card,
     ) -> f64 {
@@ -970,7 +975,17 @@ impl RulesAgent {
             }
             return cost;
         }
-        cost + p.caution * danger(view, o, seen, c)
+        // The danger reads only the card's rank: once a rank.
+        let d = match c.rank().map(|r| (r as usize, seen.danger[r as usize])) {
+            Some((_, Some(d))) => d,
+            Some((r, None)) => {
+                let d = danger(view, o, seen, c);
+                seen.danger[r] = Some(d);
+                d
+            }
+            None => danger(view, o, seen, c),
+        };
+        cost + p.caution * d
     }
 }
 
@@ -983,11 +998,14 @@ enum Others<'a> {
 }
 
 /// What the discard costs read of the position, the same for every card:
-/// the cards not seen ([`SeatView::unseen`]) and the pile's worth to the
-/// opponent ([`card_worth_to`] summed in pile order).
+/// the cards not seen ([`SeatView::unseen`]), the pile's worth to the
+/// opponent ([`card_worth_to`] summed in pile order), the ranks of his
+/// groups ([`grouped_ranks`]) and the danger of each rank found so far.
 struct Seen {
     unseen: CardSet,
     pile_worth: f64,
+    opp_grouped: u32,
+    danger: [Option<f64>; 13],
 }
 
 /// How much the seat loses by giving up `c`: its use for the hand.
@@ -1045,7 +1063,7 @@ fn danger(view: &SeatView, o: &Outlook, seen: &Seen, c: Card) -> f64 {
     let kr = known.rank_count(r).min(2) as usize;
     let kw = known.wild_count().min(1) as usize;
     let p_take = take_probability(kr, kw, unknown, pr, pw);
-    let pile_worth = seen.pile_worth + card_worth_to(view.table(opp), c);
+    let pile_worth = seen.pile_worth + card_worth_to(seen.opp_grouped, c);
     let mut d = p_take * (40.0 + pile_worth).max(0.0);
     if let Some(gi) = view.table(opp).group_of_rank(r) {
         let g = view.table(opp).groups()[gi];
@@ -1061,8 +1079,20 @@ fn danger(view: &SeatView, o: &Outlook, seen: &Seen, c: Card) -> f64 {
     d
 }
 
-/// A rough worth of one pile card to the player with this table.
-fn card_worth_to(table: &Table, c: Card) -> f64 {
+/// The ranks that have a group on `table`, one bit a rank.
+fn grouped_ranks(table: &Table) -> u32 {
+    let mut grouped = 0;
+    for g in table.groups() {
+        if let Some(r) = g.rank() {
+            grouped |= 1 << r as u32;
+        }
+    }
+    grouped
+}
+
+/// A rough worth of one pile card to the player with groups of the ranks
+/// `grouped` ([`grouped_ranks`]).
+fn card_worth_to(grouped: u32, c: Card) -> f64 {
     if c.is_black_three() {
         return -40.0;
     }
@@ -1070,7 +1100,7 @@ fn card_worth_to(table: &Table, c: Card) -> f64 {
         return 40.0 + c.points() as f64;
     }
     let mut v = 8.0 + c.points() as f64;
-    if c.rank().is_some_and(|r| table.group_of_rank(r).is_some()) {
+    if c.rank().is_some_and(|r| grouped & (1 << r as u32) != 0) {
         v += 15.0;
     }
     v
