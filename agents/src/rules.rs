@@ -285,51 +285,70 @@ impl SuitFree {
     }
 }
 
-/// The last few answers of [`can_go_out_with`]: the step the meld policy
+/// A direct-mapped memo of [`can_go_out_with`]. The solver reads rank
+/// counts, wild kinds and the heart aces, never suits, so its answers are
+/// kept by the hand's and the groups' counts: the step the meld policy
 /// picks for keeping the way out is the position it tests again at its
-/// next decision.
+/// next decision, and across worlds the same counts come back in other
+/// suits.
 #[derive(Clone, Debug, Default)]
 struct GoingOutMemo {
-    slots: Vec<GoingOutSlot>,
-    next: usize,
+    slots: Vec<Option<GoingOutSlot>>,
 }
 
 #[derive(Clone, Debug)]
 struct GoingOutSlot {
-    hand: CardSet,
-    groups: [Group; MAX_GROUPS],
+    hand: (u64, u32),
+    groups: [u64; MAX_GROUPS],
     len: usize,
     rules: Rules,
     out: bool,
 }
 
 impl GoingOutMemo {
-    const SLOTS: usize = 4;
+    const SLOTS: usize = 256;
 
     fn can_go_out(&mut self, hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
-        for e in &self.slots {
-            if e.hand == hand && e.groups[..e.len] == *groups && e.rules == *rules {
-                return e.out;
-            }
-        }
         if surely_stuck_with(hand, groups, rules) {
             return false;
         }
+        if self.slots.is_empty() {
+            self.slots = vec![None; Self::SLOTS];
+        }
+        // The hand's rank counts, jokers, heart aces and black threes (the
+        // other threes are red); each group's rank, counts and flags.
+        let (_, _, jokers) = hand.raw();
+        let key = (
+            rank_counts(hand),
+            jokers as u32 | hand.count(Card::HEART_ACE) << 8 | hand.black_three_count() << 16,
+        );
+        let mut packed = [0u64; MAX_GROUPS];
+        let mut h = key.0 ^ (key.1 as u64).rotate_left(40);
+        for (p, g) in packed.iter_mut().zip(groups) {
+            *p = g.rank().map_or(0xFF, |r| r as u64)
+                | (g.naturals() as u64) << 8
+                | (g.twos() as u64) << 16
+                | (g.jokers() as u64) << 24
+                | (g.flags() as u64) << 32;
+            h = (h ^ *p).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        }
+        let packed = &packed[..groups.len()];
+        let i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % Self::SLOTS;
+        if let Some(e) = &self.slots[i] {
+            if e.hand == key && e.groups[..e.len] == *packed && e.rules == *rules {
+                return e.out;
+            }
+        }
         let out = can_go_out_with(hand, groups, rules);
         let mut e = GoingOutSlot {
-            hand,
-            groups: [Group::default(); MAX_GROUPS],
-            len: groups.len(),
+            hand: key,
+            groups: [0; MAX_GROUPS],
+            len: packed.len(),
             rules: *rules,
             out,
         };
-        e.groups[..groups.len()].copy_from_slice(groups);
-        if self.slots.len() < Self::SLOTS {
-            self.slots.push(e);
-        } else {
-            self.slots[self.next] = e;
-        }
-        self.next = (self.next + 1) % Self::SLOTS;
+        e.groups[..packed.len()].copy_from_slice(packed);
+        self.slots[i] = Some(e);
         out
     }
 }
@@ -1384,9 +1403,31 @@ mod tests {
     /// The counting "no" never contradicts the solver, on the tables of
     /// random play under both rule versions with the real hands and with
     /// random ones, and it settles a good part of the hands that cannot go
-    /// out.
+    /// out; the memo, kept by counts, answers as the solver does, the
+    /// hands with their suits turned included.
     #[test]
     fn surely_stuck_agrees_with_the_solver() {
+        let mut memo = GoingOutMemo::default();
+        // The same hand with the suits of its naturals and 2s turned (the
+        // heart ace and the threes, which the solver tells apart, kept).
+        let turned = |h: CardSet| {
+            let mut t = CardSet::EMPTY;
+            for c in h.iter() {
+                t.insert(match (c.rank(), c.suit()) {
+                    (Some(r), Some(s)) if r != Rank::Three && c != Card::HEART_ACE => {
+                        let s = Suit::ALL[(s as usize + 1) % 4];
+                        let d = Card::new(r, s);
+                        if d == Card::HEART_ACE {
+                            Card::new(r, Suit::ALL[(s as usize + 1) % 4])
+                        } else {
+                            d
+                        }
+                    }
+                    _ => c,
+                });
+            }
+            t
+        };
         let mut buf = Vec::new();
         let (mut stuck, mut cannot, mut can) = (0, 0, 0);
         for version in ["decorated-2003-02", "decorated-2003-01"] {
@@ -1416,6 +1457,10 @@ mod tests {
                             let out = can_go_out_with(h, groups, &rules);
                             let sure = surely_stuck_with(h, groups, &rules);
                             assert!(!(sure && out), "{h} onto {groups:?}");
+                            assert_eq!(memo.can_go_out(h, groups, &rules), out, "{h}");
+                            let t = turned(h);
+                            assert_eq!(can_go_out_with(t, groups, &rules), out, "{t}");
+                            assert_eq!(memo.can_go_out(t, groups, &rules), out, "{t}");
                             stuck += sure as u32;
                             cannot += !out as u32;
                             can += out as u32;
