@@ -354,10 +354,12 @@ impl GoingOutMemo {
 }
 
 /// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
-/// it of the same hands step after step and world after world.
+/// it of the same hands step after step and world after world. The answer
+/// reads only the pool's rank counts and wilds, so it is kept by them and
+/// serves the same counts in other suits.
 #[derive(Clone, Debug, Default)]
 struct OpeningCache {
-    slots: Vec<Option<(CardSet, i32)>>,
+    slots: Vec<Option<((u64, u8), i32)>>,
 }
 
 impl OpeningCache {
@@ -367,14 +369,15 @@ impl OpeningCache {
         if self.slots.is_empty() {
             self.slots = vec![None; Self::SLOTS];
         }
-        let (lo, hi, j) = pool.raw();
-        let h = (lo ^ hi.rotate_left(23) ^ (j as u64) << 58).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (_, _, j) = pool.raw();
+        let key = (rank_counts(pool), j);
+        let h = (key.0 ^ (j as u64) << 58).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let i = (h >> 54) as usize % Self::SLOTS;
         match self.slots[i] {
-            Some((p, v)) if p == pool => v,
+            Some((k, v)) if k == key => v,
             _ => {
                 let v = best_opening(pool);
-                self.slots[i] = Some((pool, v));
+                self.slots[i] = Some((key, v));
                 v
             }
         }
@@ -1329,6 +1332,33 @@ mod tests {
             }
         }
         assert!(melds > 200, "{melds}");
+    }
+
+    /// The opening memo, kept by counts, answers as [`best_opening`] on
+    /// random pools and on the same pools in other suits.
+    #[test]
+    fn opening_memo_is_best_opening() {
+        let mut memo = OpeningCache::default();
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        for _ in 0..20_000 {
+            let mut pool = CardSet::EMPTY;
+            let mut other = CardSet::EMPTY;
+            let shift = rng.random_range(0..4);
+            for _ in 0..rng.random_range(1..16) {
+                if rng.random_range(0..14) == 0 {
+                    pool.insert(Card::JOKER);
+                    other.insert(Card::JOKER);
+                    continue;
+                }
+                let r = Rank::ALL[rng.random_range(0..13)];
+                let s = rng.random_range(0..4);
+                if pool.insert(Card::new(r, Suit::ALL[s])) {
+                    other.insert(Card::new(r, Suit::ALL[(s + shift) % 4]));
+                }
+            }
+            assert_eq!(memo.best_opening(pool), best_opening(pool), "{pool}");
+            assert_eq!(memo.best_opening(other), best_opening(other), "{other}");
+        }
     }
 
     /// Meld steps that differ only in their cards' suits leave positions
