@@ -691,6 +691,16 @@ impl RulesAgent {
                 result = Some(self.worth(&s, o));
                 break;
             }
+            // The rest of the pile, once it may be taken, is the meld
+            // policy's first answer: tried by itself (the very check the
+            // listing makes of it), it spares the listing.
+            if s.pickup().is_some_and(|p| !p.rest_taken) {
+                let mut t = s.clone();
+                if t.apply(Action::TakeRest).is_ok() {
+                    s = t;
+                    continue;
+                }
+            }
             s.legal_actions(&mut buf);
             let a = match self.meld_choice(&s, &buf, o, Others::Here) {
                 Some(a) => a,
