@@ -78,6 +78,16 @@ impl TurnFinisher {
         self.steps
     }
 
+    /// What [`TurnFinisher::step`] would return, and whether the plan
+    /// would then still be followed, without counting the decision.
+    pub(crate) fn peek(&self, view: &SeatView) -> (u32, bool) {
+        if self.turn == Some((view.turns(), view.current_player())) {
+            (self.steps + 1, self.finishing)
+        } else {
+            (1, false)
+        }
+    }
+
     /// The next action of the plan to end the turn, if one is found and legal.
     pub fn next(
         &mut self,

@@ -287,6 +287,19 @@ impl Sim {
                 self.steps = 0;
             }
             self.steps += 1;
+            // A rules policy's pickup: the rest of the pile, when it may be
+            // taken, is taken without the listing. Not at the searcher's own
+            // decisions in the tree, which the stages below handle.
+            if (p != self.me || !tree) && self.steps <= MAX_SIM_STEPS_PER_TURN {
+                if let Policy::Rules(r) = &mut self.policies[p] {
+                    if g.pickup().is_some_and(|k| !k.rest_taken) && r.take_rest_in(&g.view(p), g) {
+                        for pol in &mut self.policies {
+                            pol.inform(p, Action::TakeRest);
+                        }
+                        continue;
+                    }
+                }
+            }
             g.legal_actions(&mut self.legal);
             if self.steps > MAX_SIM_STEPS_PER_TURN {
                 // A wandering policy: end the turn the engine's way.
