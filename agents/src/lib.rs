@@ -99,7 +99,9 @@ impl TurnFinisher {
         if self.plan.is_empty() {
             // A larger budget only where the usual one does not suffice (a
             // pickup opening of 120 may need seven lays found by deepening).
-            let state = view.determinize(rng);
+            // The search reads only the mover's part, so the unshuffled
+            // world (the same number drawn) plans as a sampled one.
+            let state = view.own_world(rng);
             for budget in [5_000, 200_000, 2_000_000] {
                 if budget > 5_000 {
                     if self.deep == 0 {

@@ -473,10 +473,11 @@ impl RulesAgent {
                 }
             }
             // A way out the finisher's budget does not reach (a pickup
-            // that must go out with a big pile, I-26): search deeper.
+            // that must go out with a big pile, I-26): search deeper, on
+            // the unshuffled world (the search reads the mover's part only).
             if steps > 2 * self.params.patience {
                 if let Some(a) = view
-                    .determinize(rng)
+                    .own_world(rng)
                     .completion(200_000)
                     .and_then(|path| path.first().copied())
                     .filter(|a| legal.contains(a))
@@ -550,14 +551,16 @@ impl Outlook {
     }
 }
 
-/// How close a player with this table and hand size is to going out.
 /// Whether a way through the penalized pickup (D-6.2) from its start is
-/// found by the engine's completion search within a generous budget.
+/// found by the engine's completion search within a generous budget. The
+/// pickup and the search read only the mover's part and the pile, so the
+/// unshuffled world (the same number drawn) answers as a sampled one.
 fn pickup_plannable(view: &SeatView, rng: &mut Pcg64Mcg) -> bool {
-    let mut s = view.determinize(rng);
+    let mut s = view.own_world(rng);
     s.apply(Action::TakePile).is_ok() && s.completion(200_000).is_some()
 }
 
+/// How close a player with this table and hand size is to going out.
 fn threat_of(table: &Table, hand: usize) -> f64 {
     if table.has_canasta() {
         (1.1 - hand as f64 / 12.0).clamp(0.25, 1.0)
