@@ -10,6 +10,7 @@ use crate::card_set::CardSet;
 use crate::group::{legal_natural_counts, Group, FLAG_RECEIVED};
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Rules, WildCanasta};
 use crate::state::GameState;
+use crate::table::MAX_GROUPS;
 
 /// Bitmask of wild totals 0..=16.
 type Mask = u32;
@@ -185,8 +186,139 @@ fn wild_group_slot(g: &Group, rules: &Rules) -> Slot {
 }
 
 /// Whether all of `cards` but one can be melded onto `groups` (and new
-/// groups), leaving a canasta, the last card discarded (D-13.1).
+/// groups), leaving a canasta, the last card discarded (D-13.1). The
+/// answer depends on the arguments alone, and the same question comes
+/// back often (the candidates of one listing, the turns of one hand, the
+/// rollouts of one search), so each thread keeps its last answers
+/// ([`GoingOutMemo`]).
 fn can_meld_all_but_one(
+    cards: CardSet,
+    groups: &[Group],
+    rules: &Rules,
+    must: Option<Card>,
+    free_card: Option<Card>,
+    keep: CardSet,
+) -> bool {
+    if groups.len() > MAX_GROUPS {
+        return going_out(cards, groups, rules, must, free_card, keep);
+    }
+    let key = GoingOutKey {
+        rules: rules_read(rules),
+        cards: cards.raw(),
+        keep: keep.raw(),
+        must,
+        free_card,
+    };
+    let (lo, hi, jokers) = key.cards;
+    let mut h = (lo ^ hi.rotate_left(23) ^ (jokers as u64) << 58 ^ key.keep.0.rotate_left(7))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= must.map_or(0x3F, |c| c.index() as u64) << 1
+        ^ free_card.map_or(0x3F, |c| c.index() as u64) << 8
+        ^ (key.rules as u64) << 16;
+    for g in groups {
+        h = (h ^ group_counts(g) as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    let slot = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % GoingOutMemo::SLOTS;
+    if let Some(out) = GOING_OUT.with(|m| m.borrow().find(slot, &key, groups)) {
+        return out;
+    }
+    let out = going_out(cards, groups, rules, must, free_card, keep);
+    GOING_OUT.with(|m| m.borrow_mut().keep(slot, key, groups, out));
+    out
+}
+
+/// The switches the going-out test reads (D-9.4, I-12, I-13, I-21, I-22),
+/// one bit field each.
+fn rules_read(rules: &Rules) -> u8 {
+    rules.heart_aces() as u8
+        | ((rules.groups_per_rank == GroupsPerRank::Many) as u8) << 1
+        | ((rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly) as u8) << 2
+        | ((rules.wild_canasta == WildCanasta::Open) as u8) << 3
+        | ((rules.free_pickup_return == Permit::Forbid) as u8) << 4
+}
+
+/// What the going-out test reads of a group: its rank, its counts of
+/// naturals and wilds, and its flags, never the suits.
+fn group_counts(g: &Group) -> u32 {
+    g.rank().map_or(0xFF, |r| r as u32)
+        | g.naturals() << 8
+        | g.wilds() << 16
+        | (g.flags() as u32) << 24
+}
+
+/// The arguments of one going-out test but the groups.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct GoingOutKey {
+    rules: u8,
+    cards: (u64, u64, u8),
+    keep: (u64, u64, u8),
+    must: Option<Card>,
+    free_card: Option<Card>,
+}
+
+/// One kept answer: the arguments, the groups as [`group_counts`].
+#[derive(Clone, Copy)]
+struct GoingOutEntry {
+    key: GoingOutKey,
+    len: u8,
+    groups: [u32; MAX_GROUPS],
+    out: bool,
+}
+
+/// The last answers of the going-out test on this thread, direct-mapped
+/// by a hash of the arguments; the whole key is compared on a hit.
+struct GoingOutMemo {
+    slots: Vec<Option<GoingOutEntry>>,
+}
+
+impl GoingOutMemo {
+    const SLOTS: usize = 256;
+
+    /// The answer kept in `slot` for these arguments.
+    fn find(&self, slot: usize, key: &GoingOutKey, groups: &[Group]) -> Option<bool> {
+        match self.slots.get(slot) {
+            Some(Some(e))
+                if e.key == *key
+                    && e.len as usize == groups.len()
+                    && e.groups
+                        .iter()
+                        .zip(groups)
+                        .all(|(c, g)| *c == group_counts(g)) =>
+            {
+                Some(e.out)
+            }
+            _ => None,
+        }
+    }
+
+    /// Keeps `out` for these arguments in `slot`.
+    fn keep(&mut self, slot: usize, key: GoingOutKey, groups: &[Group], out: bool) {
+        if self.slots.is_empty() {
+            self.slots.resize(Self::SLOTS, None);
+        }
+        let mut e = GoingOutEntry {
+            key,
+            len: groups.len() as u8,
+            groups: [0; MAX_GROUPS],
+            out,
+        };
+        for (c, g) in e.groups.iter_mut().zip(groups) {
+            *c = group_counts(g);
+        }
+        self.slots[slot] = Some(e);
+    }
+}
+
+thread_local! {
+    static GOING_OUT: std::cell::RefCell<GoingOutMemo> = const {
+        std::cell::RefCell::new(GoingOutMemo { slots: Vec::new() })
+    };
+}
+
+/// [`can_meld_all_but_one`] worked out.
+fn going_out(
     cards: CardSet,
     groups: &[Group],
     rules: &Rules,
@@ -655,6 +787,84 @@ mod tests {
         // red canasta takes none (7 → 8 with a wild is illegal), so discard it.
         assert!(can_go_out_with(cs("5C 5D JK JK"), &t, &r));
         assert!(!can_go_out_with(cs("5C 5D JK JK 9S"), &t, &r));
+    }
+
+    /// The going-out memo answers for the rules and the arguments it is
+    /// asked with: the same hand under `free_pickup_return` forbid and
+    /// allow (I-21: the card taken for free may be discarded only under
+    /// allow), with no free card, and with the card that must be laid
+    /// (I-8), each asked twice; and a table differing in a 2's suit only.
+    #[test]
+    fn going_out_memo_keeps_answers_by_rules_and_cards() {
+        let forbid = Rules::default();
+        let mut allow = Rules::default();
+        allow.set("free_pickup_return", "allow").unwrap();
+        let hand = cs("KC KC KD KD KH KH KS 9C");
+        let free = Some("9C".parse::<Card>().unwrap());
+        let ask = |r: &Rules| can_meld_all_but_one(hand, &[], r, None, free, CardSet::EMPTY);
+        let nine = free;
+        for _ in 0..2 {
+            assert!(!ask(&forbid), "the free card may not be discarded");
+            assert!(ask(&allow), "the free card is discarded, seven kings laid");
+            // The same cards, the 9 neither taken for free nor to be laid,
+            // then to be laid (the top card of a pickup): other questions.
+            let plain = can_meld_all_but_one(hand, &[], &forbid, None, None, CardSet::EMPTY);
+            assert!(plain, "the 9 is discarded, seven kings laid");
+            let must = can_meld_all_but_one(hand, &[], &forbid, nine, None, CardSet::EMPTY);
+            assert!(!must, "a lone 9 cannot be laid");
+        }
+        // A group differing in the suit of a 2 only is the same question.
+        let t1 = [g("8C 8D 8H 2C")];
+        let t2 = [g("8C 8D 8H 2S")];
+        let h = cs("8S 8S 8D 5C");
+        for _ in 0..2 {
+            let want = going_out(h, &t1, &forbid, None, None, CardSet::EMPTY);
+            assert_eq!(
+                can_meld_all_but_one(h, &t1, &forbid, None, None, CardSet::EMPTY),
+                want
+            );
+            assert_eq!(
+                can_meld_all_but_one(h, &t2, &forbid, None, None, CardSet::EMPTY),
+                want
+            );
+            assert!(want, "six 8s and a 2 make a canasta, 5C discarded");
+        }
+    }
+
+    /// A kept answer is given back only for the very arguments it was
+    /// kept for: any of them differing, in the same slot, is a miss.
+    #[test]
+    fn going_out_memo_compares_the_whole_key() {
+        let rules = Rules::default();
+        let mut memo = GoingOutMemo { slots: Vec::new() };
+        let key = GoingOutKey {
+            rules: rules_read(&rules),
+            cards: cs("KC KC KD 9C").raw(),
+            keep: CardSet::EMPTY.raw(),
+            must: None,
+            free_card: None,
+        };
+        let table = [g("KH KS 2C")];
+        assert_eq!(memo.find(7, &key, &table), None);
+        memo.keep(7, key, &table, true);
+        assert_eq!(memo.find(7, &key, &table), Some(true));
+        // The suit of a 2 is not read.
+        assert_eq!(memo.find(7, &key, &[g("KH KS 2D")]), Some(true));
+        let nine = Some("9C".parse::<Card>().unwrap());
+        let mut many = rules;
+        many.set("groups_per_rank", "many").unwrap();
+        let mut others = vec![key; 5];
+        others[0].cards = cs("KC KC KD 9D").raw();
+        others[1].keep = cs("2C").raw();
+        others[2].must = nine;
+        others[3].free_card = nine;
+        others[4].rules = rules_read(&many);
+        for o in &others {
+            assert_eq!(memo.find(7, o, &table), None);
+        }
+        assert_eq!(memo.find(7, &key, &[]), None);
+        assert_eq!(memo.find(7, &key, &[g("KH KS JK JK")]), None);
+        assert_eq!(memo.find(7, &key, &[g("KH KS 2C"), g("5C 5D 5H")]), None);
     }
 
     /// The table-by-table form `max_opening` had before it skipped ranks
