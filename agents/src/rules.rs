@@ -65,7 +65,7 @@ use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
     can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
-    SeatView, Table, MAX_GROUPS,
+    SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -221,8 +221,6 @@ pub struct RulesAgent {
     /// Scratch for the meld steps whose going-out bonus is still to be
     /// settled: (gain with the bonus, order among the steps, step).
     outs: Vec<(f64, usize, Action)>,
-    /// Recent answers of the going-out test.
-    going_out: GoingOutMemo,
     /// Scratch for the meld steps tried in one decision, without suits.
     tried: Vec<Option<SuitFree>>,
 }
@@ -285,72 +283,11 @@ impl SuitFree {
     }
 }
 
-/// A direct-mapped memo of [`can_go_out_with`]. The solver reads rank
-/// counts, wild kinds and the heart aces, never suits, so its answers are
-/// kept by the hand's and the groups' counts: the step the meld policy
-/// picks for keeping the way out is the position it tests again at its
-/// next decision, and across worlds the same counts come back in other
-/// suits.
-#[derive(Clone, Debug, Default)]
-struct GoingOutMemo {
-    slots: Vec<Option<GoingOutSlot>>,
-}
-
-#[derive(Clone, Debug)]
-struct GoingOutSlot {
-    hand: (u64, u32),
-    groups: [u64; MAX_GROUPS],
-    len: usize,
-    rules: Rules,
-    out: bool,
-}
-
-impl GoingOutMemo {
-    const SLOTS: usize = 256;
-
-    fn can_go_out(&mut self, hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
-        if surely_stuck_with(hand, groups, rules) {
-            return false;
-        }
-        if self.slots.is_empty() {
-            self.slots = vec![None; Self::SLOTS];
-        }
-        // The hand's rank counts, jokers, heart aces and black threes (the
-        // other threes are red); each group's rank, counts and flags.
-        let (_, _, jokers) = hand.raw();
-        let key = (
-            rank_counts(hand),
-            jokers as u32 | hand.count(Card::HEART_ACE) << 8 | hand.black_three_count() << 16,
-        );
-        let mut packed = [0u64; MAX_GROUPS];
-        let mut h = key.0 ^ (key.1 as u64).rotate_left(40);
-        for (p, g) in packed.iter_mut().zip(groups) {
-            *p = g.rank().map_or(0xFF, |r| r as u64)
-                | (g.naturals() as u64) << 8
-                | (g.twos() as u64) << 16
-                | (g.jokers() as u64) << 24
-                | (g.flags() as u64) << 32;
-            h = (h ^ *p).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-        }
-        let packed = &packed[..groups.len()];
-        let i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % Self::SLOTS;
-        if let Some(e) = &self.slots[i] {
-            if e.hand == key && e.groups[..e.len] == *packed && e.rules == *rules {
-                return e.out;
-            }
-        }
-        let out = can_go_out_with(hand, groups, rules);
-        let mut e = GoingOutSlot {
-            hand: key,
-            groups: [0; MAX_GROUPS],
-            len: packed.len(),
-            rules: *rules,
-            out,
-        };
-        e.groups[..packed.len()].copy_from_slice(packed);
-        self.slots[i] = Some(e);
-        out
-    }
+/// Whether `hand` can go out onto `groups`: a count settles many hands
+/// that cannot, the engine's going-out test (which keeps its last answers,
+/// by counts where no card is singled out) the rest.
+fn can_go_out_now(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
+    !surely_stuck_with(hand, groups, rules) && can_go_out_with(hand, groups, rules)
 }
 
 /// A direct-mapped memo of [`best_opening`] by pool: the meld policy asks
@@ -393,7 +330,6 @@ impl RulesAgent {
             buf: Vec::with_capacity(64),
             openings: OpeningCache::default(),
             outs: Vec::new(),
-            going_out: GoingOutMemo::default(),
             tried: Vec::new(),
         }
     }
@@ -914,9 +850,7 @@ impl RulesAgent {
             }
             let mut t = s.clone();
             if t.apply_listed(a).is_ok()
-                && self
-                    .going_out
-                    .can_go_out(t.hand(me), t.table(me).groups(), t.rules())
+                && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
             {
                 best = Some((with, i, a));
             }
@@ -935,10 +869,7 @@ impl RulesAgent {
     /// Whether going out now is what it wants, when it can.
     fn wants_out(&mut self, s: &GameState, o: &Outlook, others: &Others) -> bool {
         let me = o.me;
-        if !self
-            .going_out
-            .can_go_out(s.hand(me), s.table(me).groups(), s.rules())
-        {
+        if !can_go_out_now(s.hand(me), s.table(me).groups(), s.rules()) {
             return false;
         }
         // The visible count if it goes out now: its hand melded, 100 for
@@ -1479,11 +1410,10 @@ mod tests {
     /// The counting "no" never contradicts the solver, on the tables of
     /// random play under both rule versions with the real hands and with
     /// random ones, and it settles a good part of the hands that cannot go
-    /// out; the memo, kept by counts, answers as the solver does, the
-    /// hands with their suits turned included.
+    /// out; asked again through the engine's memo, kept by counts, the
+    /// test answers as before, the hands with their suits turned included.
     #[test]
     fn surely_stuck_agrees_with_the_solver() {
-        let mut memo = GoingOutMemo::default();
         // The same hand with the suits of its naturals and 2s turned (the
         // heart ace and the threes, which the solver tells apart, kept).
         let turned = |h: CardSet| {
@@ -1533,10 +1463,10 @@ mod tests {
                             let out = can_go_out_with(h, groups, &rules);
                             let sure = surely_stuck_with(h, groups, &rules);
                             assert!(!(sure && out), "{h} onto {groups:?}");
-                            assert_eq!(memo.can_go_out(h, groups, &rules), out, "{h}");
+                            assert_eq!(can_go_out_now(h, groups, &rules), out, "{h}");
                             let t = turned(h);
                             assert_eq!(can_go_out_with(t, groups, &rules), out, "{t}");
-                            assert_eq!(memo.can_go_out(t, groups, &rules), out, "{t}");
+                            assert_eq!(can_go_out_now(t, groups, &rules), out, "{t}");
                             stuck += sure as u32;
                             cannot += !out as u32;
                             can += out as u32;

@@ -204,7 +204,7 @@ fn can_meld_all_but_one(
     }
     let key = GoingOutKey {
         rules: rules_read(rules),
-        cards: cards.raw(),
+        cards: hand_read(cards, must, free_card, keep),
         keep: keep.raw(),
         must,
         free_card,
@@ -237,6 +237,27 @@ fn rules_read(rules: &Rules) -> u8 {
         | ((rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly) as u8) << 2
         | ((rules.wild_canasta == WildCanasta::Open) as u8) << 3
         | ((rules.free_pickup_return == Permit::Forbid) as u8) << 4
+}
+
+/// What the going-out test reads of `cards`. With no card to lay, no card
+/// taken for free and no pending wild (which single out cards by kind),
+/// it reads counts only: every rank's, the jokers, the ♥A (D-9.4) and the
+/// black threes (the other threes are red), so hands alike but for suits
+/// share an answer; otherwise the cards themselves (the top bit tells the
+/// two apart).
+fn hand_read(
+    cards: CardSet,
+    must: Option<Card>,
+    free_card: Option<Card>,
+    keep: CardSet,
+) -> (u64, u64, u8) {
+    if must.is_none() && free_card.is_none() && keep.is_empty() {
+        let (_, _, jokers) = cards.raw();
+        let singled = cards.count(Card::HEART_ACE) as u64 | (cards.black_three_count() as u64) << 2;
+        (cards.rank_counts(), singled | 1 << 63, jokers)
+    } else {
+        cards.raw()
+    }
 }
 
 /// What the going-out test reads of a group: its rank, its counts of
@@ -831,15 +852,17 @@ mod tests {
         }
     }
 
-    /// A kept answer is given back only for the very arguments it was
-    /// kept for: any of them differing, in the same slot, is a miss.
+    /// A kept answer is given back only for the arguments it was kept
+    /// for, suits the test never reads aside: any of them differing, in
+    /// the same slot, is a miss.
     #[test]
     fn going_out_memo_compares_the_whole_key() {
         let rules = Rules::default();
         let mut memo = GoingOutMemo { slots: Vec::new() };
+        let read = |c: &str| hand_read(cs(c), None, None, CardSet::EMPTY);
         let key = GoingOutKey {
             rules: rules_read(&rules),
-            cards: cs("KC KC KD 9C").raw(),
+            cards: read("KC KC KD 9C"),
             keep: CardSet::EMPTY.raw(),
             must: None,
             free_card: None,
@@ -853,8 +876,14 @@ mod tests {
         let nine = Some("9C".parse::<Card>().unwrap());
         let mut many = rules;
         many.set("groups_per_rank", "many").unwrap();
-        let mut others = vec![key; 5];
-        others[0].cards = cs("KC KC KD 9D").raw();
+        // With no card singled out, the hand is read by its counts: the
+        // same hand in other suits is the same question, another rank not.
+        let mut turned = key;
+        turned.cards = read("KD KH KS 9D");
+        assert_eq!(memo.find(7, &turned, &table), Some(true));
+        let mut others = vec![key; 6];
+        others[0].cards = read("KC KC KD TC");
+        others[5].cards = hand_read(cs("KC KC KD 9C"), nine, None, CardSet::EMPTY);
         others[1].keep = cs("2C").raw();
         others[2].must = nine;
         others[3].free_card = nine;
@@ -862,6 +891,19 @@ mod tests {
         for o in &others {
             assert_eq!(memo.find(7, o, &table), None);
         }
+        // The ♥A and the black threes are told from their rank fellows.
+        let mut heart = key;
+        heart.cards = read("KC KC KD AH");
+        memo.keep(9, heart, &table, true);
+        let mut diamond = heart;
+        diamond.cards = read("KC KC KD AD");
+        assert_eq!(memo.find(9, &diamond, &table), None);
+        let mut black = key;
+        black.cards = read("KC KC KD 3S");
+        memo.keep(9, black, &table, true);
+        let mut red = black;
+        red.cards = read("KC KC KD 3H");
+        assert_eq!(memo.find(9, &red, &table), None);
         assert_eq!(memo.find(7, &key, &[]), None);
         assert_eq!(memo.find(7, &key, &[g("KH KS JK JK")]), None);
         assert_eq!(memo.find(7, &key, &[g("KH KS 2C"), g("5C 5D 5H")]), None);
