@@ -2771,7 +2771,6 @@ impl Search {
 /// only if it carries the current generation, so emptying the set between
 /// searches is one increment, not a pass over the whole table (which grows
 /// to the largest search the thread has made).
-#[derive(Default)]
 struct Seen {
     /// (key, generation, depth); generation 0 is never current.
     slots: Vec<(u64, u32, u32)>,
@@ -2779,12 +2778,20 @@ struct Seen {
     len: usize,
 }
 
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen::with_room(0)
+    }
+}
+
 impl Seen {
     /// An empty set with room for `n` entries before it grows.
     fn with_room(n: usize) -> Seen {
-        let mut s = Seen::default();
-        s.grow_to((2 * n).next_power_of_two().max(16));
-        s
+        Seen {
+            slots: vec![(0, 0, 0); (2 * n).next_power_of_two().max(16)],
+            generation: 1,
+            len: 0,
+        }
     }
 
     fn clear(&mut self) {
@@ -2801,9 +2808,6 @@ impl Seen {
     /// The depth stored for `key` in this generation.
     #[cfg(test)]
     fn get(&self, key: u64) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
         loop {
@@ -2822,11 +2826,8 @@ impl Seen {
     /// `false` if it was searched already with at least as many (nothing
     /// changes), else records `depth` for it and answers `true`.
     fn visit(&mut self, key: u64, depth: u32) -> bool {
-        if self.generation == 0 {
-            self.generation = 1;
-        }
         if 2 * (self.len + 1) > self.slots.len() {
-            self.grow_to((2 * self.slots.len()).max(16));
+            self.grow_to(2 * self.slots.len());
         }
         let mask = self.slots.len() - 1;
         let mut i = key as usize & mask;
@@ -2851,22 +2852,17 @@ impl Seen {
     /// Rehashes the live entries into `cap` slots (a power of two).
     fn grow_to(&mut self, cap: usize) {
         let old = std::mem::replace(&mut self.slots, vec![(0, 0, 0); cap]);
-        let generation = self.generation.max(1);
-        let live = old
-            .into_iter()
-            .filter(|s| s.1 == self.generation && s.1 != 0);
         let mask = cap - 1;
-        let mut len = 0;
-        for (k, _, d) in live {
+        for (k, g, d) in old {
+            if g != self.generation {
+                continue;
+            }
             let mut i = k as usize & mask;
-            while self.slots[i].1 == generation {
+            while self.slots[i].1 == self.generation {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (k, generation, d);
-            len += 1;
+            self.slots[i] = (k, g, d);
         }
-        self.generation = generation;
-        self.len = len;
     }
 }
 
