@@ -142,6 +142,19 @@ pub fn value_after(state: &GameState, a: Action) -> Option<i32> {
     Some(table_value(s.table(me), s.rules()))
 }
 
+/// A random one of `legal` (never empty), a meld step four times in five
+/// when there is one, so that the tables of random test hands grow.
+#[cfg(test)]
+pub(crate) fn meld_biased_pick(legal: &[Action], rng: &mut rand_pcg::Pcg64Mcg) -> Action {
+    use rand::RngExt;
+    let melds: Vec<Action> = legal.iter().copied().filter(is_meld).collect();
+    if !melds.is_empty() && rng.random_bool(0.8) {
+        melds[rng.random_range(0..melds.len())]
+    } else {
+        legal[rng.random_range(0..legal.len())]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,14 +182,7 @@ mod tests {
                         tables += 1;
                     }
                     g.legal_actions(&mut buf);
-                    // Meld steps first, so that tables grow.
-                    let melds: Vec<Action> = buf.iter().copied().filter(is_meld).collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        buf[rng.random_range(0..buf.len())]
-                    };
-                    g.apply(pick).unwrap();
+                    g.apply(meld_biased_pick(&buf, &mut rng)).unwrap();
                 }
             }
         }

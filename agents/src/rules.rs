@@ -60,7 +60,7 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::eval::{best_opening, card_points, rank_counts, table_value};
+use crate::eval::{best_opening, card_points, is_meld, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
@@ -781,7 +781,7 @@ impl RulesAgent {
         outs.clear();
         let mut tried = std::mem::take(&mut self.tried);
         tried.clear();
-        for (i, a) in legal.iter().filter(|a| is_meld_step(a)).enumerate() {
+        for (i, a) in legal.iter().filter(|a| is_meld(a)).enumerate() {
             if !pending && matches!(a, Action::TakeWild { .. }) {
                 continue;
             }
@@ -1247,19 +1247,6 @@ fn puts_heart_ace_in_group(a: &Action) -> bool {
     }
 }
 
-/// Meld-phase actions that lay or move cards (not undos, not the discard).
-fn is_meld_step(a: &Action) -> bool {
-    matches!(
-        a,
-        Action::Lay { .. }
-            | Action::Extend { .. }
-            | Action::TakeWild { .. }
-            | Action::Swap { .. }
-            | Action::Convert { .. }
-            | Action::LayHeartAce
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1357,7 +1344,7 @@ mod tests {
                     if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
                         let me = g.current_player();
                         let o = Outlook::of(&g.view(me));
-                        let steps: Vec<Action> = buf.iter().copied().filter(is_meld_step).collect();
+                        let steps: Vec<Action> = buf.iter().copied().filter(is_meld).collect();
                         for (i, a) in steps.iter().enumerate() {
                             for b in &steps[i + 1..] {
                                 if SuitFree::of(a) != SuitFree::of(b) {
@@ -1393,14 +1380,8 @@ mod tests {
                             }
                         }
                     }
-                    // Meld steps first, so that tables grow.
-                    let melds: Vec<Action> = buf.iter().copied().filter(is_meld_step).collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        buf[rng.random_range(0..buf.len())]
-                    };
-                    g.apply(pick).unwrap();
+                    g.apply(crate::eval::meld_biased_pick(&buf, &mut rng))
+                        .unwrap();
                 }
             }
         }
@@ -1473,14 +1454,8 @@ mod tests {
                         }
                     }
                     g.legal_actions(&mut buf);
-                    // Meld steps first, so that tables grow.
-                    let melds: Vec<Action> = buf.iter().copied().filter(is_meld_step).collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        buf[rng.random_range(0..buf.len())]
-                    };
-                    g.apply(pick).unwrap();
+                    g.apply(crate::eval::meld_biased_pick(&buf, &mut rng))
+                        .unwrap();
                 }
             }
         }

@@ -1010,54 +1010,36 @@ mod tests {
         assert_eq!(max_opening(cs("5C 5D JK KC KD KH"), Rank::Five, 3), 15);
     }
 
-    /// `natural_slot` as a loop over wild counts, before the table.
-    fn natural_slot_reference(n: u32, from: Option<&Group>, rules: &Rules) -> Option<Slot> {
-        if n > 8 {
-            return None;
-        }
-        if let Some(g) = from {
-            if g.is_black_canasta() && rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
-                return if n == g.naturals() {
-                    Some(Slot {
+    /// The table of ordinary slots is the loop over wild counts it was
+    /// made from: every count of naturals, every fewest wilds a group
+    /// that received one may keep (D-11.2), a canasta before or not.
+    #[test]
+    fn natural_slot_table_is_the_loop() {
+        for (was, table) in NATURAL_SLOTS.iter().enumerate() {
+            for min_w in 0..=8u32 {
+                for n in 0..=8u32 {
+                    let mut want = Slot {
                         plain: 0,
-                        canasta: 1 << g.wilds(),
-                    })
-                } else if n >= 7 {
-                    Some(Slot {
-                        plain: 0,
-                        canasta: 1,
-                    })
-                } else {
-                    None
-                };
+                        canasta: 0,
+                    };
+                    for w in min_w..=8 {
+                        if !legal_natural_counts(n, w) {
+                            continue;
+                        }
+                        if n + w >= 7 {
+                            want.canasta |= 1 << w;
+                        } else if was == 0 {
+                            want.plain |= 1 << w;
+                        }
+                    }
+                    let got = table[min_w as usize][n as usize];
+                    assert_eq!(
+                        (got.plain, got.canasta),
+                        (want.plain, want.canasta),
+                        "{was} {min_w} {n}"
+                    );
+                }
             }
-        }
-        let was_canasta = from.is_some_and(|g| g.is_canasta());
-        let min_w = from.map_or(0, |g| {
-            if g.flags() & FLAG_RECEIVED != 0 {
-                g.wilds()
-            } else {
-                0
-            }
-        });
-        let mut s = Slot {
-            plain: 0,
-            canasta: 0,
-        };
-        for w in min_w..=8u32 {
-            if !legal_natural_counts(n, w) {
-                continue;
-            }
-            if n + w >= 7 {
-                s.canasta |= 1 << w;
-            } else if !was_canasta {
-                s.plain |= 1 << w;
-            }
-        }
-        if s.plain | s.canasta == 0 {
-            None
-        } else {
-            Some(s)
         }
     }
 
@@ -1097,14 +1079,14 @@ mod tests {
             let count = mine.clone().count();
             let slot = match rules.groups_per_rank {
                 GroupsPerRank::One => match groups.iter().find(|g| g.rank() == Some(rank)) {
-                    Some(g) => natural_slot_reference(g.naturals() + n, Some(g), rules),
+                    Some(g) => natural_slot(g.naturals() + n, Some(g), rules),
                     None => match n {
                         0 => Some(Slot {
                             plain: 1,
                             canasta: 0,
                         }),
                         1 => None,
-                        _ => natural_slot_reference(n, None, rules),
+                        _ => natural_slot(n, None, rules),
                     },
                 },
                 GroupsPerRank::Many => {
@@ -1116,7 +1098,7 @@ mod tests {
                         let mut ok = true;
                         for (i, g) in mine.clone().enumerate() {
                             let add = if i == choice { n } else { 0 };
-                            match natural_slot_reference(g.naturals() + add, Some(g), rules) {
+                            match natural_slot(g.naturals() + add, Some(g), rules) {
                                 Some(s) => a = add_reference(a, s),
                                 None => ok = false,
                             }
@@ -1125,7 +1107,7 @@ mod tests {
                             match n {
                                 0 => {}
                                 1 => ok = false,
-                                _ => match natural_slot_reference(n, None, rules) {
+                                _ => match natural_slot(n, None, rules) {
                                     Some(s) => a = add_reference(a, s),
                                     None => ok = false,
                                 },
