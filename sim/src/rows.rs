@@ -60,29 +60,17 @@ macro_rules! number_cell {
                 s.parse().map_err(|_| format!("expected an integer, got `{s}`"))
             }
             fn write_cell(&self, out: &mut Vec<u8>) {
-                let n = *self as i64;
+                // Every column type widens to i128 without loss.
+                let n = *self as i128;
                 if n < 0 {
                     out.push(b'-');
                 }
-                write_u64(out, n.unsigned_abs());
+                write_u64(out, n.unsigned_abs() as u64);
             }
         }
     )*};
 }
-number_cell!(u8, u16, u32, i32, i64);
-
-impl Cell for u64 {
-    fn to_cell(&self) -> String {
-        self.to_string()
-    }
-    fn from_cell(s: &str) -> Result<Self, String> {
-        s.parse()
-            .map_err(|_| format!("expected an integer, got `{s}`"))
-    }
-    fn write_cell(&self, out: &mut Vec<u8>) {
-        write_u64(out, *self);
-    }
-}
+number_cell!(u8, u16, u32, u64, i32, i64);
 
 impl Cell for bool {
     fn to_cell(&self) -> String {
