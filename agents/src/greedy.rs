@@ -133,6 +133,10 @@ impl Agent for GreedyAgent {
 
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         if legal.len() == 1 {
+            if view.phase() == Phase::Meld {
+                // A forced meld step is still a step of the turn (patience).
+                self.finisher.step(view);
+            }
             return legal[0];
         }
         let steps = self.finisher.step(view);
