@@ -194,8 +194,8 @@ impl GreedyAgent {
             || best_opening(view.hand()) >= view.opening_minimum(me);
         if may_meld {
             // Only the mover's table after its own steps is read: no
-            // sample of the hidden cards is needed.
-            let state = view.own_world(rng);
+            // sample of the hidden cards is needed, and none is drawn.
+            let state = view.own_world(&mut Pcg64Mcg::new(0));
             let base = table_value(view.table(me), view.rules());
             let mut best: Option<(i32, i32, Action)> = None;
             for a in legal.iter().filter(|a| is_meld(a)) {
