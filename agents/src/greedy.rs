@@ -12,10 +12,11 @@
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
-    best_opening, is_meld, least_useful_discard, opened_before, table_value, value_after,
+    best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value,
+    value_after,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
-use crate::{Agent, TurnFinisher};
+use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{Action, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
 
@@ -80,6 +81,8 @@ impl Params for GreedyParams {
 pub struct GreedyAgent {
     params: GreedyParams,
     finisher: TurnFinisher,
+    /// Scored meld candidates of [`Agent::act_unlisted`] (a reused buffer).
+    scored: Vec<(i32, i32, usize, Action)>,
 }
 
 impl GreedyAgent {
@@ -88,6 +91,7 @@ impl GreedyAgent {
         GreedyAgent {
             params,
             finisher: TurnFinisher::default(),
+            scored: Vec::new(),
         }
     }
 }
@@ -178,46 +182,148 @@ impl Agent for GreedyAgent {
             Phase::Over => legal[0],
         }
     }
+
+    fn chooses_unlisted(&self) -> bool {
+        true
+    }
+
+    /// The meld phase of [`GreedyAgent::act`] over unchecked candidates:
+    /// the meld steps are scored in the same way, and checked best first
+    /// until one is listed, so that most steps are never checked (the
+    /// listing checks every one). The best listed step (ties: fewer wilds,
+    /// then the first listed) is the one `act` picks. Where `act` would
+    /// follow its turn finisher, it is left to `act`.
+    fn act_unlisted(
+        &mut self,
+        view: &SeatView,
+        candidates: &mut Candidates,
+        _rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        if view.phase() != Phase::Meld {
+            return None;
+        }
+        let (steps, finishing) = self.finisher.peek(view);
+        if finishing || steps > self.params.patience {
+            return None;
+        }
+        let actions = candidates.actions();
+        let chosen =
+            if actions.contains(&Action::TakeRest) && candidates.is_listed(Action::TakeRest) {
+                Action::TakeRest
+            } else {
+                let step = if may_meld(view) {
+                    self.best_unlisted_step(view, candidates)
+                } else {
+                    None
+                };
+                let chosen = match step {
+                    Some(a) => a,
+                    None => {
+                        let (hand, table) = (view.hand(), view.table(view.seat()));
+                        // The least useful listed discard, the first of equals.
+                        let mut best: Option<(i32, Action)> = None;
+                        for &a in actions {
+                            if let Action::Discard(c) = a {
+                                let v = keep_value(c, hand, table);
+                                if best.is_none_or(|(b, _)| v < b) && candidates.is_listed(a) {
+                                    best = Some((v, a));
+                                }
+                            }
+                        }
+                        // None: `act` follows its finisher.
+                        best?.1
+                    }
+                };
+                chosen
+            };
+        self.finisher.step(view);
+        Some(chosen)
+    }
+}
+
+/// Whether the greedy player melds at all this meld phase: with a wild
+/// pending, during a pickup, once opened, after a lay this turn, or when
+/// its hand can reach the opening minimum (D-8.2).
+fn may_meld(view: &SeatView) -> bool {
+    let me = view.seat();
+    !view.pending_wilds().is_empty()
+        || view.pickup().is_some()
+        || opened_before(view, me)
+        || !view.table(me).groups().is_empty()
+        || best_opening(view.hand()) >= view.opening_minimum(me)
+}
+
+/// Whether the greedy player weighs the action: a meld step, but no wild
+/// moved with none pending (wilds are moved only to place a pending one).
+fn considered(a: Action, pending: bool) -> bool {
+    is_meld(&a) && (pending || !matches!(a, Action::TakeWild { .. }))
+}
+
+/// Wilds a step spends from the hand: its second key (fewer first).
+fn wilds_spent(a: Action) -> i32 {
+    match a {
+        Action::Lay { cards } => cards.wild_count() as i32,
+        Action::Extend { card, .. } if card.is_wild() => 1,
+        _ => 0,
+    }
 }
 
 impl GreedyAgent {
+    /// The step [`GreedyAgent::meld`] picks among the listed ones, found
+    /// from the candidates: all scored on the tables they lead to, then
+    /// checked best first (the first listed of equals first) down to the
+    /// first listed, while one would be played (a gain, or a wild
+    /// pending).
+    fn best_unlisted_step(
+        &mut self,
+        view: &SeatView,
+        candidates: &mut Candidates,
+    ) -> Option<Action> {
+        let pending = !view.pending_wilds().is_empty();
+        let rules = view.rules();
+        let base = table_value(view.table(view.seat()), rules);
+        self.scored.clear();
+        for (i, &a) in candidates.actions().iter().enumerate() {
+            if !considered(a, pending) {
+                continue;
+            }
+            if let Some(t) = candidates.table_after(a) {
+                let gain = table_value(&t, rules) - base;
+                if gain > 0 || pending {
+                    self.scored.push((gain, -wilds_spent(a), i, a));
+                }
+            }
+        }
+        // Best key first; among equal keys, the first candidate.
+        self.scored
+            .sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)).then(x.2.cmp(&y.2)));
+        self.scored
+            .iter()
+            .map(|&(_, _, _, a)| a)
+            .find(|&a| candidates.is_listed(a))
+    }
+
     fn meld(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         if legal.contains(&Action::TakeRest) {
             return Action::TakeRest;
         }
-        let me = view.seat();
-        let pending = !view.pending_wilds().is_empty();
-        let may_meld = pending
-            || view.pickup().is_some()
-            || opened_before(view, me)
-            || !view.table(me).groups().is_empty()
-            || best_opening(view.hand()) >= view.opening_minimum(me);
-        if may_meld {
+        if may_meld(view) {
+            let pending = !view.pending_wilds().is_empty();
             // Only the mover's table after its own steps is read: no
             // sample of the hidden cards is needed, and none is drawn.
             let state = view.own_world(&mut Pcg64Mcg::new(0));
-            let base = table_value(view.table(me), view.rules());
-            let mut best: Option<(i32, i32, Action)> = None;
-            for a in legal.iter().filter(|a| is_meld(a)) {
-                // Wilds are moved only when one is pending (to place it).
-                if !pending && matches!(a, Action::TakeWild { .. }) {
-                    continue;
-                }
-                if let Some(v) = value_after(&state, *a) {
-                    let gain = v - base;
+            let base = table_value(view.table(view.seat()), view.rules());
+            let mut best: Option<((i32, i32), Action)> = None;
+            for &a in legal.iter().filter(|&&a| considered(a, pending)) {
+                if let Some(v) = value_after(&state, a) {
                     // Ties: spend fewer wilds, then the first listed.
-                    let wilds = match a {
-                        Action::Lay { cards } => cards.wild_count() as i32,
-                        Action::Extend { card, .. } if card.is_wild() => 1,
-                        _ => 0,
-                    };
-                    let key = (gain, -wilds);
-                    if best.is_none_or(|(g, w, _)| key > (g, w)) {
-                        best = Some((gain, -wilds, *a));
+                    let key = (v - base, -wilds_spent(a));
+                    if best.is_none_or(|(k, _)| key > k) {
+                        best = Some((key, a));
                     }
                 }
             }
-            if let Some((gain, _, a)) = best {
+            if let Some(((gain, _), a)) = best {
                 if gain > 0 || pending {
                     return a;
                 }
@@ -236,5 +342,89 @@ impl GreedyAgent {
             .copied()
             .find(|a| *a != Action::Reset)
             .unwrap_or(legal[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::{GameState, Rules};
+    use rand::{Rng, SeedableRng};
+
+    /// At every meld-phase decision of greedy hands (default rules, the
+    /// 2003-01 rules, and a patience of 3 so that the finisher's turns
+    /// come often), the unlisted choice is the listed one, and the seat's
+    /// generator and the agent's turn count are left as `act` leaves
+    /// them; where it declines, nothing has changed.
+    #[test]
+    fn unlisted_choice_is_the_listed_choice() {
+        let mut legal = Vec::new();
+        let mut cand = Vec::new();
+        let mut found = Vec::new();
+        let (mut chosen, mut declined) = (0, 0);
+        let patient = GreedyParams::default();
+        let impatient = GreedyParams {
+            patience: 3,
+            ..GreedyParams::default()
+        };
+        for (rules, params, seeds) in [
+            (Rules::default(), &patient, 0..60),
+            (
+                Rules::preset("decorated-2003-01").unwrap(),
+                &patient,
+                60..80,
+            ),
+            (Rules::default(), &impatient, 80..100),
+        ] {
+            for seed in seeds {
+                let mut g = GameState::new(rules, seed);
+                let mut agents = [
+                    GreedyAgent::new(params.clone()),
+                    GreedyAgent::new(params.clone()),
+                ];
+                let mut rngs = [
+                    Pcg64Mcg::seed_from_u64(seed),
+                    Pcg64Mcg::seed_from_u64(!seed),
+                ];
+                while !g.is_terminal() {
+                    let p = g.current_player();
+                    let view = g.view(p);
+                    g.legal_actions(&mut legal);
+                    let mut unlisted = None;
+                    if g.phase() == Phase::Meld {
+                        let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
+                        g.candidate_actions(&mut cand);
+                        found.clear();
+                        let mut c = Candidates::new(&g, &cand, &mut found);
+                        match agent.act_unlisted(&view, &mut c, &mut rng) {
+                            Some(a) => {
+                                chosen += 1;
+                                assert!(found.contains(&a), "seed {seed}: {a} was checked");
+                                unlisted = Some((a, agent, rng));
+                            }
+                            None => {
+                                declined += 1;
+                                assert_eq!(rng.next_u64(), rngs[p].clone().next_u64());
+                                assert_eq!(
+                                    agent.finisher.peek(&view),
+                                    agents[p].finisher.peek(&view)
+                                );
+                            }
+                        }
+                    }
+                    let a = agents[p].act(&view, &legal, &mut rngs[p]);
+                    if let Some((b, agent, mut rng)) = unlisted {
+                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
+                        assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
+                        assert_eq!(agent.finisher.peek(&view), agents[p].finisher.peek(&view));
+                    }
+                    g.apply_listed(a).unwrap();
+                }
+            }
+        }
+        assert!(
+            chosen > 5000 && declined > 100,
+            "{chosen} chosen, {declined} declined"
+        );
     }
 }

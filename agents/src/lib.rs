@@ -30,8 +30,53 @@ pub use random::{RandomAgent, RandomParams};
 pub use rules::{RulesAgent, RulesParams};
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError, AGENT_NAMES};
 
-use kanaszta_engine::{Action, SeatView};
+use kanaszta_engine::{Action, CandidateCheck, GameState, SeatView, Table};
 use rand_pcg::Pcg64Mcg;
+
+/// The meld phase's candidate actions of [`Agent::act_unlisted`]: the
+/// actions [`GameState::legal_actions`] chooses from, unchecked, in its
+/// order ([`GameState::candidate_actions`]), with the listing's check one
+/// candidate at a time. They read only the mover's own cards, table and
+/// turn; the state behind them is out of the agent's reach.
+pub struct Candidates<'a> {
+    actions: &'a [Action],
+    check: CandidateCheck<'a>,
+    listed: &'a mut Vec<Action>,
+}
+
+impl<'a> Candidates<'a> {
+    /// The candidates `actions` of `state` (from
+    /// [`GameState::candidate_actions`]); the ones found listed are added
+    /// to `listed`.
+    pub fn new(state: &'a GameState, actions: &'a [Action], listed: &'a mut Vec<Action>) -> Self {
+        Candidates {
+            actions,
+            check: state.candidate_check(),
+            listed,
+        }
+    }
+
+    /// The candidates, in the listing's order.
+    pub fn actions(&self) -> &'a [Action] {
+        self.actions
+    }
+
+    /// Whether [`GameState::legal_actions`] lists the candidate `a`.
+    pub fn is_listed(&mut self, a: Action) -> bool {
+        let ok = self.check.is_listed(a);
+        if ok && !self.listed.contains(&a) {
+            self.listed.push(a);
+        }
+        ok
+    }
+
+    /// The mover's table after the meld step `a` alone, or `None` if the
+    /// step is refused ([`CandidateCheck::table_after`]): what a listed
+    /// step leads to, without the listing's check.
+    pub fn table_after(&mut self, a: Action) -> Option<Table> {
+        self.check.table_after(a)
+    }
+}
 
 /// A player, in the shape of OpenSpiel's `Bot`.
 pub trait Agent {
@@ -40,6 +85,24 @@ pub trait Agent {
     /// Chooses one of `legal` (never empty) for the seat of `view`, which is
     /// the mover. Returning an action not in `legal` is an error of the game.
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action;
+    /// Whether the agent may choose meld-phase actions by
+    /// [`Agent::act_unlisted`]. Asked before each meld-phase decision.
+    fn chooses_unlisted(&self) -> bool {
+        false
+    }
+    /// A meld-phase choice without the checked listing: an agent with an
+    /// order of preference checks only the [`Candidates`] it gets to.
+    /// Returns the action [`Agent::act`] would return with the listing, or
+    /// `None`, leaving the agent and `rng` as they were, to be asked by
+    /// [`Agent::act`] instead.
+    fn act_unlisted(
+        &mut self,
+        _view: &SeatView,
+        _candidates: &mut Candidates,
+        _rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        None
+    }
     /// Told what a player did (every action of the hand, in order, its own
     /// included).
     fn inform(&mut self, _player: usize, _action: Action) {}

@@ -1,8 +1,8 @@
 //! Driving agents through a hand or a match. An agent's illegal action is an
 //! error of that game ([`AgentError`]), never a panic of the run.
 
-use crate::Agent;
-use kanaszta_engine::{derive_seed, Action, GameState, HandRecord, Match, RuleError};
+use crate::{Agent, Candidates};
+use kanaszta_engine::{derive_seed, Action, GameState, HandRecord, Match, Phase, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -74,6 +74,7 @@ pub fn play_hand(
         a.restart();
     }
     let mut legal = Vec::with_capacity(64);
+    let mut candidates = Vec::with_capacity(64);
     let mut play = HandPlay::default();
     let mut last = (u32::MAX, usize::MAX);
     let mut in_turn = 0u32;
@@ -97,9 +98,23 @@ pub fn play_hand(
                 ),
             });
         }
-        state.legal_actions(&mut legal);
         let view = state.view(p);
-        let action = agents[p].act(&view, &legal, &mut rngs[p]);
+        let mut unlisted = None;
+        if state.phase() == Phase::Meld && agents[p].chooses_unlisted() {
+            // Only the candidates the agent gets to are checked; `legal`
+            // holds those found listed.
+            state.candidate_actions(&mut candidates);
+            legal.clear();
+            let mut c = Candidates::new(state, &candidates, &mut legal);
+            unlisted = agents[p].act_unlisted(&view, &mut c, &mut rngs[p]);
+        }
+        let action = match unlisted {
+            Some(a) => a,
+            None => {
+                state.legal_actions(&mut legal);
+                agents[p].act(&view, &legal, &mut rngs[p])
+            }
+        };
         // A listed action skips the completion check its listing made; any
         // other goes through the full check and is refused with the rule.
         let applied = if legal.contains(&action) {
@@ -168,6 +183,53 @@ mod tests {
         assert_eq!(e.agent, "stubborn");
         assert_eq!(e.error.rule, "D-3.1");
         assert!(e.to_string().contains("illegal action `rest`"), "{e}");
+    }
+
+    /// Plays the first listed action, but in the meld phase picks,
+    /// without the listing, the first candidate that is not listed.
+    struct Unlisted;
+    impl Agent for Unlisted {
+        fn name(&self) -> String {
+            "unlisted".into()
+        }
+        fn act(&mut self, _v: &SeatView, l: &[Action], _r: &mut Pcg64Mcg) -> Action {
+            l[0]
+        }
+        fn chooses_unlisted(&self) -> bool {
+            true
+        }
+        fn act_unlisted(
+            &mut self,
+            _v: &SeatView,
+            c: &mut Candidates,
+            _r: &mut Pcg64Mcg,
+        ) -> Option<Action> {
+            c.actions().iter().copied().find(|&a| !c.is_listed(a))
+        }
+    }
+
+    /// A choice made without the listing is checked in full: a candidate
+    /// the listing would not hold is refused with its rule, as an error
+    /// of the game.
+    #[test]
+    fn an_unlisted_choice_is_checked_in_full() {
+        let mut refused = 0;
+        for seed in 0..20 {
+            let mut g = GameState::new(Rules::default(), seed);
+            let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Unlisted), Box::new(Unlisted)];
+            let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            if let Err(e) = play_hand(&mut g, &mut agents, &mut rngs) {
+                let a = e.action.expect("an action was refused");
+                assert_eq!(g.phase(), Phase::Meld);
+                let mut legal = Vec::new();
+                g.legal_actions(&mut legal);
+                assert!(!legal.contains(&a), "seed {seed}: {a} is listed");
+                assert!(g.clone().apply(a).is_err(), "seed {seed}: {a}");
+                assert!(!e.error.rule.is_empty());
+                refused += 1;
+            }
+        }
+        assert!(refused >= 10, "{refused} hands ended by a refusal");
     }
 
     #[test]

@@ -48,7 +48,9 @@ pub use rules::{
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use solver::{can_go_out_with, max_opening};
-pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK};
+pub use state::{
+    CandidateCheck, GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK,
+};
 pub use table::{Table, MAX_GROUPS};
 pub use tax::tax;
 pub use view::SeatView;

@@ -249,6 +249,62 @@ impl MoverSave {
     }
 }
 
+/// The legality check of [`GameState::legal_actions`], one candidate at a
+/// time (see [`GameState::candidate_check`]), on one quiet copy of the
+/// state made at the first candidate checked.
+pub struct CandidateCheck<'a> {
+    state: &'a GameState,
+    probe: Option<(GameState, MoverSave)>,
+}
+
+impl CandidateCheck<'_> {
+    /// Whether the state's [`GameState::legal_actions`] lists `a`, an
+    /// action of its [`GameState::candidate_actions`]. (An action that
+    /// is not a candidate may get a "yes" here that the listing would not
+    /// give: larger lays, say, which [`GameState::apply`] accepts.)
+    pub fn is_listed(&mut self, a: Action) -> bool {
+        let state = self.state;
+        if state.phase != Phase::Meld {
+            return true;
+        }
+        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
+        let ok = probe.listed_on_probe(save, a);
+        debug_assert!(*probe == *state, "probe restored after {a}");
+        ok
+    }
+
+    /// The mover's table after the meld step `a` alone: the step's own
+    /// rules are checked, not whether the turn can then be completed
+    /// (that is [`CandidateCheck::is_listed`]). `None` if the step is
+    /// refused, or `a` is a discard or the reset, or the phase is not the
+    /// meld phase.
+    pub fn table_after(&mut self, a: Action) -> Option<Table> {
+        let state = self.state;
+        if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
+            return None;
+        }
+        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
+        let table = match probe.meld_step(a) {
+            Ok(()) => {
+                let t = probe.tables[state.current as usize];
+                probe.restore_mover(save);
+                Some(t)
+            }
+            // A refused step changes nothing.
+            Err(_) => None,
+        };
+        debug_assert!(*probe == *state, "probe restored after {a}");
+        table
+    }
+}
+
+/// A quiet copy of `state` and its mover's part, to try steps on.
+fn probe_of(state: &GameState) -> (GameState, MoverSave) {
+    let mut probe = state.clone();
+    probe.quiet = true;
+    (probe, MoverSave::of(state))
+}
+
 /// One hand of decorated canasta, complete: every card's place, the
 /// generator for chance, the turn in progress. Cloning copies fixed-size arrays only.
 ///
@@ -619,27 +675,60 @@ impl GameState {
 
     fn meld_candidates(&self, out: &mut Vec<Action>) {
         // Candidates go straight into the caller's buffer and the illegal
-        // ones are dropped. They are tried on one quiet copy (no message is
-        // formatted): a step refused changes nothing, and after a step
-        // made only the mover's part is put back. Discards and the reset
-        // are checked without changing anything.
+        // ones are dropped.
         self.raw_meld_candidates(out, true);
         let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
-        out.retain(|&a| match a {
-            Action::Discard(c) => probe.check_discard(c).is_ok(),
-            Action::Reset => probe.resettable(),
+        out.retain(|&a| probe.listed_on_probe(&save, a));
+        debug_assert!(probe == *self, "probe restored");
+    }
+
+    /// The check of [`GameState::legal_actions`] for the candidate `a`, on
+    /// a quiet copy of the listed state whose mover's part is `save`: a
+    /// step refused changes nothing, and after a step made only the
+    /// mover's part is put back. Discards and the reset are checked
+    /// without changing anything.
+    fn listed_on_probe(&mut self, save: &MoverSave, a: Action) -> bool {
+        match a {
+            Action::Discard(c) => self.check_discard(c).is_ok(),
+            Action::Reset => self.resettable(),
             _ => {
                 let mut touched = false;
-                let ok = probe.meld_try(a, &mut touched).is_ok();
+                let ok = self.meld_try(a, &mut touched).is_ok();
                 if touched {
-                    probe.restore_mover(&save);
+                    self.restore_mover(save);
                 }
-                debug_assert!(probe == *self, "probe restored after {a}");
                 ok
             }
-        });
+        }
+    }
+
+    /// The actions [`GameState::legal_actions`] chooses from, into `out`
+    /// (cleared first): in the meld phase every step worth trying, the
+    /// discards and the reset, none of them checked yet, in the listing's
+    /// order (the legal actions are this list with the illegal ones
+    /// dropped); in any other phase the legal actions themselves. With
+    /// [`GameState::candidate_check`], a player who wants one action of a
+    /// preference order checks only the candidates it gets to, instead of
+    /// having every step's turn completion (I-9) checked.
+    pub fn candidate_actions(&self, out: &mut Vec<Action>) {
+        if self.phase == Phase::Meld {
+            out.clear();
+            self.raw_meld_candidates(out, true);
+        } else {
+            self.legal_actions(out);
+        }
+    }
+
+    /// Checks candidates of [`GameState::candidate_actions`] one at a
+    /// time: [`CandidateCheck::is_listed`] answers as
+    /// [`GameState::legal_actions`] would list them.
+    pub fn candidate_check(&self) -> CandidateCheck<'_> {
+        CandidateCheck {
+            state: self,
+            probe: None,
+        }
     }
 
     /// Every meld-phase action worth trying, legal or not; the discards
@@ -3362,6 +3451,98 @@ mod tests {
                 "only {stuck} stuck states met, {by_solver} with one card in hand"
             );
         }
+    }
+
+    /// I-9: the candidates with the one-at-a-time check are the listing.
+    /// Along random hands under five rule sets, in every phase, the
+    /// candidates the check passes are the legal actions, in order (a
+    /// meld phase's candidates in reverse too, so that the check's copy
+    /// serves steps in any order); `table_after` of a candidate is the
+    /// mover's table after the step where `apply_listed` takes a listed
+    /// one, and `None` where the step itself is refused.
+    #[test]
+    fn candidates_checked_one_at_a_time_are_the_listing() {
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        let mut convert = many;
+        convert.set("black_canasta_wilds", "convert_only").unwrap();
+        convert.set("wild_canasta", "open").unwrap();
+        let mut free = Rules::default();
+        free.set("free_pickup_return", "allow").unwrap();
+        let (mut legal, mut cand) = (Vec::new(), Vec::new());
+        let (mut refused, mut stepped, mut unlisted) = (0, 0, 0);
+        for (rules, seeds) in [
+            (Rules::default(), 0..30),
+            (Rules::preset("decorated-2003-01").unwrap(), 30..40),
+            (many, 40..50),
+            (convert, 50..60),
+            (free, 60..70),
+        ] {
+            for seed in seeds {
+                let mut g = GameState::new(rules, seed);
+                let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+                while !g.is_terminal() {
+                    g.legal_actions(&mut legal);
+                    g.candidate_actions(&mut cand);
+                    let mut check = g.candidate_check();
+                    let passed: Vec<Action> = cand
+                        .iter()
+                        .copied()
+                        .filter(|&a| check.is_listed(a))
+                        .collect();
+                    assert_eq!(passed, legal, "seed {seed}, turn {}", g.turns);
+                    if g.phase == Phase::Meld {
+                        let mut check = g.candidate_check();
+                        let mut backwards: Vec<Action> = cand
+                            .iter()
+                            .rev()
+                            .copied()
+                            .filter(|&a| check.is_listed(a))
+                            .collect();
+                        backwards.reverse();
+                        assert_eq!(backwards, legal, "seed {seed}, turn {}", g.turns);
+                        let p = g.current as usize;
+                        for &a in &cand {
+                            let after = check.table_after(a);
+                            if matches!(a, Action::Discard(_) | Action::Reset) {
+                                assert!(after.is_none(), "{a} has no table after");
+                                continue;
+                            }
+                            let mut t = g.clone();
+                            t.quiet = true;
+                            match t.meld_step(a) {
+                                Ok(()) => {
+                                    let after = after.expect("a step made has a table after");
+                                    assert!(after == t.tables[p], "seed {seed}: {a}");
+                                    stepped += 1;
+                                    if legal.contains(&a) {
+                                        let mut u = g.clone();
+                                        u.apply_listed(a).unwrap();
+                                        assert!(after == u.tables[p], "seed {seed}: {a}");
+                                    } else {
+                                        unlisted += 1;
+                                    }
+                                }
+                                Err(_) => {
+                                    assert!(after.is_none(), "seed {seed}: {a} refused");
+                                    refused += 1;
+                                }
+                            }
+                        }
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+        // Steps refused by their own rules, steps made but not listed
+        // (their turn could not be completed, I-9), and listed ones.
+        assert!(
+            refused > 1000 && unlisted > 100 && stepped > unlisted + 1000,
+            "{refused} refused, {unlisted} unlisted of {stepped} made"
+        );
     }
 
     /// The answers kept from recent completion searches (filled by the
