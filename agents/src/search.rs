@@ -45,7 +45,7 @@
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
 use crate::spec::AgentSpec;
-use crate::{Agent, GreedyParams, RulesAgent, RulesParams};
+use crate::{Agent, Candidates, GreedyParams, RulesAgent, RulesParams};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -172,6 +172,8 @@ pub struct Sim {
     me: usize,
     policies: Vec<Policy>,
     legal: Vec<Action>,
+    /// Meld-phase candidates for a policy that chooses without the listing.
+    candidates: Vec<Action>,
     /// The options of the last [`Point::Decide`].
     pub options: Vec<Macro>,
     /// The searcher's stage in its current turn.
@@ -195,6 +197,7 @@ impl Sim {
             me,
             policies: (0..players).map(|_| Policy::of(rollout)).collect(),
             legal: Vec::with_capacity(128),
+            candidates: Vec::with_capacity(128),
             options: Vec::with_capacity(32),
             stage: Stage::Start,
             turn_key: (u32::MAX, usize::MAX),
@@ -297,6 +300,23 @@ impl Sim {
                             pol.inform(p, Action::TakeRest);
                         }
                         continue;
+                    }
+                }
+            }
+            // A policy's meld step chosen without the listing
+            // ([`Agent::act_unlisted`]): not at the searcher's own
+            // decisions in the tree, nor after its `hold`.
+            let policy_step = p != self.me || (!tree && self.stage != Stage::DiscardNow);
+            if policy_step && g.phase() == Phase::Meld && self.steps <= MAX_SIM_STEPS_PER_TURN {
+                if let Policy::Other(agent) = &mut self.policies[p] {
+                    if agent.chooses_unlisted() {
+                        g.candidate_actions(&mut self.candidates);
+                        self.legal.clear();
+                        let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
+                        if let Some(a) = agent.act_unlisted(&g.view(p), &mut c, rng) {
+                            self.broken |= !self.apply_chosen(g, a);
+                            continue;
+                        }
                     }
                 }
             }
