@@ -70,6 +70,43 @@ impl<'a> Candidates<'a> {
         ok
     }
 
+    /// Whether `a` is a candidate and listed: the listing's `contains`.
+    pub fn lists(&mut self, a: Action) -> bool {
+        self.actions.contains(&a) && self.is_listed(a)
+    }
+
+    /// The one listed candidate, if exactly one is; found by checking
+    /// the cheap candidates first (discards and the reset), and no more
+    /// than it takes to see a second.
+    pub fn only_listed(&mut self) -> Option<Action> {
+        let mut only = None;
+        let ends = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset);
+        for pass_ends in [true, false] {
+            for i in 0..self.actions.len() {
+                let a = self.actions[i];
+                if ends(&a) == pass_ends && self.is_listed(a) {
+                    if only.is_some() {
+                        return None;
+                    }
+                    only = Some(a);
+                }
+            }
+        }
+        only
+    }
+
+    /// Every listed candidate, in order, into `out` (cleared first): the
+    /// listing itself.
+    pub fn listing(&mut self, out: &mut Vec<Action>) {
+        out.clear();
+        for i in 0..self.actions.len() {
+            let a = self.actions[i];
+            if self.is_listed(a) {
+                out.push(a);
+            }
+        }
+    }
+
     /// The mover's table after the meld step `a` alone, or `None` if the
     /// step is refused ([`CandidateCheck::table_after`]): what a listed
     /// step leads to, without the listing's check.
@@ -115,7 +152,7 @@ pub trait Agent {
 /// pickup opening obliges going out (I-26), and a guard against wandering.
 /// Only the mover's own cards decide how a turn can end, so any
 /// determinization of the view gives a valid plan.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TurnFinisher {
     turn: Option<(u32, usize)>,
     steps: u32,
@@ -158,6 +195,17 @@ impl TurnFinisher {
         legal: &[Action],
         rng: &mut Pcg64Mcg,
     ) -> Option<Action> {
+        self.next_with(view, &mut |a| legal.contains(&a), rng)
+    }
+
+    /// [`TurnFinisher::next`] with `listed(a)` telling whether the listing
+    /// holds `a` (as [`Candidates::is_listed`] does).
+    pub fn next_with(
+        &mut self,
+        view: &SeatView,
+        listed: &mut dyn FnMut(Action) -> bool,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
         self.finishing = true;
         if self.plan.is_empty() {
             // A larger budget only where the usual one does not suffice (a
@@ -180,7 +228,7 @@ impl TurnFinisher {
             }
         }
         match self.plan.pop() {
-            Some(a) if legal.contains(&a) => Some(a),
+            Some(a) if listed(a) => Some(a),
             _ => {
                 self.plan.clear();
                 None
@@ -198,8 +246,19 @@ impl TurnFinisher {
         legal: &[Action],
         rng: &mut Pcg64Mcg,
     ) -> Option<Action> {
-        self.next(view, legal, rng)
-            .or_else(|| legal.contains(&Action::Reset).then_some(Action::Reset))
+        self.next_or_reset_with(view, &mut |a| legal.contains(&a), rng)
+    }
+
+    /// [`TurnFinisher::next_or_reset`] with `listed` as in
+    /// [`TurnFinisher::next_with`].
+    pub fn next_or_reset_with(
+        &mut self,
+        view: &SeatView,
+        listed: &mut dyn FnMut(Action) -> bool,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        self.next_with(view, listed, rng)
+            .or_else(|| listed(Action::Reset).then_some(Action::Reset))
     }
 
     /// Forgets the turn (between hands).
