@@ -147,6 +147,18 @@ pub trait Agent {
     fn restart(&mut self) {}
 }
 
+/// The budgets of the finisher's searches for a way to end the turn: the
+/// usual one, then deeper ones where it does not suffice (a pickup
+/// opening of 120 may need seven lays found by deepening).
+pub const FINISHER_BUDGETS: [u32; 3] = [5_000, 200_000, 2_000_000];
+
+/// The finisher's deep searches (beyond the usual budget) in one hand.
+/// A few hands in a thousand need one or two; a hand where a step the
+/// engine lists leads to no way the search can find, turn after turn,
+/// would otherwise search millions of states every turn (the turns end by
+/// a reset, I-25).
+pub const DEEP_SEARCHES_PER_HAND: u8 = 8;
+
 /// Follows the engine's shortest way to the end of a turn once an agent has
 /// spent `patience` actions in it (or asks for it): needed when a short
 /// pickup opening obliges going out (I-26), and a guard against wandering.
@@ -159,6 +171,11 @@ pub struct TurnFinisher {
     plan: Vec<Action>,
     /// Deep searches left this turn (a hopeless turn cannot stall a run).
     deep: u8,
+    /// Deep searches made this hand (hopeless turns, one after another,
+    /// cannot stall a run either).
+    deep_in_hand: u8,
+    /// The searches' budgets, if not [`FINISHER_BUDGETS`] (tests).
+    budgets: Option<[u32; 3]>,
     /// Set by the agent when it wants the plan followed from now on.
     pub finishing: bool,
 }
@@ -213,12 +230,14 @@ impl TurnFinisher {
             // The search reads only the mover's part, so the unshuffled
             // world (the same number drawn) plans as a sampled one.
             let state = view.own_world(rng);
-            for budget in [5_000, 200_000, 2_000_000] {
-                if budget > 5_000 {
-                    if self.deep == 0 {
+            let budgets = self.budgets.unwrap_or(FINISHER_BUDGETS);
+            for (i, budget) in budgets.into_iter().enumerate() {
+                if i > 0 {
+                    if self.deep == 0 || self.deep_in_hand >= DEEP_SEARCHES_PER_HAND {
                         break;
                     }
                     self.deep -= 1;
+                    self.deep_in_hand += 1;
                 }
                 if let Some(mut path) = state.completion(budget) {
                     path.reverse();
@@ -261,8 +280,73 @@ impl TurnFinisher {
             .or_else(|| listed(Action::Reset).then_some(Action::Reset))
     }
 
-    /// Forgets the turn (between hands).
+    /// Forgets the turn and the hand (between hands).
     pub fn reset(&mut self) {
-        *self = TurnFinisher::default();
+        *self = TurnFinisher {
+            budgets: self.budgets,
+            ..TurnFinisher::default()
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::{GameState, Phase, Rules};
+    use rand::{RngExt, SeedableRng};
+
+    /// A meld phase during a pickup, before the rest is taken: no discard
+    /// yet, so a search of one node finds no way to end the turn.
+    fn pickup_in_progress() -> GameState {
+        let mut legal = Vec::new();
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        for seed in 0.. {
+            let mut g = GameState::new(Rules::default(), seed);
+            while !g.is_terminal() {
+                if g.phase() == Phase::Meld && g.pickup().is_some_and(|k| !k.rest_taken) {
+                    return g;
+                }
+                g.legal_actions(&mut legal);
+                let a = if legal.contains(&Action::TakePile) {
+                    Action::TakePile
+                } else {
+                    legal[rng.random_range(0..legal.len())]
+                };
+                g.apply(a).unwrap();
+            }
+        }
+        unreachable!()
+    }
+
+    /// The finisher searches beyond its usual budget at most
+    /// [`DEEP_SEARCHES_PER_HAND`] times in a hand, whatever the number of
+    /// turns that need it, and at most four times in a turn; a new hand
+    /// has them all again.
+    #[test]
+    fn deep_searches_are_capped_per_turn_and_per_hand() {
+        let g = pickup_in_progress();
+        let view = g.view(g.current_player());
+        let mut f = TurnFinisher {
+            budgets: Some([1, 1, 1]),
+            ..TurnFinisher::default()
+        };
+        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        let mut per_turn = |f: &mut TurnFinisher, calls: usize| {
+            // A new turn each time: forget the last one's key.
+            f.turn = None;
+            f.step(&view);
+            let before = f.deep_in_hand;
+            for _ in 0..calls {
+                assert_eq!(f.next_with(&view, &mut |_| true, &mut rng), None);
+            }
+            f.deep_in_hand - before
+        };
+        // Two deep searches a call; four a turn.
+        assert_eq!(per_turn(&mut f, 3), 4);
+        let hand: Vec<u8> = (0..6).map(|_| per_turn(&mut f, 1)).collect();
+        assert_eq!(hand, [2, 2, 0, 0, 0, 0]);
+        assert_eq!(f.deep_in_hand, DEEP_SEARCHES_PER_HAND);
+        f.reset();
+        assert_eq!(per_turn(&mut f, 1), 2);
     }
 }
