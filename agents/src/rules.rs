@@ -64,8 +64,8 @@ use crate::eval::{best_opening, card_points, is_meld, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
-    SeatView, Table,
+    can_go_out_with, max_opening, Action, CandidateCheck, Card, CardSet, GameState, Group, Phase,
+    Rank, Rules, SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -214,8 +214,6 @@ impl Params for RulesParams {
 pub struct RulesAgent {
     params: RulesParams,
     finisher: TurnFinisher,
-    /// Scratch buffer for legal actions in simulations.
-    buf: Vec<Action>,
     /// Recent answers of [`best_opening`], which depends on the pool alone.
     openings: OpeningCache,
     /// Scratch for the meld steps whose going-out bonus is still to be
@@ -223,6 +221,32 @@ pub struct RulesAgent {
     outs: Vec<(f64, usize, Action)>,
     /// Scratch for the meld steps tried in one decision, without suits.
     tried: Vec<Option<SuitFree>>,
+    /// Scratch of [`RulesAgent::meld_choice_unlisted`]: the candidates,
+    /// the steps weighed, and each candidate's weighed step.
+    cands: Vec<Action>,
+    weighed: Vec<Weighed>,
+    members: Vec<(usize, usize)>,
+    order: Vec<usize>,
+    run: Vec<(usize, usize)>,
+}
+
+/// A meld step weighed by [`RulesAgent::meld_choice_unlisted`], standing
+/// for every candidate with its [`SuitFree`] key (one, with wilds
+/// pending): they are worth the same, and the listed one of them that
+/// [`RulesAgent::meld_choice`] would weigh is the first listed.
+#[derive(Clone, Copy, Debug)]
+struct Weighed {
+    key: Option<SuitFree>,
+    /// The gain `meld_choice` considers it with (the bonus gain where it
+    /// settles the way out at once).
+    value: f64,
+    /// The gain with the going-out bonus, still to be settled.
+    with: Option<f64>,
+    /// Dropped by the opening rule (D-8.2), like every step of its key.
+    dropped: bool,
+    /// Its first member, and its first listed member once looked for.
+    first: usize,
+    listed: Option<Option<usize>>,
 }
 
 /// A meld step with the suits of its cards left out, which is all the meld
@@ -327,10 +351,14 @@ impl RulesAgent {
         RulesAgent {
             params,
             finisher: TurnFinisher::default(),
-            buf: Vec::with_capacity(64),
             openings: OpeningCache::default(),
             outs: Vec::new(),
             tried: Vec::new(),
+            cands: Vec::new(),
+            weighed: Vec::new(),
+            members: Vec::new(),
+            order: Vec::new(),
+            run: Vec::new(),
         }
     }
 }
@@ -646,7 +674,6 @@ impl RulesAgent {
     fn simulate_turn(&mut self, base: &GameState, first: Action, o: &Outlook) -> Option<f64> {
         let mut s = base.clone();
         s.apply(first).ok()?;
-        let mut buf = std::mem::take(&mut self.buf);
         let mut result = None;
         for _ in 0..40 {
             if s.phase() != Phase::Meld || s.current_player() != o.me {
@@ -663,8 +690,7 @@ impl RulesAgent {
                     continue;
                 }
             }
-            s.legal_actions(&mut buf);
-            let a = match self.meld_choice(&s, &buf, o, Others::Here) {
+            let a = match self.meld_choice_unlisted(&s, o, Others::Here) {
                 Some(a) => a,
                 None => {
                     result = Some(self.worth(&s, o));
@@ -675,12 +701,11 @@ impl RulesAgent {
                 result = Some(self.worth(&s, o));
                 break;
             }
-            // `a` is one of `buf`, the listing of `s`.
+            // `a` is listed for `s` (the choice checked it).
             if s.apply_listed(a).is_err() {
                 break;
             }
         }
-        self.buf = buf;
         result
     }
 
@@ -863,6 +888,208 @@ impl RulesAgent {
                 .iter()
                 .copied()
                 .find(|a| matches!(a, Action::Discard(_))),
+        }
+    }
+
+    /// [`RulesAgent::meld_choice`] with the listing of `s`, found without
+    /// making it: every candidate meld step is weighed (one of each
+    /// [`SuitFree`] key, as there), and only the steps that could be the
+    /// answer, best first, are checked for the listing (I-9).
+    fn meld_choice_unlisted(
+        &mut self,
+        s: &GameState,
+        o: &Outlook,
+        others: Others,
+    ) -> Option<Action> {
+        let mut cands = std::mem::take(&mut self.cands);
+        s.candidate_actions(&mut cands);
+        let mut check = s.candidate_check();
+        let choice = self.choose_unlisted(s, &cands, &mut check, o, others);
+        self.cands = cands;
+        choice
+    }
+
+    fn choose_unlisted(
+        &mut self,
+        s: &GameState,
+        cands: &[Action],
+        check: &mut CandidateCheck,
+        o: &Outlook,
+        others: Others,
+    ) -> Option<Action> {
+        if cands.contains(&Action::TakeRest) && check.is_listed(Action::TakeRest) {
+            return Some(Action::TakeRest);
+        }
+        let me = o.me;
+        let table = s.table(me);
+        let hand = s.hand(me);
+        let pending = !s.pending_wilds().is_empty();
+        let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
+        let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
+        let opened = table.opened;
+        let hearts = s.rules().heart_aces();
+        let pool = if hearts {
+            without_heart_aces(hand)
+        } else {
+            hand
+        };
+        let may_meld = pending
+            || in_pickup
+            || opened
+            || !table.groups().is_empty()
+            || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
+        if !may_meld {
+            return None;
+        }
+        let mut out_mode = if table.has_canasta() {
+            None
+        } else {
+            Some(false)
+        };
+        let base = self.worth(s, o);
+        let mut weighed = std::mem::take(&mut self.weighed);
+        weighed.clear();
+        let mut members = std::mem::take(&mut self.members);
+        members.clear();
+        for (idx, a) in cands.iter().enumerate() {
+            if !is_meld(a)
+                || (!pending && matches!(a, Action::TakeWild { .. }))
+                || (hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE))
+            {
+                continue;
+            }
+            let key = if pending { None } else { SuitFree::of(a) };
+            if key.is_some() {
+                if let Some(wi) = weighed.iter().position(|w| w.key == key) {
+                    members.push((wi, idx));
+                    continue;
+                }
+            }
+            let mut t = s.clone();
+            if t.apply_step(*a).is_err() {
+                continue;
+            }
+            members.push((weighed.len(), idx));
+            let mut w = Weighed {
+                key,
+                value: 0.0,
+                with: None,
+                dropped: false,
+                first: idx,
+                listed: None,
+            };
+            if !opened {
+                let ov = t.table(me).opening_value();
+                let min = s.opening_minimum(me);
+                if ov < min {
+                    let h = t.hand(me);
+                    let left = if hearts { without_heart_aces(h) } else { h };
+                    if matches!(a, Action::LayHeartAce)
+                        || !opening_in_reach(left, min - ov, &mut self.openings)
+                    {
+                        w.dropped = true;
+                        weighed.push(w);
+                        continue;
+                    }
+                }
+            }
+            let gain = self.worth(&t, o) - base;
+            w.value = gain;
+            if t.pending_wilds().is_empty()
+                && *out_mode.get_or_insert_with(|| self.wants_out(s, o, &others))
+            {
+                let h = t.hand(me);
+                let with = gain + (1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64));
+                if with > gain {
+                    w.with = Some(with);
+                } else if can_go_out_with(h, t.table(me).groups(), t.rules()) {
+                    w.value = with;
+                }
+            }
+            weighed.push(w);
+        }
+        // The first listed member of weighed step `wi`, looked for once.
+        let mut listed = |wi: usize, weighed: &mut [Weighed]| -> Option<usize> {
+            if let Some(l) = weighed[wi].listed {
+                return l;
+            }
+            let l = members
+                .iter()
+                .filter(|&&(w, _)| w == wi)
+                .map(|&(_, idx)| idx)
+                .find(|&idx| check.is_listed(cands[idx]));
+            weighed[wi].listed = Some(l);
+            l
+        };
+        // The best listed step, ties to the earlier: down the values, the
+        // first listed member of each step of the best value seen.
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend((0..weighed.len()).filter(|&i| !weighed[i].dropped));
+        order.sort_by(|&x, &y| {
+            weighed[y]
+                .value
+                .partial_cmp(&weighed[x].value)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(weighed[x].first.cmp(&weighed[y].first))
+        });
+        let mut best: Option<(f64, usize, Action)> = None;
+        for &wi in &order {
+            let v = weighed[wi].value;
+            if best.is_some_and(|(g, _, _)| v < g) {
+                break;
+            }
+            if let Some(idx) = listed(wi, &mut weighed) {
+                consider(&mut best, (v, idx, cands[idx]));
+            }
+        }
+        // The bonus gains, dearest first, each run of equal gains in the
+        // order of their listed steps: as `meld_choice` settles them.
+        order.retain(|&wi| weighed[wi].with.is_some());
+        order.sort_by(|&x, &y| {
+            weighed[y]
+                .with
+                .partial_cmp(&weighed[x].with)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        let mut run = std::mem::take(&mut self.run);
+        let mut i = 0;
+        'outs: while i < order.len() {
+            let with = weighed[order[i]].with.unwrap_or(f64::NEG_INFINITY);
+            if best.is_some_and(|(g, _, _)| with < g) {
+                break;
+            }
+            run.clear();
+            while i < order.len() && weighed[order[i]].with == Some(with) {
+                if let Some(idx) = listed(order[i], &mut weighed) {
+                    run.push((idx, order[i]));
+                }
+                i += 1;
+            }
+            run.sort_unstable();
+            for &(idx, _) in &run {
+                if best.is_some_and(|(g, j, _)| with < g || (with == g && idx > j)) {
+                    break 'outs;
+                }
+                let a = cands[idx];
+                let mut t = s.clone();
+                if t.apply_step(a).is_ok()
+                    && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+                {
+                    best = Some((with, idx, a));
+                }
+            }
+        }
+        self.weighed = weighed;
+        self.members = members;
+        self.order = order;
+        self.run = run;
+        match best {
+            Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
+            _ => cands
+                .iter()
+                .copied()
+                .find(|&a| matches!(a, Action::Discard(_)) && check.is_listed(a)),
         }
     }
 
@@ -1325,9 +1552,62 @@ mod tests {
         }
     }
 
+    /// The meld choice made without the listing is the one made with it,
+    /// at every meld phase of random play under both rule versions, with
+    /// the others' hands read in the state and sampled from the view.
+    #[test]
+    fn unlisted_meld_choice_is_the_listed_one() {
+        let mut agent = RulesAgent::new(RulesParams::default());
+        let mut buf = Vec::new();
+        let (mut melds, mut ends) = (0, 0);
+        for version in ["decorated-2003-02", "decorated-2003-01"] {
+            let rules = Rules::preset(version).unwrap();
+            for seed in 0..60 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                while g.phase() != Phase::Over {
+                    g.legal_actions(&mut buf);
+                    if g.phase() == Phase::Meld {
+                        let me = g.current_player();
+                        let view = g.view(me);
+                        let o = Outlook::of(&view);
+                        let here = agent.meld_choice(&g, &buf, &o, Others::Here);
+                        assert_eq!(
+                            agent.meld_choice_unlisted(&g, &o, Others::Here),
+                            here,
+                            "seed {seed}, turn {}",
+                            g.turns()
+                        );
+                        let sample = Pcg64Mcg::seed_from_u64(!seed);
+                        let sampled =
+                            agent.meld_choice(&g, &buf, &o, Others::Sample(&view, sample.clone()));
+                        assert_eq!(
+                            agent.meld_choice_unlisted(&g, &o, Others::Sample(&view, sample)),
+                            sampled,
+                            "seed {seed}, turn {}",
+                            g.turns()
+                        );
+                        match here {
+                            Some(Action::Discard(_)) | None => ends += 1,
+                            Some(_) => melds += 1,
+                        }
+                    }
+                    let a = crate::eval::meld_biased_pick(&buf, &mut rng);
+                    g.apply_listed(a).unwrap();
+                }
+            }
+        }
+        assert!(
+            melds > 1000 && ends > 1000,
+            "{melds} meld steps, {ends} ends"
+        );
+    }
+
     /// Meld steps that differ only in their cards' suits leave positions
     /// that every measure of the meld policy reads alike when no wild is
-    /// pending, on the meld phases of random play under both rule versions.
+    /// pending, on the meld phases of random play under both rule versions:
+    /// every candidate step the step's own rules take, listed or not (the
+    /// unlisted choice weighs one of them for all).
     #[test]
     fn suit_free_steps_are_worth_the_same() {
         let agent = RulesAgent::new(RulesParams::default());
@@ -1344,14 +1624,21 @@ mod tests {
                     if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
                         let me = g.current_player();
                         let o = Outlook::of(&g.view(me));
-                        let steps: Vec<Action> = buf.iter().copied().filter(is_meld).collect();
+                        let mut cands = Vec::new();
+                        g.candidate_actions(&mut cands);
+                        let steps: Vec<Action> = cands.iter().copied().filter(is_meld).collect();
                         for (i, a) in steps.iter().enumerate() {
                             for b in &steps[i + 1..] {
                                 if SuitFree::of(a) != SuitFree::of(b) {
                                     continue;
                                 }
                                 let (mut ta, mut tb) = (g.clone(), g.clone());
-                                assert!(ta.apply_listed(*a).is_ok() && tb.apply_listed(*b).is_ok());
+                                let (oka, okb) =
+                                    (ta.apply_step(*a).is_ok(), tb.apply_step(*b).is_ok());
+                                assert_eq!(oka, okb, "{a} / {b}");
+                                if !oka {
+                                    continue;
+                                }
                                 let (ha, hb) = (ta.hand(me), tb.hand(me));
                                 let (ga, gb) = (ta.table(me).groups(), tb.table(me).groups());
                                 assert_eq!(

@@ -1109,6 +1109,19 @@ impl GameState {
         Ok(())
     }
 
+    /// Applies the meld step `action` with its own rules checked, but not
+    /// whether the turn can then be completed (I-9, I-26): for trying
+    /// candidates ([`GameState::candidate_actions`]) whose listing is
+    /// checked apart ([`GameState::candidate_check`]). A refused step
+    /// changes nothing. Discards, the reset and actions of other phases
+    /// go through [`GameState::apply`].
+    pub fn apply_step(&mut self, action: Action) -> Result<(), RuleError> {
+        if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
+            return self.apply(action);
+        }
+        self.meld_action(action, false)
+    }
+
     /// Applies an action the caller knows to be legal (e.g. taken from
     /// [`GameState::legal_actions`]); panics on an illegal one. For rollouts.
     pub fn apply_unchecked(&mut self, action: Action) {
