@@ -62,10 +62,10 @@
 
 use crate::eval::{best_opening, card_points, is_meld, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
-use crate::{Agent, TurnFinisher};
+use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, max_opening, Action, CandidateCheck, Card, CardSet, GameState, Group, Phase,
-    Rank, Rules, SeatView, Table,
+    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
+    SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -375,6 +375,19 @@ impl Agent for RulesAgent {
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
         self.decide(view, None, legal, rng)
     }
+
+    fn chooses_unlisted(&self) -> bool {
+        true
+    }
+
+    fn act_unlisted(
+        &mut self,
+        view: &SeatView,
+        candidates: &mut Candidates,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        self.decide_unlisted(view, None, candidates, rng)
+    }
 }
 
 impl RulesAgent {
@@ -392,6 +405,103 @@ impl RulesAgent {
     ) -> Action {
         debug_assert_eq!(world.current_player(), view.seat());
         self.decide(view, Some(world), legal, rng)
+    }
+
+    /// [`RulesAgent::act_in`] without the listing
+    /// ([`Agent::act_unlisted`]).
+    pub(crate) fn act_in_unlisted(
+        &mut self,
+        view: &SeatView,
+        world: &GameState,
+        candidates: &mut Candidates,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        debug_assert_eq!(world.current_player(), view.seat());
+        self.decide_unlisted(view, Some(world), candidates, rng)
+    }
+
+    /// [`RulesAgent::decide`] in the meld phase from the candidates: the
+    /// same answer and the same draws from `rng`, the listing checked only
+    /// where the answer depends on it. `None` outside the meld phase.
+    fn decide_unlisted(
+        &mut self,
+        view: &SeatView,
+        world: Option<&GameState>,
+        c: &mut Candidates,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        if view.phase() != Phase::Meld {
+            return None;
+        }
+        if let Some(a) = c.only_listed() {
+            return Some(a);
+        }
+        let steps = self.finisher.step(view);
+        if self.finisher.finishing || steps > self.params.patience {
+            for _ in 0..2 {
+                if let Some(a) = self.finisher.next_with(view, &mut |a| c.lists(a), rng) {
+                    return Some(a);
+                }
+            }
+            if steps > 2 * self.params.patience {
+                if let Some(a) = view
+                    .own_world(rng)
+                    .completion(200_000)
+                    .and_then(|path| path.first().copied())
+                    .filter(|a| c.lists(*a))
+                {
+                    return Some(a);
+                }
+            }
+            if c.lists(Action::Reset) {
+                return Some(Action::Reset);
+            }
+        }
+        // `meld`, from the candidates.
+        if c.lists(Action::TakeRest) {
+            return Some(Action::TakeRest);
+        }
+        let o = Outlook::of(view);
+        let sample = rng.clone();
+        let own;
+        let s = match world {
+            Some(w) => {
+                rng.next_u64();
+                w
+            }
+            None => {
+                own = view.own_world(rng);
+                &own
+            }
+        };
+        let cands = c.actions();
+        let choice = self.choose_unlisted(
+            s,
+            cands,
+            &mut |a| c.is_listed(a),
+            &o,
+            Others::Sample(view, sample),
+        );
+        if let Some(a) = choice {
+            if !matches!(a, Action::Discard(_)) {
+                return Some(a);
+            }
+        }
+        if let Some(d) = self.discard_among(view, cands, &mut |a| c.is_listed(a)) {
+            return Some(d);
+        }
+        if let Some(a) = self.finisher.next_with(view, &mut |a| c.lists(a), rng) {
+            return Some(a);
+        }
+        let mut listing = std::mem::take(&mut self.cands);
+        c.listing(&mut listing);
+        let a = listing
+            .iter()
+            .copied()
+            .find(|a| *a != Action::Reset)
+            .unwrap_or(listing[0]);
+        self.cands = listing;
+        Some(a)
     }
 
     /// In a simulation, at a pickup whose rest is not yet taken, before
@@ -904,20 +1014,24 @@ impl RulesAgent {
         let mut cands = std::mem::take(&mut self.cands);
         s.candidate_actions(&mut cands);
         let mut check = s.candidate_check();
-        let choice = self.choose_unlisted(s, &cands, &mut check, o, others);
+        let choice = self.choose_unlisted(s, &cands, &mut |a| check.is_listed(a), o, others);
         self.cands = cands;
         choice
     }
 
+    /// [`RulesAgent::meld_choice`] in `s` with the listing given by its
+    /// candidates `cands` and `listed`, which tells whether the listing
+    /// holds a candidate (of `s`, or of a state whose mover's part is the
+    /// same).
     fn choose_unlisted(
         &mut self,
         s: &GameState,
         cands: &[Action],
-        check: &mut CandidateCheck,
+        listed: &mut dyn FnMut(Action) -> bool,
         o: &Outlook,
         others: Others,
     ) -> Option<Action> {
-        if cands.contains(&Action::TakeRest) && check.is_listed(Action::TakeRest) {
+        if cands.contains(&Action::TakeRest) && listed(Action::TakeRest) {
             return Some(Action::TakeRest);
         }
         let me = o.me;
@@ -1009,7 +1123,7 @@ impl RulesAgent {
             weighed.push(w);
         }
         // The first listed member of weighed step `wi`, looked for once.
-        let mut listed = |wi: usize, weighed: &mut [Weighed]| -> Option<usize> {
+        let mut first_listed = |wi: usize, weighed: &mut [Weighed]| -> Option<usize> {
             if let Some(l) = weighed[wi].listed {
                 return l;
             }
@@ -1017,7 +1131,7 @@ impl RulesAgent {
                 .iter()
                 .filter(|&&(w, _)| w == wi)
                 .map(|&(_, idx)| idx)
-                .find(|&idx| check.is_listed(cands[idx]));
+                .find(|&idx| listed(cands[idx]));
             weighed[wi].listed = Some(l);
             l
         };
@@ -1039,7 +1153,7 @@ impl RulesAgent {
             if best.is_some_and(|(g, _, _)| v < g) {
                 break;
             }
-            if let Some(idx) = listed(wi, &mut weighed) {
+            if let Some(idx) = first_listed(wi, &mut weighed) {
                 consider(&mut best, (v, idx, cands[idx]));
             }
         }
@@ -1061,7 +1175,7 @@ impl RulesAgent {
             }
             run.clear();
             while i < order.len() && weighed[order[i]].with == Some(with) {
-                if let Some(idx) = listed(order[i], &mut weighed) {
+                if let Some(idx) = first_listed(order[i], &mut weighed) {
                     run.push((idx, order[i]));
                 }
                 i += 1;
@@ -1089,7 +1203,7 @@ impl RulesAgent {
             _ => cands
                 .iter()
                 .copied()
-                .find(|&a| matches!(a, Action::Discard(_)) && check.is_listed(a)),
+                .find(|&a| matches!(a, Action::Discard(_)) && listed(a)),
         }
     }
 
@@ -1136,6 +1250,17 @@ impl RulesAgent {
 
     /// The discard that costs least (see the module documentation).
     fn discard(&self, view: &SeatView, legal: &[Action]) -> Option<Action> {
+        self.discard_among(view, legal, &mut |_| true)
+    }
+
+    /// [`RulesAgent::discard`] among the discards of `cands` that
+    /// `listed` passes (checked only where one would be the best so far).
+    fn discard_among(
+        &self,
+        view: &SeatView,
+        cands: &[Action],
+        listed: &mut dyn FnMut(Action) -> bool,
+    ) -> Option<Action> {
         let o = Outlook::of(view);
         let hand = view.hand();
         // What every candidate's cost reads of the position, made once.
@@ -1152,10 +1277,10 @@ impl RulesAgent {
             danger: [None; 13],
         };
         let mut best: Option<(f64, Action)> = None;
-        for a in legal {
+        for a in cands {
             let Action::Discard(c) = *a else { continue };
             let cost = self.discard_cost(view, &o, &mut seen, hand, c);
-            if best.is_none_or(|(b, _)| cost < b) {
+            if best.is_none_or(|(b, _)| cost < b) && listed(*a) {
                 best = Some((cost, *a));
             }
         }
@@ -1478,7 +1603,7 @@ fn puts_heart_ace_in_group(a: &Action) -> bool {
 mod tests {
     use super::*;
     use kanaszta_engine::Suit;
-    use rand::{RngExt, SeedableRng};
+    use rand::{Rng, RngExt, SeedableRng};
 
     /// Trying the meld steps on a simulation's world, and taking the rest
     /// of the pile there before the listing, give the actions, states and
@@ -1550,6 +1675,71 @@ mod tests {
             assert_eq!(memo.best_opening(pool), best_opening(pool), "{pool}");
             assert_eq!(memo.best_opening(other), best_opening(other), "{other}");
         }
+    }
+
+    /// At every meld-phase decision of hands between rules agents (default
+    /// rules, the 2003-01 rules, and a patience of 2 so that the
+    /// finisher's turns come often), the decision made without the
+    /// listing is the one made with it, and the agent's finisher and the
+    /// seat's generator are left alike.
+    #[test]
+    fn unlisted_decision_is_the_listed_one() {
+        use crate::Candidates;
+        let mut legal = Vec::new();
+        let mut cand = Vec::new();
+        let mut found = Vec::new();
+        let mut decisions = 0;
+        let patient = RulesParams::default();
+        let impatient = RulesParams {
+            patience: 2,
+            ..RulesParams::default()
+        };
+        for (rules, params, seeds) in [
+            (Rules::default(), &patient, 0..30),
+            (
+                Rules::preset("decorated-2003-01").unwrap(),
+                &patient,
+                30..40,
+            ),
+            (Rules::default(), &impatient, 40..55),
+        ] {
+            for seed in seeds {
+                let mut g = GameState::new(rules, seed);
+                let mut agents = [
+                    RulesAgent::new(params.clone()),
+                    RulesAgent::new(params.clone()),
+                ];
+                let mut rngs = [
+                    Pcg64Mcg::seed_from_u64(seed),
+                    Pcg64Mcg::seed_from_u64(!seed),
+                ];
+                while !g.is_terminal() {
+                    let p = g.current_player();
+                    let view = g.view(p);
+                    g.legal_actions(&mut legal);
+                    let mut unlisted = None;
+                    if g.phase() == Phase::Meld {
+                        let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
+                        g.candidate_actions(&mut cand);
+                        found.clear();
+                        let mut c = Candidates::new(&g, &cand, &mut found);
+                        let a = agent
+                            .act_unlisted(&view, &mut c, &mut rng)
+                            .expect("a choice");
+                        unlisted = Some((a, agent, rng));
+                        decisions += 1;
+                    }
+                    let a = agents[p].act(&view, &legal, &mut rngs[p]);
+                    if let Some((b, agent, mut rng)) = unlisted {
+                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
+                        assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
+                        assert_eq!(agent.finisher, agents[p].finisher, "seed {seed}");
+                    }
+                    g.apply(a).unwrap();
+                }
+            }
+        }
+        assert!(decisions > 3000, "{decisions} meld decisions");
     }
 
     /// The meld choice made without the listing is the one made with it,

@@ -308,15 +308,22 @@ impl Sim {
             // decisions in the tree, nor after its `hold`.
             let policy_step = p != self.me || (!tree && self.stage != Stage::DiscardNow);
             if policy_step && g.phase() == Phase::Meld && self.steps <= MAX_SIM_STEPS_PER_TURN {
-                if let Policy::Other(agent) = &mut self.policies[p] {
-                    if agent.chooses_unlisted() {
-                        g.candidate_actions(&mut self.candidates);
-                        self.legal.clear();
-                        let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
-                        if let Some(a) = agent.act_unlisted(&g.view(p), &mut c, rng) {
-                            self.broken |= !self.apply_chosen(g, a);
-                            continue;
-                        }
+                let unlisted = match &self.policies[p] {
+                    Policy::Rules(_) => true,
+                    Policy::Other(agent) => agent.chooses_unlisted(),
+                };
+                if unlisted {
+                    g.candidate_actions(&mut self.candidates);
+                    self.legal.clear();
+                    let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
+                    let view = g.view(p);
+                    let chosen = match &mut self.policies[p] {
+                        Policy::Rules(r) => r.act_in_unlisted(&view, g, &mut c, rng),
+                        Policy::Other(agent) => agent.act_unlisted(&view, &mut c, rng),
+                    };
+                    if let Some(a) = chosen {
+                        self.broken |= !self.apply_chosen(g, a);
+                        continue;
                     }
                 }
             }
