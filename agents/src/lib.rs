@@ -63,8 +63,13 @@ impl<'a> Candidates<'a> {
 
     /// Whether [`GameState::legal_actions`] lists the candidate `a`.
     pub fn is_listed(&mut self, a: Action) -> bool {
+        // The ones found listed are kept: asked again, they are not
+        // checked again.
+        if self.listed.contains(&a) {
+            return true;
+        }
         let ok = self.check.is_listed(a);
-        if ok && !self.listed.contains(&a) {
+        if ok {
             self.listed.push(a);
         }
         ok
@@ -76,11 +81,12 @@ impl<'a> Candidates<'a> {
     }
 
     /// The one listed candidate, if exactly one is; found by checking
-    /// the cheap candidates first (discards and the reset), and no more
-    /// than it takes to see a second.
+    /// the cheap candidates first (discards and the reset) and the rest
+    /// of the pile (listed whenever it may be taken, and asked for first
+    /// by the players), and no more than it takes to see a second.
     pub fn only_listed(&mut self) -> Option<Action> {
         let mut only = None;
-        let ends = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset);
+        let ends = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset | Action::TakeRest);
         for pass_ends in [true, false] {
             for i in 0..self.actions.len() {
                 let a = self.actions[i];
