@@ -216,11 +216,6 @@ pub struct RulesAgent {
     finisher: TurnFinisher,
     /// Recent answers of [`best_opening`], which depends on the pool alone.
     openings: OpeningCache,
-    /// Scratch for the meld steps whose going-out bonus is still to be
-    /// settled: (gain with the bonus, order among the steps, step).
-    outs: Vec<(f64, usize, Action)>,
-    /// Scratch for the meld steps tried in one decision, without suits.
-    tried: Vec<Option<SuitFree>>,
     /// Scratch of [`RulesAgent::meld_choice_unlisted`]: the candidates,
     /// the steps weighed, and each candidate's weighed step.
     cands: Vec<Action>,
@@ -352,8 +347,6 @@ impl RulesAgent {
             params,
             finisher: TurnFinisher::default(),
             openings: OpeningCache::default(),
-            outs: Vec::new(),
-            tried: Vec::new(),
             cands: Vec::new(),
             weighed: Vec::new(),
             members: Vec::new(),
@@ -869,7 +862,8 @@ impl RulesAgent {
     }
 
     /// The meld action to play in `s` (the mover is `o.me`), or a
-    /// `Discard` / `None` when the meld phase is done.
+    /// `Discard` / `None` when the meld phase is done; `legal` is the
+    /// listing of `s` or of the view it was sampled from.
     fn meld_choice(
         &mut self,
         s: &GameState,
@@ -877,7 +871,43 @@ impl RulesAgent {
         o: &Outlook,
         others: Others,
     ) -> Option<Action> {
-        if legal.contains(&Action::TakeRest) {
+        self.choose_unlisted(s, legal, &mut |a| legal.contains(&a), o, others)
+    }
+
+    /// [`RulesAgent::meld_choice`] with the listing of `s`, without making
+    /// it: the candidates of `s`, each checked only if it could be the
+    /// answer ([`RulesAgent::choose_unlisted`]).
+    fn meld_choice_unlisted(
+        &mut self,
+        s: &GameState,
+        o: &Outlook,
+        others: Others,
+    ) -> Option<Action> {
+        let mut cands = std::mem::take(&mut self.cands);
+        s.candidate_actions(&mut cands);
+        let mut check = s.candidate_check();
+        let choice = self.choose_unlisted(s, &cands, &mut |a| check.is_listed(a), o, others);
+        self.cands = cands;
+        choice
+    }
+
+    /// The meld policy's choice in `s` (the mover is `o.me`): a meld step,
+    /// a `Discard`, or `None` when it does not meld. `cands` are the
+    /// actions to choose from, in the listing's order, and `listed` tells
+    /// whether the listing (of `s`, or of a state whose mover's part is the
+    /// same) holds one. Every candidate meld step is weighed, one of each
+    /// [`SuitFree`] key, the best listed step winning (ties to the
+    /// earlier); `listed` is asked only of the steps that could be the
+    /// answer, best first, so that most candidates go unchecked (I-9).
+    fn choose_unlisted(
+        &mut self,
+        s: &GameState,
+        cands: &[Action],
+        listed: &mut dyn FnMut(Action) -> bool,
+        o: &Outlook,
+        others: Others,
+    ) -> Option<Action> {
+        if cands.contains(&Action::TakeRest) && listed(Action::TakeRest) {
             return Some(Action::TakeRest);
         }
         let me = o.me;
@@ -910,157 +940,6 @@ impl RulesAgent {
             Some(false)
         };
         let base = self.worth(s, o);
-        // Best first, ties to the earlier step: (gain, order, step).
-        let mut best: Option<(f64, usize, Action)> = None;
-        let mut outs = std::mem::take(&mut self.outs);
-        outs.clear();
-        let mut tried = std::mem::take(&mut self.tried);
-        tried.clear();
-        for (i, a) in legal.iter().filter(|a| is_meld(a)).enumerate() {
-            if !pending && matches!(a, Action::TakeWild { .. }) {
-                continue;
-            }
-            if hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE) {
-                continue;
-            }
-            // A step that moves the same cards from the hand as an earlier
-            // one but for their suits gains exactly as much, and a tie goes
-            // to the earlier one. (With wilds pending, a wild of one suit
-            // may come from the hand and one of another from the pending.)
-            let key = if pending { None } else { SuitFree::of(a) };
-            if key.is_some() && tried.contains(&key) {
-                continue;
-            }
-            // `legal` is the listing of `s` or of the view it was sampled from.
-            let mut t = s.clone();
-            if t.apply_listed(*a).is_err() {
-                continue;
-            }
-            tried.push(key);
-            if !opened {
-                // Before the opening (D-8.2) a step must keep the minimum in
-                // reach: laying the ♥A first may break the group it needs.
-                let ov = t.table(me).opening_value();
-                let min = s.opening_minimum(me);
-                if ov < min {
-                    if matches!(a, Action::LayHeartAce) {
-                        continue;
-                    }
-                    let h = t.hand(me);
-                    let left = if hearts { without_heart_aces(h) } else { h };
-                    if !opening_in_reach(left, min - ov, &mut self.openings) {
-                        continue;
-                    }
-                }
-            }
-            let gain = self.worth(&t, o) - base;
-            if t.pending_wilds().is_empty()
-                && *out_mode.get_or_insert_with(|| self.wants_out(s, o, &others))
-            {
-                // Melding down towards going out: fewer cards, while the
-                // way out stays open. The going-out test is the costly
-                // part, so it waits until the bonus could decide the step.
-                let h = t.hand(me);
-                let with = gain + (1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64));
-                if with > gain {
-                    outs.push((with, i, *a));
-                } else if can_go_out_with(h, t.table(me).groups(), t.rules()) {
-                    consider(&mut best, (with, i, *a));
-                    continue;
-                }
-            }
-            consider(&mut best, (gain, i, *a));
-        }
-        // Each step's gain is its bonus gain when it keeps the way out, else
-        // the plain gain already counted. Dearest bonus first: once one
-        // cannot beat the best, no later one can.
-        outs.sort_by(|x, y| {
-            y.0.partial_cmp(&x.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(x.1.cmp(&y.1))
-        });
-        for &(with, i, a) in &outs {
-            if best.is_some_and(|(g, j, _)| with < g || (with == g && i > j)) {
-                break;
-            }
-            let mut t = s.clone();
-            if t.apply_listed(a).is_ok()
-                && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
-            {
-                best = Some((with, i, a));
-            }
-        }
-        self.outs = outs;
-        self.tried = tried;
-        match best {
-            Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
-            _ => legal
-                .iter()
-                .copied()
-                .find(|a| matches!(a, Action::Discard(_))),
-        }
-    }
-
-    /// [`RulesAgent::meld_choice`] with the listing of `s`, found without
-    /// making it: every candidate meld step is weighed (one of each
-    /// [`SuitFree`] key, as there), and only the steps that could be the
-    /// answer, best first, are checked for the listing (I-9).
-    fn meld_choice_unlisted(
-        &mut self,
-        s: &GameState,
-        o: &Outlook,
-        others: Others,
-    ) -> Option<Action> {
-        let mut cands = std::mem::take(&mut self.cands);
-        s.candidate_actions(&mut cands);
-        let mut check = s.candidate_check();
-        let choice = self.choose_unlisted(s, &cands, &mut |a| check.is_listed(a), o, others);
-        self.cands = cands;
-        choice
-    }
-
-    /// [`RulesAgent::meld_choice`] in `s` with the listing given by its
-    /// candidates `cands` and `listed`, which tells whether the listing
-    /// holds a candidate (of `s`, or of a state whose mover's part is the
-    /// same).
-    fn choose_unlisted(
-        &mut self,
-        s: &GameState,
-        cands: &[Action],
-        listed: &mut dyn FnMut(Action) -> bool,
-        o: &Outlook,
-        others: Others,
-    ) -> Option<Action> {
-        if cands.contains(&Action::TakeRest) && listed(Action::TakeRest) {
-            return Some(Action::TakeRest);
-        }
-        let me = o.me;
-        let table = s.table(me);
-        let hand = s.hand(me);
-        let pending = !s.pending_wilds().is_empty();
-        let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
-        let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
-        let opened = table.opened;
-        let hearts = s.rules().heart_aces();
-        let pool = if hearts {
-            without_heart_aces(hand)
-        } else {
-            hand
-        };
-        let may_meld = pending
-            || in_pickup
-            || opened
-            || !table.groups().is_empty()
-            || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
-        if !may_meld {
-            return None;
-        }
-        let mut out_mode = if table.has_canasta() {
-            None
-        } else {
-            Some(false)
-        };
-        let base = self.worth(s, o);
         let mut weighed = std::mem::take(&mut self.weighed);
         weighed.clear();
         let mut members = std::mem::take(&mut self.members);
@@ -1072,6 +951,10 @@ impl RulesAgent {
             {
                 continue;
             }
+            // A step that moves the same cards from the hand as an earlier
+            // one but for their suits is worth as much; it is weighed once,
+            // for all of them. (With wilds pending, a wild of one suit may
+            // come from the hand and one of another from the pending.)
             let key = if pending { None } else { SuitFree::of(a) };
             if key.is_some() {
                 if let Some(wi) = weighed.iter().position(|w| w.key == key) {
@@ -1109,6 +992,9 @@ impl RulesAgent {
             }
             let gain = self.worth(&t, o) - base;
             w.value = gain;
+            // Melding down towards going out: fewer cards, while the way
+            // out stays open; the going-out test waits until the bonus
+            // could decide the step.
             if t.pending_wilds().is_empty()
                 && *out_mode.get_or_insert_with(|| self.wants_out(s, o, &others))
             {
@@ -1677,6 +1563,140 @@ mod tests {
         }
     }
 
+    impl RulesAgent {
+        /// The meld choice over the listing as it was written before the
+        /// choice from candidates: each listed step weighed in order, one per
+        /// suit-free key. The reference the candidate form is checked against.
+        fn meld_choice_reference(
+            &mut self,
+            s: &GameState,
+            legal: &[Action],
+            o: &Outlook,
+            others: Others,
+        ) -> Option<Action> {
+            if legal.contains(&Action::TakeRest) {
+                return Some(Action::TakeRest);
+            }
+            let me = o.me;
+            let table = s.table(me);
+            let hand = s.hand(me);
+            let pending = !s.pending_wilds().is_empty();
+            let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
+            let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
+            let opened = table.opened;
+            let hearts = s.rules().heart_aces();
+            // The ♥A is laid separately (500, D-9.4), never in a group of aces.
+            let pool = if hearts {
+                without_heart_aces(hand)
+            } else {
+                hand
+            };
+            let may_meld = pending
+                || in_pickup
+                || opened
+                || !table.groups().is_empty()
+                || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
+            if !may_meld {
+                return None;
+            }
+            // Going out (D-13): when every card but one can be melded. Asked
+            // only once a step could earn the bonus.
+            let mut out_mode = if table.has_canasta() {
+                None
+            } else {
+                Some(false)
+            };
+            let base = self.worth(s, o);
+            // Best first, ties to the earlier step: (gain, order, step).
+            let mut best: Option<(f64, usize, Action)> = None;
+            let mut outs: Vec<(f64, usize, Action)> = Vec::new();
+            outs.clear();
+            let mut tried: Vec<Option<SuitFree>> = Vec::new();
+            tried.clear();
+            for (i, a) in legal.iter().filter(|a| is_meld(a)).enumerate() {
+                if !pending && matches!(a, Action::TakeWild { .. }) {
+                    continue;
+                }
+                if hearts && puts_heart_ace_in_group(a) && pickup_top != Some(Card::HEART_ACE) {
+                    continue;
+                }
+                // A step that moves the same cards from the hand as an earlier
+                // one but for their suits gains exactly as much, and a tie goes
+                // to the earlier one. (With wilds pending, a wild of one suit
+                // may come from the hand and one of another from the pending.)
+                let key = if pending { None } else { SuitFree::of(a) };
+                if key.is_some() && tried.contains(&key) {
+                    continue;
+                }
+                // `legal` is the listing of `s` or of the view it was sampled from.
+                let mut t = s.clone();
+                if t.apply_listed(*a).is_err() {
+                    continue;
+                }
+                tried.push(key);
+                if !opened {
+                    // Before the opening (D-8.2) a step must keep the minimum in
+                    // reach: laying the ♥A first may break the group it needs.
+                    let ov = t.table(me).opening_value();
+                    let min = s.opening_minimum(me);
+                    if ov < min {
+                        if matches!(a, Action::LayHeartAce) {
+                            continue;
+                        }
+                        let h = t.hand(me);
+                        let left = if hearts { without_heart_aces(h) } else { h };
+                        if !opening_in_reach(left, min - ov, &mut self.openings) {
+                            continue;
+                        }
+                    }
+                }
+                let gain = self.worth(&t, o) - base;
+                if t.pending_wilds().is_empty()
+                    && *out_mode.get_or_insert_with(|| self.wants_out(s, o, &others))
+                {
+                    // Melding down towards going out: fewer cards, while the
+                    // way out stays open. The going-out test is the costly
+                    // part, so it waits until the bonus could decide the step.
+                    let h = t.hand(me);
+                    let with = gain + (1000.0 + 50.0 * (hand.len() as f64 - h.len() as f64));
+                    if with > gain {
+                        outs.push((with, i, *a));
+                    } else if can_go_out_with(h, t.table(me).groups(), t.rules()) {
+                        consider(&mut best, (with, i, *a));
+                        continue;
+                    }
+                }
+                consider(&mut best, (gain, i, *a));
+            }
+            // Each step's gain is its bonus gain when it keeps the way out, else
+            // the plain gain already counted. Dearest bonus first: once one
+            // cannot beat the best, no later one can.
+            outs.sort_by(|x, y| {
+                y.0.partial_cmp(&x.0)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(x.1.cmp(&y.1))
+            });
+            for &(with, i, a) in &outs {
+                if best.is_some_and(|(g, j, _)| with < g || (with == g && i > j)) {
+                    break;
+                }
+                let mut t = s.clone();
+                if t.apply_listed(a).is_ok()
+                    && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+                {
+                    best = Some((with, i, a));
+                }
+            }
+            match best {
+                Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
+                _ => legal
+                    .iter()
+                    .copied()
+                    .find(|a| matches!(a, Action::Discard(_))),
+            }
+        }
+    }
+
     /// At every meld-phase decision of hands between rules agents (default
     /// rules, the 2003-01 rules, and a patience of 2 so that the
     /// finisher's turns come often), the decision made without the
@@ -1761,7 +1781,7 @@ mod tests {
                         let me = g.current_player();
                         let view = g.view(me);
                         let o = Outlook::of(&view);
-                        let here = agent.meld_choice(&g, &buf, &o, Others::Here);
+                        let here = agent.meld_choice_reference(&g, &buf, &o, Others::Here);
                         assert_eq!(
                             agent.meld_choice_unlisted(&g, &o, Others::Here),
                             here,
@@ -1769,8 +1789,12 @@ mod tests {
                             g.turns()
                         );
                         let sample = Pcg64Mcg::seed_from_u64(!seed);
-                        let sampled =
-                            agent.meld_choice(&g, &buf, &o, Others::Sample(&view, sample.clone()));
+                        let sampled = agent.meld_choice_reference(
+                            &g,
+                            &buf,
+                            &o,
+                            Others::Sample(&view, sample.clone()),
+                        );
                         assert_eq!(
                             agent.meld_choice_unlisted(&g, &o, Others::Sample(&view, sample)),
                             sampled,
