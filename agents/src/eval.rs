@@ -155,6 +155,67 @@ pub(crate) fn meld_biased_pick(legal: &[Action], rng: &mut rand_pcg::Pcg64Mcg) -
     }
 }
 
+/// Plays the hands `seeds` of each setting `(rules, seeds)` between two
+/// agents made by `make(setting)`, and at every meld decision asks a copy
+/// of the mover (and of its generator) [`crate::Agent::act_unlisted`]
+/// before the mover is asked [`crate::Agent::act`] with the listing. Where
+/// the copy chooses, its action was found listed and is the one `act`
+/// returns; either way the generators then draw alike and `same(copy,
+/// mover)` holds. Returns how many decisions were chosen and declined.
+#[cfg(test)]
+pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
+    settings: &[(kanaszta_engine::Rules, std::ops::Range<u64>)],
+    make: impl Fn(usize) -> A,
+    same: impl Fn(&A, &A) -> bool,
+) -> (u32, u32) {
+    use crate::Candidates;
+    use kanaszta_engine::Phase;
+    use rand::{Rng, SeedableRng};
+    let (mut legal, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut chosen, mut declined) = (0, 0);
+    for (k, (rules, seeds)) in settings.iter().enumerate() {
+        for seed in seeds.clone() {
+            let mut g = GameState::new(*rules, seed);
+            let mut agents = [make(k), make(k)];
+            let mut rngs = [
+                rand_pcg::Pcg64Mcg::seed_from_u64(seed),
+                rand_pcg::Pcg64Mcg::seed_from_u64(!seed),
+            ];
+            while !g.is_terminal() {
+                let p = g.current_player();
+                let view = g.view(p);
+                g.legal_actions(&mut legal);
+                let mut copy = None;
+                if g.phase() == Phase::Meld {
+                    let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
+                    g.candidate_actions(&mut cand);
+                    found.clear();
+                    let mut c = Candidates::new(&g, &cand, &mut found);
+                    let choice = agent.act_unlisted(&view, &mut c, &mut rng);
+                    match choice {
+                        Some(a) => {
+                            chosen += 1;
+                            assert!(found.contains(&a), "seed {seed}: {a} was checked");
+                        }
+                        None => declined += 1,
+                    }
+                    copy = Some((choice, agent, rng));
+                }
+                let a = agents[p].act(&view, &legal, &mut rngs[p]);
+                if let Some((choice, agent, mut rng)) = copy {
+                    if let Some(b) = choice {
+                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
+                    }
+                    assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
+                    assert!(same(&agent, &agents[p]), "seed {seed}, turn {}", g.turns());
+                }
+                g.apply(a).unwrap();
+            }
+        }
+    }
+    (chosen, declined)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -367,8 +367,7 @@ impl GreedyAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::{GameState, Rules};
-    use rand::{Rng, SeedableRng};
+    use kanaszta_engine::Rules;
 
     /// At every meld-phase decision of greedy hands (default rules, the
     /// 2003-01 rules, and a patience of 3 so that the finisher's turns
@@ -377,70 +376,23 @@ mod tests {
     /// them.
     #[test]
     fn unlisted_choice_is_the_listed_choice() {
-        let mut legal = Vec::new();
-        let mut cand = Vec::new();
-        let mut found = Vec::new();
-        let (mut chosen, mut declined) = (0, 0);
-        let patient = GreedyParams::default();
         let impatient = GreedyParams {
             patience: 3,
             ..GreedyParams::default()
         };
-        for (rules, params, seeds) in [
-            (Rules::default(), &patient, 0..60),
-            (
-                Rules::preset("decorated-2003-01").unwrap(),
-                &patient,
-                60..80,
-            ),
-            (Rules::default(), &impatient, 80..100),
-        ] {
-            for seed in seeds {
-                let mut g = GameState::new(rules, seed);
-                let mut agents = [
-                    GreedyAgent::new(params.clone()),
-                    GreedyAgent::new(params.clone()),
-                ];
-                let mut rngs = [
-                    Pcg64Mcg::seed_from_u64(seed),
-                    Pcg64Mcg::seed_from_u64(!seed),
-                ];
-                while !g.is_terminal() {
-                    let p = g.current_player();
-                    let view = g.view(p);
-                    g.legal_actions(&mut legal);
-                    let mut unlisted = None;
-                    if g.phase() == Phase::Meld {
-                        let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
-                        g.candidate_actions(&mut cand);
-                        found.clear();
-                        let mut c = Candidates::new(&g, &cand, &mut found);
-                        match agent.act_unlisted(&view, &mut c, &mut rng) {
-                            Some(a) => {
-                                chosen += 1;
-                                assert!(found.contains(&a), "seed {seed}: {a} was checked");
-                                unlisted = Some((a, agent, rng));
-                            }
-                            None => {
-                                declined += 1;
-                                assert_eq!(rng.next_u64(), rngs[p].clone().next_u64());
-                                assert_eq!(
-                                    agent.finisher.peek(&view),
-                                    agents[p].finisher.peek(&view)
-                                );
-                            }
-                        }
-                    }
-                    let a = agents[p].act(&view, &legal, &mut rngs[p]);
-                    if let Some((b, agent, mut rng)) = unlisted {
-                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
-                        assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
-                        assert_eq!(agent.finisher, agents[p].finisher, "seed {seed}");
-                    }
-                    g.apply_listed(a).unwrap();
-                }
-            }
-        }
+        let settings = [
+            (Rules::default(), 0..60),
+            (Rules::preset("decorated-2003-01").unwrap(), 60..80),
+            (Rules::default(), 80..100),
+        ];
+        let (chosen, declined) = crate::eval::unlisted_against_listed(
+            &settings,
+            |k| match k {
+                2 => GreedyAgent::new(impatient.clone()),
+                _ => GreedyAgent::default(),
+            },
+            |a, b| a.finisher == b.finisher,
+        );
         // Greedy always chooses without the listing in the meld phase.
         assert!(
             chosen > 5000 && declined == 0,

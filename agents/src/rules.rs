@@ -1489,7 +1489,7 @@ fn puts_heart_ace_in_group(a: &Action) -> bool {
 mod tests {
     use super::*;
     use kanaszta_engine::Suit;
-    use rand::{Rng, RngExt, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// Trying the meld steps on a simulation's world, and taking the rest
     /// of the pile there before the listing, give the actions, states and
@@ -1704,62 +1704,28 @@ mod tests {
     /// seat's generator are left alike.
     #[test]
     fn unlisted_decision_is_the_listed_one() {
-        use crate::Candidates;
-        let mut legal = Vec::new();
-        let mut cand = Vec::new();
-        let mut found = Vec::new();
-        let mut decisions = 0;
-        let patient = RulesParams::default();
         let impatient = RulesParams {
             patience: 2,
             ..RulesParams::default()
         };
-        for (rules, params, seeds) in [
-            (Rules::default(), &patient, 0..30),
-            (
-                Rules::preset("decorated-2003-01").unwrap(),
-                &patient,
-                30..40,
-            ),
-            (Rules::default(), &impatient, 40..55),
-        ] {
-            for seed in seeds {
-                let mut g = GameState::new(rules, seed);
-                let mut agents = [
-                    RulesAgent::new(params.clone()),
-                    RulesAgent::new(params.clone()),
-                ];
-                let mut rngs = [
-                    Pcg64Mcg::seed_from_u64(seed),
-                    Pcg64Mcg::seed_from_u64(!seed),
-                ];
-                while !g.is_terminal() {
-                    let p = g.current_player();
-                    let view = g.view(p);
-                    g.legal_actions(&mut legal);
-                    let mut unlisted = None;
-                    if g.phase() == Phase::Meld {
-                        let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
-                        g.candidate_actions(&mut cand);
-                        found.clear();
-                        let mut c = Candidates::new(&g, &cand, &mut found);
-                        let a = agent
-                            .act_unlisted(&view, &mut c, &mut rng)
-                            .expect("a choice");
-                        unlisted = Some((a, agent, rng));
-                        decisions += 1;
-                    }
-                    let a = agents[p].act(&view, &legal, &mut rngs[p]);
-                    if let Some((b, agent, mut rng)) = unlisted {
-                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
-                        assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
-                        assert_eq!(agent.finisher, agents[p].finisher, "seed {seed}");
-                    }
-                    g.apply(a).unwrap();
-                }
-            }
-        }
-        assert!(decisions > 3000, "{decisions} meld decisions");
+        let settings = [
+            (Rules::default(), 0..30),
+            (Rules::preset("decorated-2003-01").unwrap(), 30..40),
+            (Rules::default(), 40..55),
+        ];
+        let (chosen, declined) = crate::eval::unlisted_against_listed(
+            &settings,
+            |k| match k {
+                2 => RulesAgent::new(impatient.clone()),
+                _ => RulesAgent::new(RulesParams::default()),
+            },
+            |a, b| a.finisher == b.finisher,
+        );
+        // The rules agent always chooses without the listing in the meld phase.
+        assert!(
+            chosen > 3000 && declined == 0,
+            "{chosen} chosen, {declined} declined"
+        );
     }
 
     /// The meld choice made without the listing is the one made with it,
