@@ -3215,6 +3215,22 @@ mod tests {
         each_meld_step_under(Rules::default(), seeds, f)
     }
 
+    /// The rules, the 2003-01 rules, and rule sets with the switches the
+    /// completion check reads turned: many groups per rank; that with
+    /// `convert_only` and an open wild canasta; the free pickup's card
+    /// returnable.
+    fn rule_variants() -> [Rules; 5] {
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        let mut convert = many;
+        convert.set("black_canasta_wilds", "convert_only").unwrap();
+        convert.set("wild_canasta", "open").unwrap();
+        let mut free = Rules::default();
+        free.set("free_pickup_return", "allow").unwrap();
+        let older = Rules::preset("decorated-2003-01").unwrap();
+        [Rules::default(), older, many, convert, free]
+    }
+
     /// [`each_meld_step`] under `rules`.
     fn each_meld_step_under(
         rules: Rules,
@@ -3431,16 +3447,10 @@ mod tests {
     /// budget finds no way to finish the turn either.
     #[test]
     fn surely_stuck_is_exact() {
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        let mut free = Rules::default();
-        free.set("free_pickup_return", "allow").unwrap();
+        let [default, older, many, convert, free] = rule_variants();
         for (rules, seeds) in [
-            (Rules::default(), 0..40),
-            (Rules::preset("decorated-2003-01").unwrap(), 40..55),
+            (default, 0..40),
+            (older, 40..55),
             (many, 55..70),
             (convert, 70..85),
             (free, 85..100),
@@ -3475,18 +3485,12 @@ mod tests {
     /// one, and `None` where the step itself is refused.
     #[test]
     fn candidates_checked_one_at_a_time_are_the_listing() {
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        let mut free = Rules::default();
-        free.set("free_pickup_return", "allow").unwrap();
+        let [default, older, many, convert, free] = rule_variants();
         let (mut legal, mut cand) = (Vec::new(), Vec::new());
         let (mut refused, mut stepped, mut unlisted) = (0, 0, 0);
         for (rules, seeds) in [
-            (Rules::default(), 0..30),
-            (Rules::preset("decorated-2003-01").unwrap(), 30..40),
+            (default, 0..30),
+            (older, 30..40),
             (many, 40..50),
             (convert, 50..60),
             (free, 60..70),
