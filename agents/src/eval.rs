@@ -2,8 +2,8 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening, rank_mask, red_three_points, Action, Card, CardSet, GameState, Rank, Rules,
-    SeatView, Suit, Table,
+    max_opening, rank_mask, red_three_points, Action, Card, CardSet, Rank, Rules, SeatView, Suit,
+    Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
@@ -131,17 +131,6 @@ pub fn is_meld(a: &Action) -> bool {
     )
 }
 
-/// The table value after applying `a` to `state` for the mover, or `None`
-/// if the engine refuses it. `a` is one of the actions listed for `state`
-/// or for the view it was sampled from ([`GameState::apply_listed`]: the
-/// completion check the listing made is not repeated).
-pub fn value_after(state: &GameState, a: Action) -> Option<i32> {
-    let me = state.current_player();
-    let mut s = state.clone();
-    s.apply_listed(a).ok()?;
-    Some(table_value(s.table(me), s.rules()))
-}
-
 /// A random one of `legal` (never empty), a meld step four times in five
 /// when there is one, so that the tables of random test hands grow.
 #[cfg(test)]
@@ -175,7 +164,7 @@ pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
     let (mut chosen, mut declined) = (0, 0);
     for (k, (rules, seeds)) in settings.iter().enumerate() {
         for seed in seeds.clone() {
-            let mut g = GameState::new(*rules, seed);
+            let mut g = kanaszta_engine::GameState::new(*rules, seed);
             let mut agents = [make(k), make(k)];
             let mut rngs = [
                 rand_pcg::Pcg64Mcg::seed_from_u64(seed),
@@ -219,7 +208,7 @@ pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::{score_table, GoingOut, Phase};
+    use kanaszta_engine::{score_table, GameState, GoingOut, Phase};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 

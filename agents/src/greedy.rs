@@ -13,7 +13,6 @@
 
 use crate::eval::{
     best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value,
-    value_after,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
@@ -85,6 +84,8 @@ pub struct GreedyAgent {
     scored: Vec<(i32, i32, usize, Action)>,
     /// The listing, where [`Agent::act_unlisted`] needs all of it.
     listing: Vec<Action>,
+    /// The actions found listed when `act` chooses from its listing.
+    found: Vec<Action>,
 }
 
 impl GreedyAgent {
@@ -95,6 +96,7 @@ impl GreedyAgent {
             finisher: TurnFinisher::default(),
             scored: Vec::new(),
             listing: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
@@ -139,11 +141,17 @@ impl Agent for GreedyAgent {
     }
 
     fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+        if view.phase() == Phase::Meld {
+            // The meld phase is chosen from candidates: here the listing,
+            // its steps tried on the mover's world (which draws nothing).
+            let world = view.own_world(&mut Pcg64Mcg::new(0));
+            let mut found = std::mem::take(&mut self.found);
+            let mut c = Candidates::of_listing(&world, legal, &mut found);
+            let a = self.act_unlisted(view, &mut c, rng);
+            self.found = found;
+            return a.unwrap_or(legal[0]);
+        }
         if legal.len() == 1 {
-            if view.phase() == Phase::Meld {
-                // A forced meld step is still a step of the turn (patience).
-                self.finisher.step(view);
-            }
             return legal[0];
         }
         let steps = self.finisher.step(view);
@@ -181,8 +189,7 @@ impl Agent for GreedyAgent {
                     legal[0]
                 }
             }
-            Phase::Meld => self.meld(view, legal, rng),
-            Phase::Over => legal[0],
+            Phase::Meld | Phase::Over => legal[0],
         }
     }
 
@@ -320,47 +327,6 @@ impl GreedyAgent {
             .iter()
             .map(|&(_, _, _, a)| a)
             .find(|&a| candidates.is_listed(a))
-    }
-
-    fn meld(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        if legal.contains(&Action::TakeRest) {
-            return Action::TakeRest;
-        }
-        if may_meld(view) {
-            let pending = !view.pending_wilds().is_empty();
-            // Only the mover's table after its own steps is read: no
-            // sample of the hidden cards is needed, and none is drawn.
-            let state = view.own_world(&mut Pcg64Mcg::new(0));
-            let base = table_value(view.table(view.seat()), view.rules());
-            let mut best: Option<((i32, i32), Action)> = None;
-            for &a in legal.iter().filter(|&&a| considered(a, pending)) {
-                if let Some(v) = value_after(&state, a) {
-                    // Ties: spend fewer wilds, then the first listed.
-                    let key = (v - base, -wilds_spent(a));
-                    if best.is_none_or(|(k, _)| key > k) {
-                        best = Some((key, a));
-                    }
-                }
-            }
-            if let Some(((gain, _), a)) = best {
-                if gain > 0 || pending {
-                    return a;
-                }
-            }
-        }
-        if let Some(d) = least_useful_discard(view, legal) {
-            return d;
-        }
-        // No discard is legal yet (an opening short of the minimum, a
-        // pickup to complete, I-26): follow the engine's way to end the turn.
-        if let Some(a) = self.finisher.next_or_reset(view, legal, rng) {
-            return a;
-        }
-        legal
-            .iter()
-            .copied()
-            .find(|a| *a != Action::Reset)
-            .unwrap_or(legal[0])
     }
 }
 

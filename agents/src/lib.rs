@@ -42,6 +42,8 @@ pub struct Candidates<'a> {
     actions: &'a [Action],
     check: CandidateCheck<'a>,
     listed: &'a mut Vec<Action>,
+    /// The actions are the listing itself ([`Candidates::of_listing`]).
+    is_listing: bool,
 }
 
 impl<'a> Candidates<'a> {
@@ -53,6 +55,24 @@ impl<'a> Candidates<'a> {
             actions,
             check: state.candidate_check(),
             listed,
+            is_listing: false,
+        }
+    }
+
+    /// The listing `legal` of the state whose mover's part is that of
+    /// `world` (a world of the mover's view), as candidates that are all
+    /// listed: so that an agent's choice from candidates serves for its
+    /// choice from the listing too. Steps are tried on `world`.
+    pub fn of_listing(
+        world: &'a GameState,
+        legal: &'a [Action],
+        listed: &'a mut Vec<Action>,
+    ) -> Self {
+        Candidates {
+            actions: legal,
+            check: world.candidate_check(),
+            listed,
+            is_listing: true,
         }
     }
 
@@ -65,6 +85,9 @@ impl<'a> Candidates<'a> {
     pub fn is_listed(&mut self, a: Action) -> bool {
         // The ones found listed are kept: asked again, they are not
         // checked again.
+        if self.is_listing {
+            return self.actions.contains(&a);
+        }
         if self.listed.contains(&a) {
             return true;
         }
