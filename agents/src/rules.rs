@@ -219,21 +219,23 @@ pub struct RulesAgent {
     /// Scratch of [`RulesAgent::meld_choice_unlisted`]: the candidates,
     /// the steps weighed, and each candidate's weighed step.
     cands: Vec<Action>,
+    /// The actions found listed when `act` chooses from its listing.
+    found: Vec<Action>,
     weighed: Vec<Weighed>,
     members: Vec<(usize, usize)>,
     order: Vec<usize>,
     run: Vec<(usize, usize)>,
 }
 
-/// A meld step weighed by [`RulesAgent::meld_choice_unlisted`], standing
-/// for every candidate with its [`SuitFree`] key (one, with wilds
-/// pending): they are worth the same, and the listed one of them that
-/// [`RulesAgent::meld_choice`] would weigh is the first listed.
+/// A meld step weighed by [`RulesAgent::choose_unlisted`], standing for
+/// every candidate with its [`SuitFree`] key (one, with wilds pending):
+/// they are worth the same, and the one of them that counts is the first
+/// listed.
 #[derive(Clone, Copy, Debug)]
 struct Weighed {
     key: Option<SuitFree>,
-    /// The gain `meld_choice` considers it with (the bonus gain where it
-    /// settles the way out at once).
+    /// The gain it is considered with (the bonus gain where it settles the
+    /// way out at once).
     value: f64,
     /// The gain with the going-out bonus, still to be settled.
     with: Option<f64>,
@@ -348,6 +350,7 @@ impl RulesAgent {
             finisher: TurnFinisher::default(),
             openings: OpeningCache::default(),
             cands: Vec::new(),
+            found: Vec::new(),
             weighed: Vec::new(),
             members: Vec::new(),
             order: Vec::new(),
@@ -450,11 +453,20 @@ impl RulesAgent {
                 return Some(Action::Reset);
             }
         }
-        // `meld`, from the candidates.
+        // The meld policy: the rest of the pile first, then its choice,
+        // then the cheapest discard, then the engine's way to end the turn
+        // (a discard not yet legal: an opening short of the minimum, a
+        // pickup to complete, I-26).
         if c.lists(Action::TakeRest) {
             return Some(Action::TakeRest);
         }
         let o = Outlook::of(view);
+        // After its own meld steps only its own hand, table and turn are
+        // read, so the unshuffled world serves (it draws the same number as
+        // a sampled one). The sampled world, whose other hands going out is
+        // weighed against, is made only when that question comes up.
+        // A simulation's own world serves as well; the number is drawn all
+        // the same, so that later samples stay as they were.
         let sample = rng.clone();
         let own;
         let s = match world {
@@ -527,6 +539,23 @@ impl RulesAgent {
         legal: &[Action],
         rng: &mut Pcg64Mcg,
     ) -> Action {
+        if view.phase() == Phase::Meld {
+            // The meld phase is chosen from candidates: here the listing,
+            // checked on the simulation's world or the mover's own.
+            let own;
+            let w = match world {
+                Some(w) => w,
+                None => {
+                    own = view.own_world(&mut Pcg64Mcg::new(0));
+                    &own
+                }
+            };
+            let mut found = std::mem::take(&mut self.found);
+            let mut c = Candidates::of_listing(w, legal, &mut found);
+            let a = self.decide_unlisted(view, world, &mut c, rng);
+            self.found = found;
+            return a.unwrap_or(legal[0]);
+        }
         if legal.len() == 1 {
             return legal[0];
         }
@@ -571,8 +600,7 @@ impl RulesAgent {
                 Action::TakePile if !pickup_plannable(view, rng) => Action::Draw,
                 a => a,
             },
-            Phase::Meld => self.meld(view, world, legal, rng),
-            Phase::Over => legal[0],
+            Phase::Meld | Phase::Over => legal[0],
         }
     }
 }
@@ -812,71 +840,8 @@ impl RulesAgent {
         result
     }
 
-    fn meld(
-        &mut self,
-        view: &SeatView,
-        world: Option<&GameState>,
-        legal: &[Action],
-        rng: &mut Pcg64Mcg,
-    ) -> Action {
-        if legal.contains(&Action::TakeRest) {
-            return Action::TakeRest;
-        }
-        let o = Outlook::of(view);
-        // After its own meld steps only its own hand, table and turn are
-        // read, so the unshuffled world serves (it draws the same number as
-        // a sampled one). The sampled world, whose other hands going out is
-        // weighed against, is made only when that question comes up.
-        // A simulation's own world serves as well; the number is drawn all
-        // the same, so that later samples stay as they were.
-        let sample = rng.clone();
-        let own;
-        let s = match world {
-            Some(w) => {
-                rng.next_u64();
-                w
-            }
-            None => {
-                own = view.own_world(rng);
-                &own
-            }
-        };
-        if let Some(a) = self.meld_choice(s, legal, &o, Others::Sample(view, sample)) {
-            if !matches!(a, Action::Discard(_)) {
-                return a;
-            }
-        }
-        if let Some(d) = self.discard(view, legal) {
-            return d;
-        }
-        // No discard is legal yet (an opening short of the minimum, a
-        // pickup to complete, I-26): follow the engine's way to end the turn.
-        if let Some(a) = self.finisher.next(view, legal, rng) {
-            return a;
-        }
-        legal
-            .iter()
-            .copied()
-            .find(|a| *a != Action::Reset)
-            .unwrap_or(legal[0])
-    }
-
-    /// The meld action to play in `s` (the mover is `o.me`), or a
-    /// `Discard` / `None` when the meld phase is done; `legal` is the
-    /// listing of `s` or of the view it was sampled from.
-    fn meld_choice(
-        &mut self,
-        s: &GameState,
-        legal: &[Action],
-        o: &Outlook,
-        others: Others,
-    ) -> Option<Action> {
-        self.choose_unlisted(s, legal, &mut |a| legal.contains(&a), o, others)
-    }
-
-    /// [`RulesAgent::meld_choice`] with the listing of `s`, without making
-    /// it: the candidates of `s`, each checked only if it could be the
-    /// answer ([`RulesAgent::choose_unlisted`]).
+    /// The meld policy's choice in `s` from its candidates, each checked
+    /// only if it could be the answer ([`RulesAgent::choose_unlisted`]).
     fn meld_choice_unlisted(
         &mut self,
         s: &GameState,
@@ -1044,7 +1009,8 @@ impl RulesAgent {
             }
         }
         // The bonus gains, dearest first, each run of equal gains in the
-        // order of their listed steps: as `meld_choice` settles them.
+        // order of their listed steps: as the listed form settles them
+        // (each listed step weighed in turn, `meld_choice_reference`).
         order.retain(|&wi| weighed[wi].with.is_some());
         order.sort_by(|&x, &y| {
             weighed[y]
