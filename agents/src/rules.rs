@@ -518,8 +518,9 @@ impl RulesAgent {
     /// whose check is the one the listing makes of it, so the listing,
     /// where every step of a pickup is checked by a bounded search, is
     /// spared. The decision is counted as `act_in` counts it.
-    pub(crate) fn take_rest_in(&mut self, view: &SeatView, world: &mut GameState) -> bool {
-        let (steps, finishing) = self.finisher.peek(view);
+    /// `p` is the mover.
+    pub(crate) fn take_rest_in(&mut self, p: usize, world: &mut GameState) -> bool {
+        let (steps, finishing) = self.finisher.peek(&world.view(p));
         if finishing
             || steps > self.params.patience
             || world.phase() != Phase::Meld
@@ -528,7 +529,8 @@ impl RulesAgent {
         {
             return false;
         }
-        self.finisher.step(view);
+        // Taking the rest changes neither the turn nor the mover.
+        self.finisher.step(&world.view(p));
         true
     }
 
@@ -1187,7 +1189,7 @@ impl RulesAgent {
 /// before that state was made, gives ([`SeatView::determinize`]).
 enum Others<'a> {
     Here,
-    Sample(&'a SeatView, Pcg64Mcg),
+    Sample(&'a SeatView<'a>, Pcg64Mcg),
 }
 
 /// What the discard costs read of the position, the same for every card:
@@ -1482,7 +1484,7 @@ mod tests {
                     let view = g.view(p);
                     let a = by_view[p].act(&view, &buf, &mut r1);
                     let mut w = g.clone();
-                    let b = if by_world[p].take_rest_in(&view, &mut w) {
+                    let b = if by_world[p].take_rest_in(p, &mut w) {
                         let mut t = g.clone();
                         t.apply(a).unwrap();
                         assert!(t == w, "seed {seed}, step {steps}");

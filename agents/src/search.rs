@@ -295,7 +295,7 @@ impl Sim {
             // decisions in the tree, which the stages below handle.
             if (p != self.me || !tree) && self.steps <= MAX_SIM_STEPS_PER_TURN {
                 if let Policy::Rules(r) = &mut self.policies[p] {
-                    if g.pickup().is_some_and(|k| !k.rest_taken) && r.take_rest_in(&g.view(p), g) {
+                    if g.pickup().is_some_and(|k| !k.rest_taken) && r.take_rest_in(p, g) {
                         for pol in &mut self.policies {
                             pol.inform(p, Action::TakeRest);
                         }

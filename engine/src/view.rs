@@ -4,7 +4,7 @@
 use crate::card::Card;
 use crate::card_set::CardSet;
 use crate::rules::Rules;
-use crate::state::{shuffle, GameState, HandEnd, Phase, PlayerStats, Turn, MAX_PLAYERS, PACK};
+use crate::state::{shuffle, GameState, HandEnd, Phase, PlayerStats, MAX_PLAYERS, PACK};
 use crate::table::Table;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -13,126 +13,93 @@ use rand_pcg::Pcg64Mcg;
 /// the number of cards in each hand and in the stock, the cards known to be
 /// in other hands (picked up from the pile or kept from the cut), the unkept
 /// cut cards at the bottom of the stock. Other hands and the stock order are
-/// not in it: an agent holding a view cannot reach them.
-#[derive(Clone, Copy, Debug)]
-pub struct SeatView {
+/// not in it: an agent holding a view cannot reach them, since the state it
+/// reads is private to this crate and every method answers from the seat's
+/// side only. It borrows the state rather than copying it, so a view costs
+/// nothing to make (one is made for every decision).
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    state: &'a GameState,
     seat: u8,
-    rules: Rules,
-    starter: u8,
-    current: u8,
-    phase: Phase,
-    hand: CardSet,
-    hand_sizes: [u8; MAX_PLAYERS],
-    tables: [Table; MAX_PLAYERS],
-    known: [CardSet; MAX_PLAYERS],
-    pile: [Card; PACK],
-    pile_len: u8,
-    pile_top_fresh: bool,
-    stock_len: u8,
-    stock_bottom: [Card; 3],
-    stock_bottom_len: u8,
-    cut: [Card; 3],
-    free_pending: [bool; MAX_PLAYERS],
-    owed_red: [u8; MAX_PLAYERS],
-    turns: u32,
-    totals: [i32; MAX_PLAYERS],
-    turn: Turn,
-    anchor_table: Table,
-    anchor_known: CardSet,
-    anchor_turn: Turn,
-    end: Option<HandEnd>,
-    stats: [PlayerStats; MAX_PLAYERS],
 }
 
 impl GameState {
     /// What `seat` may know of this state.
-    pub fn view(&self, seat: usize) -> SeatView {
-        let mut hand_sizes = [0u8; MAX_PLAYERS];
-        for (p, h) in hand_sizes.iter_mut().enumerate().take(self.players()) {
-            *h = self.hands[p].len() as u8;
-        }
-        let mut stock_bottom = [Card::JOKER; 3];
-        let nb = (self.stock_known_bottom as usize).min(3);
-        stock_bottom[..nb].copy_from_slice(&self.stock[..nb]);
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
         SeatView {
+            state: self,
             seat: seat as u8,
-            rules: self.rules,
-            starter: self.starter,
-            current: self.current,
-            phase: self.phase,
-            hand: self.hands[seat],
-            hand_sizes,
-            tables: self.tables,
-            known: self.known,
-            pile: self.pile,
-            pile_len: self.pile_len,
-            pile_top_fresh: self.pile_top_fresh,
-            stock_len: self.stock_len,
-            stock_bottom,
-            stock_bottom_len: nb as u8,
-            cut: if self.phase == Phase::Cut {
-                self.cut
-            } else {
-                [Card::JOKER; 3]
-            },
-            free_pending: self.free_pending,
-            owed_red: self.owed_red,
-            turns: self.turns,
-            totals: self.totals,
-            turn: self.turn,
-            anchor_table: self.anchor.table,
-            anchor_known: self.anchor.known,
-            anchor_turn: self.anchor.turn,
-            end: self.end,
-            stats: self.stats,
         }
     }
 }
 
-impl SeatView {
+impl std::fmt::Debug for SeatView<'_> {
+    /// The seat's side only (never the other hands or the stock's order).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.players();
+        f.debug_struct("SeatView")
+            .field("seat", &self.seat)
+            .field("phase", &self.phase())
+            .field("current", &self.current_player())
+            .field("turns", &self.turns())
+            .field("hand", &self.hand())
+            .field(
+                "hand_sizes",
+                &(0..n).map(|p| self.hand_size(p)).collect::<Vec<_>>(),
+            )
+            .field("tables", &(0..n).map(|p| self.table(p)).collect::<Vec<_>>())
+            .field("known", &(0..n).map(|p| self.known(p)).collect::<Vec<_>>())
+            .field("pile", &self.pile())
+            .field("stock_len", &self.stock_len())
+            .field("stock_bottom", &self.stock_bottom())
+            .finish()
+    }
+}
+
+impl SeatView<'_> {
     /// The seat this view belongs to.
     pub fn seat(&self) -> usize {
         self.seat as usize
     }
     /// The rules.
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        &self.state.rules
     }
     /// Number of players.
     pub fn players(&self) -> usize {
-        self.rules.players as usize
+        self.state.rules.players as usize
     }
     /// The starter.
     pub fn starter(&self) -> usize {
-        self.starter as usize
+        self.state.starter as usize
     }
     /// The player to move.
     pub fn current_player(&self) -> usize {
-        self.current as usize
+        self.state.current as usize
     }
     /// The phase.
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.state.phase
     }
     /// The seat's own hand.
     pub fn hand(&self) -> CardSet {
-        self.hand
+        self.state.hands[self.seat as usize]
     }
     /// Number of cards in player `p`'s hand.
     pub fn hand_size(&self, p: usize) -> usize {
-        self.hand_sizes[p] as usize
+        self.state.hands[p].len() as usize
     }
     /// Player `p`'s table.
     pub fn table(&self, p: usize) -> &Table {
-        &self.tables[p]
+        &self.state.tables[p]
     }
     /// Cards known to be in player `p`'s hand.
     pub fn known(&self, p: usize) -> CardSet {
-        self.known[p]
+        self.state.known[p]
     }
     /// The pile, bottom first.
     pub fn pile(&self) -> &[Card] {
-        &self.pile[..self.pile_len as usize]
+        self.state.pile()
     }
     /// The top of the pile.
     pub fn pile_top(&self) -> Option<Card> {
@@ -145,78 +112,84 @@ impl SeatView {
     }
     /// Cards in the stock.
     pub fn stock_len(&self) -> usize {
-        self.stock_len as usize
+        self.state.stock_len as usize
     }
     /// The known cards at the bottom of the stock (unkept cut cards), bottom first.
     pub fn stock_bottom(&self) -> &[Card] {
-        &self.stock_bottom[..self.stock_bottom_len as usize]
+        let nb = (self.state.stock_known_bottom as usize).min(3);
+        &self.state.stock[..nb]
     }
     /// The shown cut cards (during the cut).
     pub fn cut_cards(&self) -> [Card; 3] {
-        self.cut
+        if self.state.phase == Phase::Cut {
+            self.state.cut
+        } else {
+            [Card::JOKER; 3]
+        }
     }
     /// Turns played.
     pub fn turns(&self) -> u32 {
-        self.turns
+        self.state.turns
     }
     /// Running totals before the hand.
     pub fn totals(&self) -> &[i32] {
-        &self.totals[..self.players()]
+        &self.state.totals[..self.players()]
     }
     /// The penalized pickup in progress this turn (D-6.2), public to all.
     pub fn pickup(&self) -> Option<crate::state::Pickup> {
-        self.turn.pickup
+        self.state.turn.pickup
     }
 
     /// Whether the free pickup is offered to the mover.
     pub fn free_pickup_offered(&self) -> bool {
-        self.turn.free_offer
+        self.state.turn.free_offer
     }
     /// Whether the pile's top was discarded by the previous player just now (a twin is possible).
     pub fn pile_top_fresh(&self) -> bool {
-        self.pile_top_fresh
+        self.state.pile_top_fresh
     }
     /// Whether the mover must go out this turn (I-26).
     pub fn must_go_out(&self) -> bool {
-        self.turn.must_go_out
+        self.state.turn.must_go_out
     }
     /// Wilds taken out of a group and not yet placed.
     pub fn pending_wilds(&self) -> CardSet {
-        self.turn.pending
+        self.state.turn.pending
     }
     /// Player counters.
     pub fn stats(&self, p: usize) -> &PlayerStats {
-        &self.stats[p]
+        &self.state.stats[p]
     }
     /// How the hand ended, if it has.
     pub fn end(&self) -> Option<HandEnd> {
-        self.end
+        self.state.end
     }
     /// The opening minimum for player `p` (I-11).
     pub fn opening_minimum(&self, p: usize) -> i32 {
-        self.rules.opening.minimum(self.totals[p])
+        self.state.rules.opening.minimum(self.state.totals[p])
     }
 
     /// The cards this seat cannot place: the union of the other hands' unknown
     /// cards and the stock's unknown cards.
     pub fn unseen(&self) -> CardSet {
-        let mut seen = self.hand;
+        let g = self.state;
+        let mut seen = self.hand();
         let n = self.players();
         for p in 0..n {
-            seen = seen.checked_add(self.tables[p].cards()).unwrap_or(seen);
+            seen = seen.checked_add(g.tables[p].cards()).unwrap_or(seen);
             if p != self.seat as usize {
-                seen = seen.checked_add(self.known[p]).unwrap_or(seen);
+                seen = seen.checked_add(g.known[p]).unwrap_or(seen);
             }
         }
-        seen = seen.checked_add(self.turn.pending).unwrap_or(seen);
+        seen = seen.checked_add(g.turn.pending).unwrap_or(seen);
         for c in self.pile() {
             seen.insert(*c);
         }
         for c in self.stock_bottom() {
             seen.insert(*c);
         }
-        if self.phase == Phase::Cut {
-            for c in self.cut {
+        if g.phase == Phase::Cut {
+            for c in g.cut {
                 seen.insert(c);
             }
         }
@@ -250,6 +223,7 @@ impl SeatView {
     /// The state of [`SeatView::determinize`] for the sample `seed`, with
     /// the unseen cards shuffled or in card order.
     fn world(&self, seed: u64, shuffled: bool) -> GameState {
+        let g = self.state;
         // Red threes never stay in a hand (D-4): unseen ones are in the stock.
         let unseen = self.unseen();
         // Bits 5 and 6 of each copy: the red threes (D-1.3).
@@ -260,8 +234,9 @@ impl SeatView {
         let mut gen = Pcg64Mcg::seed_from_u64(seed);
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         let mut stock = [Card::JOKER; PACK];
-        let nb = self.stock_bottom_len as usize;
-        stock[..nb].copy_from_slice(&self.stock_bottom[..nb]);
+        let bottom = self.stock_bottom();
+        let nb = bottom.len();
+        stock[..nb].copy_from_slice(bottom);
         let mut k = nb;
         if shuffled {
             let mut pool = [Card::JOKER; PACK];
@@ -274,11 +249,11 @@ impl SeatView {
             let mut next = 0;
             for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
                 if p == self.seat as usize {
-                    *hand = self.hand;
+                    *hand = self.hand();
                     continue;
                 }
-                *hand = self.known[p];
-                let need = self.hand_sizes[p] as usize - self.known[p].len() as usize;
+                *hand = g.known[p];
+                let need = g.hands[p].len() as usize - g.known[p].len() as usize;
                 for c in &pool[next..next + need] {
                     hand.insert(*c);
                 }
@@ -294,11 +269,11 @@ impl SeatView {
             let mut cards = rest.iter();
             for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
                 if p == self.seat as usize {
-                    *hand = self.hand;
+                    *hand = self.hand();
                     continue;
                 }
-                *hand = self.known[p];
-                let need = self.hand_sizes[p] as usize - self.known[p].len() as usize;
+                *hand = g.known[p];
+                let need = g.hands[p].len() as usize - g.known[p].len() as usize;
                 for c in cards.by_ref().take(need) {
                     hand.insert(c);
                 }
@@ -312,49 +287,49 @@ impl SeatView {
             stock[k] = c;
             k += 1;
         }
-        debug_assert_eq!(k, self.stock_len as usize, "unseen cards fill the stock");
+        debug_assert_eq!(k, g.stock_len as usize, "unseen cards fill the stock");
         if shuffled {
             shuffle(&mut stock[nb..k], &mut gen);
         }
         // The mover's hand at the start of his meld phase: his hand now plus
         // what he laid from it since (the table's growth, pending wilds included).
-        let cur = self.current as usize;
-        let laid = self.tables[cur]
+        let cur = g.current as usize;
+        let laid = g.tables[cur]
             .cards()
-            .checked_add(self.turn.pending)
-            .and_then(|t| t.checked_sub(self.anchor_table.cards()))
+            .checked_add(g.turn.pending)
+            .and_then(|t| t.checked_sub(g.anchor.table.cards()))
             .unwrap_or(CardSet::EMPTY);
         let anchor = crate::state::Anchor {
             hand: hands[cur].checked_add(laid).unwrap_or(hands[cur]),
-            known: self.anchor_known,
-            table: self.anchor_table,
-            turn: self.anchor_turn,
+            known: g.anchor.known,
+            table: g.anchor.table,
+            turn: g.anchor.turn,
         };
         GameState {
             anchor,
             quiet: false,
-            rules: self.rules,
+            rules: g.rules,
             rng: Pcg64Mcg::seed_from_u64(gen.next_u64()),
-            starter: self.starter,
-            current: self.current,
-            phase: self.phase,
+            starter: g.starter,
+            current: g.current,
+            phase: g.phase,
             hands,
-            tables: self.tables,
-            known: self.known,
+            tables: g.tables,
+            known: g.known,
             stock,
-            stock_len: self.stock_len,
+            stock_len: g.stock_len,
             stock_known_bottom: nb as u8,
-            pile: self.pile,
-            pile_len: self.pile_len,
-            pile_top_fresh: self.pile_top_fresh,
-            cut: self.cut,
-            free_pending: self.free_pending,
-            owed_red: self.owed_red,
-            turns: self.turns,
-            totals: self.totals,
-            turn: self.turn,
-            end: self.end,
-            stats: self.stats,
+            pile: g.pile,
+            pile_len: g.pile_len,
+            pile_top_fresh: g.pile_top_fresh,
+            cut: self.cut_cards(),
+            free_pending: g.free_pending,
+            owed_red: g.owed_red,
+            turns: g.turns,
+            totals: g.totals,
+            turn: g.turn,
+            end: g.end,
+            stats: g.stats,
         }
     }
 }
