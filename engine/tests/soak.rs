@@ -83,6 +83,13 @@ fn soak(rules: Rules, seed0: u64, n: u64) -> (u64, u64) {
                 d.check_invariants()
                     .unwrap_or_else(|e| panic!("seed {seed}: determinized: {e}"));
                 assert_eq!(d.hand(p), g.hand(p));
+                // The view's printed form holds the seat's side only: the
+                // sample, whose hidden cards differ, prints the same.
+                assert_eq!(
+                    format!("{:?}", d.view(p)),
+                    format!("{v:?}"),
+                    "seed {seed} step {k}: a view prints nothing hidden"
+                );
                 let mut dl = Vec::new();
                 d.legal_actions(&mut dl);
                 assert_eq!(
