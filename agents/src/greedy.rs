@@ -313,8 +313,8 @@ impl GreedyAgent {
             if !considered(a, pending) {
                 continue;
             }
-            if let Some(t) = candidates.table_after(a) {
-                let gain = table_value(&t, rules) - base;
+            if let Some(value) = candidates.read_table_after(a, |t| table_value(t, rules)) {
+                let gain = value - base;
                 if gain > 0 || pending {
                     self.scored.push((gain, -wilds_spent(a), i, a));
                 }

@@ -142,6 +142,12 @@ impl<'a> Candidates<'a> {
     pub fn table_after(&mut self, a: Action) -> Option<Table> {
         self.check.table_after(a)
     }
+
+    /// `read` of the table [`Candidates::table_after`] gives, read in place
+    /// ([`CandidateCheck::read_table_after`]).
+    pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
+        self.check.read_table_after(a, read)
+    }
 }
 
 /// A player, in the shape of OpenSpiel's `Bot`.

@@ -279,22 +279,29 @@ impl CandidateCheck<'_> {
     /// refused, or `a` is a discard or the reset, or the phase is not the
     /// meld phase.
     pub fn table_after(&mut self, a: Action) -> Option<Table> {
+        self.read_table_after(a, |t| *t)
+    }
+
+    /// `read` of the mover's table after the meld step `a` alone, as
+    /// [`CandidateCheck::table_after`] gives it, read in place rather than
+    /// copied out.
+    pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
         let state = self.state;
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
             return None;
         }
         let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
-        let table = match probe.meld_step(a) {
+        let out = match probe.meld_step(a) {
             Ok(()) => {
-                let t = probe.tables[state.current as usize];
+                let r = read(&probe.tables[state.current as usize]);
                 probe.restore_mover(save);
-                Some(t)
+                Some(r)
             }
             // A refused step changes nothing.
             Err(_) => None,
         };
         debug_assert!(*probe == *state, "probe restored after {a}");
-        table
+        out
     }
 }
 
