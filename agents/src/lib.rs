@@ -106,14 +106,21 @@ impl<'a> Candidates<'a> {
     /// The one listed candidate, if exactly one is; found by checking
     /// the cheap candidates first (discards and the reset) and the rest
     /// of the pile (listed whenever it may be taken, and asked for first
-    /// by the players), and no more than it takes to see a second.
+    /// by the players), then the take-backs (a group laid this turn taken
+    /// back nearly always leaves a way out, where a step that empties the
+    /// hand leaves none and takes a going-out test to refuse), and no
+    /// more than it takes to see a second.
     pub fn only_listed(&mut self) -> Option<Action> {
         let mut only = None;
-        let ends = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset | Action::TakeRest);
-        for pass_ends in [true, false] {
+        let pass = |a: &Action| match a {
+            Action::Discard(_) | Action::Reset | Action::TakeRest => 0,
+            Action::TakeBack { .. } | Action::TakeBackHeartAce => 1,
+            _ => 2,
+        };
+        for this_pass in 0..3 {
             for i in 0..self.actions.len() {
                 let a = self.actions[i];
-                if ends(&a) == pass_ends && self.is_listed(a) {
+                if pass(&a) == this_pass && self.is_listed(a) {
                     if only.is_some() {
                         return None;
                     }
