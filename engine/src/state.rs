@@ -267,6 +267,13 @@ impl CandidateCheck<'_> {
         if state.phase != Phase::Meld {
             return true;
         }
+        // The ends change nothing: checked on the state itself, they need
+        // no copy (a decision that checks only discards makes none).
+        match a {
+            Action::Discard(c) => return state.discard_check(c, true).is_ok(),
+            Action::Reset => return state.resettable(),
+            _ => {}
+        }
         let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
         let ok = probe.listed_on_probe(save, a);
         debug_assert!(*probe == *state, "probe restored after {a}");
@@ -2216,6 +2223,12 @@ impl GameState {
     /// The checks of a discard, changing nothing: listing and the
     /// completion search test discards without copying the state.
     fn check_discard(&self, c: Card) -> Result<(), RuleError> {
+        self.discard_check(c, self.quiet)
+    }
+
+    /// [`GameState::check_discard`], its refusals' messages formatted
+    /// unless `quiet`.
+    fn discard_check(&self, c: Card, quiet: bool) -> Result<(), RuleError> {
         let p = self.current as usize;
         if self.phase == Phase::Meld {
             if !self.turn.pending.is_empty() {
@@ -2232,19 +2245,19 @@ impl GameState {
         if !hand.contains(c) {
             if self.tables[p].groups().iter().any(|g| g.count(c) > 0) {
                 return refuse_fmt!(
-                    self.quiet,
+                    quiet,
                     "D-12.2",
                     "{c} is melded: melded cards are never discarded"
                 );
             }
-            return refuse_fmt!(self.quiet, "D-5.1", "the hand does not hold {c}");
+            return refuse_fmt!(quiet, "D-5.1", "the hand does not hold {c}");
         }
         if self.turn.free_card == Some(c)
             && self.rules.free_pickup_return == Permit::Forbid
             && hand.count(c) < 2
         {
             return refuse_fmt!(
-                self.quiet,
+                quiet,
                 "I-21",
                 "the card taken by the free pickup ({c}) cannot be discarded in the same turn"
             );
@@ -2268,7 +2281,7 @@ impl GameState {
             let v = table.opening_value();
             let min = self.opening_minimum(p);
             if v < min {
-                return refuse_fmt!(self.quiet, "D-8.2", "the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)");
+                return refuse_fmt!(quiet, "D-8.2", "the opening meld is worth {v}, below the minimum of {min}: lay more or take it back (D-11.5)");
             }
         }
         Ok(())
