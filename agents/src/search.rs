@@ -327,6 +327,27 @@ impl Sim {
                     }
                 }
             }
+            // The searcher's own meld steps in the tree, from candidates
+            // too: the same choices and decision points as from the
+            // listing, with only the candidates they need checked.
+            let own_step = p == self.me
+                && tree
+                && g.phase() == Phase::Meld
+                && self.steps <= MAX_SIM_STEPS_PER_TURN
+                && match &self.policies[p] {
+                    Policy::Rules(_) => true,
+                    Policy::Other(agent) => agent.chooses_unlisted(),
+                };
+            if own_step {
+                match self.own_meld_step(g, rng) {
+                    OwnStep::Apply(a) => {
+                        self.broken |= !self.apply_chosen(g, a);
+                        continue;
+                    }
+                    OwnStep::Decide => return Point::Decide,
+                    OwnStep::Listing => {}
+                }
+            }
             g.legal_actions(&mut self.legal);
             if self.steps > MAX_SIM_STEPS_PER_TURN {
                 // A wandering policy: end the turn the engine's way.
@@ -412,6 +433,101 @@ impl Sim {
             let a = self.policies[p].act(g, &self.legal, rng);
             self.broken |= !self.apply_chosen(g, a);
         }
+    }
+}
+
+/// What [`Sim::own_meld_step`] found.
+enum OwnStep {
+    /// The step to apply (found listed).
+    Apply(Action),
+    /// A decision point: `options` are set.
+    Decide,
+    /// The policy declined to choose without the listing: nothing has
+    /// changed, and the listing decides.
+    Listing,
+}
+
+impl Sim {
+    /// The searcher's own meld phase in the tree, as the listed code of
+    /// [`Sim::advance`] plays it, from the candidates of `g`: the one
+    /// listed action is applied; at the start of the phase, where a
+    /// discard is listed and no pickup is in progress, the policy's first
+    /// step is held back for a `meld`/`hold` decision; after `hold`, or
+    /// when the policy would discard, the listed discards are the options;
+    /// otherwise the policy's step. `self.legal` holds the candidates found
+    /// listed.
+    fn own_meld_step(&mut self, g: &GameState, rng: &mut Pcg64Mcg) -> OwnStep {
+        let p = self.me;
+        g.candidate_actions(&mut self.candidates);
+        self.legal.clear();
+        let (stage, pending) = (self.stage, self.pending);
+        let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
+        if let Some(a) = c.only_listed() {
+            return OwnStep::Apply(a);
+        }
+        let view = g.view(p);
+        let policy = &mut self.policies[p];
+        let mut choose = |c: &mut Candidates, rng: &mut Pcg64Mcg| match policy {
+            Policy::Rules(r) => r.act_in_unlisted(&view, g, c, rng),
+            Policy::Other(agent) => agent.act_unlisted(&view, c, rng),
+        };
+        // The listed discards, in the listing's order.
+        let discards = |c: &mut Candidates, out: &mut Vec<Macro>| {
+            out.clear();
+            for &a in c.actions() {
+                if let Action::Discard(d) = a {
+                    if c.is_listed(a) {
+                        out.push(Macro::Discard(d));
+                    }
+                }
+            }
+        };
+        if self.stage == Stage::Start {
+            self.stage = Stage::ByPolicy;
+            let actions = c.actions();
+            let hold = g.pickup().is_none()
+                && actions
+                    .iter()
+                    .any(|&a| matches!(a, Action::Discard(_)) && c.is_listed(a));
+            if hold {
+                match choose(&mut c, rng) {
+                    None => {
+                        (self.stage, self.pending) = (stage, pending);
+                        return OwnStep::Listing;
+                    }
+                    Some(a) if !matches!(a, Action::Discard(_)) => {
+                        self.pending = Some(a);
+                        self.options.clear();
+                        self.options.extend([Macro::Meld, Macro::Hold]);
+                        return OwnStep::Decide;
+                    }
+                    Some(_) => {}
+                }
+                self.stage = Stage::DiscardNow;
+            }
+        }
+        if self.stage == Stage::DiscardNow {
+            discards(&mut c, &mut self.options);
+            if !self.options.is_empty() {
+                return OwnStep::Decide;
+            }
+        }
+        let a = match self.pending.take() {
+            Some(a) => a,
+            None => match choose(&mut c, rng) {
+                Some(a) => a,
+                None => {
+                    (self.stage, self.pending) = (stage, pending);
+                    return OwnStep::Listing;
+                }
+            },
+        };
+        if let Action::Discard(_) = a {
+            self.stage = Stage::DiscardNow;
+            discards(&mut c, &mut self.options);
+            return OwnStep::Decide;
+        }
+        OwnStep::Apply(a)
     }
 }
 
