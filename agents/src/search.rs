@@ -286,6 +286,13 @@ impl Sim {
             let p = g.current_player();
             let key = (g.turns(), p);
             if key != self.turn_key {
+                // Each of the searcher's turns after the root's starts with
+                // nothing chosen, also where a forced draw (a single
+                // listed action) offers no decision to reset it at.
+                if p == self.me && self.turn_key.0 != u32::MAX {
+                    self.stage = Stage::Start;
+                    self.pending = None;
+                }
                 self.turn_key = key;
                 self.steps = 0;
             }
@@ -958,5 +965,68 @@ impl std::ops::AddAssign for SearchStats {
         self.searches += o.searches;
         self.iterations += o.iterations;
         self.elapsed += o.elapsed;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::GreedyAgent;
+    use kanaszta_engine::Rules;
+    use rand::SeedableRng;
+
+    /// Each of the searcher's turns starts afresh ("nothing chosen yet
+    /// this turn"), also when its draw is forced and so offers no
+    /// decision: after a turn that ended in a discard, the next one still
+    /// offers `meld` or `hold` where the policy would lay something first,
+    /// and is not played as a discard at once.
+    #[test]
+    fn every_turn_of_the_searcher_starts_afresh() {
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        for seed in 0..40 {
+            let mut g = GameState::new(Rules::default(), seed);
+            let mut agents = [GreedyAgent::default(), GreedyAgent::default()];
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            while !g.is_terminal() && g.turns() < 60 {
+                g.legal_actions(&mut legal);
+                let me = g.current_player();
+                // A discard decision of the searcher: the root of a search.
+                if g.phase() == Phase::Meld
+                    && legal.iter().all(|a| matches!(a, Action::Discard(_)))
+                    && legal.len() > 1
+                {
+                    let mut w = g.clone();
+                    let mut sim = Sim::new(me, 2, Rollout::Greedy);
+                    let mut srng = Pcg64Mcg::seed_from_u64(7);
+                    sim.reset(Stage::DiscardNow, u32::MAX);
+                    assert_eq!(sim.advance(&mut w, &mut srng, true), Point::Decide);
+                    sim.apply_macro(&mut w, sim.options[0]);
+                    // On to the searcher's next decision.
+                    if sim.advance(&mut w, &mut srng, true) == Point::Decide
+                        && w.current_player() == me
+                        && w.phase() == Phase::Meld
+                    {
+                        let mut l = Vec::new();
+                        w.legal_actions(&mut l);
+                        let policy = GreedyAgent::default().act(&w.view(me), &l, &mut srng.clone());
+                        if hold_possible(w.pickup().is_some(), &l)
+                            && !matches!(policy, Action::Discard(_))
+                        {
+                            assert_eq!(
+                                sim.options,
+                                [Macro::Meld, Macro::Hold],
+                                "seed {seed}, turn {}: a new turn of the searcher",
+                                w.turns()
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+                let a = agents[me].act(&g.view(me), &legal, &mut rng);
+                g.apply(a).unwrap();
+            }
+        }
+        assert!(checked >= 20, "only {checked} new turns checked");
     }
 }
