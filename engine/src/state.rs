@@ -1477,6 +1477,21 @@ impl GameState {
             return false;
         }
         *budget -= 1;
+        if depth == 0 && search.cut {
+            // A leaf once the pass has been cut: its only question is the
+            // discard. Marking it visited would change nothing: a later
+            // visit at depth 0 fails as this one does (a state with a
+            // discard ends the search at once), a deeper one searches it
+            // whether marked at 0 or not, and the cut is already made.
+            // So the state's key is not made (a leaf is most nodes).
+            if self.turn.pending.is_empty() && !self.before_rest() {
+                if let Some(c) = self.first_discard() {
+                    path.push(Action::Discard(c));
+                    return true;
+                }
+            }
+            return false;
+        }
         let key = self.search_key();
         // `depth` is the number of steps still allowed; a state already
         // searched with at least as many is not searched again.
