@@ -1477,7 +1477,7 @@ impl GameState {
             return false;
         }
         *budget -= 1;
-        if depth == 0 && search.cut {
+        if depth == 0 && search.cut && !search.mark_leaves {
             // A leaf once the pass has been cut: its only question is the
             // discard. Marking it visited would change nothing: a later
             // visit at depth 0 fails as this one does (a state with a
@@ -2866,6 +2866,9 @@ struct Search {
     cands: Vec<Vec<Action>>,
     /// Set when a node was left unexplored for the depth limit.
     cut: bool,
+    /// Every leaf is marked visited, as before the leaf shortcut of
+    /// [`GameState::search_rec`] (tests compare the two).
+    mark_leaves: bool,
 }
 
 thread_local! {
@@ -3653,6 +3656,43 @@ mod tests {
         );
         // Wrapped at round 201 to 1, then one a round.
         assert_eq!(seen.generation, 1 + (399 - 201));
+    }
+
+    #[test]
+    fn leaves_left_unmarked_change_no_search() {
+        let mut long = 0;
+        each_meld_step(0..12, |seed, a, t| {
+            if t.surely_stuck() {
+                return;
+            }
+            for budget in [40, 300, 5000] {
+                let fast = Search::with_budget(budget);
+                let mut marked = Search::with_budget(budget);
+                marked.mark_leaves = true;
+                let runs = [fast, marked].map(|mut search| {
+                    let path = t.completion_in(budget, &mut search);
+                    let mut b = budget;
+                    let mut search = Search {
+                        mark_leaves: search.mark_leaves,
+                        ..Search::with_budget(budget)
+                    };
+                    let verdict = t.completion_verdict(&mut b, &mut search);
+                    (path, verdict, b)
+                });
+                let [(p0, v0, b0), (p1, v1, b1)] = runs;
+                long += p0.as_ref().is_some_and(|p| p.len() > 2) as u32;
+                assert_eq!(
+                    p0, p1,
+                    "seed {seed}: after {a}, budget {budget}: the way out"
+                );
+                assert_eq!(
+                    (v0, b0),
+                    (v1, b1),
+                    "seed {seed}: after {a}, budget {budget}: the verdict"
+                );
+            }
+        });
+        assert!(long > 100, "only {long} ways out of more than one step");
     }
 
     #[test]
