@@ -200,6 +200,19 @@ impl CardSet {
         })
     }
 
+    /// Multiset intersection: each card as often as in both.
+    pub const fn min(self, other: CardSet) -> CardSet {
+        CardSet {
+            lo: self.lo & other.lo,
+            hi: self.hi & other.hi,
+            jokers: if self.jokers < other.jokers {
+                self.jokers
+            } else {
+                other.jokers
+            },
+        }
+    }
+
     /// The set of distinct kinds present (each at most once).
     pub const fn distinct(self) -> CardSet {
         CardSet {
@@ -353,6 +366,22 @@ mod tests {
 
     fn cs(s: &str) -> CardSet {
         CardSet::parse(s).unwrap()
+    }
+
+    #[test]
+    fn min_keeps_each_card_as_often_as_in_both() {
+        let a = cs("AS AS KH 2C 2C JK JK JK 5D");
+        let b = cs("AS KH KH 2C 2C JK 7S");
+        let m = a.min(b);
+        assert_eq!(m, cs("AS KH 2C 2C JK"));
+        for c in a.checked_add(b).unwrap_or(a).kinds() {
+            assert_eq!(m.count(c), a.count(c).min(b.count(c)), "{c}");
+        }
+        assert_eq!(b.min(a), m);
+        // Taking cards away keeps a set canonical, so `min` still applies.
+        let rest = a.checked_sub(cs("AS 2C JK")).unwrap();
+        assert_eq!(rest.min(a), rest);
+        assert_eq!(a.min(CardSet::EMPTY), CardSet::EMPTY);
     }
 
     /// D-1.1: 112 cards, every suited card twice, 8 jokers.

@@ -1879,9 +1879,13 @@ impl GameState {
         if self.tables[p].len() >= crate::table::MAX_GROUPS {
             return refuse("D-9", "the table cannot hold more groups");
         }
-        for c in from_hand.iter() {
-            self.hand_remove(p, c);
-        }
+        // As `hand_remove` card by card: the hand loses them, and the
+        // cards known to be in it stay as far as it still holds them.
+        let hand = self.hands[p]
+            .checked_sub(from_hand)
+            .unwrap_or(self.hands[p]);
+        self.hands[p] = hand;
+        self.known[p] = self.known[p].min(hand);
         let mut flags = FLAG_NEW;
         let idx = self.tables[p].len() as u8;
         if !from_pending.is_empty() {
