@@ -143,15 +143,10 @@ impl<'a> Candidates<'a> {
         }
     }
 
-    /// The mover's table after the meld step `a` alone, or `None` if the
-    /// step is refused ([`CandidateCheck::table_after`]): what a listed
-    /// step leads to, without the listing's check.
-    pub fn table_after(&mut self, a: Action) -> Option<Table> {
-        self.check.table_after(a)
-    }
-
-    /// `read` of the table [`Candidates::table_after`] gives, read in place
-    /// ([`CandidateCheck::read_table_after`]).
+    /// `read` of the mover's table after the meld step `a` alone, or
+    /// `None` if the step is refused ([`CandidateCheck::read_table_after`]):
+    /// what a listed step leads to, without the listing's check, read in
+    /// place.
     pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
         self.check.read_table_after(a, read)
     }
