@@ -334,25 +334,36 @@ impl Sim {
                     }
                 }
             }
-            // The searcher's own meld steps in the tree, from candidates
-            // too: the same choices and decision points as from the
-            // listing, with only the candidates they need checked.
-            let own_step = p == self.me
+            // The searcher's own meld phase in the tree: from candidates
+            // where its policy chooses without the listing (only the
+            // candidates the decisions need are checked), else, or where
+            // the policy declines, from the listing.
+            if p == self.me
                 && tree
                 && g.phase() == Phase::Meld
                 && self.steps <= MAX_SIM_STEPS_PER_TURN
-                && match &self.policies[p] {
+            {
+                let unlisted = match &self.policies[p] {
                     Policy::Rules(_) => true,
                     Policy::Other(agent) => agent.chooses_unlisted(),
                 };
-            if own_step {
-                match self.own_meld_step(g, rng) {
+                let mut step = OwnStep::Declined;
+                if unlisted {
+                    g.candidate_actions(&mut self.candidates);
+                    self.legal.clear();
+                    step = self.own_meld_step(g, false, rng);
+                }
+                if step == OwnStep::Declined {
+                    g.legal_actions(&mut self.legal);
+                    step = self.own_meld_step(g, true, rng);
+                }
+                match step {
                     OwnStep::Apply(a) => {
                         self.broken |= !self.apply_chosen(g, a);
                         continue;
                     }
                     OwnStep::Decide => return Point::Decide,
-                    OwnStep::Listing => {}
+                    OwnStep::Declined => unreachable!("a listed choice is never declined"),
                 }
             }
             g.legal_actions(&mut self.legal);
@@ -388,40 +399,6 @@ impl Sim {
                         return Point::Decide;
                     }
                 }
-                Phase::Meld if tree => {
-                    if self.stage == Stage::Start {
-                        self.stage = Stage::ByPolicy;
-                        if hold_possible(g.pickup().is_some(), &self.legal) {
-                            // `meld` differs from `hold` only if the policy
-                            // would lay something first.
-                            let a = self.policies[p].act(g, &self.legal, rng);
-                            if !matches!(a, Action::Discard(_)) {
-                                self.pending = Some(a);
-                                self.options.clear();
-                                self.options.extend([Macro::Meld, Macro::Hold]);
-                                return Point::Decide;
-                            }
-                            self.stage = Stage::DiscardNow;
-                        }
-                    }
-                    if self.stage == Stage::DiscardNow {
-                        discard_options(&self.legal, &mut self.options);
-                        if !self.options.is_empty() {
-                            return Point::Decide;
-                        }
-                    }
-                    let a = match self.pending.take() {
-                        Some(a) => a,
-                        None => self.policies[p].act(g, &self.legal, rng),
-                    };
-                    if let Action::Discard(_) = a {
-                        self.stage = Stage::DiscardNow;
-                        discard_options(&self.legal, &mut self.options);
-                        return Point::Decide;
-                    }
-                    self.broken |= !self.apply_chosen(g, a);
-                    continue;
-                }
                 Phase::Meld if self.stage == Stage::DiscardNow => {
                     // A rollout after `hold`: the policy's discard if it
                     // offers one, else the least useful card.
@@ -444,37 +421,43 @@ impl Sim {
 }
 
 /// What [`Sim::own_meld_step`] found.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum OwnStep {
-    /// The step to apply (found listed).
+    /// The step to apply.
     Apply(Action),
     /// A decision point: `options` are set.
     Decide,
     /// The policy declined to choose without the listing: nothing has
     /// changed, and the listing decides.
-    Listing,
+    Declined,
 }
 
 impl Sim {
-    /// The searcher's own meld phase in the tree, as the listed code of
-    /// [`Sim::advance`] plays it, from the candidates of `g`: the one
-    /// listed action is applied; at the start of the phase, where a
-    /// discard is listed and no pickup is in progress, the policy's first
-    /// step is held back for a `meld`/`hold` decision; after `hold`, or
-    /// when the policy would discard, the listed discards are the options;
-    /// otherwise the policy's step. `self.legal` holds the candidates found
-    /// listed.
-    fn own_meld_step(&mut self, g: &GameState, rng: &mut Pcg64Mcg) -> OwnStep {
+    /// The searcher's own meld phase in the tree: the one listed action
+    /// is applied; at the start of the phase, where a discard is listed
+    /// and no pickup is in progress, the policy's first step is held back
+    /// for a `meld`/`hold` decision; after `hold`, or when the policy
+    /// would discard, the listed discards are the options; otherwise the
+    /// policy's step. With `listed`, `self.legal` is the listing of `g`
+    /// and the policy chooses from it; else `self.candidates` are the
+    /// candidates of `g`, the policy chooses without the listing, and
+    /// `self.legal` collects the candidates found listed.
+    fn own_meld_step(&mut self, g: &GameState, listed: bool, rng: &mut Pcg64Mcg) -> OwnStep {
         let p = self.me;
-        g.candidate_actions(&mut self.candidates);
-        self.legal.clear();
         let (stage, pending) = (self.stage, self.pending);
-        let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
+        let mut c = if listed {
+            Candidates::of_listing(g, &self.legal, &mut self.candidates)
+        } else {
+            Candidates::new(g, &self.candidates, &mut self.legal)
+        };
         if let Some(a) = c.only_listed() {
             return OwnStep::Apply(a);
         }
         let view = g.view(p);
         let policy = &mut self.policies[p];
+        let legal = c.actions();
         let mut choose = |c: &mut Candidates, rng: &mut Pcg64Mcg| match policy {
+            _ if listed => Some(policy.act_with(&view, g, legal, rng)),
             Policy::Rules(r) => r.act_in_unlisted(&view, g, c, rng),
             Policy::Other(agent) => agent.act_unlisted(&view, c, rng),
         };
@@ -491,17 +474,18 @@ impl Sim {
         };
         if self.stage == Stage::Start {
             self.stage = Stage::ByPolicy;
-            let actions = c.actions();
             let hold = g.pickup().is_none()
-                && actions
+                && legal
                     .iter()
                     .any(|&a| matches!(a, Action::Discard(_)) && c.is_listed(a));
             if hold {
                 match choose(&mut c, rng) {
                     None => {
                         (self.stage, self.pending) = (stage, pending);
-                        return OwnStep::Listing;
+                        return OwnStep::Declined;
                     }
+                    // `meld` differs from `hold` only if the policy would
+                    // lay something first.
                     Some(a) if !matches!(a, Action::Discard(_)) => {
                         self.pending = Some(a);
                         self.options.clear();
@@ -525,7 +509,7 @@ impl Sim {
                 Some(a) => a,
                 None => {
                     (self.stage, self.pending) = (stage, pending);
-                    return OwnStep::Listing;
+                    return OwnStep::Declined;
                 }
             },
         };
