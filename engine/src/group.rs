@@ -239,6 +239,11 @@ impl Group {
         }
     }
 
+    /// The natural rank's index ([`Rank`] as `u8`), or [`WILD_GROUP`].
+    pub(crate) const fn rank_index(&self) -> u8 {
+        self.rank
+    }
+
     /// Whether the group holds wilds only (D-9.2).
     pub const fn is_wild_only(&self) -> bool {
         self.rank == WILD_GROUP

@@ -215,17 +215,21 @@ fn can_meld_all_but_one(
     h ^= must.map_or(0x3F, |c| c.index() as u64) << 1
         ^ free_card.map_or(0x3F, |c| c.index() as u64) << 8
         ^ (key.rules as u64) << 16;
-    for g in groups {
-        h = (h ^ group_counts(g) as u64)
+    // Each group's counts once: for the hash, the comparison and the entry.
+    let mut counts = [0u32; MAX_GROUPS];
+    for (c, g) in counts.iter_mut().zip(groups) {
+        *c = group_counts(g);
+        h = (h ^ *c as u64)
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .rotate_left(29);
     }
+    let counts = &counts[..groups.len()];
     let slot = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % GoingOutMemo::SLOTS;
-    if let Some(out) = GOING_OUT.with(|m| m.borrow().find(slot, &key, groups)) {
+    if let Some(out) = GOING_OUT.with(|m| m.borrow().find(slot, &key, counts)) {
         return out;
     }
     let out = going_out(cards, groups, rules, must, free_card, keep);
-    GOING_OUT.with(|m| m.borrow_mut().keep(slot, key, groups, out));
+    GOING_OUT.with(|m| m.borrow_mut().keep(slot, key, counts, out));
     out
 }
 
@@ -263,10 +267,8 @@ fn hand_read(
 /// What the going-out test reads of a group: its rank, its counts of
 /// naturals and wilds, and its flags, never the suits.
 fn group_counts(g: &Group) -> u32 {
-    g.rank().map_or(0xFF, |r| r as u32)
-        | g.naturals() << 8
-        | g.wilds() << 16
-        | (g.flags() as u32) << 24
+    // The rank's index, `WILD_GROUP` (0xFF) for a group of wilds only.
+    g.rank_index() as u32 | g.naturals() << 8 | g.wilds() << 16 | (g.flags() as u32) << 24
 }
 
 /// The arguments of one going-out test but the groups.
@@ -298,36 +300,26 @@ impl GoingOutMemo {
     const SLOTS: usize = 256;
 
     /// The answer kept in `slot` for these arguments.
-    fn find(&self, slot: usize, key: &GoingOutKey, groups: &[Group]) -> Option<bool> {
+    fn find(&self, slot: usize, key: &GoingOutKey, counts: &[u32]) -> Option<bool> {
         match self.slots.get(slot) {
-            Some(Some(e))
-                if e.key == *key
-                    && e.len as usize == groups.len()
-                    && e.groups
-                        .iter()
-                        .zip(groups)
-                        .all(|(c, g)| *c == group_counts(g)) =>
-            {
-                Some(e.out)
-            }
+            Some(Some(e)) if e.key == *key && e.groups[..e.len as usize] == *counts => Some(e.out),
             _ => None,
         }
     }
 
-    /// Keeps `out` for these arguments in `slot`.
-    fn keep(&mut self, slot: usize, key: GoingOutKey, groups: &[Group], out: bool) {
+    /// Keeps `out` for these arguments (the groups as their
+    /// [`group_counts`]) in `slot`.
+    fn keep(&mut self, slot: usize, key: GoingOutKey, counts: &[u32], out: bool) {
         if self.slots.is_empty() {
             self.slots.resize(Self::SLOTS, None);
         }
         let mut e = GoingOutEntry {
             key,
-            len: groups.len() as u8,
+            len: counts.len() as u8,
             groups: [0; MAX_GROUPS],
             out,
         };
-        for (c, g) in e.groups.iter_mut().zip(groups) {
-            *c = group_counts(g);
-        }
+        e.groups[..counts.len()].copy_from_slice(counts);
         self.slots[slot] = Some(e);
     }
 }
@@ -867,12 +859,14 @@ mod tests {
             must: None,
             free_card: None,
         };
-        let table = [g("KH KS 2C")];
+        // The groups as the memo reads them.
+        let counts = |gs: &[Group]| gs.iter().map(group_counts).collect::<Vec<_>>();
+        let table = counts(&[g("KH KS 2C")]);
         assert_eq!(memo.find(7, &key, &table), None);
         memo.keep(7, key, &table, true);
         assert_eq!(memo.find(7, &key, &table), Some(true));
         // The suit of a 2 is not read.
-        assert_eq!(memo.find(7, &key, &[g("KH KS 2D")]), Some(true));
+        assert_eq!(memo.find(7, &key, &counts(&[g("KH KS 2D")])), Some(true));
         let nine = Some("9C".parse::<Card>().unwrap());
         let mut many = rules;
         many.set("groups_per_rank", "many").unwrap();
@@ -905,8 +899,11 @@ mod tests {
         red.cards = read("KC KC KD 3H");
         assert_eq!(memo.find(9, &red, &table), None);
         assert_eq!(memo.find(7, &key, &[]), None);
-        assert_eq!(memo.find(7, &key, &[g("KH KS JK JK")]), None);
-        assert_eq!(memo.find(7, &key, &[g("KH KS 2C"), g("5C 5D 5H")]), None);
+        assert_eq!(memo.find(7, &key, &counts(&[g("KH KS JK JK")])), None);
+        assert_eq!(
+            memo.find(7, &key, &counts(&[g("KH KS 2C"), g("5C 5D 5H")])),
+            None
+        );
     }
 
     /// The table-by-table form `max_opening` had before it skipped ranks
