@@ -202,9 +202,50 @@ fn can_meld_all_but_one(
     if groups.len() > MAX_GROUPS {
         return going_out(cards, groups, rules, must, free_card, keep);
     }
+    if cards.len() == 1 {
+        // One card, the common question (a step that leaves one card):
+        // [`going_out`] with that card discarded and nothing laid. Beyond
+        // the card's own checks its answer is the table's alone, so the
+        // memo keeps that (one entry serves every card).
+        let d = cards.iter().next().unwrap_or(Card::JOKER);
+        let discardable = must != Some(d)
+            && keep.count(d) == 0
+            && !(free_card == Some(d) && rules.free_pickup_return == Permit::Forbid);
+        return discardable
+            && canasta_possible(cards, groups)
+            && memo_or(
+                rules,
+                TABLE_ONLY,
+                CardSet::EMPTY,
+                None,
+                None,
+                groups,
+                || Facts::of(groups, rules).feasible(CardSet::EMPTY, CardSet::EMPTY, groups, rules),
+            );
+    }
+    let cards_read = hand_read(cards, must, free_card, keep);
+    memo_or(rules, cards_read, keep, must, free_card, groups, || {
+        going_out(cards, groups, rules, must, free_card, keep)
+    })
+}
+
+/// The memo's reading of the cards for the table-only question of a
+/// one-card hand (no hand reads so: at most 8 jokers).
+const TABLE_ONLY: (u64, u64, u8) = (0, 0, 0xFF);
+
+/// The answer kept for these arguments, else `work()`'s, kept.
+fn memo_or(
+    rules: &Rules,
+    cards_read: (u64, u64, u8),
+    keep: CardSet,
+    must: Option<Card>,
+    free_card: Option<Card>,
+    groups: &[Group],
+    work: impl FnOnce() -> bool,
+) -> bool {
     let key = GoingOutKey {
         rules: rules_read(rules),
-        cards: hand_read(cards, must, free_card, keep),
+        cards: cards_read,
         keep: keep.raw(),
         must,
         free_card,
@@ -228,7 +269,7 @@ fn can_meld_all_but_one(
     if let Some(out) = GOING_OUT.with(|m| m.borrow().find(slot, &key, counts)) {
         return out;
     }
-    let out = going_out(cards, groups, rules, must, free_card, keep);
+    let out = work();
     GOING_OUT.with(|m| m.borrow_mut().keep(slot, key, counts, out));
     out
 }
@@ -1266,5 +1307,94 @@ mod tests {
         }
         assert!(checked > 10_000, "{checked} hands checked");
         assert!(yes > checked / 50, "{yes} of {checked} could go out");
+    }
+
+    /// I-9, I-26, D-13.2: a hand of one card (its own path: the card's
+    /// checks, then the table's answer, kept once for every card) answers
+    /// as the plain reference, for every kind of card not on the table,
+    /// as the card to lay, the card taken for free, a pending wild or
+    /// none of them, under the rule sets of the test above, on the tables
+    /// of random play; each question asked twice (the second answer kept).
+    #[test]
+    fn going_out_with_one_card_agrees_with_reference() {
+        use crate::action::Action;
+        use crate::state::Phase;
+        use rand::{RngExt, SeedableRng};
+        use rand_pcg::Pcg64Mcg;
+        let mut rule_sets = vec![
+            Rules::preset("decorated-2003-02").unwrap(),
+            Rules::preset("decorated-2003-01").unwrap(),
+        ];
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        rule_sets.push(many);
+        let mut convert = many;
+        convert.set("black_canasta_wilds", "convert_only").unwrap();
+        convert.set("wild_canasta", "open").unwrap();
+        convert.set("free_pickup_return", "allow").unwrap();
+        rule_sets.push(convert);
+        let (mut checked, mut yes, mut refused_by_role) = (0, 0, 0);
+        let mut buf = Vec::new();
+        for rules in rule_sets {
+            for seed in 0..12 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x0e1);
+                while g.phase() != Phase::Over {
+                    let p = g.current_player();
+                    let groups = g.table(p).groups();
+                    let free = CardSet::FULL_PACK
+                        .checked_sub(g.table(p).cards())
+                        .unwrap_or(CardSet::EMPTY);
+                    for d in free.kinds() {
+                        let mut hand = CardSet::EMPTY;
+                        hand.insert(d);
+                        for role in 0..4 {
+                            let (must, free_card, keep) = match role {
+                                0 => (None, None, CardSet::EMPTY),
+                                1 => (Some(d), None, CardSet::EMPTY),
+                                2 => (None, Some(d), CardSet::EMPTY),
+                                _ => (None, None, hand.wilds()),
+                            };
+                            let want = can_meld_all_but_one_reference(
+                                hand, groups, &rules, must, free_card, keep,
+                            );
+                            for _ in 0..2 {
+                                assert_eq!(
+                                    can_meld_all_but_one(hand, groups, &rules, must, free_card, keep),
+                                    want,
+                                    "[{hand}] onto {groups:?} must {must:?} free {free_card:?} keep [{keep}]"
+                                );
+                            }
+                            let plain = can_meld_all_but_one_reference(
+                                hand,
+                                groups,
+                                &rules,
+                                None,
+                                None,
+                                CardSet::EMPTY,
+                            );
+                            refused_by_role += (plain && !want) as u32;
+                            checked += 1;
+                            yes += want as u32;
+                        }
+                    }
+                    g.legal_actions(&mut buf);
+                    let melds: Vec<Action> = buf
+                        .iter()
+                        .copied()
+                        .filter(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }))
+                        .collect();
+                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
+                        melds[rng.random_range(0..melds.len())]
+                    } else {
+                        buf[rng.random_range(0..buf.len())]
+                    };
+                    g.apply(pick).unwrap();
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked} hands checked");
+        assert!(yes > checked / 100, "{yes} of {checked} could go out");
+        assert!(refused_by_role > 0, "no card refused for its role alone");
     }
 }
