@@ -2408,7 +2408,11 @@ impl GameState {
                 return true;
             }
             // Take back what was laid this turn and can be taken back (D-11.5).
-            // On copies of the mover's table, hand and turn only.
+            // On copies of the mover's table, hand and turn only, made
+            // when something was laid this turn.
+            if !table.has_new() {
+                return self.meld_out(p, hand, table);
+            }
             let mut bt = *table;
             let mut bh = hand;
             let mut bturn = self.turn;
@@ -2433,6 +2437,12 @@ impl GameState {
                 return true;
             }
         }
+        self.meld_out(p, hand, table)
+    }
+
+    /// The last resort of [`GameState::meld_completable`]: going out with
+    /// `hand` onto `table`, the mover's.
+    fn meld_out(&self, p: usize, hand: CardSet, table: &Table) -> bool {
         if hand.len() == 1 && table.has_canasta() {
             let c = hand.iter().next();
             if c.is_some_and(|c| {
