@@ -1341,7 +1341,9 @@ impl GameState {
         let mut root = self.clone();
         root.quiet = true;
         let mut search = Search::take(budget);
+        search.bound = true;
         let path = root.completion_in(budget, &mut search);
+        search.bound = false;
         search.give_back();
         path
     }
@@ -1508,6 +1510,10 @@ impl GameState {
             search.cut = true;
             return false;
         }
+        if search.bound && self.steps_to_discard() > depth {
+            search.cut = true;
+            return false;
+        }
         // Buffers come from the search's pools and go back on return.
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
@@ -1591,6 +1597,54 @@ impl GameState {
         search.states.push(t);
         search.cands.push(cand);
         found
+    }
+
+    /// A lower bound on the meld steps before the mover can discard: for
+    /// the finisher's search ([`GameState::completion`]), which leaves out
+    /// a node that cannot reach a discard within the steps it has left.
+    ///
+    /// It is 0 but with nothing laid this turn (no take-back, D-11.5) and
+    /// no rest of the pile to take (D-6.2). Then:
+    ///
+    /// - With wilds pending, the discard waits until all are placed
+    ///   (D-11.2): one step places one (an extend) or three (a lay, which
+    ///   makes no canasta), and the hand wins a card back only by a lay
+    ///   and its take-back. One step can lead to a discard only with two
+    ///   cards in hand, or a canasta on the table, or one wild pending
+    ///   and a group of six; otherwise two.
+    /// - With none pending, a card comes back to the hand only by taking
+    ///   back a group laid from here that holds a wild taken out of
+    ///   another group laid from here (I-25: such a wild came from the
+    ///   hand): at least a wild taken out, a lay, a wild taken out of it,
+    ///   a lay or an extend and the take-back, five steps. A hand of one
+    ///   card discards sooner only by going out, with a canasta (D-13.2)
+    ///   of wilds moved out of other groups, the card staying to be
+    ///   discarded: a group with `k` cards to go takes `k` extends (a new
+    ///   group a lay and four), and the wilds at least a step for every
+    ///   three taken out (a group of three wilds broken up, D-11.3).
+    fn steps_to_discard(&self) -> u32 {
+        const REGAIN: u32 = 5;
+        let p = self.current as usize;
+        let table = &self.tables[p];
+        if self.before_rest() || table.has_new() {
+            return 0;
+        }
+        if !self.turn.pending.is_empty() {
+            let hand = self.hands[p].len();
+            let longest = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
+            let one_step =
+                hand >= 2 || longest >= 7 || (self.turn.pending.len() == 1 && longest == 6);
+            return if one_step { 1 } else { 2 };
+        }
+        match self.hands[p].len() {
+            0 => REGAIN,
+            1 => {
+                let longest = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
+                let k = 7u32.saturating_sub(longest);
+                (k.min(5) + k.div_ceil(3)).min(REGAIN)
+            }
+            _ => 0,
+        }
     }
 
     fn end_draw_choice(&mut self) {
@@ -2883,6 +2937,10 @@ struct Search {
     /// Every leaf is marked visited, as before the leaf shortcut of
     /// [`GameState::search_rec`] (tests compare the two).
     mark_leaves: bool,
+    /// Nodes that cannot reach a discard within their steps are left out
+    /// ([`GameState::steps_to_discard`]): the finisher's search only, not
+    /// the budgeted checks of the listing, whose answers would change.
+    bound: bool,
 }
 
 thread_local! {
@@ -2897,6 +2955,7 @@ impl Search {
         match SEARCH_POOL.with(|s| s.borrow_mut().take()) {
             Some(mut s) => {
                 s.seen.clear();
+                s.bound = false;
                 s.stale.append(&mut s.states);
                 s
             }
@@ -3453,11 +3512,13 @@ mod tests {
     /// `completion` stops deepening once a pass met no depth limit; its
     /// answers are those of deepening through every limit (then the deep
     /// search), on the states of random hands, with budgets small enough
-    /// to run out too.
+    /// to run out too. Both search with the finisher's bound (that the
+    /// bound keeps the way out is `finisher_bound_keeps_the_shortest_way_out`).
     #[test]
     fn completion_stops_deepening_only_when_nothing_deeper_exists() {
         let reference = |t: &GameState, budget: u32| -> Option<Vec<Action>> {
             let mut search = Search::with_budget(budget);
+            search.bound = true;
             let mut b = budget;
             for limit in 1..=150 {
                 search.seen.clear();
@@ -3762,6 +3823,112 @@ mod tests {
         );
         // Wrapped at round 201 to 1, then one a round.
         assert_eq!(seen.generation, 1 + (399 - 201));
+    }
+
+    /// The deepening of [`GameState::completion_in`] alone, with or
+    /// without the finisher's bound: the way out, and whether deepening
+    /// decided (found one, or saw there is none) within `budget`.
+    fn deepening(t: &GameState, budget: u32, bound: bool) -> (Option<Vec<Action>>, bool) {
+        let mut search = Search::with_budget(budget);
+        search.bound = bound;
+        let mut b = budget;
+        for limit in 1..=150 {
+            search.seen.clear();
+            search.cut = false;
+            let mut path = Vec::new();
+            if t.search_rec(&mut b, &mut search, limit, &mut path) {
+                path.reverse();
+                return (Some(path), true);
+            }
+            if b == 0 {
+                return (None, false);
+            }
+            if !search.cut {
+                return (None, true);
+            }
+        }
+        (None, false)
+    }
+
+    /// The finisher's search leaves out the nodes that cannot reach a
+    /// discard within their steps ([`GameState::steps_to_discard`]): the
+    /// bound never exceeds the steps of the shortest way out, from the
+    /// start or from any state on it; and the search with the bound finds
+    /// the same way out (the shortest, the first of its length) as the
+    /// search without, wherever that one decides within its budget. On
+    /// the tables of play that lays whenever it can, so that hands of one
+    /// card that go out by moving wilds come often, under both rule
+    /// versions and with many groups per rank.
+    #[test]
+    fn finisher_bound_keeps_the_shortest_way_out() {
+        use rand::{RngExt, SeedableRng};
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        let rule_sets = [
+            Rules::preset("decorated-2003-02").unwrap(),
+            Rules::preset("decorated-2003-01").unwrap(),
+            many,
+        ];
+        let (mut compared, mut long, mut none) = (0, 0, 0);
+        let mut legal = Vec::new();
+        for rules in rule_sets {
+            for seed in 0..30 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xb0);
+                while !g.is_terminal() {
+                    if g.phase == Phase::Meld && !g.surely_stuck() {
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        let (plain, decided) = deepening(&t, 20_000, false);
+                        if decided {
+                            let (bounded, _) = deepening(&t, 20_000, true);
+                            assert_eq!(
+                                bounded, plain,
+                                "seed {seed}: {:?}",
+                                t.tables[t.current as usize]
+                            );
+                            compared += 1;
+                            match &plain {
+                                None => none += 1,
+                                Some(way) => {
+                                    // Meld steps left before the discard, from each state on the way.
+                                    let mut u = t.clone();
+                                    for (i, &a) in way.iter().enumerate() {
+                                        let left = (way.len() - 1 - i) as u32;
+                                        let least = u.steps_to_discard();
+                                        assert!(
+                                            least <= left,
+                                            "seed {seed}: bound {least:?} with {left} steps left before {a}"
+                                        );
+                                        if matches!(a, Action::Discard(_)) {
+                                            break;
+                                        }
+                                        u.meld_step(a).unwrap();
+                                    }
+                                    long += (way.len() > 4) as u32;
+                                }
+                            }
+                        }
+                    }
+                    g.legal_actions(&mut legal);
+                    let melds: Vec<Action> = legal
+                        .iter()
+                        .copied()
+                        .filter(|a| !matches!(a, Action::Discard(_) | Action::Reset))
+                        .collect();
+                    let pick = if !melds.is_empty() && rng.random_bool(0.9) {
+                        melds[rng.random_range(0..melds.len())]
+                    } else {
+                        legal[rng.random_range(0..legal.len())]
+                    };
+                    g.apply(pick).unwrap();
+                }
+            }
+        }
+        assert!(
+            compared > 5000 && long > 100,
+            "{compared} compared, {long} long ways, {none} without a way"
+        );
     }
 
     #[test]
