@@ -212,7 +212,7 @@ fn can_meld_all_but_one(
             && keep.count(d) == 0
             && !(free_card == Some(d) && rules.free_pickup_return == Permit::Forbid);
         return discardable
-            && canasta_possible(cards, groups)
+            && canasta_possible_with(d, groups)
             && memo_or(
                 rules,
                 TABLE_ONLY,
@@ -418,6 +418,25 @@ fn going_out(
         }
     }
     false
+}
+
+/// [`canasta_possible`] for the one card `d`, in one pass over the
+/// groups: one card never makes four naturals of a new group, so only
+/// the groups' naturals (with `d` if of their rank) and the wilds count.
+fn canasta_possible_with(d: Card, groups: &[Group]) -> bool {
+    let mut wilds = d.is_wild() as u32;
+    let mut most = 0;
+    let d_rank = d.rank();
+    for g in groups {
+        if g.is_canasta() {
+            return true;
+        }
+        wilds += g.wilds();
+        if let Some(r) = g.rank() {
+            most = most.max(g.naturals() + (d_rank == Some(r)) as u32);
+        }
+    }
+    wilds >= 7 || (most >= 4 && most + wilds >= 7)
 }
 
 /// Whether a canasta (D-10.1) can be on the table once some of `cards`
@@ -1310,7 +1329,8 @@ mod tests {
     }
 
     /// I-9, I-26, D-13.2: a hand of one card (its own path: the card's
-    /// checks, then the table's answer, kept once for every card) answers
+    /// checks, the one-pass canasta count, then the table's answer, kept
+    /// once for every card) answers
     /// as the plain reference, for every kind of card not on the table,
     /// as the card to lay, the card taken for free, a pending wild or
     /// none of them, under the rule sets of the test above, on the tables
@@ -1348,6 +1368,11 @@ mod tests {
                     for d in free.kinds() {
                         let mut hand = CardSet::EMPTY;
                         hand.insert(d);
+                        assert_eq!(
+                            canasta_possible_with(d, groups),
+                            canasta_possible(hand, groups),
+                            "{d} onto {groups:?}"
+                        );
                         for role in 0..4 {
                             let (must, free_card, keep) = match role {
                                 0 => (None, None, CardSet::EMPTY),
