@@ -1603,8 +1603,9 @@ impl GameState {
     /// the finisher's search ([`GameState::completion`]), which leaves out
     /// a node that cannot reach a discard within the steps it has left.
     ///
-    /// It is 0 but with nothing laid this turn (no take-back, D-11.5) and
-    /// no rest of the pile to take (D-6.2). Then:
+    /// Before the rest of the pile is taken, see
+    /// [`GameState::steps_through_pickup`]. Otherwise it is 0 but with
+    /// nothing laid this turn (no take-back, D-11.5). Then:
     ///
     /// - With wilds pending, the discard waits until all are placed
     ///   (D-11.2): one step places one (an extend) or three (a lay, which
@@ -1626,7 +1627,10 @@ impl GameState {
         const REGAIN: u32 = 5;
         let p = self.current as usize;
         let table = &self.tables[p];
-        if self.before_rest() || table.has_new() {
+        if self.before_rest() {
+            return self.steps_through_pickup();
+        }
+        if table.has_new() {
             return 0;
         }
         if !self.turn.pending.is_empty() {
@@ -1645,6 +1649,26 @@ impl GameState {
             }
             _ => 0,
         }
+    }
+
+    /// [`GameState::steps_to_discard`] before the rest of the pile is
+    /// taken (D-6.2): taking it is a step, after the top card is laid
+    /// (I-8). An unopened player needs his opening (D-8.2) on the table
+    /// first, at most 60 points a step (three cards of 20, a lay; an
+    /// extend adds one card, a wild moved adds no more than it takes);
+    /// short of it, he must go out (I-26), laying all of his hand's cards
+    /// but one, three a step at most.
+    fn steps_through_pickup(&self) -> u32 {
+        let p = self.current as usize;
+        let table = &self.tables[p];
+        let top = !self.top_laid() as u32;
+        if table.opened {
+            return top + 1;
+        }
+        let short = (self.opening_minimum(p) - table.opening_value()).max(0) as u32;
+        let open = short.div_ceil(60).max(top) + 1;
+        let out = self.hands[p].len().saturating_sub(1).div_ceil(3).max(top) + 1;
+        open.min(out)
     }
 
     fn end_draw_choice(&mut self) {
@@ -3870,6 +3894,7 @@ mod tests {
             many,
         ];
         let (mut compared, mut long, mut none) = (0, 0, 0);
+        let mut pickups = 0;
         let mut legal = Vec::new();
         for rules in rule_sets {
             for seed in 0..30 {
@@ -3906,6 +3931,10 @@ mod tests {
                                         u.meld_step(a).unwrap();
                                     }
                                     long += (way.len() > 4) as u32;
+                                    pickups += (t.before_rest()
+                                        && !t.tables[t.current as usize].opened
+                                        && way.len() > 3)
+                                        as u32;
                                 }
                             }
                         }
@@ -3926,8 +3955,8 @@ mod tests {
             }
         }
         assert!(
-            compared > 5000 && long > 100,
-            "{compared} compared, {long} long ways, {none} without a way"
+            compared > 5000 && long > 100 && pickups > 100,
+            "{compared} compared, {long} long ways, {pickups} pickups of an opening, {none} without a way"
         );
     }
 
