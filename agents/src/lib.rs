@@ -117,6 +117,11 @@ impl<'a> Candidates<'a> {
             Action::TakeBack { .. } | Action::TakeBackHeartAce => 1,
             _ => 2,
         };
+        // The discards are counted at once (they are the hand's kinds):
+        // two listed settle it.
+        if !self.is_listing && self.check.listed_discards() >= 2 {
+            return None;
+        }
         for this_pass in 0..3 {
             for i in 0..self.actions.len() {
                 let a = self.actions[i];

@@ -280,6 +280,45 @@ impl CandidateCheck<'_> {
         ok
     }
 
+    /// How many discards [`GameState::legal_actions`] lists (the meld
+    /// phase's discards are candidates, one a kind of card in hand):
+    /// whether one is legal depends on the card only through the card
+    /// taken for free (I-21), so one check answers for the others.
+    pub fn listed_discards(&self) -> u32 {
+        let s = self.state;
+        if s.phase != Phase::Meld {
+            return 0;
+        }
+        let hand = s.hands[s.current as usize];
+        let barred = |c: Card| {
+            s.turn.free_card == Some(c)
+                && s.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2
+        };
+        let mut kinds = 0;
+        let mut open = None;
+        let mut barred_kinds = 0;
+        for c in hand.kinds() {
+            kinds += 1;
+            if barred(c) {
+                barred_kinds += 1;
+            } else if open.is_none() {
+                open = Some(c);
+            }
+        }
+        let n = match open {
+            Some(c) if s.discard_check(c, true).is_ok() => kinds - barred_kinds,
+            _ => 0,
+        };
+        debug_assert_eq!(
+            n,
+            hand.kinds()
+                .filter(|&c| s.discard_check(c, true).is_ok())
+                .count() as u32
+        );
+        n
+    }
+
     /// The mover's table after the meld step `a` alone: the step's own
     /// rules are checked, not whether the turn can then be completed
     /// (that is [`CandidateCheck::is_listed`]). `None` if the step is
@@ -3847,6 +3886,40 @@ mod tests {
         );
         // Wrapped at round 201 to 1, then one a round.
         assert_eq!(seen.generation, 1 + (399 - 201));
+    }
+
+    /// `CandidateCheck::listed_discards` counts the discards of the
+    /// listing, on every meld-phase state of random hands and after every
+    /// meld step there, under both rule versions (so with the card taken
+    /// for free barred from the discard, I-21, and allowed) and with
+    /// openings short of the minimum (D-8.2) and turns that must go out
+    /// (I-26) met.
+    #[test]
+    fn listed_discards_count_the_listing() {
+        let mut allow = Rules::default();
+        allow.set("free_pickup_return", "allow").unwrap();
+        let (mut states, mut barred, mut none) = (0, 0, 0);
+        let mut legal = Vec::new();
+        for rules in [Rules::preset("decorated-2003-02").unwrap(), allow] {
+            each_meld_step_under(rules, 0..30, |_, _, t| {
+                t.legal_actions(&mut legal);
+                let want = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Discard(_)))
+                    .count() as u32;
+                let hand = t.hands[t.current as usize];
+                assert_eq!(t.candidate_check().listed_discards(), want, "[{hand}]");
+                states += 1;
+                none += (want == 0) as u32;
+                barred += t.turn.free_card.is_some_and(|c| {
+                    rules.free_pickup_return == Permit::Forbid && hand.count(c) == 1
+                }) as u32;
+            });
+        }
+        assert!(
+            states > 10_000 && barred > 100 && none > 1000,
+            "{states} states, {barred} with a barred card, {none} with no discard"
+        );
     }
 
     /// The deepening of [`GameState::completion_in`] alone, with or
