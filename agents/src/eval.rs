@@ -24,6 +24,30 @@ pub fn table_value(table: &Table, rules: &Rules) -> i32 {
     v
 }
 
+/// `table_value(after) - table_value(before)`, from the groups that
+/// differ only (a meld step changes one or two of them): the value is a
+/// sum over the groups, so the others cancel out.
+pub fn table_value_change(before: &Table, after: &Table, rules: &Rules) -> i32 {
+    let group_value =
+        |g: &kanaszta_engine::Group| g.points() + g.canasta_kind().map_or(0, |k| k.bonus());
+    let mut v = red_three_points(after.red_threes.len())
+        - red_three_points(before.red_threes.len())
+        + 100 * (after.twins as i32 - before.twins as i32);
+    if rules.heart_aces() {
+        v += 500 * (after.heart_aces as i32 - before.heart_aces as i32);
+    }
+    let (a, b) = (after.groups(), before.groups());
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            v += group_value(x) - group_value(y);
+        }
+    }
+    let n = a.len().min(b.len());
+    v += a[n..].iter().map(group_value).sum::<i32>();
+    v -= b[n..].iter().map(group_value).sum::<i32>();
+    v
+}
+
 /// Every rank's count in `set` at once, one nibble a rank (rank `r` at
 /// bits `4r..4r+4`; at most 8 a rank, so nibbles never carry): the same
 /// counts as [`CardSet::rank_count`], in a few word operations.
@@ -211,6 +235,46 @@ mod tests {
     use kanaszta_engine::{score_table, GameState, GoingOut, Phase};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64Mcg;
+
+    /// The change of the table value that a meld step makes, from the
+    /// groups that differ, is the difference of the two values: for every
+    /// meld candidate of every meld-phase state of random play, under both
+    /// rule versions (lays, extends, wilds moved, take-backs, heart aces).
+    #[test]
+    fn table_value_change_is_the_difference() {
+        let (mut buf, mut cand) = (Vec::new(), Vec::new());
+        let mut steps = 0;
+        for version in ["decorated-2003-02", "decorated-2003-01"] {
+            let rules = Rules::preset(version).unwrap();
+            for seed in 0..30 {
+                let mut g = GameState::new(rules, seed);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                while g.phase() != Phase::Over {
+                    if g.phase() == Phase::Meld {
+                        let before = g.table(g.current_player());
+                        let base = table_value(before, &rules);
+                        g.candidate_actions(&mut cand);
+                        let mut check = g.candidate_check();
+                        for &a in &cand {
+                            let got = check.read_table_after(a, |t| {
+                                (
+                                    table_value(t, &rules) - base,
+                                    table_value_change(before, t, &rules),
+                                )
+                            });
+                            if let Some((want, change)) = got {
+                                assert_eq!(change, want, "{a} onto {before:?}");
+                                steps += 1;
+                            }
+                        }
+                    }
+                    g.legal_actions(&mut buf);
+                    g.apply(meld_biased_pick(&buf, &mut rng)).unwrap();
+                }
+            }
+        }
+        assert!(steps > 10_000, "{steps} steps");
+    }
 
     /// The one-pass table value is the engine's score of the table alone,
     /// on every table of random play under both rule versions.

@@ -12,7 +12,7 @@
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
-    best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value,
+    best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value_change,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
@@ -307,14 +307,15 @@ impl GreedyAgent {
     ) -> Option<Action> {
         let pending = !view.pending_wilds().is_empty();
         let rules = view.rules();
-        let base = table_value(view.table(view.seat()), rules);
+        let before = view.table(view.seat());
         self.scored.clear();
         for (i, &a) in candidates.actions().iter().enumerate() {
             if !considered(a, pending) {
                 continue;
             }
-            if let Some(value) = candidates.read_table_after(a, |t| table_value(t, rules)) {
-                let gain = value - base;
+            if let Some(gain) =
+                candidates.read_table_after(a, |t| table_value_change(before, t, rules))
+            {
                 if gain > 0 || pending {
                     self.scored.push((gain, -wilds_spent(a), i, a));
                 }
