@@ -171,6 +171,12 @@ impl Card {
         }
     }
 
+    /// The card of kind index `i`, known to be below 53.
+    pub(crate) const fn of_index(i: u8) -> Card {
+        debug_assert!(i <= 52);
+        Card(i)
+    }
+
     /// Kind index: `rank * 4 + suit` for suited cards, 52 for the joker.
     pub const fn index(self) -> u8 {
         self.0

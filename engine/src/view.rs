@@ -238,51 +238,43 @@ impl SeatView<'_> {
         let nb = bottom.len();
         stock[..nb].copy_from_slice(bottom);
         let mut k = nb;
-        if shuffled {
-            let mut pool = [Card::JOKER; PACK];
-            let mut n = 0;
-            for c in rest.iter() {
+        // The unseen cards in card order (each copy; the jokers last), as
+        // `rest.iter()` gives them; shuffled for a sample.
+        let mut pool = [Card::JOKER; PACK];
+        let mut n = 0;
+        let (rest_lo, rest_hi, rest_jokers) = rest.raw();
+        let mut bits = rest_lo;
+        while bits != 0 {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            let c = Card::of_index(i as u8);
+            pool[n] = c;
+            n += 1;
+            if rest_hi >> i & 1 == 1 {
                 pool[n] = c;
                 n += 1;
             }
-            shuffle(&mut pool[..n], &mut gen);
-            let mut next = 0;
-            for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
-                if p == self.seat as usize {
-                    *hand = self.hand();
-                    continue;
-                }
-                *hand = g.known[p];
-                let need = g.hands[p].len() as usize - g.known[p].len() as usize;
-                for c in &pool[next..next + need] {
-                    hand.insert(*c);
-                }
-                next += need;
-            }
-            for c in &pool[next..n] {
-                stock[k] = *c;
-                k += 1;
-            }
-        } else {
-            // In card order: the hands take the first unseen cards, the
-            // stock the rest, with no pool in between.
-            let mut cards = rest.iter();
-            for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
-                if p == self.seat as usize {
-                    *hand = self.hand();
-                    continue;
-                }
-                *hand = g.known[p];
-                let need = g.hands[p].len() as usize - g.known[p].len() as usize;
-                for c in cards.by_ref().take(need) {
-                    hand.insert(c);
-                }
-            }
-            for c in cards {
-                stock[k] = c;
-                k += 1;
-            }
         }
+        n += rest_jokers as usize;
+        debug_assert!(pool[..n].iter().copied().eq(rest.iter()));
+        if shuffled {
+            shuffle(&mut pool[..n], &mut gen);
+        }
+        let mut next = 0;
+        for (p, hand) in hands.iter_mut().enumerate().take(self.players()) {
+            if p == self.seat as usize {
+                *hand = self.hand();
+                continue;
+            }
+            *hand = g.known[p];
+            let need = g.hands[p].len() as usize - g.known[p].len() as usize;
+            for c in &pool[next..next + need] {
+                hand.insert(*c);
+            }
+            next += need;
+        }
+        stock[k..k + n - next].copy_from_slice(&pool[next..n]);
+        k += n - next;
         for c in reds.iter() {
             stock[k] = c;
             k += 1;
