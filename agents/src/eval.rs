@@ -2,8 +2,8 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening, rank_mask, red_three_points, Action, Card, CardSet, Rank, Rules, SeatView, Suit,
-    Table,
+    max_opening, rank_mask, red_three_points, Action, Card, CardSet, Group, Rank, Rules, SeatView,
+    Suit, Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
@@ -16,20 +16,22 @@ pub fn table_value(table: &Table, rules: &Rules) -> i32 {
         v += 500 * table.heart_aces as i32;
     }
     for g in table.groups() {
-        v += g.points();
-        if let Some(k) = g.canasta_kind() {
-            v += k.bonus();
-        }
+        v += group_value(g);
     }
     v
+}
+
+/// What a group adds to [`table_value`]: its cards, and its canasta's
+/// base points if it is one.
+#[inline]
+fn group_value(g: &Group) -> i32 {
+    g.points() + g.canasta_kind().map_or(0, |k| k.bonus())
 }
 
 /// `table_value(after) - table_value(before)`, from the groups that
 /// differ only (a meld step changes one or two of them): the value is a
 /// sum over the groups, so the others cancel out.
 pub fn table_value_change(before: &Table, after: &Table, rules: &Rules) -> i32 {
-    let group_value =
-        |g: &kanaszta_engine::Group| g.points() + g.canasta_kind().map_or(0, |k| k.bonus());
     let mut v = red_three_points(after.red_threes.len())
         - red_three_points(before.red_threes.len())
         + 100 * (after.twins as i32 - before.twins as i32);
@@ -168,6 +170,30 @@ pub(crate) fn meld_biased_pick(legal: &[Action], rng: &mut rand_pcg::Pcg64Mcg) -
     }
 }
 
+/// Plays the hands `seeds` under both rule versions by
+/// [`meld_biased_pick`], each from a generator seeded with its seed;
+/// `f(rules, state, generator)` sees every position before its choice.
+#[cfg(test)]
+pub(crate) fn play_meld_biased_hands(
+    seeds: std::ops::Range<u64>,
+    mut f: impl FnMut(&Rules, &kanaszta_engine::GameState, &mut rand_pcg::Pcg64Mcg),
+) {
+    use rand::SeedableRng;
+    let mut legal = Vec::new();
+    for version in ["decorated-2003-02", "decorated-2003-01"] {
+        let rules = Rules::preset(version).unwrap();
+        for seed in seeds.clone() {
+            let mut g = kanaszta_engine::GameState::new(rules, seed);
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            while !g.is_terminal() {
+                f(&rules, &g, &mut rng);
+                g.legal_actions(&mut legal);
+                g.apply(meld_biased_pick(&legal, &mut rng)).unwrap();
+            }
+        }
+    }
+}
+
 /// Plays the hands `seeds` of each setting `(rules, seeds)` between two
 /// agents made by `make(setting)`, and at every meld decision asks a copy
 /// of the mover (and of its generator) [`crate::Agent::act_unlisted`]
@@ -232,7 +258,7 @@ pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::{score_table, GameState, GoingOut, Phase};
+    use kanaszta_engine::{score_table, GoingOut, Phase};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 
@@ -242,37 +268,28 @@ mod tests {
     /// rule versions (lays, extends, wilds moved, take-backs, heart aces).
     #[test]
     fn table_value_change_is_the_difference() {
-        let (mut buf, mut cand) = (Vec::new(), Vec::new());
+        let mut cand = Vec::new();
         let mut steps = 0;
-        for version in ["decorated-2003-02", "decorated-2003-01"] {
-            let rules = Rules::preset(version).unwrap();
-            for seed in 0..30 {
-                let mut g = GameState::new(rules, seed);
-                let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                while g.phase() != Phase::Over {
-                    if g.phase() == Phase::Meld {
-                        let before = g.table(g.current_player());
-                        let base = table_value(before, &rules);
-                        g.candidate_actions(&mut cand);
-                        let mut check = g.candidate_check();
-                        for &a in &cand {
-                            let got = check.read_table_after(a, |t| {
-                                (
-                                    table_value(t, &rules) - base,
-                                    table_value_change(before, t, &rules),
-                                )
-                            });
-                            if let Some((want, change)) = got {
-                                assert_eq!(change, want, "{a} onto {before:?}");
-                                steps += 1;
-                            }
-                        }
+        play_meld_biased_hands(0..30, |rules, g, _| {
+            if g.phase() == Phase::Meld {
+                let before = g.table(g.current_player());
+                let base = table_value(before, rules);
+                g.candidate_actions(&mut cand);
+                let mut check = g.candidate_check();
+                for &a in &cand {
+                    let got = check.read_table_after(a, |t| {
+                        (
+                            table_value(t, rules) - base,
+                            table_value_change(before, t, rules),
+                        )
+                    });
+                    if let Some((want, change)) = got {
+                        assert_eq!(change, want, "{a} onto {before:?}");
+                        steps += 1;
                     }
-                    g.legal_actions(&mut buf);
-                    g.apply(meld_biased_pick(&buf, &mut rng)).unwrap();
                 }
             }
-        }
+        });
         assert!(steps > 10_000, "{steps} steps");
     }
 
@@ -280,26 +297,15 @@ mod tests {
     /// on every table of random play under both rule versions.
     #[test]
     fn table_value_is_the_score_of_the_table() {
-        let mut buf = Vec::new();
         let mut tables = 0;
-        for version in ["decorated-2003-02", "decorated-2003-01"] {
-            let rules = Rules::preset(version).unwrap();
-            for seed in 0..40 {
-                let mut g = GameState::new(rules, seed);
-                let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                while g.phase() != Phase::Over {
-                    for p in 0..g.players() {
-                        let want =
-                            score_table(g.table(p), CardSet::EMPTY, GoingOut::NO, false, &rules)
-                                .total;
-                        assert_eq!(table_value(g.table(p), &rules), want);
-                        tables += 1;
-                    }
-                    g.legal_actions(&mut buf);
-                    g.apply(meld_biased_pick(&buf, &mut rng)).unwrap();
-                }
+        play_meld_biased_hands(0..40, |rules, g, _| {
+            for p in 0..g.players() {
+                let want =
+                    score_table(g.table(p), CardSet::EMPTY, GoingOut::NO, false, rules).total;
+                assert_eq!(table_value(g.table(p), rules), want);
+                tables += 1;
             }
-        }
+        });
         assert!(tables > 1000);
     }
 

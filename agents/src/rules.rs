@@ -1760,66 +1760,51 @@ mod tests {
     fn suit_free_steps_are_worth_the_same() {
         let agent = RulesAgent::new(RulesParams::default());
         let mut memo = OpeningCache::default();
-        let mut buf = Vec::new();
         let mut pairs = 0;
-        for version in ["decorated-2003-02", "decorated-2003-01"] {
-            let rules = Rules::preset(version).unwrap();
-            for seed in 0..100 {
-                let mut g = GameState::new(rules, seed);
-                let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                while g.phase() != Phase::Over {
-                    g.legal_actions(&mut buf);
-                    if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
-                        let me = g.current_player();
-                        let o = Outlook::of(&g.view(me));
-                        let mut cands = Vec::new();
-                        g.candidate_actions(&mut cands);
-                        let steps: Vec<Action> = cands.iter().copied().filter(is_meld).collect();
-                        for (i, a) in steps.iter().enumerate() {
-                            for b in &steps[i + 1..] {
-                                if SuitFree::of(a) != SuitFree::of(b) {
-                                    continue;
-                                }
-                                let (mut ta, mut tb) = (g.clone(), g.clone());
-                                let (oka, okb) =
-                                    (ta.apply_step(*a).is_ok(), tb.apply_step(*b).is_ok());
-                                assert_eq!(oka, okb, "{a} / {b}");
-                                if !oka {
-                                    continue;
-                                }
-                                let (ha, hb) = (ta.hand(me), tb.hand(me));
-                                let (ga, gb) = (ta.table(me).groups(), tb.table(me).groups());
-                                assert_eq!(
-                                    agent.worth(&ta, &o).to_bits(),
-                                    agent.worth(&tb, &o).to_bits(),
-                                    "{a} / {b}"
-                                );
-                                assert_eq!(
-                                    can_go_out_with(ha, ga, &rules),
-                                    can_go_out_with(hb, gb, &rules),
-                                    "{a} / {b}"
-                                );
-                                assert_eq!(ha.len(), hb.len());
-                                assert_eq!(ta.pending_wilds().len(), tb.pending_wilds().len());
-                                assert_eq!(
-                                    ta.table(me).opening_value(),
-                                    tb.table(me).opening_value()
-                                );
-                                let need = g.opening_minimum(me) - ta.table(me).opening_value();
-                                let (pa, pb) = (without_heart_aces(ha), without_heart_aces(hb));
-                                assert_eq!(
-                                    opening_in_reach(pa, need, &mut memo),
-                                    opening_in_reach(pb, need, &mut memo)
-                                );
-                                pairs += 1;
-                            }
+        crate::eval::play_meld_biased_hands(0..100, |&rules, g, _| {
+            if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
+                let me = g.current_player();
+                let o = Outlook::of(&g.view(me));
+                let mut cands = Vec::new();
+                g.candidate_actions(&mut cands);
+                let steps: Vec<Action> = cands.iter().copied().filter(is_meld).collect();
+                for (i, a) in steps.iter().enumerate() {
+                    for b in &steps[i + 1..] {
+                        if SuitFree::of(a) != SuitFree::of(b) {
+                            continue;
                         }
+                        let (mut ta, mut tb) = (g.clone(), g.clone());
+                        let (oka, okb) = (ta.apply_step(*a).is_ok(), tb.apply_step(*b).is_ok());
+                        assert_eq!(oka, okb, "{a} / {b}");
+                        if !oka {
+                            continue;
+                        }
+                        let (ha, hb) = (ta.hand(me), tb.hand(me));
+                        let (ga, gb) = (ta.table(me).groups(), tb.table(me).groups());
+                        assert_eq!(
+                            agent.worth(&ta, &o).to_bits(),
+                            agent.worth(&tb, &o).to_bits(),
+                            "{a} / {b}"
+                        );
+                        assert_eq!(
+                            can_go_out_with(ha, ga, &rules),
+                            can_go_out_with(hb, gb, &rules),
+                            "{a} / {b}"
+                        );
+                        assert_eq!(ha.len(), hb.len());
+                        assert_eq!(ta.pending_wilds().len(), tb.pending_wilds().len());
+                        assert_eq!(ta.table(me).opening_value(), tb.table(me).opening_value());
+                        let need = g.opening_minimum(me) - ta.table(me).opening_value();
+                        let (pa, pb) = (without_heart_aces(ha), without_heart_aces(hb));
+                        assert_eq!(
+                            opening_in_reach(pa, need, &mut memo),
+                            opening_in_reach(pb, need, &mut memo)
+                        );
+                        pairs += 1;
                     }
-                    g.apply(crate::eval::meld_biased_pick(&buf, &mut rng))
-                        .unwrap();
                 }
             }
-        }
+        });
         assert!(pairs > 1000, "{pairs}");
     }
 
@@ -1850,50 +1835,39 @@ mod tests {
             }
             t
         };
-        let mut buf = Vec::new();
         let (mut stuck, mut cannot, mut can) = (0, 0, 0);
-        for version in ["decorated-2003-02", "decorated-2003-01"] {
-            let rules = Rules::preset(version).unwrap();
-            for seed in 0..30 {
-                let mut g = GameState::new(rules, seed);
-                let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                while g.phase() != Phase::Over {
-                    for p in 0..g.players() {
-                        let groups = g.table(p).groups();
-                        let mut hands = vec![g.hand(p)];
-                        for _ in 0..4 {
-                            let mut h = CardSet::EMPTY;
-                            for _ in 0..rng.random_range(1..12) {
-                                h.insert(if rng.random_range(0..14) == 0 {
-                                    Card::JOKER
-                                } else {
-                                    Card::new(
-                                        Rank::ALL[rng.random_range(0..13)],
-                                        Suit::ALL[rng.random_range(0..4)],
-                                    )
-                                });
-                            }
-                            hands.push(h);
-                        }
-                        for h in hands {
-                            let out = can_go_out_with(h, groups, &rules);
-                            let sure = surely_stuck_with(h, groups, &rules);
-                            assert!(!(sure && out), "{h} onto {groups:?}");
-                            assert_eq!(can_go_out_now(h, groups, &rules), out, "{h}");
-                            let t = turned(h);
-                            assert_eq!(can_go_out_with(t, groups, &rules), out, "{t}");
-                            assert_eq!(can_go_out_now(t, groups, &rules), out, "{t}");
-                            stuck += sure as u32;
-                            cannot += !out as u32;
-                            can += out as u32;
-                        }
+        crate::eval::play_meld_biased_hands(0..30, |&rules, g, rng| {
+            for p in 0..g.players() {
+                let groups = g.table(p).groups();
+                let mut hands = vec![g.hand(p)];
+                for _ in 0..4 {
+                    let mut h = CardSet::EMPTY;
+                    for _ in 0..rng.random_range(1..12) {
+                        h.insert(if rng.random_range(0..14) == 0 {
+                            Card::JOKER
+                        } else {
+                            Card::new(
+                                Rank::ALL[rng.random_range(0..13)],
+                                Suit::ALL[rng.random_range(0..4)],
+                            )
+                        });
                     }
-                    g.legal_actions(&mut buf);
-                    g.apply(crate::eval::meld_biased_pick(&buf, &mut rng))
-                        .unwrap();
+                    hands.push(h);
+                }
+                for h in hands {
+                    let out = can_go_out_with(h, groups, &rules);
+                    let sure = surely_stuck_with(h, groups, &rules);
+                    assert!(!(sure && out), "{h} onto {groups:?}");
+                    assert_eq!(can_go_out_now(h, groups, &rules), out, "{h}");
+                    let t = turned(h);
+                    assert_eq!(can_go_out_with(t, groups, &rules), out, "{t}");
+                    assert_eq!(can_go_out_now(t, groups, &rules), out, "{t}");
+                    stuck += sure as u32;
+                    cannot += !out as u32;
+                    can += out as u32;
                 }
             }
-        }
+        });
         assert!(can > 100, "{can}");
         assert!(stuck > cannot / 2, "{stuck} of {cannot}");
     }

@@ -1242,6 +1242,23 @@ mod tests {
         false
     }
 
+    /// The rule sets the going-out tests run under: both rule versions,
+    /// many groups per rank, and with it `convert_only` black canastas and
+    /// open wild canastas.
+    fn going_out_rule_sets() -> [Rules; 4] {
+        let mut many = Rules::default();
+        many.set("groups_per_rank", "many").unwrap();
+        let mut convert = many;
+        convert.set("black_canasta_wilds", "convert_only").unwrap();
+        convert.set("wild_canasta", "open").unwrap();
+        [
+            Rules::preset("decorated-2003-02").unwrap(),
+            Rules::preset("decorated-2003-01").unwrap(),
+            many,
+            convert,
+        ]
+    }
+
     /// I-9, I-26: the going-out test (ranks without naturals or groups
     /// skipped, slots by table and kept per test, in any order) answers as
     /// the plain form that adds every rank's slot in rank order, on the
@@ -1251,77 +1268,60 @@ mod tests {
     #[test]
     fn going_out_test_agrees_with_reference() {
         use crate::action::Action;
-        use crate::state::Phase;
+        use crate::state::play_meld_biased;
         use rand::{RngExt, SeedableRng};
         use rand_pcg::Pcg64Mcg;
-        let mut rule_sets = vec![
-            Rules::preset("decorated-2003-02").unwrap(),
-            Rules::preset("decorated-2003-01").unwrap(),
-        ];
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        rule_sets.push(many);
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        rule_sets.push(convert);
+        let rule_sets = going_out_rule_sets();
         let (mut checked, mut yes) = (0, 0);
-        let mut buf = Vec::new();
         for rules in rule_sets {
             for seed in 0..25 {
-                let mut g = GameState::new(rules, seed);
                 let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5eed);
-                while g.phase() != Phase::Over {
-                    let p = g.current_player();
-                    let groups = g.table(p).groups();
-                    let free = CardSet::FULL_PACK
-                        .checked_sub(g.table(p).cards())
-                        .unwrap_or(CardSet::EMPTY);
-                    let pack: Vec<Card> = free.iter().collect();
-                    for _ in 0..4 {
-                        // Mostly naturals of few ranks, so that many hands can go out.
-                        let size = 2 + rng.random_range(0..12usize);
-                        let mut hand = CardSet::EMPTY;
-                        while hand.len() < size as u32 {
-                            let c = pack[rng.random_range(0..pack.len())];
-                            if free.count(c) > hand.count(c) {
-                                hand.insert(c);
+                play_meld_biased(
+                    rules,
+                    seed,
+                    &mut rng,
+                    0.8,
+                    |a| matches!(a, Action::Lay { .. } | Action::Extend { .. }),
+                    |g, rng| {
+                        let p = g.current_player();
+                        let groups = g.table(p).groups();
+                        let free = CardSet::FULL_PACK
+                            .checked_sub(g.table(p).cards())
+                            .unwrap_or(CardSet::EMPTY);
+                        let pack: Vec<Card> = free.iter().collect();
+                        for _ in 0..4 {
+                            // Mostly naturals of few ranks, so that many hands can go out.
+                            let size = 2 + rng.random_range(0..12usize);
+                            let mut hand = CardSet::EMPTY;
+                            while hand.len() < size as u32 {
+                                let c = pack[rng.random_range(0..pack.len())];
+                                if free.count(c) > hand.count(c) {
+                                    hand.insert(c);
+                                }
                             }
-                        }
-                        let cards: Vec<Card> = hand.iter().collect();
-                        let must = (rng.random_range(0..4) == 0)
-                            .then(|| cards[rng.random_range(0..cards.len())]);
-                        let free_card = (rng.random_range(0..4) == 0)
-                            .then(|| cards[rng.random_range(0..cards.len())]);
-                        let keep = if rng.random_range(0..4) == 0 {
-                            hand.wilds()
-                        } else {
-                            CardSet::EMPTY
-                        };
-                        let want = can_meld_all_but_one_reference(
-                            hand, groups, &rules, must, free_card, keep,
-                        );
-                        assert_eq!(
+                            let cards: Vec<Card> = hand.iter().collect();
+                            let must = (rng.random_range(0..4) == 0)
+                                .then(|| cards[rng.random_range(0..cards.len())]);
+                            let free_card = (rng.random_range(0..4) == 0)
+                                .then(|| cards[rng.random_range(0..cards.len())]);
+                            let keep = if rng.random_range(0..4) == 0 {
+                                hand.wilds()
+                            } else {
+                                CardSet::EMPTY
+                            };
+                            let want = can_meld_all_but_one_reference(
+                                hand, groups, &rules, must, free_card, keep,
+                            );
+                            assert_eq!(
                             can_meld_all_but_one(hand, groups, &rules, must, free_card, keep),
                             want,
                             "[{hand}] onto {groups:?} must {must:?} free {free_card:?} keep [{keep}]"
                         );
-                        checked += 1;
-                        yes += want as u32;
-                    }
-                    g.legal_actions(&mut buf);
-                    let melds: Vec<Action> = buf
-                        .iter()
-                        .copied()
-                        .filter(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }))
-                        .collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        buf[rng.random_range(0..buf.len())]
-                    };
-                    g.apply(pick).unwrap();
-                }
+                            checked += 1;
+                            yes += want as u32;
+                        }
+                    },
+                );
             }
         }
         assert!(checked > 10_000, "{checked} hands checked");
@@ -1338,84 +1338,68 @@ mod tests {
     #[test]
     fn going_out_with_one_card_agrees_with_reference() {
         use crate::action::Action;
-        use crate::state::Phase;
-        use rand::{RngExt, SeedableRng};
+        use crate::state::play_meld_biased;
+        use rand::SeedableRng;
         use rand_pcg::Pcg64Mcg;
-        let mut rule_sets = vec![
-            Rules::preset("decorated-2003-02").unwrap(),
-            Rules::preset("decorated-2003-01").unwrap(),
-        ];
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        rule_sets.push(many);
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        convert.set("free_pickup_return", "allow").unwrap();
-        rule_sets.push(convert);
+        let mut rule_sets = going_out_rule_sets();
+        // The card taken for free may go back in the last set.
+        rule_sets[3].set("free_pickup_return", "allow").unwrap();
         let (mut checked, mut yes, mut refused_by_role) = (0, 0, 0);
-        let mut buf = Vec::new();
         for rules in rule_sets {
             for seed in 0..12 {
-                let mut g = GameState::new(rules, seed);
                 let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x0e1);
-                while g.phase() != Phase::Over {
-                    let p = g.current_player();
-                    let groups = g.table(p).groups();
-                    let free = CardSet::FULL_PACK
-                        .checked_sub(g.table(p).cards())
-                        .unwrap_or(CardSet::EMPTY);
-                    for d in free.kinds() {
-                        let mut hand = CardSet::EMPTY;
-                        hand.insert(d);
-                        assert_eq!(
-                            canasta_possible_with(d, groups),
-                            canasta_possible(hand, groups),
-                            "{d} onto {groups:?}"
-                        );
-                        for role in 0..4 {
-                            let (must, free_card, keep) = match role {
-                                0 => (None, None, CardSet::EMPTY),
-                                1 => (Some(d), None, CardSet::EMPTY),
-                                2 => (None, Some(d), CardSet::EMPTY),
-                                _ => (None, None, hand.wilds()),
-                            };
-                            let want = can_meld_all_but_one_reference(
-                                hand, groups, &rules, must, free_card, keep,
+                play_meld_biased(
+                    rules,
+                    seed,
+                    &mut rng,
+                    0.8,
+                    |a| matches!(a, Action::Lay { .. } | Action::Extend { .. }),
+                    |g, _| {
+                        let p = g.current_player();
+                        let groups = g.table(p).groups();
+                        let free = CardSet::FULL_PACK
+                            .checked_sub(g.table(p).cards())
+                            .unwrap_or(CardSet::EMPTY);
+                        for d in free.kinds() {
+                            let mut hand = CardSet::EMPTY;
+                            hand.insert(d);
+                            assert_eq!(
+                                canasta_possible_with(d, groups),
+                                canasta_possible(hand, groups),
+                                "{d} onto {groups:?}"
                             );
-                            for _ in 0..2 {
-                                assert_eq!(
+                            for role in 0..4 {
+                                let (must, free_card, keep) = match role {
+                                    0 => (None, None, CardSet::EMPTY),
+                                    1 => (Some(d), None, CardSet::EMPTY),
+                                    2 => (None, Some(d), CardSet::EMPTY),
+                                    _ => (None, None, hand.wilds()),
+                                };
+                                let want = can_meld_all_but_one_reference(
+                                    hand, groups, &rules, must, free_card, keep,
+                                );
+                                for _ in 0..2 {
+                                    assert_eq!(
                                     can_meld_all_but_one(hand, groups, &rules, must, free_card, keep),
                                     want,
                                     "[{hand}] onto {groups:?} must {must:?} free {free_card:?} keep [{keep}]"
                                 );
+                                }
+                                let plain = can_meld_all_but_one_reference(
+                                    hand,
+                                    groups,
+                                    &rules,
+                                    None,
+                                    None,
+                                    CardSet::EMPTY,
+                                );
+                                refused_by_role += (plain && !want) as u32;
+                                checked += 1;
+                                yes += want as u32;
                             }
-                            let plain = can_meld_all_but_one_reference(
-                                hand,
-                                groups,
-                                &rules,
-                                None,
-                                None,
-                                CardSet::EMPTY,
-                            );
-                            refused_by_role += (plain && !want) as u32;
-                            checked += 1;
-                            yes += want as u32;
                         }
-                    }
-                    g.legal_actions(&mut buf);
-                    let melds: Vec<Action> = buf
-                        .iter()
-                        .copied()
-                        .filter(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }))
-                        .collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.8) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        buf[rng.random_range(0..buf.len())]
-                    };
-                    g.apply(pick).unwrap();
-                }
+                    },
+                );
             }
         }
         assert!(checked > 50_000, "{checked} hands checked");

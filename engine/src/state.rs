@@ -1382,7 +1382,6 @@ impl GameState {
         let mut search = Search::take(budget);
         search.bound = true;
         let path = root.completion_in(budget, &mut search);
-        search.bound = false;
         search.give_back();
         path
     }
@@ -1672,22 +1671,21 @@ impl GameState {
         if table.has_new() {
             return 0;
         }
-        if !self.turn.pending.is_empty() {
-            let hand = self.hands[p].len();
-            let longest = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
-            let one_step =
-                hand >= 2 || longest >= 7 || (self.turn.pending.len() == 1 && longest == 6);
+        let hand = self.hands[p].len();
+        let pending = self.turn.pending.len();
+        if hand >= 2 {
+            return (pending > 0) as u32;
+        }
+        if hand == 0 && pending == 0 {
+            return REGAIN;
+        }
+        let longest = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
+        if pending > 0 {
+            let one_step = longest >= 7 || (pending == 1 && longest == 6);
             return if one_step { 1 } else { 2 };
         }
-        match self.hands[p].len() {
-            0 => REGAIN,
-            1 => {
-                let longest = table.groups().iter().map(|g| g.len()).max().unwrap_or(0);
-                let k = 7u32.saturating_sub(longest);
-                (k.min(5) + k.div_ceil(3)).min(REGAIN)
-            }
-            _ => 0,
-        }
+        let k = 7u32.saturating_sub(longest);
+        (k.min(5) + k.div_ceil(3)).min(REGAIN)
     }
 
     /// [`GameState::steps_to_discard`] before the rest of the pile is
@@ -3172,6 +3170,22 @@ fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
     out
 }
 
+/// The natural ranks counted 2 or more in `counts` (one nibble a rank,
+/// as [`CardSet::rank_counts`]), in rank order: picked from the nibbles
+/// with a bit above the lowest, not by testing all eleven.
+fn ranks_held_twice(counts: u64) -> impl Iterator<Item = Rank> {
+    let high = counts & 0xEEEE_EEEE_EEEE_EEEE;
+    let mut ranks = ((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES;
+    std::iter::from_fn(move || {
+        if ranks == 0 {
+            return None;
+        }
+        let r = Rank::from_index((ranks.trailing_zeros() / 4) as u8);
+        ranks &= ranks - 1;
+        Some(r)
+    })
+}
+
 /// The lowest bit of each natural rank's nibble (4 to A).
 const NATURAL_NIBBLES: u64 = 0x0001_1111_1111_1100;
 
@@ -3189,13 +3203,7 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         wilds.distinct().of_kinds(need)
     };
     let counts = pool.rank_counts();
-    // The natural ranks held at least twice, one bit a rank's nibble, in
-    // rank order: a count of 2 or more has a bit above the lowest.
-    let high = counts & 0xEEEE_EEEE_EEEE_EEEE;
-    let mut pairs_of = ((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES;
-    while pairs_of != 0 {
-        let r = Rank::from_index((pairs_of.trailing_zeros() / 4) as u8);
-        pairs_of &= pairs_of - 1;
+    for r in ranks_held_twice(counts) {
         let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
         let nat = pool.of_rank(r);
         debug_assert_eq!(n, nat.len());
@@ -3342,6 +3350,35 @@ pub(crate) fn rank_name(r: Rank) -> &'static str {
     }
 }
 
+/// Plays a hand of `rules` from `seed` for tests: whenever an action
+/// `is_meld` accepts is legal, one of them with probability `bias`, else
+/// any legal action, drawn from `rng`; `f(state, rng)` sees every position
+/// before its choice. Such play leaves tables rich in groups and hands of
+/// few cards.
+#[cfg(test)]
+pub(crate) fn play_meld_biased(
+    rules: Rules,
+    seed: u64,
+    rng: &mut Pcg64Mcg,
+    bias: f64,
+    is_meld: impl Fn(&Action) -> bool,
+    mut f: impl FnMut(&GameState, &mut Pcg64Mcg),
+) {
+    let mut g = GameState::new(rules, seed);
+    let mut legal = Vec::new();
+    while !g.is_terminal() {
+        f(&g, rng);
+        g.legal_actions(&mut legal);
+        let melds: Vec<Action> = legal.iter().copied().filter(|a| is_meld(a)).collect();
+        let pick = if !melds.is_empty() && rng.random_bool(bias) {
+            melds[rng.random_range(0..melds.len())]
+        } else {
+            legal[rng.random_range(0..legal.len())]
+        };
+        g.apply(pick).unwrap();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3388,10 +3425,11 @@ mod tests {
         }
     }
 
-    /// The lays are found rank by rank over the ranks held twice or more
-    /// (picked from the counts' nibbles): the same lays in the same order
-    /// as the plain loop over every natural rank, for pools of many ranks,
-    /// with and without pending wilds to hold.
+    /// The lays are found rank by rank over the ranks held twice or more,
+    /// picked from the counts' nibbles (`ranks_held_twice`): the same ranks
+    /// in the same order as the plain test of every natural rank, for
+    /// pools of many ranks, whose lays (with and without pending wilds to
+    /// hold) are many.
     #[test]
     fn lays_of_three_visit_the_ranks_in_order() {
         assert_eq!(
@@ -3409,69 +3447,29 @@ mod tests {
             x
         };
         let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
-        let (mut got, mut want) = (Vec::new(), Vec::new());
+        let mut got = Vec::new();
         let mut lays = 0;
         for _ in 0..5000 {
             let mut pool = CardSet::EMPTY;
             for _ in 0..next() % 30 {
                 pool.insert(pack[(next() % pack.len() as u64) as usize]);
             }
+            let want: Vec<Rank> = Rank::NATURALS
+                .into_iter()
+                .filter(|&r| pool.rank_count(r) >= 2)
+                .collect();
+            let ranks: Vec<Rank> = ranks_held_twice(pool.rank_counts()).collect();
+            assert_eq!(ranks, want, "[{pool}]");
             let need = if next() % 3 == 0 {
                 pool.wilds()
             } else {
                 CardSet::EMPTY
             };
             got.clear();
-            want.clear();
             lays_of_three(pool, need, &mut got);
-            lays_of_three_reference(pool, need, &mut want);
-            assert_eq!(got, want, "[{pool}] need [{need}]");
             lays += got.len();
         }
         assert!(lays > 50_000, "{lays} lays");
-    }
-
-    fn lays_of_three_reference(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
-        let wilds = pool.wilds();
-        let free = need.is_empty();
-        // The wild kinds a pair of naturals may take.
-        let pair_wilds = if free {
-            wilds
-        } else {
-            wilds.distinct().of_kinds(need)
-        };
-        let counts = pool.rank_counts();
-        for r in Rank::NATURALS {
-            let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
-            if n < 2 {
-                continue;
-            }
-            let nat = pool.of_rank(r);
-            debug_assert_eq!(n, nat.len());
-            let mut kinds = [(Card::JOKER, 0u8); 5];
-            let k = kinds_of(nat, &mut kinds);
-            if n >= 3 && free {
-                triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
-            }
-            if !pair_wilds.is_empty() {
-                pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
-                    for w in pair_wilds.kinds() {
-                        let mut t = s;
-                        t.insert(w);
-                        out.push(Action::Lay { cards: t });
-                    }
-                });
-            }
-        }
-        if wilds.len() >= 3 {
-            let mut kinds = [(Card::JOKER, 0u8); 5];
-            let k = kinds_of(wilds, &mut kinds);
-            triples(&kinds[..k], &mut |s| {
-                if free || !s.distinct().of_kinds(need).is_empty() {
-                    out.push(Action::Lay { cards: s })
-                }
-            });
-        }
     }
 
     /// Plays random hands from `seeds` and calls `f(seed, action, state)`
@@ -3958,7 +3956,7 @@ mod tests {
     /// versions and with many groups per rank.
     #[test]
     fn finisher_bound_keeps_the_shortest_way_out() {
-        use rand::{RngExt, SeedableRng};
+        use rand::SeedableRng;
         let mut many = Rules::default();
         many.set("groups_per_rank", "many").unwrap();
         let rule_sets = [
@@ -3968,63 +3966,56 @@ mod tests {
         ];
         let (mut compared, mut long, mut none) = (0, 0, 0);
         let mut pickups = 0;
-        let mut legal = Vec::new();
         for rules in rule_sets {
             for seed in 0..30 {
-                let mut g = GameState::new(rules, seed);
                 let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xb0);
-                while !g.is_terminal() {
-                    if g.phase == Phase::Meld && !g.surely_stuck() {
-                        let mut t = g.clone();
-                        t.quiet = true;
-                        let (plain, decided) = deepening(&t, 20_000, false);
-                        if decided {
-                            let (bounded, _) = deepening(&t, 20_000, true);
-                            assert_eq!(
-                                bounded, plain,
-                                "seed {seed}: {:?}",
-                                t.tables[t.current as usize]
-                            );
-                            compared += 1;
-                            match &plain {
-                                None => none += 1,
-                                Some(way) => {
-                                    // Meld steps left before the discard, from each state on the way.
-                                    let mut u = t.clone();
-                                    for (i, &a) in way.iter().enumerate() {
-                                        let left = (way.len() - 1 - i) as u32;
-                                        let least = u.steps_to_discard();
-                                        assert!(
+                play_meld_biased(
+                    rules,
+                    seed,
+                    &mut rng,
+                    0.9,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| {
+                        if g.phase == Phase::Meld && !g.surely_stuck() {
+                            let mut t = g.clone();
+                            t.quiet = true;
+                            let (plain, decided) = deepening(&t, 20_000, false);
+                            if decided {
+                                let (bounded, _) = deepening(&t, 20_000, true);
+                                assert_eq!(
+                                    bounded, plain,
+                                    "seed {seed}: {:?}",
+                                    t.tables[t.current as usize]
+                                );
+                                compared += 1;
+                                match &plain {
+                                    None => none += 1,
+                                    Some(way) => {
+                                        // Meld steps left before the discard, from each state on the way.
+                                        let mut u = t.clone();
+                                        for (i, &a) in way.iter().enumerate() {
+                                            let left = (way.len() - 1 - i) as u32;
+                                            let least = u.steps_to_discard();
+                                            assert!(
                                             least <= left,
                                             "seed {seed}: bound {least:?} with {left} steps left before {a}"
                                         );
-                                        if matches!(a, Action::Discard(_)) {
-                                            break;
+                                            if matches!(a, Action::Discard(_)) {
+                                                break;
+                                            }
+                                            u.meld_step(a).unwrap();
                                         }
-                                        u.meld_step(a).unwrap();
+                                        long += (way.len() > 4) as u32;
+                                        pickups += (t.before_rest()
+                                            && !t.tables[t.current as usize].opened
+                                            && way.len() > 3)
+                                            as u32;
                                     }
-                                    long += (way.len() > 4) as u32;
-                                    pickups += (t.before_rest()
-                                        && !t.tables[t.current as usize].opened
-                                        && way.len() > 3)
-                                        as u32;
                                 }
                             }
                         }
-                    }
-                    g.legal_actions(&mut legal);
-                    let melds: Vec<Action> = legal
-                        .iter()
-                        .copied()
-                        .filter(|a| !matches!(a, Action::Discard(_) | Action::Reset))
-                        .collect();
-                    let pick = if !melds.is_empty() && rng.random_bool(0.9) {
-                        melds[rng.random_range(0..melds.len())]
-                    } else {
-                        legal[rng.random_range(0..legal.len())]
-                    };
-                    g.apply(pick).unwrap();
-                }
+                    },
+                );
             }
         }
         assert!(
