@@ -319,18 +319,11 @@ impl CandidateCheck<'_> {
         n
     }
 
-    /// The mover's table after the meld step `a` alone: the step's own
-    /// rules are checked, not whether the turn can then be completed
-    /// (that is [`CandidateCheck::is_listed`]). `None` if the step is
-    /// refused, or `a` is a discard or the reset, or the phase is not the
-    /// meld phase.
-    pub fn table_after(&mut self, a: Action) -> Option<Table> {
-        self.read_table_after(a, |t| *t)
-    }
-
-    /// `read` of the mover's table after the meld step `a` alone, as
-    /// [`CandidateCheck::table_after`] gives it, read in place rather than
-    /// copied out.
+    /// `read` of the mover's table after the meld step `a` alone, read in
+    /// place: the step's own rules are checked, not whether the turn can
+    /// then be completed (that is [`CandidateCheck::is_listed`]). `None` if
+    /// the step is refused, or `a` is a discard or the reset, or the phase
+    /// is not the meld phase.
     pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
         let state = self.state;
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
@@ -3746,7 +3739,7 @@ mod tests {
     /// Along random hands under five rule sets, in every phase, the
     /// candidates the check passes are the legal actions, in order (a
     /// meld phase's candidates in reverse too, so that the check's copy
-    /// serves steps in any order); `table_after` of a candidate is the
+    /// serves steps in any order); `read_table_after` of a candidate reads the
     /// mover's table after the step where `apply_listed` takes a listed
     /// one, and `None` where the step itself is refused.
     #[test]
@@ -3786,7 +3779,7 @@ mod tests {
                         assert_eq!(backwards, legal, "seed {seed}, turn {}", g.turns);
                         let p = g.current as usize;
                         for &a in &cand {
-                            let after = check.table_after(a);
+                            let after = check.read_table_after(a, |t| *t);
                             if matches!(a, Action::Discard(_) | Action::Reset) {
                                 assert!(after.is_none(), "{a} has no table after");
                                 continue;
