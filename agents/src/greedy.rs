@@ -310,7 +310,8 @@ impl GreedyAgent {
         let before = view.table(view.seat());
         self.scored.clear();
         for (i, &a) in candidates.actions().iter().enumerate() {
-            if !considered(a, pending) {
+            // A step surely not listed is never the one checked listed.
+            if !considered(a, pending) || candidates.surely_unlisted(a) {
                 continue;
             }
             if let Some(gain) =

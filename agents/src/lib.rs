@@ -98,6 +98,13 @@ impl<'a> Candidates<'a> {
         ok
     }
 
+    /// Whether the candidate `a` is surely not listed, by a cheap test
+    /// ([`CandidateCheck::surely_unlisted`]): a player scoring candidates
+    /// before checking them may leave these out. `false` decides nothing.
+    pub fn surely_unlisted(&mut self, a: Action) -> bool {
+        !self.is_listing && self.check.surely_unlisted(a)
+    }
+
     /// Whether `a` is a candidate and listed: the listing's `contains`.
     pub fn lists(&mut self, a: Action) -> bool {
         self.actions.contains(&a) && self.is_listed(a)

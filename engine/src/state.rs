@@ -255,6 +255,9 @@ impl MoverSave {
 pub struct CandidateCheck<'a> {
     state: &'a GameState,
     probe: Option<(GameState, MoverSave)>,
+    /// Whether the mover could go out from the state itself, asked once
+    /// (see [`CandidateCheck::surely_unlisted`]).
+    out_from_here: Option<bool>,
 }
 
 impl CandidateCheck<'_> {
@@ -274,10 +277,45 @@ impl CandidateCheck<'_> {
             Action::Reset => return state.resettable(),
             _ => {}
         }
+        if self.surely_unlisted(a) {
+            return false;
+        }
         let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
         let ok = probe.listed_on_probe(save, a);
         debug_assert!(*probe == *state, "probe restored after {a}");
         ok
+    }
+
+    /// Whether the candidate `a` is surely not listed, by a test on the
+    /// state itself: `true` only where [`CandidateCheck::is_listed`]
+    /// says no (`false` decides nothing). The case is an extend from a
+    /// hand of two cards, with no wild pending, no pickup in progress and
+    /// nothing laid this turn: the one card left cannot be taken back
+    /// into a discard, so the turn can end only by going out (I-9,
+    /// D-13.1), and any way out after the extend is one from here, the
+    /// card melded into the same group. So if the mover cannot go out
+    /// from here, no such extend is listed. The going-out test is made
+    /// once, at the first such candidate. (In a hand that can no longer
+    /// end, every turn asks this of each card the hand could extend.)
+    pub fn surely_unlisted(&mut self, a: Action) -> bool {
+        let s = self.state;
+        let Action::Extend { card, .. } = a else {
+            return false;
+        };
+        let p = s.current as usize;
+        let hand = s.hands[p];
+        if s.phase != Phase::Meld
+            || hand.len() != 2
+            || !hand.contains(card)
+            || !s.turn.pending.is_empty()
+            || s.before_rest()
+            || s.tables[p].has_new()
+        {
+            return false;
+        }
+        !*self
+            .out_from_here
+            .get_or_insert_with(|| solver::can_go_out(s, p, hand, false, None, CardSet::EMPTY))
     }
 
     /// How many discards [`GameState::legal_actions`] lists (the meld
@@ -774,6 +812,7 @@ impl GameState {
         CandidateCheck {
             state: self,
             probe: None,
+            out_from_here: None,
         }
     }
 
@@ -3877,6 +3916,68 @@ mod tests {
         );
         // Wrapped at round 201 to 1, then one a round.
         assert_eq!(seen.generation, 1 + (399 - 201));
+    }
+
+    /// I-9, D-13.1: `CandidateCheck::surely_unlisted` says yes only of
+    /// candidates the listing leaves out. On the meld-phase states of
+    /// play that lays and extends whenever it can (hands of two cards
+    /// before tables of many groups), under the five rule sets of the
+    /// listing test: every candidate it rules out is an extend (a step
+    /// made, mostly) and not listed; it rules out only at states of two cards,
+    /// no wild pending, no pickup in progress and nothing laid this turn
+    /// where the mover cannot go out. Such states come often, some with a
+    /// way out, and at them extends are listed too.
+    #[test]
+    fn extends_surely_unlisted_are_not_listed() {
+        let (mut legal, mut cand) = (Vec::new(), Vec::new());
+        let (mut ruled_out, mut made, mut listed_two) = (0, 0, 0);
+        let (mut states, mut out_states) = (0, 0);
+        for (k, rules) in rule_variants().into_iter().enumerate() {
+            for seed in 0..16 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5a1);
+                play_meld_biased(
+                    rules,
+                    seed + 100 * k as u64,
+                    &mut rng,
+                    0.9,
+                    |a| matches!(a, Action::Lay { .. } | Action::Extend { .. }),
+                    |g, _| {
+                        if g.phase != Phase::Meld {
+                            return;
+                        }
+                        g.legal_actions(&mut legal);
+                        g.candidate_actions(&mut cand);
+                        let mut check = g.candidate_check();
+                        let p = g.current as usize;
+                        let plain = g.hands[p].len() == 2
+                            && g.turn.pending.is_empty()
+                            && !g.before_rest()
+                            && !g.tables[p].has_new();
+                        let can_out = plain
+                            && solver::can_go_out(g, p, g.hands[p], false, None, CardSet::EMPTY);
+                        states += plain as u32;
+                        out_states += can_out as u32;
+                        for &a in &cand {
+                            let listed = legal.contains(&a);
+                            if !check.surely_unlisted(a) {
+                                listed_two +=
+                                    (plain && listed && matches!(a, Action::Extend { .. })) as u32;
+                                continue;
+                            }
+                            assert!(!listed, "seed {seed}: {a} is listed");
+                            assert!(plain && !can_out, "seed {seed}: {a} ruled out");
+                            assert!(matches!(a, Action::Extend { .. }), "{a}");
+                            ruled_out += 1;
+                            made += check.read_table_after(a, |_| ()).is_some() as u32;
+                        }
+                    },
+                );
+            }
+        }
+        assert!(
+            states > 1000 && made > 1000 && listed_two > 100 && out_states > 100,
+            "{states} states ({out_states} with a way out), {ruled_out} ruled out ({made} steps made), {listed_two} listed"
+        );
     }
 
     /// `CandidateCheck::listed_discards` counts the discards of the

@@ -934,6 +934,58 @@ fn d13_2_keep_a_card_without_canasta() {
     assert_eq!(g.hand(0), cs("8C 8D 8S"));
 }
 
+/// I-9, D-13.1, D-13.2: with two cards in hand, nothing laid this turn and
+/// no pickup in progress, an extend leaves one card that can only go out.
+/// Without a canasta in reach it is not listed, and the candidate check
+/// rules it out before trying it (`surely_unlisted`); with one in reach it
+/// is listed. During a pickup, before the rest is taken, the same extend
+/// is listed: the rest of the pile still comes.
+#[test]
+fn i9_extend_leaving_one_card() {
+    let extend = a("extend 0 8H");
+    let check = |g: &GameState, listed: bool, ruled_out: bool| {
+        assert_eq!(legal(g).contains(&extend), listed, "listed");
+        let mut c = g.candidate_check();
+        assert_eq!(c.surely_unlisted(extend), ruled_out, "ruled out");
+        assert_eq!(c.is_listed(extend), listed, "checked");
+        assert!(c.read_table_after(extend, |_| ()).is_some(), "a step made");
+    };
+    // No canasta in reach: the extend is ruled out.
+    let g = P::meld()
+        .table(0, &["8C 8D 8S", "KC KD KH"])
+        .hand(0, "8H 5C")
+        .state();
+    check(&g, false, true);
+    // Extended to seven, the group is a canasta and 5C goes out.
+    let g = P::meld()
+        .table(0, &["8C 8D 8S 8S 8D JK", "KC KD KH"])
+        .hand(0, "8H 5C")
+        .state();
+    check(&g, true, false);
+    // A wild moved from the kings makes the canasta: going out again.
+    let g = P::meld()
+        .table(0, &["8C 8D 8S 8S 8D", "KC KD KH JK"])
+        .hand(0, "8H 5C")
+        .state();
+    check(&g, true, false);
+    // During a pickup: the pile taken with 8C 8D, 8C extended; the top
+    // card (8H) and 8D are left. Extending 8D, then the top card, leaves
+    // the rest of the pile to take and discard from.
+    let mut g = P::draw()
+        .table(0, &["8S 8S 8H"])
+        .hand(0, "8C 8D")
+        .pile("5C 6D 9S 8H", false)
+        .state();
+    act(&mut g, "take; extend 0 8C");
+    assert_eq!(g.hand(0), cs("8D 8H"));
+    let extend = a("extend 0 8D");
+    assert!(legal(&g).contains(&extend));
+    let mut c = g.candidate_check();
+    assert!(!c.surely_unlisted(extend) && c.is_listed(extend));
+    act(&mut g, "extend 0 8D; extend 0 8H; rest; discard 5C");
+    assert!(!g.is_terminal());
+}
+
 /// D-13.3: when a player goes out the others may do nothing more; cards left
 /// in their hands count minus.
 #[test]
