@@ -125,14 +125,29 @@ impl<'a> Candidates<'a> {
             _ => 2,
         };
         // The discards are counted at once (they are the hand's kinds):
-        // two listed settle it.
-        if !self.is_listing && self.check.listed_discards() >= 2 {
-            return None;
+        // two listed settle it, and with none listed none is checked.
+        let mut check_discards = true;
+        if !self.is_listing {
+            match self.check.listed_discards() {
+                0 => check_discards = false,
+                1 => {}
+                _ => return None,
+            }
         }
+        // A pass runs only if it has candidates (seen in the first).
+        let mut passes = 1u8;
         for this_pass in 0..3 {
+            if passes & (1 << this_pass) == 0 {
+                continue;
+            }
             for i in 0..self.actions.len() {
                 let a = self.actions[i];
-                if pass(&a) == this_pass && self.is_listed(a) {
+                let k = pass(&a);
+                passes |= 1 << k;
+                if k != this_pass || (!check_discards && matches!(a, Action::Discard(_))) {
+                    continue;
+                }
+                if self.is_listed(a) {
                     if only.is_some() {
                         return None;
                     }
@@ -365,6 +380,43 @@ mod tests {
             }
         }
         unreachable!()
+    }
+
+    /// `Candidates::only_listed` is the listing's only action where it has
+    /// one, and `None` where it has more, at every meld-phase state of
+    /// meld-biased hands under both rule versions: states with no listed
+    /// discard (pickups, pending wilds, a last card that cannot go out)
+    /// and with one come often, and the take-backs' pass is met.
+    #[test]
+    fn only_listed_is_the_single_listed_action() {
+        let (mut legal, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut single, mut no_discard, mut one_discard, mut take_backs) = (0, 0, 0, 0);
+        crate::eval::play_meld_biased_hands(0..40, |_, g, _| {
+            if g.phase() != Phase::Meld {
+                return;
+            }
+            g.legal_actions(&mut legal);
+            g.candidate_actions(&mut cand);
+            found.clear();
+            let got = Candidates::new(g, &cand, &mut found).only_listed();
+            let want = (legal.len() == 1).then(|| legal[0]);
+            assert_eq!(got, want, "{legal:?}");
+            single += want.is_some() as u32;
+            let discards = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Discard(_)))
+                .count();
+            no_discard += (discards == 0) as u32;
+            one_discard += (discards == 1) as u32;
+            take_backs += legal
+                .iter()
+                .any(|a| matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce))
+                as u32;
+        });
+        assert!(
+            single > 100 && no_discard > 1000 && one_discard > 100 && take_backs > 1000,
+            "{single} single, {no_discard} without a discard, {one_discard} with one, {take_backs} with a take-back"
+        );
     }
 
     /// The finisher searches beyond its usual budget at most
