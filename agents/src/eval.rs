@@ -2,8 +2,8 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening, rank_mask, red_three_points, Action, Card, CardSet, Group, Rank, Rules, SeatView,
-    Suit, Table,
+    max_opening_any, rank_mask, red_three_points, Action, Card, CardSet, Group, Rank, Rules,
+    SeatView, Suit, Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
@@ -94,15 +94,48 @@ pub fn opened_before(view: &SeatView, seat: usize) -> bool {
 /// The most an opening laid from `pool` could be worth (D-8.2), keeping one
 /// card to discard.
 pub fn best_opening(pool: CardSet) -> i32 {
-    let max_used = pool.len().saturating_sub(1);
-    let mut best = i32::MIN;
+    max_opening_any(pool, pool.len().saturating_sub(1))
+}
+
+/// Whether [`best_opening`]`(pool) >= need` (`need` > 0), where cheap
+/// bounds settle it; `None` where they do not. Above: every natural of a
+/// rank held twice or more (or once, with a wild) and every wild at 20
+/// points. Below: natural groups of three or more, then pairs completed
+/// by a wild, dearest rank first, with a card left to discard.
+pub fn opening_settled(pool: CardSet, need: i32) -> Option<bool> {
+    let wilds = pool.wild_count() as i32;
+    let (mut upper, mut lower, mut used) = (20 * wilds, 0, 0);
+    let mut spare = wilds;
+    let counts = rank_counts(pool);
+    let count = |r: Rank| ((counts >> (4 * r as u32)) & 0xF) as i32;
     for r in Rank::NATURALS {
-        if r == Rank::Three || pool.rank_count(r) < 2 {
-            continue;
+        let n = count(r);
+        if n >= 2 || (n == 1 && wilds > 0) {
+            upper += n * r.points();
         }
-        best = best.max(max_opening(pool, r, max_used));
+        if n >= 3 {
+            lower += n * r.points();
+            used += n;
+        }
     }
-    best
+    // Rank::NATURALS runs from 4 up to A.
+    for r in Rank::NATURALS.iter().rev() {
+        if spare == 0 {
+            break;
+        }
+        if count(*r) == 2 {
+            lower += 3 * r.points();
+            used += 3;
+            spare -= 1;
+        }
+    }
+    if upper < need {
+        return Some(false);
+    }
+    if lower >= need && (used as u32) < pool.len() {
+        return Some(true);
+    }
+    None
 }
 
 /// How much `card` in `hand` is worth keeping to its holder (higher is
@@ -261,6 +294,38 @@ mod tests {
     use kanaszta_engine::{score_table, GoingOut, Phase};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64Mcg;
+
+    /// D-8.2: where `opening_settled` settles whether an opening worth
+    /// `need` is in reach, it agrees with [`best_opening`], on random pools
+    /// (wilds and pairs common) against the minimums 50, 90 and 120; it
+    /// settles most of them both ways, and leaves some to the search.
+    #[test]
+    fn opening_settled_agrees_with_best_opening() {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
+        let (mut yes, mut no, mut open) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let mut pool = CardSet::EMPTY;
+            for _ in 0..rng.random_range(1..16) {
+                pool.insert(pack[rng.random_range(0..pack.len())]);
+            }
+            for need in [50, 90, 120] {
+                let want = best_opening(pool) >= need;
+                match opening_settled(pool, need) {
+                    Some(b) => {
+                        assert_eq!(b, want, "[{pool}] {need}");
+                        yes += b as u32;
+                        no += !b as u32;
+                    }
+                    None => open += 1,
+                }
+            }
+        }
+        assert!(
+            yes > 5000 && no > 5000 && open > 1000,
+            "{yes} yes, {no} no, {open} open"
+        );
+    }
 
     /// The change of the table value that a meld step makes, from the
     /// groups that differ, is the difference of the two values: for every

@@ -12,7 +12,8 @@
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
-    best_opening, is_meld, keep_value, least_useful_discard, opened_before, table_value_change,
+    best_opening, is_meld, keep_value, least_useful_discard, opened_before, opening_settled,
+    table_value_change,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
@@ -276,7 +277,16 @@ fn may_meld(view: &SeatView) -> bool {
         || view.pickup().is_some()
         || opened_before(view, me)
         || !view.table(me).groups().is_empty()
-        || best_opening(view.hand()) >= view.opening_minimum(me)
+        || {
+            let need = view.opening_minimum(me);
+            let hand = view.hand();
+            let settled = if need > 0 {
+                opening_settled(hand, need)
+            } else {
+                None
+            };
+            settled.unwrap_or_else(|| best_opening(hand) >= need)
+        }
 }
 
 /// Whether the greedy player weighs the action: a meld step, but no wild

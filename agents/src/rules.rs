@@ -60,7 +60,7 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::eval::{best_opening, card_points, is_meld, rank_counts, table_value};
+use crate::eval::{best_opening, card_points, is_meld, opening_settled, rank_counts, table_value};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{
@@ -1392,46 +1392,14 @@ fn pickup_opens(view: &SeatView) -> bool {
 }
 
 /// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
-/// a card to discard. Cheap bounds settle most cases; the exact search
-/// ([`best_opening`]) runs only between them.
+/// a card to discard. Cheap bounds settle most cases
+/// ([`opening_settled`]); the exact search ([`best_opening`]) runs only
+/// between them.
 fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
     if need <= 0 {
         return true;
     }
-    let wilds = pool.wild_count() as i32;
-    let (mut upper, mut lower, mut used) = (20 * wilds, 0, 0);
-    // Lower bound: natural groups of three or more, then pairs completed by
-    // a wild, dearest rank first (Rank::NATURALS runs from 4 up to A).
-    let mut spare = wilds;
-    let counts = rank_counts(pool);
-    let count = |r: Rank| ((counts >> (4 * r as u32)) & 0xF) as i32;
-    for r in Rank::NATURALS {
-        let n = count(r);
-        if n >= 2 || (n == 1 && wilds > 0) {
-            upper += n * r.points();
-        }
-        if n >= 3 {
-            lower += n * r.points();
-            used += n;
-        }
-    }
-    for r in Rank::NATURALS.iter().rev() {
-        if spare == 0 {
-            break;
-        }
-        if count(*r) == 2 {
-            lower += 3 * r.points();
-            used += 3;
-            spare -= 1;
-        }
-    }
-    if upper < need {
-        return false;
-    }
-    if lower >= need && (used as u32) < pool.len() {
-        return true;
-    }
-    memo.best_opening(pool) >= need
+    opening_settled(pool, need).unwrap_or_else(|| memo.best_opening(pool) >= need)
 }
 
 /// The hand without its ♥A (kept for laying separately, D-9.4).

@@ -47,7 +47,7 @@ pub use rules::{
     Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version, WildCanasta, PRESETS,
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
-pub use solver::{can_go_out_with, max_opening};
+pub use solver::{can_go_out_with, max_opening, max_opening_any};
 pub use state::{
     CandidateCheck, GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK,
 };

@@ -674,35 +674,55 @@ pub fn can_go_out_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
 /// The most an opening can be worth (D-8.2) laid from `pool`, with a group
 /// of `must_rank` among it, using at most `max_used` cards.
 pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
+    opening_with(pool, Some(must_rank), max_used)
+}
+
+/// The most of [`max_opening`] over the ranks `pool` holds twice or more:
+/// the best opening with a group of naturals of any rank, found in one
+/// pass over the ranks instead of one for each; `i32::MIN` if no rank is
+/// held twice.
+pub fn max_opening_any(pool: CardSet, max_used: u32) -> i32 {
+    if Rank::NATURALS.iter().all(|&r| pool.rank_count(r) < 2) {
+        return i32::MIN;
+    }
+    opening_with(pool, None, max_used)
+}
+
+/// [`max_opening`] with a group of `must` among the opening, or with `None`
+/// a group of naturals of any rank: then the tables have two layers, before
+/// and after the first group of naturals, and the best is read in the
+/// second.
+fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> i32 {
     let wilds = pool.wild_count().min(16) as usize;
     let max_used = max_used.min(pool.len()) as usize;
     if max_used == pool.len() as usize {
         // No choice of groups can use more cards than the pool holds: the
         // card budget never binds and the table over card counts reduces
         // to its best entry per wild count.
-        return max_opening_unbounded(pool, must_rank, wilds);
+        return max_opening_unbounded(pool, must, wilds);
     }
     // The budget as cards left over: the callers keep one or two to
     // discard, so the table over "cards left, up to `spare`" is a few
     // columns wide where one over cards used would be the whole pool.
     let spare = pool.len() as usize - max_used;
-    let cells = (wilds + 1) * (spare + 1);
-    const SMALL: usize = 17 * 3;
+    let layers = 1 + must.is_none() as usize;
+    let cells = (wilds + 1) * (spare + 1) * layers;
+    const SMALL: usize = 17 * 3 * 2;
     const NONE: i32 = i32::MIN;
     if cells <= SMALL {
         opening_leaving(
             pool,
-            must_rank,
+            must,
             wilds,
             spare,
             &mut [NONE; SMALL],
             &mut [NONE; SMALL],
         )
     } else {
-        const CELLS: usize = 17 * 113;
+        const CELLS: usize = 17 * 113 * 2;
         opening_leaving(
             pool,
-            must_rank,
+            must,
             wilds,
             spare,
             &mut [NONE; CELLS],
@@ -711,14 +731,17 @@ pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
     }
 }
 
-/// [`max_opening`] leaving at least `spare` (≥ 1) cards of `pool` unlaid:
-/// `dp[w][c]` is the best value with `w` wilds laid and `c` cards left
-/// over so far, counted up to `spare` (more left over is as good). Cards
-/// are only ever added to what is left over, so a column at `spare` stays
-/// there. `cur` and `next` hold at least `(wilds + 1) × (spare + 1)` cells.
+/// [`opening_with`] leaving at least `spare` (≥ 1) cards of `pool` unlaid:
+/// `dp[u][w][c]` is the best value with `w` wilds laid and `c` cards left
+/// over so far, counted up to `spare` (more left over is as good); `u` is
+/// 1 once a group of naturals is laid, where `must` is `None` (else there
+/// is one layer, and `must`'s rank may not be left out). Cards are only
+/// ever added to what is left over, so a column at `spare` stays there.
+/// `cur` and `next` hold at least `layers × (wilds + 1) × (spare + 1)`
+/// cells.
 fn opening_leaving(
     pool: CardSet,
-    must_rank: Rank,
+    must: Option<Rank>,
     wilds: usize,
     spare: usize,
     cur: &mut [i32],
@@ -726,7 +749,11 @@ fn opening_leaving(
 ) -> i32 {
     const NONE: i32 = i32::MIN;
     let width = spare + 1;
-    let cells = (wilds + 1) * width;
+    let layer = (wilds + 1) * width;
+    let layers = 1 + must.is_none() as usize;
+    let cells = layer * layers;
+    // A group laid moves a state to the last layer.
+    let laid = (layers - 1) * layer;
     let mut dp = cur;
     let mut next = next;
     dp[..cells].fill(NONE);
@@ -734,7 +761,8 @@ fn opening_leaving(
     dp[(pool.rank_count(Rank::Three) as usize).min(spare)] = 0;
     for rank in Rank::NATURALS {
         let n = pool.rank_count(rank) as usize;
-        if n < 2 && rank == must_rank {
+        let required = must == Some(rank);
+        if n < 2 && required {
             return -1;
         }
         if n == 0 {
@@ -742,25 +770,27 @@ fn opening_leaving(
         }
         let pts = rank.points();
         next[..cells].fill(NONE);
-        for w in 0..=wilds {
-            for c in 0..width {
-                let v = dp[w * width + c];
-                if v == NONE {
-                    continue;
-                }
-                if rank != must_rank {
-                    // None of the rank laid: all of it left over.
-                    let cell = &mut next[w * width + (c + n).min(spare)];
-                    *cell = (*cell).max(v);
-                }
-                for k in 2..=n {
-                    let left = (c + n - k).min(spare);
-                    for j in 0..=(wilds - w) as u32 {
-                        if !legal_natural_counts(k as u32, j) {
-                            continue;
+        for u in 0..layers {
+            for w in 0..=wilds {
+                for c in 0..width {
+                    let v = dp[u * layer + w * width + c];
+                    if v == NONE {
+                        continue;
+                    }
+                    if !required {
+                        // None of the rank laid: all of it left over.
+                        let cell = &mut next[u * layer + w * width + (c + n).min(spare)];
+                        *cell = (*cell).max(v);
+                    }
+                    for k in 2..=n {
+                        let left = (c + n - k).min(spare);
+                        for j in 0..=(wilds - w) as u32 {
+                            if !legal_natural_counts(k as u32, j) {
+                                continue;
+                            }
+                            let cell = &mut next[laid + (w + j as usize) * width + left];
+                            *cell = (*cell).max(v + (k as i32 + j as i32) * pts);
                         }
-                        let cell = &mut next[(w + j as usize) * width + left];
-                        *cell = (*cell).max(v + (k as i32 + j as i32) * pts);
                     }
                 }
             }
@@ -771,7 +801,7 @@ fn opening_leaving(
     for w in 0..=wilds {
         let rem = wilds - w;
         for c in 0..width {
-            let v = dp[w * width + c];
+            let v = dp[laid + w * width + c];
             if v == NONE {
                 continue;
             }
@@ -790,35 +820,40 @@ fn opening_leaving(
     best.max(-1)
 }
 
-/// [`max_opening`] when the card budget does not bind: dp[w] is the best
-/// value with `w` wilds used.
-fn max_opening_unbounded(pool: CardSet, must_rank: Rank, wilds: usize) -> i32 {
+/// [`opening_with`] when the card budget does not bind: `dp[u][w]` is the
+/// best value with `w` wilds used (`u` as in [`opening_leaving`]).
+fn max_opening_unbounded(pool: CardSet, must: Option<Rank>, wilds: usize) -> i32 {
     const NONE: i32 = i32::MIN;
-    let mut dp = [NONE; 17];
-    dp[0] = 0;
+    let layers = 1 + must.is_none() as usize;
+    let laid = layers - 1;
+    let mut dp = [[NONE; 17]; 2];
+    dp[0][0] = 0;
     for rank in Rank::NATURALS {
         let n = pool.rank_count(rank);
+        let required = must == Some(rank);
         if n < 2 {
-            if rank == must_rank {
+            if required {
                 return -1;
             }
             continue;
         }
         let pts = rank.points();
-        let mut next = [NONE; 17];
-        for w in 0..=wilds {
-            let v = dp[w];
-            if v == NONE {
-                continue;
-            }
-            if rank != must_rank {
-                next[w] = next[w].max(v);
-            }
-            for k in 2..=n {
-                for j in 0..=(wilds - w) as u32 {
-                    if legal_natural_counts(k, j) {
-                        let cell = &mut next[w + j as usize];
-                        *cell = (*cell).max(v + (k + j) as i32 * pts);
+        let mut next = [[NONE; 17]; 2];
+        for u in 0..layers {
+            for w in 0..=wilds {
+                let v = dp[u][w];
+                if v == NONE {
+                    continue;
+                }
+                if !required {
+                    next[u][w] = next[u][w].max(v);
+                }
+                for k in 2..=n {
+                    for j in 0..=(wilds - w) as u32 {
+                        if legal_natural_counts(k, j) {
+                            let cell = &mut next[laid][w + j as usize];
+                            *cell = (*cell).max(v + (k + j) as i32 * pts);
+                        }
                     }
                 }
             }
@@ -826,7 +861,7 @@ fn max_opening_unbounded(pool: CardSet, must_rank: Rank, wilds: usize) -> i32 {
         dp = next;
     }
     let mut best = NONE;
-    for (w, &v) in dp.iter().enumerate().take(wilds + 1) {
+    for (w, &v) in dp[laid].iter().enumerate().take(wilds + 1) {
         if v == NONE {
             continue;
         }
@@ -1070,6 +1105,47 @@ mod tests {
                 "[{pool}] {r:?} {max_used}"
             );
         }
+    }
+
+    /// D-8.2: `max_opening_any` is the most of `max_opening` over the
+    /// ranks held twice or more (`i32::MIN` with none), on random pools
+    /// and card budgets, binding or not, some with no rank held twice.
+    #[test]
+    fn max_opening_any_is_the_best_rank() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
+        let (mut none, mut bound) = (0, 0);
+        for _ in 0..6000 {
+            let size = 1 + (next() % 30) as usize;
+            let mut pool = CardSet::EMPTY;
+            while pool.len() < size as u32 {
+                pool.insert(pack[(next() % pack.len() as u64) as usize]);
+            }
+            let max_used = if next() % 2 == 0 {
+                (next() % (size as u64 + 2)) as u32
+            } else {
+                pool.len().saturating_sub(1)
+            };
+            let want = Rank::NATURALS
+                .iter()
+                .filter(|&&r| pool.rank_count(r) >= 2)
+                .map(|&r| max_opening(pool, r, max_used))
+                .max()
+                .unwrap_or(i32::MIN);
+            assert_eq!(max_opening_any(pool, max_used), want, "[{pool}] {max_used}");
+            none += (want == i32::MIN) as u32;
+            bound += (want > 0 && max_used < pool.len()) as u32;
+        }
+        assert!(
+            none > 100 && bound > 1000,
+            "{none} with no pair, {bound} bound"
+        );
     }
 
     #[test]
