@@ -203,6 +203,26 @@ pub(crate) fn meld_biased_pick(legal: &[Action], rng: &mut rand_pcg::Pcg64Mcg) -
     }
 }
 
+/// `n` cards drawn at random for tests: a joker one time in fourteen,
+/// else a suited card of any rank; a third copy of a card is dropped.
+#[cfg(test)]
+pub(crate) fn random_cards(rng: &mut rand_pcg::Pcg64Mcg, n: usize) -> CardSet {
+    use kanaszta_engine::Suit;
+    use rand::RngExt;
+    let mut set = CardSet::EMPTY;
+    for _ in 0..n {
+        set.insert(if rng.random_range(0..14) == 0 {
+            Card::JOKER
+        } else {
+            Card::new(
+                Rank::ALL[rng.random_range(0..13)],
+                Suit::ALL[rng.random_range(0..4)],
+            )
+        });
+    }
+    set
+}
+
 /// Plays the hands `seeds` under both rule versions by
 /// [`meld_biased_pick`], each from a generator seeded with its seed;
 /// `f(rules, state, generator)` sees every position before its choice.
@@ -302,13 +322,10 @@ mod tests {
     #[test]
     fn opening_settled_agrees_with_best_opening() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
-        let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
         let (mut yes, mut no, mut open) = (0, 0, 0);
         for _ in 0..20_000 {
-            let mut pool = CardSet::EMPTY;
-            for _ in 0..rng.random_range(1..16) {
-                pool.insert(pack[rng.random_range(0..pack.len())]);
-            }
+            let n = rng.random_range(1..16);
+            let pool = random_cards(&mut rng, n);
             for need in [50, 90, 120] {
                 let want = best_opening(pool) >= need;
                 match opening_settled(pool, need) {
@@ -380,19 +397,8 @@ mod tests {
     fn counts_and_points_by_words() {
         let mut rng = Pcg64Mcg::seed_from_u64(7);
         for _ in 0..20_000 {
-            let mut set = CardSet::EMPTY;
             let n = rng.random_range(0..40);
-            for _ in 0..n {
-                let c = if rng.random_range(0..14) == 0 {
-                    Card::JOKER
-                } else {
-                    Card::new(
-                        Rank::ALL[rng.random_range(0..13)],
-                        Suit::ALL[rng.random_range(0..4)],
-                    )
-                };
-                set.insert(c);
-            }
+            let set = random_cards(&mut rng, n);
             assert_eq!(card_points(set), set.points(), "{set}");
             let counts = rank_counts(set);
             for r in Rank::ALL {

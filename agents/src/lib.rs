@@ -134,17 +134,15 @@ impl<'a> Candidates<'a> {
                 _ => return None,
             }
         }
-        // A pass runs only if it has candidates (seen in the first).
-        let mut passes = 1u8;
+        // A pass runs only if it has candidates.
+        let passes = self.actions.iter().fold(0u8, |m, a| m | 1 << pass(a));
         for this_pass in 0..3 {
             if passes & (1 << this_pass) == 0 {
                 continue;
             }
             for i in 0..self.actions.len() {
                 let a = self.actions[i];
-                let k = pass(&a);
-                passes |= 1 << k;
-                if k != this_pass || (!check_discards && matches!(a, Action::Discard(_))) {
+                if pass(&a) != this_pass || (!check_discards && matches!(a, Action::Discard(_))) {
                     continue;
                 }
                 if self.is_listed(a) {

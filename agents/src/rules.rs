@@ -1809,18 +1809,8 @@ mod tests {
                 let groups = g.table(p).groups();
                 let mut hands = vec![g.hand(p)];
                 for _ in 0..4 {
-                    let mut h = CardSet::EMPTY;
-                    for _ in 0..rng.random_range(1..12) {
-                        h.insert(if rng.random_range(0..14) == 0 {
-                            Card::JOKER
-                        } else {
-                            Card::new(
-                                Rank::ALL[rng.random_range(0..13)],
-                                Suit::ALL[rng.random_range(0..4)],
-                            )
-                        });
-                    }
-                    hands.push(h);
+                    let n = rng.random_range(1..12);
+                    hands.push(crate::eval::random_cards(rng, n));
                 }
                 for h in hands {
                     let out = can_go_out_with(h, groups, &rules);

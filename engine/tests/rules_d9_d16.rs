@@ -942,8 +942,8 @@ fn d13_2_keep_a_card_without_canasta() {
 /// is listed: the rest of the pile still comes.
 #[test]
 fn i9_extend_leaving_one_card() {
-    let extend = a("extend 0 8H");
-    let check = |g: &GameState, listed: bool, ruled_out: bool| {
+    let check = |g: &GameState, extend: &str, listed: bool, ruled_out: bool| {
+        let extend = a(extend);
         assert_eq!(legal(g).contains(&extend), listed, "listed");
         let mut c = g.candidate_check();
         assert_eq!(c.surely_unlisted(extend), ruled_out, "ruled out");
@@ -955,19 +955,19 @@ fn i9_extend_leaving_one_card() {
         .table(0, &["8C 8D 8S", "KC KD KH"])
         .hand(0, "8H 5C")
         .state();
-    check(&g, false, true);
+    check(&g, "extend 0 8H", false, true);
     // Extended to seven, the group is a canasta and 5C goes out.
     let g = P::meld()
         .table(0, &["8C 8D 8S 8S 8D JK", "KC KD KH"])
         .hand(0, "8H 5C")
         .state();
-    check(&g, true, false);
+    check(&g, "extend 0 8H", true, false);
     // A wild moved from the kings makes the canasta: going out again.
     let g = P::meld()
         .table(0, &["8C 8D 8S 8S 8D", "KC KD KH JK"])
         .hand(0, "8H 5C")
         .state();
-    check(&g, true, false);
+    check(&g, "extend 0 8H", true, false);
     // During a pickup: the pile taken with 8C 8D, 8C extended; the top
     // card (8H) and 8D are left. Extending 8D, then the top card, leaves
     // the rest of the pile to take and discard from.
@@ -978,10 +978,7 @@ fn i9_extend_leaving_one_card() {
         .state();
     act(&mut g, "take; extend 0 8C");
     assert_eq!(g.hand(0), cs("8D 8H"));
-    let extend = a("extend 0 8D");
-    assert!(legal(&g).contains(&extend));
-    let mut c = g.candidate_check();
-    assert!(!c.surely_unlisted(extend) && c.is_listed(extend));
+    check(&g, "extend 0 8D", true, false);
     act(&mut g, "extend 0 8D; extend 0 8H; rest; discard 5C");
     assert!(!g.is_terminal());
 }
