@@ -181,6 +181,17 @@ impl CardSet {
         })
     }
 
+    /// The union of two sets with no kind in common (a rank's cards and
+    /// the wilds, say): [`CardSet::checked_add`] without its checks.
+    pub(crate) const fn union_disjoint(self, other: CardSet) -> CardSet {
+        debug_assert!(self.lo & other.lo == 0 && (self.jokers == 0 || other.jokers == 0));
+        CardSet {
+            lo: self.lo | other.lo,
+            hi: self.hi | other.hi,
+            jokers: self.jokers + other.jokers,
+        }
+    }
+
     /// Whether `other ⊆ self` as multisets.
     pub const fn contains_all(self, other: CardSet) -> bool {
         other.lo & !self.lo == 0 && other.hi & !self.hi == 0 && other.jokers <= self.jokers

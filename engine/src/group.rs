@@ -378,6 +378,14 @@ impl Group {
         CardSet::from_raw_unchecked(lo, hi, self.jokers)
     }
 
+    /// The kinds of the group's wilds, each once, in kind order: the
+    /// suits of its 2s, then the joker if it holds one
+    /// (`self.cards().wilds().distinct()`).
+    pub(crate) fn wild_kinds(&self) -> CardSet {
+        let suits = (SPREAD[self.twos as usize] & 0xF) as u64;
+        CardSet::from_raw_unchecked(suits, 0, (self.jokers > 0) as u8)
+    }
+
     /// One 2 of the group (the lowest suit), if any.
     pub fn some_two(&self) -> Option<Card> {
         (0..4u8)
@@ -473,7 +481,8 @@ mod tests {
     }
 
     /// A group's cards are exactly the cards it was built from, every
-    /// rank, suit and number of copies.
+    /// rank, suit and number of copies; its wild kinds are those of its
+    /// wilds.
     #[test]
     fn cards_round_trip() {
         for r in Rank::NATURALS {
@@ -494,6 +503,7 @@ mod tests {
                 }
                 let grp = Group::from_cards(s).unwrap();
                 assert_eq!(grp.cards(), s, "{r:?} [{s}]");
+                assert_eq!(grp.wild_kinds(), s.wilds().distinct(), "{r:?} [{s}]");
                 assert_eq!(Group::from_cards(s.wilds()).unwrap().cards(), s.wilds());
             }
         }

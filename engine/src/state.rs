@@ -861,56 +861,58 @@ impl GameState {
                 self.turn.pending
             };
             lays_of_three(pool, need, cand);
+            let hand_wilds = hand.wilds();
+            let locked = self.rules.wild_canasta == WildCanasta::Locked;
             for (i, g) in table.groups().iter().enumerate() {
-                // The hand's kinds the group accepts (its rank and the
-                // wilds), in kind order.
-                let fits = match g.rank() {
-                    Some(r) => hand.wilds().checked_add(hand.of_rank(r)).unwrap_or(hand),
-                    None => hand.wilds(),
-                };
+                // A copy: the pushes below cannot change it, so what is
+                // read of it once is not read again.
+                let g = *g;
+                let group = i as u8;
                 let black = g.is_black_canasta();
                 if !black {
+                    // The hand's kinds the group accepts (its rank and the
+                    // wilds), in kind order. Whether one more card keeps
+                    // the group legal depends only on whether it is wild
+                    // (D-9.1, D-9.2): checked once for each.
+                    let fits = match g.rank() {
+                        Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
+                        None => hand_wilds,
+                    };
+                    let (mut natural_fits, mut wild_fits) = (None, None);
                     for c in fits.kinds() {
                         debug_assert!(g.accepts_kind(c));
-                        if !self.step_kept(
-                            Action::Extend {
-                                group: i as u8,
-                                card: c,
-                            },
-                            extend_fits(g, c),
-                        ) {
+                        let known = if c.is_wild() {
+                            &mut wild_fits
+                        } else {
+                            &mut natural_fits
+                        };
+                        let fits = *known.get_or_insert_with(|| extend_fits(&g, c));
+                        let a = Action::Extend { group, card: c };
+                        if !self.step_kept(a, fits) {
                             continue;
                         }
-                        cand.push(Action::Extend {
-                            group: i as u8,
-                            card: c,
-                        });
+                        cand.push(a);
                     }
                 }
-                let may_give = g.flags() & FLAG_RECEIVED == 0
-                    && !(g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked);
+                let may_give = g.flags() & FLAG_RECEIVED == 0 && !(g.is_wild_canasta() && locked);
                 let swaps =
                     may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
                 if may_give && (!black || swaps) {
-                    for w in g.cards().wilds().kinds() {
-                        if !black
-                            && self.step_kept(
-                                Action::TakeWild {
-                                    group: i as u8,
-                                    wild: w,
-                                },
-                                wild_may_leave(g, w),
-                            )
-                        {
-                            cand.push(Action::TakeWild {
-                                group: i as u8,
-                                wild: w,
-                            });
+                    // Whether a wild may leave depends only on the group's
+                    // counts (D-11.2, D-11.3, I-13): checked once.
+                    let mut may_leave = None;
+                    for w in g.wild_kinds().kinds() {
+                        if !black {
+                            let a = Action::TakeWild { group, wild: w };
+                            let leaves = *may_leave.get_or_insert_with(|| wild_may_leave(&g, w));
+                            if self.step_kept(a, leaves) {
+                                cand.push(a);
+                            }
                         }
                         if let (true, Some(r)) = (swaps, g.rank()) {
                             for n in hand.of_rank(r).kinds() {
                                 cand.push(Action::Swap {
-                                    group: i as u8,
+                                    group,
                                     natural: n,
                                     wild: w,
                                 });
@@ -918,23 +920,18 @@ impl GameState {
                         }
                     }
                 }
-                if g.is_black_canasta()
-                    && self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly
-                {
+                if black && self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
                     if let Some(r) = g.rank() {
                         let need = g.wilds();
                         for k in [need, need + 1] {
                             sub_multisets(hand.of_rank(r), k, &mut |s| {
-                                cand.push(Action::Convert {
-                                    group: i as u8,
-                                    naturals: s,
-                                })
+                                cand.push(Action::Convert { group, naturals: s })
                             });
                         }
                     }
                 }
                 if g.is_new() && (with_ends || self.turn.pending.is_empty()) {
-                    cand.push(Action::TakeBack { group: i as u8 });
+                    cand.push(Action::TakeBack { group });
                 }
             }
             if !with_ends && !self.turn.pending.is_empty() {
@@ -3455,6 +3452,75 @@ mod tests {
                 assert_eq!(got, want, "[{set}] {size}");
             }
         }
+    }
+
+    /// `raw_meld_candidates` checks the group limits once for the naturals
+    /// and once for the wilds a group accepts, and once for the wilds that
+    /// may leave it: for every group (every count of each suit of a rank,
+    /// with wilds of every kind and number), `extend_fits` gives one answer
+    /// for every natural of the rank the pack still holds and one for every
+    /// wild, and `wild_may_leave` one for every wild the group holds.
+    #[test]
+    fn group_checks_depend_on_the_kind_of_card_only() {
+        let wilds = ["2C", "2D", "2H", "2S", "JK"].map(|w| w.parse::<Card>().unwrap());
+        let (mut groups, mut natural_answers, mut leave_answers) = (0, [0; 2], [0; 2]);
+        for r in [Rank::Four, Rank::Ace] {
+            for nat in 0..=255u32 {
+                for wild_mask in 0..1u32 << 7 {
+                    let mut s = CardSet::EMPTY;
+                    for suit in 0..4u8 {
+                        for _ in 0..((nat >> (suit * 2)) & 3).min(2) {
+                            s.insert(Card::new(r, Suit::from_index(suit)));
+                        }
+                    }
+                    // The 2s once or twice by suit, up to three jokers.
+                    for (i, w) in wilds.iter().chain([&wilds[0], &wilds[4]]).enumerate() {
+                        if wild_mask >> i & 1 == 1 {
+                            s.insert(*w);
+                        }
+                    }
+                    if wild_mask >> 6 & 1 == 1 {
+                        s.insert(Card::JOKER);
+                    }
+                    for set in [s, s.wilds()] {
+                        let Some(g) = Group::from_cards(set) else {
+                            continue;
+                        };
+                        groups += 1;
+                        let answers =
+                            |cards: &mut dyn Iterator<Item = Card>, f: &dyn Fn(Card) -> bool| {
+                                let mut seen = [false; 2];
+                                for c in cards {
+                                    seen[f(c) as usize] = true;
+                                }
+                                seen
+                            };
+                        // Cards the pack still holds: fewer than two in the group.
+                        let mut naturals = (0..4u8)
+                            .map(|suit| Card::new(r, Suit::from_index(suit)))
+                            .filter(|&c| g.accepts_kind(c) && g.count(c) < 2);
+                        let seen = answers(&mut naturals, &|c| extend_fits(&g, c));
+                        assert!(!(seen[0] && seen[1]), "naturals to {g}");
+                        natural_answers[seen[1] as usize] += 1;
+                        let mut free_wilds = wilds.into_iter().filter(|&c| g.count(c) < 2);
+                        let seen = answers(&mut free_wilds, &|c| extend_fits(&g, c));
+                        assert!(!(seen[0] && seen[1]), "wilds to {g}");
+                        let mut held = g.wild_kinds().kinds();
+                        let seen = answers(&mut held, &|c| wild_may_leave(&g, c));
+                        assert!(!(seen[0] && seen[1]), "wilds out of {g}");
+                        leave_answers[seen[1] as usize] += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            groups > 10_000
+                && natural_answers
+                    .iter()
+                    .chain(&leave_answers)
+                    .all(|&n| n > 100),
+            "{groups} groups, {natural_answers:?} {leave_answers:?}"
+        );
     }
 
     /// The lays are found rank by rank over the ranks held twice or more,
