@@ -229,7 +229,13 @@ impl Agent for GreedyAgent {
             }));
         }
         let actions = candidates.actions();
-        if actions.contains(&Action::TakeRest) && candidates.is_listed(Action::TakeRest) {
+        // The rest of the pile is a candidate only during a pickup, before
+        // it is taken (D-6.2): the candidates are searched for it only then.
+        let before_rest = view.pickup().is_some_and(|k| !k.rest_taken);
+        if before_rest
+            && actions.contains(&Action::TakeRest)
+            && candidates.is_listed(Action::TakeRest)
+        {
             return Some(Action::TakeRest);
         }
         if may_meld(view) {
