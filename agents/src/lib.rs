@@ -31,6 +31,7 @@ pub use rules::{RulesAgent, RulesParams};
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError, AGENT_NAMES};
 
 use kanaszta_engine::{Action, CandidateCheck, GameState, SeatView, Table};
+use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
 /// The meld phase's candidate actions of [`Agent::act_unlisted`]: the
@@ -291,7 +292,7 @@ impl TurnFinisher {
             // pickup opening of 120 may need seven lays found by deepening).
             // The search reads only the mover's part, so the unshuffled
             // world (the same number drawn) plans as a sampled one.
-            let state = view.own_world(rng);
+            let seed = rng.next_u64();
             let budgets = self.budgets.unwrap_or(FINISHER_BUDGETS);
             for (i, budget) in budgets.into_iter().enumerate() {
                 if i > 0 {
@@ -301,7 +302,7 @@ impl TurnFinisher {
                     self.deep -= 1;
                     self.deep_in_hand += 1;
                 }
-                if let Some(mut path) = state.completion(budget) {
+                if let Some(mut path) = view.own_completion(seed, budget) {
                     path.reverse();
                     self.plan = path;
                     break;
@@ -414,6 +415,40 @@ mod tests {
         assert!(
             single > 100 && no_discard > 1000 && one_discard > 100 && take_backs > 1000,
             "{single} single, {no_discard} without a discard, {one_discard} with one, {take_backs} with a take-back"
+        );
+    }
+
+    /// `SeatView::own_completion` is the completion of the mover's own
+    /// world for the same sample (the finisher's plan), at every
+    /// meld-phase state of meld-biased hands under both rule versions:
+    /// with the finisher's usual budget, and with one small enough that
+    /// the deepening runs out and one deep search answers. States with
+    /// long ways out and pickups before the rest is taken come often.
+    #[test]
+    fn own_completion_is_the_own_worlds() {
+        let (mut states, mut long, mut before_rest, mut none) = (0, 0, 0, 0);
+        let mut k = 0u64;
+        crate::eval::play_meld_biased_hands(0..30, |_, g, _| {
+            if g.phase() != Phase::Meld {
+                return;
+            }
+            k += 1;
+            let view = g.view(g.current_player());
+            let mut r = Pcg64Mcg::seed_from_u64(k);
+            let seed = r.clone().next_u64();
+            let world = view.own_world(&mut r);
+            for budget in [30, FINISHER_BUDGETS[0]] {
+                let want = world.completion(budget);
+                assert_eq!(view.own_completion(seed, budget), want, "budget {budget}");
+                long += want.as_ref().is_some_and(|p| p.len() >= 4) as u32;
+                none += want.is_none() as u32;
+            }
+            states += 1;
+            before_rest += g.pickup().is_some_and(|p| !p.rest_taken) as u32;
+        });
+        assert!(
+            states > 3000 && long > 300 && before_rest > 100 && none > 100,
+            "{states} states, {long} long ways out, {before_rest} before the rest, {none} without"
         );
     }
 

@@ -220,6 +220,23 @@ impl SeatView<'_> {
         self.world(rng.next_u64(), false)
     }
 
+    /// [`GameState::completion`] of the world [`SeatView::own_world`] makes
+    /// for the sample `seed` (the number it draws): the shortest way to end
+    /// the seat's turn. Where the seat is the mover in a meld phase, the
+    /// search reads only what the world copies from the state (the seat's
+    /// hand, table and turn, the pile, the tables, the counts of cards;
+    /// meld steps and discards draw nothing, and the reset, which reads
+    /// the turn's start, is not searched), so it runs on the state itself
+    /// and the world is not built: the answer is the world's.
+    pub fn own_completion(&self, seed: u64, budget: u32) -> Option<Vec<crate::Action>> {
+        let g = self.state;
+        if g.phase == Phase::Meld && g.current == self.seat {
+            g.completion(budget)
+        } else {
+            self.world(seed, false).completion(budget)
+        }
+    }
+
     /// The state of [`SeatView::determinize`] for the sample `seed`, with
     /// the unseen cards shuffled or in card order.
     fn world(&self, seed: u64, shuffled: bool) -> GameState {
