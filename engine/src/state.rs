@@ -255,6 +255,11 @@ impl MoverSave {
 pub struct CandidateCheck<'a> {
     state: &'a GameState,
     probe: Option<(GameState, MoverSave)>,
+    /// Whether the state itself is of the case of
+    /// [`CandidateCheck::surely_unlisted`] (a meld phase, a hand of two
+    /// cards, no wild pending, no pickup before the rest, nothing laid
+    /// this turn), read once.
+    two_card_case: Option<bool>,
     /// Whether the mover could go out from the state itself, asked once
     /// (see [`CandidateCheck::surely_unlisted`]).
     out_from_here: Option<bool>,
@@ -304,13 +309,15 @@ impl CandidateCheck<'_> {
         };
         let p = s.current as usize;
         let hand = s.hands[p];
-        if s.phase != Phase::Meld
-            || hand.len() != 2
-            || !hand.contains(card)
-            || !s.turn.pending.is_empty()
-            || s.before_rest()
-            || s.tables[p].has_new()
-        {
+        // What the case asks of the state, read at the first extend only.
+        let case = *self.two_card_case.get_or_insert_with(|| {
+            s.phase == Phase::Meld
+                && hand.len() == 2
+                && s.turn.pending.is_empty()
+                && !s.before_rest()
+                && !s.tables[p].has_new()
+        });
+        if !case || !hand.contains(card) {
             return false;
         }
         !*self
@@ -812,6 +819,7 @@ impl GameState {
         CandidateCheck {
             state: self,
             probe: None,
+            two_card_case: None,
             out_from_here: None,
         }
     }
