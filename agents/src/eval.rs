@@ -143,6 +143,22 @@ pub fn opening_settled(pool: CardSet, need: i32) -> Option<bool> {
 /// card to go; among loose cards the costlier one goes first (cards left in
 /// hand count against the holder).
 pub fn keep_value(card: Card, hand: CardSet, table: &Table) -> i32 {
+    keep_value_in(card, hand, table_ranks(table))
+}
+
+/// The natural ranks of a table's groups, bit `r` for the rank `r`
+/// ([`Rank`] as a number): what [`keep_value`] reads of the table, read
+/// once for the cards of a hand.
+pub fn table_ranks(table: &Table) -> u16 {
+    table
+        .groups()
+        .iter()
+        .filter_map(|g| g.rank())
+        .fold(0, |m, r| m | 1 << r as u16)
+}
+
+/// [`keep_value`] with the table's ranks given ([`table_ranks`]).
+pub fn keep_value_in(card: Card, hand: CardSet, table_ranks: u16) -> i32 {
     if card.is_wild() {
         return 1_000 + card.points();
     }
@@ -155,7 +171,7 @@ pub fn keep_value(card: Card, hand: CardSet, table: &Table) -> i32 {
     let Some(r) = card.rank() else { return 0 };
     let n = hand.rank_count(r) as i32;
     let mut v = 40 * (n - 1);
-    if table.group_of_rank(r).is_some() {
+    if table_ranks >> r as u16 & 1 == 1 {
         v += 30;
     }
     v - card.points() / 5
@@ -165,11 +181,11 @@ pub fn keep_value(card: Card, hand: CardSet, table: &Table) -> i32 {
 pub fn least_useful_discard(view: &SeatView, legal: &[Action]) -> Option<Action> {
     let me = view.seat();
     let hand = view.hand();
-    let table = view.table(me);
+    let ranks = table_ranks(view.table(me));
     legal
         .iter()
         .filter_map(|a| match a {
-            Action::Discard(c) => Some((keep_value(*c, hand, table), *a)),
+            Action::Discard(c) => Some((keep_value_in(*c, hand, ranks), *a)),
             _ => None,
         })
         .min_by_key(|(v, _)| *v)
@@ -389,6 +405,29 @@ mod tests {
             }
         });
         assert!(tables > 1000);
+    }
+
+    /// `table_ranks` holds exactly the ranks `Table::group_of_rank` finds,
+    /// on every table of random play under both rule versions (so
+    /// `keep_value_in` weighs a card as the table itself would).
+    #[test]
+    fn table_ranks_are_the_ranks_of_the_groups() {
+        let (mut tables, mut held) = (0, 0);
+        play_meld_biased_hands(0..20, |_, g, _| {
+            for p in 0..g.players() {
+                let ranks = table_ranks(g.table(p));
+                for r in Rank::ALL {
+                    let has = g.table(p).group_of_rank(r).is_some();
+                    assert_eq!(ranks >> r as u16 & 1 == 1, has, "{r:?}");
+                    held += has as u32;
+                }
+                tables += 1;
+            }
+        });
+        assert!(
+            tables > 1000 && held > 1000,
+            "{tables} tables, {held} ranks"
+        );
     }
 
     /// The word-wise counts and points are the set's own, on random sets

@@ -12,8 +12,8 @@
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
-    best_opening, is_meld, keep_value, least_useful_discard, opened_before, opening_settled,
-    table_value_change,
+    best_opening, is_meld, keep_value_in, least_useful_discard, opened_before, opening_settled,
+    table_ranks, table_value_change,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
@@ -243,12 +243,12 @@ impl Agent for GreedyAgent {
                 return Some(a);
             }
         }
-        let (hand, table) = (view.hand(), view.table(view.seat()));
+        let (hand, ranks) = (view.hand(), table_ranks(view.table(view.seat())));
         // The least useful listed discard, the first of equals.
         let mut best: Option<(i32, Action)> = None;
         for &a in actions {
             if let Action::Discard(c) = a {
-                let v = keep_value(c, hand, table);
+                let v = keep_value_in(c, hand, ranks);
                 if best.is_none_or(|(b, _)| v < b) && candidates.is_listed(a) {
                     best = Some((v, a));
                 }
