@@ -228,12 +228,11 @@ impl Agent for GreedyAgent {
                 crate::random::random_choice(&self.listing, 0.5, rng)
             }));
         }
-        let actions = candidates.actions();
         // The rest of the pile is a candidate only during a pickup, before
         // it is taken (D-6.2): the candidates are searched for it only then.
         let before_rest = view.pickup().is_some_and(|k| !k.rest_taken);
         if before_rest
-            && actions.contains(&Action::TakeRest)
+            && candidates.actions().contains(&Action::TakeRest)
             && candidates.is_listed(Action::TakeRest)
         {
             return Some(Action::TakeRest);
@@ -246,7 +245,7 @@ impl Agent for GreedyAgent {
         let (hand, ranks) = (view.hand(), table_ranks(view.table(view.seat())));
         // The least useful listed discard, the first of equals.
         let mut best: Option<(i32, Action)> = None;
-        for &a in actions {
+        for &a in candidates.actions() {
             if let Action::Discard(c) = a {
                 let v = keep_value_in(c, hand, ranks);
                 if best.is_none_or(|(b, _)| v < b) && candidates.is_listed(a) {
@@ -338,13 +337,17 @@ impl GreedyAgent {
                 }
             }
         }
-        // Best key first; among equal keys, the first candidate.
-        self.scored
-            .sort_unstable_by(|x, y| (y.0, y.1).cmp(&(x.0, x.1)).then(x.2.cmp(&y.2)));
-        self.scored
-            .iter()
-            .map(|&(_, _, _, a)| a)
-            .find(|&a| candidates.is_listed(a))
+        // Best key first; among equal keys, the first candidate. The best
+        // is nearly always listed, so the scored steps are not sorted: the
+        // best left is taken out until one is listed.
+        let order = |x: &(i32, i32, usize, Action)| (x.0, x.1, std::cmp::Reverse(x.2));
+        while let Some(best) = (0..self.scored.len()).max_by_key(|&k| order(&self.scored[k])) {
+            let a = self.scored.swap_remove(best).3;
+            if candidates.is_listed(a) {
+                return Some(a);
+            }
+        }
+        None
     }
 }
 
