@@ -232,7 +232,7 @@ impl Agent for GreedyAgent {
         // it is taken (D-6.2): the candidates are searched for it only then.
         let before_rest = view.pickup().is_some_and(|k| !k.rest_taken);
         if before_rest
-            && candidates.actions().contains(&Action::TakeRest)
+            && candidates.steps().contains(&Action::TakeRest)
             && candidates.is_listed(Action::TakeRest)
         {
             return Some(Action::TakeRest);
@@ -245,7 +245,7 @@ impl Agent for GreedyAgent {
         let (hand, ranks) = (view.hand(), table_ranks(view.table(view.seat())));
         // The least useful listed discard, the first of equals.
         let mut best: Option<(i32, Action)> = None;
-        for &a in candidates.actions() {
+        for &a in candidates.ends() {
             if let Action::Discard(c) = a {
                 let v = keep_value_in(c, hand, ranks);
                 if best.is_none_or(|(b, _)| v < b) && candidates.is_listed(a) {
@@ -324,7 +324,7 @@ impl GreedyAgent {
         let rules = view.rules();
         let before = view.table(view.seat());
         self.scored.clear();
-        for (i, &a) in candidates.actions().iter().enumerate() {
+        for (i, &a) in candidates.steps().iter().enumerate() {
             // A step surely not listed is never the one checked listed.
             if !considered(a, pending) || candidates.surely_unlisted(a) {
                 continue;

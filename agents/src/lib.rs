@@ -41,6 +41,9 @@ use rand_pcg::Pcg64Mcg;
 /// turn; the state behind them is out of the agent's reach.
 pub struct Candidates<'a> {
     actions: &'a [Action],
+    /// Where the ends (the discards and the reset) begin: they come after
+    /// every meld step.
+    ends: usize,
     check: CandidateCheck<'a>,
     listed: &'a mut Vec<Action>,
     /// The actions are the listing itself ([`Candidates::of_listing`]).
@@ -54,6 +57,7 @@ impl<'a> Candidates<'a> {
     pub fn new(state: &'a GameState, actions: &'a [Action], listed: &'a mut Vec<Action>) -> Self {
         Candidates {
             actions,
+            ends: ends_start(actions),
             check: state.candidate_check(),
             listed,
             is_listing: false,
@@ -71,6 +75,7 @@ impl<'a> Candidates<'a> {
     ) -> Self {
         Candidates {
             actions: legal,
+            ends: ends_start(legal),
             check: world.candidate_check(),
             listed,
             is_listing: true,
@@ -80,6 +85,18 @@ impl<'a> Candidates<'a> {
     /// The candidates, in the listing's order.
     pub fn actions(&self) -> &'a [Action] {
         self.actions
+    }
+
+    /// The meld steps among the candidates (every candidate before the
+    /// discards and the reset), in order.
+    pub fn steps(&self) -> &'a [Action] {
+        &self.actions[..self.ends]
+    }
+
+    /// The discards and the reset among the candidates, in order: they
+    /// come after every meld step.
+    pub fn ends(&self) -> &'a [Action] {
+        &self.actions[self.ends..]
     }
 
     /// Whether [`GameState::legal_actions`] lists the candidate `a`.
@@ -135,14 +152,16 @@ impl<'a> Candidates<'a> {
                 _ => return None,
             }
         }
-        // A pass runs only if it has candidates.
-        let passes = self.actions.iter().fold(0u8, |m, a| m | 1 << pass(a));
+        // A pass runs only if it has candidates. The ends (discards and
+        // the reset) come after the steps and belong to the first pass.
+        let (steps, ends) = (self.steps(), self.ends());
+        let passes = steps.iter().fold(0u8, |m, a| m | 1 << pass(a)) | (!ends.is_empty()) as u8;
         for this_pass in 0..3 {
             if passes & (1 << this_pass) == 0 {
                 continue;
             }
-            for i in 0..self.actions.len() {
-                let a = self.actions[i];
+            let all = if this_pass == 0 { self.actions } else { steps };
+            for &a in all {
                 if pass(&a) != this_pass || (!check_discards && matches!(a, Action::Discard(_))) {
                     continue;
                 }
@@ -176,6 +195,20 @@ impl<'a> Candidates<'a> {
     pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
         self.check.read_table_after(a, read)
     }
+}
+
+/// Where the ends of a meld phase (the discards and the reset) begin in
+/// `actions`, candidates or a listing: the engine lists them after every
+/// meld step ([`GameState::candidate_actions`]).
+fn ends_start(actions: &[Action]) -> usize {
+    let mut n = actions.len();
+    while n > 0 && matches!(actions[n - 1], Action::Discard(_) | Action::Reset) {
+        n -= 1;
+    }
+    debug_assert!(!actions[..n]
+        .iter()
+        .any(|a| matches!(a, Action::Discard(_) | Action::Reset)));
+    n
 }
 
 /// A player, in the shape of OpenSpiel's `Bot`.
@@ -415,6 +448,37 @@ mod tests {
         assert!(
             single > 100 && no_discard > 1000 && one_discard > 100 && take_backs > 1000,
             "{single} single, {no_discard} without a discard, {one_discard} with one, {take_backs} with a take-back"
+        );
+    }
+
+    /// The ends of a meld phase (the discards and the reset) come after
+    /// every meld step, in the candidates and in the listing, so that
+    /// `Candidates::steps` and `Candidates::ends` split them: at every
+    /// meld-phase state of meld-biased hands under both rule versions.
+    #[test]
+    fn ends_follow_every_step() {
+        let (mut cand, mut legal, mut found) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut states, mut resets) = (0, 0);
+        let is_end = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset);
+        crate::eval::play_meld_biased_hands(0..30, |_, g, _| {
+            if g.phase() != Phase::Meld {
+                return;
+            }
+            g.candidate_actions(&mut cand);
+            g.legal_actions(&mut legal);
+            for list in [&cand, &legal] {
+                let first_end = list.iter().position(is_end).unwrap_or(list.len());
+                assert!(list[first_end..].iter().all(is_end), "{list:?}");
+                let c = Candidates::new(g, list, &mut found);
+                assert_eq!(c.steps(), &list[..first_end]);
+                assert_eq!(c.ends(), &list[first_end..]);
+            }
+            states += 1;
+            resets += legal.contains(&Action::Reset) as u32;
+        });
+        assert!(
+            states > 3000 && resets > 1000,
+            "{states} states, {resets} with a reset"
         );
     }
 
