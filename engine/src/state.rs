@@ -127,6 +127,11 @@ pub(crate) struct Turn {
     pub moves_len: u8,
     /// The free pickup is offered on this turn (D-6.1, I-7).
     pub free_offer: bool,
+    /// The mover's hand, table and turn are known to be the anchor's (set
+    /// with the anchor, cleared by every meld step): then the reset would
+    /// change nothing, and [`GameState::resettable`] needs no comparison.
+    /// `false` decides nothing. Not part of equality or hashing.
+    pub at_anchor: bool,
 }
 
 impl Turn {
@@ -205,6 +210,7 @@ impl Default for Turn {
             moves: [(0, 0, Card::JOKER); MAX_WILD_MOVES],
             moves_len: 0,
             free_offer: false,
+            at_anchor: false,
         }
     }
 }
@@ -1308,6 +1314,7 @@ impl GameState {
 
     fn set_anchor(&mut self) {
         let p = self.current as usize;
+        self.turn.at_anchor = true;
         self.anchor = Anchor {
             hand: self.hands[p],
             known: self.known[p],
@@ -1319,10 +1326,16 @@ impl GameState {
     /// Whether [`Action::Reset`] would change anything.
     fn resettable(&self) -> bool {
         let p = self.current as usize;
-        self.phase == Phase::Meld
-            && (self.hands[p] != self.anchor.hand
+        let differs = || {
+            self.hands[p] != self.anchor.hand
                 || self.tables[p] != self.anchor.table
-                || self.turn != self.anchor.turn)
+                || self.turn != self.anchor.turn
+        };
+        if self.turn.at_anchor {
+            debug_assert!(!differs(), "at the anchor");
+            return false;
+        }
+        self.phase == Phase::Meld && differs()
     }
 
     /// Whether the turn can still be completed from here with the engine's
@@ -1932,6 +1945,16 @@ impl GameState {
 
     /// One meld-phase step, without the I-9 completion check.
     fn meld_step(&mut self, action: Action) -> Result<(), RuleError> {
+        let made = self.make_step(action);
+        if made.is_ok() {
+            // Whether the step leads back to the anchor is not known.
+            self.turn.at_anchor = false;
+        }
+        made
+    }
+
+    /// [`GameState::meld_step`] but for the anchor's flag.
+    fn make_step(&mut self, action: Action) -> Result<(), RuleError> {
         let p = self.current as usize;
         if !self.turn.pending.is_empty()
             && !matches!(
@@ -3846,6 +3869,56 @@ mod tests {
                 "only {stuck} stuck states met, {by_solver} with one card in hand"
             );
         }
+    }
+
+    /// I-25: `resettable` is the plain comparison of the mover's hand,
+    /// table and turn with the anchor, which its flag (`at_anchor`) only
+    /// spares: after every meld step of random hands under five rule sets
+    /// (where a step always clears the flag, and some lead back to the
+    /// anchor, a lay taken back), at every state of those hands (where the
+    /// flag is set at the start of each meld phase), and after a reset.
+    #[test]
+    fn i25_resettable_is_the_comparison_with_the_anchor() {
+        let plain = |t: &GameState| {
+            let p = t.current as usize;
+            t.phase == Phase::Meld
+                && (t.hands[p] != t.anchor.hand
+                    || t.tables[p] != t.anchor.table
+                    || t.turn != t.anchor.turn)
+        };
+        let (mut steps, mut back, mut flagged, mut resets) = (0, 0, 0, 0);
+        let mut legal = Vec::new();
+        for rules in rule_variants() {
+            each_meld_step_under(rules, 0..12, |_, a, t| {
+                assert!(!t.turn.at_anchor, "{a} clears the flag");
+                assert_eq!(t.resettable(), plain(t), "after {a}");
+                steps += 1;
+                back += !plain(t) as u32;
+                if t.resettable() && a != Action::TakeRest {
+                    let mut u = t.clone();
+                    u.apply(Action::Reset).unwrap();
+                    assert!(u.turn.at_anchor && !u.resettable() && !plain(&u));
+                    resets += 1;
+                }
+            });
+            for seed in 100..112 {
+                let mut g = GameState::new(rules, seed);
+                let mut x = seed | 1;
+                while !g.is_terminal() {
+                    assert_eq!(g.resettable(), plain(&g));
+                    flagged += (g.phase == Phase::Meld && g.turn.at_anchor) as u32;
+                    g.legal_actions(&mut legal);
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+                }
+            }
+        }
+        assert!(
+            steps > 10_000 && back > 100 && flagged > 1000 && resets > 1000,
+            "{steps} steps, {back} back at the anchor, {flagged} flagged, {resets} resets"
+        );
     }
 
     /// I-9: the candidates with the one-at-a-time check are the listing.
