@@ -386,7 +386,49 @@ impl Group {
         CardSet::from_raw_unchecked(suits, 0, (self.jokers > 0) as u8)
     }
 
-    /// One 2 of the group (the lowest suit), if any.
+    /// Whether the group stays legal with one more card (D-9.1, D-9.2), a
+    /// wild or a natural of its rank, one the group accepts and holds
+    /// fewer than two of (any card in a hand): [`Group::add`] then
+    /// [`Group::is_legal`], by the counts.
+    pub(crate) const fn fits_one_more(&self, wild: bool) -> bool {
+        let (n, w) = (self.naturals(), self.wilds());
+        if self.rank == WILD_GROUP {
+            // Only wilds are accepted; a natural would leave it as it is.
+            let w = if wild { w + 1 } else { w };
+            self.naturals == 0 && w >= 3 && w <= 7
+        } else if wild {
+            legal_natural_counts(n, w + 1)
+        } else {
+            legal_natural_counts(n + 1, w)
+        }
+    }
+
+    /// Whether one of the group's wilds may leave it as far as the group
+    /// itself goes, for a group holding a wild: a group of three wilds
+    /// only is broken up (D-11.3); otherwise a canasta stays one (I-13),
+    /// but for a group of wilds only, and the group stays legal (D-11.2).
+    pub(crate) const fn may_lose_a_wild(&self) -> bool {
+        let (n, w) = (self.naturals(), self.wilds());
+        let wild_only = self.rank == WILD_GROUP;
+        if w == 0 {
+            return false;
+        }
+        if wild_only && n + w < 7 && w == 3 {
+            return true;
+        }
+        if n + w == 7 && !wild_only {
+            // A canasta of seven that would lose its canasta.
+            return false;
+        }
+        if wild_only {
+            // Three to seven wilds left.
+            self.naturals == 0 && w >= 4 && w <= 8
+        } else {
+            legal_natural_counts(n, w - 1)
+        }
+    }
+
+    /// One 2 of the group (the lowest suit), if any.    /// One 2 of the group (the lowest suit), if any.
     pub fn some_two(&self) -> Option<Card> {
         (0..4u8)
             .find(|s| field_get(self.twos, *s) > 0)

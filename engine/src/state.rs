@@ -892,15 +892,11 @@ impl GameState {
                         Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
                         None => hand_wilds,
                     };
-                    let (mut natural_fits, mut wild_fits) = (None, None);
+                    let (natural_fits, wild_fits) = (g.fits_one_more(false), g.fits_one_more(true));
                     for c in fits.kinds() {
                         debug_assert!(g.accepts_kind(c));
-                        let known = if c.is_wild() {
-                            &mut wild_fits
-                        } else {
-                            &mut natural_fits
-                        };
-                        let fits = *known.get_or_insert_with(|| extend_fits(&g, c));
+                        let fits = if c.is_wild() { wild_fits } else { natural_fits };
+                        debug_assert_eq!(fits, extend_fits(&g, c));
                         let a = Action::Extend { group, card: c };
                         if !self.step_kept(a, fits) {
                             continue;
@@ -914,11 +910,11 @@ impl GameState {
                 if may_give && (!black || swaps) {
                     // Whether a wild may leave depends only on the group's
                     // counts (D-11.2, D-11.3, I-13): checked once.
-                    let mut may_leave = None;
+                    let leaves = !black && g.wilds() > 0 && g.may_lose_a_wild();
                     for w in g.wild_kinds().kinds() {
                         if !black {
                             let a = Action::TakeWild { group, wild: w };
-                            let leaves = *may_leave.get_or_insert_with(|| wild_may_leave(&g, w));
+                            debug_assert_eq!(leaves, wild_may_leave(&g, w));
                             if self.step_kept(a, leaves) {
                                 cand.push(a);
                             }
@@ -3485,14 +3481,14 @@ mod tests {
         }
     }
 
-    /// `raw_meld_candidates` checks the group limits once for the naturals
-    /// and once for the wilds a group accepts, and once for the wilds that
-    /// may leave it: for every group (every count of each suit of a rank,
-    /// with wilds of every kind and number), `extend_fits` gives one answer
-    /// for every natural of the rank the pack still holds and one for every
-    /// wild, and `wild_may_leave` one for every wild the group holds.
+    /// `raw_meld_candidates` checks the group limits by the counts
+    /// (`Group::fits_one_more`, `Group::may_lose_a_wild`): for every group
+    /// (every count of each suit of a rank, with wilds of every kind and
+    /// number), they are `extend_fits` for every natural of the rank and
+    /// every wild the pack still holds, and `wild_may_leave` for every wild
+    /// the group holds.
     #[test]
-    fn group_checks_depend_on_the_kind_of_card_only() {
+    fn group_checks_by_counts_are_the_checks_by_cards() {
         let wilds = ["2C", "2D", "2H", "2S", "JK"].map(|w| w.parse::<Card>().unwrap());
         let (mut groups, mut natural_answers, mut leave_answers) = (0, [0; 2], [0; 2]);
         for r in [Rank::Four, Rank::Ace] {
@@ -3518,28 +3514,23 @@ mod tests {
                             continue;
                         };
                         groups += 1;
-                        let answers =
-                            |cards: &mut dyn Iterator<Item = Card>, f: &dyn Fn(Card) -> bool| {
-                                let mut seen = [false; 2];
-                                for c in cards {
-                                    seen[f(c) as usize] = true;
-                                }
-                                seen
-                            };
                         // Cards the pack still holds: fewer than two in the group.
-                        let mut naturals = (0..4u8)
+                        let naturals = (0..4u8)
                             .map(|suit| Card::new(r, Suit::from_index(suit)))
                             .filter(|&c| g.accepts_kind(c) && g.count(c) < 2);
-                        let seen = answers(&mut naturals, &|c| extend_fits(&g, c));
-                        assert!(!(seen[0] && seen[1]), "naturals to {g}");
-                        natural_answers[seen[1] as usize] += 1;
-                        let mut free_wilds = wilds.into_iter().filter(|&c| g.count(c) < 2);
-                        let seen = answers(&mut free_wilds, &|c| extend_fits(&g, c));
-                        assert!(!(seen[0] && seen[1]), "wilds to {g}");
-                        let mut held = g.wild_kinds().kinds();
-                        let seen = answers(&mut held, &|c| wild_may_leave(&g, c));
-                        assert!(!(seen[0] && seen[1]), "wilds out of {g}");
-                        leave_answers[seen[1] as usize] += 1;
+                        for c in naturals {
+                            let fits = g.fits_one_more(false);
+                            assert_eq!(fits, extend_fits(&g, c), "{c} to {g}");
+                            natural_answers[fits as usize] += 1;
+                        }
+                        for c in wilds.into_iter().filter(|&c| g.count(c) < 2) {
+                            assert_eq!(g.fits_one_more(true), extend_fits(&g, c), "{c} to {g}");
+                        }
+                        for c in g.wild_kinds().kinds() {
+                            let leaves = g.may_lose_a_wild();
+                            assert_eq!(leaves, wild_may_leave(&g, c), "{c} out of {g}");
+                            leave_answers[leaves as usize] += 1;
+                        }
                     }
                 }
             }
