@@ -1311,12 +1311,17 @@ impl GameState {
     fn set_anchor(&mut self) {
         let p = self.current as usize;
         self.turn.at_anchor = true;
-        self.anchor = Anchor {
-            hand: self.hands[p],
-            known: self.known[p],
-            table: self.tables[p],
-            turn: self.turn,
-        };
+        // Field by field: each copied once, in place.
+        let Anchor {
+            hand,
+            known,
+            table,
+            turn,
+        } = &mut self.anchor;
+        *hand = self.hands[p];
+        *known = self.known[p];
+        *table = self.tables[p];
+        *turn = self.turn;
     }
 
     /// Whether [`Action::Reset`] would change anything.
