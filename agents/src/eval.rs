@@ -24,7 +24,7 @@ pub fn table_value(table: &Table, rules: &Rules) -> i32 {
 /// What a group adds to [`table_value`]: its cards, and its canasta's
 /// base points if it is one.
 #[inline]
-fn group_value(g: &Group) -> i32 {
+pub fn group_value(g: &Group) -> i32 {
     g.points() + g.canasta_kind().map_or(0, |k| k.bonus())
 }
 

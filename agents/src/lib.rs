@@ -30,7 +30,7 @@ pub use random::{RandomAgent, RandomParams};
 pub use rules::{RulesAgent, RulesParams};
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError, AGENT_NAMES};
 
-use kanaszta_engine::{Action, CandidateCheck, GameState, SeatView, Table};
+use kanaszta_engine::{Action, CandidateCheck, GameState, Group, SeatView, Table};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
@@ -186,6 +186,13 @@ impl<'a> Candidates<'a> {
                 out.push(a);
             }
         }
+    }
+
+    /// For an extend from the hand with no wild pending, the group before
+    /// and after it (`Some(None)` if the step is refused); `None` for any
+    /// other action ([`CandidateCheck::extend_from_hand`]).
+    pub fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
+        self.check.extend_from_hand(a)
     }
 
     /// `read` of the mover's table after the meld step `a` alone, or

@@ -370,6 +370,28 @@ impl CandidateCheck<'_> {
         n
     }
 
+    /// For an extend from the hand with no wild pending, the group it
+    /// extends as it is and as the step leaves it (`Some(None)` if the step
+    /// is refused): an extend changes that one group of the table and
+    /// nothing else of it, so this is what
+    /// [`CandidateCheck::read_table_after`] would find changed, without the
+    /// step made on a copy. `None` for any other action or state.
+    pub fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
+        let s = self.state;
+        let Action::Extend { group, card } = a else {
+            return None;
+        };
+        if s.phase != Phase::Meld || !s.turn.pending.is_empty() {
+            return None;
+        }
+        let p = s.current as usize;
+        let gi = group as usize;
+        Some(match s.extended_group(p, gi, card, true) {
+            Ok((after, _)) => Some((s.tables[p].groups()[gi], after)),
+            Err(_) => None,
+        })
+    }
+
     /// `read` of the mover's table after the meld step `a` alone, read in
     /// place: the step's own rules are checked, not whether the turn can
     /// then be completed (that is [`CandidateCheck::is_listed`]). `None` if
@@ -2099,24 +2121,52 @@ impl GameState {
     }
 
     fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
-        let mut g = self.group_ref(p, gi)?;
+        let (mut g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        if pending {
+            g.set_flags(g.flags() | FLAG_RECEIVED);
+            // Putting a wild back where it came from undoes the move; the
+            // group is then marked as having received it, so it ends.
+            let origin = self.take_pending(card, None).unwrap_or(FROM_HAND);
+            self.log_move(gi as u8, origin, card);
+        } else {
+            self.hand_remove(p, card);
+        }
+        self.tables[p].groups_mut()[gi] = g;
+        Ok(())
+    }
+
+    /// The checks of [`GameState::extend`], changing nothing: group `gi`
+    /// with `card` added, and whether the card is a pending wild (placed
+    /// from there, not from the hand); refusals' messages formatted
+    /// unless `quiet`.
+    fn extended_group(
+        &self,
+        p: usize,
+        gi: usize,
+        card: Card,
+        quiet: bool,
+    ) -> Result<(Group, bool), RuleError> {
+        let Some(&(mut g)) = self.tables[p].group(gi) else {
+            return refuse_fmt!(
+                quiet,
+                "D-2.2",
+                "player {p} has no group {gi} (groups 0..{})",
+                self.tables[p].len()
+            );
+        };
         let pending = self.turn.pending.contains(card);
         if !pending && !self.hands[p].contains(card) {
             if card == Card::HEART_ACE && self.tables[p].heart_aces > 0 {
                 return refuse("D-12.3", "a ♥A laid separately never joins a group of aces");
             }
-            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold {card}");
+            return refuse_fmt!(quiet, "D-11.1", "the hand does not hold {card}");
         }
         if card.is_black_three() || card.is_red_three() {
             return refuse("D-9.3", "threes are never melded");
         }
         if !g.accepts_kind(card) {
             let rule = if g.is_wild_only() { "I-28" } else { "D-9.1" };
-            return refuse_fmt!(
-                self.quiet,
-                rule,
-                "{card} does not belong in group {gi} [{g}]"
-            );
+            return refuse_fmt!(quiet, rule, "{card} does not belong in group {gi} [{g}]");
         }
         let was_black = g.is_black_canasta();
         g.add(card);
@@ -2129,23 +2179,13 @@ impl GameState {
         if !g.is_legal() {
             let rule = if g.is_wild_only() { "D-9.2" } else { "D-9.1" };
             return refuse_fmt!(
-                self.quiet,
+                quiet,
                 rule,
                 "adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)",
                 self.tables[p].groups()[gi]
             );
         }
-        if pending {
-            g.set_flags(g.flags() | FLAG_RECEIVED);
-            // Putting a wild back where it came from undoes the move; the
-            // group is then marked as having received it, so it ends.
-            let origin = self.take_pending(card, None).unwrap_or(FROM_HAND);
-            self.log_move(gi as u8, origin, card);
-        } else {
-            self.hand_remove(p, card);
-        }
-        self.tables[p].groups_mut()[gi] = g;
-        Ok(())
+        Ok((g, pending))
     }
 
     fn check_wild_may_leave(&self, g: &Group, gi: usize) -> Result<(), RuleError> {
@@ -3923,12 +3963,16 @@ mod tests {
     /// meld phase's candidates in reverse too, so that the check's copy
     /// serves steps in any order); `read_table_after` of a candidate reads the
     /// mover's table after the step where `apply_listed` takes a listed
-    /// one, and `None` where the step itself is refused.
+    /// one, and `None` where the step itself is refused; and
+    /// `extend_from_hand` of every extend of a card in hand onto every
+    /// group is the group the step changes, before and after, where the
+    /// step is made, and `Some(None)` where it is refused.
     #[test]
     fn candidates_checked_one_at_a_time_are_the_listing() {
         let [default, older, many, convert, free] = rule_variants();
         let (mut legal, mut cand) = (Vec::new(), Vec::new());
         let (mut refused, mut stepped, mut unlisted) = (0, 0, 0);
+        let mut extends = (0, 0);
         for (rules, seeds) in [
             (default, 0..30),
             (older, 30..40),
@@ -3960,6 +4004,34 @@ mod tests {
                         backwards.reverse();
                         assert_eq!(backwards, legal, "seed {seed}, turn {}", g.turns);
                         let p = g.current as usize;
+                        // Every extend of a card in hand onto every group,
+                        // candidate or not (refused ones among them): the
+                        // group before and after is the table's change.
+                        let groups = g.tables[p].len() as u8;
+                        for (gi, c) in
+                            (0..groups).flat_map(|i| g.hands[p].kinds().map(move |c| (i, c)))
+                        {
+                            let a = Action::Extend { group: gi, card: c };
+                            let Some(change) = check.extend_from_hand(a) else {
+                                assert!(!g.turn.pending.is_empty(), "{a} from the hand");
+                                continue;
+                            };
+                            let mut t = g.clone();
+                            t.quiet = true;
+                            match (t.meld_step(a), change) {
+                                (Ok(()), Some((from, to))) => {
+                                    let mut want = g.tables[p];
+                                    assert_eq!(from, want.groups()[gi as usize]);
+                                    want.groups_mut()[gi as usize] = to;
+                                    assert!(want == t.tables[p], "seed {seed}: {a}");
+                                    extends.0 += 1;
+                                }
+                                (Err(_), None) => extends.1 += 1,
+                                (made, change) => {
+                                    panic!("seed {seed}: {a}: step {made:?}, change {change:?}")
+                                }
+                            }
+                        }
                         for &a in &cand {
                             let after = check.read_table_after(a, |t| *t);
                             if matches!(a, Action::Discard(_) | Action::Reset) {
@@ -4000,6 +4072,12 @@ mod tests {
         assert!(
             refused > 1000 && unlisted > 100 && stepped > unlisted + 1000,
             "{refused} refused, {unlisted} unlisted of {stepped} made"
+        );
+        assert!(
+            extends.0 > 1000 && extends.1 > 1000,
+            "extends from the hand: {} made, {} refused",
+            extends.0,
+            extends.1
         );
     }
 
