@@ -195,13 +195,6 @@ impl<'a> Candidates<'a> {
         self.check.extend_from_hand(a)
     }
 
-    /// For a lay from the hand with no wild pending, the group it adds
-    /// (`Some(None)` if the step is refused); `None` for any other action
-    /// ([`CandidateCheck::lay_from_hand`]).
-    pub fn lay_from_hand(&self, a: Action) -> Option<Option<Group>> {
-        self.check.lay_from_hand(a)
-    }
-
     /// `read` of the mover's table after the meld step `a` alone, or
     /// `None` if the step is refused ([`CandidateCheck::read_table_after`]):
     /// what a listed step leads to, without the listing's check, read in
