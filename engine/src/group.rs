@@ -428,7 +428,7 @@ impl Group {
         }
     }
 
-    /// One 2 of the group (the lowest suit), if any.    /// One 2 of the group (the lowest suit), if any.
+    /// One 2 of the group (the lowest suit), if any.
     pub fn some_two(&self) -> Option<Card> {
         (0..4u8)
             .find(|s| field_get(self.twos, *s) > 0)

@@ -932,7 +932,7 @@ impl GameState {
                 if may_give && (!black || swaps) {
                     // Whether a wild may leave depends only on the group's
                     // counts (D-11.2, D-11.3, I-13): checked once.
-                    let leaves = !black && g.wilds() > 0 && g.may_lose_a_wild();
+                    let leaves = !black && g.may_lose_a_wild();
                     for w in g.wild_kinds().kinds() {
                         if !black {
                             let a = Action::TakeWild { group, wild: w };
