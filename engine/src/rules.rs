@@ -550,6 +550,23 @@ impl Rules {
     }
 }
 
+/// The rules, the 2003-01 rules, and rule sets with the switches the
+/// completion check and the going-out solver read turned: many groups per
+/// rank; that with `convert_only` and an open wild canasta; the free
+/// pickup's card returnable. For the engine's tests.
+#[cfg(test)]
+pub(crate) fn test_variants() -> [Rules; 5] {
+    let mut many = Rules::default();
+    many.set("groups_per_rank", "many").unwrap();
+    let mut convert = many;
+    convert.set("black_canasta_wilds", "convert_only").unwrap();
+    convert.set("wild_canasta", "open").unwrap();
+    let mut free = Rules::default();
+    free.set("free_pickup_return", "allow").unwrap();
+    let older = Rules::preset("decorated-2003-01").unwrap();
+    [Rules::default(), older, many, convert, free]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1347,19 +1347,11 @@ mod tests {
 
     /// The rule sets the going-out tests run under: both rule versions,
     /// many groups per rank, and with it `convert_only` black canastas and
-    /// open wild canastas.
+    /// open wild canastas (the first four of [`crate::rules::test_variants`]).
     fn going_out_rule_sets() -> [Rules; 4] {
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        [
-            Rules::preset("decorated-2003-02").unwrap(),
-            Rules::preset("decorated-2003-01").unwrap(),
-            many,
-            convert,
-        ]
+        let [default, older, many, convert, _] = crate::rules::test_variants();
+        assert!(default == Rules::preset("decorated-2003-02").unwrap());
+        [default, older, many, convert]
     }
 
     /// I-9, I-26: the going-out test (ranks without naturals or groups

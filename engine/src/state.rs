@@ -3483,6 +3483,7 @@ pub(crate) fn play_meld_biased(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::test_variants as rule_variants;
 
     /// The pair and triple enumerations of the lays agree with the general
     /// sub-multiset enumeration, sets and order.
@@ -3642,22 +3643,6 @@ mod tests {
     /// every meld-phase position met (the state quiet, as in a search).
     fn each_meld_step(seeds: std::ops::Range<u64>, f: impl FnMut(u64, Action, &GameState)) {
         each_meld_step_under(Rules::default(), seeds, f)
-    }
-
-    /// The rules, the 2003-01 rules, and rule sets with the switches the
-    /// completion check reads turned: many groups per rank; that with
-    /// `convert_only` and an open wild canasta; the free pickup's card
-    /// returnable.
-    fn rule_variants() -> [Rules; 5] {
-        let mut many = Rules::default();
-        many.set("groups_per_rank", "many").unwrap();
-        let mut convert = many;
-        convert.set("black_canasta_wilds", "convert_only").unwrap();
-        convert.set("wild_canasta", "open").unwrap();
-        let mut free = Rules::default();
-        free.set("free_pickup_return", "allow").unwrap();
-        let older = Rules::preset("decorated-2003-01").unwrap();
-        [Rules::default(), older, many, convert, free]
     }
 
     /// [`each_meld_step`] under `rules`.
