@@ -430,7 +430,7 @@ mod tests {
     fn only_listed_is_the_single_listed_action() {
         let (mut legal, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
         let (mut single, mut no_discard, mut one_discard, mut take_backs) = (0, 0, 0, 0);
-        crate::eval::play_meld_biased_hands(0..40, |_, g, _| {
+        crate::eval::play_meld_biased_hands(0..70, |_, g, _| {
             if g.phase() != Phase::Meld {
                 return;
             }

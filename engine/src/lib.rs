@@ -21,6 +21,7 @@
 mod action;
 mod card;
 mod card_set;
+mod deadlock;
 mod error;
 mod group;
 mod log;
@@ -37,14 +38,16 @@ mod view;
 pub use action::{Action, ParseActionError};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
+pub use deadlock::{dead_locked, wild_can_move};
 pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::GameLog;
 pub use matches::{derive_seed, HandRecord, Match, MatchResult};
 pub use position::Position;
 pub use rules::{
-    BlackCanastaWilds, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules, StalledHandCards,
-    Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version, WildCanasta, PRESETS,
+    BlackCanastaWilds, Deadlock, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules,
+    StalledHandCards, Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version,
+    WildCanasta, PRESETS,
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use solver::{can_go_out_with, max_opening, max_opening_any};

@@ -47,7 +47,7 @@
 //! | `cut` | see below | phase `cut` only: the three shown cut cards, in order (`keep 100` keeps the first) |
 //! | `turn` | see below | the turn in progress (object below) |
 //! | `anchor` | see below | phase `meld` only: what [`Action::Reset`](crate::Action::Reset) returns to (object below) |
-//! | `end` | `null` | phase `over` only, and then required: how the hand ended, a [`HandEnd`] object: `{"kind": "went_out", "player": 0, "from_hand": false, "cleared_table": false}`, `{"kind": "exhausted"}` or `{"kind": "stalled"}` |
+//! | `end` | `null` | phase `over` only, and then required: how the hand ended, a [`HandEnd`] object: `{"kind": "went_out", "player": 0, "from_hand": false, "cleared_table": false}`, `{"kind": "exhausted"}`, `{"kind": "stalled"}` or `{"kind": "deadlocked"}` (I-32: every player must be dead-locked) |
 //!
 //! **The stock may be left out**: it then gets every card of the 112-card
 //! pack (D-1.1) that the rest of the position does not hold, shuffled with
@@ -72,6 +72,12 @@
 //! | `free_pending` | `true` in phases `cut` and `first_discard`, else `false` | whether the player's free-pickup chance (D-6.1) is still to come |
 //! | `owed_red` | `0` | red-three replacements still to draw at his next turn (I-3) |
 //! | `stats` | zeros | counters: `opened_turn`, `first_canasta_turn` (a turn number or `null`), `pile_pickups`, `free_pickups`, `frozen_turns`, `cards_picked` (see [`PlayerStats`]) |
+//! | `dead_locked` | see below | whether the player was found dead-locked after his last discard (I-32); `true` only for a player who is (or for the mover of a meld phase, who holds the card of his turn too) |
+//!
+//! `dead_locked` defaults, under `deadlock = end` and in phases `draw`,
+//! `meld` and `over`, to whether the player holds one card and is
+//! dead-locked ([`GameState::dead_locked`]); otherwise, and for the mover
+//! of a meld phase, to `false`.
 //!
 //! ## Tables
 //!
@@ -317,6 +323,17 @@ pub struct Position {
     end: Option<HandEnd>,
 }
 
+/// Whether a loaded position takes player `p` as found dead-locked (I-32)
+/// when it does not say: under `deadlock = end`, once the deal is done, if
+/// he holds one card and is dead-locked; never the mover of a meld phase,
+/// whose hand is that of his turn (he is tested again at his discard).
+fn default_dead_locked(g: &GameState, p: usize) -> bool {
+    g.rules.deadlock == crate::rules::Deadlock::End
+        && matches!(g.phase, Phase::Draw | Phase::Meld | Phase::Over)
+        && !(g.phase == Phase::Meld && p == g.current as usize)
+        && g.dead_locked(p)
+}
+
 /// [`HandEnd`], refusing fields its kind does not have.
 fn de_end<'de, D: Deserializer<'de>>(d: D) -> Result<Option<HandEnd>, D::Error> {
     let v = Option::<serde_json::Value>::deserialize(d)?;
@@ -541,6 +558,8 @@ struct PlayerJson {
     owed_red: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stats: Option<StatsJson>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dead_locked: Option<bool>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -1195,6 +1214,8 @@ impl Position {
                         .then_some(g.free_pending[p]),
                     owed_red: (g.owed_red[p] != 0).then_some(g.owed_red[p]),
                     stats: (stats != StatsJson::default()).then_some(stats),
+                    dead_locked: (g.found_dead_locked(p) != default_dead_locked(g, p))
+                        .then_some(g.found_dead_locked(p)),
                 }
             })
             .collect();
@@ -1604,7 +1625,7 @@ impl Position {
         match (phase, &self.end) {
             (Phase::Over, None) => {
                 return Err(
-                    "phase over needs \"end\": {\"kind\": \"went_out\", \"player\": …, \"from_hand\": …, \"cleared_table\": …}, {\"kind\": \"exhausted\"} or {\"kind\": \"stalled\"}"
+                    "phase over needs \"end\": {\"kind\": \"went_out\", \"player\": …, \"from_hand\": …, \"cleared_table\": …}, {\"kind\": \"exhausted\"}, {\"kind\": \"stalled\"} or {\"kind\": \"deadlocked\"}"
                         .into(),
                 )
             }
@@ -1692,7 +1713,7 @@ impl Position {
         stock[..stock_cards.len()].copy_from_slice(&stock_cards);
         let mut pile_arr = [Card::JOKER; PACK];
         pile_arr[..pile.len()].copy_from_slice(&pile);
-        let g = GameState {
+        let mut g = GameState {
             quiet: false,
             rules,
             rng,
@@ -1717,7 +1738,31 @@ impl Position {
             anchor,
             end: self.end,
             stats,
+            dead: 0,
         };
+        // I-32: who was found dead-locked.
+        let given = self.players.as_deref().unwrap_or(&[]);
+        for p in 0..n {
+            let dead = match given.get(p).and_then(|pj| pj.dead_locked) {
+                // The mover of a meld phase holds the card of his turn too:
+                // his mark is from his last discard.
+                Some(true) if !(g.dead_locked(p) || phase == Phase::Meld && p == current as usize) => {
+                    return Err(format!(
+                        "player {p} dead_locked is true, but he is not dead-locked (I-32: one card in hand, no wild that can move, no card outside the tables that lets him go out)"
+                    ))
+                }
+                Some(d) => d,
+                None => default_dead_locked(&g, p),
+            };
+            g.dead |= (dead as u8) << p;
+        }
+        if g.end == Some(HandEnd::Deadlocked) {
+            if let Some(p) = (0..n).find(|&p| !g.dead_locked(p)) {
+                return Err(format!(
+                    "end deadlocked: player {p} is not dead-locked (I-32: the hand ends so only when every player is)"
+                ));
+            }
+        }
         g.check_invariants()?;
         Ok(g)
     }

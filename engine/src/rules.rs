@@ -178,6 +178,16 @@ pub enum StalledHandCards {
     Ignore,
 }
 
+/// I-32: what a hand does once every player is dead-locked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Deadlock {
+    /// The hand ends *deadlocked*, scored like an exhausted hand (default).
+    End,
+    /// The hand goes on until the turn cap (I-5).
+    PlayOn,
+}
+
 /// One bracket of the tax schedule (D-15, I-18): running totals from `from`
 /// upwards divide the hand score by `divisor`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
@@ -391,6 +401,8 @@ pub struct Rules {
     pub turn_cap: u32,
     /// I-30.
     pub stalled_hand_cards: StalledHandCards,
+    /// I-32: whether a hand ends once every player is dead-locked.
+    pub deadlock: Deadlock,
     /// I-31: a match ends after this many hands.
     pub max_hands: u32,
 }
@@ -424,6 +436,7 @@ impl Rules {
         target: 10_000,
         turn_cap: 1000,
         stalled_hand_cards: StalledHandCards::Minus,
+        deadlock: Deadlock::End,
         max_hands: 200,
     };
 
@@ -601,6 +614,9 @@ mod tests {
         r.set("tax_rounding", "nearest").unwrap();
         r.set("tax_negative", "apply").unwrap();
         r.set("stalled_hand_cards", "ignore").unwrap();
+        r.set("deadlock", "play_on").unwrap();
+        assert_eq!(r.deadlock, Deadlock::PlayOn);
+        r.set("deadlock", "play-on").unwrap();
         r.set("target", "5000").unwrap();
         r.set("turn_cap", "200").unwrap();
         r.set("max_hands", "50").unwrap();

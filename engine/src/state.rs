@@ -13,7 +13,9 @@ use crate::card_set::CardSet;
 use crate::error::{refuse, RuleError};
 use crate::group::{max_wilds, Group, FLAG_NEW, FLAG_RECEIVED};
 use crate::refuse_fmt;
-use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Reshuffle, Rules, WildCanasta};
+use crate::rules::{
+    BlackCanastaWilds, Deadlock, GroupsPerRank, Permit, Reshuffle, Rules, WildCanasta,
+};
 use crate::score::{score_hand, HandScore};
 use crate::solver;
 use crate::table::Table;
@@ -59,6 +61,8 @@ pub enum HandEnd {
     Exhausted,
     /// I-5: the turn cap was reached.
     Stalled,
+    /// I-32: every player was dead-locked.
+    Deadlocked,
 }
 
 /// The penalized pickup in progress this turn (D-6.2).
@@ -468,6 +472,9 @@ pub struct GameState {
     pub(crate) quiet: bool,
     pub(crate) end: Option<HandEnd>,
     pub(crate) stats: [PlayerStats; MAX_PLAYERS],
+    /// I-32: bit `p` set once player `p` was found dead-locked after one
+    /// of his discards (tested under `deadlock = end` only).
+    pub(crate) dead: u8,
 }
 
 impl PartialEq for GameState {
@@ -494,6 +501,7 @@ impl PartialEq for GameState {
             && (self.phase != Phase::Meld || self.anchor == o.anchor)
             && self.end == o.end
             && self.stats[..n] == o.stats[..n]
+            && self.dead == o.dead
     }
 }
 
@@ -558,6 +566,7 @@ impl GameState {
             quiet: false,
             end: None,
             stats: [PlayerStats::default(); MAX_PLAYERS],
+            dead: 0,
         }
     }
 
@@ -1330,7 +1339,7 @@ impl GameState {
         !(c.is_black_three() || c.is_wild() && self.rules.free_pickup_wild == Permit::Forbid)
     }
 
-    fn set_anchor(&mut self) {
+    pub(crate) fn set_anchor(&mut self) {
         let p = self.current as usize;
         self.turn.at_anchor = true;
         // Field by field: each copied once, in place.
@@ -2463,7 +2472,7 @@ impl GameState {
 
     /// [`GameState::check_discard`], its refusals' messages formatted
     /// unless `quiet`.
-    fn discard_check(&self, c: Card, quiet: bool) -> Result<(), RuleError> {
+    pub(crate) fn discard_check(&self, c: Card, quiet: bool) -> Result<(), RuleError> {
         let p = self.current as usize;
         if self.phase == Phase::Meld {
             if !self.turn.pending.is_empty() {
@@ -2573,12 +2582,54 @@ impl GameState {
             });
             return;
         }
+        if self.rules.deadlock == Deadlock::End && self.test_dead_lock(p) {
+            self.finish(HandEnd::Deadlocked);
+            return;
+        }
         if self.turns >= self.rules.turn_cap {
             self.finish(HandEnd::Stalled);
             return;
         }
         let next = (p + 1) % self.players();
         self.begin_turn(next, false);
+    }
+
+    /// I-32, after a discard of player `p` that did not go out: tests him
+    /// if he holds one card (once found, a dead lock lasts: his table
+    /// cannot change and the cards outside the tables only shrink), and
+    /// says whether every player is now dead-locked.
+    fn test_dead_lock(&mut self, p: usize) -> bool {
+        let bit = 1u8 << p;
+        if self.hands[p].len() != 1 {
+            self.dead &= !bit;
+            return false;
+        }
+        if self.dead & bit == 0 && self.dead_locked(p) {
+            self.dead |= bit;
+        }
+        let all = ((1u16 << self.players()) - 1) as u8;
+        self.dead == all
+    }
+
+    /// Whether player `p` is dead-locked now (I-32): he holds one card, and
+    /// neither a wild moved on his table nor any card outside the tables
+    /// could ever let him go out ([`crate::dead_locked`]). Exact; reads
+    /// public cards only (the tables, and wilds taken out of a group and
+    /// not yet placed, which belong to the mover's table), never a hand
+    /// but for its size.
+    pub fn dead_locked(&self, p: usize) -> bool {
+        self.hands[p].len() == 1 && {
+            let out = crate::deadlock::outside(&self.tables[..self.players()]);
+            let out = out.checked_sub(self.turn.pending).unwrap_or(out);
+            crate::deadlock::dead_locked(&self.tables[p], out, &self.rules)
+        }
+    }
+
+    /// Whether player `p` was found dead-locked after his last discard
+    /// (I-32; tested under `deadlock = end` only). The hand ends
+    /// `deadlocked` once every player is.
+    pub fn found_dead_locked(&self, p: usize) -> bool {
+        self.dead & (1 << p) != 0
     }
 
     fn finish(&mut self, end: HandEnd) {

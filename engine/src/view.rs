@@ -339,6 +339,7 @@ impl SeatView<'_> {
             turn: g.turn,
             end: g.end,
             stats: g.stats,
+            dead: g.dead,
         }
     }
 }

@@ -216,11 +216,23 @@ fn switches() -> Rules {
     r
 }
 
-/// Default rules, two players: 200 hands.
+/// Default rules but `deadlock = play_on` (I-32), two players: 200 hands.
+/// The constant is the default rules' from before the dead lock ended
+/// hands: with the switch off, play is what it was, byte for byte.
 #[test]
 fn regression_fingerprint_default_rules() {
-    let got = play(Rules::default(), 1, 200);
+    let mut r = Rules::default();
+    r.set("deadlock", "play_on").unwrap();
+    let got = play(r, 1, 200);
     assert_eq!(got, 0x554b_5f74_3ff0_4b41, "fingerprint {got:#018x}");
+}
+
+/// Default rules (`deadlock = end`), two players: the same 200 hands, of
+/// which those where both players end dead-locked stop there (I-32).
+#[test]
+fn regression_fingerprint_deadlock_end() {
+    let got = play(Rules::default(), 1, 200);
+    assert_eq!(got, 0xcd8c_f9e1_c3b9_2e11, "fingerprint {got:#018x}");
 }
 
 /// Every interpretation switched away from its default: 60 hands.

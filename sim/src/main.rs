@@ -915,6 +915,10 @@ fn demo(out: &mut impl Write, rules: Rules, seed: u64) -> Result<(), Fail> {
         )?,
         Some(HandEnd::Exhausted) => writeln!(out, "the hand is exhausted (stock and pile empty)")?,
         Some(HandEnd::Stalled) => writeln!(out, "the hand stalled at the turn cap")?,
+        Some(HandEnd::Deadlocked) => writeln!(
+            out,
+            "the hand ended deadlocked: every player holds one card that can never go out (I-32)"
+        )?,
         None => {}
     }
     for (p, s) in g.scores().iter().enumerate() {

@@ -443,7 +443,8 @@ fn unique_max(v: &[i32]) -> Option<u8> {
     it.next().is_none().then_some(first as u8)
 }
 
-/// `normal`, `from_hand`, `table_cleared`, `exhausted` or `stalled`.
+/// `normal`, `from_hand`, `table_cleared`, `exhausted`, `stalled` or
+/// `deadlocked`.
 pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
     match end {
         Some(HandEnd::WentOut {
@@ -461,6 +462,7 @@ pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
             Some(player),
         ),
         Some(HandEnd::Exhausted) => ("exhausted", None),
+        Some(HandEnd::Deadlocked) => ("deadlocked", None),
         Some(HandEnd::Stalled) | None => ("stalled", None),
     }
 }

@@ -1,0 +1,426 @@
+//! I-32, the dead lock: a player who holds one card can never take the pile
+//! (D-6.2 needs a pair in the hand, I-27) and never meld without going out
+//! (D-13.2). If moving wilds cannot change his table either, and no card
+//! that is still outside the tables would let him go out onto it, nothing
+//! can change for him for the rest of the hand.
+//!
+//! The test reads public cards only (the tables, and so the cards outside
+//! them), never a hand: every seat can tell who is dead-locked.
+
+use crate::card::{Card, Rank, Suit};
+use crate::card_set::CardSet;
+use crate::group::{max_wilds, Group};
+use crate::rules::{Rules, WildCanasta};
+use crate::solver::can_go_out_with;
+use crate::table::Table;
+
+/// How many more wilds group `g` can hold (D-9.1, D-9.2, D-10): none for a
+/// canasta of naturals of seven or eight, up to seven wilds in a group of
+/// wilds only.
+fn wild_room(g: &Group) -> u32 {
+    if g.is_wild_only() {
+        7u32.saturating_sub(g.wilds())
+    } else if g.len() >= 7 {
+        0
+    } else {
+        max_wilds(g.naturals()).saturating_sub(g.wilds())
+    }
+}
+
+/// How a group's wilds may leave it with table cards alone, at the start
+/// of a turn: `(one, all)`, whether one wild may leave it alone and how
+/// many may leave it in all. A natural group keeps three cards (D-9.1); a
+/// group of wilds only that is not a canasta keeps three or is broken up
+/// (D-11.3); an open wild canasta keeps three (I-22); a black canasta gives
+/// a wild only against a natural from the hand (I-13), a locked wild
+/// canasta never (I-22).
+fn leaving(g: &Group, rules: &Rules) -> (bool, u32) {
+    let (n, w) = (g.naturals(), g.wilds());
+    if w == 0 || g.is_black_canasta() {
+        (false, 0)
+    } else if g.is_wild_only() {
+        if !g.is_canasta() {
+            (w >= 4, w)
+        } else if rules.wild_canasta == WildCanasta::Open {
+            (true, w - 3)
+        } else {
+            (false, 0)
+        }
+    } else {
+        let all = w.saturating_sub(3u32.saturating_sub(n));
+        (all > 0, all)
+    }
+}
+
+/// Whether meld steps with table cards alone (D-11.2, D-11.3) could leave
+/// this table different, card for card, with no wild pending, at the start
+/// of a turn (the per-turn flags are not read). A wild never returns to
+/// the group it left; a moved wild goes into another group or into a new
+/// group of wilds only. Exactly when one of these holds:
+///
+/// - a group may give one wild and another group has room for it;
+/// - two groups may each give one wild, and they hold wilds of different
+///   kinds (each takes the other's: the cards differ);
+/// - three or more wilds may leave their groups to form new groups of
+///   wilds, other than by one group of three to five wilds only being
+///   broken up and laid again as it was;
+/// - a group of three wilds only may be broken up into room for three in
+///   the other groups.
+pub fn wild_can_move(groups: &[Group], rules: &Rules) -> bool {
+    let room: u32 = groups.iter().map(wild_room).sum();
+    let mut donors = 0;
+    let mut total = 0;
+    // The wild kinds of the groups that may give one (5 kinds: 2s by suit,
+    // the joker), and how many such groups.
+    let mut givers = 0;
+    let mut kinds_seen = 0u8;
+    let mut one_kind_each: Option<u8> = Some(0);
+    for g in groups {
+        let (one, all) = leaving(g, rules);
+        let elsewhere = room - wild_room(g);
+        if one && elsewhere >= 1 {
+            return true;
+        }
+        if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 && elsewhere >= 3 {
+            return true;
+        }
+        if all > 0 {
+            donors += 1;
+            total += all;
+        }
+        if one {
+            let kinds = wild_kinds(g);
+            givers += 1;
+            kinds_seen |= kinds;
+            // Two givers swap different kinds unless all hold one and the
+            // same kind.
+            one_kind_each = match one_kind_each {
+                Some(k) if kinds.count_ones() == 1 && (k == 0 || k == kinds) => Some(kinds),
+                _ => None,
+            };
+        }
+    }
+    if givers >= 2 && (one_kind_each.is_none() || kinds_seen.count_ones() > 1) {
+        return true;
+    }
+    let relaid_only = donors == 1
+        && groups
+            .iter()
+            .any(|g| g.is_wild_only() && !g.is_canasta() && (3..=5).contains(&g.wilds()))
+        && groups
+            .iter()
+            .filter(|g| leaving(g, rules).1 > 0)
+            .all(|g| g.is_wild_only() && !g.is_canasta() && g.wilds() <= 5);
+    total >= 3 && !relaid_only
+}
+
+/// The wild kinds of a group as bits: 2♣ 2♦ 2♥ 2♠, the joker.
+fn wild_kinds(g: &Group) -> u8 {
+    let mut bits = 0;
+    for c in g.cards().wilds().kinds() {
+        bits |= 1 << if c.is_joker() { 4 } else { c.index() & 3 };
+    }
+    bits
+}
+
+/// A card that is never melded: the discard of the going-out test below,
+/// which then asks whether the other card alone can be melded.
+const BLACK_THREE: Card = Card::new(Rank::Three, Suit::Spades);
+
+/// Whether a player holding one card, with `table` as his table, is
+/// dead-locked (I-32): no wild of his can move ([`wild_can_move`]), and no
+/// kind of `outside` — the cards outside every table: the stock, the pile
+/// and every hand, his own card included — melded onto his table would
+/// let him go out (D-13.1), the other card of his two discarded. Exact:
+/// no search budget. The table's per-turn flags are not read.
+///
+/// Holding one card he draws a second; melding anything but going out
+/// would leave him without a card to discard (D-13.2), and any way out
+/// melds one card alone (a new group needs two naturals of the hand), so
+/// the kinds are tried one at a time, one kind per class the going-out
+/// test tells apart (a natural rank, the ♥A where it may lie apart, a
+/// wild).
+pub fn dead_locked(table: &Table, outside: CardSet, rules: &Rules) -> bool {
+    let mut t = *table;
+    t.end_turn();
+    let groups = t.groups();
+    if wild_can_move(groups, rules) {
+        return false;
+    }
+    let mut tried = 0u32;
+    for k in outside.kinds() {
+        if k.is_black_three() || k.is_red_three() {
+            continue;
+        }
+        let class = if k.is_wild() {
+            13
+        } else if k.is_heart_ace() && rules.heart_aces() {
+            14
+        } else {
+            k.rank().map_or(15, |r| r as u32)
+        };
+        if tried & (1 << class) != 0 {
+            continue;
+        }
+        tried |= 1 << class;
+        let mut hand = CardSet::EMPTY;
+        hand.insert(k);
+        hand.insert(BLACK_THREE);
+        if can_go_out_with(hand, groups, rules) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The cards outside every table of `tables` (I-32's "any kind with a copy
+/// in the stock, the pile or another hand").
+pub(crate) fn outside(tables: &[Table]) -> CardSet {
+    let mut on = CardSet::EMPTY;
+    for t in tables {
+        on = on.checked_add(t.cards()).unwrap_or(on);
+    }
+    CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::rules::test_variants;
+    use crate::state::{GameState, Phase, Turn};
+    use std::hash::{Hash, Hasher};
+
+    fn cs(s: &str) -> CardSet {
+        CardSet::parse(s).unwrap()
+    }
+
+    fn table(groups: &[&str]) -> Table {
+        let mut t = Table::default();
+        for g in groups {
+            t.push(Group::from_cards(cs(g)).unwrap()).unwrap();
+        }
+        t
+    }
+
+    fn groups(t: &Table) -> &[Group] {
+        t.groups()
+    }
+
+    /// I-32, D-11.2, D-11.3: which tables let a wild move with table cards
+    /// alone.
+    #[test]
+    fn i32_wild_can_move_by_the_group_limits() {
+        let r = Rules::default();
+        let moves = |gs: &[&str], r: &Rules| wild_can_move(groups(&table(gs)), r);
+        // Five naturals and a wild give it to four naturals (room for three).
+        assert!(moves(&["KC KD KH KS KC 2C", "9C 9D 9H 9S"], &r));
+        // Three naturals keep a legal group without their wild.
+        assert!(moves(&["KC KD KH 2C", "9C 9D 9H"], &r));
+        // Two naturals and a wild: the wild cannot leave (D-9.1).
+        assert!(!moves(&["KC KD 2C", "9C 9D 9H"], &r));
+        // The only other group is a canasta of seven: no room.
+        assert!(!moves(&["KC KD KH KS 2C", "9C 9D 9H 9S 9C 2D 2H"], &r));
+        // A black canasta never gives a wild alone (I-13).
+        assert!(!moves(&["KC KD KH KS KC 2C 2D", "9C 9D 9H"], &r));
+        // A locked wild canasta never gives one (I-22); an open one does.
+        let wild7 = ["JK JK JK JK 2C 2D 2H", "9C 9D 9H"];
+        assert!(!moves(&wild7, &r));
+        let mut open = r;
+        open.set("wild_canasta", "open").unwrap();
+        assert!(moves(&wild7, &open));
+        // Three wilds alone are broken up only if all three find room
+        // (three naturals hold two more wilds, D-9.1).
+        assert!(!moves(&["JK 2C 2D", "9C 9D 9H"], &r));
+        assert!(moves(&["JK 2C 2D", "9C 9D 9H", "QC QD QH"], &r));
+        // Four wilds alone give one to another group of wilds.
+        assert!(moves(&["JK 2C 2D 2H", "JK JK JK"], &r));
+        // No wild on the table.
+        assert!(!moves(&["KC KD KH", "9C 9D 9H 9S"], &r));
+    }
+
+    /// I-32: a dead lock, and the live locks beside it, under every rule
+    /// set the going-out test reads.
+    #[test]
+    fn i32_dead_and_live_locks_on_tables() {
+        let outside_of = |t: &Table| CardSet::FULL_PACK.checked_sub(t.cards()).unwrap();
+        for r in test_variants() {
+            // Groups of three and five: one card never makes seven.
+            let dead = table(&["KC KD KH", "9C 9D 9H 9S 9C"]);
+            assert!(dead_locked(&dead, outside_of(&dead), &r), "{r:?}");
+            // A group of six: a natural of its rank or a wild makes a canasta.
+            let six = table(&["KC KD KH", "9C 9D 9H 9S 9C 9D"]);
+            let out6 = outside_of(&six);
+            assert!(!dead_locked(&six, out6, &r));
+            // ... unless no such card is left outside the tables.
+            let mut gone = out6;
+            for c in out6.iter() {
+                if c.is_wild() || c.rank() == Some(Rank::Nine) {
+                    gone.remove(c);
+                }
+            }
+            assert!(dead_locked(&six, gone, &r));
+            // One copy of one kind is enough.
+            assert!(!dead_locked(&six, cs("5C 9H"), &r));
+            assert!(!dead_locked(&six, cs("5C JK"), &r));
+            // A wild that can move: live whatever is outside.
+            let movable = table(&["KC KD KH 2C", "9C 9D 9H 9S"]);
+            assert!(!dead_locked(&movable, CardSet::EMPTY, &r));
+            // With a canasta any card that joins a group goes out.
+            let canasta = table(&["KC KD KH KS KC KD KH", "9C 9D 9H"]);
+            assert!(!dead_locked(&canasta, cs("9S"), &r));
+            assert!(!dead_locked(&canasta, cs("2C"), &r));
+            assert!(dead_locked(&canasta, cs("5C 3S"), &r));
+            // A ♥A lies apart beside a canasta only under 2003-02 (D-9.4).
+            assert_eq!(dead_locked(&canasta, cs("AH"), &r), !r.heart_aces());
+        }
+    }
+
+    /// A probe of `g` in which player `p` begins a meld phase holding
+    /// `hand`, his table as at the end of a turn.
+    fn probe(g: &GameState, p: usize, hand: CardSet) -> GameState {
+        let mut t = g.clone();
+        t.current = p as u8;
+        t.phase = Phase::Meld;
+        t.hands[p] = hand;
+        t.known[p] = CardSet::EMPTY;
+        t.tables[p].end_turn();
+        t.turn = Turn {
+            opened_at_start: t.tables[p].opened,
+            ..Turn::default()
+        };
+        t.quiet = true;
+        t.set_anchor();
+        t
+    }
+
+    /// Every state the mover reaches by meld steps (each with its own
+    /// rules, D-9 … D-12), `None` past `cap` states.
+    fn reachable(start: &GameState, cap: usize) -> Option<Vec<GameState>> {
+        let p = start.current as usize;
+        let key = |g: &GameState| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (g.hands[p], g.tables[p], g.turn).hash(&mut h);
+            h.finish()
+        };
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(key(start));
+        let mut out = vec![start.clone()];
+        let mut i = 0;
+        let mut cand = Vec::new();
+        while i < out.len() {
+            let g = out[i].clone();
+            i += 1;
+            g.candidate_actions(&mut cand);
+            for &a in &cand {
+                if matches!(a, Action::Discard(_) | Action::Reset) {
+                    continue;
+                }
+                let mut n = g.clone();
+                if n.apply_step(a).is_ok() && seen.insert(key(&n)) {
+                    if out.len() >= cap {
+                        return None;
+                    }
+                    out.push(n);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn sorted_groups(t: &Table) -> Vec<(u64, u64, u8)> {
+        let mut v: Vec<_> = t.groups().iter().map(|g| g.cards().raw()).collect();
+        v.sort();
+        v
+    }
+
+    /// I-32 is exact: at the turns of random hands, under every rule set
+    /// the going-out test reads, [`wild_can_move`] says whether some
+    /// sequence of meld steps with two unmeldable cards in hand ends with
+    /// nothing pending and the table changed; [`dead_locked`] says whether,
+    /// besides, no kind outside the tables, held with an unmeldable card,
+    /// lets the player go out by the engine's own steps.
+    #[test]
+    fn i32_dead_lock_is_the_search_over_the_engines_steps() {
+        use crate::state::play_meld_biased;
+        use rand::SeedableRng;
+        let threes = cs("3S 3C");
+        let (mut tables, mut dead, mut skipped, mut moving) = (0, 0, 0, 0);
+        for rules in test_variants() {
+            for seed in 0..40u64 {
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                let mut n = 0u32;
+                play_meld_biased(
+                    rules,
+                    seed,
+                    &mut rng,
+                    0.9,
+                    |a| {
+                        matches!(
+                            a,
+                            Action::Lay { .. } | Action::Extend { .. } | Action::TakeWild { .. }
+                        )
+                    },
+                    |g, _| {
+                        n += 1;
+                        if g.phase != Phase::Draw || !n.is_multiple_of(3) {
+                            return;
+                        }
+                        for p in 0..g.players() {
+                            let table = &g.tables[p];
+                            if table.is_empty() {
+                                continue;
+                            }
+                            let start = probe(g, p, threes);
+                            let Some(states) = reachable(&start, 4000) else {
+                                skipped += 1;
+                                continue;
+                            };
+                            let before = sorted_groups(table);
+                            let moved = states.iter().any(|s| {
+                                s.turn.pending.is_empty() && sorted_groups(&s.tables[p]) != before
+                            });
+                            assert_eq!(
+                                wild_can_move(table.groups(), &rules),
+                                moved,
+                                "{table:?} {rules:?}"
+                            );
+                            tables += 1;
+                            moving += moved as u32;
+                            let outside = outside(&g.tables[..g.players()]);
+                            let goes_out = |k: Card| {
+                                let mut hand = CardSet::EMPTY;
+                                hand.insert(k);
+                                hand.insert(BLACK_THREE);
+                                let Some(states) = reachable(&probe(g, p, hand), 4000) else {
+                                    return true;
+                                };
+                                states.iter().any(|s| {
+                                    s.turn.pending.is_empty()
+                                        && s.hands[p] == cs("3S")
+                                        && s.tables[p].has_canasta()
+                                        && s.discard_check(BLACK_THREE, true).is_ok()
+                                })
+                            };
+                            let reference = !moved
+                                && !outside
+                                    .kinds()
+                                    .filter(|k| !k.is_black_three() && !k.is_red_three())
+                                    .any(goes_out);
+                            assert_eq!(
+                                dead_locked(table, outside, &rules),
+                                reference,
+                                "{table:?} outside {outside} {rules:?}"
+                            );
+                            dead += reference as u32;
+                        }
+                    },
+                );
+            }
+        }
+        assert!(
+            tables > 5000 && dead > 1000 && moving > 1000 && skipped < tables / 100,
+            "{tables} tables, {dead} dead, {moving} with a wild that moves, {skipped} skipped"
+        );
+    }
+}
