@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Columns of a sweep row shared by both agents (taken from A's summary).
-const SHARED: [&str; 16] = [
+const SHARED: [&str; 21] = [
     "games",
     "errors",
     "hands",
@@ -18,9 +18,14 @@ const SHARED: [&str; 16] = [
     "mean_diff",
     "mean_diff_lo",
     "mean_diff_hi",
+    "ended_out_share",
     "exhausted_share",
     "stalled_share",
+    "deadlocked_share",
     "mean_turns",
+    "median_turns",
+    "mean_turns_out",
+    "median_turns_out",
     "starter_win_rate",
     "starter_win_lo",
     "starter_win_hi",

@@ -62,6 +62,44 @@ impl Mean {
     }
 }
 
+/// A distribution of whole numbers kept as counts, for medians.
+#[derive(Clone, Debug, Default)]
+pub struct Counts {
+    counts: std::collections::BTreeMap<u32, u64>,
+    n: u64,
+}
+
+impl Counts {
+    /// Adds one observation.
+    pub fn add(&mut self, x: u32) {
+        *self.counts.entry(x).or_insert(0) += 1;
+        self.n += 1;
+    }
+
+    /// The median: the middle value, or the mean of the two middle values
+    /// of an even count (`None` with no observations).
+    pub fn median(&self) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        // The values of ranks (n - 1) / 2 and n / 2, counting from 0.
+        let (lo_rank, hi_rank) = ((self.n - 1) / 2, self.n / 2);
+        let (mut lo, mut hi) = (None, None);
+        let mut seen = 0;
+        for (&x, &c) in &self.counts {
+            seen += c;
+            if lo.is_none() && seen > lo_rank {
+                lo = Some(x);
+            }
+            if seen > hi_rank {
+                hi = Some(x);
+                break;
+            }
+        }
+        Some((lo? as f64 + hi? as f64) / 2.0)
+    }
+}
+
 /// What one agent did in one series.
 #[derive(Clone, Debug, Default)]
 pub struct Side {
@@ -102,8 +140,13 @@ pub struct SeriesStats {
     errors: u64,
     hands: u64,
     turns: Mean,
+    turns_counts: Counts,
+    turns_out: Mean,
+    turns_out_counts: Counts,
+    ended_out: u64,
     exhausted: u64,
     stalled: u64,
+    deadlocked: u64,
     starter_wins: u64,
     starter_ties: u64,
     match_hands: Mean,
@@ -129,8 +172,13 @@ impl SeriesStats {
             errors: 0,
             hands: 0,
             turns: Mean::default(),
+            turns_counts: Counts::default(),
+            turns_out: Mean::default(),
+            turns_out_counts: Counts::default(),
+            ended_out: 0,
             exhausted: 0,
             stalled: 0,
+            deadlocked: 0,
             starter_wins: 0,
             starter_ties: 0,
             match_hands: Mean::default(),
@@ -192,10 +240,16 @@ impl SeriesStats {
             if r.starter {
                 self.hands += 1;
                 self.turns.add(r.turns as f64);
+                self.turns_counts.add(r.turns);
                 match r.end.as_str() {
                     "exhausted" => self.exhausted += 1,
                     "stalled" => self.stalled += 1,
-                    _ => {}
+                    "deadlocked" => self.deadlocked += 1,
+                    _ => {
+                        self.ended_out += 1;
+                        self.turns_out.add(r.turns as f64);
+                        self.turns_out_counts.add(r.turns);
+                    }
                 }
                 if r.won {
                     self.starter_wins += 1;
@@ -353,9 +407,14 @@ impl SeriesStats {
             "out_normal",
             "out_from_hand",
             "out_table_cleared",
+            "ended_out_share",
             "exhausted_share",
             "stalled_share",
+            "deadlocked_share",
             "mean_turns",
+            "median_turns",
+            "mean_turns_out",
+            "median_turns_out",
             "starter_win_rate",
             "starter_win_lo",
             "starter_win_hi",
@@ -420,9 +479,18 @@ impl SeriesStats {
             v.push(share(x));
         }
         let n = self.hands as f64;
-        v.push(ratio(self.exhausted as f64, n, 4));
-        v.push(ratio(self.stalled as f64, n, 4));
+        for x in [
+            self.ended_out,
+            self.exhausted,
+            self.stalled,
+            self.deadlocked,
+        ] {
+            v.push(ratio(x as f64, n, 4));
+        }
         v.push(fmt_opt(self.turns.mean(), 2));
+        v.push(fmt_opt(self.turns_counts.median(), 1));
+        v.push(fmt_opt(self.turns_out.mean(), 2));
+        v.push(fmt_opt(self.turns_out_counts.median(), 1));
         push3(
             &mut v,
             wilson(self.starter_wins as f64 + self.starter_ties as f64 / 2.0, n),
@@ -535,15 +603,24 @@ impl SeriesStats {
         let n = self.hands as f64;
         let _ = writeln!(
             out,
-            "{} hands, {} turns per hand; starter wins {}; exhausted {}%, stalled {}%{}",
+            "{} hands: went out {}%, exhausted {}%, stalled {}%, deadlocked {}%; turns per hand: mean {}, median {} (went out: mean {}, median {})",
             self.hands,
+            ratio(100.0 * self.ended_out as f64, n, 1),
+            ratio(100.0 * self.exhausted as f64, n, 1),
+            ratio(100.0 * self.stalled as f64, n, 1),
+            ratio(100.0 * self.deadlocked as f64, n, 1),
             fmt_opt(self.turns.mean(), 1),
+            fmt_opt(self.turns_counts.median(), 1),
+            fmt_opt(self.turns_out.mean(), 1),
+            fmt_opt(self.turns_out_counts.median(), 1),
+        );
+        let _ = writeln!(
+            out,
+            "starter wins {}{}",
             pct3(wilson(
                 self.starter_wins as f64 + self.starter_ties as f64 / 2.0,
                 n
             )),
-            ratio(100.0 * self.exhausted as f64, n, 1),
-            ratio(100.0 * self.stalled as f64, n, 1),
             if self.errors > 0 {
                 format!("; {} games lost to agent errors", self.errors)
             } else {
@@ -728,6 +805,21 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-4);
         assert!(wilson(0.0, 0.0).is_none());
+    }
+
+    #[test]
+    fn counts_median_of_odd_and_even_counts() {
+        let mut c = Counts::default();
+        assert_eq!(c.median(), None);
+        for x in [30, 1000, 27] {
+            c.add(x);
+        }
+        assert_eq!(c.median(), Some(30.0));
+        c.add(31);
+        assert_eq!(c.median(), Some(30.5));
+        c.add(31);
+        c.add(31);
+        assert_eq!(c.median(), Some(31.0));
     }
 
     #[test]
