@@ -168,4 +168,28 @@ mod tests {
         assert_eq!(tax(900, 3000, &r), 450);
         assert_eq!(tax(1000, 6000, &r), 333);
     }
+
+    /// I-18: a custom divisor other than 2, 4 and 10 takes the true
+    /// quotient rounded to the nearest whole point, halves up, under either
+    /// rounding switch; 2, 4 and 10 keep the text's shortcuts (I-23).
+    #[test]
+    fn i18_custom_divisors_round_to_nearest_halves_up() {
+        for rounding in ["shortcut", "nearest"] {
+            let mut r = Rules::default();
+            r.set("tax_rounding", rounding).unwrap();
+            r.set("tax_schedule", "3000:3,6000:6,9000:8").unwrap();
+            assert_eq!(tax(1000, 3000, &r), 333, "{rounding}"); // 333.33
+            assert_eq!(tax(1001, 3000, &r), 334, "{rounding}"); // 333.67
+            assert_eq!(tax(75, 6000, &r), 13, "{rounding}"); // 12.5, half up
+            assert_eq!(tax(65, 6000, &r), 11, "{rounding}"); // 10.83
+            assert_eq!(tax(1020, 9000, &r), 128, "{rounding}"); // 127.5
+            r.set("tax_negative", "apply").unwrap();
+            assert_eq!(tax(-75, 6000, &r), -13, "{rounding}: sign kept");
+        }
+        // The shortcut divisors: 545 / 2 is 275 (D-15.1), not 273.
+        let mut r = Rules::default();
+        r.set("tax_schedule", "3000:2,6000:3").unwrap();
+        assert_eq!(tax(545, 3000, &r), 275);
+        assert_eq!(tax(545, 6000, &r), 182); // 181.67
+    }
 }
