@@ -143,10 +143,21 @@ const BLACK_THREE: Card = Card::new(Rank::Three, Suit::Spades);
 pub fn dead_locked(table: &Table, outside: CardSet, rules: &Rules) -> bool {
     let mut t = *table;
     t.end_turn();
+    !wild_can_move(t.groups(), rules) && never_goes_out(&t, outside, rules)
+}
+
+/// Whether a player holding one card, with `table` as his table, can never
+/// go out whatever his wilds do: [`dead_locked`] without its first
+/// condition. Moving wilds over several turns reaches no count of wilds
+/// per group that one turn's moves do not (a group that gives and later
+/// receives nets out), and the going-out test tries every arrangement of
+/// the going-out turn, so a table whose wilds can move may still be
+/// hopeless. Not a rule (a hand ends only by [`dead_locked`]): a player's
+/// judgement of his own prospects, exact.
+pub fn never_goes_out(table: &Table, outside: CardSet, rules: &Rules) -> bool {
+    let mut t = *table;
+    t.end_turn();
     let groups = t.groups();
-    if wild_can_move(groups, rules) {
-        return false;
-    }
     let mut tried = 0u32;
     for k in outside.kinds() {
         if k.is_black_three() || k.is_red_three() {

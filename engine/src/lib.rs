@@ -38,7 +38,7 @@ mod view;
 pub use action::{Action, ParseActionError};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
-pub use deadlock::{dead_locked, wild_can_move};
+pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
 pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::GameLog;

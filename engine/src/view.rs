@@ -169,6 +169,39 @@ impl SeatView<'_> {
         self.state.rules.opening.minimum(self.state.totals[p])
     }
 
+    /// Whether player `p` is dead-locked now (I-32): public knowledge,
+    /// since the test reads only the tables and the size of his hand.
+    pub fn dead_locked(&self, p: usize) -> bool {
+        self.state.dead_locked(p)
+    }
+
+    /// The cards outside every table (the stock, the pile, every hand),
+    /// with `table` in place of the seat's own.
+    fn outside_with(&self, table: &Table) -> CardSet {
+        let g = self.state;
+        let mut on = table.cards();
+        for p in (0..self.players()).filter(|&p| p != self.seat as usize) {
+            on = on.checked_add(g.tables[p].cards()).unwrap_or(on);
+        }
+        CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
+    }
+
+    /// Whether the seat would be dead-locked (I-32) holding one card after
+    /// its discard with `table` as its table: the query for a meld step
+    /// that leaves two cards in hand (read the table after the step, with
+    /// nothing pending). Public cards only.
+    pub fn dead_locked_with(&self, table: &Table) -> bool {
+        crate::deadlock::dead_locked(table, self.outside_with(table), self.rules())
+    }
+
+    /// Whether the seat, holding one card after its discard with `table`
+    /// as its table, could never go out whatever its wilds do
+    /// ([`crate::never_goes_out`]): hopeless although, if a wild can
+    /// move, not a dead lock by I-32.
+    pub fn never_goes_out_with(&self, table: &Table) -> bool {
+        crate::deadlock::never_goes_out(table, self.outside_with(table), self.rules())
+    }
+
     /// The cards this seat cannot place: the union of the other hands' unknown
     /// cards and the stock's unknown cards.
     pub fn unseen(&self) -> CardSet {

@@ -278,3 +278,67 @@ fn i32_positions_save_and_check_the_dead_lock() {
     let g = load(&over);
     assert_eq!(g.end(), Some(HandEnd::Deadlocked));
 }
+
+/// I-32, the query for agents: at every meld step of meld-biased random
+/// hands that leaves two cards in hand and nothing pending, the seat's
+/// view says from the table after the step (public cards only) whether a
+/// discard will leave it dead-locked, as the engine then finds; and a
+/// dead lock is always hopeless (`never_goes_out_with`).
+#[test]
+fn i32_the_views_query_agrees_with_the_engine() {
+    use rand::{RngExt, SeedableRng};
+    let (mut asked, mut dead, mut hopeless) = (0, 0, 0);
+    let mut legal = Vec::new();
+    for seed in 0..120u64 {
+        let mut g = GameState::new(Rules::default(), seed);
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        while !g.is_terminal() {
+            g.legal_actions(&mut legal);
+            if g.phase() == Phase::Meld {
+                let p = g.current_player();
+                for &a in legal
+                    .iter()
+                    .filter(|a| !matches!(a, Action::Discard(_) | Action::Reset | Action::TakeRest))
+                {
+                    let mut after = g.clone();
+                    after.apply(a).unwrap();
+                    if after.hand(p).len() != 2 || !after.pending_wilds().is_empty() {
+                        continue;
+                    }
+                    let view = after.view(p);
+                    let table = after.table(p);
+                    let said = view.dead_locked_with(table);
+                    let never = view.never_goes_out_with(table);
+                    assert!(!said || never, "a dead lock is hopeless");
+                    // Any discard the engine accepts: the mark that follows.
+                    let Some(d) = after.hand(p).kinds().find(|&c| {
+                        let mut t = after.clone();
+                        t.apply(Action::Discard(c)).is_ok()
+                    }) else {
+                        continue;
+                    };
+                    after.apply(Action::Discard(d)).unwrap();
+                    assert_eq!(after.found_dead_locked(p), said, "seed {seed}: {a}");
+                    asked += 1;
+                    dead += said as u32;
+                    hopeless += never as u32;
+                }
+            }
+            let melds: Vec<Action> = legal
+                .iter()
+                .copied()
+                .filter(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }))
+                .collect();
+            let pick = if !melds.is_empty() && rng.random_bool(0.9) {
+                melds[rng.random_range(0..melds.len())]
+            } else {
+                legal[rng.random_range(0..legal.len())]
+            };
+            g.apply(pick).unwrap();
+        }
+    }
+    assert!(
+        asked > 200 && dead > 20 && hopeless > dead,
+        "{asked} steps asked, {dead} dead, {hopeless} hopeless"
+    );
+}
