@@ -2,8 +2,8 @@
 //! how useful a card in hand is, whether an opening is within reach.
 
 use kanaszta_engine::{
-    max_opening_any, rank_mask, red_three_points, Action, Card, CardSet, Group, Rank, Rules,
-    SeatView, Suit, Table,
+    max_opening, max_opening_any, rank_mask, red_three_points, Action, Card, CardSet, Group, Rank,
+    Rules, SeatView, Suit, Table,
 };
 
 /// Points a table is worth now (D-14 base items and melded card values),
@@ -89,6 +89,29 @@ pub fn card_points(set: CardSet) -> i32 {
 pub fn opened_before(view: &SeatView, seat: usize) -> bool {
     let t = view.table(seat);
     t.groups().iter().any(|g| !g.is_new()) || t.heart_aces > t.heart_aces_new
+}
+
+/// Whether the hand and the pile's top card make an opening (D-6.2.1, D-8)
+/// with the top card in it, keeping a card to discard.
+pub fn pickup_opens(view: &SeatView) -> bool {
+    let Some(top) = view.pile_top() else {
+        return false;
+    };
+    let Some(rank) = top.rank() else { return false };
+    let mut pool = view.hand();
+    if view.rules().heart_aces() {
+        pool = without_heart_aces(pool);
+    }
+    pool.insert(top);
+    let need = view.opening_minimum(view.seat());
+    max_opening(pool, rank, pool.len().saturating_sub(1)) >= need
+}
+
+/// The hand without its ♥A (kept for laying separately, D-9.4).
+pub fn without_heart_aces(hand: CardSet) -> CardSet {
+    let mut h = hand;
+    while h.remove(Card::HEART_ACE) {}
+    h
 }
 
 /// The most an opening laid from `pool` could be worth (D-8.2), keeping one

@@ -1,21 +1,26 @@
 //! `greedy`: maximizes immediate points.
 //!
 //! - Cut: keeps cut cards that are wild, red threes, or match a rank in hand.
-//! - Draw: once it has opened, takes the pile when it holds at least `pile`
-//!   cards and the engine allows it (D-6.2), takes the free pickup (D-6.1) when the card
-//!   is wild or matches its hand or table, otherwise draws.
+//! - Draw: takes the pile when it holds at least `pile` cards and the
+//!   engine allows it (D-6.2), once it has opened, or before (`open_pickup`)
+//!   when the pile's top card and its hand make the opening (D-6.2.1);
+//!   takes the free pickup (D-6.1) when the card is wild or matches its
+//!   hand or table, otherwise draws.
 //! - Meld: during a pickup it takes the rest as soon as it may; then plays the
 //!   meld action that raises its table's value (card values, canasta
 //!   bonuses, heart aces, red threes) the most, as long as one raises it.
 //!   Before opening it melds only when its hand can reach the opening
 //!   minimum (D-8.2). It goes out whenever melding leaves one card to discard.
+//!   It never makes a step after which, keeping one card, it could never
+//!   go out (`avoid_dead`: I-32's dead lock, or a table whose movable wilds
+//!   cannot help, [`kanaszta_engine::never_goes_out`]).
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
 use crate::eval::{
     best_opening, group_value, is_meld, keep_value_in, least_useful_discard, opened_before,
-    opening_settled, table_ranks, table_value_change,
+    opening_settled, pickup_opens, table_ranks, table_value_change,
 };
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::spec::{parse_in, parse_switch, switch_text, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{Action, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
@@ -27,6 +32,11 @@ pub struct GreedyParams {
     pub pile: u32,
     /// Meld actions in one turn before it ends the turn by the shortest way.
     pub patience: u32,
+    /// Takes the pile before opening when the top card and the hand make
+    /// the opening (D-6.2.1).
+    pub open_pickup: bool,
+    /// Never melds down to one card that could never go out (I-32).
+    pub avoid_dead: bool,
 }
 
 impl Default for GreedyParams {
@@ -34,6 +44,8 @@ impl Default for GreedyParams {
         GreedyParams {
             pile: 3,
             patience: 60,
+            open_pickup: true,
+            avoid_dead: true,
         }
     }
 }
@@ -55,6 +67,16 @@ impl Params for GreedyParams {
                 accepts: "1..10000",
                 doc: "meld actions in a turn before it ends the turn by the shortest way",
             },
+            ParamDoc {
+                key: "open_pickup",
+                accepts: "on|off",
+                doc: "takes the pile before opening when its top card and the hand make the opening (D-6.2.1)",
+            },
+            ParamDoc {
+                key: "avoid_dead",
+                accepts: "on|off",
+                doc: "never melds down to one card that could never go out (I-32)",
+            },
         ]
     }
 
@@ -62,6 +84,8 @@ impl Params for GreedyParams {
         match key {
             "pile" => self.pile = parse_in(value, 1, 112)?,
             "patience" => self.patience = parse_in(value, 1, 10_000)?,
+            "open_pickup" => self.open_pickup = parse_switch(value)?,
+            "avoid_dead" => self.avoid_dead = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
         }
         Ok(())
@@ -71,6 +95,8 @@ impl Params for GreedyParams {
         match key {
             "pile" => Some(self.pile.to_string()),
             "patience" => Some(self.patience.to_string()),
+            "open_pickup" => Some(switch_text(self.open_pickup)),
+            "avoid_dead" => Some(switch_text(self.avoid_dead)),
             _ => None,
         }
     }
@@ -170,12 +196,13 @@ impl Agent for GreedyAgent {
             },
             Phase::FirstDiscard => least_useful_discard(view, legal).unwrap_or(legal[0]),
             Phase::Draw => {
-                // Only once opened: a pickup before the opening must make
-                // the whole opening with the top card (D-6.2.1), a plan
-                // beyond immediate points.
+                // Before the opening, a pickup must make the whole opening
+                // with the top card (D-6.2.1): taken when the hand and the
+                // top card do.
                 if legal.contains(&Action::TakePile)
                     && view.pile().len() as u32 >= self.params.pile
-                    && opened_before(view, view.seat())
+                    && (opened_before(view, view.seat())
+                        || (self.params.open_pickup && pickup_opens(view)))
                 {
                     return Action::TakePile;
                 }
@@ -300,6 +327,24 @@ fn considered(a: Action, pending: bool) -> bool {
     is_meld(&a) && (pending || !matches!(a, Action::TakeWild { .. }))
 }
 
+/// Whether the step `a`, with nothing pending and `hand` cards in hand,
+/// leaves two cards, so that after the discard the seat keeps one card
+/// with which it could never go out (I-32; [`SeatView::never_goes_out_with`]).
+/// Steps that take a wild out (and leave it pending) are judged where the
+/// wild is placed.
+fn dead_end(view: &SeatView, candidates: &mut Candidates, a: Action, hand: u32) -> bool {
+    let from_hand = match a {
+        Action::Lay { cards } if view.pending_wilds().is_empty() => cards.len(),
+        Action::Extend { card, .. } if !view.pending_wilds().contains(card) => 1,
+        Action::LayHeartAce => 1,
+        _ => return false,
+    };
+    hand == from_hand + 2
+        && candidates
+            .read_table_after(a, |t| view.never_goes_out_with(t))
+            .unwrap_or(false)
+}
+
 /// Wilds a step spends from the hand: its second key (fewer first).
 fn wilds_spent(a: Action) -> i32 {
     match a {
@@ -323,6 +368,7 @@ impl GreedyAgent {
         let pending = !view.pending_wilds().is_empty();
         let rules = view.rules();
         let before = view.table(view.seat());
+        let hand = view.hand().len();
         self.scored.clear();
         for (i, &a) in candidates.steps().iter().enumerate() {
             // A step surely not listed is never the one checked listed.
@@ -336,7 +382,9 @@ impl GreedyAgent {
                 None => candidates.read_table_after(a, |t| table_value_change(before, t, rules)),
             };
             if let Some(gain) = gain {
-                if gain > 0 || pending {
+                if (gain > 0 || pending)
+                    && !(self.params.avoid_dead && dead_end(view, candidates, a, hand))
+                {
                     self.scored.push((gain, -wilds_spent(a), i, a));
                 }
             }
@@ -358,7 +406,91 @@ impl GreedyAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::Rules;
+    use crate::Agent;
+    use kanaszta_engine::{GameState, Position, Rules};
+    use rand::SeedableRng;
+
+    /// Plays greedy hands (both seats `params`) and counts the meld steps
+    /// greedy chose that leave two cards, nothing pending and no rest of
+    /// the pile to take, and a table with which one card could never go
+    /// out (I-32), and all such two-card steps.
+    fn dead_ends_chosen(params: &GreedyParams, seeds: std::ops::Range<u64>) -> (u32, u32) {
+        let (mut dead, mut two) = (0, 0);
+        let mut legal = Vec::new();
+        for seed in seeds {
+            let mut g = GameState::new(Rules::default(), seed);
+            let mut agents = [
+                GreedyAgent::new(params.clone()),
+                GreedyAgent::new(params.clone()),
+            ];
+            let mut rngs = [crate::seat_rng(seed, 0), crate::seat_rng(seed, 1)];
+            while !g.is_terminal() {
+                let p = g.current_player();
+                g.legal_actions(&mut legal);
+                let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+                let mut after = g.clone();
+                after.apply(a).unwrap();
+                if g.phase() == Phase::Meld
+                    && is_meld(&a)
+                    && after.hand(p).len() == 2
+                    && after.pending_wilds().is_empty()
+                    && after.pickup().is_none_or(|k| k.rest_taken)
+                {
+                    two += 1;
+                    dead += after.view(p).never_goes_out_with(after.table(p)) as u32;
+                }
+                g = after;
+            }
+        }
+        (dead, two)
+    }
+
+    /// I-32: greedy never melds itself down to a card that could never go
+    /// out; with `avoid_dead=off` (the greedy of old) it does so often.
+    #[test]
+    fn greedy_never_melds_into_a_dead_end() {
+        let (dead, two) = dead_ends_chosen(&GreedyParams::default(), 0..150);
+        assert!(dead == 0 && two > 50, "{dead} of {two} two-card steps dead");
+        let old = GreedyParams {
+            avoid_dead: false,
+            ..GreedyParams::default()
+        };
+        let (dead, two) = dead_ends_chosen(&old, 0..150);
+        assert!(
+            dead > 20,
+            "avoid_dead=off: {dead} of {two} two-card steps dead"
+        );
+    }
+
+    /// D-6.2.1: before opening, greedy takes a pile whose top card and its
+    /// hand make the opening (kings and aces: 90 for 50); with
+    /// `open_pickup=off` it draws, and so where they do not (the engine
+    /// does not list the pickup then).
+    #[test]
+    fn greedy_opens_by_taking_the_pile() {
+        let position = |hand: &str| {
+            let text = format!(
+                r#"{{"phase": "draw", "current": 0, "turns": 6, "pile": "4C 9D KH",
+                    "players": [{{"hand": "{hand}"}}, {{"hand": "5D 5H 6C 6H 7C 7D 8C 8D 9H 9S TC TD JC"}}]}}"#
+            );
+            Position::from_json(&text).unwrap().to_state().unwrap()
+        };
+        let opens = position("KC KD AC AD AS 4D 4H 4S 5C 6D 7H 8S 9C TH");
+        let short = position("KC KD 5C 6D 7H 8S 9C TH JD QS QH 4D 4H 4S");
+        let mut legal = Vec::new();
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        let mut choice = |g: &GameState, params: GreedyParams| {
+            g.legal_actions(&mut legal);
+            GreedyAgent::new(params).act(&g.view(0), &legal, &mut rng)
+        };
+        assert_eq!(choice(&opens, GreedyParams::default()), Action::TakePile);
+        let off = GreedyParams {
+            open_pickup: false,
+            ..GreedyParams::default()
+        };
+        assert_eq!(choice(&opens, off), Action::Draw);
+        assert_eq!(choice(&short, GreedyParams::default()), Action::Draw);
+    }
 
     /// Greedy's gain of an extend from the hand, read from the one group
     /// it changes, is the change of its table's value after the step, at

@@ -60,12 +60,14 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 
-use crate::eval::{best_opening, card_points, is_meld, opening_settled, rank_counts, table_value};
+use crate::eval::{
+    best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
+    without_heart_aces,
+};
 use crate::spec::{parse_in, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, max_opening, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
-    SeatView, Table,
+    can_go_out_with, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules, SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -1375,22 +1377,6 @@ fn consider(best: &mut Option<(f64, usize, Action)>, c: (f64, usize, Action)) {
     }
 }
 
-/// Whether the hand and the pile's top card make an opening (D-6.2.1, D-8)
-/// with the top card in it, keeping a card to discard.
-fn pickup_opens(view: &SeatView) -> bool {
-    let Some(top) = view.pile_top() else {
-        return false;
-    };
-    let Some(rank) = top.rank() else { return false };
-    let mut pool = view.hand();
-    if view.rules().heart_aces() {
-        pool = without_heart_aces(pool);
-    }
-    pool.insert(top);
-    let need = view.opening_minimum(view.seat());
-    max_opening(pool, rank, pool.len().saturating_sub(1)) >= need
-}
-
 /// Whether an opening worth `need` (D-8.2) can be laid from `pool`, keeping
 /// a card to discard. Cheap bounds settle most cases
 /// ([`opening_settled`]); the exact search ([`best_opening`]) runs only
@@ -1400,13 +1386,6 @@ fn opening_in_reach(pool: CardSet, need: i32, memo: &mut OpeningCache) -> bool {
         return true;
     }
     opening_settled(pool, need).unwrap_or_else(|| memo.best_opening(pool) >= need)
-}
-
-/// The hand without its ♥A (kept for laying separately, D-9.4).
-fn without_heart_aces(hand: CardSet) -> CardSet {
-    let mut h = hand;
-    while h.remove(Card::HEART_ACE) {}
-    h
 }
 
 /// Whether an action puts a ♥A into a group, where it is worth 20 instead

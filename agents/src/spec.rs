@@ -232,6 +232,20 @@ impl fmt::Display for AgentSpec {
     }
 }
 
+/// Parses an on/off parameter (`on`, `off`; also `1`, `0`, `true`, `false`).
+pub fn parse_switch(value: &str) -> Result<bool, String> {
+    match value {
+        "on" | "1" | "true" => Ok(true),
+        "off" | "0" | "false" => Ok(false),
+        _ => Err("expected on or off".into()),
+    }
+}
+
+/// An on/off parameter as text.
+pub fn switch_text(on: bool) -> String {
+    if on { "on" } else { "off" }.into()
+}
+
 /// Parses a number parameter in `lo..=hi`.
 pub fn parse_in<T>(value: &str, lo: T, hi: T) -> Result<T, String>
 where
