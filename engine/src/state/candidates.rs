@@ -1,0 +1,339 @@
+//! The meld steps worth listing: every step the listing may hold, generated
+//! from the mover's cards, unchecked for completion (I-9).
+
+use super::steps::{extend_fits, wild_may_leave};
+use super::*;
+use crate::action::Action;
+use crate::card::{Card, Rank};
+use crate::card_set::CardSet;
+use crate::group::FLAG_RECEIVED;
+use crate::rules::{BlackCanastaWilds, WildCanasta};
+
+/// Part of `cards` that the pending wilds supply (pending wilds are used first).
+pub(super) fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for w in pending.iter() {
+        if cards.count(w) > out.count(w) {
+            out.insert(w);
+        }
+    }
+    out
+}
+
+/// The natural ranks counted 2 or more in `counts` (one nibble a rank,
+/// as [`CardSet::rank_counts`]), in rank order: picked from the nibbles
+/// with a bit above the lowest, not by testing all eleven.
+pub(super) fn ranks_held_twice(counts: u64) -> impl Iterator<Item = Rank> {
+    let high = counts & 0xEEEE_EEEE_EEEE_EEEE;
+    let mut ranks = ((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES;
+    std::iter::from_fn(move || {
+        if ranks == 0 {
+            return None;
+        }
+        let r = Rank::from_index((ranks.trailing_zeros() / 4) as u8);
+        ranks &= ranks - 1;
+        Some(r)
+    })
+}
+
+/// The lowest bit of each natural rank's nibble (4 to A).
+pub(super) const NATURAL_NIBBLES: u64 = 0x0001_1111_1111_1100;
+
+/// Every distinct three-card group that can be laid from `pool` (D-9):
+/// three naturals, two naturals and a wild, or three wilds.
+/// With `need` non-empty, only the lays holding a kind of `need` (in the
+/// same order).
+pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
+    let wilds = pool.wilds();
+    let free = need.is_empty();
+    // The wild kinds a pair of naturals may take.
+    let pair_wilds = if free {
+        wilds
+    } else {
+        wilds.distinct().of_kinds(need)
+    };
+    let counts = pool.rank_counts();
+    for r in ranks_held_twice(counts) {
+        let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
+        let nat = pool.of_rank(r);
+        debug_assert_eq!(n, nat.len());
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(nat, &mut kinds);
+        if n >= 3 && free {
+            triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
+        }
+        if !pair_wilds.is_empty() {
+            pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
+                for w in pair_wilds.kinds() {
+                    let mut t = s;
+                    t.insert(w);
+                    out.push(Action::Lay { cards: t });
+                }
+            });
+        }
+    }
+    if wilds.len() >= 3 {
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(wilds, &mut kinds);
+        triples(&kinds[..k], &mut |s| {
+            if free || !s.distinct().of_kinds(need).is_empty() {
+                out.push(Action::Lay { cards: s })
+            }
+        });
+    }
+}
+
+/// The kinds of `set` (at most 5: one rank's suits, or the four 2s and
+/// the joker) with their counts, in kind order; returns how many.
+pub(super) fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
+    let mut n = 0;
+    for c in set.kinds() {
+        out[n] = (c, set.count(c) as u8);
+        n += 1;
+    }
+    n
+}
+
+/// Every distinct pair of `kinds`, each added to `acc`, in the order of
+/// [`sub_multisets`]: a kind twice, then with each later kind.
+pub(super) fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let mut one = acc;
+        one.insert(a);
+        if ca >= 2 {
+            let mut two = one;
+            two.insert(a);
+            f(two);
+        }
+        for &(b, _) in &kinds[i + 1..] {
+            let mut t = one;
+            t.insert(b);
+            f(t);
+        }
+    }
+}
+
+/// Every distinct triple of `kinds`, in the order of [`sub_multisets`]:
+/// by first kind, as many copies of it as possible first.
+pub(super) fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
+    for (i, &(a, ca)) in kinds.iter().enumerate() {
+        let rest = &kinds[i + 1..];
+        let mut one = CardSet::EMPTY;
+        one.insert(a);
+        let mut two = one;
+        two.insert(a);
+        if ca >= 3 {
+            let mut three = two;
+            three.insert(a);
+            f(three);
+        }
+        if ca >= 2 {
+            for &(b, _) in rest {
+                let mut t = two;
+                t.insert(b);
+                f(t);
+            }
+        }
+        pairs(rest, one, f);
+    }
+}
+
+/// Calls `f` with every distinct sub-multiset of `set` of size `k`: kinds
+/// in index order, as many copies of the earlier kinds as possible first.
+pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
+    let mut kinds = [(Card::JOKER, 0u8); 53];
+    let mut n = 0;
+    for c in set.kinds() {
+        kinds[n] = (c, set.count(c) as u8);
+        n += 1;
+    }
+    // Branches that cannot gather `k` cards from what is left emit
+    // nothing; they are cut short.
+    pub(super) fn rec<F: FnMut(CardSet)>(
+        kinds: &[(Card, u8)],
+        avail: u32,
+        k: u32,
+        acc: CardSet,
+        f: &mut F,
+    ) {
+        if k == 0 {
+            f(acc);
+            return;
+        }
+        if avail < k {
+            return;
+        }
+        let Some((&(c, count), rest)) = kinds.split_first() else {
+            return;
+        };
+        let count = count as u32;
+        let max = count.min(k);
+        for take in (0..=max).rev() {
+            let mut a = acc;
+            for _ in 0..take {
+                a.insert(c);
+            }
+            rec(rest, avail - count, k - take, a, f);
+        }
+    }
+    rec(&kinds[..n], set.len(), k, CardSet::EMPTY, f);
+}
+
+impl GameState {
+    /// Every meld-phase action worth trying, legal or not; the discards
+    /// and the reset (which end or undo the meld phase) only `with_ends`.
+    pub(super) fn raw_meld_candidates(&self, cand: &mut Vec<Action>, with_ends: bool) {
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        // Candidates the step would refuse whatever the position are not
+        // generated (dropping them changes neither the listing, which
+        // keeps the order of the rest, nor the search, which skips
+        // refused steps): extends of a black canasta (D-11.4), wilds out
+        // of a group that received one or of a locked wild canasta
+        // (D-11.2, I-22) or out of a black canasta but by a swap (I-13),
+        // swaps but on a black canasta under `swap`, the rest of the pile
+        // without a pickup in progress (D-6.2). Nor are extends and wilds
+        // taken out that the group's limits refuse here (D-9.1, D-11.2,
+        // I-13), checked on the group alone.
+        for w in self.turn.pending.kinds() {
+            for (i, g) in table.groups().iter().enumerate() {
+                if g.is_black_canasta()
+                    || !self.step_kept(
+                        Action::Extend {
+                            group: i as u8,
+                            card: w,
+                        },
+                        extend_fits(g, w),
+                    )
+                {
+                    continue;
+                }
+                cand.push(Action::Extend {
+                    group: i as u8,
+                    card: w,
+                });
+            }
+        }
+        {
+            let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
+            // For the search, with wilds pending only lays holding one of
+            // them (the step refuses the others, D-11.2).
+            let need = if with_ends {
+                CardSet::EMPTY
+            } else {
+                self.turn.pending
+            };
+            lays_of_three(pool, need, cand);
+            let hand_wilds = hand.wilds();
+            let locked = self.rules.wild_canasta == WildCanasta::Locked;
+            for (i, g) in table.groups().iter().enumerate() {
+                // A copy: the pushes below cannot change it, so what is
+                // read of it once is not read again.
+                let g = *g;
+                let group = i as u8;
+                let black = g.is_black_canasta();
+                if !black {
+                    // The hand's kinds the group accepts (its rank and the
+                    // wilds), in kind order. Whether one more card keeps
+                    // the group legal depends only on whether it is wild
+                    // (D-9.1, D-9.2): checked once for each.
+                    let fits = match g.rank() {
+                        Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
+                        None => hand_wilds,
+                    };
+                    let (natural_fits, wild_fits) = (g.fits_one_more(false), g.fits_one_more(true));
+                    for c in fits.kinds() {
+                        debug_assert!(g.accepts_kind(c));
+                        let fits = if c.is_wild() { wild_fits } else { natural_fits };
+                        debug_assert_eq!(fits, extend_fits(&g, c));
+                        let a = Action::Extend { group, card: c };
+                        if !self.step_kept(a, fits) {
+                            continue;
+                        }
+                        cand.push(a);
+                    }
+                }
+                let may_give = g.flags() & FLAG_RECEIVED == 0 && !(g.is_wild_canasta() && locked);
+                let swaps =
+                    may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
+                if may_give && (!black || swaps) {
+                    // Whether a wild may leave depends only on the group's
+                    // counts (D-11.2, D-11.3, I-13): checked once.
+                    let leaves = !black && g.may_lose_a_wild();
+                    for w in g.wild_kinds().kinds() {
+                        if !black {
+                            let a = Action::TakeWild { group, wild: w };
+                            debug_assert_eq!(leaves, wild_may_leave(&g, w));
+                            if self.step_kept(a, leaves) {
+                                cand.push(a);
+                            }
+                        }
+                        if let (true, Some(r)) = (swaps, g.rank()) {
+                            for n in hand.of_rank(r).kinds() {
+                                cand.push(Action::Swap {
+                                    group,
+                                    natural: n,
+                                    wild: w,
+                                });
+                            }
+                        }
+                    }
+                }
+                if black && self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
+                    if let Some(r) = g.rank() {
+                        let need = g.wilds();
+                        for k in [need, need + 1] {
+                            sub_multisets(hand.of_rank(r), k, &mut |s| {
+                                cand.push(Action::Convert { group, naturals: s })
+                            });
+                        }
+                    }
+                }
+                if g.is_new() && (with_ends || self.turn.pending.is_empty()) {
+                    cand.push(Action::TakeBack { group });
+                }
+            }
+            if !with_ends && !self.turn.pending.is_empty() {
+                // The search skips what the step refuses while wilds are
+                // pending (D-11.2): take-backs, heart aces, the rest.
+                return;
+            }
+            if hand.contains(Card::HEART_ACE) {
+                cand.push(Action::LayHeartAce);
+            }
+            if table.heart_aces_new > 0 {
+                cand.push(Action::TakeBackHeartAce);
+            }
+            if self.before_rest() {
+                cand.push(Action::TakeRest);
+            }
+            if with_ends {
+                for c in hand.kinds() {
+                    cand.push(Action::Discard(c));
+                }
+                if self.resettable() {
+                    cand.push(Action::Reset);
+                }
+            }
+        }
+    }
+
+    /// `keep`, the verdict of a check on the group alone for a candidate
+    /// step; debug builds make sure a step it drops is one that
+    /// [`GameState::meld_step`] refuses.
+    pub(super) fn step_kept(&self, a: Action, keep: bool) -> bool {
+        #[cfg(debug_assertions)]
+        if !keep {
+            let mut t = self.clone();
+            t.quiet = true;
+            assert!(
+                t.meld_step(a).is_err(),
+                "{a} dropped, yet the step takes it"
+            );
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = a;
+        keep
+    }
+}

@@ -1,0 +1,505 @@
+//! The ways into legality: the listing of legal actions, the candidate
+//! check one action at a time, and `apply`.
+
+use super::completion::Verdict;
+use super::*;
+use crate::action::Action;
+use crate::card::Card;
+use crate::card_set::CardSet;
+use crate::error::{refuse, RuleError};
+use crate::group::Group;
+use crate::refuse_fmt;
+use crate::rules::Permit;
+use crate::solver;
+use crate::table::Table;
+
+/// The legality check of [`GameState::legal_actions`], one candidate at a
+/// time (see [`GameState::candidate_check`]), on one quiet copy of the
+/// state made at the first candidate checked.
+pub struct CandidateCheck<'a> {
+    state: &'a GameState,
+    probe: Option<(GameState, MoverSave)>,
+    /// Whether the state itself is of the case of
+    /// [`CandidateCheck::surely_unlisted`] (a meld phase, a hand of two
+    /// cards, no wild pending, no pickup before the rest, nothing laid
+    /// this turn), read once.
+    two_card_case: Option<bool>,
+    /// Whether the mover could go out from the state itself, asked once
+    /// (see [`CandidateCheck::surely_unlisted`]).
+    out_from_here: Option<bool>,
+}
+
+impl CandidateCheck<'_> {
+    /// Whether the state's [`GameState::legal_actions`] lists `a`, an
+    /// action of its [`GameState::candidate_actions`]. (An action that
+    /// is not a candidate may get a "yes" here that the listing would not
+    /// give: larger lays, say, which [`GameState::apply`] accepts.)
+    pub fn is_listed(&mut self, a: Action) -> bool {
+        let state = self.state;
+        if state.phase != Phase::Meld {
+            return true;
+        }
+        // The ends change nothing: checked on the state itself, they need
+        // no copy (a decision that checks only discards makes none).
+        match a {
+            Action::Discard(c) => return state.discard_check(c, true).is_ok(),
+            Action::Reset => return state.resettable(),
+            _ => {}
+        }
+        if self.surely_unlisted(a) {
+            return false;
+        }
+        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
+        let ok = probe.listed_on_probe(save, a);
+        debug_assert!(*probe == *state, "probe restored after {a}");
+        ok
+    }
+
+    /// Whether the candidate `a` is surely not listed, by a test on the
+    /// state itself: `true` only where [`CandidateCheck::is_listed`]
+    /// says no (`false` decides nothing). The case is an extend from a
+    /// hand of two cards, with no wild pending, no pickup in progress and
+    /// nothing laid this turn: the one card left cannot be taken back
+    /// into a discard, so the turn can end only by going out (I-9,
+    /// D-13.1), and any way out after the extend is one from here, the
+    /// card melded into the same group. So if the mover cannot go out
+    /// from here, no such extend is listed. The going-out test is made
+    /// once, at the first such candidate. (In a hand that can no longer
+    /// end, every turn asks this of each card the hand could extend.)
+    pub fn surely_unlisted(&mut self, a: Action) -> bool {
+        let s = self.state;
+        let Action::Extend { card, .. } = a else {
+            return false;
+        };
+        let p = s.current as usize;
+        let hand = s.hands[p];
+        // What the case asks of the state, read at the first extend only.
+        let case = *self.two_card_case.get_or_insert_with(|| {
+            s.phase == Phase::Meld
+                && hand.len() == 2
+                && s.turn.pending.is_empty()
+                && !s.before_rest()
+                && !s.tables[p].has_new()
+        });
+        if !case || !hand.contains(card) {
+            return false;
+        }
+        !*self
+            .out_from_here
+            .get_or_insert_with(|| solver::can_go_out(s, p, hand, false, None, CardSet::EMPTY))
+    }
+
+    /// How many discards [`GameState::legal_actions`] lists (the meld
+    /// phase's discards are candidates, one a kind of card in hand):
+    /// whether one is legal depends on the card only through the card
+    /// taken for free (I-21), so one check answers for the others.
+    pub fn listed_discards(&self) -> u32 {
+        let s = self.state;
+        if s.phase != Phase::Meld {
+            return 0;
+        }
+        let hand = s.hands[s.current as usize];
+        let barred = |c: Card| {
+            s.turn.free_card == Some(c)
+                && s.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2
+        };
+        let mut kinds = 0;
+        let mut open = None;
+        let mut barred_kinds = 0;
+        for c in hand.kinds() {
+            kinds += 1;
+            if barred(c) {
+                barred_kinds += 1;
+            } else if open.is_none() {
+                open = Some(c);
+            }
+        }
+        let n = match open {
+            Some(c) if s.discard_check(c, true).is_ok() => kinds - barred_kinds,
+            _ => 0,
+        };
+        debug_assert_eq!(
+            n,
+            hand.kinds()
+                .filter(|&c| s.discard_check(c, true).is_ok())
+                .count() as u32
+        );
+        n
+    }
+
+    /// For an extend from the hand with no wild pending, the group it
+    /// extends as it is and as the step leaves it (`Some(None)` if the step
+    /// is refused): an extend changes that one group of the table and
+    /// nothing else of it, so this is what
+    /// [`CandidateCheck::read_table_after`] would find changed, without the
+    /// step made on a copy. `None` for any other action or state.
+    pub fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
+        let s = self.state;
+        let Action::Extend { group, card } = a else {
+            return None;
+        };
+        if s.phase != Phase::Meld || !s.turn.pending.is_empty() {
+            return None;
+        }
+        let p = s.current as usize;
+        let gi = group as usize;
+        Some(match s.extended_group(p, gi, card, true) {
+            Ok((after, _)) => Some((s.tables[p].groups()[gi], after)),
+            Err(_) => None,
+        })
+    }
+
+    /// `read` of the mover's table after the meld step `a` alone, read in
+    /// place: the step's own rules are checked, not whether the turn can
+    /// then be completed (that is [`CandidateCheck::is_listed`]). `None` if
+    /// the step is refused, or `a` is a discard or the reset, or the phase
+    /// is not the meld phase.
+    pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
+        let state = self.state;
+        if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
+            return None;
+        }
+        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
+        let out = match probe.meld_step(a) {
+            Ok(()) => {
+                let r = read(&probe.tables[state.current as usize]);
+                probe.restore_mover(save);
+                Some(r)
+            }
+            // A refused step changes nothing.
+            Err(_) => None,
+        };
+        debug_assert!(*probe == *state, "probe restored after {a}");
+        out
+    }
+}
+
+/// A quiet copy of `state` and its mover's part, to try steps on.
+pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave) {
+    let mut probe = state.clone();
+    probe.quiet = true;
+    (probe, MoverSave::of(state))
+}
+
+impl GameState {
+    // ----- legal actions --------------------------------------------------
+
+    /// The legal actions of the mover, into `out` (cleared first). Never
+    /// empty before the end. Every listed action is accepted by
+    /// [`GameState::apply`] and leaves a turn that can be completed (I-9).
+    /// New groups are listed as three-card lays (larger groups are a lay and
+    /// extensions); `apply` accepts larger lays too.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Cut => {
+                for mask in 0..8 {
+                    out.push(Action::KeepCut { mask });
+                }
+            }
+            Phase::FirstDiscard => {
+                for c in self.hands[self.current as usize].kinds() {
+                    out.push(Action::Discard(c));
+                }
+            }
+            Phase::Draw => {
+                out.push(Action::Draw);
+                if self.turn.free_offer {
+                    out.push(Action::FreePickup);
+                }
+                if self.take_pile_check(true).is_ok() {
+                    out.push(Action::TakePile);
+                }
+            }
+            Phase::Meld => self.meld_candidates(out),
+        }
+    }
+
+    pub(super) fn meld_candidates(&self, out: &mut Vec<Action>) {
+        // Candidates go straight into the caller's buffer and the illegal
+        // ones are dropped.
+        self.raw_meld_candidates(out, true);
+        let save = MoverSave::of(self);
+        let mut probe = self.clone();
+        probe.quiet = true;
+        out.retain(|&a| probe.listed_on_probe(&save, a));
+        debug_assert!(probe == *self, "probe restored");
+    }
+
+    /// The check of [`GameState::legal_actions`] for the candidate `a`, on
+    /// a quiet copy of the listed state whose mover's part is `save`: a
+    /// step refused changes nothing, and after a step made only the
+    /// mover's part is put back. Discards and the reset are checked
+    /// without changing anything.
+    pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action) -> bool {
+        match a {
+            Action::Discard(c) => self.check_discard(c).is_ok(),
+            Action::Reset => self.resettable(),
+            _ => {
+                let mut touched = false;
+                let ok = self.meld_try(a, &mut touched).is_ok();
+                if touched {
+                    self.restore_mover(save);
+                }
+                ok
+            }
+        }
+    }
+
+    /// The actions [`GameState::legal_actions`] chooses from, into `out`
+    /// (cleared first): in the meld phase every step worth trying, the
+    /// discards and the reset, none of them checked yet, in the listing's
+    /// order (the legal actions are this list with the illegal ones
+    /// dropped); in any other phase the legal actions themselves. With
+    /// [`GameState::candidate_check`], a player who wants one action of a
+    /// preference order checks only the candidates it gets to, instead of
+    /// having every step's turn completion (I-9) checked.
+    pub fn candidate_actions(&self, out: &mut Vec<Action>) {
+        if self.phase == Phase::Meld {
+            out.clear();
+            self.raw_meld_candidates(out, true);
+        } else {
+            self.legal_actions(out);
+        }
+    }
+
+    /// Checks candidates of [`GameState::candidate_actions`] one at a
+    /// time: [`CandidateCheck::is_listed`] answers as
+    /// [`GameState::legal_actions`] would list them.
+    pub fn candidate_check(&self) -> CandidateCheck<'_> {
+        CandidateCheck {
+            state: self,
+            probe: None,
+            two_card_case: None,
+            out_from_here: None,
+        }
+    }
+
+    // ----- apply -------------------------------------------------------------
+
+    /// Applies an action of the mover. On error nothing changes and the error
+    /// names the rule the action breaks.
+    pub fn apply(&mut self, action: Action) -> Result<(), RuleError> {
+        match self.phase {
+            Phase::Over => refuse("D-13.3", "the hand is over"),
+            Phase::Cut => match action {
+                Action::KeepCut { mask } if mask < 8 => {
+                    self.keep_cut(mask);
+                    Ok(())
+                }
+                _ => refuse_fmt!(self.quiet, "D-3.1", "the starter must first decide which cut cards to keep (keep 000 … keep 111), not `{action}`"),
+            },
+            Phase::FirstDiscard => match action {
+                Action::Discard(c) => self.discard(c),
+                _ => refuse_fmt!(self.quiet, "D-5.4", "the starter's first turn is a discard and nothing else, not `{action}`"),
+            },
+            Phase::Draw => match action {
+                Action::Draw => {
+                    self.end_draw_choice();
+                    self.draw_for_turn();
+                    self.set_anchor();
+                    Ok(())
+                }
+                Action::FreePickup => {
+                    self.free_pickup()?;
+                    self.set_anchor();
+                    Ok(())
+                }
+                Action::TakePile => {
+                    self.check_take_pile()?;
+                    self.take_pile();
+                    self.set_anchor();
+                    Ok(())
+                }
+                _ => refuse_fmt!(self.quiet, "D-5.1", "a turn begins by drawing or taking from the pile, not `{action}`"),
+            },
+            Phase::Meld => {
+                if let Action::Discard(c) = action {
+                    return self.discard(c);
+                }
+                if action == Action::Reset {
+                    if !self.resettable() {
+                        return refuse("I-25", "nothing has been laid or moved this meld phase");
+                    }
+                    let p = self.current as usize;
+                    self.hands[p] = self.anchor.hand;
+                    self.known[p] = self.anchor.known;
+                    self.tables[p] = self.anchor.table;
+                    self.turn = self.anchor.turn;
+                    return Ok(());
+                }
+                self.meld_action(action, true)
+            }
+        }
+    }
+
+    /// A meld-phase action other than a discard or a reset, in place.
+    /// With `check`, the I-9 / I-26 completion check too: the step is made
+    /// in place, and if the check refuses it the mover's part is put back
+    /// as it was. Without, only the step's own rules (a refused step
+    /// changes nothing).
+    pub(super) fn meld_action(&mut self, action: Action, check: bool) -> Result<(), RuleError> {
+        if check {
+            let save = MoverSave::of(self);
+            let mut touched = false;
+            if let Err(e) = self.meld_try(action, &mut touched) {
+                if touched {
+                    self.restore_mover(&save);
+                }
+                return Err(e);
+            }
+        } else {
+            self.meld_step(action)?;
+        }
+        if action == Action::TakeRest {
+            self.set_anchor();
+        }
+        Ok(())
+    }
+
+    /// A meld-phase action other than a discard or a reset, in place, with
+    /// the I-9 completion check. A refusal by the step itself changes
+    /// nothing (`touched` stays false); after a refusal by the completion
+    /// check the step has been made (`touched`) and the caller restores the
+    /// mover's part ([`GameState::restore_mover`]).
+    pub(super) fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
+        self.meld_step(action)?;
+        *touched = true;
+        if action == Action::TakeRest {
+            // With the opening made and two cards in hand the turn
+            // surely ends with a discard; otherwise search.
+            let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
+            if !sure && (!self.can_finish() || !self.search_completion(&mut 1500)) {
+                return refuse(
+                    "I-26",
+                    "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
+                );
+            }
+            return Ok(());
+        }
+        // The quick completion test first. Its "no" is exact in a
+        // plain meld phase (it rests on the going-out solver, which
+        // is generous); with pending wilds or during a pickup an
+        // exact (bounded) search over the engine's own moves decides.
+        let tight = !self.turn.pending.is_empty() || self.before_rest();
+        let completable = self.can_finish() || (tight && self.search_completion(&mut 600));
+        if !completable {
+            return refuse_fmt!(
+                self.quiet,
+                "I-9",
+                "`{action}` would leave a turn that cannot be completed"
+            );
+        }
+        Ok(())
+    }
+
+    /// Applies an action listed by [`GameState::legal_actions`] for this
+    /// state, or for a state with the same mover's hand, table and turn
+    /// (such as a determinization of the mover's view). The listing has
+    /// already made the I-9 / I-26 completion check of a meld step, the
+    /// costly part of [`GameState::apply`], so it is not repeated here; the
+    /// step's own rules still are, and every other action goes through
+    /// `apply`. The result is the same as `apply`'s for a listed action;
+    /// for an unlisted meld step that only the completion check would
+    /// refuse it is not (debug builds panic on one). For agents and
+    /// rollouts that choose from the listing.
+    pub fn apply_listed(&mut self, action: Action) -> Result<(), RuleError> {
+        if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
+            return self.apply(action);
+        }
+        #[cfg(debug_assertions)]
+        let expected = {
+            let mut t = self.clone();
+            t.apply(action).map(|()| t)
+        };
+        self.meld_action(action, false)?;
+        #[cfg(debug_assertions)]
+        match expected {
+            Ok(t) => debug_assert!(t == *self, "apply_listed differs from apply for `{action}`"),
+            Err(e) => panic!("apply_listed: `{action}` was not listed: {e}"),
+        }
+        Ok(())
+    }
+
+    /// Applies the meld step `action` with its own rules checked, but not
+    /// whether the turn can then be completed (I-9, I-26): for trying
+    /// candidates ([`GameState::candidate_actions`]) whose listing is
+    /// checked apart ([`GameState::candidate_check`]). A refused step
+    /// changes nothing. Discards, the reset and actions of other phases
+    /// go through [`GameState::apply`].
+    pub fn apply_step(&mut self, action: Action) -> Result<(), RuleError> {
+        if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
+            return self.apply(action);
+        }
+        self.meld_action(action, false)
+    }
+
+    /// Applies an action the caller knows to be legal (e.g. taken from
+    /// [`GameState::legal_actions`]); panics on an illegal one. For rollouts.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        if let Err(e) = self.apply(action) {
+            panic!("apply_unchecked: illegal action `{action}`: {e}");
+        }
+    }
+
+    /// D-6.2, D-6.3, I-7, I-9: whether the penalized pickup is allowed now.
+    pub fn check_take_pile(&self) -> Result<(), RuleError> {
+        self.take_pile_check(self.quiet)
+    }
+
+    /// [`GameState::check_take_pile`], formatting no message when `quiet`
+    /// (the listing asks without copying the state to make it quiet).
+    pub(super) fn take_pile_check(&self, quiet: bool) -> Result<(), RuleError> {
+        if self.phase != Phase::Draw {
+            return refuse("D-6.2", "the pile is taken at the start of a turn");
+        }
+        let p = self.current as usize;
+        let Some(top) = self.pile_top() else {
+            return refuse("D-6.2", "the pile is empty");
+        };
+        if self.turn.free_offer {
+            return refuse(
+                "I-7",
+                "on the turn the free pickup is offered the pile cannot be taken (draw or take the free card)",
+            );
+        }
+        if self.free_pending[p] {
+            return refuse(
+                "D-6.2",
+                "the pile can be taken only once the free-pickup chance has passed",
+            );
+        }
+        if top.is_black_three() {
+            return refuse("D-6.3", "the pile is frozen by a black three");
+        }
+        if top.is_wild() {
+            return refuse("D-6.3", "the pile is frozen by a wild");
+        }
+        let Some(rank) = top.rank() else {
+            return refuse("D-6.3", "the pile is frozen");
+        };
+        let hand = self.hands[p];
+        let nat = hand.rank_count(rank);
+        if !(nat >= 2 || (nat >= 1 && hand.wild_count() >= 1)) {
+            return refuse_fmt!(quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
+                    rank_name(rank));
+        }
+        let mut s = self.clone();
+        s.quiet = true;
+        s.take_pile();
+        let ok = match s.pickup_verdict(p) {
+            Verdict::Sure => true,
+            Verdict::Maybe => s.search_completion(&mut 1500),
+            Verdict::No => false,
+        };
+        if !ok {
+            return refuse(
+                "I-9",
+                "taking the pile would leave a turn that cannot be completed (the top card cannot be laid, or the opening cannot be made and no way out exists)",
+            );
+        }
+        Ok(())
+    }
+}

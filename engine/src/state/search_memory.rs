@@ -1,0 +1,244 @@
+//! The completion search's memory: the thread's recent answers, its
+//! visited set and the buffers it hands on.
+
+use super::*;
+use crate::action::Action;
+
+thread_local! {
+    /// This thread's [`RecentSearches`]: a state's search answer never
+    /// changes, so which thread or how many there are does not matter.
+    pub(super) static RECENT_SEARCHES: std::cell::RefCell<RecentSearches> =
+        const { std::cell::RefCell::new(RecentSearches::EMPTY) };
+}
+
+/// The answers of the last few completion searches, each with the whole
+/// state it was asked about (compared in full, so a hit is the answer the
+/// search would give again) and the budget given and left.
+pub(super) struct RecentSearches {
+    pub(super) entries: [Option<RecentSearch>; RECENT_SEARCHES_LEN],
+    pub(super) next: usize,
+}
+
+pub(super) const RECENT_SEARCHES_LEN: usize = 16;
+
+pub(super) struct RecentSearch {
+    pub(super) key: u64,
+    pub(super) budget: u32,
+    pub(super) found: bool,
+    pub(super) left: u32,
+    pub(super) state: GameState,
+}
+
+impl RecentSearches {
+    const EMPTY: RecentSearches = RecentSearches {
+        entries: [const { None }; RECENT_SEARCHES_LEN],
+        next: 0,
+    };
+
+    /// The answer and the budget left for `state` searched with `budget`.
+    pub(super) fn find(&self, key: u64, state: &GameState, budget: u32) -> Option<(bool, u32)> {
+        self.entries.iter().flatten().find_map(|e| {
+            (e.key == key && e.budget == budget && e.state == *state).then_some((e.found, e.left))
+        })
+    }
+
+    /// Records an answer in place of the oldest.
+    pub(super) fn insert(
+        &mut self,
+        key: u64,
+        state: &GameState,
+        budget: u32,
+        found: bool,
+        left: u32,
+    ) {
+        let e = RecentSearch {
+            key,
+            budget,
+            found,
+            left,
+            state: state.clone(),
+        };
+        self.entries[self.next] = Some(e);
+        self.next = (self.next + 1) % RECENT_SEARCHES_LEN;
+    }
+}
+
+/// The completion search's visited set (keyed by a state hash, already
+/// mixed) and pools of buffers reused from node to node.
+#[derive(Default)]
+pub(super) struct Search {
+    pub(super) seen: Seen,
+    // Boxed so that each level of the recursion holds a pointer, not a
+    // 2.5 KB state, in its stack frame (the search goes 150 levels deep).
+    #[allow(clippy::vec_box)]
+    pub(super) states: Vec<Box<GameState>>,
+    /// Copies left by an earlier search: they differ from this search's
+    /// states in more than the mover's part, so they are copied in full.
+    #[allow(clippy::vec_box)]
+    pub(super) stale: Vec<Box<GameState>>,
+    pub(super) cands: Vec<Vec<Action>>,
+    /// Set when a node was left unexplored for the depth limit.
+    pub(super) cut: bool,
+    /// Every leaf is marked visited, as before the leaf shortcut of
+    /// [`GameState::search_rec`] (tests compare the two).
+    pub(super) mark_leaves: bool,
+    /// Nodes that cannot reach a discard within their steps are left out
+    /// ([`GameState::steps_to_discard`]): the finisher's search only, not
+    /// the budgeted checks of the listing, whose answers would change.
+    pub(super) bound: bool,
+}
+
+thread_local! {
+    /// The thread's searches hand their buffers on to the next one, so
+    /// that a search allocates only where the earlier ones did not reach.
+    pub(super) static SEARCH_POOL: std::cell::RefCell<Option<Search>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Search {
+    /// The pooled search, emptied, or a new one; see [`Search::give_back`].
+    pub(super) fn take(budget: u32) -> Search {
+        match SEARCH_POOL.with(|s| s.borrow_mut().take()) {
+            Some(mut s) => {
+                s.seen.clear();
+                s.bound = false;
+                s.stale.append(&mut s.states);
+                s
+            }
+            None => Search::with_budget(budget),
+        }
+    }
+
+    /// Leaves the buffers to the thread's next search.
+    pub(super) fn give_back(self) {
+        SEARCH_POOL.with(|s| *s.borrow_mut() = Some(self));
+    }
+
+    /// Room in the visited set for every state the budget allows (capped),
+    /// so that it does not grow step by step.
+    pub(super) fn with_budget(budget: u32) -> Search {
+        Search {
+            seen: Seen::with_room(budget.min(4096) as usize),
+            ..Search::default()
+        }
+    }
+}
+
+/// The completion search's visited set: state hash → the most steps a
+/// search from that state was allowed. Open addressing with linear
+/// probing over keys that are hashes already; an entry belongs to the set
+/// only if it carries the current generation, so emptying the set between
+/// searches is one increment, not a pass over the whole table (which grows
+/// to the largest search the thread has made).
+pub(super) struct Seen {
+    /// (key, generation, depth); generation 0 is never current.
+    pub(super) slots: Vec<(u64, u32, u32)>,
+    pub(super) generation: u32,
+    pub(super) len: usize,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen::with_room(0)
+    }
+}
+
+impl Seen {
+    /// An empty set with room for `n` entries before it grows.
+    pub(super) fn with_room(n: usize) -> Seen {
+        Seen {
+            slots: vec![(0, 0, 0); (2 * n).next_power_of_two().max(16)],
+            generation: 1,
+            len: 0,
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Wrapped: entries of the old generation 1, 2, … must not
+            // come back to life.
+            self.slots.fill((0, 0, 0));
+            self.generation = 1;
+        }
+    }
+
+    /// The depth stored for `key` in this generation.
+    #[cfg(test)]
+    pub(super) fn get(&self, key: u64) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let (k, g, d) = self.slots[i];
+            if g != self.generation {
+                return None;
+            }
+            if k == key {
+                return Some(d);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// A search reaches the state `key` with `depth` steps allowed:
+    /// `false` if it was searched already with at least as many (nothing
+    /// changes), else records `depth` for it and answers `true`.
+    pub(super) fn visit(&mut self, key: u64, depth: u32) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow_to(2 * self.slots.len());
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = key as usize & mask;
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.1 != self.generation {
+                *slot = (key, self.generation, depth);
+                self.len += 1;
+                return true;
+            }
+            if slot.0 == key {
+                if slot.2 >= depth {
+                    return false;
+                }
+                slot.2 = depth;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Rehashes the live entries into `cap` slots (a power of two).
+    pub(super) fn grow_to(&mut self, cap: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![(0, 0, 0); cap]);
+        let mask = cap - 1;
+        for (k, g, d) in old {
+            if g != self.generation {
+                continue;
+            }
+            let mut i = k as usize & mask;
+            while self.slots[i].1 == self.generation {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = (k, g, d);
+        }
+    }
+}
+
+/// A word-at-a-time hash for the completion search's visited set: a
+/// multiply-xorshift step per word and a splitmix64 finish.
+#[derive(Default)]
+pub(super) struct WordHash(u64);
+
+impl WordHash {
+    pub(super) fn word(&mut self, w: u64) {
+        let x = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
+    }
+
+    pub(super) fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}

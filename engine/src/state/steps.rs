@@ -1,0 +1,622 @@
+//! One meld step (D-9 … D-12, I-13, I-22, I-25): lay, extend, move a wild,
+//! swap, convert, take back, lay a ♥A apart, take the rest of the pile. Each
+//! checks its own rules only; whether the turn can then be completed is
+//! the completion layer's question.
+
+use super::candidates::pending_part;
+use super::*;
+use crate::action::Action;
+use crate::card::Card;
+use crate::card_set::CardSet;
+use crate::error::{refuse, RuleError};
+use crate::group::{Group, FLAG_NEW, FLAG_RECEIVED};
+use crate::refuse_fmt;
+use crate::rules::{BlackCanastaWilds, GroupsPerRank, WildCanasta};
+use crate::table::Table;
+
+/// D-11.5, I-25: takes group `gi` of a table laid this turn back into the
+/// hand, wilds moved in returning where they came from. On a refusal
+/// nothing changes. Works on the mover's parts, so that the completion test
+/// can try take-backs on copies of them alone.
+pub(super) fn take_back_in(
+    table_now: &mut Table,
+    hand: &mut CardSet,
+    turn: &mut Turn,
+    p: usize,
+    gi: usize,
+    quiet: bool,
+) -> Result<(), RuleError> {
+    let g = table_now.group(gi).copied().ok_or_else(|| {
+        RuleError::new(
+            "D-2.2",
+            format!(
+                "player {p} has no group {gi} (groups 0..{})",
+                table_now.len()
+            ),
+        )
+    })?;
+    if !g.is_new() {
+        return refuse(
+            "D-12.2",
+            "only a group laid this turn may be taken back (D-11.5); melded cards never return to the hand",
+        );
+    }
+    let mut cards = g.cards();
+    // I-25: wilds moved in from other groups return where they came from.
+    let moves = turn.moves;
+    let n = turn.moves_len as usize;
+    let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nk = 0;
+    let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
+    let mut nr = 0;
+    for &(to, from, w) in &moves[..n] {
+        if to as usize == gi && cards.contains(w) {
+            cards.remove(w);
+            returns[nr] = (from, w);
+            nr += 1;
+        } else {
+            keep[nk] = (to, from, w);
+            nk += 1;
+        }
+    }
+    // Worked on a copy of the table: nothing changes unless
+    // every wild can return.
+    let mut table = *table_now;
+    for &(from, w) in &returns[..nr] {
+        if from == FROM_HAND {
+            cards.insert(w);
+            continue;
+        }
+        let Some(og) = table.groups_mut().get_mut(from as usize) else {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} came from a group of wilds that was broken up; it cannot return"
+            );
+        };
+        let mut t = *og;
+        t.add(w);
+        if !t.is_legal() {
+            return refuse_fmt!(
+                quiet,
+                "I-25",
+                "the wild {w} cannot return to group {from}, where it came from"
+            );
+        }
+        *og = t;
+    }
+    for c in cards.iter() {
+        hand.insert(c);
+    }
+    table.remove(gi);
+    *table_now = table;
+    turn.moves[..nk].copy_from_slice(&keep[..nk]);
+    turn.moves_len = nk as u8;
+    turn.reindex(gi, FROM_HAND);
+    Ok(())
+}
+
+/// Whether `g` stays within the group limits with `card` added (D-9.1,
+/// D-9.2): the last check of [`GameState::extend`] for a card it accepts.
+pub(super) fn extend_fits(g: &Group, card: Card) -> bool {
+    let mut t = *g;
+    t.add(card);
+    t.is_legal()
+}
+
+/// Whether `wild` may leave `g` as far as the group itself goes (not a
+/// black canasta, and free to give): broken up if three wilds only
+/// (D-11.3), else a canasta stays one (I-13) and the group legal (D-11.2);
+/// the last checks of [`GameState::take_wild`].
+pub(super) fn wild_may_leave(g: &Group, wild: Card) -> bool {
+    if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+        return true;
+    }
+    let mut t = *g;
+    t.remove(wild);
+    !(g.is_canasta() && !t.is_canasta() && !t.is_wild_only()) && t.is_legal()
+}
+
+/// Whether a natural group keeps legal after losing one wild.
+pub(super) fn legal_natural_counts_after_loss(g: &Group) -> bool {
+    !g.is_wild_only()
+        && g.wilds() > 0
+        && !g.is_canasta()
+        && crate::group::legal_natural_counts(g.naturals(), g.wilds() - 1)
+}
+
+impl GameState {
+    /// One meld-phase step, without the I-9 completion check.
+    pub(super) fn meld_step(&mut self, action: Action) -> Result<(), RuleError> {
+        let made = self.make_step(action);
+        if made.is_ok() {
+            // Whether the step leads back to the anchor is not known.
+            self.turn.at_anchor = false;
+        }
+        made
+    }
+
+    /// [`GameState::meld_step`] but for the anchor's flag.
+    pub(super) fn make_step(&mut self, action: Action) -> Result<(), RuleError> {
+        let p = self.current as usize;
+        if !self.turn.pending.is_empty()
+            && !matches!(
+                action,
+                Action::Extend { .. }
+                    | Action::Lay { .. }
+                    | Action::TakeWild { .. }
+                    | Action::Swap { .. }
+                    | Action::Convert { .. }
+            )
+        {
+            return refuse_fmt!(self.quiet, "D-11.2", "the wild taken out ({}) must go at once into another group: extend a group or lay a new one with it",
+                    self.turn.pending);
+        }
+        match action {
+            Action::Lay { cards } => self.lay(p, cards),
+            Action::Extend { group, card } => self.extend(p, group as usize, card),
+            Action::TakeWild { group, wild } => self.take_wild(p, group as usize, wild),
+            Action::Swap {
+                group,
+                natural,
+                wild,
+            } => self.swap(p, group as usize, natural, wild),
+            Action::Convert { group, naturals } => self.convert(p, group as usize, naturals),
+            Action::TakeBack { group } => self.take_back(p, group as usize),
+            Action::LayHeartAce => self.lay_heart_ace(p),
+            Action::TakeBackHeartAce => {
+                if self.tables[p].heart_aces_new == 0 {
+                    return refuse("D-11.5", "no ♥A was laid separately this turn");
+                }
+                self.tables[p].heart_aces_new -= 1;
+                self.tables[p].heart_aces -= 1;
+                self.hands[p].insert(Card::HEART_ACE);
+                Ok(())
+            }
+            Action::TakeRest => self.take_rest(p),
+            Action::Reset => refuse("I-25", "reset is handled by apply"),
+            Action::Draw | Action::FreePickup | Action::TakePile => {
+                refuse("D-5.1", "this turn's card has already been drawn or taken")
+            }
+            Action::KeepCut { .. } => refuse("D-3.1", "the cut is over"),
+            Action::Discard(_) => unreachable!("discard is handled by apply"),
+        }
+    }
+
+    pub(super) fn lay(&mut self, p: usize, cards: CardSet) -> Result<(), RuleError> {
+        if cards.len() < 3 {
+            return refuse_fmt!(
+                self.quiet,
+                "D-9.1",
+                "a group needs at least 3 cards, got [{cards}]"
+            );
+        }
+        let Some(mut g) = Group::from_cards(cards) else {
+            if cards.black_three_count() + cards.red_three_count() > 0 {
+                return refuse("D-9.3", "threes are never melded");
+            }
+            return refuse_fmt!(
+                self.quiet,
+                "D-9.1",
+                "a group holds cards of one natural rank plus wilds, not [{cards}]"
+            );
+        };
+        if !g.is_legal() {
+            let rule = if g.is_wild_only() { "D-9.2" } else { "D-9.1" };
+            return refuse_fmt!(
+                self.quiet,
+                rule,
+                "[{cards}] is not a legal group: 3–8 cards, wilds fewer than naturals, none in 8; or 3–7 wilds"
+            );
+        }
+        if let Some(r) = g.rank() {
+            if self.rules.groups_per_rank == GroupsPerRank::One
+                && self.tables[p].group_of_rank(r).is_some()
+            {
+                return refuse_fmt!(
+                    self.quiet,
+                    "I-12",
+                    "there is already a group of {}s: extend it (groups_per_rank = one)",
+                    rank_name(r)
+                );
+            }
+        }
+        // Pending wilds are used first, the rest comes from the hand.
+        let from_pending = pending_part(self.turn.pending, cards);
+        if !self.turn.pending.is_empty() && from_pending.is_empty() {
+            return refuse(
+                "D-11.2",
+                "place the wild taken out first: the new group must hold it",
+            );
+        }
+        let from_hand = cards.checked_sub(from_pending).unwrap_or(cards);
+        if !self.hands[p].contains_all(from_hand) {
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{from_hand}]");
+        }
+        // Checked before anything changes: a refused step changes nothing.
+        if self.tables[p].len() >= crate::table::MAX_GROUPS {
+            return refuse("D-9", "the table cannot hold more groups");
+        }
+        // As `hand_remove` card by card: the hand loses them, and the
+        // cards known to be in it stay as far as it still holds them.
+        let hand = self.hands[p]
+            .checked_sub(from_hand)
+            .unwrap_or(self.hands[p]);
+        self.hands[p] = hand;
+        self.known[p] = self.known[p].min(hand);
+        let mut flags = FLAG_NEW;
+        let idx = self.tables[p].len() as u8;
+        if !from_pending.is_empty() {
+            flags |= FLAG_RECEIVED;
+            for w in from_pending.iter() {
+                let origin = self.take_pending(w, None).unwrap_or(FROM_HAND);
+                self.log_move(idx, origin, w);
+            }
+        }
+        g.set_flags(flags);
+        if self.tables[p].push(g).is_none() {
+            return refuse("D-9", "the table cannot hold more groups");
+        }
+        Ok(())
+    }
+
+    pub(super) fn log_move(&mut self, to: u8, from: u8, wild: Card) {
+        let i = self.turn.moves_len as usize;
+        if i < MAX_WILD_MOVES {
+            self.turn.moves[i] = (to, from, wild);
+            self.turn.moves_len += 1;
+        }
+    }
+
+    pub(super) fn group_ref(&self, p: usize, i: usize) -> Result<Group, RuleError> {
+        self.tables[p].group(i).copied().ok_or_else(|| {
+            RuleError::new(
+                "D-2.2",
+                format!(
+                    "player {p} has no group {i} (groups 0..{})",
+                    self.tables[p].len()
+                ),
+            )
+        })
+    }
+
+    pub(super) fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
+        let (mut g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        if pending {
+            g.set_flags(g.flags() | FLAG_RECEIVED);
+            // Putting a wild back where it came from undoes the move; the
+            // group is then marked as having received it, so it ends.
+            let origin = self.take_pending(card, None).unwrap_or(FROM_HAND);
+            self.log_move(gi as u8, origin, card);
+        } else {
+            self.hand_remove(p, card);
+        }
+        self.tables[p].groups_mut()[gi] = g;
+        Ok(())
+    }
+
+    /// The checks of [`GameState::extend`], changing nothing: group `gi`
+    /// with `card` added, and whether the card is a pending wild (placed
+    /// from there, not from the hand); refusals' messages formatted
+    /// unless `quiet`.
+    pub(super) fn extended_group(
+        &self,
+        p: usize,
+        gi: usize,
+        card: Card,
+        quiet: bool,
+    ) -> Result<(Group, bool), RuleError> {
+        let Some(&(mut g)) = self.tables[p].group(gi) else {
+            return refuse_fmt!(
+                quiet,
+                "D-2.2",
+                "player {p} has no group {gi} (groups 0..{})",
+                self.tables[p].len()
+            );
+        };
+        let pending = self.turn.pending.contains(card);
+        if !pending && !self.hands[p].contains(card) {
+            if card == Card::HEART_ACE && self.tables[p].heart_aces > 0 {
+                return refuse("D-12.3", "a ♥A laid separately never joins a group of aces");
+            }
+            return refuse_fmt!(quiet, "D-11.1", "the hand does not hold {card}");
+        }
+        if card.is_black_three() || card.is_red_three() {
+            return refuse("D-9.3", "threes are never melded");
+        }
+        if !g.accepts_kind(card) {
+            let rule = if g.is_wild_only() { "I-28" } else { "D-9.1" };
+            return refuse_fmt!(quiet, rule, "{card} does not belong in group {gi} [{g}]");
+        }
+        let was_black = g.is_black_canasta();
+        g.add(card);
+        if was_black {
+            return refuse(
+                "D-11.4",
+                "a black canasta never exceeds 7 cards: add a natural only while taking a wild out (swap)",
+            );
+        }
+        if !g.is_legal() {
+            let rule = if g.is_wild_only() { "D-9.2" } else { "D-9.1" };
+            return refuse_fmt!(
+                quiet,
+                rule,
+                "adding {card} to [{}] breaks the group limits (3–8 cards, wilds fewer than naturals, none in 8, wild groups 3–7)",
+                self.tables[p].groups()[gi]
+            );
+        }
+        Ok((g, pending))
+    }
+
+    pub(super) fn check_wild_may_leave(&self, g: &Group, gi: usize) -> Result<(), RuleError> {
+        if g.flags() & FLAG_RECEIVED != 0 {
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} received a wild this turn; it gives none away in the same turn (each wild moves once a turn)");
+        }
+        if g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked {
+            return refuse(
+                "I-22",
+                "no wild leaves a wild canasta (wild_canasta = locked)",
+            );
+        }
+        Ok(())
+    }
+
+    pub(super) fn take_wild(&mut self, p: usize, gi: usize, wild: Card) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !wild.is_wild() || g.count(wild) == 0 {
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} [{g}] holds no {wild}");
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        if g.is_black_canasta() {
+            return refuse(
+                "I-13",
+                "a wild leaves a black canasta only against a natural that keeps it a canasta (swap)",
+            );
+        }
+        if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+            // D-11.3: a group of wilds only that is not a canasta is broken
+            // up; all its wilds must go into other groups.
+            let origin = if g.is_new() { FROM_HAND } else { DISSOLVED };
+            self.tables[p].remove(gi);
+            self.reindex_moves(gi, origin);
+            for w in g.cards().iter() {
+                self.push_pending(DISSOLVED, origin, w);
+            }
+            return Ok(());
+        }
+        let was_canasta = g.is_canasta();
+        g.remove(wild);
+        if was_canasta && !g.is_canasta() && !g.is_wild_only() {
+            return refuse("I-13", "a canasta never drops below 7 cards");
+        }
+        if !g.is_legal() {
+            return refuse_fmt!(
+                self.quiet,
+                "D-11.2",
+                "taking {wild} out would leave group {gi} illegal"
+            );
+        }
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        self.push_pending(gi as u8, ret, wild);
+        Ok(())
+    }
+
+    /// A wild waits to be placed: `src` is the group it left (it may not go
+    /// back there), `ret` where a takeback of its new group returns it (I-25:
+    /// an older group; a wild of a group laid this turn came from the hand).
+    pub(super) fn push_pending(&mut self, src: u8, ret: u8, wild: Card) {
+        let i = self.turn.pend_len as usize;
+        if i < MAX_WILD_MOVES {
+            self.turn.pend[i] = (src, ret, wild);
+            self.turn.pend_len += 1;
+            self.turn.pending.insert(wild);
+        }
+    }
+
+    /// Takes a pending `wild` (not from group `not_from`); returns its origin.
+    pub(super) fn take_pending(&mut self, wild: Card, not_from: Option<u8>) -> Option<u8> {
+        let n = self.turn.pend_len as usize;
+        let i = self.turn.pend[..n]
+            .iter()
+            .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
+        let origin = self.turn.pend[i].1;
+        self.turn.pend.copy_within(i + 1..n, i);
+        self.turn.pend_len -= 1;
+        self.turn.pending.remove(wild);
+        Some(origin)
+    }
+
+    /// After group `gi` left the table: later indices shift down; wilds it
+    /// gave now count as coming from `origin`.
+    pub(super) fn reindex_moves(&mut self, gi: usize, origin: u8) {
+        self.turn.reindex(gi, origin);
+    }
+
+    pub(super) fn swap(
+        &mut self,
+        p: usize,
+        gi: usize,
+        natural: Card,
+        wild: Card,
+    ) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !g.is_black_canasta() {
+            return refuse_fmt!(
+                self.quiet,
+                "I-13",
+                "group {gi} is not a black canasta: extend it or take the wild out"
+            );
+        }
+        if self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
+            return refuse(
+                "I-13",
+                "under black_canasta_wilds = convert_only all wilds leave at once (convert)",
+            );
+        }
+        if !natural.is_natural() || natural.rank() != g.rank() {
+            return refuse_fmt!(
+                self.quiet,
+                "I-13",
+                "{natural} is not a natural of the canasta's rank"
+            );
+        }
+        if !self.hands[p].contains(natural) {
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold {natural}");
+        }
+        if !wild.is_wild() || g.count(wild) == 0 {
+            return refuse_fmt!(self.quiet, "D-11.2", "group {gi} holds no {wild}");
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        g.add(natural);
+        g.remove(wild);
+        if !g.is_legal() || !g.is_canasta() {
+            return refuse("I-13", "the swap must leave a canasta");
+        }
+        self.hand_remove(p, natural);
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        self.push_pending(gi as u8, ret, wild);
+        Ok(())
+    }
+
+    pub(super) fn convert(
+        &mut self,
+        p: usize,
+        gi: usize,
+        naturals: CardSet,
+    ) -> Result<(), RuleError> {
+        let mut g = self.group_ref(p, gi)?;
+        if !g.is_black_canasta() {
+            return refuse_fmt!(self.quiet, "I-13", "group {gi} is not a black canasta");
+        }
+        if self.rules.black_canasta_wilds != BlackCanastaWilds::ConvertOnly {
+            return refuse(
+                "I-13",
+                "convert is the convert_only form; under swap use swap",
+            );
+        }
+        let Some(r) = g.rank() else {
+            return refuse("I-13", "not a natural canasta");
+        };
+        if naturals.of_rank(r) != naturals || naturals.is_empty() {
+            return refuse_fmt!(
+                self.quiet,
+                "I-13",
+                "only naturals of the canasta's rank, not [{naturals}]"
+            );
+        }
+        if !self.hands[p].contains_all(naturals) {
+            return refuse_fmt!(self.quiet, "D-11.1", "the hand does not hold [{naturals}]");
+        }
+        self.check_wild_may_leave(&g, gi)?;
+        let wilds = g.cards().wilds();
+        for c in naturals.iter() {
+            g.add(c);
+        }
+        for w in wilds.iter() {
+            g.remove(w);
+        }
+        if !(g.is_legal() && g.is_canasta() && g.wilds() == 0) {
+            return refuse(
+                "I-13",
+                "converting must leave a red (7) or gold (8) canasta",
+            );
+        }
+        for c in naturals.iter() {
+            self.hand_remove(p, c);
+        }
+        let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
+        self.tables[p].groups_mut()[gi] = g;
+        for w in wilds.iter() {
+            self.push_pending(gi as u8, ret, w);
+        }
+        Ok(())
+    }
+
+    pub(super) fn take_back(&mut self, p: usize, gi: usize) -> Result<(), RuleError> {
+        take_back_in(
+            &mut self.tables[p],
+            &mut self.hands[p],
+            &mut self.turn,
+            p,
+            gi,
+            self.quiet,
+        )
+    }
+
+    pub(super) fn lay_heart_ace(&mut self, p: usize) -> Result<(), RuleError> {
+        if !self.rules.heart_aces() {
+            return refuse(
+                "D-9.4",
+                "heart aces are laid separately only in decorated-2003-02",
+            );
+        }
+        if !self.hands[p].contains(Card::HEART_ACE) {
+            if self.tables[p]
+                .groups()
+                .iter()
+                .any(|g| g.count(Card::HEART_ACE) > 0)
+            {
+                return refuse(
+                    "D-12.3",
+                    "a ♥A in a group of aces never leaves it to lie separately",
+                );
+            }
+            return refuse("D-9.4", "the hand holds no ♥A");
+        }
+        if let Some(pk) = self.turn.pickup {
+            if !pk.rest_taken
+                && pk.top == Card::HEART_ACE
+                && !self.top_laid()
+                && self.hands[p].count(Card::HEART_ACE) < 2
+            {
+                return refuse(
+                    "I-8",
+                    "a ♥A taken from the pile must go into a group, not be laid separately",
+                );
+            }
+        }
+        self.hand_remove(p, Card::HEART_ACE);
+        self.tables[p].heart_aces += 1;
+        self.tables[p].heart_aces_new += 1;
+        Ok(())
+    }
+
+    pub(super) fn take_rest(&mut self, p: usize) -> Result<(), RuleError> {
+        let Some(mut pk) = self.turn.pickup else {
+            return refuse("D-6.2", "no pile was taken this turn");
+        };
+        if pk.rest_taken {
+            return refuse("D-6.2", "the rest of the pile has already been taken");
+        }
+        if !self.top_laid() {
+            return refuse_fmt!(
+                self.quiet,
+                "I-8",
+                "first lay the top card {} in a group (D-6.2 step 2)",
+                pk.top
+            );
+        }
+        for i in 0..self.pile_len as usize {
+            let c = self.pile[i];
+            self.hands[p].insert(c);
+            self.known[p].insert(c);
+        }
+        self.pile_len = 0;
+        pk.rest_taken = true;
+        self.turn.pickup = Some(pk);
+        if !self.tables[p].opened {
+            if self.tables[p].opening_value() >= self.opening_minimum(p) {
+                self.tables[p].opened = true;
+                self.stats[p].opened_turn.get_or_insert(self.turns as u16);
+            } else {
+                self.turn.must_go_out = true;
+            }
+        }
+        // I-25: what was laid before the rest was taken is committed.
+        self.tables[p].end_turn();
+        self.turn.moves_len = 0;
+        Ok(())
+    }
+}

@@ -1,0 +1,909 @@
+//! Tests of the state's layers.
+
+use super::candidates::{
+    kinds_of, lays_of_three, pairs, ranks_held_twice, sub_multisets, triples, NATURAL_NIBBLES,
+};
+use super::search_memory::{Search, Seen, RECENT_SEARCHES};
+use super::steps::{extend_fits, wild_may_leave};
+use super::*;
+use crate::action::Action;
+use crate::card::Suit;
+use crate::group::Group;
+use crate::rules::test_variants as rule_variants;
+use crate::rules::Permit;
+use crate::solver;
+
+/// The pair and triple enumerations of the lays agree with the general
+/// sub-multiset enumeration, sets and order.
+#[test]
+fn pairs_and_triples_follow_sub_multisets() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let wild_kinds: Vec<Card> = CardSet::FULL_PACK.wilds().kinds().collect();
+    for _ in 0..5000 {
+        let mut set = CardSet::EMPTY;
+        if next() % 2 == 0 {
+            let r = Rank::NATURALS[(next() % 11) as usize];
+            for s in Suit::ALL {
+                for _ in 0..next() % 3 {
+                    set.insert(Card::new(r, s));
+                }
+            }
+        } else {
+            for _ in 0..next() % 9 {
+                set.insert(wild_kinds[(next() % 5) as usize]);
+            }
+        }
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(set, &mut kinds);
+        for size in [2, 3] {
+            let mut want = Vec::new();
+            sub_multisets(set, size, &mut |s| want.push(s));
+            let mut got = Vec::new();
+            if size == 2 {
+                pairs(&kinds[..k], CardSet::EMPTY, &mut |s| got.push(s));
+            } else {
+                triples(&kinds[..k], &mut |s| got.push(s));
+            }
+            assert_eq!(got, want, "[{set}] {size}");
+        }
+    }
+}
+
+/// `raw_meld_candidates` checks the group limits by the counts
+/// (`Group::fits_one_more`, `Group::may_lose_a_wild`): for every group
+/// (every count of each suit of a rank, with wilds of every kind and
+/// number), they are `extend_fits` for every natural of the rank and
+/// every wild the pack still holds, and `wild_may_leave` for every wild
+/// the group holds.
+#[test]
+fn group_checks_by_counts_are_the_checks_by_cards() {
+    let wilds = ["2C", "2D", "2H", "2S", "JK"].map(|w| w.parse::<Card>().unwrap());
+    let (mut groups, mut natural_answers, mut leave_answers) = (0, [0; 2], [0; 2]);
+    for r in [Rank::Four, Rank::Ace] {
+        for nat in 0..=255u32 {
+            for wild_mask in 0..1u32 << 7 {
+                let mut s = CardSet::EMPTY;
+                for suit in 0..4u8 {
+                    for _ in 0..((nat >> (suit * 2)) & 3).min(2) {
+                        s.insert(Card::new(r, Suit::from_index(suit)));
+                    }
+                }
+                // The 2s once or twice by suit, up to three jokers.
+                for (i, w) in wilds.iter().chain([&wilds[0], &wilds[4]]).enumerate() {
+                    if wild_mask >> i & 1 == 1 {
+                        s.insert(*w);
+                    }
+                }
+                if wild_mask >> 6 & 1 == 1 {
+                    s.insert(Card::JOKER);
+                }
+                for set in [s, s.wilds()] {
+                    let Some(g) = Group::from_cards(set) else {
+                        continue;
+                    };
+                    groups += 1;
+                    // Cards the pack still holds: fewer than two in the group.
+                    let naturals = (0..4u8)
+                        .map(|suit| Card::new(r, Suit::from_index(suit)))
+                        .filter(|&c| g.accepts_kind(c) && g.count(c) < 2);
+                    for c in naturals {
+                        let fits = g.fits_one_more(false);
+                        assert_eq!(fits, extend_fits(&g, c), "{c} to {g}");
+                        natural_answers[fits as usize] += 1;
+                    }
+                    for c in wilds.into_iter().filter(|&c| g.count(c) < 2) {
+                        assert_eq!(g.fits_one_more(true), extend_fits(&g, c), "{c} to {g}");
+                    }
+                    for c in g.wild_kinds().kinds() {
+                        let leaves = g.may_lose_a_wild();
+                        assert_eq!(leaves, wild_may_leave(&g, c), "{c} out of {g}");
+                        leave_answers[leaves as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        groups > 10_000
+            && natural_answers
+                .iter()
+                .chain(&leave_answers)
+                .all(|&n| n > 100),
+        "{groups} groups, {natural_answers:?} {leave_answers:?}"
+    );
+}
+
+/// The lays are found rank by rank over the ranks held twice or more,
+/// picked from the counts' nibbles (`ranks_held_twice`): the same ranks
+/// in the same order as the plain test of every natural rank, for
+/// pools of many ranks, whose lays (with and without pending wilds to
+/// hold) are many.
+#[test]
+fn lays_of_three_visit_the_ranks_in_order() {
+    assert_eq!(
+        NATURAL_NIBBLES,
+        Rank::NATURALS
+            .iter()
+            .map(|&r| 1u64 << (4 * r as u32))
+            .sum::<u64>()
+    );
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
+    let mut got = Vec::new();
+    let mut lays = 0;
+    for _ in 0..5000 {
+        let mut pool = CardSet::EMPTY;
+        for _ in 0..next() % 30 {
+            pool.insert(pack[(next() % pack.len() as u64) as usize]);
+        }
+        let want: Vec<Rank> = Rank::NATURALS
+            .into_iter()
+            .filter(|&r| pool.rank_count(r) >= 2)
+            .collect();
+        let ranks: Vec<Rank> = ranks_held_twice(pool.rank_counts()).collect();
+        assert_eq!(ranks, want, "[{pool}]");
+        let need = if next() % 3 == 0 {
+            pool.wilds()
+        } else {
+            CardSet::EMPTY
+        };
+        got.clear();
+        lays_of_three(pool, need, &mut got);
+        lays += got.len();
+    }
+    assert!(lays > 50_000, "{lays} lays");
+}
+
+/// Plays random hands from `seeds` and calls `f(seed, action, state)`
+/// with the state after every meld step that `meld_step` accepts from
+/// every meld-phase position met (the state quiet, as in a search).
+fn each_meld_step(seeds: std::ops::Range<u64>, f: impl FnMut(u64, Action, &GameState)) {
+    each_meld_step_under(Rules::default(), seeds, f)
+}
+
+/// [`each_meld_step`] under `rules`.
+fn each_meld_step_under(
+    rules: Rules,
+    seeds: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, Action, &GameState),
+) {
+    let mut legal = Vec::new();
+    let mut cand = Vec::new();
+    for seed in seeds {
+        let mut g = GameState::new(rules, seed);
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        while !g.is_terminal() {
+            if g.phase == Phase::Meld {
+                cand.clear();
+                g.raw_meld_candidates(&mut cand, false);
+                for &a in &cand {
+                    let mut t = g.clone();
+                    t.quiet = true;
+                    if t.meld_step(a).is_ok() {
+                        f(seed, a, &t);
+                    }
+                }
+            }
+            g.legal_actions(&mut legal);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+        }
+    }
+}
+
+/// Whether `t`, after a meld step in a tight state (wilds pending or
+/// a pickup before the rest), is one that the I-9 check searches: the
+/// quick test does not already say yes.
+fn searched(a: Action, t: &GameState) -> bool {
+    a != Action::TakeRest && (!t.turn.pending.is_empty() || t.before_rest()) && !t.can_finish()
+}
+
+/// The depth-first search alone, within `budget` nodes (the check
+/// before the breadth-first and short-way searches were added).
+fn depth_first_alone(t: &GameState, budget: u32) -> (bool, u32) {
+    let mut b = budget;
+    let mut search = Search::with_budget(budget);
+    let found = t.search_rec(&mut b, &mut search, 150, &mut Vec::new());
+    (found, b)
+}
+
+/// I-9: a step after which one more step and the discard complete the
+/// turn is never refused, in the states of random hands. (The
+/// depth-first search alone missed such ways out: see
+/// `i9_a_step_with_a_way_out_is_legal_however_deep_the_detours`.)
+#[test]
+fn i9_one_step_ways_out_are_never_refused() {
+    let mut checked = 0;
+    each_meld_step(0..200, |seed, a, t| {
+        if !searched(a, t) {
+            return;
+        }
+        let mut search = Search::with_budget(64);
+        if !t.search_rec(&mut u32::MAX.clone(), &mut search, 1, &mut Vec::new()) {
+            return;
+        }
+        checked += 1;
+        assert!(
+            t.search_completion(&mut 600),
+            "seed {seed}: after {a} a step and a discard end the turn, yet the check says no"
+        );
+    });
+    assert!(
+        checked >= 20,
+        "only {checked} states with a one-step way out met"
+    );
+}
+
+/// `completion` stops deepening once a pass met no depth limit; its
+/// answers are those of deepening through every limit (then the deep
+/// search), on the states of random hands, with budgets small enough
+/// to run out too. Both search with the finisher's bound (that the
+/// bound keeps the way out is `finisher_bound_keeps_the_shortest_way_out`).
+#[test]
+fn completion_stops_deepening_only_when_nothing_deeper_exists() {
+    let reference = |t: &GameState, budget: u32| -> Option<Vec<Action>> {
+        let mut search = Search::with_budget(budget);
+        search.bound = true;
+        let mut b = budget;
+        for limit in 1..=150 {
+            search.seen.clear();
+            let mut path = Vec::new();
+            if t.search_rec(&mut b, &mut search, limit, &mut path) {
+                path.reverse();
+                return Some(path);
+            }
+            if b == 0 {
+                break;
+            }
+        }
+        let mut b = budget;
+        search.seen.clear();
+        let mut path = Vec::new();
+        if t.search_rec(&mut b, &mut search, 150, &mut path) {
+            path.reverse();
+            return Some(path);
+        }
+        None
+    };
+    let (mut compared, mut none) = (0, 0);
+    each_meld_step(0..12, |seed, a, t| {
+        if t.surely_stuck() {
+            return;
+        }
+        for budget in [50, 400, 3000] {
+            let got = t.completion(budget);
+            none += got.is_none() as u32;
+            assert_eq!(
+                got,
+                reference(t, budget),
+                "seed {seed}: after {a}, budget {budget}"
+            );
+            compared += 1;
+        }
+    });
+    assert!(
+        compared > 1000 && none > 50,
+        "{compared} compared, {none} without a way out"
+    );
+}
+
+/// What the I-9 check refuses in random hands, against the depth-first
+/// search alone: steps refused, and of those how many a search of
+/// 200,000 nodes (iterative deepening, then depth-first) completes.
+/// Run with `cargo test --release -p kanaszta-engine i9_refusal_audit
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore = "an audit that prints figures; minutes in release"]
+fn i9_refusal_audit() {
+    let (mut searched_n, mut before, mut before_wrong, mut now, mut now_wrong) = (0, 0, 0, 0, 0);
+    each_meld_step(0..300, |_, a, t| {
+        if !searched(a, t) {
+            return;
+        }
+        searched_n += 1;
+        let old = depth_first_alone(t, 600).0;
+        let new = t.search_completion(&mut 600);
+        assert!(
+            new || !old,
+            "the check refuses what the depth-first search finds"
+        );
+        let wrong = || t.completion(200_000).is_some();
+        if !old {
+            before += 1;
+            before_wrong += wrong() as u32;
+        }
+        if !new {
+            now += 1;
+            now_wrong += wrong() as u32;
+        }
+    });
+    println!(
+        "300 random hands: {searched_n} steps searched; depth-first search alone refuses {before} ({before_wrong} of them completable); the check refuses {now} ({now_wrong} completable)"
+    );
+}
+
+/// `apply_listed` of every listed action leaves the state `apply`
+/// leaves, in every phase of random hands (default rules and every
+/// switch flipped), also from a determinization of the mover's view.
+#[test]
+fn apply_listed_is_apply_for_listed_actions() {
+    let mut flipped = Rules::default();
+    flipped
+        .apply_settings([
+            "free_pickup_wild=forbid",
+            "groups_per_rank=many",
+            "opening=120",
+        ])
+        .unwrap();
+    let mut legal = Vec::new();
+    let mut rng = rand_pcg::Pcg64Mcg::new(7);
+    let mut meld_steps = 0;
+    for (rules, seeds) in [(Rules::default(), 0..30), (flipped, 100..115)] {
+        for seed in seeds {
+            let mut g = GameState::new(rules, seed);
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            while !g.is_terminal() {
+                g.legal_actions(&mut legal);
+                let world = g.view(g.current_player()).determinize(&mut rng);
+                for &a in &legal {
+                    let mut want = g.clone();
+                    want.apply(a).unwrap();
+                    let mut got = g.clone();
+                    got.apply_listed(a).unwrap();
+                    assert!(got == want, "seed {seed}: {a}");
+                    let (mut w1, mut w2) = (world.clone(), world.clone());
+                    w1.apply(a).unwrap();
+                    w2.apply_listed(a).unwrap();
+                    assert!(w1 == w2, "seed {seed}, sampled world: {a}");
+                    if g.phase == Phase::Meld && !matches!(a, Action::Discard(_) | Action::Reset) {
+                        meld_steps += 1;
+                    }
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    assert!(meld_steps > 1000, "only {meld_steps} meld steps met");
+}
+
+/// I-9: the counting test's "no" is exact. After every meld step of
+/// random hands that it calls stuck, a search far beyond the usual
+/// budget finds no way to finish the turn either.
+#[test]
+fn surely_stuck_is_exact() {
+    let [default, older, many, convert, free] = rule_variants();
+    for (rules, seeds) in [
+        (default, 0..40),
+        (older, 40..55),
+        (many, 55..70),
+        (convert, 70..85),
+        (free, 85..100),
+    ] {
+        let mut stuck = 0;
+        let mut by_solver = 0;
+        each_meld_step_under(rules, seeds, |seed, a, t| {
+            if !t.surely_stuck() {
+                return;
+            }
+            stuck += 1;
+            let p = t.current as usize;
+            by_solver += (t.hands[p].len() == 1 && !t.tables[p].has_new()) as u32;
+            let mut budget = 20_000;
+            let mut search = Search::with_budget(budget);
+            let found = t.search_rec(&mut budget, &mut search, 1000, &mut Vec::new());
+            assert!(!found, "seed {seed}: {a} called stuck, yet a way was found");
+        });
+        assert!(
+            stuck > 100 && by_solver > 10,
+            "only {stuck} stuck states met, {by_solver} with one card in hand"
+        );
+    }
+}
+
+/// I-25: `resettable` is the plain comparison of the mover's hand,
+/// table and turn with the anchor, which its flag (`at_anchor`) only
+/// spares: after every meld step of random hands under five rule sets
+/// (where a step always clears the flag, and some lead back to the
+/// anchor, a lay taken back), at every state of those hands (where the
+/// flag is set at the start of each meld phase), and after a reset.
+#[test]
+fn i25_resettable_is_the_comparison_with_the_anchor() {
+    let plain = |t: &GameState| {
+        let p = t.current as usize;
+        t.phase == Phase::Meld
+            && (t.hands[p] != t.anchor.hand
+                || t.tables[p] != t.anchor.table
+                || t.turn != t.anchor.turn)
+    };
+    let (mut steps, mut back, mut flagged, mut resets) = (0, 0, 0, 0);
+    let mut legal = Vec::new();
+    for rules in rule_variants() {
+        each_meld_step_under(rules, 0..12, |_, a, t| {
+            assert!(!t.turn.at_anchor, "{a} clears the flag");
+            assert_eq!(t.resettable(), plain(t), "after {a}");
+            steps += 1;
+            back += !plain(t) as u32;
+            if t.resettable() && a != Action::TakeRest {
+                let mut u = t.clone();
+                u.apply(Action::Reset).unwrap();
+                assert!(u.turn.at_anchor && !u.resettable() && !plain(&u));
+                resets += 1;
+            }
+        });
+        for seed in 100..112 {
+            let mut g = GameState::new(rules, seed);
+            let mut x = seed | 1;
+            while !g.is_terminal() {
+                assert_eq!(g.resettable(), plain(&g));
+                flagged += (g.phase == Phase::Meld && g.turn.at_anchor) as u32;
+                g.legal_actions(&mut legal);
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    assert!(
+        steps > 10_000 && back > 100 && flagged > 1000 && resets > 1000,
+        "{steps} steps, {back} back at the anchor, {flagged} flagged, {resets} resets"
+    );
+}
+
+/// I-9: the candidates with the one-at-a-time check are the listing.
+/// Along random hands under five rule sets, in every phase, the
+/// candidates the check passes are the legal actions, in order (a
+/// meld phase's candidates in reverse too, so that the check's copy
+/// serves steps in any order); `read_table_after` of a candidate reads the
+/// mover's table after the step where `apply_listed` takes a listed
+/// one, and `None` where the step itself is refused; and
+/// `extend_from_hand` of every extend of a card in hand onto every
+/// group is the group the step changes, before and after, where the
+/// step is made, and `Some(None)` where it is refused.
+#[test]
+fn candidates_checked_one_at_a_time_are_the_listing() {
+    let [default, older, many, convert, free] = rule_variants();
+    let (mut legal, mut cand) = (Vec::new(), Vec::new());
+    let (mut refused, mut stepped, mut unlisted) = (0, 0, 0);
+    let mut extends = (0, 0);
+    for (rules, seeds) in [
+        (default, 0..30),
+        (older, 30..40),
+        (many, 40..50),
+        (convert, 50..60),
+        (free, 60..70),
+    ] {
+        for seed in seeds {
+            let mut g = GameState::new(rules, seed);
+            let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            while !g.is_terminal() {
+                g.legal_actions(&mut legal);
+                g.candidate_actions(&mut cand);
+                let mut check = g.candidate_check();
+                let passed: Vec<Action> = cand
+                    .iter()
+                    .copied()
+                    .filter(|&a| check.is_listed(a))
+                    .collect();
+                assert_eq!(passed, legal, "seed {seed}, turn {}", g.turns);
+                if g.phase == Phase::Meld {
+                    let mut check = g.candidate_check();
+                    let mut backwards: Vec<Action> = cand
+                        .iter()
+                        .rev()
+                        .copied()
+                        .filter(|&a| check.is_listed(a))
+                        .collect();
+                    backwards.reverse();
+                    assert_eq!(backwards, legal, "seed {seed}, turn {}", g.turns);
+                    let p = g.current as usize;
+                    // Every extend of a card in hand onto every group,
+                    // candidate or not (refused ones among them): the
+                    // group before and after is the table's change.
+                    let groups = g.tables[p].len() as u8;
+                    for (gi, c) in (0..groups).flat_map(|i| g.hands[p].kinds().map(move |c| (i, c)))
+                    {
+                        let a = Action::Extend { group: gi, card: c };
+                        let Some(change) = check.extend_from_hand(a) else {
+                            assert!(!g.turn.pending.is_empty(), "{a} from the hand");
+                            continue;
+                        };
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        match (t.meld_step(a), change) {
+                            (Ok(()), Some((from, to))) => {
+                                let mut want = g.tables[p];
+                                assert_eq!(from, want.groups()[gi as usize]);
+                                want.groups_mut()[gi as usize] = to;
+                                assert!(want == t.tables[p], "seed {seed}: {a}");
+                                extends.0 += 1;
+                            }
+                            (Err(_), None) => extends.1 += 1,
+                            (made, change) => {
+                                panic!("seed {seed}: {a}: step {made:?}, change {change:?}")
+                            }
+                        }
+                    }
+                    for &a in &cand {
+                        let after = check.read_table_after(a, |t| *t);
+                        if matches!(a, Action::Discard(_) | Action::Reset) {
+                            assert!(after.is_none(), "{a} has no table after");
+                            continue;
+                        }
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        match t.meld_step(a) {
+                            Ok(()) => {
+                                let after = after.expect("a step made has a table after");
+                                assert!(after == t.tables[p], "seed {seed}: {a}");
+                                stepped += 1;
+                                if legal.contains(&a) {
+                                    let mut u = g.clone();
+                                    u.apply_listed(a).unwrap();
+                                    assert!(after == u.tables[p], "seed {seed}: {a}");
+                                } else {
+                                    unlisted += 1;
+                                }
+                            }
+                            Err(_) => {
+                                assert!(after.is_none(), "seed {seed}: {a} refused");
+                                refused += 1;
+                            }
+                        }
+                    }
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                g.apply(legal[(x % legal.len() as u64) as usize]).unwrap();
+            }
+        }
+    }
+    // Steps refused by their own rules, steps made but not listed
+    // (their turn could not be completed, I-9), and listed ones.
+    assert!(
+        refused > 1000 && unlisted > 100 && stepped > unlisted + 1000,
+        "{refused} refused, {unlisted} unlisted of {stepped} made"
+    );
+    assert!(
+        extends.0 > 1000 && extends.1 > 1000,
+        "extends from the hand: {} made, {} refused",
+        extends.0,
+        extends.1
+    );
+}
+
+/// The answers kept from recent completion searches (filled by the
+/// listing and `apply` along random hands) are the ones a fresh search
+/// gives, budget left included.
+/// The search's visited set answers as a map from key to the largest
+/// depth recorded since the last `clear`, through growth, clears and
+/// the wrap of its generation counter; keys share low bits so that
+/// probes collide.
+#[test]
+fn visited_set_is_a_map_cleared_by_generation() {
+    use std::collections::HashMap;
+    let mut seen = Seen::with_room(4);
+    let mut reference: HashMap<u64, u32> = HashMap::new();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut refused, mut grown) = (0, 0);
+    for round in 0..400 {
+        if round == 200 {
+            // The next clears wrap the generation to 0 and on to 1.
+            seen.generation = u32::MAX - 1;
+        }
+        seen.clear();
+        reference.clear();
+        let n = 1 + next() % 300;
+        for _ in 0..n {
+            // Few distinct keys, many alike in their low bits.
+            let key = (next() % 97) << 20 | (next() % 3);
+            let depth = (next() % 6) as u32;
+            let want = match reference.get(&key) {
+                Some(&d) if d >= depth => false,
+                _ => {
+                    reference.insert(key, depth);
+                    true
+                }
+            };
+            let cap = seen.slots.len();
+            assert_eq!(seen.visit(key, depth), want, "round {round} key {key:#x}");
+            grown += (seen.slots.len() > cap) as u32;
+            refused += !want as u32;
+        }
+        assert_eq!(seen.len, reference.len());
+        for (&k, &d) in &reference {
+            assert_eq!(seen.get(k), Some(d));
+        }
+        assert_eq!(seen.get(1 << 40), None);
+    }
+    assert!(
+        refused > 1000 && grown > 0,
+        "{refused} refused, grown {grown} times"
+    );
+    // Wrapped at round 201 to 1, then one a round.
+    assert_eq!(seen.generation, 1 + (399 - 201));
+}
+
+/// I-9, D-13.1: `CandidateCheck::surely_unlisted` says yes only of
+/// candidates the listing leaves out. On the meld-phase states of
+/// play that lays and extends whenever it can (hands of two cards
+/// before tables of many groups), under the five rule sets of the
+/// listing test: every candidate it rules out is an extend (a step
+/// made, mostly) and not listed; it rules out only at states of two cards,
+/// no wild pending, no pickup in progress and nothing laid this turn
+/// where the mover cannot go out. Such states come often, some with a
+/// way out, and at them extends are listed too.
+#[test]
+fn extends_surely_unlisted_are_not_listed() {
+    let (mut legal, mut cand) = (Vec::new(), Vec::new());
+    let (mut ruled_out, mut made, mut listed_two) = (0, 0, 0);
+    let (mut states, mut out_states) = (0, 0);
+    for (k, rules) in rule_variants().into_iter().enumerate() {
+        for seed in 0..16 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5a1);
+            play_meld_biased(
+                rules,
+                seed + 100 * k as u64,
+                &mut rng,
+                0.9,
+                |a| matches!(a, Action::Lay { .. } | Action::Extend { .. }),
+                |g, _| {
+                    if g.phase != Phase::Meld {
+                        return;
+                    }
+                    g.legal_actions(&mut legal);
+                    g.candidate_actions(&mut cand);
+                    let mut check = g.candidate_check();
+                    let p = g.current as usize;
+                    let plain = g.hands[p].len() == 2
+                        && g.turn.pending.is_empty()
+                        && !g.before_rest()
+                        && !g.tables[p].has_new();
+                    let can_out =
+                        plain && solver::can_go_out(g, p, g.hands[p], false, None, CardSet::EMPTY);
+                    states += plain as u32;
+                    out_states += can_out as u32;
+                    for &a in &cand {
+                        let listed = legal.contains(&a);
+                        if !check.surely_unlisted(a) {
+                            listed_two +=
+                                (plain && listed && matches!(a, Action::Extend { .. })) as u32;
+                            continue;
+                        }
+                        assert!(!listed, "seed {seed}: {a} is listed");
+                        assert!(plain && !can_out, "seed {seed}: {a} ruled out");
+                        assert!(matches!(a, Action::Extend { .. }), "{a}");
+                        ruled_out += 1;
+                        made += check.read_table_after(a, |_| ()).is_some() as u32;
+                    }
+                },
+            );
+        }
+    }
+    assert!(
+        states > 1000 && made > 1000 && listed_two > 100 && out_states > 100,
+        "{states} states ({out_states} with a way out), {ruled_out} ruled out ({made} steps made), {listed_two} listed"
+    );
+}
+
+/// `CandidateCheck::listed_discards` counts the discards of the
+/// listing, on every meld-phase state of random hands and after every
+/// meld step there, under both rule versions (so with the card taken
+/// for free barred from the discard, I-21, and allowed) and with
+/// openings short of the minimum (D-8.2) and turns that must go out
+/// (I-26) met.
+#[test]
+fn listed_discards_count_the_listing() {
+    let mut allow = Rules::default();
+    allow.set("free_pickup_return", "allow").unwrap();
+    let (mut states, mut barred, mut none) = (0, 0, 0);
+    let mut legal = Vec::new();
+    for rules in [Rules::preset("decorated-2003-02").unwrap(), allow] {
+        each_meld_step_under(rules, 0..30, |_, _, t| {
+            t.legal_actions(&mut legal);
+            let want = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Discard(_)))
+                .count() as u32;
+            let hand = t.hands[t.current as usize];
+            assert_eq!(t.candidate_check().listed_discards(), want, "[{hand}]");
+            states += 1;
+            none += (want == 0) as u32;
+            barred +=
+                t.turn.free_card.is_some_and(|c| {
+                    rules.free_pickup_return == Permit::Forbid && hand.count(c) == 1
+                }) as u32;
+        });
+    }
+    assert!(
+        states > 10_000 && barred > 100 && none > 1000,
+        "{states} states, {barred} with a barred card, {none} with no discard"
+    );
+}
+
+/// The deepening of [`GameState::completion_in`] alone, with or
+/// without the finisher's bound: the way out, and whether deepening
+/// decided (found one, or saw there is none) within `budget`.
+fn deepening(t: &GameState, budget: u32, bound: bool) -> (Option<Vec<Action>>, bool) {
+    let mut search = Search::with_budget(budget);
+    search.bound = bound;
+    let mut b = budget;
+    for limit in 1..=150 {
+        search.seen.clear();
+        search.cut = false;
+        let mut path = Vec::new();
+        if t.search_rec(&mut b, &mut search, limit, &mut path) {
+            path.reverse();
+            return (Some(path), true);
+        }
+        if b == 0 {
+            return (None, false);
+        }
+        if !search.cut {
+            return (None, true);
+        }
+    }
+    (None, false)
+}
+
+/// The finisher's search leaves out the nodes that cannot reach a
+/// discard within their steps ([`GameState::steps_to_discard`]): the
+/// bound never exceeds the steps of the shortest way out, from the
+/// start or from any state on it; and the search with the bound finds
+/// the same way out (the shortest, the first of its length) as the
+/// search without, wherever that one decides within its budget. On
+/// the tables of play that lays whenever it can, so that hands of one
+/// card that go out by moving wilds come often, under both rule
+/// versions and with many groups per rank.
+#[test]
+fn finisher_bound_keeps_the_shortest_way_out() {
+    use rand::SeedableRng;
+    let mut many = Rules::default();
+    many.set("groups_per_rank", "many").unwrap();
+    let rule_sets = [
+        Rules::preset("decorated-2003-02").unwrap(),
+        Rules::preset("decorated-2003-01").unwrap(),
+        many,
+    ];
+    let (mut compared, mut long, mut none) = (0, 0, 0);
+    let mut pickups = 0;
+    for rules in rule_sets {
+        for seed in 0..30 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xb0);
+            play_meld_biased(
+                rules,
+                seed,
+                &mut rng,
+                0.9,
+                |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                |g, _| {
+                    if g.phase == Phase::Meld && !g.surely_stuck() {
+                        let mut t = g.clone();
+                        t.quiet = true;
+                        let (plain, decided) = deepening(&t, 20_000, false);
+                        if decided {
+                            let (bounded, _) = deepening(&t, 20_000, true);
+                            assert_eq!(
+                                bounded, plain,
+                                "seed {seed}: {:?}",
+                                t.tables[t.current as usize]
+                            );
+                            compared += 1;
+                            match &plain {
+                                None => none += 1,
+                                Some(way) => {
+                                    // Meld steps left before the discard, from each state on the way.
+                                    let mut u = t.clone();
+                                    for (i, &a) in way.iter().enumerate() {
+                                        let left = (way.len() - 1 - i) as u32;
+                                        let least = u.steps_to_discard();
+                                        assert!(
+                                        least <= left,
+                                        "seed {seed}: bound {least:?} with {left} steps left before {a}"
+                                    );
+                                        if matches!(a, Action::Discard(_)) {
+                                            break;
+                                        }
+                                        u.meld_step(a).unwrap();
+                                    }
+                                    long += (way.len() > 4) as u32;
+                                    pickups += (t.before_rest()
+                                        && !t.tables[t.current as usize].opened
+                                        && way.len() > 3)
+                                        as u32;
+                                }
+                            }
+                        }
+                    }
+                },
+            );
+        }
+    }
+    assert!(
+        compared > 5000 && long > 100 && pickups > 100,
+        "{compared} compared, {long} long ways, {pickups} pickups of an opening, {none} without a way"
+    );
+}
+
+#[test]
+fn leaves_left_unmarked_change_no_search() {
+    let mut long = 0;
+    each_meld_step(0..12, |seed, a, t| {
+        if t.surely_stuck() {
+            return;
+        }
+        for budget in [40, 300, 5000] {
+            let fast = Search::with_budget(budget);
+            let mut marked = Search::with_budget(budget);
+            marked.mark_leaves = true;
+            let runs = [fast, marked].map(|mut search| {
+                let path = t.completion_in(budget, &mut search);
+                let mut b = budget;
+                let mut search = Search {
+                    mark_leaves: search.mark_leaves,
+                    ..Search::with_budget(budget)
+                };
+                let verdict = t.completion_verdict(&mut b, &mut search);
+                (path, verdict, b)
+            });
+            let [(p0, v0, b0), (p1, v1, b1)] = runs;
+            long += p0.as_ref().is_some_and(|p| p.len() > 2) as u32;
+            assert_eq!(
+                p0, p1,
+                "seed {seed}: after {a}, budget {budget}: the way out"
+            );
+            assert_eq!(
+                (v0, b0),
+                (v1, b1),
+                "seed {seed}: after {a}, budget {budget}: the verdict"
+            );
+        }
+    });
+    assert!(long > 100, "only {long} ways out of more than one step");
+}
+
+#[test]
+fn recent_searches_answer_as_a_fresh_search() {
+    let mut hits = 0;
+    each_meld_step(0..20, |seed, a, t| {
+        if t.surely_stuck() {
+            return;
+        }
+        for budget in [600, 1500] {
+            let key = t.search_key();
+            let known = RECENT_SEARCHES.with(|r| r.borrow().find(key, t, budget));
+            let mut b = budget;
+            let kept = t.search_completion(&mut b);
+            let mut fresh_b = budget;
+            let mut search = Search::with_budget(budget);
+            let fresh = t.completion_verdict(&mut fresh_b, &mut search);
+            assert_eq!((kept, b), (fresh, fresh_b), "seed {seed}: after {a}");
+            hits += known.is_some() as u32;
+        }
+    });
+    assert!(hits > 100, "only {hits} answers were kept ones");
+}
