@@ -2,7 +2,7 @@
 //! error of that game ([`AgentError`]), never a panic of the run.
 
 use crate::{Agent, Candidates};
-use kanaszta_engine::{derive_seed, Action, GameState, HandRecord, Match, Phase, RuleError};
+use kanaszta_engine::{Action, GameState, HandRecord, Match, Phase, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -14,7 +14,7 @@ pub const MAX_DECISIONS_PER_TURN: u32 = 2_000;
 /// The generator of the agent in `seat` for the game seeded `game_seed`:
 /// derived from both, so a game replays identically on any thread.
 pub fn seat_rng(game_seed: u64, seat: usize) -> Pcg64Mcg {
-    Pcg64Mcg::seed_from_u64(derive_seed(game_seed ^ 0xA6E7_5EA7, seat as u64))
+    Pcg64Mcg::seed_from_u64(kanaszta_engine::seed::seat(game_seed, seat))
 }
 
 /// A game ended by an agent: it returned an illegal action (the engine's

@@ -29,6 +29,7 @@ mod matches;
 mod position;
 mod rules;
 mod score;
+pub mod seed;
 mod solver;
 mod state;
 mod table;
@@ -42,7 +43,7 @@ pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
 pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::GameLog;
-pub use matches::{derive_seed, HandRecord, Match, MatchResult};
+pub use matches::{HandRecord, Match, MatchResult};
 pub use position::Position;
 pub use rules::{
     BlackCanastaWilds, Deadlock, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules,
@@ -50,10 +51,10 @@ pub use rules::{
     WildCanasta, PRESETS,
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
+pub use seed::derive_seed;
 pub use solver::{can_go_out_with, max_opening, max_opening_any};
-pub use state::{
-    CandidateCheck, GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK,
-};
+pub use state::legal::CandidateCheck;
+pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK};
 pub use table::{Table, MAX_GROUPS};
 pub use tax::tax;
 pub use view::SeatView;

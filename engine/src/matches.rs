@@ -8,17 +8,6 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 
-/// SplitMix64: derives independent seeds from (seed, index).
-pub const fn derive_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed
-        ^ index
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(0x632B_E59B_D9B4_E019);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// What one finished hand of a match did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HandRecord {
@@ -79,7 +68,7 @@ pub struct Match {
 impl Match {
     /// A new match; the first starter is drawn from the seed (I-1).
     pub fn new(rules: Rules, seed: u64) -> Match {
-        let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(seed, u64::MAX));
+        let mut rng = Pcg64Mcg::seed_from_u64(crate::seed::match_starter(seed));
         let first_starter = rng.random_range(0..rules.players.max(2));
         Match {
             rules,
@@ -129,7 +118,7 @@ impl Match {
 
     /// The seed of hand `index`.
     pub fn hand_seed(&self, index: u32) -> u64 {
-        derive_seed(self.seed, index as u64)
+        crate::seed::match_hand(self.seed, index)
     }
 
     /// The next hand, dealt.
@@ -219,11 +208,5 @@ mod tests {
         assert_eq!(top_unique(&[100, 50]), Some(0));
         assert_eq!(top_unique(&[100, 300, 300]), None);
         assert_eq!(top_unique(&[-5, -10]), Some(0));
-    }
-
-    #[test]
-    fn seeds_differ_by_index() {
-        assert_ne!(derive_seed(1, 0), derive_seed(1, 1));
-        assert_ne!(derive_seed(1, 0), derive_seed(2, 0));
     }
 }

@@ -3,8 +3,7 @@
 
 use crate::card_set::CardSet;
 use crate::group::CanastaKind;
-use crate::rules::{Rules, StalledHandCards};
-use crate::state::{GameState, HandEnd};
+use crate::rules::Rules;
 use crate::table::Table;
 use serde::{Deserialize, Serialize};
 
@@ -124,31 +123,6 @@ pub fn score_table(
     s.card_value = s.melded + s.in_hand;
     s.total = s.base + s.card_value;
     s
-}
-
-/// Player `p`'s score in a state (D-14, I-30). Before the end of the hand,
-/// the score as if the hand ended now without anybody going out.
-pub fn score_hand(state: &GameState, p: usize) -> HandScore {
-    let rules = state.rules();
-    let (out, hand_counts) = match state.end() {
-        Some(HandEnd::WentOut {
-            player,
-            from_hand,
-            cleared_table,
-        }) => (
-            GoingOut {
-                went_out: player as usize == p,
-                from_hand,
-                cleared_table,
-            },
-            true,
-        ),
-        _ => (
-            GoingOut::NO,
-            rules.stalled_hand_cards == StalledHandCards::Minus,
-        ),
-    };
-    score_table(state.table(p), state.hand(p), out, hand_counts, rules)
 }
 
 #[cfg(test)]

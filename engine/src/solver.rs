@@ -9,7 +9,6 @@ use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
 use crate::group::{legal_natural_counts, Group, FLAG_RECEIVED};
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Rules, WildCanasta};
-use crate::state::GameState;
 use crate::table::MAX_GROUPS;
 
 /// Bitmask of wild totals 0..=16.
@@ -191,7 +190,7 @@ fn wild_group_slot(g: &Group, rules: &Rules) -> Slot {
 /// back often (the candidates of one listing, the turns of one hand, the
 /// rollouts of one search), so each thread keeps its last answers
 /// ([`GoingOutMemo`]).
-fn can_meld_all_but_one(
+pub(crate) fn can_meld_all_but_one(
     cards: CardSet,
     groups: &[Group],
     rules: &Rules,
@@ -635,34 +634,6 @@ impl Facts {
             }
         }
     }
-}
-
-/// Whether player `p` can go out with `cards` as his hand (I-26, I-9):
-/// onto his table as it is, or onto nothing when `fresh` (an unopened
-/// player's groups of this turn dissolved into `cards`). `must`: a card that
-/// has to end in a group (the pile's top card during a penalized pickup);
-/// `keep`: cards that must be melded, never discarded (pending wilds).
-pub(crate) fn can_go_out(
-    state: &GameState,
-    p: usize,
-    cards: CardSet,
-    fresh: bool,
-    must: Option<Card>,
-    keep: CardSet,
-) -> bool {
-    let groups = if fresh {
-        &[][..]
-    } else {
-        state.table(p).groups()
-    };
-    can_meld_all_but_one(
-        cards,
-        groups,
-        state.rules(),
-        must,
-        state.turn.free_card,
-        keep,
-    )
 }
 
 /// Public form of the going-out test for agents and tools: can `hand` be

@@ -15,7 +15,6 @@ mod stats;
 use clap::{Args, Parser, Subcommand};
 use kanaszta_agents::{Agent, AgentSpec, RandomAgent};
 use kanaszta_engine::{tax, Action, CardSet, GameState, HandEnd, Position, Rules};
-use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use runner::{Manifest, Mode, Outputs, Plan, SeriesSpec, Shard};
 use std::io::Write;
@@ -851,9 +850,7 @@ fn demo(out: &mut impl Write, rules: Rules, seed: u64) -> Result<(), Fail> {
     let mut g = GameState::new(rules, seed);
     let n = g.players();
     let mut agents: Vec<RandomAgent> = (0..n).map(|_| RandomAgent::default()).collect();
-    let mut rngs: Vec<Pcg64Mcg> = (0..n)
-        .map(|p| Pcg64Mcg::seed_from_u64(seed.wrapping_mul(31).wrapping_add(p as u64)))
-        .collect();
+    let mut rngs: Vec<Pcg64Mcg> = (0..n).map(|p| kanaszta_agents::seat_rng(seed, p)).collect();
     let version = rules
         .settings()
         .into_iter()

@@ -235,7 +235,7 @@ row! {
         hand: u32,
         /// The run's master seed.
         run_seed: u64,
-        /// `derive_seed(run_seed, deal)`: the deal's (or match's) seed.
+        /// `seed::deal(run_seed, deal)`: the deal's (or match's) seed.
         deal_seed: u64,
         /// The hand's seed (equal to `deal_seed` in `hands` mode).
         hand_seed: u64,

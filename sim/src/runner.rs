@@ -3,7 +3,7 @@
 //! to the CSV files in game order.
 //!
 //! Determinism: game `g` of series `s` depends only on the plan and `(s, g)`:
-//! its deal seed is `derive_seed(run_seed, deal)` with `deal = g / 2` when
+//! its deal seed is `seed::deal(run_seed, deal)` with `deal = g / 2` when
 //! paired (the odd game plays the same deal with the seats swapped), and the
 //! agents draw from `seat_rng(hand_seed, seat)`. Threads only change the
 //! order in which games finish; the writer puts them back in order.
@@ -12,7 +12,7 @@ use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec};
-use kanaszta_engine::{derive_seed, GameState, HandEnd, Match, Rules};
+use kanaszta_engine::{GameState, HandEnd, Match, Rules};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -259,7 +259,7 @@ impl Plan {
 
     /// The deal seed of game `g`.
     pub fn deal_seed(&self, g: u64) -> u64 {
-        derive_seed(self.manifest.seed, self.deal(g))
+        kanaszta_engine::seed::deal(self.manifest.seed, self.deal(g))
     }
 
     /// Plays game `g` of `series` to its end. A panic (a bug of an agent or

@@ -9,17 +9,6 @@ use crate::card_set::CardSet;
 use crate::group::FLAG_RECEIVED;
 use crate::rules::{BlackCanastaWilds, WildCanasta};
 
-/// Part of `cards` that the pending wilds supply (pending wilds are used first).
-pub(super) fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    for w in pending.iter() {
-        if cards.count(w) > out.count(w) {
-            out.insert(w);
-        }
-    }
-    out
-}
-
 /// The natural ranks counted 2 or more in `counts` (one nibble a rank,
 /// as [`CardSet::rank_counts`]), in rank order: picked from the nibbles
 /// with a bit above the lowest, not by testing all eleven.

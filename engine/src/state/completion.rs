@@ -112,7 +112,7 @@ impl GameState {
                 return true;
             }
         }
-        solver::can_go_out(self, p, hand, false, None, CardSet::EMPTY)
+        self.can_go_out(p, hand, false, None, CardSet::EMPTY)
     }
 
     /// During a penalized pickup before the rest is taken: can the top card be
@@ -195,14 +195,7 @@ impl GameState {
             let all = hand.checked_add(rest_set()).unwrap_or(hand);
             let all = all.checked_add(self.turn.pending).unwrap_or(all);
             let must = if laid { None } else { Some(pk.top) };
-            return Verdict::maybe(solver::can_go_out(
-                self,
-                p,
-                all,
-                false,
-                must,
-                self.turn.pending,
-            ));
+            return Verdict::maybe(self.can_go_out(p, all, false, must, self.turn.pending));
         }
         let pend = self.turn.pending.len();
         // Not opened: everything on the table was laid this turn (not yet
@@ -228,14 +221,7 @@ impl GameState {
         }
         // I-26: short of the minimum, the turn must go out.
         let all_pool = pool.checked_add(rest_set()).unwrap_or(pool);
-        Verdict::maybe(solver::can_go_out(
-            self,
-            p,
-            all_pool,
-            true,
-            Some(pk.top),
-            CardSet::EMPTY,
-        ))
+        Verdict::maybe(self.can_go_out(p, all_pool, true, Some(pk.top), CardSet::EMPTY))
     }
 
     /// The pending wilds can go somewhere now (an existing group or a new one).
@@ -330,6 +316,30 @@ impl GameState {
         }
         // Otherwise the pending wilds are part of a way out.
         let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
-        solver::can_go_out(self, p, all, false, None, self.turn.pending)
+        self.can_go_out(p, all, false, None, self.turn.pending)
+    }
+}
+
+impl GameState {
+    /// Whether player `p` can go out with `cards` as his hand (I-26, I-9):
+    /// onto his table as it is, or onto nothing when `fresh` (an unopened
+    /// player's groups of this turn dissolved into `cards`). `must`: a card
+    /// that has to end in a group (the pile's top card during a penalized
+    /// pickup); `keep`: cards that must be melded, never discarded (pending
+    /// wilds). The going-out solver's question about this state.
+    pub(crate) fn can_go_out(
+        &self,
+        p: usize,
+        cards: CardSet,
+        fresh: bool,
+        must: Option<Card>,
+        keep: CardSet,
+    ) -> bool {
+        let groups = if fresh {
+            &[][..]
+        } else {
+            self.tables[p].groups()
+        };
+        solver::can_meld_all_but_one(cards, groups, &self.rules, must, self.turn.free_card, keep)
     }
 }

@@ -10,7 +10,6 @@ use crate::error::{refuse, RuleError};
 use crate::group::Group;
 use crate::refuse_fmt;
 use crate::rules::Permit;
-use crate::solver;
 use crate::table::Table;
 
 /// The legality check of [`GameState::legal_actions`], one candidate at a
@@ -86,7 +85,7 @@ impl CandidateCheck<'_> {
         }
         !*self
             .out_from_here
-            .get_or_insert_with(|| solver::can_go_out(s, p, hand, false, None, CardSet::EMPTY))
+            .get_or_insert_with(|| s.can_go_out(p, hand, false, None, CardSet::EMPTY))
     }
 
     /// How many discards [`GameState::legal_actions`] lists (the meld

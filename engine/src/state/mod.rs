@@ -10,7 +10,8 @@
 use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
 use crate::rules::Rules;
-use crate::score::{score_hand, HandScore};
+use crate::rules::StalledHandCards;
+use crate::score::{score_table, GoingOut, HandScore};
 use crate::table::Table;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -18,14 +19,12 @@ use rand_pcg::Pcg64Mcg;
 mod candidates;
 mod completion;
 mod flow;
-mod legal;
+pub(crate) mod legal;
 mod search;
 mod search_memory;
 mod steps;
 #[cfg(test)]
 mod tests;
-
-pub use legal::CandidateCheck;
 
 /// Most players (D-2.1).
 pub const MAX_PLAYERS: usize = 6;
@@ -405,7 +404,7 @@ impl GameState {
     /// starter is drawn from the seed (I-1); running totals are zero.
     pub fn new(rules: Rules, seed: u64) -> GameState {
         let n = rules.players.max(2) as u64;
-        let starter = (crate::matches::derive_seed(seed, u64::MAX - 1) % n) as u8;
+        let starter = (crate::seed::hand_starter(seed) % n) as u8;
         GameState::new_hand(rules, seed, starter, &[])
     }
 
@@ -659,7 +658,31 @@ impl GameState {
 
     /// Player `p`'s score breakdown (D-14). Meaningful once terminal.
     pub fn score_of(&self, p: usize) -> HandScore {
-        score_hand(self, p)
+        let (out, hand_counts) = match self.end {
+            Some(HandEnd::WentOut {
+                player,
+                from_hand,
+                cleared_table,
+            }) => (
+                GoingOut {
+                    went_out: player as usize == p,
+                    from_hand,
+                    cleared_table,
+                },
+                true,
+            ),
+            _ => (
+                GoingOut::NO,
+                self.rules.stalled_hand_cards == StalledHandCards::Minus,
+            ),
+        };
+        score_table(
+            &self.tables[p],
+            self.hands[p],
+            out,
+            hand_counts,
+            &self.rules,
+        )
     }
 
     /// Copies the mover's part from `o`, a state that differs from this

@@ -5,7 +5,6 @@ use super::search_memory::{Search, WordHash, RECENT_SEARCHES};
 use super::*;
 use crate::action::Action;
 use crate::group::max_wilds;
-use crate::solver;
 
 /// The longest way out (in meld steps before the discard) that the
 /// completion check looks for by iterative deepening once its depth-first
@@ -255,7 +254,7 @@ impl GameState {
                 // which the going-out test allows (it is generous), so its
                 // "no" is exact.
                 let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
-                !solver::can_go_out(self, p, all, false, None, self.turn.pending)
+                !self.can_go_out(p, all, false, None, self.turn.pending)
             }
             1 if !table.has_canasta() => {
                 let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()

@@ -3,7 +3,6 @@
 //! checks its own rules only; whether the turn can then be completed is
 //! the completion layer's question.
 
-use super::candidates::pending_part;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -619,4 +618,15 @@ impl GameState {
         self.turn.moves_len = 0;
         Ok(())
     }
+}
+
+/// Part of `cards` that the pending wilds supply (pending wilds are used first).
+pub(super) fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for w in pending.iter() {
+        if cards.count(w) > out.count(w) {
+            out.insert(w);
+        }
+    }
+    out
 }

@@ -11,7 +11,6 @@ use crate::card::Suit;
 use crate::group::Group;
 use crate::rules::test_variants as rule_variants;
 use crate::rules::Permit;
-use crate::solver;
 
 /// The pair and triple enumerations of the lays agree with the general
 /// sub-multiset enumeration, sets and order.
@@ -683,8 +682,7 @@ fn extends_surely_unlisted_are_not_listed() {
                         && g.turn.pending.is_empty()
                         && !g.before_rest()
                         && !g.tables[p].has_new();
-                    let can_out =
-                        plain && solver::can_go_out(g, p, g.hands[p], false, None, CardSet::EMPTY);
+                    let can_out = plain && g.can_go_out(p, g.hands[p], false, None, CardSet::EMPTY);
                     states += plain as u32;
                     out_states += can_out as u32;
                     for &a in &cand {
