@@ -34,7 +34,6 @@ mod solver;
 mod state;
 mod table;
 mod tax;
-mod view;
 
 pub use action::{Action, ParseActionError};
 pub use card::{Card, ParseCardError, Rank, Suit};
@@ -54,7 +53,7 @@ pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use seed::derive_seed;
 pub use solver::{can_go_out_with, max_opening, max_opening_any};
 pub use state::legal::CandidateCheck;
+pub use state::view::SeatView;
 pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK};
 pub use table::{Table, MAX_GROUPS};
 pub use tax::tax;
-pub use view::SeatView;

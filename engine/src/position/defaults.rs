@@ -11,9 +11,9 @@ use crate::table::Table;
 /// he holds one card and is dead-locked; never the mover of a meld phase,
 /// whose hand is that of his turn (he is tested again at his discard).
 pub(super) fn default_dead_locked(g: &GameState, p: usize) -> bool {
-    g.rules.deadlock == crate::rules::Deadlock::End
-        && matches!(g.phase, Phase::Draw | Phase::Meld | Phase::Over)
-        && !(g.phase == Phase::Meld && p == g.current as usize)
+    g.rules().deadlock == crate::rules::Deadlock::End
+        && matches!(g.phase(), Phase::Draw | Phase::Meld | Phase::Over)
+        && !(g.phase() == Phase::Meld && p == g.current_player())
         && g.dead_locked(p)
 }
 

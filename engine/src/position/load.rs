@@ -13,8 +13,8 @@ use crate::card_set::CardSet;
 use crate::group::{Group, FLAG_NEW, FLAG_RECEIVED};
 use crate::rules::Rules;
 use crate::state::{
-    shuffle, Anchor, GameState, HandEnd, Phase, Pickup, PlayerStats, Turn, FROM_HAND, MAX_PLAYERS,
-    MAX_WILD_MOVES, PACK,
+    shuffle, Anchor, GameState, HandEnd, Parts, Phase, Pickup, PlayerStats, Turn, FROM_HAND,
+    MAX_PLAYERS, MAX_WILD_MOVES, PACK,
 };
 use crate::table::{Table, MAX_GROUPS};
 use rand::SeedableRng;
@@ -787,8 +787,7 @@ impl Position {
         stock[..stock_cards.len()].copy_from_slice(&stock_cards);
         let mut pile_arr = [Card::JOKER; PACK];
         pile_arr[..pile.len()].copy_from_slice(&pile);
-        let mut g = GameState {
-            quiet: false,
+        let parts = Parts {
             rules,
             rng,
             starter,
@@ -814,7 +813,9 @@ impl Position {
             stats,
             dead: 0,
         };
+        let g = GameState::from_parts(parts.clone());
         // I-32: who was found dead-locked.
+        let mut marks = 0u8;
         let given = self.players.as_deref().unwrap_or(&[]);
         for p in 0..n {
             let dead = match given.get(p).and_then(|pj| pj.dead_locked) {
@@ -828,9 +829,13 @@ impl Position {
                 Some(d) => d,
                 None => default_dead_locked(&g, p),
             };
-            g.dead |= (dead as u8) << p;
+            marks |= (dead as u8) << p;
         }
-        if g.end == Some(HandEnd::Deadlocked) {
+        let g = GameState::from_parts(Parts {
+            dead: marks,
+            ..parts
+        });
+        if g.end() == Some(HandEnd::Deadlocked) {
             if let Some(p) = (0..n).find(|&p| !g.dead_locked(p)) {
                 return Err(format!(
                     "end deadlocked: player {p} is not dead-locked (I-32: the hand ends so only when every player is)"

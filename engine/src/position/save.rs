@@ -112,44 +112,45 @@ impl Position {
     /// The state's position. Saving writes the generator's state, so the
     /// loaded state continues exactly as the saved one would.
     pub fn from_state(g: &GameState) -> Position {
+        let s = g.to_parts();
         let n = g.players();
-        let cur = g.current as usize;
-        let phase = g.phase;
+        let cur = s.current as usize;
+        let phase = s.phase;
         let players = (0..n)
             .map(|p| {
-                let stats = StatsJson::from_stats(&g.stats[p]);
+                let stats = StatsJson::from_stats(&s.stats[p]);
                 PlayerJson {
-                    hand: (!g.hands[p].is_empty()).then(|| Cards::from_set(g.hands[p])),
-                    known: (!g.known[p].is_empty()).then(|| Cards::from_set(g.known[p])),
-                    table: table_json(&g.tables[p], None),
-                    free_pending: (g.free_pending[p] != default_free_pending(phase))
-                        .then_some(g.free_pending[p]),
-                    owed_red: (g.owed_red[p] != 0).then_some(g.owed_red[p]),
+                    hand: (!s.hands[p].is_empty()).then(|| Cards::from_set(s.hands[p])),
+                    known: (!s.known[p].is_empty()).then(|| Cards::from_set(s.known[p])),
+                    table: table_json(&s.tables[p], None),
+                    free_pending: (s.free_pending[p] != default_free_pending(phase))
+                        .then_some(s.free_pending[p]),
+                    owed_red: (s.owed_red[p] != 0).then_some(s.owed_red[p]),
                     stats: (stats != StatsJson::default()).then_some(stats),
                     dead_locked: (g.found_dead_locked(p) != default_dead_locked(g, p))
                         .then_some(g.found_dead_locked(p)),
                 }
             })
             .collect();
-        let fresh_default = default_pile_top_fresh(g.pile().len(), phase, &g.turn);
+        let fresh_default = default_pile_top_fresh(g.pile().len(), phase, &s.turn);
         let turn_base = Turn {
-            opened_at_start: g.tables[cur].opened,
+            opened_at_start: s.tables[cur].opened,
             free_offer: default_free_offer(
-                &g.rules,
+                &s.rules,
                 phase,
-                g.free_pending[cur],
-                g.pile_top_fresh,
+                s.free_pending[cur],
+                s.pile_top_fresh,
                 g.pile_top(),
             ),
             ..Turn::default()
         };
         let anchor = if phase == Phase::Meld {
-            let a = &g.anchor;
+            let a = &s.anchor;
             let aj = AnchorJson {
-                hand: (a.hand != g.hands[cur]).then(|| Cards::from_set(a.hand)),
-                known: (a.known != g.known[cur]).then(|| Cards::from_set(a.known)),
-                table: table_json(&a.table, Some(&g.tables[cur])),
-                turn: turn_json(&a.turn, &g.turn),
+                hand: (a.hand != s.hands[cur]).then(|| Cards::from_set(a.hand)),
+                known: (a.known != s.known[cur]).then(|| Cards::from_set(a.known)),
+                table: table_json(&a.table, Some(&s.tables[cur])),
+                turn: turn_json(&a.turn, &s.turn),
             };
             (aj != AnchorJson::default()).then_some(aj)
         } else {
@@ -157,26 +158,26 @@ impl Position {
         };
         Position {
             format: Some(FORMAT.to_string()),
-            rules: (g.rules != Rules::default()).then_some(g.rules),
-            rng: Some(format!("{:032x}", g.rng.state())),
+            rules: (s.rules != Rules::default()).then_some(s.rules),
+            rng: Some(format!("{:032x}", s.rng.state())),
             seed: None,
             phase,
-            starter: Some(g.starter),
-            current: Some(g.current),
-            turns: Some(g.turns),
-            totals: g.totals[..n]
+            starter: Some(s.starter),
+            current: Some(s.current),
+            turns: Some(s.turns),
+            totals: s.totals[..n]
                 .iter()
                 .any(|t| *t != 0)
-                .then(|| g.totals[..n].to_vec()),
+                .then(|| s.totals[..n].to_vec()),
             players: Some(players),
             pile: (!g.pile().is_empty()).then(|| Cards::from_list(g.pile())),
-            pile_top_fresh: (g.pile_top_fresh != fresh_default).then_some(g.pile_top_fresh),
+            pile_top_fresh: (s.pile_top_fresh != fresh_default).then_some(s.pile_top_fresh),
             stock: Some(Cards::from_list(g.stock())),
-            stock_known_bottom: (g.stock_known_bottom != 0).then_some(g.stock_known_bottom),
-            cut: (phase == Phase::Cut).then(|| Cards::from_list(&g.cut)),
-            turn: turn_json(&g.turn, &turn_base),
+            stock_known_bottom: (s.stock_known_bottom != 0).then_some(s.stock_known_bottom),
+            cut: (phase == Phase::Cut).then(|| Cards::from_list(&s.cut)),
+            turn: turn_json(&s.turn, &turn_base),
             anchor,
-            end: g.end,
+            end: s.end,
         }
     }
 }

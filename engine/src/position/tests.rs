@@ -101,7 +101,7 @@ fn minimal_meld_position() {
     assert_eq!(g.all_cards(), Some(CardSet::FULL_PACK));
     assert!(g.table(0).opened);
     assert!(!g.table(1).opened);
-    assert!(g.pile_top_fresh);
+    assert!(g.view(0).pile_top_fresh());
     assert_eq!(
         legal_strings(&g),
         [

@@ -1,11 +1,30 @@
 //! [`GameState`]: one hand of decorated canasta, in the shape of OpenSpiel's
 //! `State`: [`GameState::current_player`], [`GameState::legal_actions`] into a
-//! caller's buffer, [`GameState::apply`] returning a [`RuleError`] that names
+//! caller's buffer, [`GameState::apply`] returning a [`RuleError`](crate::RuleError) that names
 //! the rule broken, [`GameState::is_terminal`], [`GameState::scores`].
 //!
 //! Chance (shuffle, cut, reshuffle) comes from a `rand_pcg` generator held by
-//! the state, so `(rules, seed, actions)` replays exactly. The state is `Copy`
-//! and a clone is one memcpy.
+//! the state, so `(rules, seed, actions)` replays exactly. A clone is one
+//! memcpy.
+//!
+//! # Layers
+//!
+//! One file per rule area, each calling only the layers above it in this
+//! list (and the pure modules of the crate: cards, groups, tables, rules,
+//! the solver, scoring):
+//!
+//! - this file: the state's fields (private to this module and its
+//!   layers), the one constructor [`GameState::from_parts`], the deal,
+//!   accessors, invariants, scores;
+//! - `flow`: the turn's flow (D-3 … D-7, D-13, I-32): cut, draw, pickups,
+//!   discard, next turn, end of the hand;
+//! - `steps`: one meld step with its own rules (D-9 … D-12);
+//! - `candidates`: the meld steps worth listing;
+//! - `completion`: the quick tests of I-9 and I-26; `search` and
+//!   `search_memory`: the search where they do not settle it;
+//! - `legal`: the ways into legality (the listing, the candidate check,
+//!   `apply`);
+//! - `view`: what one seat may know, and the worlds sampled from it.
 
 use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
@@ -25,6 +44,7 @@ mod search_memory;
 mod steps;
 #[cfg(test)]
 mod tests;
+pub(crate) mod view;
 
 /// Most players (D-2.1).
 pub const MAX_PLAYERS: usize = 6;
@@ -284,6 +304,42 @@ impl MoverSave {
 /// ```
 #[derive(Clone, Debug)]
 pub struct GameState {
+    rules: Rules,
+    rng: Pcg64Mcg,
+    starter: u8,
+    current: u8,
+    phase: Phase,
+    hands: [CardSet; MAX_PLAYERS],
+    tables: [Table; MAX_PLAYERS],
+    known: [CardSet; MAX_PLAYERS],
+    stock: [Card; PACK],
+    stock_len: u8,
+    stock_known_bottom: u8,
+    pile: [Card; PACK],
+    pile_len: u8,
+    pile_top_fresh: bool,
+    cut: [Card; 3],
+    free_pending: [bool; MAX_PLAYERS],
+    owed_red: [u8; MAX_PLAYERS],
+    turns: u32,
+    totals: [i32; MAX_PLAYERS],
+    turn: Turn,
+    anchor: Anchor,
+    /// Refusals skip formatting their message (legality probes on clones).
+    quiet: bool,
+    end: Option<HandEnd>,
+    stats: [PlayerStats; MAX_PLAYERS],
+    /// I-32: bit `p` set once player `p` was found dead-locked after one
+    /// of his discards (tested under `deadlock = end` only).
+    dead: u8,
+}
+
+/// Every field of a state but its per-call switches: what
+/// [`GameState::from_parts`], the one constructor, builds a state from, and
+/// what [`GameState::to_parts`] gives back (a deal, a seat's worlds, a
+/// loaded position). The fields are those of [`GameState`].
+#[derive(Clone, Debug)]
+pub(crate) struct Parts {
     pub(crate) rules: Rules,
     pub(crate) rng: Pcg64Mcg,
     pub(crate) starter: u8,
@@ -305,12 +361,8 @@ pub struct GameState {
     pub(crate) totals: [i32; MAX_PLAYERS],
     pub(crate) turn: Turn,
     pub(crate) anchor: Anchor,
-    /// Refusals skip formatting their message (legality probes on clones).
-    pub(crate) quiet: bool,
     pub(crate) end: Option<HandEnd>,
     pub(crate) stats: [PlayerStats; MAX_PLAYERS],
-    /// I-32: bit `p` set once player `p` was found dead-locked after one
-    /// of his discards (tested under `deadlock = end` only).
     pub(crate) dead: u8,
 }
 
@@ -435,7 +487,7 @@ impl GameState {
         // stock area (hidden), in order.
         let mut stock = [Card::JOKER; PACK];
         stock[..PACK - 3].copy_from_slice(&deck[3..]);
-        GameState {
+        GameState::from_parts(Parts {
             rules,
             rng,
             starter,
@@ -457,10 +509,71 @@ impl GameState {
             totals,
             turn: Turn::default(),
             anchor: Anchor::default(),
-            quiet: false,
             end: None,
             stats: [PlayerStats::default(); MAX_PLAYERS],
             dead: 0,
+        })
+    }
+
+    /// The one constructor: a state from its parts (the deal, a seat's
+    /// worlds and loaded positions all come through here).
+    pub(crate) fn from_parts(p: Parts) -> GameState {
+        GameState {
+            rules: p.rules,
+            rng: p.rng,
+            starter: p.starter,
+            current: p.current,
+            phase: p.phase,
+            hands: p.hands,
+            tables: p.tables,
+            known: p.known,
+            stock: p.stock,
+            stock_len: p.stock_len,
+            stock_known_bottom: p.stock_known_bottom,
+            pile: p.pile,
+            pile_len: p.pile_len,
+            pile_top_fresh: p.pile_top_fresh,
+            cut: p.cut,
+            free_pending: p.free_pending,
+            owed_red: p.owed_red,
+            turns: p.turns,
+            totals: p.totals,
+            turn: p.turn,
+            anchor: p.anchor,
+            quiet: false,
+            end: p.end,
+            stats: p.stats,
+            dead: p.dead,
+        }
+    }
+
+    /// The state's parts, copied (for saving a position).
+    pub(crate) fn to_parts(&self) -> Parts {
+        Parts {
+            rules: self.rules,
+            rng: self.rng.clone(),
+            starter: self.starter,
+            current: self.current,
+            phase: self.phase,
+            hands: self.hands,
+            tables: self.tables,
+            known: self.known,
+            stock: self.stock,
+            stock_len: self.stock_len,
+            stock_known_bottom: self.stock_known_bottom,
+            pile: self.pile,
+            pile_len: self.pile_len,
+            pile_top_fresh: self.pile_top_fresh,
+            cut: self.cut,
+            free_pending: self.free_pending,
+            owed_red: self.owed_red,
+            turns: self.turns,
+            totals: self.totals,
+            turn: self.turn,
+            anchor: self.anchor,
+            end: self.end,
+            stats: self.stats,
+            dead: self.dead,
         }
     }
 

@@ -1,10 +1,10 @@
 //! [`SeatView`]: what one seat may know ("Information" in RULES.md), and the
 //! determinizer: the only way from a view back to a full state.
 
+use super::{shuffle, Anchor, GameState, HandEnd, Parts, Phase, PlayerStats, MAX_PLAYERS, PACK};
 use crate::card::Card;
 use crate::card_set::CardSet;
 use crate::rules::Rules;
-use crate::state::{shuffle, GameState, HandEnd, Phase, PlayerStats, MAX_PLAYERS, PACK};
 use crate::table::Table;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -136,7 +136,7 @@ impl SeatView<'_> {
         &self.state.totals[..self.players()]
     }
     /// The penalized pickup in progress this turn (D-6.2), public to all.
-    pub fn pickup(&self) -> Option<crate::state::Pickup> {
+    pub fn pickup(&self) -> Option<super::Pickup> {
         self.state.turn.pickup
     }
 
@@ -341,15 +341,14 @@ impl SeatView<'_> {
             .checked_add(g.turn.pending)
             .and_then(|t| t.checked_sub(g.anchor.table.cards()))
             .unwrap_or(CardSet::EMPTY);
-        let anchor = crate::state::Anchor {
+        let anchor = Anchor {
             hand: hands[cur].checked_add(laid).unwrap_or(hands[cur]),
             known: g.anchor.known,
             table: g.anchor.table,
             turn: g.anchor.turn,
         };
-        GameState {
+        GameState::from_parts(Parts {
             anchor,
-            quiet: false,
             rules: g.rules,
             rng: Pcg64Mcg::seed_from_u64(gen.next_u64()),
             starter: g.starter,
@@ -373,6 +372,6 @@ impl SeatView<'_> {
             end: g.end,
             stats: g.stats,
             dead: g.dead,
-        }
+        })
     }
 }
