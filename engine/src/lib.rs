@@ -54,6 +54,6 @@ pub use seed::derive_seed;
 pub use solver::{can_go_out_with, max_opening, max_opening_any};
 pub use state::legal::CandidateCheck;
 pub use state::view::SeatView;
-pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, PACK};
+pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, MAX_UNDOS, PACK};
 pub use table::{Table, MAX_GROUPS};
 pub use tax::tax;

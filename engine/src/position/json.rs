@@ -325,6 +325,8 @@ pub(super) struct TurnJson {
     pub(super) pending: Option<Vec<PendJson>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) moves: Option<Vec<MoveJson>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) undos: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@ use crate::group::{Group, FLAG_NEW, FLAG_RECEIVED};
 use crate::rules::Rules;
 use crate::state::{
     shuffle, Anchor, GameState, HandEnd, Parts, Phase, Pickup, PlayerStats, Turn, FROM_HAND,
-    MAX_PLAYERS, MAX_WILD_MOVES, PACK,
+    MAX_PLAYERS, MAX_UNDOS, MAX_WILD_MOVES, PACK,
 };
 use crate::table::{Table, MAX_GROUPS};
 use rand::SeedableRng;
@@ -188,6 +188,13 @@ pub(super) fn resolve_turn(
         };
     }
     t.must_go_out = tj.must_go_out.unwrap_or(base.must_go_out);
+    t.undos = tj.undos.unwrap_or(base.undos);
+    if t.undos > MAX_UNDOS {
+        return Err(format!(
+            "{what}.undos is {}: a meld phase allows at most {MAX_UNDOS} (I-25)",
+            t.undos
+        ));
+    }
     if let Some(list) = &tj.pending {
         if list.len() > MAX_WILD_MOVES {
             return Err(format!(
@@ -641,6 +648,7 @@ impl Position {
                 ("must_go_out", turn.must_go_out),
                 ("pending", turn.pend_len > 0),
                 ("moves", turn.moves_len > 0),
+                ("undos", turn.undos > 0),
             ];
             if let Some((f, _)) = bad.iter().find(|(_, b)| *b) {
                 return Err(format!(

@@ -108,11 +108,12 @@
 //! | `must_go_out` | `false` | I-26: the opening fell short before the rest of the pile was taken: this turn must go out |
 //! | `pending` | `[]` | wilds taken out of a group, to be placed at once (D-11.2): `[{"wild": "JK", "src": 0, "ret": 0}]` |
 //! | `moves` | `[]` | this turn's wild moves, for takebacks (I-25): `[{"wild": "2C", "to": 1, "from": "hand"}]` |
+//! | `undos` | `0` | take-backs and resets made this meld phase (at most [`MAX_UNDOS`](crate::MAX_UNDOS), the last a reset) |
 //!
 //! `free_offer` defaults to what the start of the turn decides: phase `draw`,
 //! the mover's `free_pending`, `pile_top_fresh`, and a top card the free
 //! pickup may take (not a black three; not a wild under `free_pickup_wild =
-//! forbid`). `free_card`, `pickup`, `must_go_out`, `pending` and `moves`
+//! forbid`). `free_card`, `pickup`, `must_go_out`, `pending`, `moves` and `undos`
 //! belong to phases `meld` and `over`.
 //!
 //! `pickup`: `top` is the pile's top card taken (a natural: a wild or a black

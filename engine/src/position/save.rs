@@ -104,6 +104,7 @@ pub(super) fn turn_json(t: &Turn, base: &Turn) -> Option<TurnJson> {
                 })
                 .collect()
         }),
+        undos: (t.undos != base.undos).then_some(t.undos),
     };
     (tj != TurnJson::default()).then_some(tj)
 }

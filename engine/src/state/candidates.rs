@@ -279,7 +279,8 @@ impl GameState {
                         }
                     }
                 }
-                if g.is_new() && (with_ends || self.turn.pending.is_empty()) {
+                if g.is_new() && (with_ends || self.turn.pending.is_empty()) && self.may_take_back()
+                {
                     cand.push(Action::TakeBack { group });
                 }
             }
@@ -291,7 +292,7 @@ impl GameState {
             if hand.contains(Card::HEART_ACE) {
                 cand.push(Action::LayHeartAce);
             }
-            if table.heart_aces_new > 0 {
+            if table.heart_aces_new > 0 && self.may_take_back() {
                 cand.push(Action::TakeBackHeartAce);
             }
             if self.before_rest() {
@@ -301,7 +302,7 @@ impl GameState {
                 for c in hand.kinds() {
                     cand.push(Action::Discard(c));
                 }
-                if self.resettable() {
+                if self.may_reset() {
                     cand.push(Action::Reset);
                 }
             }

@@ -68,10 +68,11 @@ impl GameState {
             if hand.len() >= 2 && opening_ok && free_ok(hand) {
                 return true;
             }
-            // Take back what was laid this turn and can be taken back (D-11.5).
-            // On copies of the mover's table, hand and turn only, made
-            // when something was laid this turn.
-            if !table.has_new() {
+            // Take back what was laid this turn and can be taken back (D-11.5):
+            // what the reset reaches too, so while an undo is left (the
+            // last one is a reset, I-25). On copies of the mover's table,
+            // hand and turn only, made when something was laid this turn.
+            if !table.has_new() || self.turn.undos >= MAX_UNDOS {
                 return self.meld_out(p, hand, table);
             }
             let mut bt = *table;

@@ -12,6 +12,24 @@ use crate::refuse_fmt;
 use crate::rules::Permit;
 use crate::table::Table;
 
+/// The node budget of the search for the way to end a meld phase whose
+/// undos are spent ([`MAX_UNDOS`]).
+const SPENT_BUDGET: u32 = 100_000;
+
+/// What a meld phase whose undos are spent ([`MAX_UNDOS`]) allows: it is
+/// then back at its start, after the last undo, the reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Spent {
+    /// A discard is legal: the turn ends with one, no step is listed.
+    Discard,
+    /// No discard is legal: the first step of the shortest way to end the
+    /// turn is the one step listed.
+    Step(Action),
+    /// The search found no way within its budget: the steps are listed as
+    /// in any meld phase.
+    Unknown,
+}
+
 /// The legality check of [`GameState::legal_actions`], one candidate at a
 /// time (see [`GameState::candidate_check`]), on one quiet copy of the
 /// state made at the first candidate checked.
@@ -26,6 +44,8 @@ pub struct CandidateCheck<'a> {
     /// Whether the mover could go out from the state itself, asked once
     /// (see [`CandidateCheck::surely_unlisted`]).
     out_from_here: Option<bool>,
+    /// Once the meld phase's undos are spent: what it allows, asked once.
+    spent: Option<Spent>,
 }
 
 impl CandidateCheck<'_> {
@@ -42,11 +62,18 @@ impl CandidateCheck<'_> {
         // no copy (a decision that checks only discards makes none).
         match a {
             Action::Discard(c) => return state.discard_check(c, true).is_ok(),
-            Action::Reset => return state.resettable(),
+            Action::Reset => return state.may_reset(),
             _ => {}
         }
         if self.surely_unlisted(a) {
             return false;
+        }
+        if state.undos_spent() {
+            match *self.spent.get_or_insert_with(|| state.spent()) {
+                Spent::Discard => return false,
+                Spent::Step(s) => return s == a,
+                Spent::Unknown => {}
+            }
         }
         let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
         let ok = probe.listed_on_probe(save, a);
@@ -220,6 +247,22 @@ impl GameState {
         // Candidates go straight into the caller's buffer and the illegal
         // ones are dropped.
         self.raw_meld_candidates(out, true);
+        if self.undos_spent() {
+            match self.spent() {
+                Spent::Discard => {
+                    out.retain(
+                        |a| matches!(a, Action::Discard(c) if self.check_discard(*c).is_ok()),
+                    );
+                    return;
+                }
+                Spent::Step(s) => {
+                    out.clear();
+                    out.push(s);
+                    return;
+                }
+                Spent::Unknown => {}
+            }
+        }
         let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
@@ -235,7 +278,7 @@ impl GameState {
     pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action) -> bool {
         match a {
             Action::Discard(c) => self.check_discard(c).is_ok(),
-            Action::Reset => self.resettable(),
+            Action::Reset => self.may_reset(),
             _ => {
                 let mut touched = false;
                 let ok = self.meld_try(a, &mut touched).is_ok();
@@ -273,6 +316,29 @@ impl GameState {
             probe: None,
             two_card_case: None,
             out_from_here: None,
+            spent: None,
+        }
+    }
+
+    /// Whether the meld phase's undos are spent ([`MAX_UNDOS`]).
+    pub(super) fn undos_spent(&self) -> bool {
+        self.phase == Phase::Meld && self.turn.undos >= MAX_UNDOS
+    }
+
+    /// What a meld phase whose undos are spent allows ([`Spent`]): the
+    /// turn ends at once with a discard if one is legal, else by the
+    /// engine's shortest way (I-25: a meld phase is judged on its final
+    /// state, so the way taken changes nothing but which final state).
+    pub(super) fn spent(&self) -> Spent {
+        if self.first_discard().is_some() {
+            return Spent::Discard;
+        }
+        match self
+            .completion(SPENT_BUDGET)
+            .and_then(|p| p.first().copied())
+        {
+            Some(a) => Spent::Step(a),
+            None => Spent::Unknown,
         }
     }
 
@@ -322,11 +388,19 @@ impl GameState {
                     if !self.resettable() {
                         return refuse("I-25", "nothing has been laid or moved this meld phase");
                     }
+                    if !self.may_reset() {
+                        return refuse(
+                            "I-25",
+                            "the undos of this meld phase are spent (at most 8, the last a reset)",
+                        );
+                    }
                     let p = self.current as usize;
+                    let undos = self.turn.undos + 1;
                     self.hands[p] = self.anchor.hand;
                     self.known[p] = self.anchor.known;
                     self.tables[p] = self.anchor.table;
                     self.turn = self.anchor.turn;
+                    self.turn.undos = undos;
                     return Ok(());
                 }
                 self.meld_action(action, true)
@@ -364,6 +438,30 @@ impl GameState {
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
     pub(super) fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
+        if self.undos_spent() {
+            match self.spent() {
+                Spent::Discard => {
+                    return refuse(
+                        "I-25",
+                        "the undos of this meld phase are spent: a discard is legal, so the turn ends with one",
+                    )
+                }
+                Spent::Step(s) if s != action => {
+                    return refuse_fmt!(
+                        self.quiet,
+                        "I-25",
+                        "the undos of this meld phase are spent: the turn ends by the shortest way, whose next step is `{s}`"
+                    )
+                }
+                Spent::Step(_) => {
+                    // A step of a way out found: the turn can be completed.
+                    self.meld_step(action)?;
+                    *touched = true;
+                    return Ok(());
+                }
+                Spent::Unknown => {}
+            }
+        }
         self.meld_step(action)?;
         *touched = true;
         if action == Action::TakeRest {

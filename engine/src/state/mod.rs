@@ -127,6 +127,16 @@ pub struct PlayerStats {
 /// per turn, and there are 16 wilds).
 pub const MAX_WILD_MOVES: usize = 16;
 
+/// Undos (take-backs, D-11.5, and resets, I-25) a meld phase allows, the
+/// last of them a reset. I-25 judges a meld phase on its final state, and
+/// undoing reaches no final state that steps without undoing do not (from
+/// the turn's start every final state is reached by laying, extending and
+/// moving wilds alone), so the cap takes no outcome away: it makes every
+/// meld phase end, whatever a player chooses among the listed actions. Once
+/// the reset is spent, every step listed leaves a way to end the turn
+/// without undoing.
+pub const MAX_UNDOS: u8 = 8;
+
 /// Origin marker in the wild-move log for a wild that came from the hand.
 pub(crate) const FROM_HAND: u8 = 0xFF;
 
@@ -162,6 +172,10 @@ pub(crate) struct Turn {
     /// change nothing, and [`GameState::resettable`] needs no comparison.
     /// `false` decides nothing. Not part of equality or hashing.
     pub at_anchor: bool,
+    /// Take-backs and resets made this meld phase ([`MAX_UNDOS`]). Kept
+    /// across a reset; not part of the turn's equality or hashing (the
+    /// reset compares the turn with its start), but of the state's.
+    pub undos: u8,
 }
 
 impl Turn {
@@ -241,6 +255,7 @@ impl Default for Turn {
             moves_len: 0,
             free_offer: false,
             at_anchor: false,
+            undos: 0,
         }
     }
 }
@@ -387,6 +402,7 @@ impl PartialEq for GameState {
             && self.turns == o.turns
             && self.totals[..n] == o.totals[..n]
             && self.turn == o.turn
+            && self.turn.undos == o.turn.undos
             && (self.phase != Phase::Meld || self.anchor == o.anchor)
             && self.end == o.end
             && self.stats[..n] == o.stats[..n]
@@ -836,6 +852,18 @@ impl GameState {
         *known = self.known[p];
         *table = self.tables[p];
         *turn = self.turn;
+    }
+
+    /// Whether [`Action::Reset`] is allowed: it would change anything, and
+    /// the meld phase has an undo left ([`MAX_UNDOS`]).
+    pub(crate) fn may_reset(&self) -> bool {
+        self.turn.undos < MAX_UNDOS && self.resettable()
+    }
+
+    /// Whether a take-back (D-11.5) is allowed as far as the cap on undos
+    /// goes: the last undo of a meld phase is a reset ([`MAX_UNDOS`]).
+    pub(crate) fn may_take_back(&self) -> bool {
+        self.turn.undos + 1 < MAX_UNDOS
     }
 
     /// Whether [`Action::Reset`] would change anything.

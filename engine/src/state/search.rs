@@ -44,6 +44,7 @@ impl GameState {
                 // Twins past 255 (only very long hands have them) in bits 50–55.
                 | ((table.twins as u64) >> 8) << 50,
         );
+        h.word(self.turn.undos as u64);
         h.word(match self.turn.pickup {
             None => 0,
             Some(pk) => {

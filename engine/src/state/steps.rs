@@ -161,7 +161,15 @@ impl GameState {
                 wild,
             } => self.swap(p, group as usize, natural, wild),
             Action::Convert { group, naturals } => self.convert(p, group as usize, naturals),
-            Action::TakeBack { group } => self.take_back(p, group as usize),
+            Action::TakeBack { .. } | Action::TakeBackHeartAce if !self.may_take_back() => refuse(
+                "I-25",
+                "the take-backs of this meld phase are spent: its last undo is the reset (at most 8 undos a meld phase)",
+            ),
+            Action::TakeBack { group } => {
+                self.take_back(p, group as usize)?;
+                self.turn.undos += 1;
+                Ok(())
+            }
             Action::LayHeartAce => self.lay_heart_ace(p),
             Action::TakeBackHeartAce => {
                 if self.tables[p].heart_aces_new == 0 {
@@ -170,6 +178,7 @@ impl GameState {
                 self.tables[p].heart_aces_new -= 1;
                 self.tables[p].heart_aces -= 1;
                 self.hands[p].insert(Card::HEART_ACE);
+                self.turn.undos += 1;
                 Ok(())
             }
             Action::TakeRest => self.take_rest(p),
