@@ -217,8 +217,8 @@ fn switches() -> Rules {
 }
 
 /// Default rules but `deadlock = play_on` (I-32), two players: 200 hands.
-/// The constant is the default rules' from before the dead lock ended
-/// hands: with the switch off, play is what it was, byte for byte.
+/// (When the dead lock came in, this constant was the default rules' from
+/// before it: with the switch off, play was what it had been.)
 #[test]
 fn regression_fingerprint_default_rules() {
     let mut r = Rules::default();
