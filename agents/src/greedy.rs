@@ -534,9 +534,9 @@ mod tests {
             ..GreedyParams::default()
         };
         let settings = [
-            (Rules::default(), 0..60),
-            (Rules::preset("decorated-2003-01").unwrap(), 60..80),
-            (Rules::default(), 80..100),
+            (Rules::default(), 0..70),
+            (Rules::preset("decorated-2003-01").unwrap(), 70..90),
+            (Rules::default(), 90..110),
         ];
         let (chosen, declined) = crate::eval::unlisted_against_listed(
             &settings,

@@ -1,9 +1,10 @@
 //! I-25 and the engine's cap on undos ([`MAX_UNDOS`]): a meld phase is
 //! judged on its final state, so undoing reaches nothing new; the engine
 //! allows eight undos (take-backs, D-11.5, and resets) a meld phase, the
-//! last a reset, and then ends the turn at once (with a discard, or by the
-//! shortest way). No player choosing among the listed actions can loop a
-//! meld phase forever.
+//! last a reset. Every state the listing leads to has a way to end the
+//! turn without undoing (I-9), so once the undos are spent only steps
+//! forward and discards are listed, and the turn ends. No player choosing
+//! among the listed actions can loop a meld phase forever.
 
 use kanaszta_engine::{Action, Card, GameState, Phase, Position, Rules, MAX_UNDOS};
 
@@ -69,9 +70,9 @@ fn i25_a_player_who_always_melds_finishes_every_hand() {
 }
 
 /// I-25, MAX_UNDOS on a built position: lay and take back seven times;
-/// the eighth undo is the reset; then the turn ends with a discard, the
-/// only actions listed, and a take-back or a reset is refused with the
-/// rule's name.
+/// the eighth undo is the reset; then nothing more is undone: the lay is
+/// listed again, but neither its take-back nor a reset, which are refused
+/// with the rule's name, and the turn ends with a discard.
 #[test]
 fn i25_the_last_undo_is_a_reset_then_the_turn_ends() {
     let text = r#"{"phase": "meld", "turns": 10,
@@ -92,14 +93,17 @@ fn i25_the_last_undo_is_a_reset_then_the_turn_ends() {
     assert_eq!(g.clone().apply(a("takeback 1")).unwrap_err().rule, "I-25");
     assert!(legal(&g).contains(&Action::Reset));
     g.apply(Action::Reset).unwrap();
-    // Spent: a discard is legal at the turn's start, so only discards.
+    // Spent: steps forward and discards only.
+    assert!(legal(&g).contains(&a("lay KC KD KH")));
+    assert!(legal(&g).iter().any(|x| matches!(x, Action::Discard(_))));
+    g.apply(a("lay KC KD KH")).unwrap();
     let after = legal(&g);
-    assert!(!after.is_empty());
     assert!(
-        after.iter().all(|x| matches!(x, Action::Discard(_))),
+        !after.contains(&a("takeback 1")) && !after.contains(&Action::Reset),
         "{after:?}"
     );
-    assert_eq!(g.clone().apply(a("lay KC KD KH")).unwrap_err().rule, "I-25");
+    assert_eq!(g.clone().apply(a("takeback 1")).unwrap_err().rule, "I-25");
+    assert_eq!(g.clone().apply(Action::Reset).unwrap_err().rule, "I-25");
     g.apply(Action::Discard("5C".parse::<Card>().unwrap()))
         .unwrap();
     assert_eq!(g.current_player(), 1);

@@ -1,323 +1,266 @@
 //! I-9 and I-26, the quick tests: can the mover still complete the turn
 //! (discard, or go out) from here?
 
-use super::steps::{legal_natural_counts_after_loss, take_back_in};
+use super::search_memory::Search;
 use super::*;
-use crate::card::{Card, Rank};
+use crate::action::Action;
+use crate::card::Card;
 use crate::card_set::CardSet;
-use crate::group::{max_wilds, FLAG_RECEIVED};
-use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, WildCanasta};
+use crate::rules::GroupsPerRank;
 use crate::solver;
-use crate::table::Table;
-
-/// Outcome of a quick completion test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Verdict {
-    /// A way through is certain.
-    Sure,
-    /// Perhaps: an exact search decides.
-    Maybe,
-    /// No way through.
-    No,
-}
-
-impl Verdict {
-    pub(super) fn maybe(b: bool) -> Verdict {
-        if b {
-            Verdict::Maybe
-        } else {
-            Verdict::No
-        }
-    }
-}
 
 impl GameState {
     // ----- I-9: can the turn be completed? ---------------------------------
 
-    /// Whether the mover can still complete the turn from here (I-9).
+    /// Whether the mover can still end the turn from here without undoing
+    /// anything (I-9, I-26): by meld steps that take nothing back (no
+    /// take-back, no reset) and a discard. Exact, without a search budget.
+    /// With no wild pending and no pickup in progress the solver's tables
+    /// decide ([`GameState::plain_finish`]); otherwise a search over the
+    /// steps ([`GameState::forward_finish`]), which the tables answer
+    /// for most states before it looks at a step.
     pub(crate) fn can_finish(&self) -> bool {
         if self.phase != Phase::Meld {
             return true;
         }
         let p = self.current as usize;
-        if !self.turn.pending.is_empty() {
-            return self.pending_placeable(p)
-                && (!self.before_rest() || self.pickup_completable(p));
+        if self.turn.pending.is_empty() && !self.before_rest() {
+            return self.plain_finish(p);
         }
-        if self.before_rest() {
-            return self.pickup_completable(p);
-        }
-        self.meld_completable(p)
+        self.forward_finish()
     }
 
-    /// A discard now, or after taking back what was laid this turn, or a way out.
-    pub(super) fn meld_completable(&self, p: usize) -> bool {
+    /// [`GameState::can_finish`] with nothing pending and no pickup in
+    /// progress: a discard now; else, with one card (or I-26's duty), a
+    /// way out; else — two cards or more and no discard, so an opening
+    /// short of its minimum (D-8.2) — an opening reaching it with two
+    /// cards kept, or a way out (D-8.3).
+    pub(super) fn plain_finish(&self, p: usize) -> bool {
+        if self.first_discard().is_some() {
+            return true;
+        }
+        let hand = self.hands[p];
+        if hand.is_empty() {
+            return false;
+        }
+        let table = &self.tables[p];
+        let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
+        if self.turn.must_go_out || hand.len() == 1 {
+            return out();
+        }
+        let min = self.opening_minimum(p);
+        solver::opening_reaches(hand, table.groups(), 0, &self.rules, None, 2, Some(min)) || out()
+    }
+
+    /// During a pickup, before the rest is taken, with nothing pending:
+    /// `Some` where the tables decide, `None` where the steps must be
+    /// searched. Yes: the top card laid in a group (I-8) — by a player
+    /// who has not opened, in an opening of the minimum (D-6.2.1) — with
+    /// what makes two cards with the rest kept, and the rest taken. No:
+    /// the top card cannot be laid with the hand and the table, or
+    /// there is no way out even with the rest's cards (the only way left,
+    /// I-26). Otherwise a way out after a short opening may exist, which
+    /// the tables cannot tell: the top card must be laid before the rest
+    /// is taken, with the hand's cards alone.
+    pub(super) fn pickup_quick(&self, p: usize) -> Option<bool> {
+        let pk = self.turn.pickup?;
+        let Some(rank) = pk.top.rank() else {
+            return Some(false);
+        };
         let hand = self.hands[p];
         let table = &self.tables[p];
-        if !self.turn.must_go_out {
-            let opening_ok = table.opened
-                || !table.has_new()
-                || table.opening_value() >= self.opening_minimum(p);
-            let free_ok = |h: CardSet| {
-                h.kinds().any(|c| {
-                    !(self.turn.free_card == Some(c)
-                        && self.rules.free_pickup_return == Permit::Forbid
-                        && h.count(c) < 2)
-                })
-            };
-            if hand.len() >= 2 && opening_ok && free_ok(hand) {
-                return true;
-            }
-            // Take back what was laid this turn and can be taken back (D-11.5):
-            // what the reset reaches too, so while an undo is left (the
-            // last one is a reset, I-25). On copies of the mover's table,
-            // hand and turn only, made when something was laid this turn.
-            if !table.has_new() || self.turn.undos >= MAX_UNDOS {
-                return self.meld_out(p, hand, table);
-            }
-            let mut bt = *table;
-            let mut bh = hand;
-            let mut bturn = self.turn;
-            let mut any = false;
-            for gi in (0..table.len()).rev() {
-                if table.groups()[gi].is_new()
-                    && take_back_in(&mut bt, &mut bh, &mut bturn, p, gi, true).is_ok()
-                {
-                    any = true;
-                }
-            }
-            while bt.heart_aces_new > 0 {
-                any = true;
-                bt.heart_aces_new -= 1;
-                bt.heart_aces -= 1;
-                bh.insert(Card::HEART_ACE);
-            }
-            let bt = &bt;
-            let b_open_ok =
-                bt.opened || !bt.has_new() || bt.opening_value() >= self.opening_minimum(p);
-            if any && bh.len() >= 2 && b_open_ok && free_ok(bh) {
-                return true;
-            }
-        }
-        self.meld_out(p, hand, table)
-    }
-
-    /// The last resort of [`GameState::meld_completable`]: going out with
-    /// `hand` onto `table`, the mover's.
-    pub(super) fn meld_out(&self, p: usize, hand: CardSet, table: &Table) -> bool {
-        if hand.len() == 1 && table.has_canasta() {
-            let c = hand.iter().next();
-            if c.is_some_and(|c| {
-                !(self.turn.free_card == Some(c) && self.rules.free_pickup_return == Permit::Forbid)
-            }) {
-                return true;
-            }
-        }
-        self.can_go_out(p, hand, false, None, CardSet::EMPTY)
-    }
-
-    /// During a penalized pickup before the rest is taken: can the top card be
-    /// laid, the rest taken and the turn completed?
-    pub(super) fn pickup_completable(&self, p: usize) -> bool {
-        self.pickup_verdict(p) != Verdict::No
-    }
-
-    /// [`Verdict::Sure`] only where a plain way through is certain: the top
-    /// card laid with cards of the hand (or into its group), the rest taken,
-    /// two cards kept to discard from; for an unopened player, an opening of
-    /// the minimum that the solver can lay from the hand.
-    pub(super) fn pickup_verdict(&self, p: usize) -> Verdict {
-        let Some(pk) = self.turn.pickup else {
-            return Verdict::Sure;
-        };
-        let rest = self.pile_len as u32;
-        let hand = self.hands[p];
-        let table = &self.tables[p];
-        // Built only where a verdict needs it.
-        let rest_set =
-            || CardSet::try_from_cards(self.pile().iter().copied()).unwrap_or(CardSet::EMPTY);
-        let Some(r) = pk.top.rank() else {
-            return Verdict::No;
-        };
         let laid = self.top_laid();
+        let must = (!laid).then_some(rank);
+        let rest = self.pile_len as u32;
+        let keep = 2u32.saturating_sub(rest);
+        let need = (!table.opened).then(|| self.opening_minimum(p));
+        // Quick ways through: an opened player lays the top card into its
+        // group, or with two cards of the hand, then takes the rest.
         if table.opened {
-            // The top card goes into its group or a new one, before the rest
-            // is taken, with cards of the hand (or a wild moved from a group).
-            let nat = hand.rank_count(r).saturating_sub(1);
-            let pend = self.turn.pending.len();
-            let wild = hand.wild_count();
-            let existing = table.groups().iter().any(|g| {
-                g.rank() == Some(r) && {
-                    let mut t = *g;
-                    t.add(pk.top);
-                    t.is_legal() && !g.is_black_canasta()
-                }
-            });
-            let swap_ok = self.rules.black_canasta_wilds == BlackCanastaWilds::Swap
-                && table.groups().iter().any(|g| {
-                    g.rank() == Some(r) && g.is_black_canasta() && g.flags() & FLAG_RECEIVED == 0
-                });
-            let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many
-                || table.group_of_rank(r).is_none();
-            let borrow = table.groups().iter().any(|g| {
-                g.flags() & FLAG_RECEIVED == 0
-                    && !g.is_black_canasta()
-                    && !(g.is_wild_canasta() && self.rules.wild_canasta == WildCanasta::Locked)
-                    && g.wilds() > 0
-                    && (g.is_wild_only() || legal_natural_counts_after_loss(g))
-            });
-            let after = |used: u32| (hand.len() + rest).saturating_sub(used);
-            let sure = if pend > 0 {
-                Verdict::Maybe
-            } else {
-                Verdict::Sure
-            };
             if laid {
-                if after(0) >= 2 {
-                    return sure;
+                if hand.len() >= keep {
+                    return Some(true);
                 }
             } else {
-                if existing && after(1) >= 2 {
-                    return sure;
+                let extends = table
+                    .groups()
+                    .iter()
+                    .any(|g| g.rank() == Some(rank) && !g.is_canasta() && g.fits_one_more(false));
+                if extends && hand.len() > keep {
+                    return Some(true);
                 }
-                if new_ok && (nat >= 2 || (nat >= 1 && wild >= 1)) && after(3) >= 2 {
-                    return sure;
-                }
-                if new_ok && nat >= 1 && (borrow || pend > 0) && after(2) >= 2 {
-                    return Verdict::Maybe;
-                }
-                if !(existing
-                    || swap_ok
-                    || (new_ok && (nat >= 2 || (nat >= 1 && (wild + pend >= 1 || borrow)))))
+                let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many
+                    || table.group_of_rank(rank).is_none();
+                let nat = hand.rank_count(rank) - 1;
+                if new_ok
+                    && (nat >= 2 || (nat >= 1 && hand.wild_count() >= 1))
+                    && hand.len() >= keep + 3
                 {
-                    return Verdict::No;
+                    return Some(true);
                 }
             }
-            let all = hand.checked_add(rest_set()).unwrap_or(hand);
-            let all = all.checked_add(self.turn.pending).unwrap_or(all);
-            let must = if laid { None } else { Some(pk.top) };
-            return Verdict::maybe(self.can_go_out(p, all, false, must, self.turn.pending));
         }
-        let pend = self.turn.pending.len();
-        // Not opened: everything on the table was laid this turn (not yet
-        // committed). Can an opening of the minimum be laid before the rest,
-        // with the top card in it, keeping two cards after the rest?
-        let mut pool = hand;
-        for g in table.groups() {
-            pool = pool.checked_add(g.cards()).unwrap_or(pool);
+        let reaches = if table.is_empty() && !laid {
+            // At the pickup itself, with nothing laid: the opening of the
+            // hand with the top card (D-6.2.1).
+            let used = (hand.len() + rest).saturating_sub(2).min(hand.len());
+            let v = solver::max_opening(hand, rank, used);
+            v >= 0 && need.is_none_or(|n| v >= n)
+        } else {
+            solver::opening_reaches(hand, table.groups(), 0, &self.rules, must, keep, need)
+        };
+        if reaches {
+            return Some(true);
         }
-        let nat = pool.rank_count(r);
-        if !(nat >= 3 || (nat >= 2 && pool.wild_count() >= 1)) {
-            return Verdict::No;
+        if !laid && !solver::opening_reaches(hand, table.groups(), 0, &self.rules, must, 0, None) {
+            // The top card cannot be laid before the rest (I-8).
+            return Some(false);
         }
-        let max_used = (pool.len() + rest).saturating_sub(2);
-        if solver::max_opening(pool, r, max_used) >= self.opening_minimum(p) {
-            // Sure when nothing is laid yet (at the pickup itself); with
-            // groups already laid, they may have to be taken back first.
-            return if table.is_empty() && pend == 0 {
-                Verdict::Sure
-            } else {
-                Verdict::Maybe
-            };
+        let mut all = hand;
+        for &c in self.pile() {
+            all.insert(c);
         }
-        // I-26: short of the minimum, the turn must go out.
-        let all_pool = pool.checked_add(rest_set()).unwrap_or(pool);
-        Verdict::maybe(self.can_go_out(p, all_pool, true, Some(pk.top), CardSet::EMPTY))
+        if !self.can_go_out(p, all, false, must.map(|_| pk.top), CardSet::EMPTY) {
+            return Some(false);
+        }
+        None
     }
 
-    /// The pending wilds can go somewhere now (an existing group or a new one).
-    pub(super) fn pending_placeable(&self, p: usize) -> bool {
+    /// With wilds pending: whether the turn could end if a pending wild
+    /// might go into any group (the group it left included). `false` is
+    /// exact for [`GameState::can_finish`]; `true` decides nothing.
+    pub(super) fn pending_may_finish(&self, p: usize) -> bool {
         let hand = self.hands[p];
         let table = &self.tables[p];
-        let k = self.turn.pending.len();
-        // Homes among the groups (not the one a wild left), new groups of
-        // hand naturals, or a new group of wilds gathered from elsewhere.
-        let mut capacity = 0;
-        let mut capacity_ext = 0;
-        let mut used_ext = 0;
-        for g in table.groups() {
-            let (c0, c1, h) = if g.is_wild_only() {
-                let c = 7u32.saturating_sub(g.wilds());
-                (c, c, 0)
-            } else if g.is_black_canasta() || g.len() >= 7 {
-                (0, 0, 0)
-            } else {
-                let h = g
-                    .rank()
-                    .map_or(0, |r| hand.rank_count(r))
-                    .min(8 - g.naturals());
-                (
-                    max_wilds(g.naturals()).saturating_sub(g.wilds()),
-                    max_wilds(g.naturals() + h).saturating_sub(g.wilds()),
-                    h,
-                )
+        let pending = self.turn.pending;
+        let all = hand.checked_add(pending).unwrap_or(hand);
+        let need = (!table.opened).then(|| self.opening_minimum(p));
+        if self.before_rest() {
+            let Some(pk) = self.turn.pickup else {
+                return true;
             };
-            capacity += c0;
-            capacity_ext += c1;
-            if c1 > c0 {
-                used_ext += h;
-            }
-        }
-        let mut new_cap = 0;
-        let mut new_cards = 0;
-        for r in Rank::NATURALS {
-            let n = hand.rank_count(r);
-            let free = self.rules.groups_per_rank == GroupsPerRank::Many
-                || table.group_of_rank(r).is_none();
-            if n >= 2 && free {
-                new_cap += max_wilds(n);
-                new_cards = new_cards.max(2);
-            }
-        }
-        let mut donatable = 0;
-        for g in table.groups() {
-            if g.flags() & FLAG_RECEIVED != 0 {
-                continue;
-            }
-            donatable += if g.is_wild_only() {
-                if g.is_canasta() {
-                    if self.rules.wild_canasta == WildCanasta::Open {
-                        g.wilds() - 3
-                    } else {
-                        0
-                    }
-                } else {
-                    g.wilds()
-                }
-            } else if g.is_black_canasta() {
-                g.rank().map_or(0, |r| hand.rank_count(r).min(g.wilds()))
-            } else if g.is_canasta() {
-                0
-            } else {
-                g.wilds().saturating_sub(
-                    3u32.saturating_sub(g.naturals())
-                        .max(if g.naturals() <= 2 { 1 } else { 0 }),
-                )
+            let Some(rank) = pk.top.rank() else {
+                return false;
             };
+            let must = (!self.top_laid()).then_some(rank);
+            let keep = 2u32.saturating_sub(self.pile_len as u32);
+            if solver::opening_reaches(
+                hand,
+                table.groups(),
+                pending.len(),
+                &self.rules,
+                must,
+                keep,
+                need,
+            ) {
+                return true;
+            }
+            let mut with_rest = all;
+            for &c in self.pile() {
+                with_rest.insert(c);
+            }
+            return self.can_go_out(p, with_rest, false, must.map(|_| pk.top), pending);
         }
-        let hand_after_ok = |used: u32| {
-            let h = hand.len().saturating_sub(used);
-            h >= 2
-                && !self.turn.must_go_out
-                && (table.opened
-                    || table.opening_value() + 20 * k as i32 >= self.opening_minimum(p)
-                    || !table.has_new())
+        if !self.turn.must_go_out
+            && solver::opening_reaches(
+                hand,
+                table.groups(),
+                pending.len(),
+                &self.rules,
+                None,
+                2,
+                need,
+            )
+        {
+            return true;
+        }
+        self.can_go_out(p, all, false, None, pending)
+    }
+
+    /// [`GameState::can_finish`] with wilds pending or a pickup in
+    /// progress: every sequence of steps that undo nothing, searched depth
+    /// first with each state visited once, down to a state the tables
+    /// decide: one with nothing pending and no pickup in progress
+    /// ([`GameState::plain_finish`]), or a pickup they settle
+    /// ([`GameState::pickup_quick`]); a state that cannot finish even if
+    /// its pending wilds might go anywhere is not searched further.
+    /// Finite: each step lays a card, places a wild or moves one (every
+    /// wild at most once a turn), or takes the rest.
+    pub(super) fn forward_finish(&self) -> bool {
+        let mut search = Search::take(0);
+        let mut root = self.clone();
+        root.quiet = true;
+        let found = root.forward_rec(&mut search);
+        search.give_back();
+        found
+    }
+
+    fn forward_rec(&self, search: &mut Search) -> bool {
+        if self.phase != Phase::Meld {
+            return true;
+        }
+        let p = self.current as usize;
+        let pending = self.turn.pending;
+        if pending.is_empty() {
+            if !self.before_rest() {
+                return self.plain_finish(p);
+            }
+            if let Some(answer) = self.pickup_quick(p) {
+                return answer;
+            }
+        }
+        if !search.seen.visit(self.forward_key(), 1) {
+            return false;
+        }
+        let mut cand = search.cands.pop().unwrap_or_default();
+        cand.clear();
+        self.raw_meld_candidates(&mut cand, false);
+        cand.retain(|a| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce));
+        // Placements of a pending wild first: most turns end right after
+        // one. Then, if none did, the cheap "no" before the rest.
+        let places = |a: &Action| match *a {
+            Action::Extend { card, .. } => pending.contains(card),
+            Action::Lay { cards } => !cards.wilds().min(pending).is_empty(),
+            _ => false,
         };
-        if capacity >= k && hand_after_ok(0) {
-            return true;
+        let mut found = false;
+        let mut t = self.clone();
+        for pass in 0..2 {
+            if pass == 1 && !pending.is_empty() && !self.pending_may_finish(p) {
+                break;
+            }
+            for &a in cand.iter().filter(|a| places(a) == (pass == 0)) {
+                if t.meld_step(a).is_err() {
+                    continue;
+                }
+                if t.forward_rec(search) {
+                    found = true;
+                    break;
+                }
+                t.copy_mover_from(self);
+            }
+            if found {
+                break;
+            }
         }
-        if capacity + new_cap >= k && hand_after_ok(new_cards) {
-            return true;
-        }
-        if capacity_ext + new_cap >= k && hand_after_ok(new_cards + used_ext) {
-            return true;
-        }
-        if k + hand.wild_count() + donatable >= 3 && hand_after_ok(hand.wild_count().min(3)) {
-            return true;
-        }
-        // Otherwise the pending wilds are part of a way out.
-        let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
-        self.can_go_out(p, all, false, None, self.turn.pending)
+        search.cands.push(cand);
+        found
+    }
+
+    /// What the forward search tells states apart by: the mover's hand and
+    /// table (with the groups' flags), the pending wilds with the groups
+    /// they left, the pickup, I-26's duty.
+    pub(super) fn forward_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let p = self.current as usize;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hands[p].hash(&mut h);
+        self.tables[p].hash(&mut h);
+        self.turn.pending.hash(&mut h);
+        self.turn.live_pend().hash(&mut h);
+        self.turn.pickup.hash(&mut h);
+        self.turn.must_go_out.hash(&mut h);
+        h.finish()
     }
 }
 

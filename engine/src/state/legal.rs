@@ -1,7 +1,6 @@
 //! The ways into legality: the listing of legal actions, the candidate
 //! check one action at a time, and `apply`.
 
-use super::completion::Verdict;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -11,24 +10,6 @@ use crate::group::Group;
 use crate::refuse_fmt;
 use crate::rules::Permit;
 use crate::table::Table;
-
-/// The node budget of the search for the way to end a meld phase whose
-/// undos are spent ([`MAX_UNDOS`]).
-const SPENT_BUDGET: u32 = 100_000;
-
-/// What a meld phase whose undos are spent ([`MAX_UNDOS`]) allows: it is
-/// then back at its start, after the last undo, the reset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Spent {
-    /// A discard is legal: the turn ends with one, no step is listed.
-    Discard,
-    /// No discard is legal: the first step of the shortest way to end the
-    /// turn is the one step listed.
-    Step(Action),
-    /// The search found no way within its budget: the steps are listed as
-    /// in any meld phase.
-    Unknown,
-}
 
 /// The legality check of [`GameState::legal_actions`], one candidate at a
 /// time (see [`GameState::candidate_check`]), on one quiet copy of the
@@ -44,8 +25,6 @@ pub struct CandidateCheck<'a> {
     /// Whether the mover could go out from the state itself, asked once
     /// (see [`CandidateCheck::surely_unlisted`]).
     out_from_here: Option<bool>,
-    /// Once the meld phase's undos are spent: what it allows, asked once.
-    spent: Option<Spent>,
 }
 
 impl CandidateCheck<'_> {
@@ -67,13 +46,6 @@ impl CandidateCheck<'_> {
         }
         if self.surely_unlisted(a) {
             return false;
-        }
-        if state.undos_spent() {
-            match *self.spent.get_or_insert_with(|| state.spent()) {
-                Spent::Discard => return false,
-                Spent::Step(s) => return s == a,
-                Spent::Unknown => {}
-            }
         }
         let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
         let ok = probe.listed_on_probe(save, a);
@@ -247,22 +219,6 @@ impl GameState {
         // Candidates go straight into the caller's buffer and the illegal
         // ones are dropped.
         self.raw_meld_candidates(out, true);
-        if self.undos_spent() {
-            match self.spent() {
-                Spent::Discard => {
-                    out.retain(
-                        |a| matches!(a, Action::Discard(c) if self.check_discard(*c).is_ok()),
-                    );
-                    return;
-                }
-                Spent::Step(s) => {
-                    out.clear();
-                    out.push(s);
-                    return;
-                }
-                Spent::Unknown => {}
-            }
-        }
         let save = MoverSave::of(self);
         let mut probe = self.clone();
         probe.quiet = true;
@@ -316,29 +272,6 @@ impl GameState {
             probe: None,
             two_card_case: None,
             out_from_here: None,
-            spent: None,
-        }
-    }
-
-    /// Whether the meld phase's undos are spent ([`MAX_UNDOS`]).
-    pub(super) fn undos_spent(&self) -> bool {
-        self.phase == Phase::Meld && self.turn.undos >= MAX_UNDOS
-    }
-
-    /// What a meld phase whose undos are spent allows ([`Spent`]): the
-    /// turn ends at once with a discard if one is legal, else by the
-    /// engine's shortest way (I-25: a meld phase is judged on its final
-    /// state, so the way taken changes nothing but which final state).
-    pub(super) fn spent(&self) -> Spent {
-        if self.first_discard().is_some() {
-            return Spent::Discard;
-        }
-        match self
-            .completion(SPENT_BUDGET)
-            .and_then(|p| p.first().copied())
-        {
-            Some(a) => Spent::Step(a),
-            None => Spent::Unknown,
         }
     }
 
@@ -438,37 +371,13 @@ impl GameState {
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
     pub(super) fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
-        if self.undos_spent() {
-            match self.spent() {
-                Spent::Discard => {
-                    return refuse(
-                        "I-25",
-                        "the undos of this meld phase are spent: a discard is legal, so the turn ends with one",
-                    )
-                }
-                Spent::Step(s) if s != action => {
-                    return refuse_fmt!(
-                        self.quiet,
-                        "I-25",
-                        "the undos of this meld phase are spent: the turn ends by the shortest way, whose next step is `{s}`"
-                    )
-                }
-                Spent::Step(_) => {
-                    // A step of a way out found: the turn can be completed.
-                    self.meld_step(action)?;
-                    *touched = true;
-                    return Ok(());
-                }
-                Spent::Unknown => {}
-            }
-        }
         self.meld_step(action)?;
         *touched = true;
         if action == Action::TakeRest {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && (!self.can_finish() || !self.search_completion(&mut 1500)) {
+            if !sure && !self.can_finish() {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -476,13 +385,7 @@ impl GameState {
             }
             return Ok(());
         }
-        // The quick completion test first. Its "no" is exact in a
-        // plain meld phase (it rests on the going-out solver, which
-        // is generous); with pending wilds or during a pickup an
-        // exact (bounded) search over the engine's own moves decides.
-        let tight = !self.turn.pending.is_empty() || self.before_rest();
-        let completable = self.can_finish() || (tight && self.search_completion(&mut 600));
-        if !completable {
+        if !self.can_finish() {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",
@@ -586,12 +489,8 @@ impl GameState {
         let mut s = self.clone();
         s.quiet = true;
         s.take_pile();
-        let ok = match s.pickup_verdict(p) {
-            Verdict::Sure => true,
-            Verdict::Maybe => s.search_completion(&mut 1500),
-            Verdict::No => false,
-        };
-        if !ok {
+        s.set_anchor();
+        if !s.can_finish() {
             return refuse(
                 "I-9",
                 "taking the pile would leave a turn that cannot be completed (the top card cannot be laid, or the opening cannot be made and no way out exists)",

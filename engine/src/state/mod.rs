@@ -132,9 +132,9 @@ pub const MAX_WILD_MOVES: usize = 16;
 /// undoing reaches no final state that steps without undoing do not (from
 /// the turn's start every final state is reached by laying, extending and
 /// moving wilds alone), so the cap takes no outcome away: it makes every
-/// meld phase end, whatever a player chooses among the listed actions. Once
-/// the reset is spent, every step listed leaves a way to end the turn
-/// without undoing.
+/// meld phase end, whatever a player chooses among the listed actions:
+/// every step listed leaves a way to end the turn without undoing (I-9),
+/// so once the undos are spent the turn goes forward to its end.
 pub const MAX_UNDOS: u8 = 8;
 
 /// Origin marker in the wild-move log for a wild that came from the hand.

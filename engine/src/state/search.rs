@@ -1,18 +1,10 @@
 //! I-9 and I-26 by search: the ways to end a turn, looked for over the
 //! engine's own steps where the quick tests do not settle it.
 
-use super::search_memory::{Search, WordHash, RECENT_SEARCHES};
+use super::search_memory::{Search, WordHash};
 use super::*;
 use crate::action::Action;
 use crate::group::max_wilds;
-
-/// The longest way out (in meld steps before the discard) that the
-/// completion check looks for by iterative deepening once its depth-first
-/// search has run out of budget ([`GameState::completion_verdict`]).
-pub(super) const SHORT_WAY_STEPS: u32 = 4;
-
-/// The node budget of that iterative deepening, all depths together.
-pub(super) const SHORT_WAY_BUDGET: u32 = 300;
 
 impl GameState {
     /// The completion search's key of a state: a hash of everything of the
@@ -58,82 +50,6 @@ impl GameState {
             h.word(g.packed());
         }
         h.finish()
-    }
-
-    /// Whether the turn can still be completed from here with the engine's
-    /// own meld actions (a discard, or the rest of the pile and then a
-    /// discard): the I-9 check of a step in a tight state (pending wilds,
-    /// or a pickup before the rest). A "yes" is always a sequence of steps
-    /// found; a "no" is exact when the card count decides
-    /// ([`GameState::surely_stuck`]) or the search space is spent, and
-    /// otherwise means no way out was found within the searches of
-    /// [`GameState::completion_verdict`]. `budget` is the depth-first
-    /// search's node budget; on return it holds what that search left.
-    pub(crate) fn search_completion(&self, budget: &mut u32) -> bool {
-        if self.surely_stuck() {
-            return false;
-        }
-        // The answer depends on the state and the budget alone, and the
-        // same state is often searched twice: once when the listing tries
-        // the step that leads to it, again when the step is applied.
-        let key = self.search_key();
-        let hit = RECENT_SEARCHES.with(|r| r.borrow().find(key, self, *budget));
-        if let Some((found, left)) = hit {
-            *budget = left;
-            return found;
-        }
-        let given = *budget;
-        let mut search = Search::take(*budget);
-        let found = self.completion_verdict(budget, &mut search);
-        search.give_back();
-        RECENT_SEARCHES.with(|r| r.borrow_mut().insert(key, self, given, found, *budget));
-        found
-    }
-
-    /// The searches behind [`GameState::search_completion`], in turn, each
-    /// answering "yes" only with a way out it found:
-    ///
-    /// 1. every way out of one step (a step, then the discard), tried
-    ///    breadth-first: the usual way out with wilds pending, such as
-    ///    laying them together as a new group, which the depth-first
-    ///    search may meet only after hundreds of placements;
-    /// 2. the depth-first search within `budget` nodes, placements and
-    ///    lays first;
-    /// 3. if that search ran out of budget: iterative deepening, for a way
-    ///    out of at most [`SHORT_WAY_STEPS`] steps within
-    ///    [`SHORT_WAY_BUDGET`] nodes.
-    ///
-    /// The first and last searches have budgets of their own, so each
-    /// only adds ways out to what the depth-first search finds.
-    pub(super) fn completion_verdict(&self, budget: &mut u32, search: &mut Search) -> bool {
-        let mut root = self.clone();
-        root.quiet = true;
-        let mut path = Vec::new();
-        let mut one_step = u32::MAX;
-        search.seen.clear();
-        if root.search_rec(&mut one_step, search, 1, &mut path) {
-            return true;
-        }
-        search.seen.clear();
-        if root.search_rec(budget, search, 150, &mut path) {
-            return true;
-        }
-        if *budget > 0 {
-            // The depth-first search ended within its budget: it visited
-            // every state reachable from here, and none has a way out.
-            return false;
-        }
-        let mut short = SHORT_WAY_BUDGET;
-        for limit in 2..=SHORT_WAY_STEPS {
-            search.seen.clear();
-            if root.search_rec(&mut short, search, limit, &mut path) {
-                return true;
-            }
-            if short == 0 {
-                break;
-            }
-        }
-        false
     }
 
     /// A way to complete the current turn (meld actions ending with the
@@ -327,8 +243,11 @@ impl GameState {
         // Buffers come from the search's pools and go back on return.
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
-        // Discards were tried above; the reset leads back to a searched state.
+        // Discards were tried above; the reset leads back to a searched
+        // state. The ways searched undo nothing, as the listing's check
+        // (I-9) asks: every step of one is listed.
         self.raw_meld_candidates(&mut cand, false);
+        cand.retain(|a| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce));
         // Placements and lays first: they make progress.
         // During a pickup, laying the top card comes first.
         let top = self

@@ -1,67 +1,8 @@
-//! The completion search's memory: the thread's recent answers, its
-//! visited set and the buffers it hands on.
+//! The completion searches' memory: the visited set and the buffers they
+//! hand on.
 
 use super::*;
 use crate::action::Action;
-
-thread_local! {
-    /// This thread's [`RecentSearches`]: a state's search answer never
-    /// changes, so which thread or how many there are does not matter.
-    pub(super) static RECENT_SEARCHES: std::cell::RefCell<RecentSearches> =
-        const { std::cell::RefCell::new(RecentSearches::EMPTY) };
-}
-
-/// The answers of the last few completion searches, each with the whole
-/// state it was asked about (compared in full, so a hit is the answer the
-/// search would give again) and the budget given and left.
-pub(super) struct RecentSearches {
-    pub(super) entries: [Option<RecentSearch>; RECENT_SEARCHES_LEN],
-    pub(super) next: usize,
-}
-
-pub(super) const RECENT_SEARCHES_LEN: usize = 16;
-
-pub(super) struct RecentSearch {
-    pub(super) key: u64,
-    pub(super) budget: u32,
-    pub(super) found: bool,
-    pub(super) left: u32,
-    pub(super) state: GameState,
-}
-
-impl RecentSearches {
-    const EMPTY: RecentSearches = RecentSearches {
-        entries: [const { None }; RECENT_SEARCHES_LEN],
-        next: 0,
-    };
-
-    /// The answer and the budget left for `state` searched with `budget`.
-    pub(super) fn find(&self, key: u64, state: &GameState, budget: u32) -> Option<(bool, u32)> {
-        self.entries.iter().flatten().find_map(|e| {
-            (e.key == key && e.budget == budget && e.state == *state).then_some((e.found, e.left))
-        })
-    }
-
-    /// Records an answer in place of the oldest.
-    pub(super) fn insert(
-        &mut self,
-        key: u64,
-        state: &GameState,
-        budget: u32,
-        found: bool,
-        left: u32,
-    ) {
-        let e = RecentSearch {
-            key,
-            budget,
-            found,
-            left,
-            state: state.clone(),
-        };
-        self.entries[self.next] = Some(e);
-        self.next = (self.next + 1) % RECENT_SEARCHES_LEN;
-    }
-}
 
 /// The completion search's visited set (keyed by a state hash, already
 /// mixed) and pools of buffers reused from node to node.

@@ -116,14 +116,6 @@ pub(super) fn wild_may_leave(g: &Group, wild: Card) -> bool {
     !(g.is_canasta() && !t.is_canasta() && !t.is_wild_only()) && t.is_legal()
 }
 
-/// Whether a natural group keeps legal after losing one wild.
-pub(super) fn legal_natural_counts_after_loss(g: &Group) -> bool {
-    !g.is_wild_only()
-        && g.wilds() > 0
-        && !g.is_canasta()
-        && crate::group::legal_natural_counts(g.naturals(), g.wilds() - 1)
-}
-
 impl GameState {
     /// One meld-phase step, without the I-9 completion check.
     pub(super) fn meld_step(&mut self, action: Action) -> Result<(), RuleError> {
