@@ -37,6 +37,15 @@
 //!   group of aces, and before the opening only steps that keep the minimum
 //!   in reach are played (D-8.2), so the ♥A never spoils the group the
 //!   opening needs.
+//! - **Dead locks** (I-32, `dead`): a position whose one card, after the
+//!   discard, could never go out whatever comes
+//!   ([`kanaszta_engine::never_goes_out`]: no card outside the tables
+//!   completes a canasta, whatever the wilds do) is charged `dead` points:
+//!   it could never meld again nor take the pile, and the opponent would
+//!   have all the time he wants. A live lock (a six-card group that a card
+//!   still outside completes, a wild that can still move to help) is not
+//!   charged: fishing is a fair gamble. Nor does it lay what it would have
+//!   to take back: a step that leaves one card, no canasta and no way out.
 //! - **Going out** (D-13): when its hand can be melded down to one card
 //!   ([`can_go_out_with`]) it melds down and goes out if that wins the hand
 //!   on the visible count (its table with its hand melded and 100 for going
@@ -59,15 +68,23 @@
 //! - **Long turns**: after `patience` meld actions in one turn, or when no
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
+//!
+//! **The switch and the yardstick.** `dead` switches the behaviour marked
+//! with it above; off (`dead=0`) it leaves the rest of the play as it is,
+//! so its gain can be measured alone. `fixes=off` turns it off as well,
+//! whatever its value: `rules:fixes=off` is the fixed yardstick that
+//! versions of `rules` are measured against, kept move for move by the
+//! test `fixes_off_plays_as_rules_did_before_the_fixes`.
 
 use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
     without_heart_aces,
 };
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::spec::{parse_in, parse_switch, switch_text, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules, SeatView, Table,
+    can_go_out_with, never_goes_out, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
+    SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -98,6 +115,24 @@ pub struct RulesParams {
     pub open: f64,
     /// Meld actions in one turn before it ends the turn by the shortest way.
     pub patience: u32,
+    /// Charge for a position whose one card, after the discard, could
+    /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
+    /// off, with the steps of a locked hand that must be taken back.
+    pub dead: f64,
+    /// Off turns `dead` off too, whatever its value: the yardstick
+    /// `rules:fixes=off`.
+    pub fixes: bool,
+}
+
+impl RulesParams {
+    /// The dead-lock charge in force (0: the fix is off).
+    fn dead_charge(&self) -> f64 {
+        if self.fixes {
+            self.dead
+        } else {
+            0.0
+        }
+    }
 }
 
 impl Default for RulesParams {
@@ -113,6 +148,8 @@ impl Default for RulesParams {
             chase: 1.0,
             open: 0.0,
             patience: 60,
+            dead: 800.0,
+            fixes: true,
         }
     }
 }
@@ -174,6 +211,16 @@ impl Params for RulesParams {
                 accepts: "1..10000",
                 doc: "meld actions in a turn before it ends the turn by the shortest way",
             },
+            ParamDoc {
+                key: "dead",
+                accepts: "0..5000",
+                doc: "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back",
+            },
+            ParamDoc {
+                key: "fixes",
+                accepts: "on|off",
+                doc: "off: dead=0 whatever its value (the yardstick rules:fixes=off)",
+            },
         ]
     }
 
@@ -189,6 +236,8 @@ impl Params for RulesParams {
             "chase" => self.chase = parse_in(value, 0.0, 10.0)?,
             "open" => self.open = parse_in(value, 0.0, 1000.0)?,
             "patience" => self.patience = parse_in(value, 1, 10_000)?,
+            "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
+            "fixes" => self.fixes = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
         }
         Ok(())
@@ -206,6 +255,8 @@ impl Params for RulesParams {
             "chase" => Some(self.chase.to_string()),
             "open" => Some(self.open.to_string()),
             "patience" => Some(self.patience.to_string()),
+            "dead" => Some(self.dead.to_string()),
+            "fixes" => Some(switch_text(self.fixes)),
             _ => None,
         }
     }
@@ -765,7 +816,44 @@ impl RulesAgent {
             };
             v += part * (self.params.open + 400.0 * hearts);
         }
-        v
+        v - self.lock_charge(s, me)
+    }
+
+    /// The dead-lock charge (`dead`) when the seat, melding in `s`, would
+    /// keep one card after its discard that could never go out whatever
+    /// comes (I-32, [`never_goes_out`]): it could never meld again, take
+    /// the pile or go out, and the opponent would have all the time he
+    /// wants. A lock that some card outside the tables can still open (a
+    /// six-card group, a wild that can still move to help) is not charged.
+    fn lock_charge(&self, s: &GameState, me: usize) -> f64 {
+        let dead = self.params.dead_charge();
+        if dead == 0.0
+            || s.phase() != Phase::Meld
+            || s.current_player() != me
+            || s.hand(me).len() != 2
+            || !s.pending_wilds().is_empty()
+            || s.pickup().is_some_and(|p| !p.rest_taken)
+        {
+            return 0.0;
+        }
+        if never_goes_out(s.table(me), outside(s), s.rules()) {
+            dead
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the step that led to `t` leaves the mover one card
+    /// and no canasta with nothing pending and no way out: no discard is
+    /// then possible (D-13.2), and the turn can end only by taking steps
+    /// back (D-11.5). Skipped under the dead-lock fix.
+    fn futile(&self, t: &GameState, me: usize) -> bool {
+        self.params.dead_charge() > 0.0
+            && t.hand(me).len() <= 1
+            && t.pending_wilds().is_empty()
+            && t.pickup().is_none_or(|p| p.rest_taken)
+            && !t.table(me).has_canasta()
+            && !can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
     }
 
     fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
@@ -958,6 +1046,11 @@ impl RulesAgent {
                         continue;
                     }
                 }
+            }
+            if self.futile(&t, me) {
+                w.dropped = true;
+                weighed.push(w);
+                continue;
             }
             let gain = self.worth(&t, o) - base;
             w.value = gain;
@@ -1330,6 +1423,17 @@ fn take_probability(kr: usize, kw: usize, unknown: usize, pr: f64, pw: f64) -> f
     p[2][0] + p[2][1] + p[1][1]
 }
 
+/// The cards outside every table of `s` (the stock, the pile, every hand;
+/// wilds taken out of a group and not yet placed are on the mover's
+/// table), as the dead lock (I-32) reads them.
+fn outside(s: &GameState) -> CardSet {
+    let mut on = s.pending_wilds();
+    for p in 0..s.players() {
+        on = on.checked_add(s.table(p).cards()).unwrap_or(on);
+    }
+    CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
+}
+
 /// Whether a card is worth the free pickup (D-6.1).
 fn wanted(view: &SeatView, card: Card) -> bool {
     if card.is_wild() || (card.is_heart_ace() && view.rules().heart_aces()) {
@@ -1564,6 +1668,9 @@ mod tests {
                             continue;
                         }
                     }
+                }
+                if self.futile(&t, me) {
+                    continue;
                 }
                 let gain = self.worth(&t, o) - base;
                 if t.pending_wilds().is_empty()
