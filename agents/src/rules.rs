@@ -36,7 +36,9 @@
 //!   the same score. The ♥A is laid separately (500, D-9.4), never into a
 //!   group of aces, and before the opening only steps that keep the minimum
 //!   in reach are played (D-8.2), so the ♥A never spoils the group the
-//!   opening needs.
+//!   opening needs; the groups laid this turn count towards that reach, and
+//!   an opening begun and still short is finished by its best step, never
+//!   by the engine's shortest way, which may bury the ♥A (`hearts`).
 //! - **Dead locks** (I-32, `dead`): a position whose one card, after the
 //!   discard, could never go out whatever comes
 //!   ([`kanaszta_engine::never_goes_out`]: no card outside the tables
@@ -65,16 +67,20 @@
 //!   held as a safe discard and thrown when the pile reaches `freeze` cards
 //!   or the opponent is close to going out; a wild is thrown to freeze only
 //!   when nothing else is safe and the pile holds `wildfreeze` cards.
+//!   The ♥A is kept (it is worth 500 once laid apart), except in a hand
+//!   left with one card and no canasta, which could never lay it: laying
+//!   it would leave nothing to discard (D-13.2), so it is an ace like any
+//!   other there (`hearts`).
 //! - **Long turns**: after `patience` meld actions in one turn, or when no
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 //!
-//! **The switch and the yardstick.** `dead` switches the behaviour marked
-//! with it above; off (`dead=0`) it leaves the rest of the play as it is,
-//! so its gain can be measured alone. `fixes=off` turns it off as well,
-//! whatever its value: `rules:fixes=off` is the fixed yardstick that
-//! versions of `rules` are measured against, kept move for move by the
-//! test `fixes_off_plays_as_rules_did_before_the_fixes`.
+//! **The switches and the yardstick.** `dead` and `hearts` switch the
+//! behaviours marked with them above; each one off (`dead=0`, `hearts=off`)
+//! leaves the rest of the play as it is, so each one's gain can be measured
+//! alone. `fixes=off` turns both off at once: `rules:fixes=off` is the
+//! fixed yardstick that versions of `rules` are measured against, kept move
+//! for move by the test `fixes_off_plays_as_rules_did_before_the_fixes`.
 
 use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
@@ -119,8 +125,12 @@ pub struct RulesParams {
     /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
     /// off, with the steps of a locked hand that must be taken back.
     pub dead: f64,
-    /// Off turns `dead` off too, whatever its value: the yardstick
-    /// `rules:fixes=off`.
+    /// Keeps the ♥A for laying apart (D-9.4) where it can: an opening that
+    /// can be made without it is made without it, and a hand left with
+    /// one card and no canasta, which can never lay it, does not keep it.
+    pub hearts: bool,
+    /// Off turns `dead` and `hearts` off at once, whatever their own
+    /// values: the yardstick `rules:fixes=off`.
     pub fixes: bool,
 }
 
@@ -132,6 +142,10 @@ impl RulesParams {
         } else {
             0.0
         }
+    }
+
+    fn hearts_on(&self) -> bool {
+        self.fixes && self.hearts
     }
 }
 
@@ -149,6 +163,7 @@ impl Default for RulesParams {
             open: 0.0,
             patience: 60,
             dead: 800.0,
+            hearts: true,
             fixes: true,
         }
     }
@@ -217,9 +232,14 @@ impl Params for RulesParams {
                 doc: "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back",
             },
             ParamDoc {
+                key: "hearts",
+                accepts: "on|off",
+                doc: "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)",
+            },
+            ParamDoc {
                 key: "fixes",
                 accepts: "on|off",
-                doc: "off: dead=0 whatever its value (the yardstick rules:fixes=off)",
+                doc: "off: dead and hearts both off whatever their values (the yardstick rules:fixes=off)",
             },
         ]
     }
@@ -237,6 +257,7 @@ impl Params for RulesParams {
             "open" => self.open = parse_in(value, 0.0, 1000.0)?,
             "patience" => self.patience = parse_in(value, 1, 10_000)?,
             "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
+            "hearts" => self.hearts = parse_switch(value)?,
             "fixes" => self.fixes = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
         }
@@ -256,6 +277,7 @@ impl Params for RulesParams {
             "open" => Some(self.open.to_string()),
             "patience" => Some(self.patience.to_string()),
             "dead" => Some(self.dead.to_string()),
+            "hearts" => Some(switch_text(self.hearts)),
             "fixes" => Some(switch_text(self.fixes)),
             _ => None,
         }
@@ -843,17 +865,72 @@ impl RulesAgent {
         }
     }
 
-    /// Whether the step that led to `t` leaves the mover one card
+    /// Whether the step `a`, which led to `t`, leaves the mover one card
     /// and no canasta with nothing pending and no way out: no discard is
     /// then possible (D-13.2), and the turn can end only by taking steps
-    /// back (D-11.5). Skipped under the dead-lock fix.
-    fn futile(&self, t: &GameState, me: usize) -> bool {
-        self.params.dead_charge() > 0.0
-            && t.hand(me).len() <= 1
+    /// back (D-11.5). Skipped under the dead-lock fix, and the lone ♥A
+    /// under the heart fix.
+    fn futile(&self, a: &Action, t: &GameState, me: usize) -> bool {
+        let on = self.params.dead_charge() > 0.0
+            || (self.params.hearts_on() && matches!(a, Action::LayHeartAce));
+        on && t.hand(me).len() <= 1
             && t.pending_wilds().is_empty()
             && t.pickup().is_none_or(|p| p.rest_taken)
             && !t.table(me).has_canasta()
             && !can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+    }
+
+    /// Whether the step `a` from `s`, which led to `t`, keeps the opening
+    /// minimum in reach (D-8.2): before the opening, a step that leaves it
+    /// short must leave a hand that can still make it up, without the ♥A
+    /// (laid apart for 500, D-9.4), so laying the ♥A first, which may
+    /// break the group it needs, never does. Under the heart fix the
+    /// groups laid this turn count as well (cards can still join them);
+    /// without it only new groups from the hand do.
+    fn opening_kept(&mut self, s: &GameState, t: &GameState, a: &Action, me: usize) -> bool {
+        if s.table(me).opened {
+            return true;
+        }
+        let ov = t.table(me).opening_value();
+        let min = s.opening_minimum(me);
+        if ov >= min {
+            return true;
+        }
+        if matches!(a, Action::LayHeartAce) {
+            return false;
+        }
+        let hearts = s.rules().heart_aces();
+        let h = t.hand(me);
+        let left = if hearts { without_heart_aces(h) } else { h };
+        if opening_in_reach(left, min - ov, &mut self.openings) {
+            return true;
+        }
+        if !self.params.hearts_on() {
+            return false;
+        }
+        // Every group on the table was laid this turn (it has not opened):
+        // the best opening of its cards and the hand's together.
+        let mut pool = left;
+        for g in t.table(me).groups() {
+            pool = pool.checked_add(g.cards()).unwrap_or(pool);
+        }
+        if hearts {
+            pool = without_heart_aces(pool);
+        }
+        opening_in_reach(pool, min, &mut self.openings)
+    }
+
+    /// Whether, in `s`, the opening was begun and falls short (D-8.2), so
+    /// that no discard is possible until it is made up or taken back: the
+    /// heart fix then plays its best step even at a loss, rather than the
+    /// engine's shortest way, which may bury the ♥A in a group of aces.
+    fn must_open(&self, s: &GameState, me: usize) -> bool {
+        let t = s.table(me);
+        self.params.hearts_on()
+            && !t.opened
+            && !t.groups().is_empty()
+            && s.pickup().is_none()
+            && t.opening_value() < s.opening_minimum(me)
     }
 
     fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
@@ -1032,22 +1109,7 @@ impl RulesAgent {
                 first: idx,
                 listed: None,
             };
-            if !opened {
-                let ov = t.table(me).opening_value();
-                let min = s.opening_minimum(me);
-                if ov < min {
-                    let h = t.hand(me);
-                    let left = if hearts { without_heart_aces(h) } else { h };
-                    if matches!(a, Action::LayHeartAce)
-                        || !opening_in_reach(left, min - ov, &mut self.openings)
-                    {
-                        w.dropped = true;
-                        weighed.push(w);
-                        continue;
-                    }
-                }
-            }
-            if self.futile(&t, me) {
+            if !self.opening_kept(s, &t, a, me) || self.futile(a, &t, me) {
                 w.dropped = true;
                 weighed.push(w);
                 continue;
@@ -1152,7 +1214,8 @@ impl RulesAgent {
             _ => cands
                 .iter()
                 .copied()
-                .find(|&a| matches!(a, Action::Discard(_)) && listed(a)),
+                .find(|&a| matches!(a, Action::Discard(_)) && listed(a))
+                .or_else(|| best.filter(|_| self.must_open(s, me)).map(|(_, _, a)| a)),
         }
     }
 
@@ -1315,7 +1378,11 @@ fn own_use(
     if c.is_wild() {
         return 150.0 + p.wild + c.points() as f64 * (1.0 - risk);
     }
-    if c.is_heart_ace() && view.rules().heart_aces() {
+    // A hand left with one card and no canasta can never lay the ♥A
+    // apart: laying it would leave nothing to discard (D-13.2). Under the
+    // heart fix it is then an ace like any other.
+    let lone = p.hearts_on() && hand.len() == 2 && !view.table(o.me).has_canasta();
+    if c.is_heart_ace() && view.rules().heart_aces() && !lone {
         return 1_000.0;
     }
     let Some(r) = c.rank() else { return 0.0 };
@@ -1653,23 +1720,7 @@ mod tests {
                     continue;
                 }
                 tried.push(key);
-                if !opened {
-                    // Before the opening (D-8.2) a step must keep the minimum in
-                    // reach: laying the ♥A first may break the group it needs.
-                    let ov = t.table(me).opening_value();
-                    let min = s.opening_minimum(me);
-                    if ov < min {
-                        if matches!(a, Action::LayHeartAce) {
-                            continue;
-                        }
-                        let h = t.hand(me);
-                        let left = if hearts { without_heart_aces(h) } else { h };
-                        if !opening_in_reach(left, min - ov, &mut self.openings) {
-                            continue;
-                        }
-                    }
-                }
-                if self.futile(&t, me) {
+                if !self.opening_kept(s, &t, a, me) || self.futile(a, &t, me) {
                     continue;
                 }
                 let gain = self.worth(&t, o) - base;
@@ -1714,7 +1765,8 @@ mod tests {
                 _ => legal
                     .iter()
                     .copied()
-                    .find(|a| matches!(a, Action::Discard(_))),
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .or_else(|| best.filter(|_| self.must_open(s, me)).map(|(_, _, a)| a)),
             }
         }
     }

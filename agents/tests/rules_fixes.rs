@@ -60,6 +60,14 @@ fn play_turn(g: &GameState, p: &RulesParams) -> (GameState, Vec<Action>) {
     first.unwrap()
 }
 
+/// The discard that ends the turn.
+fn discard_of(turn: &[Action]) -> Card {
+    match turn.last() {
+        Some(Action::Discard(c)) => *c,
+        other => panic!("the turn ends with {other:?}"),
+    }
+}
+
 /// Dead locks (I-32, `dead`): extending the kings would leave one card
 /// that no card could ever take out (no group can reach seven), so it
 /// keeps its cards; with a six-card group of queens, which a queen or a
@@ -90,6 +98,62 @@ fn rules_never_melds_into_a_dead_lock() {
     for p in ["", OFF] {
         let (_, turn) = play_turn(&live, &params(p));
         assert_eq!(turn[0], extend, "{p}: {turn:?}");
+    }
+}
+
+/// Heart aces before the opening (`hearts`; replay `--a rules --b greedy
+/// --seed 7 --game 0`, turn 13): the eights and the sevens make the 50
+/// of the opening (D-8.2), the sevens over two steps, and the ♥A is laid
+/// apart (500, D-9.4). The yardstick drops the sevens' first step (it
+/// reads only new groups from the hand as the rest of the opening) and
+/// finishes the opening by the engine's shortest way, burying the ♥A in
+/// a group of aces.
+#[test]
+fn rules_opens_without_burying_the_heart_ace() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 13, "starter": 1, "current": 0, "players": [
+            {"hand": "5H 6H 6S 7C 7D 7D 7S 8C 8D 8S QD QH AC AC AH", "known": "8C",
+             "table": {"twins": 1}},
+            {"hand": "7S",
+             "table": {"groups": ["QC QS JK", "KC KS KS 2H JK", "4D 4H 4H 2S"], "heart_aces": 1}}],
+          "pile": "JS JS 6D JH 5D 9S 8H TC TD 5C 6D"}"#,
+    );
+    let buried = |t: &GameState| {
+        t.table(0)
+            .groups()
+            .iter()
+            .any(|gr| gr.count(Card::HEART_ACE) > 0)
+    };
+    for p in ["", "dead=0"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.table(0).opened, "{p}: {turn:?}");
+        assert_eq!(t.table(0).heart_aces, 1, "{p}: {turn:?}");
+        assert!(!buried(&t), "{p}: {turn:?}");
+    }
+    for p in ["hearts=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(buried(&t), "{p}: {turn:?}");
+    }
+}
+
+/// A locked hand's ♥A (`hearts`): holding one card after the discard and
+/// no canasta, it could never lay the ♥A apart (that would leave nothing
+/// to discard, D-13.2), so the ♥A is an ace like another and goes rather
+/// than the king that feeds the opponent's six kings. The yardstick lays
+/// the ♥A, takes it back and keeps it for good.
+#[test]
+fn rules_locked_hand_does_not_keep_a_heart_ace() {
+    let g = pos(r#"{"phase": "meld", "turns": 20, "players": [
+            {"hand": "KS AH", "table": {"groups": ["8C 8D 8H", "TC TD TH"]}},
+            {"hand": "JC TC 4S 5S 8S 9D AS 9S", "table": {"groups": ["KC KD KH KS KC 2D"]}}],
+          "pile": "4C 9S JS 7D"}"#);
+    for p in ["", "dead=0"] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(turn, [Action::Discard(Card::HEART_ACE)], "{p}");
+    }
+    for p in ["hearts=off", OFF] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(discard_of(&turn), card("KS"), "{p}: {turn:?}");
     }
 }
 
@@ -134,8 +198,8 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
     let spec: AgentSpec = "rules:fixes=off".parse().unwrap();
     assert_eq!(spec, AgentSpec::Rules(off.clone()));
     assert_eq!(spec.to_string(), "rules:fixes=off");
-    let each = params("dead=0");
-    let both = params("fixes=off,dead=800");
+    let each = params("dead=0,hearts=off");
+    let both = params("fixes=off,dead=800,hearts=on");
     assert_eq!(fingerprint(&off, 100), 0x04be_f070_daec_f02c);
     assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
     assert_eq!(fingerprint(&both, 20), fingerprint(&off, 20));
