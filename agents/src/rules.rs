@@ -55,7 +55,11 @@
 //!   opponent threatens to go out first; further behind than `hold` it plays
 //!   on to build canastas. Going out from hand or clearing the table (D-14.1,
 //!   D-14.2) is not chased for itself: it comes when a pickup opening melds
-//!   everything.
+//!   everything. Its way out is planned (`plan_out`): also without a canasta
+//!   yet, when the hand makes the canasta it goes out with (counted as a
+//!   black one, 300), and where its steps do not find the way out, which
+//!   then needs wilds moved (D-11.2), a search finds the shortest ways and
+//!   takes the one that scores most.
 //! - **Discarding**: the card whose loss costs least, where the cost is its
 //!   use to its own hand plus the danger of feeding the opponent (`caution`):
 //!   the chance that the opponent's hand holds a pair of the rank (or one and
@@ -75,12 +79,13 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 //!
-//! **The switches and the yardstick.** `dead` and `hearts` switch the
-//! behaviours marked with them above; each one off (`dead=0`, `hearts=off`)
-//! leaves the rest of the play as it is, so each one's gain can be measured
-//! alone. `fixes=off` turns both off at once: `rules:fixes=off` is the
-//! fixed yardstick that versions of `rules` are measured against, kept move
-//! for move by the test `fixes_off_plays_as_rules_did_before_the_fixes`.
+//! **The switches and the yardstick.** `dead`, `plan_out` and `hearts`
+//! switch the behaviours marked with them above; each one off (`dead=0`,
+//! the others `off`) leaves the rest of the play as it is, so each one's
+//! gain can be measured alone. `fixes=off` turns all three off at once:
+//! `rules:fixes=off` is the fixed yardstick that versions of `rules` are
+//! measured against, kept move for move by the test
+//! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
 use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
@@ -125,12 +130,16 @@ pub struct RulesParams {
     /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
     /// off, with the steps of a locked hand that must be taken back.
     pub dead: f64,
+    /// Plans the way out whenever the hand can go out (D-13.1): also on
+    /// the turn that makes its first canasta, and by moving wilds
+    /// (D-11.2) where only that lets it out.
+    pub plan_out: bool,
     /// Keeps the ♥A for laying apart (D-9.4) where it can: an opening that
     /// can be made without it is made without it, and a hand left with
     /// one card and no canasta, which can never lay it, does not keep it.
     pub hearts: bool,
-    /// Off turns `dead` and `hearts` off at once, whatever their own
-    /// values: the yardstick `rules:fixes=off`.
+    /// Off turns `dead`, `plan_out` and `hearts` off at once, whatever
+    /// their own values: the yardstick `rules:fixes=off`.
     pub fixes: bool,
 }
 
@@ -142,6 +151,10 @@ impl RulesParams {
         } else {
             0.0
         }
+    }
+
+    fn plan_out_on(&self) -> bool {
+        self.fixes && self.plan_out
     }
 
     fn hearts_on(&self) -> bool {
@@ -163,6 +176,7 @@ impl Default for RulesParams {
             open: 0.0,
             patience: 60,
             dead: 800.0,
+            plan_out: true,
             hearts: true,
             fixes: true,
         }
@@ -232,6 +246,11 @@ impl Params for RulesParams {
                 doc: "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back",
             },
             ParamDoc {
+                key: "plan_out",
+                accepts: "on|off",
+                doc: "plans going out whenever the hand can: on the turn of its first canasta too, and by moving wilds where only that lets it out",
+            },
+            ParamDoc {
                 key: "hearts",
                 accepts: "on|off",
                 doc: "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)",
@@ -239,7 +258,7 @@ impl Params for RulesParams {
             ParamDoc {
                 key: "fixes",
                 accepts: "on|off",
-                doc: "off: dead and hearts both off whatever their values (the yardstick rules:fixes=off)",
+                doc: "off: dead, plan_out and hearts all off whatever their values (the yardstick rules:fixes=off)",
             },
         ]
     }
@@ -257,6 +276,7 @@ impl Params for RulesParams {
             "open" => self.open = parse_in(value, 0.0, 1000.0)?,
             "patience" => self.patience = parse_in(value, 1, 10_000)?,
             "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
+            "plan_out" => self.plan_out = parse_switch(value)?,
             "hearts" => self.hearts = parse_switch(value)?,
             "fixes" => self.fixes = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
@@ -277,6 +297,7 @@ impl Params for RulesParams {
             "open" => Some(self.open.to_string()),
             "patience" => Some(self.patience.to_string()),
             "dead" => Some(self.dead.to_string()),
+            "plan_out" => Some(switch_text(self.plan_out)),
             "hearts" => Some(switch_text(self.hearts)),
             "fixes" => Some(switch_text(self.fixes)),
             _ => None,
@@ -297,6 +318,13 @@ pub struct RulesAgent {
     /// The actions found listed when `act` chooses from its listing.
     found: Vec<Action>,
     weighed: Vec<Weighed>,
+    /// Scratch of [`RulesAgent::way_out`]: the steps and their keys at
+    /// each depth of the search.
+    plan_steps: Vec<Vec<Action>>,
+    plan_keys: Vec<Vec<Option<SuitFree>>>,
+    /// The states [`RulesAgent::way_out`] has searched in its pass, with
+    /// the steps they had left.
+    plan_seen: PlanSeen,
     members: Vec<(usize, usize)>,
     order: Vec<usize>,
     run: Vec<(usize, usize)>,
@@ -427,6 +455,9 @@ impl RulesAgent {
             cands: Vec::new(),
             found: Vec::new(),
             weighed: Vec::new(),
+            plan_steps: Vec::new(),
+            plan_keys: Vec::new(),
+            plan_seen: PlanSeen::default(),
             members: Vec::new(),
             order: Vec::new(),
             run: Vec::new(),
@@ -1067,12 +1098,9 @@ impl RulesAgent {
             return None;
         }
         // Going out (D-13): when every card but one can be melded. Asked
-        // only once a step could earn the bonus.
-        let mut out_mode = if table.has_canasta() {
-            None
-        } else {
-            Some(false)
-        };
+        // only once a step could earn the bonus, unless the way out is
+        // planned.
+        let mut out_mode = self.out_mode_start(table);
         let base = self.worth(s, o);
         let mut weighed = std::mem::take(&mut self.weighed);
         weighed.clear();
@@ -1209,6 +1237,11 @@ impl RulesAgent {
         self.members = members;
         self.order = order;
         self.run = run;
+        if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
+            if listed(a) {
+                return Some(a);
+            }
+        }
         match best {
             Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
             _ => cands
@@ -1219,15 +1252,190 @@ impl RulesAgent {
         }
     }
 
+    /// Whether the meld policy's steps earn the going-out bonus, as known
+    /// before any step is weighed: `None` until it is asked
+    /// ([`RulesAgent::wants_out`]). Without a canasta (D-13.1) the answer
+    /// is no, unless the way out is planned (`plan_out`): the hand may
+    /// then make the canasta it goes out with.
+    fn out_mode_start(&self, table: &Table) -> Option<bool> {
+        if table.has_canasta() || self.params.plan_out_on() {
+            None
+        } else {
+            Some(false)
+        }
+    }
+
+    /// Whether the step `a` from `s` (if any) leaves the mover's way out
+    /// open, with nothing pending.
+    fn keeps_way_out(&self, s: &GameState, me: usize, a: Option<Action>) -> bool {
+        a.is_some_and(|a| {
+            let mut t = s.clone();
+            t.apply_step(a).is_ok()
+                && t.pending_wilds().is_empty()
+                && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+        })
+    }
+
+    /// Under `plan_out`, when it can go out and wants to
+    /// ([`RulesAgent::wants_out`], kept in `out_mode`) but the meld
+    /// policy's choice `best` does not keep the way out, the first step of
+    /// its planned way out ([`RulesAgent::way_out`]). The policy's steps
+    /// that earn the going-out bonus find the way out nearly always; what
+    /// they miss is a way that needs wilds moved (D-11.2), which the
+    /// policy never moves on its own.
+    fn planned(
+        &mut self,
+        s: &GameState,
+        o: &Outlook,
+        others: &Others,
+        out_mode: &mut Option<bool>,
+        best: Option<Action>,
+    ) -> Option<Action> {
+        if !self.params.plan_out_on()
+            || !*out_mode.get_or_insert_with(|| self.wants_out(s, o, others))
+            || self.keeps_way_out(s, o.me, best)
+        {
+            return None;
+        }
+        self.way_out(s, o.me)
+    }
+
+    /// The first step of the best way out of `s` for the mover `me`
+    /// (D-13.1: down to one card with a canasta, then that card
+    /// discarded) among the shortest a search of [`PLAN_BUDGET`] states
+    /// finds, by the hand score it ends with (D-14); `None` if it finds
+    /// none. Every meld step is tried, wilds moved too (D-11.2): the hill
+    /// climb of the meld policy never moves one on its own, and a step it
+    /// likes may leave a way out that only moving wilds reaches.
+    fn way_out(&mut self, s: &GameState, me: usize) -> Option<Action> {
+        let mut budget = PLAN_BUDGET;
+        for depth in 0..=PLAN_DEPTH {
+            let mut best = None;
+            self.plan_seen.clear();
+            self.plan_from(s, me, depth, None, &mut budget, &mut best, 0);
+            if let Some((_, a)) = best {
+                return Some(a);
+            }
+            if budget == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// One pass of [`RulesAgent::way_out`]'s deepening: the ways out of
+    /// `s` in exactly `depth` meld steps, the best into `best` with the
+    /// first step (`first`, or the discard itself). `level` picks the
+    /// scratch lists.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_from(
+        &mut self,
+        s: &GameState,
+        me: usize,
+        depth: u32,
+        first: Option<Action>,
+        budget: &mut u32,
+        best: &mut Option<(i32, Action)>,
+        level: usize,
+    ) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let hand = s.hand(me);
+        let settled = s.pending_wilds().is_empty() && s.pickup().is_none_or(|p| p.rest_taken);
+        if settled && !can_go_out_now(hand, s.table(me).groups(), s.rules()) {
+            return;
+        }
+        // A state met again with no more steps left leads nowhere new
+        // (steps in another order, wilds placed another way).
+        let key = plan_key(s, me);
+        match self.plan_seen.get(&key) {
+            Some(&d) if d >= depth => return,
+            _ => {
+                self.plan_seen.insert(key, depth);
+            }
+        }
+        if depth == 0 {
+            if let (true, 1, Some(c)) = (settled, hand.len(), hand.iter().next()) {
+                let mut t = s.clone();
+                if t.apply(Action::Discard(c)).is_ok() && t.is_terminal() {
+                    let v = t.score_of(me).total;
+                    if best.is_none_or(|(b, _)| v > b) {
+                        *best = Some((v, first.unwrap_or(Action::Discard(c))));
+                    }
+                }
+            }
+            return;
+        }
+        if self.plan_steps.len() <= level {
+            self.plan_steps.resize_with(level + 1, Vec::new);
+            self.plan_keys.resize_with(level + 1, Vec::new);
+        }
+        let mut steps = std::mem::take(&mut self.plan_steps[level]);
+        let mut keys = std::mem::take(&mut self.plan_keys[level]);
+        s.candidate_actions(&mut steps);
+        keys.clear();
+        let pending = !s.pending_wilds().is_empty();
+        for a in steps.iter().filter(|a| is_meld(a)) {
+            // A wild pending is placed before another is taken: every way
+            // out but a rare few (two wilds taken for one new group) has
+            // its steps in such an order, and the search stays small.
+            if pending && matches!(a, Action::TakeWild { .. }) {
+                continue;
+            }
+            // Steps alike but for their suits lead alike (as in the meld
+            // policy), with nothing pending.
+            let key = if pending { None } else { SuitFree::of(a) };
+            if key.is_some() {
+                if keys.contains(&key) {
+                    continue;
+                }
+                keys.push(key);
+            }
+            let mut t = s.clone();
+            if t.apply_step(*a).is_err() {
+                continue;
+            }
+            self.plan_from(
+                &t,
+                me,
+                depth - 1,
+                first.or(Some(*a)),
+                budget,
+                best,
+                level + 1,
+            );
+            if *budget == 0 {
+                break;
+            }
+        }
+        self.plan_steps[level] = steps;
+        self.plan_keys[level] = keys;
+    }
+
     /// Whether going out now is what it wants, when it can.
     fn wants_out(&mut self, s: &GameState, o: &Outlook, others: &Others) -> bool {
         let me = o.me;
-        if !can_go_out_now(s.hand(me), s.table(me).groups(), s.rules()) {
+        let plan = self.params.plan_out_on();
+        // With a wild pending the hand and groups alone do not tell; the
+        // steps that place it are each tested for the way out.
+        if (!plan || s.pending_wilds().is_empty())
+            && !can_go_out_now(s.hand(me), s.table(me).groups(), s.rules())
+        {
             return false;
         }
         // The visible count if it goes out now: its hand melded, 100 for
         // going out (D-14); the others' hands (as sampled) count minus.
-        let mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
+        let mut mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
+        if plan {
+            // The wilds pending go back onto its table, and going out
+            // without a canasta makes one (black, most often: 300).
+            mine += s.pending_wilds().points();
+            if !s.table(me).has_canasta() {
+                mine += 300;
+            }
+        }
         if o.threat >= 0.5 {
             return true;
         }
@@ -1501,6 +1709,12 @@ fn outside(s: &GameState) -> CardSet {
     CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
 }
 
+/// States the planned way out searches at most ([`RulesAgent::way_out`]).
+const PLAN_BUDGET: u32 = 2000;
+
+/// Meld steps the planned way out looks ahead at most.
+const PLAN_DEPTH: u32 = 12;
+
 /// Whether a card is worth the free pickup (D-6.1).
 fn wanted(view: &SeatView, card: Card) -> bool {
     if card.is_wild() || (card.is_heart_ace() && view.rules().heart_aces()) {
@@ -1539,6 +1753,55 @@ fn surely_stuck_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
     }
     stuck >= 2
 }
+
+/// What tells apart the states of the mover `me`'s meld phase for the
+/// planned way out: his hand, the wilds pending, his ♥As and his groups
+/// with their flags (in any order: the order of laying does not matter).
+fn plan_key(s: &GameState, me: usize) -> u64 {
+    // SplitMix64's finalizer: every bit of the input reaches every bit of
+    // the output, so that the groups' sum does not cancel.
+    fn mix(h: u64, x: u64) -> u64 {
+        let mut z = (h ^ x).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn set(h: u64, c: CardSet) -> u64 {
+        let (lo, hi, jokers) = c.raw();
+        mix(mix(mix(h, lo), hi), jokers as u64)
+    }
+    let t = s.table(me);
+    let mut key = set(
+        set(mix(0, t.heart_aces as u64), s.hand(me)),
+        s.pending_wilds(),
+    );
+    for g in t.groups() {
+        key = key.wrapping_add(set(mix(1, g.flags() as u64), g.cards()));
+    }
+    key
+}
+
+/// Passes on [`plan_key`]'s keys, mixed already, to the memo's table.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | *b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// The memo of [`RulesAgent::way_out`]: a state's key, the steps it had
+/// left when searched.
+type PlanSeen = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Keeps `c` as the best meld step if its gain is higher, or equal and it
 /// comes earlier: the first of the best in listing order.
@@ -1687,11 +1950,7 @@ mod tests {
             }
             // Going out (D-13): when every card but one can be melded. Asked
             // only once a step could earn the bonus.
-            let mut out_mode = if table.has_canasta() {
-                None
-            } else {
-                Some(false)
-            };
+            let mut out_mode = self.out_mode_start(table);
             let base = self.worth(s, o);
             // Best first, ties to the earlier step: (gain, order, step).
             let mut best: Option<(f64, usize, Action)> = None;
@@ -1758,6 +2017,11 @@ mod tests {
                     && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
                 {
                     best = Some((with, i, a));
+                }
+            }
+            if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
+                if legal.contains(&a) {
+                    return Some(a);
                 }
             }
             match best {

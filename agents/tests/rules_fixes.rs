@@ -101,6 +101,63 @@ fn rules_never_melds_into_a_dead_lock() {
     }
 }
 
+/// Going out on the turn of the first canasta (`plan_out`; replay `--a
+/// ismcts:iters=300 --b rules --seed 77 --game 26`, turn 30): the 2H
+/// makes the nines a canasta and the ♥A is discarded to go out. The
+/// yardstick lays the ♥A apart, which leaves no card to discard, takes
+/// it back and throws the 2H.
+#[test]
+fn rules_goes_out_on_its_first_canasta_turn() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 30, "starter": 1, "current": 1, "players": [
+            {"hand": "4C 4H 4H 6D 6S 7C 7C 7D 8D 9D JC JH KH AS",
+             "table": {"groups": ["TC TD TH TS 2C 2H", "QC QD QD QH QS 2C 2S", "5C 5H 5S"],
+                       "red_threes": "3H", "twins": 1}},
+            {"hand": "AH 2H",
+             "table": {"groups": ["9C 9D 9S 9S 2S JK", "JC JD JH JS", "AC AC AD AS", "8C 8C 8S", "KC KD KD"],
+                       "red_threes": "3D"}}],
+          "pile": "3C 9H 3S"}"#,
+    );
+    for p in ["", "dead=0,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
+        assert_eq!(discard_of(&turn), Card::HEART_ACE, "{p}");
+    }
+    let (t, turn) = play_turn(&g, &params(OFF));
+    assert!(!t.is_terminal(), "{turn:?}");
+    assert_eq!(discard_of(&turn), card("2H"));
+}
+
+/// Going out by moving a wild (`plan_out`; replay `--a rules --b rules
+/// --seed 2026 --game 30`, turn 31): the 2C of the tens completes the
+/// eights' canasta, so the ♥A is laid apart (500) and the queen discarded
+/// to go out. The yardstick never moves a wild on its own: it lays the
+/// ♥A, takes it back and keeps it.
+#[test]
+fn rules_moves_a_wild_to_go_out() {
+    let g = pos(r#"{"phase": "meld", "turns": 31, "current": 1, "players": [
+            {"hand": "TS JD QD QS", "known": "QD QS",
+             "table": {"groups": ["8H 8H 8S 2H JK", "9C 9D 9H 9S 9S 2D 2S", "4D 4H 4H 4S"],
+                       "red_threes": "3D 3H", "twins": 3}},
+            {"hand": "QS AH",
+             "table": {"groups": ["8C 8C 8D 8D 2H JK", "TC TD TH 2C", "5C 5D 5D 5H 5S", "7C 7H 7S"],
+                       "red_threes": "3D", "twins": 1}}],
+          "pile": "3C AD AD AS AC JS JC KS KS 9D JH 6C KD 6D 6D 6S AS"}"#);
+    for p in ["", "dead=0,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
+        assert_eq!(t.table(1).heart_aces, 1, "{p}: {turn:?}");
+        assert!(
+            turn.iter().any(|a| matches!(a, Action::TakeWild { .. })),
+            "{p}: {turn:?}"
+        );
+    }
+    let (t, turn) = play_turn(&g, &params(OFF));
+    assert!(!t.is_terminal(), "{turn:?}");
+    assert_eq!(discard_of(&turn), card("QS"));
+    assert!(t.hand(1).contains(Card::HEART_ACE));
+}
+
 /// Heart aces before the opening (`hearts`; replay `--a rules --b greedy
 /// --seed 7 --game 0`, turn 13): the eights and the sevens make the 50
 /// of the opening (D-8.2), the sevens over two steps, and the ♥A is laid
@@ -124,7 +181,7 @@ fn rules_opens_without_burying_the_heart_ace() {
             .iter()
             .any(|gr| gr.count(Card::HEART_ACE) > 0)
     };
-    for p in ["", "dead=0"] {
+    for p in ["", "dead=0,plan_out=off"] {
         let (t, turn) = play_turn(&g, &params(p));
         assert!(t.table(0).opened, "{p}: {turn:?}");
         assert_eq!(t.table(0).heart_aces, 1, "{p}: {turn:?}");
@@ -147,7 +204,7 @@ fn rules_locked_hand_does_not_keep_a_heart_ace() {
             {"hand": "KS AH", "table": {"groups": ["8C 8D 8H", "TC TD TH"]}},
             {"hand": "JC TC 4S 5S 8S 9D AS 9S", "table": {"groups": ["KC KD KH KS KC 2D"]}}],
           "pile": "4C 9S JS 7D"}"#);
-    for p in ["", "dead=0"] {
+    for p in ["", "dead=0,plan_out=off"] {
         let (_, turn) = play_turn(&g, &params(p));
         assert_eq!(turn, [Action::Discard(Card::HEART_ACE)], "{p}");
     }
@@ -198,8 +255,8 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
     let spec: AgentSpec = "rules:fixes=off".parse().unwrap();
     assert_eq!(spec, AgentSpec::Rules(off.clone()));
     assert_eq!(spec.to_string(), "rules:fixes=off");
-    let each = params("dead=0,hearts=off");
-    let both = params("fixes=off,dead=800,hearts=on");
+    let each = params("dead=0,plan_out=off,hearts=off");
+    let both = params("fixes=off,dead=800,plan_out=on,hearts=on");
     assert_eq!(fingerprint(&off, 100), 0x04be_f070_daec_f02c);
     assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
     assert_eq!(fingerprint(&both, 20), fingerprint(&off, 20));
