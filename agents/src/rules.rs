@@ -60,6 +60,11 @@
 //!   black one, 300), and where its steps do not find the way out, which
 //!   then needs wilds moved (D-11.2), a search finds the shortest ways and
 //!   takes the one that scores most.
+//! - **A dead-locked opponent** (I-32, `dead_out`): when no other player
+//!   can ever go out (one card, [`kanaszta_engine::never_goes_out`]), the
+//!   hand ends only when it goes out, so the count does not matter: it
+//!   builds on while a group could still become a canasta with the cards
+//!   outside the tables, for at most 100 turns, and goes out otherwise.
 //! - **Discarding**: the card whose loss costs least, where the cost is its
 //!   use to its own hand plus the danger of feeding the opponent (`caution`):
 //!   the chance that the opponent's hand holds a pair of the rank (or one and
@@ -79,12 +84,12 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 //!
-//! **The switches and the yardstick.** `dead`, `plan_out` and `hearts`
-//! switch the behaviours marked with them above; each one off (`dead=0`,
-//! the others `off`) leaves the rest of the play as it is, so each one's
-//! gain can be measured alone. `fixes=off` turns all three off at once:
-//! `rules:fixes=off` is the fixed yardstick that versions of `rules` are
-//! measured against, kept move for move by the test
+//! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
+//! `dead_out` switch the behaviours marked with them above; each one off
+//! (`dead=0`, the others `off`) leaves the rest of the play as it is, so
+//! each one's gain can be measured alone. `fixes=off` turns all four off at
+//! once: `rules:fixes=off` is the fixed yardstick that versions of `rules`
+//! are measured against, kept move for move by the test
 //! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
 use crate::eval::{
@@ -138,8 +143,11 @@ pub struct RulesParams {
     /// can be made without it is made without it, and a hand left with
     /// one card and no canasta, which can never lay it, does not keep it.
     pub hearts: bool,
-    /// Off turns `dead`, `plan_out` and `hearts` off at once, whatever
-    /// their own values: the yardstick `rules:fixes=off`.
+    /// When no opponent can ever go out (I-32), goes out whatever the
+    /// count unless waiting can still build a canasta.
+    pub dead_out: bool,
+    /// Off turns `dead`, `plan_out`, `hearts` and `dead_out` off at once,
+    /// whatever their own values: the yardstick `rules:fixes=off`.
     pub fixes: bool,
 }
 
@@ -160,6 +168,10 @@ impl RulesParams {
     fn hearts_on(&self) -> bool {
         self.fixes && self.hearts
     }
+
+    fn dead_out_on(&self) -> bool {
+        self.fixes && self.dead_out
+    }
 }
 
 impl Default for RulesParams {
@@ -178,6 +190,7 @@ impl Default for RulesParams {
             dead: 800.0,
             plan_out: true,
             hearts: true,
+            dead_out: true,
             fixes: true,
         }
     }
@@ -256,9 +269,14 @@ impl Params for RulesParams {
                 doc: "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)",
             },
             ParamDoc {
+                key: "dead_out",
+                accepts: "on|off",
+                doc: "goes out when no opponent can ever go out (I-32) whatever the count, unless a canasta can still be built (for at most 100 turns)",
+            },
+            ParamDoc {
                 key: "fixes",
                 accepts: "on|off",
-                doc: "off: dead, plan_out and hearts all off whatever their values (the yardstick rules:fixes=off)",
+                doc: "off: dead, plan_out, hearts and dead_out all off whatever their values (the yardstick rules:fixes=off)",
             },
         ]
     }
@@ -278,6 +296,7 @@ impl Params for RulesParams {
             "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
             "plan_out" => self.plan_out = parse_switch(value)?,
             "hearts" => self.hearts = parse_switch(value)?,
+            "dead_out" => self.dead_out = parse_switch(value)?,
             "fixes" => self.fixes = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
         }
@@ -299,6 +318,7 @@ impl Params for RulesParams {
             "dead" => Some(self.dead.to_string()),
             "plan_out" => Some(switch_text(self.plan_out)),
             "hearts" => Some(switch_text(self.hearts)),
+            "dead_out" => Some(switch_text(self.dead_out)),
             "fixes" => Some(switch_text(self.fixes)),
             _ => None,
         }
@@ -1425,6 +1445,12 @@ impl RulesAgent {
         {
             return false;
         }
+        // Nobody else can ever go out (I-32): the hand ends only when it
+        // goes out, so the count does not matter, only whether waiting can
+        // still build something (a canasta of 300 or more).
+        if self.params.dead_out_on() && others_hopeless(s, me) {
+            return !canasta_to_build(s, me) || s.turns() >= DEAD_OUT_TURNS;
+        }
         // The visible count if it goes out now: its hand melded, 100 for
         // going out (D-14); the others' hands (as sampled) count minus.
         let mut mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
@@ -1708,6 +1734,43 @@ fn outside(s: &GameState) -> CardSet {
     }
     CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
 }
+
+/// Whether every player but `me` holds one card that could never go out
+/// (I-32, [`never_goes_out`]): nobody but `me` can end the hand by
+/// going out.
+fn others_hopeless(s: &GameState, me: usize) -> bool {
+    let out = outside(s);
+    (0..s.players())
+        .filter(|&p| p != me)
+        .all(|p| s.hand(p).len() == 1 && never_goes_out(s.table(p), out, s.rules()))
+}
+
+/// Whether waiting can still build a canasta (D-10) for `me`: a group of
+/// its table that is not one yet could reach seven cards with the cards
+/// outside the tables (its hand included), within the wild limits (D-9.1:
+/// at least four naturals among seven, at most three wilds).
+fn canasta_to_build(s: &GameState, me: usize) -> bool {
+    let out = outside(s);
+    let wilds = out.wild_count();
+    s.table(me).groups().iter().any(|g| {
+        if g.is_canasta() {
+            return false;
+        }
+        match g.rank() {
+            None => g.len() + wilds >= 7,
+            Some(r) => {
+                let naturals = out.rank_count(r);
+                g.naturals() + naturals >= 4
+                    && g.len() + naturals + wilds.min(3u32.saturating_sub(g.wilds())) >= 7
+            }
+        }
+    })
+}
+
+/// Turns after which it goes out when it can, though no opponent can ever
+/// go out and a canasta could still be built: longer hands build little
+/// more, and the turn cap (I-5) must not end one before it goes out.
+const DEAD_OUT_TURNS: u32 = 100;
 
 /// States the planned way out searches at most ([`RulesAgent::way_out`]).
 const PLAN_BUDGET: u32 = 2000;

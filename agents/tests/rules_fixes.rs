@@ -118,7 +118,7 @@ fn rules_goes_out_on_its_first_canasta_turn() {
                        "red_threes": "3D"}}],
           "pile": "3C 9H 3S"}"#,
     );
-    for p in ["", "dead=0,hearts=off"] {
+    for p in ["", "dead=0,hearts=off,dead_out=off"] {
         let (t, turn) = play_turn(&g, &params(p));
         assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
         assert_eq!(discard_of(&turn), Card::HEART_ACE, "{p}");
@@ -143,7 +143,7 @@ fn rules_moves_a_wild_to_go_out() {
              "table": {"groups": ["8C 8C 8D 8D 2H JK", "TC TD TH 2C", "5C 5D 5D 5H 5S", "7C 7H 7S"],
                        "red_threes": "3D", "twins": 1}}],
           "pile": "3C AD AD AS AC JS JC KS KS 9D JH 6C KD 6D 6D 6S AS"}"#);
-    for p in ["", "dead=0,hearts=off"] {
+    for p in ["", "dead=0,hearts=off,dead_out=off"] {
         let (t, turn) = play_turn(&g, &params(p));
         assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
         assert_eq!(t.table(1).heart_aces, 1, "{p}: {turn:?}");
@@ -181,7 +181,7 @@ fn rules_opens_without_burying_the_heart_ace() {
             .iter()
             .any(|gr| gr.count(Card::HEART_ACE) > 0)
     };
-    for p in ["", "dead=0,plan_out=off"] {
+    for p in ["", "dead=0,plan_out=off,dead_out=off"] {
         let (t, turn) = play_turn(&g, &params(p));
         assert!(t.table(0).opened, "{p}: {turn:?}");
         assert_eq!(t.table(0).heart_aces, 1, "{p}: {turn:?}");
@@ -204,13 +204,65 @@ fn rules_locked_hand_does_not_keep_a_heart_ace() {
             {"hand": "KS AH", "table": {"groups": ["8C 8D 8H", "TC TD TH"]}},
             {"hand": "JC TC 4S 5S 8S 9D AS 9S", "table": {"groups": ["KC KD KH KS KC 2D"]}}],
           "pile": "4C 9S JS 7D"}"#);
-    for p in ["", "dead=0,plan_out=off"] {
+    for p in ["", "dead=0,plan_out=off,dead_out=off"] {
         let (_, turn) = play_turn(&g, &params(p));
         assert_eq!(turn, [Action::Discard(Card::HEART_ACE)], "{p}");
     }
     for p in ["hearts=off", OFF] {
         let (_, turn) = play_turn(&g, &params(p));
         assert_eq!(discard_of(&turn), card("KS"), "{p}: {turn:?}");
+    }
+}
+
+/// The position of the two `dead_out` tests: the opponent holds one card
+/// and no group he could ever bring to a canasta (I-32), `mine` are its
+/// groups, `theirs` his table's other items; it can go out by laying the
+/// sixes.
+fn against_a_hopeless_opponent(mine: &str, theirs: &str) -> GameState {
+    pos(&format!(
+        r#"{{"phase": "meld", "turns": 40, "players": [
+            {{"hand": "6C 6D 6H 9C", "table": {{"groups": [{mine}]}}}},
+            {{"hand": "4S", "table": {{"groups": ["8C 8H 8S", "KC KC KD KS", "9D 9H 9S"]{theirs}}}}}],
+          "pile": "4C 9S JS 7D"}}"#
+    ))
+}
+
+/// Going out against a dead-locked opponent (`dead_out`; replay `--a
+/// rules --b rules --seed 2026 --game 3480` with the yardstick): he can
+/// never go out and its groups are all canastas, so waiting builds
+/// nothing, and it goes out though it trails on the visible count (his
+/// two ♥As, three red threes and ten twins). The yardstick declines turn
+/// after turn while it trails.
+#[test]
+fn rules_goes_out_against_a_dead_locked_opponent() {
+    let g = against_a_hopeless_opponent(
+        r#""JC JD JH JS JC JD JH", "QC QD QH QS 2C JK JK""#,
+        r#", "heart_aces": 2, "red_threes": "3H 3H 3D", "twins": 10"#,
+    );
+    for p in ["", "dead=0,plan_out=off,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
+    }
+    for p in ["dead_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+}
+
+/// Building on against a dead-locked opponent (`dead_out`): ahead, it
+/// could go out, but he can never go out and its five fives can still
+/// become a canasta, so it plays on. The yardstick goes out as soon as it
+/// leads.
+#[test]
+fn rules_builds_on_while_the_opponent_can_never_go_out() {
+    let g = against_a_hopeless_opponent(r#""JC JD JH JS JC JD JH", "5C 5D 5H 5S 5C""#, "");
+    for p in ["", "dead=0,plan_out=off,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+    for p in ["dead_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
     }
 }
 
@@ -255,8 +307,8 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
     let spec: AgentSpec = "rules:fixes=off".parse().unwrap();
     assert_eq!(spec, AgentSpec::Rules(off.clone()));
     assert_eq!(spec.to_string(), "rules:fixes=off");
-    let each = params("dead=0,plan_out=off,hearts=off");
-    let both = params("fixes=off,dead=800,plan_out=on,hearts=on");
+    let each = params("dead=0,plan_out=off,hearts=off,dead_out=off");
+    let both = params("fixes=off,dead=800,plan_out=on,hearts=on,dead_out=on");
     assert_eq!(fingerprint(&off, 100), 0x04be_f070_daec_f02c);
     assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
     assert_eq!(fingerprint(&both, 20), fingerprint(&off, 20));
