@@ -47,7 +47,8 @@
 //!   have all the time he wants. A live lock (a six-card group that a card
 //!   still outside completes, a wild that can still move to help) is not
 //!   charged: fishing is a fair gamble. Nor does it lay what it would have
-//!   to take back: a step that leaves one card, no canasta and no way out.
+//!   to take back: a step that leaves no card to discard, or one card, no
+//!   canasta and no way out.
 //! - **Going out** (D-13): when its hand can be melded down to one card
 //!   ([`can_go_out_with`]) it melds down and goes out if that wins the hand
 //!   on the visible count (its table with its hand melded and 100 for going
@@ -59,7 +60,8 @@
 //!   yet, when the hand makes the canasta it goes out with (counted as a
 //!   black one, 300), and where its steps do not find the way out, which
 //!   then needs wilds moved (D-11.2), a search finds the shortest ways and
-//!   takes the one that scores most.
+//!   takes the one that scores most (for a hand of up to seven cards). It
+//!   never lays its last card, which would leave nothing to discard.
 //! - **A dead-locked opponent** (I-32, `dead_out`): when no other player
 //!   can ever go out (one card, [`kanaszta_engine::never_goes_out`]), the
 //!   hand ends only when it goes out, so the count does not matter: it
@@ -916,19 +918,26 @@ impl RulesAgent {
         }
     }
 
-    /// Whether the step `a`, which led to `t`, leaves the mover one card
-    /// and no canasta with nothing pending and no way out: no discard is
-    /// then possible (D-13.2), and the turn can end only by taking steps
-    /// back (D-11.5). Skipped under the dead-lock fix, and the lone ♥A
-    /// under the heart fix.
+    /// Whether the step `a`, which led to `t`, leaves the mover, with
+    /// nothing pending, no discard to end the turn with: no card at all
+    /// (going out takes a discard, D-13.1), or one card, no canasta and no
+    /// way out (D-13.2). The turn could then end only by taking steps back
+    /// (D-11.5). Skipped under the dead-lock fix; under the planned way
+    /// out the last card is never laid either, and under the heart fix the
+    /// lone ♥A is not.
     fn futile(&self, a: &Action, t: &GameState, me: usize) -> bool {
-        let on = self.params.dead_charge() > 0.0
-            || (self.params.hearts_on() && matches!(a, Action::LayHeartAce));
-        on && t.hand(me).len() <= 1
-            && t.pending_wilds().is_empty()
+        let dead = self.params.dead_charge() > 0.0;
+        t.pending_wilds().is_empty()
             && t.pickup().is_none_or(|p| p.rest_taken)
-            && !t.table(me).has_canasta()
-            && !can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+            && match t.hand(me).len() {
+                0 => dead || self.params.plan_out_on(),
+                1 => {
+                    (dead || (self.params.hearts_on() && matches!(a, Action::LayHeartAce)))
+                        && !t.table(me).has_canasta()
+                        && !can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+                }
+                _ => false,
+            }
     }
 
     /// Whether the step `a` from `s`, which led to `t`, keeps the opening
@@ -1311,7 +1320,13 @@ impl RulesAgent {
         out_mode: &mut Option<bool>,
         best: Option<Action>,
     ) -> Option<Action> {
+        let (hand, table) = (s.hand(o.me), s.table(o.me));
+        // One card with a canasta goes out by its discard, which the meld
+        // policy then makes; a big hand's way out is rarely found within
+        // the search's budget, so it is not looked for.
         if !self.params.plan_out_on()
+            || hand.len() > PLAN_HAND
+            || (hand.len() == 1 && table.has_canasta() && s.pending_wilds().is_empty())
             || !*out_mode.get_or_insert_with(|| self.wants_out(s, o, others))
             || self.keeps_way_out(s, o.me, best)
         {
@@ -1774,6 +1789,11 @@ const DEAD_OUT_TURNS: u32 = 100;
 
 /// States the planned way out searches at most ([`RulesAgent::way_out`]).
 const PLAN_BUDGET: u32 = 2000;
+
+/// Cards in hand beyond which the way out is not planned
+/// ([`RulesAgent::planned`]): with more, a search of [`PLAN_BUDGET`]
+/// states finds it in few of the cases where the meld policy misses it.
+const PLAN_HAND: u32 = 7;
 
 /// Meld steps the planned way out looks ahead at most.
 const PLAN_DEPTH: u32 = 12;

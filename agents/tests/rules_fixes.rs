@@ -101,6 +101,29 @@ fn rules_never_melds_into_a_dead_lock() {
     }
 }
 
+/// Its last card (`dead`, `plan_out`): one five left, a canasta on the
+/// table and the fives laid this turn, it discards the five and goes out.
+/// The yardstick puts the five on its fives, which leaves nothing to
+/// discard, and the engine's shortest way to end the turn takes the fives
+/// back.
+#[test]
+fn rules_does_not_lay_its_last_card() {
+    let g = pos(r#"{"phase": "meld", "turns": 30, "players": [
+            {"hand": "5S", "table": {"groups": ["QC QD QH QS 2C JK JK",
+                                                {"cards": "5C 5D 5H", "new": true}]}},
+            {"hand": "JC TC 4S 8C 8D AS 9D", "table": {"groups": ["6C 6D 6H"]}}],
+          "anchor": {"hand": "5C 5D 5H 5S", "table": {"groups": ["QC QD QH QS 2C JK JK"]}},
+          "pile": "4C 9S JS 7D"}"#);
+    for p in ["", "dead=0", "plan_out=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
+    }
+    for p in ["dead=0,plan_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+}
+
 /// Going out on the turn of the first canasta (`plan_out`; replay `--a
 /// ismcts:iters=300 --b rules --seed 77 --game 26`, turn 30): the 2H
 /// makes the nines a canasta and the ♥A is discarded to go out. The
