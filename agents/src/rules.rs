@@ -36,7 +36,19 @@
 //!   the same score. The ♥A is laid separately (500, D-9.4), never into a
 //!   group of aces, and before the opening only steps that keep the minimum
 //!   in reach are played (D-8.2), so the ♥A never spoils the group the
-//!   opening needs.
+//!   opening needs; the groups laid this turn count towards that reach, and
+//!   an opening begun and still short is finished by its best step, never
+//!   by the engine's shortest way, which may bury the ♥A (`hearts`).
+//! - **Dead locks** (I-32, `dead`): a position whose one card, after the
+//!   discard, could never go out whatever comes
+//!   ([`kanaszta_engine::never_goes_out`]: no card outside the tables
+//!   completes a canasta, whatever the wilds do) is charged `dead` points:
+//!   it could never meld again nor take the pile, and the opponent would
+//!   have all the time he wants. A live lock (a six-card group that a card
+//!   still outside completes, a wild that can still move to help) is not
+//!   charged: fishing is a fair gamble. Nor does it lay what it would have
+//!   to take back: a step that leaves no card to discard, or one card, no
+//!   canasta and no way out.
 //! - **Going out** (D-13): when its hand can be melded down to one card
 //!   ([`can_go_out_with`]) it melds down and goes out if that wins the hand
 //!   on the visible count (its table with its hand melded and 100 for going
@@ -44,7 +56,17 @@
 //!   opponent threatens to go out first; further behind than `hold` it plays
 //!   on to build canastas. Going out from hand or clearing the table (D-14.1,
 //!   D-14.2) is not chased for itself: it comes when a pickup opening melds
-//!   everything.
+//!   everything. Its way out is planned (`plan_out`): also without a canasta
+//!   yet, when the hand makes the canasta it goes out with (counted as a
+//!   black one, 300), and where its steps do not find the way out, which
+//!   then needs wilds moved (D-11.2), a search finds the shortest ways and
+//!   takes the one that scores most (for a hand of up to seven cards). It
+//!   never lays its last card, which would leave nothing to discard.
+//! - **A dead-locked opponent** (I-32, `dead_out`): when no other player
+//!   can ever go out (one card, [`kanaszta_engine::never_goes_out`]), the
+//!   hand ends only when it goes out, so the count does not matter: it
+//!   builds on while a group could still become a canasta with the cards
+//!   outside the tables, for at most 100 turns, and goes out otherwise.
 //! - **Discarding**: the card whose loss costs least, where the cost is its
 //!   use to its own hand plus the danger of feeding the opponent (`caution`):
 //!   the chance that the opponent's hand holds a pair of the rank (or one and
@@ -56,18 +78,31 @@
 //!   held as a safe discard and thrown when the pile reaches `freeze` cards
 //!   or the opponent is close to going out; a wild is thrown to freeze only
 //!   when nothing else is safe and the pile holds `wildfreeze` cards.
+//!   The ♥A is kept (it is worth 500 once laid apart), except in a hand
+//!   left with one card and no canasta, which could never lay it: laying
+//!   it would leave nothing to discard (D-13.2), so it is an ace like any
+//!   other there (`hearts`).
 //! - **Long turns**: after `patience` meld actions in one turn, or when no
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
+//!
+//! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
+//! `dead_out` switch the behaviours marked with them above; each one off
+//! (`dead=0`, the others `off`) leaves the rest of the play as it is, so
+//! each one's gain can be measured alone. `fixes=off` turns all four off at
+//! once: `rules:fixes=off` is the fixed yardstick that versions of `rules`
+//! are measured against, kept move for move by the test
+//! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
 use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
     without_heart_aces,
 };
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::spec::{parse_in, parse_switch, switch_text, ParamDoc, Params};
 use crate::{Agent, Candidates, TurnFinisher};
 use kanaszta_engine::{
-    can_go_out_with, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules, SeatView, Table,
+    can_go_out_with, never_goes_out, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
+    SeatView, Table,
 };
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
@@ -98,6 +133,47 @@ pub struct RulesParams {
     pub open: f64,
     /// Meld actions in one turn before it ends the turn by the shortest way.
     pub patience: u32,
+    /// Charge for a position whose one card, after the discard, could
+    /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
+    /// off, with the steps of a locked hand that must be taken back.
+    pub dead: f64,
+    /// Plans the way out whenever the hand can go out (D-13.1): also on
+    /// the turn that makes its first canasta, and by moving wilds
+    /// (D-11.2) where only that lets it out.
+    pub plan_out: bool,
+    /// Keeps the ♥A for laying apart (D-9.4) where it can: an opening that
+    /// can be made without it is made without it, and a hand left with
+    /// one card and no canasta, which can never lay it, does not keep it.
+    pub hearts: bool,
+    /// When no opponent can ever go out (I-32), goes out whatever the
+    /// count unless waiting can still build a canasta.
+    pub dead_out: bool,
+    /// Off turns `dead`, `plan_out`, `hearts` and `dead_out` off at once,
+    /// whatever their own values: the yardstick `rules:fixes=off`.
+    pub fixes: bool,
+}
+
+impl RulesParams {
+    /// The dead-lock charge in force (0: the fix is off).
+    fn dead_charge(&self) -> f64 {
+        if self.fixes {
+            self.dead
+        } else {
+            0.0
+        }
+    }
+
+    fn plan_out_on(&self) -> bool {
+        self.fixes && self.plan_out
+    }
+
+    fn hearts_on(&self) -> bool {
+        self.fixes && self.hearts
+    }
+
+    fn dead_out_on(&self) -> bool {
+        self.fixes && self.dead_out
+    }
 }
 
 impl Default for RulesParams {
@@ -113,6 +189,11 @@ impl Default for RulesParams {
             chase: 1.0,
             open: 0.0,
             patience: 60,
+            dead: 800.0,
+            plan_out: true,
+            hearts: true,
+            dead_out: true,
+            fixes: true,
         }
     }
 }
@@ -174,6 +255,31 @@ impl Params for RulesParams {
                 accepts: "1..10000",
                 doc: "meld actions in a turn before it ends the turn by the shortest way",
             },
+            ParamDoc {
+                key: "dead",
+                accepts: "0..5000",
+                doc: "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back",
+            },
+            ParamDoc {
+                key: "plan_out",
+                accepts: "on|off",
+                doc: "plans going out whenever the hand can: on the turn of its first canasta too, and by moving wilds where only that lets it out",
+            },
+            ParamDoc {
+                key: "hearts",
+                accepts: "on|off",
+                doc: "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)",
+            },
+            ParamDoc {
+                key: "dead_out",
+                accepts: "on|off",
+                doc: "goes out when no opponent can ever go out (I-32) whatever the count, unless a canasta can still be built (for at most 100 turns)",
+            },
+            ParamDoc {
+                key: "fixes",
+                accepts: "on|off",
+                doc: "off: dead, plan_out, hearts and dead_out all off whatever their values (the yardstick rules:fixes=off)",
+            },
         ]
     }
 
@@ -189,6 +295,11 @@ impl Params for RulesParams {
             "chase" => self.chase = parse_in(value, 0.0, 10.0)?,
             "open" => self.open = parse_in(value, 0.0, 1000.0)?,
             "patience" => self.patience = parse_in(value, 1, 10_000)?,
+            "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
+            "plan_out" => self.plan_out = parse_switch(value)?,
+            "hearts" => self.hearts = parse_switch(value)?,
+            "dead_out" => self.dead_out = parse_switch(value)?,
+            "fixes" => self.fixes = parse_switch(value)?,
             _ => return Err(format!("unknown key `{key}`")),
         }
         Ok(())
@@ -206,6 +317,11 @@ impl Params for RulesParams {
             "chase" => Some(self.chase.to_string()),
             "open" => Some(self.open.to_string()),
             "patience" => Some(self.patience.to_string()),
+            "dead" => Some(self.dead.to_string()),
+            "plan_out" => Some(switch_text(self.plan_out)),
+            "hearts" => Some(switch_text(self.hearts)),
+            "dead_out" => Some(switch_text(self.dead_out)),
+            "fixes" => Some(switch_text(self.fixes)),
             _ => None,
         }
     }
@@ -224,6 +340,13 @@ pub struct RulesAgent {
     /// The actions found listed when `act` chooses from its listing.
     found: Vec<Action>,
     weighed: Vec<Weighed>,
+    /// Scratch of [`RulesAgent::way_out`]: the steps and their keys at
+    /// each depth of the search.
+    plan_steps: Vec<Vec<Action>>,
+    plan_keys: Vec<Vec<Option<SuitFree>>>,
+    /// The states [`RulesAgent::way_out`] has searched in its pass, with
+    /// the steps they had left.
+    plan_seen: PlanSeen,
     members: Vec<(usize, usize)>,
     order: Vec<usize>,
     run: Vec<(usize, usize)>,
@@ -354,6 +477,9 @@ impl RulesAgent {
             cands: Vec::new(),
             found: Vec::new(),
             weighed: Vec::new(),
+            plan_steps: Vec::new(),
+            plan_keys: Vec::new(),
+            plan_seen: PlanSeen::default(),
             members: Vec::new(),
             order: Vec::new(),
             run: Vec::new(),
@@ -765,7 +891,106 @@ impl RulesAgent {
             };
             v += part * (self.params.open + 400.0 * hearts);
         }
-        v
+        v - self.lock_charge(s, me)
+    }
+
+    /// The dead-lock charge (`dead`) when the seat, melding in `s`, would
+    /// keep one card after its discard that could never go out whatever
+    /// comes (I-32, [`never_goes_out`]): it could never meld again, take
+    /// the pile or go out, and the opponent would have all the time he
+    /// wants. A lock that some card outside the tables can still open (a
+    /// six-card group, a wild that can still move to help) is not charged.
+    fn lock_charge(&self, s: &GameState, me: usize) -> f64 {
+        let dead = self.params.dead_charge();
+        if dead == 0.0
+            || s.phase() != Phase::Meld
+            || s.current_player() != me
+            || s.hand(me).len() != 2
+            || !s.pending_wilds().is_empty()
+            || s.pickup().is_some_and(|p| !p.rest_taken)
+        {
+            return 0.0;
+        }
+        if never_goes_out(s.table(me), outside(s), s.rules()) {
+            dead
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the step `a`, which led to `t`, leaves the mover, with
+    /// nothing pending, no discard to end the turn with: no card at all
+    /// (going out takes a discard, D-13.1), or one card, no canasta and no
+    /// way out (D-13.2). The turn could then end only by taking steps back
+    /// (D-11.5). Skipped under the dead-lock fix; under the planned way
+    /// out the last card is never laid either, and under the heart fix the
+    /// lone ♥A is not.
+    fn futile(&self, a: &Action, t: &GameState, me: usize) -> bool {
+        let dead = self.params.dead_charge() > 0.0;
+        t.pending_wilds().is_empty()
+            && t.pickup().is_none_or(|p| p.rest_taken)
+            && match t.hand(me).len() {
+                0 => dead || self.params.plan_out_on(),
+                1 => {
+                    (dead || (self.params.hearts_on() && matches!(a, Action::LayHeartAce)))
+                        && !t.table(me).has_canasta()
+                        && !can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+                }
+                _ => false,
+            }
+    }
+
+    /// Whether the step `a` from `s`, which led to `t`, keeps the opening
+    /// minimum in reach (D-8.2): before the opening, a step that leaves it
+    /// short must leave a hand that can still make it up, without the ♥A
+    /// (laid apart for 500, D-9.4), so laying the ♥A first, which may
+    /// break the group it needs, never does. Under the heart fix the
+    /// groups laid this turn count as well (cards can still join them);
+    /// without it only new groups from the hand do.
+    fn opening_kept(&mut self, s: &GameState, t: &GameState, a: &Action, me: usize) -> bool {
+        if s.table(me).opened {
+            return true;
+        }
+        let ov = t.table(me).opening_value();
+        let min = s.opening_minimum(me);
+        if ov >= min {
+            return true;
+        }
+        if matches!(a, Action::LayHeartAce) {
+            return false;
+        }
+        let hearts = s.rules().heart_aces();
+        let h = t.hand(me);
+        let left = if hearts { without_heart_aces(h) } else { h };
+        if opening_in_reach(left, min - ov, &mut self.openings) {
+            return true;
+        }
+        if !self.params.hearts_on() {
+            return false;
+        }
+        // Every group on the table was laid this turn (it has not opened):
+        // the best opening of its cards and the hand's together.
+        let mut pool = left;
+        for g in t.table(me).groups() {
+            pool = pool.checked_add(g.cards()).unwrap_or(pool);
+        }
+        if hearts {
+            pool = without_heart_aces(pool);
+        }
+        opening_in_reach(pool, min, &mut self.openings)
+    }
+
+    /// Whether, in `s`, the opening was begun and falls short (D-8.2), so
+    /// that no discard is possible until it is made up or taken back: the
+    /// heart fix then plays its best step even at a loss, rather than the
+    /// engine's shortest way, which may bury the ♥A in a group of aces.
+    fn must_open(&self, s: &GameState, me: usize) -> bool {
+        let t = s.table(me);
+        self.params.hearts_on()
+            && !t.opened
+            && !t.groups().is_empty()
+            && s.pickup().is_none()
+            && t.opening_value() < s.opening_minimum(me)
     }
 
     fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
@@ -902,12 +1127,9 @@ impl RulesAgent {
             return None;
         }
         // Going out (D-13): when every card but one can be melded. Asked
-        // only once a step could earn the bonus.
-        let mut out_mode = if table.has_canasta() {
-            None
-        } else {
-            Some(false)
-        };
+        // only once a step could earn the bonus, unless the way out is
+        // planned.
+        let mut out_mode = self.out_mode_start(table);
         let base = self.worth(s, o);
         let mut weighed = std::mem::take(&mut self.weighed);
         weighed.clear();
@@ -944,20 +1166,10 @@ impl RulesAgent {
                 first: idx,
                 listed: None,
             };
-            if !opened {
-                let ov = t.table(me).opening_value();
-                let min = s.opening_minimum(me);
-                if ov < min {
-                    let h = t.hand(me);
-                    let left = if hearts { without_heart_aces(h) } else { h };
-                    if matches!(a, Action::LayHeartAce)
-                        || !opening_in_reach(left, min - ov, &mut self.openings)
-                    {
-                        w.dropped = true;
-                        weighed.push(w);
-                        continue;
-                    }
-                }
+            if !self.opening_kept(s, &t, a, me) || self.futile(a, &t, me) {
+                w.dropped = true;
+                weighed.push(w);
+                continue;
             }
             let gain = self.worth(&t, o) - base;
             w.value = gain;
@@ -1054,24 +1266,217 @@ impl RulesAgent {
         self.members = members;
         self.order = order;
         self.run = run;
+        if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
+            if listed(a) {
+                return Some(a);
+            }
+        }
         match best {
             Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
             _ => cands
                 .iter()
                 .copied()
-                .find(|&a| matches!(a, Action::Discard(_)) && listed(a)),
+                .find(|&a| matches!(a, Action::Discard(_)) && listed(a))
+                .or_else(|| best.filter(|_| self.must_open(s, me)).map(|(_, _, a)| a)),
         }
+    }
+
+    /// Whether the meld policy's steps earn the going-out bonus, as known
+    /// before any step is weighed: `None` until it is asked
+    /// ([`RulesAgent::wants_out`]). Without a canasta (D-13.1) the answer
+    /// is no, unless the way out is planned (`plan_out`): the hand may
+    /// then make the canasta it goes out with.
+    fn out_mode_start(&self, table: &Table) -> Option<bool> {
+        if table.has_canasta() || self.params.plan_out_on() {
+            None
+        } else {
+            Some(false)
+        }
+    }
+
+    /// Whether the step `a` from `s` (if any) leaves the mover's way out
+    /// open, with nothing pending.
+    fn keeps_way_out(&self, s: &GameState, me: usize, a: Option<Action>) -> bool {
+        a.is_some_and(|a| {
+            let mut t = s.clone();
+            t.apply_step(a).is_ok()
+                && t.pending_wilds().is_empty()
+                && can_go_out_now(t.hand(me), t.table(me).groups(), t.rules())
+        })
+    }
+
+    /// Under `plan_out`, when it can go out and wants to
+    /// ([`RulesAgent::wants_out`], kept in `out_mode`) but the meld
+    /// policy's choice `best` does not keep the way out, the first step of
+    /// its planned way out ([`RulesAgent::way_out`]). The policy's steps
+    /// that earn the going-out bonus find the way out nearly always; what
+    /// they miss is a way that needs wilds moved (D-11.2), which the
+    /// policy never moves on its own.
+    fn planned(
+        &mut self,
+        s: &GameState,
+        o: &Outlook,
+        others: &Others,
+        out_mode: &mut Option<bool>,
+        best: Option<Action>,
+    ) -> Option<Action> {
+        let (hand, table) = (s.hand(o.me), s.table(o.me));
+        // One card with a canasta goes out by its discard, which the meld
+        // policy then makes; a big hand's way out is rarely found within
+        // the search's budget, so it is not looked for.
+        if !self.params.plan_out_on()
+            || hand.len() > PLAN_HAND
+            || (hand.len() == 1 && table.has_canasta() && s.pending_wilds().is_empty())
+            || !*out_mode.get_or_insert_with(|| self.wants_out(s, o, others))
+            || self.keeps_way_out(s, o.me, best)
+        {
+            return None;
+        }
+        self.way_out(s, o.me)
+    }
+
+    /// The first step of the best way out of `s` for the mover `me`
+    /// (D-13.1: down to one card with a canasta, then that card
+    /// discarded) among the shortest a search of [`PLAN_BUDGET`] states
+    /// finds, by the hand score it ends with (D-14); `None` if it finds
+    /// none. Every meld step is tried, wilds moved too (D-11.2): the hill
+    /// climb of the meld policy never moves one on its own, and a step it
+    /// likes may leave a way out that only moving wilds reaches.
+    fn way_out(&mut self, s: &GameState, me: usize) -> Option<Action> {
+        let mut budget = PLAN_BUDGET;
+        for depth in 0..=PLAN_DEPTH {
+            let mut best = None;
+            self.plan_seen.clear();
+            self.plan_from(s, me, depth, None, &mut budget, &mut best, 0);
+            if let Some((_, a)) = best {
+                return Some(a);
+            }
+            if budget == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    /// One pass of [`RulesAgent::way_out`]'s deepening: the ways out of
+    /// `s` in exactly `depth` meld steps, the best into `best` with the
+    /// first step (`first`, or the discard itself). `level` picks the
+    /// scratch lists.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_from(
+        &mut self,
+        s: &GameState,
+        me: usize,
+        depth: u32,
+        first: Option<Action>,
+        budget: &mut u32,
+        best: &mut Option<(i32, Action)>,
+        level: usize,
+    ) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let hand = s.hand(me);
+        let settled = s.pending_wilds().is_empty() && s.pickup().is_none_or(|p| p.rest_taken);
+        if settled && !can_go_out_now(hand, s.table(me).groups(), s.rules()) {
+            return;
+        }
+        // A state met again with no more steps left leads nowhere new
+        // (steps in another order, wilds placed another way).
+        let key = plan_key(s, me);
+        match self.plan_seen.get(&key) {
+            Some(&d) if d >= depth => return,
+            _ => {
+                self.plan_seen.insert(key, depth);
+            }
+        }
+        if depth == 0 {
+            if let (true, 1, Some(c)) = (settled, hand.len(), hand.iter().next()) {
+                let mut t = s.clone();
+                if t.apply(Action::Discard(c)).is_ok() && t.is_terminal() {
+                    let v = t.score_of(me).total;
+                    if best.is_none_or(|(b, _)| v > b) {
+                        *best = Some((v, first.unwrap_or(Action::Discard(c))));
+                    }
+                }
+            }
+            return;
+        }
+        if self.plan_steps.len() <= level {
+            self.plan_steps.resize_with(level + 1, Vec::new);
+            self.plan_keys.resize_with(level + 1, Vec::new);
+        }
+        let mut steps = std::mem::take(&mut self.plan_steps[level]);
+        let mut keys = std::mem::take(&mut self.plan_keys[level]);
+        s.candidate_actions(&mut steps);
+        keys.clear();
+        let pending = !s.pending_wilds().is_empty();
+        for a in steps.iter().filter(|a| is_meld(a)) {
+            // A wild pending is placed before another is taken: every way
+            // out but a rare few (two wilds taken for one new group) has
+            // its steps in such an order, and the search stays small.
+            if pending && matches!(a, Action::TakeWild { .. }) {
+                continue;
+            }
+            // Steps alike but for their suits lead alike (as in the meld
+            // policy), with nothing pending.
+            let key = if pending { None } else { SuitFree::of(a) };
+            if key.is_some() {
+                if keys.contains(&key) {
+                    continue;
+                }
+                keys.push(key);
+            }
+            let mut t = s.clone();
+            if t.apply_step(*a).is_err() {
+                continue;
+            }
+            self.plan_from(
+                &t,
+                me,
+                depth - 1,
+                first.or(Some(*a)),
+                budget,
+                best,
+                level + 1,
+            );
+            if *budget == 0 {
+                break;
+            }
+        }
+        self.plan_steps[level] = steps;
+        self.plan_keys[level] = keys;
     }
 
     /// Whether going out now is what it wants, when it can.
     fn wants_out(&mut self, s: &GameState, o: &Outlook, others: &Others) -> bool {
         let me = o.me;
-        if !can_go_out_now(s.hand(me), s.table(me).groups(), s.rules()) {
+        let plan = self.params.plan_out_on();
+        // With a wild pending the hand and groups alone do not tell; the
+        // steps that place it are each tested for the way out.
+        if (!plan || s.pending_wilds().is_empty())
+            && !can_go_out_now(s.hand(me), s.table(me).groups(), s.rules())
+        {
             return false;
+        }
+        // Nobody else can ever go out (I-32): the hand ends only when it
+        // goes out, so the count does not matter, only whether waiting can
+        // still build something (a canasta of 300 or more).
+        if self.params.dead_out_on() && others_hopeless(s, me) {
+            return !canasta_to_build(s, me) || s.turns() >= DEAD_OUT_TURNS;
         }
         // The visible count if it goes out now: its hand melded, 100 for
         // going out (D-14); the others' hands (as sampled) count minus.
-        let mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
+        let mut mine = table_value(s.table(me), s.rules()) + s.hand(me).points() + 100;
+        if plan {
+            // The wilds pending go back onto its table, and going out
+            // without a canasta makes one (black, most often: 300).
+            mine += s.pending_wilds().points();
+            if !s.table(me).has_canasta() {
+                mine += 300;
+            }
+        }
         if o.threat >= 0.5 {
             return true;
         }
@@ -1222,7 +1627,11 @@ fn own_use(
     if c.is_wild() {
         return 150.0 + p.wild + c.points() as f64 * (1.0 - risk);
     }
-    if c.is_heart_ace() && view.rules().heart_aces() {
+    // A hand left with one card and no canasta can never lay the ♥A
+    // apart: laying it would leave nothing to discard (D-13.2). Under the
+    // heart fix it is then an ace like any other.
+    let lone = p.hearts_on() && hand.len() == 2 && !view.table(o.me).has_canasta();
+    if c.is_heart_ace() && view.rules().heart_aces() && !lone {
         return 1_000.0;
     }
     let Some(r) = c.rank() else { return 0.0 };
@@ -1330,6 +1739,65 @@ fn take_probability(kr: usize, kw: usize, unknown: usize, pr: f64, pw: f64) -> f
     p[2][0] + p[2][1] + p[1][1]
 }
 
+/// The cards outside every table of `s` (the stock, the pile, every hand;
+/// wilds taken out of a group and not yet placed are on the mover's
+/// table), as the dead lock (I-32) reads them.
+fn outside(s: &GameState) -> CardSet {
+    let mut on = s.pending_wilds();
+    for p in 0..s.players() {
+        on = on.checked_add(s.table(p).cards()).unwrap_or(on);
+    }
+    CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
+}
+
+/// Whether every player but `me` holds one card that could never go out
+/// (I-32, [`never_goes_out`]): nobody but `me` can end the hand by
+/// going out.
+fn others_hopeless(s: &GameState, me: usize) -> bool {
+    let out = outside(s);
+    (0..s.players())
+        .filter(|&p| p != me)
+        .all(|p| s.hand(p).len() == 1 && never_goes_out(s.table(p), out, s.rules()))
+}
+
+/// Whether waiting can still build a canasta (D-10) for `me`: a group of
+/// its table that is not one yet could reach seven cards with the cards
+/// outside the tables (its hand included), within the wild limits (D-9.1:
+/// at least four naturals among seven, at most three wilds).
+fn canasta_to_build(s: &GameState, me: usize) -> bool {
+    let out = outside(s);
+    let wilds = out.wild_count();
+    s.table(me).groups().iter().any(|g| {
+        if g.is_canasta() {
+            return false;
+        }
+        match g.rank() {
+            None => g.len() + wilds >= 7,
+            Some(r) => {
+                let naturals = out.rank_count(r);
+                g.naturals() + naturals >= 4
+                    && g.len() + naturals + wilds.min(3u32.saturating_sub(g.wilds())) >= 7
+            }
+        }
+    })
+}
+
+/// Turns after which it goes out when it can, though no opponent can ever
+/// go out and a canasta could still be built: longer hands build little
+/// more, and the turn cap (I-5) must not end one before it goes out.
+const DEAD_OUT_TURNS: u32 = 100;
+
+/// States the planned way out searches at most ([`RulesAgent::way_out`]).
+const PLAN_BUDGET: u32 = 2000;
+
+/// Cards in hand beyond which the way out is not planned
+/// ([`RulesAgent::planned`]): with more, a search of [`PLAN_BUDGET`]
+/// states finds it in few of the cases where the meld policy misses it.
+const PLAN_HAND: u32 = 7;
+
+/// Meld steps the planned way out looks ahead at most.
+const PLAN_DEPTH: u32 = 12;
+
 /// Whether a card is worth the free pickup (D-6.1).
 fn wanted(view: &SeatView, card: Card) -> bool {
     if card.is_wild() || (card.is_heart_ace() && view.rules().heart_aces()) {
@@ -1368,6 +1836,55 @@ fn surely_stuck_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
     }
     stuck >= 2
 }
+
+/// What tells apart the states of the mover `me`'s meld phase for the
+/// planned way out: his hand, the wilds pending, his ♥As and his groups
+/// with their flags (in any order: the order of laying does not matter).
+fn plan_key(s: &GameState, me: usize) -> u64 {
+    // SplitMix64's finalizer: every bit of the input reaches every bit of
+    // the output, so that the groups' sum does not cancel.
+    fn mix(h: u64, x: u64) -> u64 {
+        let mut z = (h ^ x).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn set(h: u64, c: CardSet) -> u64 {
+        let (lo, hi, jokers) = c.raw();
+        mix(mix(mix(h, lo), hi), jokers as u64)
+    }
+    let t = s.table(me);
+    let mut key = set(
+        set(mix(0, t.heart_aces as u64), s.hand(me)),
+        s.pending_wilds(),
+    );
+    for g in t.groups() {
+        key = key.wrapping_add(set(mix(1, g.flags() as u64), g.cards()));
+    }
+    key
+}
+
+/// Passes on [`plan_key`]'s keys, mixed already, to the memo's table.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | *b as u64;
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// The memo of [`RulesAgent::way_out`]: a state's key, the steps it had
+/// left when searched.
+type PlanSeen = std::collections::HashMap<u64, u32, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Keeps `c` as the best meld step if its gain is higher, or equal and it
 /// comes earlier: the first of the best in listing order.
@@ -1516,11 +2033,7 @@ mod tests {
             }
             // Going out (D-13): when every card but one can be melded. Asked
             // only once a step could earn the bonus.
-            let mut out_mode = if table.has_canasta() {
-                None
-            } else {
-                Some(false)
-            };
+            let mut out_mode = self.out_mode_start(table);
             let base = self.worth(s, o);
             // Best first, ties to the earlier step: (gain, order, step).
             let mut best: Option<(f64, usize, Action)> = None;
@@ -1549,21 +2062,8 @@ mod tests {
                     continue;
                 }
                 tried.push(key);
-                if !opened {
-                    // Before the opening (D-8.2) a step must keep the minimum in
-                    // reach: laying the ♥A first may break the group it needs.
-                    let ov = t.table(me).opening_value();
-                    let min = s.opening_minimum(me);
-                    if ov < min {
-                        if matches!(a, Action::LayHeartAce) {
-                            continue;
-                        }
-                        let h = t.hand(me);
-                        let left = if hearts { without_heart_aces(h) } else { h };
-                        if !opening_in_reach(left, min - ov, &mut self.openings) {
-                            continue;
-                        }
-                    }
+                if !self.opening_kept(s, &t, a, me) || self.futile(a, &t, me) {
+                    continue;
                 }
                 let gain = self.worth(&t, o) - base;
                 if t.pending_wilds().is_empty()
@@ -1602,12 +2102,18 @@ mod tests {
                     best = Some((with, i, a));
                 }
             }
+            if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
+                if legal.contains(&a) {
+                    return Some(a);
+                }
+            }
             match best {
                 Some((g, _, a)) if g > 0.0 || pending || in_pickup => Some(a),
                 _ => legal
                     .iter()
                     .copied()
-                    .find(|a| matches!(a, Action::Discard(_))),
+                    .find(|a| matches!(a, Action::Discard(_)))
+                    .or_else(|| best.filter(|_| self.must_open(s, me)).map(|(_, _, a)| a)),
             }
         }
     }

@@ -1,0 +1,342 @@
+//! The fixes of the `rules` agent, each on its own constructed position
+//! (several taken from replays): the decision with the fix on, and the
+//! decision of the yardstick, `rules` with its fixes off, where the fix
+//! changes it. See the module documentation of `kanaszta_agents::rules`.
+
+use kanaszta_agents::{seat_rng, Agent, AgentSpec, Params, RulesAgent, RulesParams};
+use kanaszta_engine::{Action, Card, GameState};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// A position from JSON (`kanaszta_engine::Position`); panics with the
+/// parser's message if it is refused.
+fn pos(json: &str) -> GameState {
+    GameState::from_position_json(json).unwrap_or_else(|e| panic!("bad position: {e}\n{json}"))
+}
+
+fn card(s: &str) -> Card {
+    s.parse().unwrap()
+}
+
+/// `rules` with the parameters of `spec` (`key=value,…`).
+fn params(spec: &str) -> RulesParams {
+    let mut p = RulesParams::default();
+    for kv in spec.split(',').filter(|kv| !kv.is_empty()) {
+        let (k, v) = kv.split_once('=').unwrap();
+        p.set(k, v).unwrap();
+    }
+    p
+}
+
+/// The yardstick: every fix off.
+const OFF: &str = "fixes=off";
+
+/// Plays the mover's turn to its end (its discard) with `rules` of these
+/// parameters, from a few generator seeds that must agree; the actions.
+fn play_turn(g: &GameState, p: &RulesParams) -> (GameState, Vec<Action>) {
+    let mut first: Option<(GameState, Vec<Action>)> = None;
+    for seed in 1..4 {
+        let mut g = g.clone();
+        let me = g.current_player();
+        let mut agent = RulesAgent::new(p.clone());
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut legal = Vec::new();
+        let mut done = Vec::new();
+        while !g.is_terminal() && g.current_player() == me {
+            g.legal_actions(&mut legal);
+            let a = agent.act(&g.view(me), &legal, &mut rng);
+            g.apply(a).unwrap_or_else(|e| panic!("`{a}` refused: {e}"));
+            done.push(a);
+            assert!(done.len() < 200, "the turn does not end: {done:?}");
+            if matches!(a, Action::Discard(_)) {
+                break;
+            }
+        }
+        match &first {
+            None => first = Some((g, done)),
+            Some((_, d)) => assert_eq!(&done, d, "seed {seed}"),
+        }
+    }
+    first.unwrap()
+}
+
+/// The discard that ends the turn.
+fn discard_of(turn: &[Action]) -> Card {
+    match turn.last() {
+        Some(Action::Discard(c)) => *c,
+        other => panic!("the turn ends with {other:?}"),
+    }
+}
+
+/// Dead locks (I-32, `dead`): extending the kings would leave one card
+/// that no card could ever take out (no group can reach seven), so it
+/// keeps its cards; with a six-card group of queens, which a queen or a
+/// wild completes, the same step is a live lock and it takes it. Without
+/// the charge it extends into the dead lock too.
+#[test]
+fn rules_never_melds_into_a_dead_lock() {
+    let position = |queens: &str| {
+        pos(&format!(
+            r#"{{"phase": "meld", "turns": 20, "players": [
+                {{"hand": "KC 5D 8H", "table": {{"groups": ["{queens}", "KD KH KS"]}}}},
+                {{"hand": "JC TC 4S 5S 8C 8D AS 9D", "table": {{"groups": ["6C 6D 6H"]}}}}],
+              "pile": "4C 9S JS 7D"}}"#
+        ))
+    };
+    let dead = position("QC QD QH");
+    let extend = Action::Extend {
+        group: 1,
+        card: card("KC"),
+    };
+    let (_, turn) = play_turn(&dead, &params(""));
+    assert!(!turn.contains(&extend), "{turn:?}");
+    for p in ["dead=0", OFF] {
+        let (_, turn) = play_turn(&dead, &params(p));
+        assert_eq!(turn[0], extend, "{p}: {turn:?}");
+    }
+    let live = position("QC QD QH QS 2C JK");
+    for p in ["", OFF] {
+        let (_, turn) = play_turn(&live, &params(p));
+        assert_eq!(turn[0], extend, "{p}: {turn:?}");
+    }
+}
+
+/// Its last card (`dead`, `plan_out`): one five left, a canasta on the
+/// table and the fives laid this turn, it discards the five and goes out.
+/// The yardstick puts the five on its fives, which leaves nothing to
+/// discard, and the engine's shortest way to end the turn takes the fives
+/// back.
+#[test]
+fn rules_does_not_lay_its_last_card() {
+    let g = pos(r#"{"phase": "meld", "turns": 30, "players": [
+            {"hand": "5S", "table": {"groups": ["QC QD QH QS 2C JK JK",
+                                                {"cards": "5C 5D 5H", "new": true}]}},
+            {"hand": "JC TC 4S 8C 8D AS 9D", "table": {"groups": ["6C 6D 6H"]}}],
+          "anchor": {"hand": "5C 5D 5H 5S", "table": {"groups": ["QC QD QH QS 2C JK JK"]}},
+          "pile": "4C 9S JS 7D"}"#);
+    for p in ["", "dead=0", "plan_out=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
+    }
+    for p in ["dead=0,plan_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+}
+
+/// Going out on the turn of the first canasta (`plan_out`; replay `--a
+/// ismcts:iters=300 --b rules --seed 77 --game 26`, turn 30): the 2H
+/// makes the nines a canasta and the ♥A is discarded to go out. The
+/// yardstick lays the ♥A apart, which leaves no card to discard, takes
+/// it back and throws the 2H.
+#[test]
+fn rules_goes_out_on_its_first_canasta_turn() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 30, "starter": 1, "current": 1, "players": [
+            {"hand": "4C 4H 4H 6D 6S 7C 7C 7D 8D 9D JC JH KH AS",
+             "table": {"groups": ["TC TD TH TS 2C 2H", "QC QD QD QH QS 2C 2S", "5C 5H 5S"],
+                       "red_threes": "3H", "twins": 1}},
+            {"hand": "AH 2H",
+             "table": {"groups": ["9C 9D 9S 9S 2S JK", "JC JD JH JS", "AC AC AD AS", "8C 8C 8S", "KC KD KD"],
+                       "red_threes": "3D"}}],
+          "pile": "3C 9H 3S"}"#,
+    );
+    for p in ["", "dead=0,hearts=off,dead_out=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
+        assert_eq!(discard_of(&turn), Card::HEART_ACE, "{p}");
+    }
+    let (t, turn) = play_turn(&g, &params(OFF));
+    assert!(!t.is_terminal(), "{turn:?}");
+    assert_eq!(discard_of(&turn), card("2H"));
+}
+
+/// Going out by moving a wild (`plan_out`; replay `--a rules --b rules
+/// --seed 2026 --game 30`, turn 31): the 2C of the tens completes the
+/// eights' canasta, so the ♥A is laid apart (500) and the queen discarded
+/// to go out. The yardstick never moves a wild on its own: it lays the
+/// ♥A, takes it back and keeps it.
+#[test]
+fn rules_moves_a_wild_to_go_out() {
+    let g = pos(r#"{"phase": "meld", "turns": 31, "current": 1, "players": [
+            {"hand": "TS JD QD QS", "known": "QD QS",
+             "table": {"groups": ["8H 8H 8S 2H JK", "9C 9D 9H 9S 9S 2D 2S", "4D 4H 4H 4S"],
+                       "red_threes": "3D 3H", "twins": 3}},
+            {"hand": "QS AH",
+             "table": {"groups": ["8C 8C 8D 8D 2H JK", "TC TD TH 2C", "5C 5D 5D 5H 5S", "7C 7H 7S"],
+                       "red_threes": "3D", "twins": 1}}],
+          "pile": "3C AD AD AS AC JS JC KS KS 9D JH 6C KD 6D 6D 6S AS"}"#);
+    for p in ["", "dead=0,hearts=off,dead_out=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(1).went_out, "{p}: {turn:?}");
+        assert_eq!(t.table(1).heart_aces, 1, "{p}: {turn:?}");
+        assert!(
+            turn.iter().any(|a| matches!(a, Action::TakeWild { .. })),
+            "{p}: {turn:?}"
+        );
+    }
+    let (t, turn) = play_turn(&g, &params(OFF));
+    assert!(!t.is_terminal(), "{turn:?}");
+    assert_eq!(discard_of(&turn), card("QS"));
+    assert!(t.hand(1).contains(Card::HEART_ACE));
+}
+
+/// Heart aces before the opening (`hearts`; replay `--a rules --b greedy
+/// --seed 7 --game 0`, turn 13): the eights and the sevens make the 50
+/// of the opening (D-8.2), the sevens over two steps, and the ♥A is laid
+/// apart (500, D-9.4). The yardstick drops the sevens' first step (it
+/// reads only new groups from the hand as the rest of the opening) and
+/// finishes the opening by the engine's shortest way, burying the ♥A in
+/// a group of aces.
+#[test]
+fn rules_opens_without_burying_the_heart_ace() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 13, "starter": 1, "current": 0, "players": [
+            {"hand": "5H 6H 6S 7C 7D 7D 7S 8C 8D 8S QD QH AC AC AH", "known": "8C",
+             "table": {"twins": 1}},
+            {"hand": "7S",
+             "table": {"groups": ["QC QS JK", "KC KS KS 2H JK", "4D 4H 4H 2S"], "heart_aces": 1}}],
+          "pile": "JS JS 6D JH 5D 9S 8H TC TD 5C 6D"}"#,
+    );
+    let buried = |t: &GameState| {
+        t.table(0)
+            .groups()
+            .iter()
+            .any(|gr| gr.count(Card::HEART_ACE) > 0)
+    };
+    for p in ["", "dead=0,plan_out=off,dead_out=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.table(0).opened, "{p}: {turn:?}");
+        assert_eq!(t.table(0).heart_aces, 1, "{p}: {turn:?}");
+        assert!(!buried(&t), "{p}: {turn:?}");
+    }
+    for p in ["hearts=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(buried(&t), "{p}: {turn:?}");
+    }
+}
+
+/// A locked hand's ♥A (`hearts`): holding one card after the discard and
+/// no canasta, it could never lay the ♥A apart (that would leave nothing
+/// to discard, D-13.2), so the ♥A is an ace like another and goes rather
+/// than the king that feeds the opponent's six kings. The yardstick lays
+/// the ♥A, takes it back and keeps it for good.
+#[test]
+fn rules_locked_hand_does_not_keep_a_heart_ace() {
+    let g = pos(r#"{"phase": "meld", "turns": 20, "players": [
+            {"hand": "KS AH", "table": {"groups": ["8C 8D 8H", "TC TD TH"]}},
+            {"hand": "JC TC 4S 5S 8S 9D AS 9S", "table": {"groups": ["KC KD KH KS KC 2D"]}}],
+          "pile": "4C 9S JS 7D"}"#);
+    for p in ["", "dead=0,plan_out=off,dead_out=off"] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(turn, [Action::Discard(Card::HEART_ACE)], "{p}");
+    }
+    for p in ["hearts=off", OFF] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(discard_of(&turn), card("KS"), "{p}: {turn:?}");
+    }
+}
+
+/// The position of the two `dead_out` tests: the opponent holds one card
+/// and no group he could ever bring to a canasta (I-32), `mine` are its
+/// groups, `theirs` his table's other items; it can go out by laying the
+/// sixes.
+fn against_a_hopeless_opponent(mine: &str, theirs: &str) -> GameState {
+    pos(&format!(
+        r#"{{"phase": "meld", "turns": 40, "players": [
+            {{"hand": "6C 6D 6H 9C", "table": {{"groups": [{mine}]}}}},
+            {{"hand": "4S", "table": {{"groups": ["8C 8H 8S", "KC KC KD KS", "9D 9H 9S"]{theirs}}}}}],
+          "pile": "4C 9S JS 7D"}}"#
+    ))
+}
+
+/// Going out against a dead-locked opponent (`dead_out`; replay `--a
+/// rules --b rules --seed 2026 --game 3480` with the yardstick): he can
+/// never go out and its groups are all canastas, so waiting builds
+/// nothing, and it goes out though it trails on the visible count (his
+/// two ♥As, three red threes and ten twins). The yardstick declines turn
+/// after turn while it trails.
+#[test]
+fn rules_goes_out_against_a_dead_locked_opponent() {
+    let g = against_a_hopeless_opponent(
+        r#""JC JD JH JS JC JD JH", "QC QD QH QS 2C JK JK""#,
+        r#", "heart_aces": 2, "red_threes": "3H 3H 3D", "twins": 10"#,
+    );
+    for p in ["", "dead=0,plan_out=off,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
+    }
+    for p in ["dead_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+}
+
+/// Building on against a dead-locked opponent (`dead_out`): ahead, it
+/// could go out, but he can never go out and its five fives can still
+/// become a canasta, so it plays on. The yardstick goes out as soon as it
+/// leads.
+#[test]
+fn rules_builds_on_while_the_opponent_can_never_go_out() {
+    let g = against_a_hopeless_opponent(r#""JC JD JH JS JC JD JH", "5C 5D 5H 5S 5C""#, "");
+    for p in ["", "dead=0,plan_out=off,hearts=off"] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.is_terminal(), "{p}: {turn:?}");
+    }
+    for p in ["dead_out=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(t.is_terminal() && t.score_of(0).went_out, "{p}: {turn:?}");
+    }
+}
+
+/// FNV-1a of every action and the final scores of `hands` hands between
+/// two `rules` agents of parameters `p`.
+fn fingerprint(p: &RulesParams, hands: u64) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    let mut eat = |b: &[u8]| {
+        for &x in b {
+            h ^= x as u64;
+            h = h.wrapping_mul(0x100_0000_01B3);
+        }
+    };
+    let mut legal = Vec::new();
+    for i in 0..hands {
+        let seed = kanaszta_engine::derive_seed(0xF1C5, i);
+        let mut g = GameState::new(kanaszta_engine::Rules::default(), seed);
+        let mut agents = [RulesAgent::new(p.clone()), RulesAgent::new(p.clone())];
+        let mut rngs = [seat_rng(seed, 0), seat_rng(seed, 1)];
+        while !g.is_terminal() {
+            let s = g.current_player();
+            g.legal_actions(&mut legal);
+            let a = agents[s].act(&g.view(s), &legal, &mut rngs[s]);
+            eat(a.to_string().as_bytes());
+            g.apply(a).unwrap();
+        }
+        for s in g.scores() {
+            eat(&s.total.to_le_bytes());
+        }
+    }
+    h
+}
+
+/// The yardstick: `fixes=off` is every fix off, whatever their own values,
+/// prints as such, and plays as `rules` played before the fixes: the
+/// fingerprint of 100 hands between two of them was recorded on that
+/// agent (commit b1dfd10). Record it again only where the engine's play
+/// changes, and say why in the commit.
+#[test]
+fn fixes_off_plays_as_rules_did_before_the_fixes() {
+    let off = params(OFF);
+    let spec: AgentSpec = "rules:fixes=off".parse().unwrap();
+    assert_eq!(spec, AgentSpec::Rules(off.clone()));
+    assert_eq!(spec.to_string(), "rules:fixes=off");
+    let each = params("dead=0,plan_out=off,hearts=off,dead_out=off");
+    let both = params("fixes=off,dead=800,plan_out=on,hearts=on,dead_out=on");
+    assert_eq!(fingerprint(&off, 100), 0x04be_f070_daec_f02c);
+    assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
+    assert_eq!(fingerprint(&both, 20), fingerprint(&off, 20));
+    assert_ne!(
+        fingerprint(&RulesParams::default(), 20),
+        fingerprint(&off, 20)
+    );
+}
