@@ -660,9 +660,19 @@ fn d5_4_no_meld_before_the_draw() {
     discard_any(&mut g);
     act(&mut g, "draw");
     assert!(g.hand(s).contains_all(cs(&three.join(" "))));
-    assert!(legal(&g).contains(&a(&lay)));
-    act(&mut g, &lay);
-    assert_eq!(g.table(s).len(), 1);
+    // No rule of D-5 refuses it now: it is listed and laid, or refused
+    // only because the opening could not then be completed (I-9).
+    let mut t = g.clone();
+    match t.apply(a(&lay)) {
+        Ok(()) => {
+            assert!(legal(&g).contains(&a(&lay)));
+            assert_eq!(t.table(s).len(), 1);
+        }
+        Err(e) => {
+            assert_eq!(e.rule, "I-9", "{e}");
+            assert!(!legal(&g).contains(&a(&lay)));
+        }
+    }
 }
 
 /// I-4 `reshuffle = when_empty` (default): the pile, top included, becomes the
@@ -1543,9 +1553,9 @@ fn d6_3_black_three_freezes_the_pile() {
     }
 }
 
-/// I-9: a move is legal only if the turn can still be completed: no pickup
-/// whose compulsory meld leaves no possible discard, no lay that leaves no
-/// card to keep without a canasta.
+/// I-9: a move is legal only if the turn can still be completed without
+/// undoing anything: no pickup whose compulsory meld leaves no possible
+/// discard, no lay that leaves no card to keep without a canasta.
 #[test]
 fn i9_dead_end_moves_are_not_legal() {
     let table = r#""groups": ["QC QD QH"]"#;
@@ -1569,12 +1579,12 @@ fn i9_dead_end_moves_are_not_legal() {
     let mut g = meld0("QS 5C 6D", table, "");
     act(&mut g, "extend 0 QS");
     act(&mut g, "discard 5C");
-    // A new group leaving one card is no dead end: it may be taken back
-    // (D-11.5), though the last card cannot go while it lies there.
+    // A new group leaving one card without a canasta is a dead end too:
+    // only taking it back (D-11.5) would end the turn, and a step is listed
+    // only if the turn can be ended without undoing anything.
     let mut g = meld0("9D 9S 9H 5C", table, "");
-    act(&mut g, "lay 9D 9S 9H");
-    assert_eq!(refused(&mut g, "discard 5C").rule, "D-13.2");
-    act(&mut g, "takeback 1");
+    assert!(!legal(&g).contains(&a("lay 9D 9S 9H")));
+    assert_eq!(refused(&mut g, "lay 9D 9S 9H").rule, "I-9");
     act(&mut g, "discard 5C");
     // With a canasta the same lay leads to going out.
     let mut g = meld0("9D 9S 9H 5C", r#""groups": ["QC QC QD QD QH QH QS"]"#, "");
@@ -1690,10 +1700,12 @@ fn d8_2_opening_value_and_minimum() {
     act(&mut g, "lay 8D 8S 8H");
     assert_eq!(g.table(0).opening_value(), 30);
     assert_eq!(refused(&mut g, "discard 9C").rule, "D-8.2");
-    // Red threes on the table count nothing either.
-    let mut g = meld0("8D 8S 8H 9C 7H", r#""red_threes": "3H 3D 3D""#, "");
+    // Red threes on the table count nothing either (the nines would bring
+    // the opening to 60).
+    let mut g = meld0("8D 8S 8H 9C 9D 9H 7H 6S", r#""red_threes": "3H 3D 3D""#, "");
     act(&mut g, "lay 8D 8S 8H");
-    assert_eq!(refused(&mut g, "discard 9C").rule, "D-8.2");
+    assert_eq!(g.table(0).opening_value(), 30);
+    assert_eq!(refused(&mut g, "discard 6S").rule, "D-8.2");
 }
 
 /// D-8.3: going out in the opening turn meets the minimum whatever the value.
@@ -1711,10 +1723,15 @@ fn d8_3_going_out_meets_the_minimum() {
             cleared_table: false
         })
     );
-    // Not going out (a card left), the same 35 is short.
-    let mut g = meld0("4C 4C 4D 4D 4H 4H 4S 9D 9S", "", "");
+    // Not going out (cards left), the same 35 is short (the nines would
+    // bring it to 65).
+    let mut g = meld0("4C 4C 4D 4D 4H 4H 4S 9D 9S 9H 6C 7C", "", "");
     act(&mut g, "lay 4C 4C 4D 4D 4H 4H 4S");
-    assert_eq!(refused(&mut g, "discard 9D").rule, "D-8.2");
+    assert_eq!(refused(&mut g, "discard 6C").rule, "D-8.2");
+    // With nothing to add and no way out, the short lay itself is refused:
+    // the turn could not be ended without taking it back (I-9).
+    let mut g = meld0("4C 4C 4D 4D 4H 4H 4S 9D 9S", "", "");
+    assert_eq!(refused(&mut g, "lay 4C 4C 4D 4D 4H 4H 4S").rule, "I-9");
 }
 
 /// I-11: `opening` = 50 (default) | 75 | 90 | 120 | `table` (by the running
@@ -1725,6 +1742,12 @@ fn i11_opening_minimum_switch() {
     // 60 points: enough at 50, short at 75, 90, 120.
     for (opening, ok) in [("50", true), ("75", false), ("90", false), ("120", false)] {
         let mut g = with_rules(&meld0(hand, "", ""), rules(&[("opening", opening)]));
+        if opening == "120" {
+            // 60 + 30 is all the hand can lay keeping two cards: the aces
+            // are refused at once, the turn could not be ended (I-9).
+            assert_eq!(refused(&mut g, "lay AD AS 2C").rule, "I-9");
+            continue;
+        }
         act(&mut g, "lay AD AS 2C");
         if ok {
             act(&mut g, "discard 9C");
@@ -1755,6 +1778,11 @@ fn i11_opening_minimum_switch() {
         );
         assert_eq!(g.opening_minimum(0), min, "total {total}");
         let mut x = g.clone();
+        if min > 90 {
+            // Beyond the 90 the hand can reach (I-9).
+            assert_eq!(refused(&mut x, "lay AD AS 2C").rule, "I-9");
+            continue;
+        }
         act(&mut x, "lay AD AS 2C");
         if 60 >= min {
             act(&mut x, "discard 9C");

@@ -800,13 +800,14 @@ fn d11_5_take_back_this_turn_only() {
         "laid in an earlier turn"
     );
 
-    // Short of the opening minimum: take it back and just discard.
-    let mut g = P::meld().hand(0, "KC KD KH 5C 6D").state();
+    // Short of the opening minimum: take it back and just discard (the
+    // queens would have made it 60).
+    let mut g = P::meld().hand(0, "KC KD KH QC QD QH 5C 6D").state();
     act(&mut g, "lay KC KD KH");
     assert_eq!(refused(&mut g, "discard 5C"), "D-8.2", "30 < 50");
     act(&mut g, "takeback 0; discard 5C");
     assert!(!g.table(0).opened && g.table(0).is_empty());
-    assert_eq!(g.hand(0), cs("KC KD KH 6D"));
+    assert_eq!(g.hand(0), cs("KC KD KH QC QD QH 6D"));
 }
 
 // ----- D-12 Forbidden ----------------------------------------------------------------
@@ -845,7 +846,7 @@ fn d12_1_no_splitting() {
 fn d12_2_melded_cards_stay() {
     let mut g = P::meld()
         .table(0, &["8C 8D 8S"])
-        .hand(0, "KC KD KH 5C")
+        .hand(0, "KC KD KH 5C 6D")
         .state();
     assert_eq!(refused(&mut g, "takeback 0"), "D-12.2");
     assert_eq!(refused(&mut g, "discard 8S"), "D-12.2");
@@ -893,14 +894,14 @@ fn d13_1_going_out_needs_canasta_and_discard() {
         .hand(0, "8C 8D 8S 8H")
         .hand(1, "5C 6D")
         .state();
-    act(&mut g, "lay 8C 8D 8S 8H");
-    assert!(g.hand(0).is_empty());
-    assert!(
-        !legal(&g).iter().any(|m| matches!(m, Action::Discard(_))),
-        "nothing left to discard"
-    );
-    assert_eq!(refused(&mut g, "discard 8H"), "D-12.2", "8H is melded");
-    act(&mut g, "takeback 1; lay 8C 8D 8S; discard 8H");
+    // Melding every card leaves nothing to discard: refused (I-9), and
+    // were it made, no discard could follow.
+    assert_eq!(refused(&mut g, "lay 8C 8D 8S 8H"), "I-9");
+    let mut all = g.clone();
+    all.apply_step(a("lay 8C 8D 8S 8H")).unwrap();
+    assert!(all.hand(0).is_empty());
+    assert_eq!(refused(&mut all, "discard 8H"), "D-12.2", "8H is melded");
+    act(&mut g, "lay 8C 8D 8S; discard 8H");
     assert!(g.is_terminal());
     assert_eq!(
         g.end(),
@@ -915,8 +916,10 @@ fn d13_1_going_out_needs_canasta_and_discard() {
         .table(0, &["KC KD KH"])
         .hand(0, "8C 8D 8S 8H")
         .state();
-    act(&mut g, "lay 8C 8D 8S");
-    assert_eq!(refused(&mut g, "discard 8H"), "D-13.2", "no canasta");
+    let mut made = g.clone();
+    made.apply_step(a("lay 8C 8D 8S")).unwrap();
+    assert_eq!(refused(&mut made, "discard 8H"), "D-13.2", "no canasta");
+    assert_eq!(refused(&mut g, "lay 8C 8D 8S"), "I-9", "a dead end");
 }
 
 /// D-13.2: without a canasta a player keeps at least one card after
@@ -927,9 +930,13 @@ fn d13_2_keep_a_card_without_canasta() {
         .table(0, &["KC KD KH"])
         .hand(0, "8C 8D 8S 9H")
         .state();
-    act(&mut g, "lay 8C 8D 8S");
-    assert_eq!(refused(&mut g, "discard 9H"), "D-13.2");
-    act(&mut g, "takeback 1; discard 9H");
+    // Laid, the eights would leave one card and no canasta: that card
+    // cannot go (D-13.2), so the lay is not even listed (I-9).
+    let mut made = g.clone();
+    made.apply_step(a("lay 8C 8D 8S")).unwrap();
+    assert_eq!(refused(&mut made, "discard 9H"), "D-13.2");
+    assert!(!legal(&g).contains(&a("lay 8C 8D 8S")));
+    act(&mut g, "discard 9H");
     assert!(!g.is_terminal());
     assert_eq!(g.hand(0), cs("8C 8D 8S"));
 }
@@ -1037,7 +1044,7 @@ fn d14_1_going_out_from_hand() {
 
     // Without a canasta there is no going out, from hand or not.
     let mut g = P::meld().hand(0, "KC KD KH 9C").state();
-    act(&mut g, "lay KC KD KH");
+    g.apply_step(a("lay KC KD KH")).unwrap();
     assert_eq!(refused(&mut g, "discard 9C"), "D-13.2");
 }
 
@@ -1325,8 +1332,12 @@ fn i29_heart_ace_alone_opens_at_minimum_zero() {
 
     let mut g = p.totals([0, 0]).state();
     assert_eq!(g.opening_minimum(0), 50);
-    act(&mut g, "heart");
-    assert_eq!(refused(&mut g, "discard 5C"), "D-8.2");
+    let mut laid = g.clone();
+    laid.apply_step(a("heart")).unwrap();
+    assert_eq!(refused(&mut laid, "discard 5C"), "D-8.2");
+    // So it is not listed: the turn could not be ended without taking the
+    // ♥A back (I-9).
+    assert_eq!(refused(&mut g, "heart"), "I-9");
 }
 
 /// I-29: a discard that goes out can earn a twin.
