@@ -11,7 +11,7 @@ use crate::card::{Card, Rank, Suit};
 use crate::card_set::CardSet;
 use crate::group::{max_wilds, Group};
 use crate::rules::{Rules, WildCanasta};
-use crate::solver::can_go_out_with;
+use crate::solver::going_out::can_go_out_with;
 use crate::table::Table;
 
 /// How many more wilds group `g` can hold (D-9.1, D-9.2, D-10): none for a

@@ -49,7 +49,8 @@ impl GameState {
             return out();
         }
         let min = self.opening_minimum(p);
-        solver::opening_reaches(hand, table.groups(), 0, &self.rules, None, 2, Some(min)) || out()
+        solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, None, 2, Some(min))
+            || out()
     }
 
     /// During a pickup, before the rest is taken, with nothing pending:
@@ -104,15 +105,25 @@ impl GameState {
             // At the pickup itself, with nothing laid: the opening of the
             // hand with the top card (D-6.2.1).
             let used = (hand.len() + rest).saturating_sub(2).min(hand.len());
-            let v = solver::max_opening(hand, rank, used);
+            let v = solver::opening::max_opening(hand, rank, used);
             v >= 0 && need.is_none_or(|n| v >= n)
         } else {
-            solver::opening_reaches(hand, table.groups(), 0, &self.rules, must, keep, need)
+            solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, must, keep, need)
         };
         if reaches {
             return Some(true);
         }
-        if !laid && !solver::opening_reaches(hand, table.groups(), 0, &self.rules, must, 0, None) {
+        if !laid
+            && !solver::opening::opening_reaches(
+                hand,
+                table.groups(),
+                0,
+                &self.rules,
+                must,
+                0,
+                None,
+            )
+        {
             // The top card cannot be laid before the rest (I-8).
             return Some(false);
         }
@@ -144,7 +155,7 @@ impl GameState {
             };
             let must = (!self.top_laid()).then_some(rank);
             let keep = 2u32.saturating_sub(self.pile_len as u32);
-            if solver::opening_reaches(
+            if solver::opening::opening_reaches(
                 hand,
                 table.groups(),
                 pending.len(),
@@ -162,7 +173,7 @@ impl GameState {
             return self.can_go_out(p, with_rest, false, must.map(|_| pk.top), pending);
         }
         if !self.turn.must_go_out
-            && solver::opening_reaches(
+            && solver::opening::opening_reaches(
                 hand,
                 table.groups(),
                 pending.len(),
@@ -284,6 +295,13 @@ impl GameState {
         } else {
             self.tables[p].groups()
         };
-        solver::can_meld_all_but_one(cards, groups, &self.rules, must, self.turn.free_card, keep)
+        solver::going_out::can_meld_all_but_one(
+            cards,
+            groups,
+            &self.rules,
+            must,
+            self.turn.free_card,
+            keep,
+        )
     }
 }

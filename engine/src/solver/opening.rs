@@ -1,0 +1,456 @@
+//! Openings (D-8.2, D-6.2.1): the most an opening can be worth, laid
+//! from a pool of cards or onto the groups laid this turn.
+
+use super::*;
+use crate::card::Rank;
+use crate::card_set::CardSet;
+use crate::group::{legal_natural_counts, Group};
+use crate::rules::{GroupsPerRank, Rules};
+
+/// The most an opening can be worth (D-8.2) laid from `pool`, with a group
+/// of `must_rank` among it, using at most `max_used` cards.
+pub fn max_opening(pool: CardSet, must_rank: Rank, max_used: u32) -> i32 {
+    opening_with(pool, Some(must_rank), max_used)
+}
+
+/// The most of [`max_opening`] over the ranks `pool` holds twice or more:
+/// the best opening with a group of naturals of any rank, found in one
+/// pass over the ranks instead of one for each; `i32::MIN` if no rank is
+/// held twice.
+pub fn max_opening_any(pool: CardSet, max_used: u32) -> i32 {
+    if Rank::NATURALS.iter().all(|&r| pool.rank_count(r) < 2) {
+        return i32::MIN;
+    }
+    opening_with(pool, None, max_used)
+}
+
+/// [`max_opening`] with a group of `must` among the opening, or with `None`
+/// a group of naturals of any rank: then the tables have two layers, before
+/// and after the first group of naturals, and the best is read in the
+/// second.
+pub(super) fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> i32 {
+    let wilds = pool.wild_count().min(16) as usize;
+    let max_used = max_used.min(pool.len()) as usize;
+    if max_used == pool.len() as usize {
+        // No choice of groups can use more cards than the pool holds: the
+        // card budget never binds and the table over card counts reduces
+        // to its best entry per wild count.
+        return max_opening_unbounded(pool, must, wilds);
+    }
+    // The budget as cards left over: the callers keep one or two to
+    // discard, so the table over "cards left, up to `spare`" is a few
+    // columns wide where one over cards used would be the whole pool.
+    let spare = pool.len() as usize - max_used;
+    let layers = 1 + must.is_none() as usize;
+    let cells = (wilds + 1) * (spare + 1) * layers;
+    const SMALL: usize = 17 * 3 * 2;
+    const NONE: i32 = i32::MIN;
+    if cells <= SMALL {
+        opening_leaving(
+            pool,
+            must,
+            wilds,
+            spare,
+            &mut [NONE; SMALL],
+            &mut [NONE; SMALL],
+        )
+    } else {
+        const CELLS: usize = 17 * 113 * 2;
+        opening_leaving(
+            pool,
+            must,
+            wilds,
+            spare,
+            &mut [NONE; CELLS],
+            &mut [NONE; CELLS],
+        )
+    }
+}
+
+/// Whether an opening worth `need` (or, with `None`, any legal table) can
+/// be reached as [`max_opening_onto`] reaches tables: that function's
+/// answer, with cheap bounds first. Above: the table's naturals and every
+/// natural of the hand of a rank with a group or held twice, each at its
+/// rank's value, and every wild at 20. Below, with nothing pending and no
+/// rank required: the table as it is, then the hand's naturals laid onto
+/// the groups of their rank and in new groups of three or more, dearest
+/// first, while `keep` cards stay.
+pub(crate) fn opening_reaches(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+    need: Option<i32>,
+) -> bool {
+    let now: i32 = groups.iter().map(|g| g.opening_value()).sum();
+    if pending == 0 && must.is_none() && hand.len() >= keep {
+        match need {
+            None => return true,
+            Some(n) if now >= n => return true,
+            Some(n) => {
+                // Below: extends and new groups of three naturals or more,
+                // dearest rank first.
+                let mut value = now;
+                let mut spare = hand.len() - keep;
+                let mut ranks: [(i32, u32); 11] = [(0, 0); 11];
+                for (i, &r) in Rank::NATURALS.iter().enumerate() {
+                    let h = hand.rank_count(r);
+                    let grouped = groups.iter().any(|g| {
+                        g.rank() == Some(r) && g.naturals() + h + g.wilds() <= 8 && !g.is_canasta()
+                    });
+                    let single = rules.groups_per_rank == GroupsPerRank::One;
+                    let takes = if grouped {
+                        let g = groups.iter().find(|g| g.rank() == Some(r));
+                        g.map_or(0, |g| {
+                            let mut n = 0;
+                            while n < h && legal_natural_counts(g.naturals() + n + 1, g.wilds()) {
+                                n += 1;
+                            }
+                            n
+                        })
+                    } else if h >= 3 && !(single && groups.iter().any(|g| g.rank() == Some(r))) {
+                        h.min(8)
+                    } else {
+                        0
+                    };
+                    ranks[i] = (r.points(), takes);
+                }
+                ranks.sort_by_key(|r| std::cmp::Reverse(r.0));
+                for (pts, takes) in ranks {
+                    // A new group needs three at once; an extend one.
+                    let t = takes.min(spare);
+                    if t == 0 || (t < 3 && t < takes && takes >= 3) {
+                        continue;
+                    }
+                    value += t as i32 * pts;
+                    spare -= t;
+                    if value >= n {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    if let Some(n) = need {
+        let mut upper = now + 20 * (hand.wild_count() + pending) as i32;
+        for r in Rank::NATURALS {
+            let h = hand.rank_count(r);
+            let grouped = groups.iter().any(|g| g.rank() == Some(r));
+            if h >= 2 || (grouped && h >= 1) || (h == 1 && hand.wild_count() > 0) {
+                upper += h as i32 * r.points();
+            }
+        }
+        // Wilds already in natural groups may move to a group of wilds (20).
+        upper += groups
+            .iter()
+            .filter(|g| !g.is_wild_only())
+            .map(|g| g.wilds() as i32 * (20 - g.rank().map_or(20, |r| r.points())))
+            .sum::<i32>();
+        if upper < n {
+            return false;
+        }
+    }
+    max_opening_onto(hand, groups, pending, rules, must, keep)
+        .is_some_and(|v| need.is_none_or(|n| v >= n))
+}
+
+/// The most the opening (D-8.2) can be worth once cards of `hand` are laid
+/// onto `groups` — the table of a mover who has not opened, all of it laid
+/// this turn — and new groups, going forward: laying and extending, with
+/// the `pending` wilds placed, wilds moved between groups as the groups'
+/// flags and the rules allow (as the going-out test moves them), and at
+/// least `keep` cards of the hand left unlaid. With `must`, the group of
+/// that rank gains a natural from the hand (the pile's top card laid into
+/// it, D-6.2.1). `None` when no such table is legal.
+///
+/// By ranks, each a choice of how many of its naturals the hand adds and
+/// how many wilds its group ends with ([`natural_slot`]); a table over
+/// (wilds placed, cards left over counted up to `keep`) keeps the best
+/// value. The wilds of the table and the pending ones must all end in
+/// groups; the hand's may; the wilds not in a natural group or an old
+/// group of wilds form new groups of wilds (three or more).
+pub(crate) fn max_opening_onto(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> Option<i32> {
+    const NONE: i32 = i32::MIN;
+    const W: usize = 17;
+    let width = keep as usize + 1;
+    // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
+    // hand cards left over (capped at `keep`).
+    let mut dp = [NONE; W * 3];
+    let mut next = [NONE; W * 3];
+    if width > 3 {
+        return None;
+    }
+    let cells = W * width;
+    let cap = |c: u32| (c as usize).min(width - 1);
+    dp[cap(hand.black_three_count())] = 0;
+    let table_wilds: u32 = groups.iter().map(|g| g.wilds()).sum();
+    // Groups of wilds only already on the table: their slots, each wild 20.
+    let mut wild_groups = Acc::START;
+    for g in groups.iter().filter(|g| g.is_wild_only()) {
+        wild_groups = wild_groups.add(wild_group_slot(g, rules));
+    }
+    let wild_mask = wild_groups.plain | wild_groups.canasta;
+    if wild_mask == 0 {
+        return None;
+    }
+    let merge = |dp: &mut [i32; W * 3],
+                 next: &mut [i32; W * 3],
+                 mask: Mask,
+                 left: u32,
+                 base: i32,
+                 per_wild: i32| {
+        for w0 in 0..W {
+            for c0 in 0..width {
+                let v = dp[w0 * width + c0];
+                if v == NONE {
+                    continue;
+                }
+                let mut m = mask;
+                while m != 0 {
+                    let w = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if w0 + w >= W {
+                        break;
+                    }
+                    let cell = &mut next[(w0 + w) * width + cap(c0 as u32 + left)];
+                    *cell = (*cell).max(v + base + per_wild * w as i32);
+                }
+            }
+        }
+    };
+    next[..cells].fill(NONE);
+    merge(&mut dp, &mut next, wild_mask, 0, 0, 20);
+    std::mem::swap(&mut dp, &mut next);
+    for rank in Rank::NATURALS {
+        let h = hand.rank_count(rank);
+        let count = groups.iter().filter(|g| g.rank() == Some(rank)).count();
+        if h == 0 && count == 0 {
+            if must == Some(rank) {
+                return None;
+            }
+            continue;
+        }
+        let pts = rank.points();
+        let naturals_on: u32 = groups
+            .iter()
+            .filter(|g| g.rank() == Some(rank))
+            .map(|g| g.naturals())
+            .sum();
+        next[..cells].fill(NONE);
+        let least = (must == Some(rank)) as u32;
+        for a in least..=h {
+            // The wilds the rank's groups may end with: the hand's `a`
+            // naturals join one group or make a new one (one group a rank
+            // under I-12 `one`), the other groups keep theirs (I-28).
+            let mut mask: Mask = 0;
+            let new_ok = rules.groups_per_rank == GroupsPerRank::Many || count == 0;
+            let choices = if a == 0 { 1 } else { count + new_ok as usize };
+            for choice in 0..choices {
+                let mut acc = Acc::START;
+                let mut ok = true;
+                for (j, g) in groups.iter().filter(|g| g.rank() == Some(rank)).enumerate() {
+                    let add = if j == choice { a } else { 0 };
+                    match natural_slot(g.naturals() + add, Some(g), rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => ok = false,
+                    }
+                }
+                if a > 0 && choice == count {
+                    match natural_slot(a, None, rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => ok = false,
+                    }
+                }
+                if ok {
+                    mask |= acc.plain | acc.canasta;
+                }
+            }
+            if mask != 0 {
+                merge(
+                    &mut dp,
+                    &mut next,
+                    mask,
+                    h - a,
+                    (naturals_on + a) as i32 * pts,
+                    pts,
+                );
+            }
+        }
+        std::mem::swap(&mut dp, &mut next);
+    }
+    // The wilds: the table's and the pending ones all in groups, the
+    // hand's `u` of them too; what is not in a group so far forms new
+    // groups of wilds only (three or more, 20 each).
+    let hand_wilds = hand.wild_count();
+    let mut out = NONE;
+    for u in 0..=hand_wilds {
+        let total = (table_wilds + pending + u) as usize;
+        let unlaid = hand_wilds - u;
+        for w in 0..W.min(total + 1) {
+            let rest = total - w;
+            if rest != 0 && rest < 3 {
+                continue;
+            }
+            for c in 0..width {
+                let v = dp[w * width + c];
+                if v != NONE && c + unlaid as usize >= width - 1 {
+                    out = out.max(v + 20 * rest as i32);
+                }
+            }
+        }
+    }
+    (out != NONE).then_some(out)
+}
+
+/// [`opening_with`] leaving at least `spare` (≥ 1) cards of `pool` unlaid:
+/// `dp[u][w][c]` is the best value with `w` wilds laid and `c` cards left
+/// over so far, counted up to `spare` (more left over is as good); `u` is
+/// 1 once a group of naturals is laid, where `must` is `None` (else there
+/// is one layer, and `must`'s rank may not be left out). Cards are only
+/// ever added to what is left over, so a column at `spare` stays there.
+/// `cur` and `next` hold at least `layers × (wilds + 1) × (spare + 1)`
+/// cells.
+pub(super) fn opening_leaving(
+    pool: CardSet,
+    must: Option<Rank>,
+    wilds: usize,
+    spare: usize,
+    cur: &mut [i32],
+    next: &mut [i32],
+) -> i32 {
+    const NONE: i32 = i32::MIN;
+    let width = spare + 1;
+    let layer = (wilds + 1) * width;
+    let layers = 1 + must.is_none() as usize;
+    let cells = layer * layers;
+    // A group laid moves a state to the last layer.
+    let laid = (layers - 1) * layer;
+    let mut dp = cur;
+    let mut next = next;
+    dp[..cells].fill(NONE);
+    // Threes are never laid (D-9.3).
+    dp[(pool.rank_count(Rank::Three) as usize).min(spare)] = 0;
+    for rank in Rank::NATURALS {
+        let n = pool.rank_count(rank) as usize;
+        let required = must == Some(rank);
+        if n < 2 && required {
+            return -1;
+        }
+        if n == 0 {
+            continue;
+        }
+        let pts = rank.points();
+        next[..cells].fill(NONE);
+        for u in 0..layers {
+            for w in 0..=wilds {
+                for c in 0..width {
+                    let v = dp[u * layer + w * width + c];
+                    if v == NONE {
+                        continue;
+                    }
+                    if !required {
+                        // None of the rank laid: all of it left over.
+                        let cell = &mut next[u * layer + w * width + (c + n).min(spare)];
+                        *cell = (*cell).max(v);
+                    }
+                    for k in 2..=n {
+                        let left = (c + n - k).min(spare);
+                        for j in 0..=(wilds - w) as u32 {
+                            if !legal_natural_counts(k as u32, j) {
+                                continue;
+                            }
+                            let cell = &mut next[laid + (w + j as usize) * width + left];
+                            *cell = (*cell).max(v + (k as i32 + j as i32) * pts);
+                        }
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut dp, &mut next);
+    }
+    let mut best = NONE;
+    for w in 0..=wilds {
+        let rem = wilds - w;
+        for c in 0..width {
+            let v = dp[laid + w * width + c];
+            if v == NONE {
+                continue;
+            }
+            // The wilds not laid are left over, or some form a group of
+            // wilds only (3 or more).
+            if c + rem >= spare {
+                best = best.max(v);
+            }
+            for t in 3..=rem {
+                if c + rem - t >= spare {
+                    best = best.max(v + 20 * t as i32);
+                }
+            }
+        }
+    }
+    best.max(-1)
+}
+
+/// [`opening_with`] when the card budget does not bind: `dp[u][w]` is the
+/// best value with `w` wilds used (`u` as in [`opening_leaving`]).
+pub(super) fn max_opening_unbounded(pool: CardSet, must: Option<Rank>, wilds: usize) -> i32 {
+    const NONE: i32 = i32::MIN;
+    let layers = 1 + must.is_none() as usize;
+    let laid = layers - 1;
+    let mut dp = [[NONE; 17]; 2];
+    dp[0][0] = 0;
+    for rank in Rank::NATURALS {
+        let n = pool.rank_count(rank);
+        let required = must == Some(rank);
+        if n < 2 {
+            if required {
+                return -1;
+            }
+            continue;
+        }
+        let pts = rank.points();
+        let mut next = [[NONE; 17]; 2];
+        for u in 0..layers {
+            for w in 0..=wilds {
+                let v = dp[u][w];
+                if v == NONE {
+                    continue;
+                }
+                if !required {
+                    next[u][w] = next[u][w].max(v);
+                }
+                for k in 2..=n {
+                    for j in 0..=(wilds - w) as u32 {
+                        if legal_natural_counts(k, j) {
+                            let cell = &mut next[laid][w + j as usize];
+                            *cell = (*cell).max(v + (k + j) as i32 * pts);
+                        }
+                    }
+                }
+            }
+        }
+        dp = next;
+    }
+    let mut best = NONE;
+    for (w, &v) in dp[laid].iter().enumerate().take(wilds + 1) {
+        if v == NONE {
+            continue;
+        }
+        best = best.max(v);
+        // The wilds left as a group of wilds only (3 or more).
+        let rem = (wilds - w) as i32;
+        if rem >= 3 {
+            best = best.max(v + 20 * rem);
+        }
+    }
+    best.max(-1)
+}
