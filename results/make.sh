@@ -49,6 +49,13 @@ run "$K" plot "$WORK/tax/matches.csv" --kind hist --x hands --group rule_tax --w
 run "$K" plot "$WORK/tax/matches.csv" --kind hist --x total --group rule_tax --bins 30 --title "Final totals: tax on vs off" --out "$OUT/tax/final-totals.svg"
 run "$K" sweep --a rules --b greedy --matches "$M" --seed $SEED --vary 'tax_schedule=5000:2,7000:4,9000:10;3000:2,6000:4,9000:10;7000:2' --out "$WORK/schedules" --quiet
 cp "$WORK/schedules/sweep.csv" "$OUT/tax/schedules.csv"
+# The same question under two more pairings: a stronger player against
+# a weaker one that plays much like it (rules against its yardstick, the
+# rules agent with its fixes off), and two equal players (match length).
+run "$K" sweep --a rules --b rules:fixes=off --matches "$M" --seed $SEED --vary tax=on,off --out "$WORK/tax-yardstick" --quiet
+cp "$WORK/tax-yardstick/sweep.csv" "$OUT/tax/sweep-rules-yardstick.csv"
+run "$K" sweep --a rules --b rules --matches "$M" --seed $SEED --vary tax=on,off --out "$WORK/tax-rules" --quiet
+cp "$WORK/tax-rules/sweep.csv" "$OUT/tax/sweep-rules-rules.csv"
 
 fi
 
@@ -58,7 +65,10 @@ H=$(size 10000 40)
 run "$K" sweep --a rules --b greedy --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening" --quiet
 cp "$WORK/opening/sweep.csv" "$OUT/opening/sweep.csv"
 run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y a_hand_win_rate --lo a_hand_win_lo --hi a_hand_win_hi --title "Hand-win rate of rules v greedy by opening minimum" --out "$OUT/opening/win-rate.svg"
-run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y mean_turns --title "Hand length (turns) by opening minimum" --out "$OUT/opening/hand-length.svg"
+run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y median_turns_out --title "Hand length (turns, hands that went out, median) by opening minimum" --out "$OUT/opening/hand-length.svg"
+# The second pairing: two rules players.
+run "$K" sweep --a rules --b rules --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening-rules" --quiet
+cp "$WORK/opening-rules/sweep.csv" "$OUT/opening/sweep-rules-rules.csv"
 
 fi
 
