@@ -287,23 +287,24 @@ pub(crate) fn play_meld_biased_hands(
 }
 
 /// Plays the hands `seeds` of each setting `(rules, seeds)` between two
-/// agents made by `make(setting)`, and at every meld decision asks a copy
-/// of the mover (and of its generator) [`crate::Agent::act_unlisted`]
-/// before the mover is asked [`crate::Agent::act`] with the listing. Where
-/// the copy chooses, its action was found listed and is the one `act`
-/// returns; either way the generators then draw alike and `same(copy,
-/// mover)` holds. Returns how many decisions were chosen and declined.
+/// agents made by `make(setting)`. At every meld decision a copy of the
+/// mover (and of its generator) chooses from the lazy moves of the state
+/// (candidates checked one at a time, [`GameState::moves`]) before the
+/// mover chooses from the listing made in full, checked on the mover's own
+/// world ([`kanaszta_engine::Moves::of_listing`]): the two choices are the
+/// same listed action, the generators then draw alike and `same(copy,
+/// mover)` holds. Returns how many decisions were compared.
 #[cfg(test)]
-pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
+pub(crate) fn lazy_against_listed<A: crate::Agent + Clone>(
     settings: &[(kanaszta_engine::Rules, std::ops::Range<u64>)],
     make: impl Fn(usize) -> A,
     same: impl Fn(&A, &A) -> bool,
-) -> (u32, u32) {
-    use crate::Candidates;
-    use kanaszta_engine::Phase;
+) -> u32 {
+    use kanaszta_engine::{MoveBuf, Moves, Phase};
     use rand::{Rng, SeedableRng};
-    let (mut legal, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut chosen, mut declined) = (0, 0);
+    let mut legal = Vec::new();
+    let (mut lazy, mut full) = (MoveBuf::new(), MoveBuf::new());
+    let mut compared = 0;
     for (k, (rules, seeds)) in settings.iter().enumerate() {
         for seed in seeds.clone() {
             let mut g = kanaszta_engine::GameState::new(*rules, seed);
@@ -319,24 +320,20 @@ pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
                 let mut copy = None;
                 if g.phase() == Phase::Meld {
                     let (mut agent, mut rng) = (agents[p].clone(), rngs[p].clone());
-                    g.candidate_actions(&mut cand);
-                    found.clear();
-                    let mut c = Candidates::new(&g, &cand, &mut found);
-                    let choice = agent.act_unlisted(&view, &mut c, &mut rng);
-                    match choice {
-                        Some(a) => {
-                            chosen += 1;
-                            assert!(found.contains(&a), "seed {seed}: {a} was checked");
-                        }
-                        None => declined += 1,
-                    }
+                    let mut moves = g.moves(&mut lazy);
+                    let choice = agent.act(&view, &mut moves, &mut rng);
+                    assert!(moves.lists(choice), "seed {seed}: {choice} is listed");
+                    compared += 1;
                     copy = Some((choice, agent, rng));
                 }
-                let a = agents[p].act(&view, &legal, &mut rngs[p]);
-                if let Some((choice, agent, mut rng)) = copy {
-                    if let Some(b) = choice {
-                        assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
-                    }
+                let world = view.own_world(&mut rand_pcg::Pcg64Mcg::new(0));
+                let a = agents[p].act(
+                    &view,
+                    &mut Moves::of_listing(&world, &legal, &mut full),
+                    &mut rngs[p],
+                );
+                if let Some((b, agent, mut rng)) = copy {
+                    assert_eq!(a, b, "seed {seed}, turn {}", g.turns());
                     assert_eq!(rng.next_u64(), rngs[p].clone().next_u64(), "seed {seed}");
                     assert!(same(&agent, &agents[p]), "seed {seed}, turn {}", g.turns());
                 }
@@ -344,7 +341,7 @@ pub(crate) fn unlisted_against_listed<A: crate::Agent + Clone>(
             }
         }
     }
-    (chosen, declined)
+    compared
 }
 
 #[cfg(test)]
@@ -389,16 +386,15 @@ mod tests {
     /// rule versions (lays, extends, wilds moved, take-backs, heart aces).
     #[test]
     fn table_value_change_is_the_difference() {
-        let mut cand = Vec::new();
+        let mut buf = kanaszta_engine::MoveBuf::new();
         let mut steps = 0;
         play_meld_biased_hands(0..30, |rules, g, _| {
             if g.phase() == Phase::Meld {
                 let before = g.table(g.current_player());
                 let base = table_value(before, rules);
-                g.candidate_actions(&mut cand);
-                let mut check = g.candidate_check();
-                for &a in &cand {
-                    let got = check.read_table_after(a, |t| {
+                let mut moves = g.moves(&mut buf);
+                for &a in moves.actions() {
+                    let got = moves.read_table_after(a, |t| {
                         (
                             table_value(t, rules) - base,
                             table_value_change(before, t, rules),

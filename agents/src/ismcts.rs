@@ -60,7 +60,7 @@ use crate::search::{
     anchored, reward, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
-use crate::Agent;
+use crate::{Agent, Moves};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -711,7 +711,8 @@ impl Agent for IsmctsAgent {
         self.driver.inform(player, action);
     }
 
-    fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        let legal = moves.all();
         let core = &mut self.core;
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {

@@ -30,219 +30,22 @@ pub use random::{RandomAgent, RandomParams};
 pub use rules::{RulesAgent, RulesParams};
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError, AGENT_NAMES};
 
-use kanaszta_engine::{Action, CandidateCheck, GameState, Group, SeatView, Table};
+pub use kanaszta_engine::{MoveBuf, Moves};
+
+use kanaszta_engine::{Action, SeatView};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
-
-/// The meld phase's candidate actions of [`Agent::act_unlisted`]: the
-/// actions [`GameState::legal_actions`] chooses from, unchecked, in its
-/// order ([`GameState::candidate_actions`]), with the listing's check one
-/// candidate at a time. They read only the mover's own cards, table and
-/// turn; the state behind them is out of the agent's reach.
-pub struct Candidates<'a> {
-    actions: &'a [Action],
-    /// Where the ends (the discards and the reset) begin: they come after
-    /// every meld step.
-    ends: usize,
-    check: CandidateCheck<'a>,
-    listed: &'a mut Vec<Action>,
-    /// The actions are the listing itself ([`Candidates::of_listing`]).
-    is_listing: bool,
-}
-
-impl<'a> Candidates<'a> {
-    /// The candidates `actions` of `state` (from
-    /// [`GameState::candidate_actions`]); the ones found listed are added
-    /// to `listed`.
-    pub fn new(state: &'a GameState, actions: &'a [Action], listed: &'a mut Vec<Action>) -> Self {
-        Candidates {
-            actions,
-            ends: ends_start(actions),
-            check: state.candidate_check(),
-            listed,
-            is_listing: false,
-        }
-    }
-
-    /// The listing `legal` of the state whose mover's part is that of
-    /// `world` (a world of the mover's view), as candidates that are all
-    /// listed: so that an agent's choice from candidates serves for its
-    /// choice from the listing too. Steps are tried on `world`.
-    pub fn of_listing(
-        world: &'a GameState,
-        legal: &'a [Action],
-        listed: &'a mut Vec<Action>,
-    ) -> Self {
-        Candidates {
-            actions: legal,
-            ends: ends_start(legal),
-            check: world.candidate_check(),
-            listed,
-            is_listing: true,
-        }
-    }
-
-    /// The candidates, in the listing's order.
-    pub fn actions(&self) -> &'a [Action] {
-        self.actions
-    }
-
-    /// The meld steps among the candidates (every candidate before the
-    /// discards and the reset), in order.
-    pub fn steps(&self) -> &'a [Action] {
-        &self.actions[..self.ends]
-    }
-
-    /// The discards and the reset among the candidates, in order: they
-    /// come after every meld step.
-    pub fn ends(&self) -> &'a [Action] {
-        &self.actions[self.ends..]
-    }
-
-    /// Whether [`GameState::legal_actions`] lists the candidate `a`.
-    pub fn is_listed(&mut self, a: Action) -> bool {
-        // The ones found listed are kept: asked again, they are not
-        // checked again.
-        if self.is_listing {
-            return self.actions.contains(&a);
-        }
-        if self.listed.contains(&a) {
-            return true;
-        }
-        let ok = self.check.is_listed(a);
-        if ok {
-            self.listed.push(a);
-        }
-        ok
-    }
-
-    /// Whether the candidate `a` is surely not listed, by a cheap test
-    /// ([`CandidateCheck::surely_unlisted`]): a player scoring candidates
-    /// before checking them may leave these out. `false` decides nothing.
-    pub fn surely_unlisted(&mut self, a: Action) -> bool {
-        !self.is_listing && self.check.surely_unlisted(a)
-    }
-
-    /// Whether `a` is a candidate and listed: the listing's `contains`.
-    pub fn lists(&mut self, a: Action) -> bool {
-        self.actions.contains(&a) && self.is_listed(a)
-    }
-
-    /// The one listed candidate, if exactly one is; found by checking
-    /// the cheap candidates first (discards and the reset) and the rest
-    /// of the pile (listed whenever it may be taken, and asked for first
-    /// by the players), then the take-backs (a group laid this turn taken
-    /// back nearly always leaves a way out, where a step that empties the
-    /// hand leaves none and takes a going-out test to refuse), and no
-    /// more than it takes to see a second.
-    pub fn only_listed(&mut self) -> Option<Action> {
-        let mut only = None;
-        let pass = |a: &Action| match a {
-            Action::Discard(_) | Action::Reset | Action::TakeRest => 0,
-            Action::TakeBack { .. } | Action::TakeBackHeartAce => 1,
-            _ => 2,
-        };
-        // The discards are counted at once (they are the hand's kinds):
-        // two listed settle it, and with none listed none is checked.
-        let mut check_discards = true;
-        if !self.is_listing {
-            match self.check.listed_discards() {
-                0 => check_discards = false,
-                1 => {}
-                _ => return None,
-            }
-        }
-        // A pass runs only if it has candidates. The ends (discards and
-        // the reset) come after the steps and belong to the first pass.
-        let (steps, ends) = (self.steps(), self.ends());
-        let passes = steps.iter().fold(0u8, |m, a| m | 1 << pass(a)) | (!ends.is_empty()) as u8;
-        for this_pass in 0..3 {
-            if passes & (1 << this_pass) == 0 {
-                continue;
-            }
-            let all = if this_pass == 0 { self.actions } else { steps };
-            for &a in all {
-                if pass(&a) != this_pass || (!check_discards && matches!(a, Action::Discard(_))) {
-                    continue;
-                }
-                if self.is_listed(a) {
-                    if only.is_some() {
-                        return None;
-                    }
-                    only = Some(a);
-                }
-            }
-        }
-        only
-    }
-
-    /// Every listed candidate, in order, into `out` (cleared first): the
-    /// listing itself.
-    pub fn listing(&mut self, out: &mut Vec<Action>) {
-        out.clear();
-        for i in 0..self.actions.len() {
-            let a = self.actions[i];
-            if self.is_listed(a) {
-                out.push(a);
-            }
-        }
-    }
-
-    /// For an extend from the hand with no wild pending, the group before
-    /// and after it (`Some(None)` if the step is refused); `None` for any
-    /// other action ([`CandidateCheck::extend_from_hand`]).
-    pub fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
-        self.check.extend_from_hand(a)
-    }
-
-    /// `read` of the mover's table after the meld step `a` alone, or
-    /// `None` if the step is refused ([`CandidateCheck::read_table_after`]):
-    /// what a listed step leads to, without the listing's check, read in
-    /// place.
-    pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
-        self.check.read_table_after(a, read)
-    }
-}
-
-/// Where the ends of a meld phase (the discards and the reset) begin in
-/// `actions`, candidates or a listing: the engine lists them after every
-/// meld step ([`GameState::candidate_actions`]).
-fn ends_start(actions: &[Action]) -> usize {
-    let mut n = actions.len();
-    while n > 0 && matches!(actions[n - 1], Action::Discard(_) | Action::Reset) {
-        n -= 1;
-    }
-    debug_assert!(!actions[..n]
-        .iter()
-        .any(|a| matches!(a, Action::Discard(_) | Action::Reset)));
-    n
-}
 
 /// A player, in the shape of OpenSpiel's `Bot`.
 pub trait Agent {
     /// The agent's spec name, e.g. `random`.
     fn name(&self) -> String;
-    /// Chooses one of `legal` (never empty) for the seat of `view`, which is
-    /// the mover. Returning an action not in `legal` is an error of the game.
-    fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action;
-    /// Whether the agent may choose meld-phase actions by
-    /// [`Agent::act_unlisted`]. Asked before each meld-phase decision.
-    fn chooses_unlisted(&self) -> bool {
-        false
-    }
-    /// A meld-phase choice without the checked listing: an agent with an
-    /// order of preference checks only the [`Candidates`] it gets to.
-    /// Returns the action [`Agent::act`] would return with the listing, or
-    /// `None`, leaving the agent and `rng` as they were, to be asked by
-    /// [`Agent::act`] instead.
-    fn act_unlisted(
-        &mut self,
-        _view: &SeatView,
-        _candidates: &mut Candidates,
-        _rng: &mut Pcg64Mcg,
-    ) -> Option<Action> {
-        None
-    }
+    /// Chooses one of `moves` for the seat of `view`, which is the mover.
+    /// [`Moves::all`] is the whole listing (never empty); a player with an
+    /// order of preference may instead walk [`Moves::actions`] and ask
+    /// [`Moves::is_listed`] only of the ones it gets to. Returning an
+    /// action that is not listed is an error of the game.
+    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action;
     /// Told what a player did (every action of the hand, in order, its own
     /// included).
     fn inform(&mut self, _player: usize, _action: Action) {}
@@ -319,7 +122,7 @@ impl TurnFinisher {
     }
 
     /// [`TurnFinisher::next`] with `listed(a)` telling whether the listing
-    /// holds `a` (as [`Candidates::is_listed`] does).
+    /// holds `a` (as [`Moves::lists`] does).
     pub fn next_with(
         &mut self,
         view: &SeatView,
@@ -421,25 +224,32 @@ mod tests {
         unreachable!()
     }
 
-    /// `Candidates::only_listed` is the listing's only action where it has
-    /// one, and `None` where it has more, at every meld-phase state of
-    /// meld-biased hands under both rule versions: states with no listed
-    /// discard (pickups, pending wilds, a last card that cannot go out)
-    /// and with one come often, and the take-backs' pass is met.
+    /// `Moves::only_listed` is the listing's only action where it has one,
+    /// and `None` where it has more, and `Moves::all` is the listing, at
+    /// every meld-phase state of meld-biased hands under both rule
+    /// versions: states with no listed discard (pickups, pending wilds, a
+    /// last card that cannot go out) and with one come often, and the
+    /// take-backs' pass is met. Made from the listing, the moves answer
+    /// the same.
     #[test]
     fn only_listed_is_the_single_listed_action() {
-        let (mut legal, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
+        let mut legal = Vec::new();
+        let mut buf = MoveBuf::new();
         let (mut single, mut no_discard, mut one_discard, mut take_backs) = (0, 0, 0, 0);
         crate::eval::play_meld_biased_hands(0..70, |_, g, _| {
             if g.phase() != Phase::Meld {
                 return;
             }
             g.legal_actions(&mut legal);
-            g.candidate_actions(&mut cand);
-            found.clear();
-            let got = Candidates::new(g, &cand, &mut found).only_listed();
             let want = (legal.len() == 1).then(|| legal[0]);
-            assert_eq!(got, want, "{legal:?}");
+            let mut m = g.moves(&mut buf);
+            assert!(!m.is_complete());
+            assert_eq!(m.only_listed(), want, "{legal:?}");
+            assert_eq!(m.all(), &legal[..]);
+            assert_eq!(m.only_listed(), want, "after all: {legal:?}");
+            let mut m = Moves::of_listing(g, &legal, &mut buf);
+            assert!(m.is_complete());
+            assert_eq!(m.only_listed(), want, "{legal:?}");
             single += want.is_some() as u32;
             let discards = legal
                 .iter()
@@ -460,26 +270,39 @@ mod tests {
 
     /// The ends of a meld phase (the discards and the reset) come after
     /// every meld step, in the candidates and in the listing, so that
-    /// `Candidates::steps` and `Candidates::ends` split them: at every
-    /// meld-phase state of meld-biased hands under both rule versions.
+    /// `Moves::steps` and `Moves::ends` split them; every listed action
+    /// is among the candidates, and `Moves::lists` is the listing's
+    /// `contains`: at every meld-phase state of meld-biased hands under
+    /// both rule versions.
     #[test]
     fn ends_follow_every_step() {
-        let (mut cand, mut legal, mut found) = (Vec::new(), Vec::new(), Vec::new());
+        let mut legal = Vec::new();
+        let mut buf = MoveBuf::new();
         let (mut states, mut resets) = (0, 0);
         let is_end = |a: &Action| matches!(a, Action::Discard(_) | Action::Reset);
         crate::eval::play_meld_biased_hands(0..30, |_, g, _| {
             if g.phase() != Phase::Meld {
                 return;
             }
-            g.candidate_actions(&mut cand);
             g.legal_actions(&mut legal);
+            let cand = g.moves(&mut buf).actions().to_vec();
             for list in [&cand, &legal] {
                 let first_end = list.iter().position(is_end).unwrap_or(list.len());
                 assert!(list[first_end..].iter().all(is_end), "{list:?}");
-                let c = Candidates::new(g, list, &mut found);
-                assert_eq!(c.steps(), &list[..first_end]);
-                assert_eq!(c.ends(), &list[first_end..]);
             }
+            let m = g.moves(&mut buf);
+            let first_end = cand.iter().position(is_end).unwrap_or(cand.len());
+            assert_eq!(m.steps(), &cand[..first_end]);
+            assert_eq!(m.ends(), &cand[first_end..]);
+            let m = Moves::of_listing(g, &legal, &mut buf);
+            let first_end = legal.iter().position(is_end).unwrap_or(legal.len());
+            assert_eq!(m.steps(), &legal[..first_end]);
+            assert_eq!(m.ends(), &legal[first_end..]);
+            let mut m = g.moves(&mut buf);
+            for &a in &cand {
+                assert_eq!(m.lists(a), legal.contains(&a), "{a}");
+            }
+            assert!(legal.iter().all(|a| cand.contains(a)));
             states += 1;
             resets += legal.contains(&Action::Reset) as u32;
         });

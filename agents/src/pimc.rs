@@ -19,7 +19,7 @@ use crate::search::{
     anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{parse_in, ParamDoc, Params};
-use crate::Agent;
+use crate::{Agent, Moves};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -265,7 +265,8 @@ impl Agent for PimcAgent {
         self.driver.inform(player, action);
     }
 
-    fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        let legal = moves.all();
         let core = &mut self.core;
         let margin = core.params.margin;
         self.driver

@@ -1,8 +1,8 @@
 //! Driving agents through a hand or a match. An agent's illegal action is an
 //! error of that game ([`AgentError`]), never a panic of the run.
 
-use crate::{Agent, Candidates};
-use kanaszta_engine::{Action, GameState, HandRecord, Match, Phase, RuleError};
+use crate::Agent;
+use kanaszta_engine::{Action, GameState, HandRecord, Match, MoveBuf, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -73,8 +73,7 @@ pub fn play_hand(
     for a in agents.iter_mut() {
         a.restart();
     }
-    let mut legal = Vec::with_capacity(64);
-    let mut candidates = Vec::with_capacity(64);
+    let mut buf = MoveBuf::new();
     let mut play = HandPlay::default();
     let mut last = (u32::MAX, usize::MAX);
     let mut in_turn = 0u32;
@@ -99,25 +98,12 @@ pub fn play_hand(
             });
         }
         let view = state.view(p);
-        let mut unlisted = None;
-        if state.phase() == Phase::Meld && agents[p].chooses_unlisted() {
-            // Only the candidates the agent gets to are checked; `legal`
-            // holds those found listed.
-            state.candidate_actions(&mut candidates);
-            legal.clear();
-            let mut c = Candidates::new(state, &candidates, &mut legal);
-            unlisted = agents[p].act_unlisted(&view, &mut c, &mut rngs[p]);
-        }
-        let action = match unlisted {
-            Some(a) => a,
-            None => {
-                state.legal_actions(&mut legal);
-                agents[p].act(&view, &legal, &mut rngs[p])
-            }
-        };
+        let mut moves = state.moves(&mut buf);
+        let action = agents[p].act(&view, &mut moves, &mut rngs[p]);
         // A listed action skips the completion check its listing made; any
         // other goes through the full check and is refused with the rule.
-        let applied = if legal.contains(&action) {
+        let listed = moves.lists(action);
+        let applied = if listed {
             state.apply_listed(action)
         } else {
             state.apply(action)
@@ -161,14 +147,14 @@ pub fn play_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::{Rules, SeatView};
+    use kanaszta_engine::{Moves, Phase, Rules, SeatView};
 
     struct Stubborn;
     impl Agent for Stubborn {
         fn name(&self) -> String {
             "stubborn".into()
         }
-        fn act(&mut self, _v: &SeatView, _l: &[Action], _r: &mut Pcg64Mcg) -> Action {
+        fn act(&mut self, _v: &SeatView, _m: &mut Moves, _r: &mut Pcg64Mcg) -> Action {
             Action::TakeRest
         }
     }
@@ -185,26 +171,16 @@ mod tests {
         assert!(e.to_string().contains("illegal action `rest`"), "{e}");
     }
 
-    /// Plays the first listed action, but in the meld phase picks,
-    /// without the listing, the first candidate that is not listed.
+    /// Plays the first listed action, but in the meld phase picks the
+    /// first candidate that is not listed.
     struct Unlisted;
     impl Agent for Unlisted {
         fn name(&self) -> String {
             "unlisted".into()
         }
-        fn act(&mut self, _v: &SeatView, l: &[Action], _r: &mut Pcg64Mcg) -> Action {
-            l[0]
-        }
-        fn chooses_unlisted(&self) -> bool {
-            true
-        }
-        fn act_unlisted(
-            &mut self,
-            _v: &SeatView,
-            c: &mut Candidates,
-            _r: &mut Pcg64Mcg,
-        ) -> Option<Action> {
-            c.actions().iter().copied().find(|&a| !c.is_listed(a))
+        fn act(&mut self, _v: &SeatView, m: &mut Moves, _r: &mut Pcg64Mcg) -> Action {
+            let first_unlisted = m.actions().iter().copied().find(|&a| !m.is_listed(a));
+            first_unlisted.unwrap_or_else(|| m.all()[0])
         }
     }
 

@@ -2,7 +2,7 @@
 //! phase so hands finish.
 
 use crate::spec::{parse_in, ParamDoc, Params};
-use crate::{Agent, TurnFinisher};
+use crate::{Agent, Moves, TurnFinisher};
 use kanaszta_engine::{Action, SeatView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -94,7 +94,8 @@ impl Agent for RandomAgent {
         self.finisher.reset();
     }
 
-    fn act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
+    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        let legal = moves.all();
         if self.finisher.step(view) > self.params.patience {
             if let Some(a) = self.finisher.next(view, legal, rng) {
                 return a;
@@ -137,7 +138,7 @@ pub fn random_choice(legal: &[Action], discard_bias: f64, rng: &mut Pcg64Mcg) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::{GameState, Rules};
+    use kanaszta_engine::{GameState, MoveBuf, Rules};
     use rand::SeedableRng;
 
     #[test]
@@ -151,7 +152,7 @@ mod tests {
             while !g.is_terminal() {
                 g.legal_actions(&mut legal);
                 let v = g.view(g.current_player());
-                let a = agent.act(&v, &legal, &mut rng);
+                let a = agent.act(&v, &mut g.moves(&mut MoveBuf::new()), &mut rng);
                 assert!(legal.contains(&a));
                 g.apply(a).unwrap();
                 steps += 1;

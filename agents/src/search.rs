@@ -45,7 +45,7 @@
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
 use crate::spec::AgentSpec;
-use crate::{Agent, Candidates, GreedyParams, RulesAgent, RulesParams};
+use crate::{Agent, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -172,8 +172,8 @@ pub struct Sim {
     me: usize,
     policies: Vec<Policy>,
     legal: Vec<Action>,
-    /// Meld-phase candidates for a policy that chooses without the listing.
-    candidates: Vec<Action>,
+    /// The moves a policy chooses from.
+    buf: MoveBuf,
     /// The options of the last [`Point::Decide`].
     pub options: Vec<Macro>,
     /// The searcher's stage in its current turn.
@@ -197,7 +197,7 @@ impl Sim {
             me,
             policies: (0..players).map(|_| Policy::of(rollout)).collect(),
             legal: Vec::with_capacity(128),
-            candidates: Vec::with_capacity(128),
+            buf: MoveBuf::new(),
             options: Vec::with_capacity(32),
             stage: Stage::Start,
             turn_key: (u32::MAX, usize::MAX),
@@ -310,60 +310,41 @@ impl Sim {
                     }
                 }
             }
-            // A policy's meld step chosen without the listing
-            // ([`Agent::act_unlisted`]): not at the searcher's own
+            // A policy's meld step chosen from the lazy moves (the
+            // candidates checked one at a time): not at the searcher's own
             // decisions in the tree, nor after its `hold`.
             let policy_step = p != self.me || (!tree && self.stage != Stage::DiscardNow);
-            if policy_step && g.phase() == Phase::Meld && self.steps <= MAX_SIM_STEPS_PER_TURN {
-                let unlisted = match &self.policies[p] {
-                    Policy::Rules(_) => true,
-                    Policy::Other(agent) => agent.chooses_unlisted(),
-                };
-                if unlisted {
-                    g.candidate_actions(&mut self.candidates);
-                    self.legal.clear();
-                    let mut c = Candidates::new(g, &self.candidates, &mut self.legal);
-                    let view = g.view(p);
-                    let chosen = match &mut self.policies[p] {
-                        Policy::Rules(r) => r.act_in_unlisted(&view, g, &mut c, rng),
-                        Policy::Other(agent) => agent.act_unlisted(&view, &mut c, rng),
-                    };
-                    if let Some(a) = chosen {
-                        self.broken |= !self.apply_chosen(g, a);
-                        continue;
-                    }
-                }
+            if policy_step
+                && g.phase() == Phase::Meld
+                && self.steps <= MAX_SIM_STEPS_PER_TURN
+                && self.policies[p].lazy()
+            {
+                let view = g.view(p);
+                let mut moves = g.moves(&mut self.buf);
+                let a = self.policies[p].act_moves(&view, g, &mut moves, rng);
+                let listed = moves.lists(a);
+                self.broken |= !self.apply_as(g, a, listed);
+                continue;
             }
-            // The searcher's own meld phase in the tree: from candidates
-            // where its policy chooses without the listing (only the
-            // candidates the decisions need are checked), else, or where
-            // the policy declines, from the listing.
+            // The searcher's own meld phase in the tree: from the lazy
+            // moves where its policy chooses from them (only the
+            // candidates the decisions need are checked), else from the
+            // listing.
             if p == self.me
                 && tree
                 && g.phase() == Phase::Meld
                 && self.steps <= MAX_SIM_STEPS_PER_TURN
             {
-                let unlisted = match &self.policies[p] {
-                    Policy::Rules(_) => true,
-                    Policy::Other(agent) => agent.chooses_unlisted(),
-                };
-                let mut step = OwnStep::Declined;
-                if unlisted {
-                    g.candidate_actions(&mut self.candidates);
-                    self.legal.clear();
-                    step = self.own_meld_step(g, false, rng);
-                }
-                if step == OwnStep::Declined {
+                let lazy = self.policies[p].lazy();
+                if !lazy {
                     g.legal_actions(&mut self.legal);
-                    step = self.own_meld_step(g, true, rng);
                 }
-                match step {
-                    OwnStep::Apply(a) => {
-                        self.broken |= !self.apply_chosen(g, a);
+                match self.own_meld_step(g, !lazy, rng) {
+                    OwnStep::Apply(a, listed) => {
+                        self.broken |= !self.apply_as(g, a, listed);
                         continue;
                     }
                     OwnStep::Decide => return Point::Decide,
-                    OwnStep::Declined => unreachable!("a listed choice is never declined"),
                 }
             }
             g.legal_actions(&mut self.legal);
@@ -383,7 +364,7 @@ impl Sim {
                 continue;
             }
             if p != self.me {
-                let a = self.policies[p].act(g, &self.legal, rng);
+                let a = self.policies[p].act(g, &self.legal, &mut self.buf, rng);
                 self.broken |= !self.apply_chosen(g, a);
                 continue;
             }
@@ -403,7 +384,7 @@ impl Sim {
                     // A rollout after `hold`: the policy's discard if it
                     // offers one, else the least useful card.
                     let v = g.view(p);
-                    let mut a = self.policies[p].act_with(&v, g, &self.legal, rng);
+                    let mut a = self.policies[p].act_with(&v, g, &self.legal, &mut self.buf, rng);
                     if !matches!(a, Action::Discard(_)) {
                         if let Some(d) = least_useful_discard(&v, &self.legal) {
                             a = d;
@@ -414,7 +395,7 @@ impl Sim {
                 }
                 _ => {}
             }
-            let a = self.policies[p].act(g, &self.legal, rng);
+            let a = self.policies[p].act(g, &self.legal, &mut self.buf, rng);
             self.broken |= !self.apply_chosen(g, a);
         }
     }
@@ -423,13 +404,10 @@ impl Sim {
 /// What [`Sim::own_meld_step`] found.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum OwnStep {
-    /// The step to apply.
-    Apply(Action),
+    /// The step to apply, and whether it is listed.
+    Apply(Action, bool),
     /// A decision point: `options` are set.
     Decide,
-    /// The policy declined to choose without the listing: nothing has
-    /// changed, and the listing decides.
-    Declined,
 }
 
 impl Sim {
@@ -438,33 +416,25 @@ impl Sim {
     /// and no pickup is in progress, the policy's first step is held back
     /// for a `meld`/`hold` decision; after `hold`, or when the policy
     /// would discard, the listed discards are the options; otherwise the
-    /// policy's step. With `listed`, `self.legal` is the listing of `g`
-    /// and the policy chooses from it; else `self.candidates` are the
-    /// candidates of `g`, the policy chooses without the listing, and
-    /// `self.legal` collects the candidates found listed.
+    /// policy's step. With `listed`, `self.legal` is the listing of `g`;
+    /// else the policy chooses from the lazy moves of `g`.
     fn own_meld_step(&mut self, g: &GameState, listed: bool, rng: &mut Pcg64Mcg) -> OwnStep {
         let p = self.me;
-        let (stage, pending) = (self.stage, self.pending);
         let mut c = if listed {
-            Candidates::of_listing(g, &self.legal, &mut self.candidates)
+            Moves::of_listing(g, &self.legal, &mut self.buf)
         } else {
-            Candidates::new(g, &self.candidates, &mut self.legal)
+            g.moves(&mut self.buf)
         };
         if let Some(a) = c.only_listed() {
-            return OwnStep::Apply(a);
+            return OwnStep::Apply(a, true);
         }
         let view = g.view(p);
         let policy = &mut self.policies[p];
-        let legal = c.actions();
-        let mut choose = |c: &mut Candidates, rng: &mut Pcg64Mcg| match policy {
-            _ if listed => Some(policy.act_with(&view, g, legal, rng)),
-            Policy::Rules(r) => r.act_in_unlisted(&view, g, c, rng),
-            Policy::Other(agent) => agent.act_unlisted(&view, c, rng),
-        };
+        let mut choose = |c: &mut Moves, rng: &mut Pcg64Mcg| policy.act_moves(&view, g, c, rng);
         // The listed discards, in the listing's order.
-        let discards = |c: &mut Candidates, out: &mut Vec<Macro>| {
+        let discards = |c: &mut Moves, out: &mut Vec<Macro>| {
             out.clear();
-            for &a in c.actions() {
+            for &a in c.ends() {
                 if let Action::Discard(d) = a {
                     if c.is_listed(a) {
                         out.push(Macro::Discard(d));
@@ -475,24 +445,18 @@ impl Sim {
         if self.stage == Stage::Start {
             self.stage = Stage::ByPolicy;
             let hold = g.pickup().is_none()
-                && legal
+                && c.ends()
                     .iter()
                     .any(|&a| matches!(a, Action::Discard(_)) && c.is_listed(a));
             if hold {
-                match choose(&mut c, rng) {
-                    None => {
-                        (self.stage, self.pending) = (stage, pending);
-                        return OwnStep::Declined;
-                    }
-                    // `meld` differs from `hold` only if the policy would
-                    // lay something first.
-                    Some(a) if !matches!(a, Action::Discard(_)) => {
-                        self.pending = Some(a);
-                        self.options.clear();
-                        self.options.extend([Macro::Meld, Macro::Hold]);
-                        return OwnStep::Decide;
-                    }
-                    Some(_) => {}
+                let a = choose(&mut c, rng);
+                // `meld` differs from `hold` only if the policy would lay
+                // something first.
+                if !matches!(a, Action::Discard(_)) {
+                    self.pending = Some(a);
+                    self.options.clear();
+                    self.options.extend([Macro::Meld, Macro::Hold]);
+                    return OwnStep::Decide;
                 }
                 self.stage = Stage::DiscardNow;
             }
@@ -505,20 +469,14 @@ impl Sim {
         }
         let a = match self.pending.take() {
             Some(a) => a,
-            None => match choose(&mut c, rng) {
-                Some(a) => a,
-                None => {
-                    (self.stage, self.pending) = (stage, pending);
-                    return OwnStep::Declined;
-                }
-            },
+            None => choose(&mut c, rng),
         };
         if let Action::Discard(_) = a {
             self.stage = Stage::DiscardNow;
             discards(&mut c, &mut self.options);
             return OwnStep::Decide;
         }
-        OwnStep::Apply(a)
+        OwnStep::Apply(a, c.lists(a))
     }
 }
 
@@ -527,47 +485,81 @@ impl Sim {
 /// rather than on one it would make from the seat's view.
 enum Policy {
     Rules(Box<RulesAgent>),
-    Other(Box<dyn Agent>),
+    /// Another agent, and whether it chooses its meld steps from the lazy
+    /// moves (as greedy does) rather than from the listing.
+    Other(Box<dyn Agent>, bool),
 }
 
 impl Policy {
     fn of(rollout: Rollout) -> Policy {
         match rollout {
             Rollout::Rules => Policy::Rules(Box::new(RulesAgent::new(RulesParams::default()))),
-            _ => Policy::Other(rollout.build()),
+            Rollout::Greedy => Policy::Other(rollout.build(), true),
+            Rollout::Random => Policy::Other(rollout.build(), false),
+        }
+    }
+
+    /// Whether the policy chooses its meld steps from the lazy moves (it
+    /// checks only the candidates it gets to); one that reads the whole
+    /// listing anyway is given the listing, and a single listed action is
+    /// played without asking it.
+    fn lazy(&self) -> bool {
+        match self {
+            Policy::Rules(_) => true,
+            Policy::Other(_, lazy) => *lazy,
         }
     }
 
     fn restart(&mut self) {
         match self {
             Policy::Rules(a) => a.restart(),
-            Policy::Other(a) => a.restart(),
+            Policy::Other(a, _) => a.restart(),
         }
     }
 
     fn inform(&mut self, player: usize, action: Action) {
         match self {
             Policy::Rules(a) => a.inform(player, action),
-            Policy::Other(a) => a.inform(player, action),
+            Policy::Other(a, _) => a.inform(player, action),
         }
     }
 
-    /// The mover's action in `g`.
-    fn act(&mut self, g: &GameState, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        self.act_with(&g.view(g.current_player()), g, legal, rng)
+    /// The mover's action in `g`, from the listing `legal` of `g`.
+    fn act(
+        &mut self,
+        g: &GameState,
+        legal: &[Action],
+        buf: &mut MoveBuf,
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        self.act_with(&g.view(g.current_player()), g, legal, buf, rng)
     }
 
-    /// The mover's action in `g`, whose view `view` is.
+    /// The mover's action in `g`, whose view `view` is, from the listing
+    /// `legal` of `g`.
     fn act_with(
         &mut self,
         view: &SeatView,
         g: &GameState,
         legal: &[Action],
+        buf: &mut MoveBuf,
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        self.act_moves(view, g, &mut Moves::of_listing(g, legal, buf), rng)
+    }
+
+    /// The mover's action in `g`, whose view `view` is, from `moves` of
+    /// `g`.
+    fn act_moves(
+        &mut self,
+        view: &SeatView,
+        g: &GameState,
+        moves: &mut Moves,
         rng: &mut Pcg64Mcg,
     ) -> Action {
         match self {
-            Policy::Rules(a) => a.act_in(view, g, legal, rng),
-            Policy::Other(a) => a.act(view, legal, rng),
+            Policy::Rules(a) => a.act_in(view, g, moves, rng),
+            Policy::Other(a, _) => a.act(view, moves, rng),
         }
     }
 }
@@ -700,6 +692,8 @@ pub struct Driver {
     /// The policy's first meld step, asked before offering `meld` or `hold`
     /// and played if the search chooses `meld`.
     pending: Option<Action>,
+    /// The moves the policy chooses from.
+    buf: MoveBuf,
 }
 
 impl Driver {
@@ -710,6 +704,7 @@ impl Driver {
             turn_key: None,
             stage: Stage::Start,
             pending: None,
+            buf: MoveBuf::new(),
         }
     }
 
@@ -867,7 +862,14 @@ impl Driver {
 
     /// The policy's action, checked against `legal`.
     pub fn policy_act(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        let a = self.policy.act(view, legal, rng);
+        // The listing's steps are tried on the mover's own world (the
+        // unshuffled one: only the mover's part decides them).
+        let world = view.own_world(&mut Pcg64Mcg::new(0));
+        let a = self.policy.act(
+            view,
+            &mut Moves::of_listing(&world, legal, &mut self.buf),
+            rng,
+        );
         if legal.contains(&a) {
             a
         } else {
@@ -993,7 +995,11 @@ mod tests {
                     {
                         let mut l = Vec::new();
                         w.legal_actions(&mut l);
-                        let policy = GreedyAgent::default().act(&w.view(me), &l, &mut srng.clone());
+                        let policy = GreedyAgent::default().act(
+                            &w.view(me),
+                            &mut w.moves(&mut MoveBuf::new()),
+                            &mut srng.clone(),
+                        );
                         if hold_possible(w.pickup().is_some(), &l)
                             && !matches!(policy, Action::Discard(_))
                         {
@@ -1007,7 +1013,7 @@ mod tests {
                         }
                     }
                 }
-                let a = agents[me].act(&g.view(me), &legal, &mut rng);
+                let a = agents[me].act(&g.view(me), &mut g.moves(&mut MoveBuf::new()), &mut rng);
                 g.apply(a).unwrap();
             }
         }

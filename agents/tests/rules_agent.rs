@@ -4,7 +4,7 @@
 //! action, and more points than `greedy` on paired deals.
 
 use kanaszta_agents::{play_hand, seat_rng, Agent, AgentSpec, RulesAgent, RulesParams};
-use kanaszta_engine::{derive_seed, Action, Card, GameState, Phase, Rules};
+use kanaszta_engine::{derive_seed, Action, Card, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -23,7 +23,11 @@ fn decide(agent: &mut RulesAgent, g: &GameState, seed: u64) -> Action {
     let mut legal = Vec::new();
     g.legal_actions(&mut legal);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let a = agent.act(&g.view(g.current_player()), &legal, &mut rng);
+    let a = agent.act(
+        &g.view(g.current_player()),
+        &mut g.moves(&mut MoveBuf::new()),
+        &mut rng,
+    );
     assert!(legal.contains(&a), "`{a}` is not legal here: {legal:?}");
     a
 }
@@ -51,7 +55,7 @@ fn play_turn(g: &mut GameState) -> Vec<Action> {
     let mut done = Vec::new();
     while !g.is_terminal() && g.current_player() == me {
         g.legal_actions(&mut legal);
-        let a = agent.act(&g.view(me), &legal, &mut rng);
+        let a = agent.act(&g.view(me), &mut g.moves(&mut MoveBuf::new()), &mut rng);
         g.apply(a).unwrap_or_else(|e| panic!("`{a}` refused: {e}"));
         done.push(a);
         assert!(done.len() < 200, "the turn does not end: {done:?}");

@@ -4,7 +4,7 @@
 //! changes it. See the module documentation of `kanaszta_agents::rules`.
 
 use kanaszta_agents::{seat_rng, Agent, AgentSpec, Params, RulesAgent, RulesParams};
-use kanaszta_engine::{Action, Card, GameState};
+use kanaszta_engine::{Action, Card, GameState, MoveBuf};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -44,7 +44,7 @@ fn play_turn(g: &GameState, p: &RulesParams) -> (GameState, Vec<Action>) {
         let mut done = Vec::new();
         while !g.is_terminal() && g.current_player() == me {
             g.legal_actions(&mut legal);
-            let a = agent.act(&g.view(me), &legal, &mut rng);
+            let a = agent.act(&g.view(me), &mut g.moves(&mut MoveBuf::new()), &mut rng);
             g.apply(a).unwrap_or_else(|e| panic!("`{a}` refused: {e}"));
             done.push(a);
             assert!(done.len() < 200, "the turn does not end: {done:?}");
@@ -309,7 +309,7 @@ fn fingerprint(p: &RulesParams, hands: u64) -> u64 {
         while !g.is_terminal() {
             let s = g.current_player();
             g.legal_actions(&mut legal);
-            let a = agents[s].act(&g.view(s), &legal, &mut rngs[s]);
+            let a = agents[s].act(&g.view(s), &mut g.moves(&mut MoveBuf::new()), &mut rngs[s]);
             eat(a.to_string().as_bytes());
             g.apply(a).unwrap();
         }

@@ -4,7 +4,7 @@
 
 use kanaszta_agents::search::{Macro, Stage};
 use kanaszta_agents::{play_hand, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams};
-use kanaszta_engine::{Action, GameState, Phase, Rules};
+use kanaszta_engine::{Action, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -119,7 +119,7 @@ fn positions(seeds: std::ops::Range<u64>, per_hand: usize) -> Vec<GameState> {
                 taken[kind] += 1;
                 out.push(g.clone());
             }
-            let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+            let a = agents[p].act(&g.view(p), &mut g.moves(&mut MoveBuf::new()), &mut rngs[p]);
             g.apply(a).unwrap();
         }
     }
@@ -168,7 +168,11 @@ fn no_agent_decision_depends_on_hidden_cards() {
             for state in [&g, &a, &b] {
                 let mut agent = s.build();
                 let mut rng = Pcg64Mcg::seed_from_u64(77);
-                let act = agent.act(&state.view(p), &legal, &mut rng);
+                let act = agent.act(
+                    &state.view(p),
+                    &mut state.moves(&mut MoveBuf::new()),
+                    &mut rng,
+                );
                 assert!(legal.contains(&act), "{text}: illegal {act}");
                 choices.push(act);
             }
@@ -201,7 +205,7 @@ fn determinizations_do_not_reproduce_the_true_hidden_cards() {
     while g.turns() < 1 || g.phase() != Phase::Draw {
         g.legal_actions(&mut legal);
         let p = g.current_player();
-        let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+        let a = agents[p].act(&g.view(p), &mut g.moves(&mut MoveBuf::new()), &mut rngs[p]);
         g.apply(a).unwrap();
     }
     let me = g.current_player();

@@ -26,12 +26,14 @@ fn deal(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let mut g = GameState::new(Rules::default(), seed);
-            g.apply_unchecked(Action::KeepCut { mask: 0 });
+            g.apply(Action::KeepCut { mask: 0 })
+                .expect("a listed action");
             g
         })
     });
     let mut g = GameState::new(Rules::default(), 1);
-    g.apply_unchecked(Action::KeepCut { mask: 0 });
+    g.apply(Action::KeepCut { mask: 0 })
+        .expect("a listed action");
     assert_eq!(g.all_cards(), Some(CardSet::FULL_PACK));
     assert_eq!(
         g.hand(0).len()

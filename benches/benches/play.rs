@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kanaszta_agents::{
     play_hand, play_match, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams, Params,
 };
-use kanaszta_engine::{CardSet, GameState, Match, Rules};
+use kanaszta_engine::{CardSet, GameState, Match, MoveBuf, Rules};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -149,7 +149,8 @@ fn ismcts(c: &mut Criterion) {
         let iters = params.iters as u64;
         let mut agent = IsmctsAgent::new(params);
         let mut rng = seat_rng(5, p);
-        let a = agent.act(&view, &legal, &mut rng);
+        let mut buf = MoveBuf::new();
+        let a = agent.act(&view, &mut g.moves(&mut buf), &mut rng);
         assert!(legal.contains(&a), "ismcts chose a legal action");
         let stats = agent.search_stats();
         assert_eq!(stats.iterations, iters, "the search ran its whole budget");
@@ -157,7 +158,7 @@ fn ismcts(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 agent.restart();
-                agent.act(black_box(&view), &legal, &mut rng)
+                agent.act(black_box(&view), &mut g.moves(&mut buf), &mut rng)
             })
         });
     }

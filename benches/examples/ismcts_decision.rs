@@ -30,8 +30,7 @@ fn main() {
     let g = kanaszta_benches::draw_state();
     let p = g.current_player();
     let view = g.view(p);
-    let mut legal = Vec::new();
-    g.legal_actions(&mut legal);
+    let mut buf = kanaszta_engine::MoveBuf::new();
     let mut params = IsmctsParams::default();
     if let Err(e) = params.set("rollout", &rollout) {
         eprintln!("rollout `{rollout}`: {e}");
@@ -41,7 +40,7 @@ fn main() {
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
     for _ in 0..decisions {
         agent.restart();
-        let a = agent.act(&view, &legal, &mut rng);
+        let a = agent.act(&view, &mut g.moves(&mut buf), &mut rng);
         println!("{a}");
     }
 }

@@ -3,7 +3,7 @@
 //! representative positions the per-call benchmarks start from.
 
 use kanaszta_agents::{Agent, RandomAgent};
-use kanaszta_engine::{Action, GameState, Phase, Rules};
+use kanaszta_engine::{Action, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -16,7 +16,7 @@ pub fn simple_hand(seed: u64) -> u64 {
     while !g.is_terminal() {
         g.legal_actions(&mut legal);
         let a = simple_choice(&legal);
-        g.apply_unchecked(a);
+        g.apply(a).expect("a listed action");
         n += 1;
     }
     n
@@ -43,14 +43,13 @@ pub fn random_hand(seed: u64) -> (GameState, u64) {
     let mut g = GameState::new(Rules::default(), seed);
     let mut agents = [RandomAgent::default(), RandomAgent::default()];
     let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5EED);
-    let mut legal = Vec::new();
+    let mut buf = MoveBuf::new();
     let mut n = 0;
     while !g.is_terminal() {
-        g.legal_actions(&mut legal);
         let p = g.current_player();
         let view = g.view(p);
-        let a = agents[p].act(&view, &legal, &mut rng);
-        g.apply_unchecked(a);
+        let a = agents[p].act(&view, &mut g.moves(&mut buf), &mut rng);
+        g.apply(a).expect("a listed action");
         n += 1;
     }
     (g, n)
@@ -59,7 +58,7 @@ pub fn random_hand(seed: u64) -> (GameState, u64) {
 /// The first state reached by random agents (hands from seed 0 on) that
 /// satisfies `pred`; `None` if 200 hands do not reach one.
 pub fn find_state(pred: impl Fn(&GameState) -> bool) -> Option<GameState> {
-    let mut legal = Vec::new();
+    let mut buf = MoveBuf::new();
     for seed in 0..200 {
         let mut g = GameState::new(Rules::default(), seed);
         let mut agents = [RandomAgent::default(), RandomAgent::default()];
@@ -68,10 +67,9 @@ pub fn find_state(pred: impl Fn(&GameState) -> bool) -> Option<GameState> {
             if pred(&g) {
                 return Some(g);
             }
-            g.legal_actions(&mut legal);
             let p = g.current_player();
-            let a = agents[p].act(&g.view(p), &legal, &mut rng);
-            g.apply_unchecked(a);
+            let a = agents[p].act(&g.view(p), &mut g.moves(&mut buf), &mut rng);
+            g.apply(a).expect("a listed action");
         }
     }
     None
@@ -79,7 +77,7 @@ pub fn find_state(pred: impl Fn(&GameState) -> bool) -> Option<GameState> {
 
 /// A draw-phase state with a pile that may be taken.
 pub fn draw_state() -> GameState {
-    find_state(|g| g.phase() == Phase::Draw && g.check_take_pile().is_ok())
+    find_state(|g| g.phase() == Phase::Draw && legal(g).contains(&Action::TakePile))
         .expect("a draw phase with the pile takeable")
 }
 
@@ -106,6 +104,13 @@ pub fn meld_state() -> GameState {
 pub fn pickup_state() -> GameState {
     find_state(|g| g.phase() == Phase::Meld && g.pickup().is_some_and(|pk| !pk.rest_taken))
         .expect("a pickup in progress")
+}
+
+/// The legal actions of `g`.
+fn legal(g: &GameState) -> Vec<Action> {
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    legal
 }
 
 #[cfg(test)]

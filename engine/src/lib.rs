@@ -53,7 +53,7 @@ pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use seed::derive_seed;
 pub use solver::going_out::can_go_out_with;
 pub use solver::opening::{max_opening, max_opening_any};
-pub use state::legal::CandidateCheck;
+pub use state::moves::{MoveBuf, Moves};
 pub use state::view::SeatView;
 pub use state::{GameState, HandEnd, Phase, Pickup, PlayerStats, MAX_PLAYERS, MAX_UNDOS, PACK};
 pub use table::{Table, MAX_GROUPS};

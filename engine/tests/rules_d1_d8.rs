@@ -980,7 +980,7 @@ fn d6_2_penalized_pickup_needs_a_pair_or_natural_and_wild_in_hand() {
         g.pile().len() >= 3
             && g.pile_top()
                 .is_some_and(|t| t.is_natural() && g.hand(p).rank_count(t.rank().unwrap()) >= 2)
-            && g.check_take_pile().is_ok()
+            && legal(g).contains(&Action::TakePile)
     });
     let p = g.current_player();
     let top = g.pile_top().unwrap();

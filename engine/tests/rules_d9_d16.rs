@@ -8,7 +8,7 @@
 //! both settings.
 
 use kanaszta_engine::{
-    Action, CanastaKind, Card, CardSet, GameState, HandEnd, Match, Phase, Rules,
+    Action, CanastaKind, Card, CardSet, GameState, HandEnd, Match, MoveBuf, Phase, Rules,
 };
 
 // ----- helpers ---------------------------------------------------------------
@@ -898,7 +898,7 @@ fn d13_1_going_out_needs_canasta_and_discard() {
     // were it made, no discard could follow.
     assert_eq!(refused(&mut g, "lay 8C 8D 8S 8H"), "I-9");
     let mut all = g.clone();
-    all.apply_step(a("lay 8C 8D 8S 8H")).unwrap();
+    all.apply_listed(a("lay 8C 8D 8S 8H")).unwrap();
     assert!(all.hand(0).is_empty());
     assert_eq!(refused(&mut all, "discard 8H"), "D-12.2", "8H is melded");
     act(&mut g, "lay 8C 8D 8S; discard 8H");
@@ -917,7 +917,7 @@ fn d13_1_going_out_needs_canasta_and_discard() {
         .hand(0, "8C 8D 8S 8H")
         .state();
     let mut made = g.clone();
-    made.apply_step(a("lay 8C 8D 8S")).unwrap();
+    made.apply_listed(a("lay 8C 8D 8S")).unwrap();
     assert_eq!(refused(&mut made, "discard 8H"), "D-13.2", "no canasta");
     assert_eq!(refused(&mut g, "lay 8C 8D 8S"), "I-9", "a dead end");
 }
@@ -933,7 +933,7 @@ fn d13_2_keep_a_card_without_canasta() {
     // Laid, the eights would leave one card and no canasta: that card
     // cannot go (D-13.2), so the lay is not even listed (I-9).
     let mut made = g.clone();
-    made.apply_step(a("lay 8C 8D 8S")).unwrap();
+    made.apply_listed(a("lay 8C 8D 8S")).unwrap();
     assert_eq!(refused(&mut made, "discard 9H"), "D-13.2");
     assert!(!legal(&g).contains(&a("lay 8C 8D 8S")));
     act(&mut g, "discard 9H");
@@ -952,7 +952,8 @@ fn i9_extend_leaving_one_card() {
     let check = |g: &GameState, extend: &str, listed: bool, ruled_out: bool| {
         let extend = a(extend);
         assert_eq!(legal(g).contains(&extend), listed, "listed");
-        let mut c = g.candidate_check();
+        let mut buf = MoveBuf::new();
+        let mut c = g.moves(&mut buf);
         assert_eq!(c.surely_unlisted(extend), ruled_out, "ruled out");
         assert_eq!(c.is_listed(extend), listed, "checked");
         assert!(c.read_table_after(extend, |_| ()).is_some(), "a step made");
@@ -1044,7 +1045,7 @@ fn d14_1_going_out_from_hand() {
 
     // Without a canasta there is no going out, from hand or not.
     let mut g = P::meld().hand(0, "KC KD KH 9C").state();
-    g.apply_step(a("lay KC KD KH")).unwrap();
+    g.apply_listed(a("lay KC KD KH")).unwrap();
     assert_eq!(refused(&mut g, "discard 9C"), "D-13.2");
 }
 
@@ -1333,7 +1334,7 @@ fn i29_heart_ace_alone_opens_at_minimum_zero() {
     let mut g = p.totals([0, 0]).state();
     assert_eq!(g.opening_minimum(0), 50);
     let mut laid = g.clone();
-    laid.apply_step(a("heart")).unwrap();
+    laid.apply_listed(a("heart")).unwrap();
     assert_eq!(refused(&mut laid, "discard 5C"), "D-8.2");
     // So it is not listed: the turn could not be ended without taking the
     // ♥A back (I-9).

@@ -864,12 +864,11 @@ fn demo(out: &mut impl Write, rules: Rules, seed: u64) -> Result<(), Fail> {
     )?;
     let cut = g.cut_cards();
     writeln!(out, "cut shows {} {} {}", cut[0], cut[1], cut[2])?;
-    let mut legal = Vec::new();
+    let mut buf = kanaszta_engine::MoveBuf::new();
     while !g.is_terminal() {
         let p = g.current_player();
-        g.legal_actions(&mut legal);
         let view = g.view(p);
-        let a = agents[p].act(&view, &legal, &mut rngs[p]);
+        let a = agents[p].act(&view, &mut g.moves(&mut buf), &mut rngs[p]);
         let before = g.hand(p);
         g.apply(a)
             .map_err(|e| format!("agent of P{p} chose `{a}`: {e}"))?;

@@ -69,10 +69,10 @@ impl Agent for Recorder {
     fn act(
         &mut self,
         view: &kanaszta_engine::SeatView,
-        legal: &[Action],
+        moves: &mut kanaszta_engine::Moves,
         rng: &mut Pcg64Mcg,
     ) -> Action {
-        self.inner.act(view, legal, rng)
+        self.inner.act(view, moves, rng)
     }
     fn inform(&mut self, player: usize, action: Action) {
         if let Some(l) = &self.log {

@@ -1,5 +1,6 @@
-//! The ways into legality: the listing of legal actions, the candidate
-//! check one action at a time, and `apply`.
+//! The ways into legality: the listing of legal actions (and the
+//! candidate check one action at a time behind [`Moves`](super::moves::Moves)),
+//! `apply`, and `apply_listed` for an action of the listing.
 
 use super::*;
 use crate::action::Action;
@@ -14,7 +15,7 @@ use crate::table::Table;
 /// The legality check of [`GameState::legal_actions`], one candidate at a
 /// time (see [`GameState::candidate_check`]), on one quiet copy of the
 /// state made at the first candidate checked.
-pub struct CandidateCheck<'a> {
+pub(crate) struct CandidateCheck<'a> {
     state: &'a GameState,
     probe: Option<(GameState, MoverSave)>,
     /// Whether the state itself is of the case of
@@ -32,7 +33,7 @@ impl CandidateCheck<'_> {
     /// action of its [`GameState::candidate_actions`]. (An action that
     /// is not a candidate may get a "yes" here that the listing would not
     /// give: larger lays, say, which [`GameState::apply`] accepts.)
-    pub fn is_listed(&mut self, a: Action) -> bool {
+    pub(crate) fn is_listed(&mut self, a: Action) -> bool {
         let state = self.state;
         if state.phase != Phase::Meld {
             return true;
@@ -64,7 +65,7 @@ impl CandidateCheck<'_> {
     /// from here, no such extend is listed. The going-out test is made
     /// once, at the first such candidate. (In a hand that can no longer
     /// end, every turn asks this of each card the hand could extend.)
-    pub fn surely_unlisted(&mut self, a: Action) -> bool {
+    pub(crate) fn surely_unlisted(&mut self, a: Action) -> bool {
         let s = self.state;
         let Action::Extend { card, .. } = a else {
             return false;
@@ -91,7 +92,7 @@ impl CandidateCheck<'_> {
     /// phase's discards are candidates, one a kind of card in hand):
     /// whether one is legal depends on the card only through the card
     /// taken for free (I-21), so one check answers for the others.
-    pub fn listed_discards(&self) -> u32 {
+    pub(crate) fn listed_discards(&self) -> u32 {
         let s = self.state;
         if s.phase != Phase::Meld {
             return 0;
@@ -132,7 +133,7 @@ impl CandidateCheck<'_> {
     /// nothing else of it, so this is what
     /// [`CandidateCheck::read_table_after`] would find changed, without the
     /// step made on a copy. `None` for any other action or state.
-    pub fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
+    pub(crate) fn extend_from_hand(&self, a: Action) -> Option<Option<(Group, Group)>> {
         let s = self.state;
         let Action::Extend { group, card } = a else {
             return None;
@@ -153,7 +154,11 @@ impl CandidateCheck<'_> {
     /// then be completed (that is [`CandidateCheck::is_listed`]). `None` if
     /// the step is refused, or `a` is a discard or the reset, or the phase
     /// is not the meld phase.
-    pub fn read_table_after<R>(&mut self, a: Action, read: impl FnOnce(&Table) -> R) -> Option<R> {
+    pub(crate) fn read_table_after<R>(
+        &mut self,
+        a: Action,
+        read: impl FnOnce(&Table) -> R,
+    ) -> Option<R> {
         let state = self.state;
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
             return None;
@@ -254,7 +259,7 @@ impl GameState {
     /// [`GameState::candidate_check`], a player who wants one action of a
     /// preference order checks only the candidates it gets to, instead of
     /// having every step's turn completion (I-9) checked.
-    pub fn candidate_actions(&self, out: &mut Vec<Action>) {
+    pub(crate) fn candidate_actions(&self, out: &mut Vec<Action>) {
         if self.phase == Phase::Meld {
             out.clear();
             self.raw_meld_candidates(out, true);
@@ -266,7 +271,7 @@ impl GameState {
     /// Checks candidates of [`GameState::candidate_actions`] one at a
     /// time: [`CandidateCheck::is_listed`] answers as
     /// [`GameState::legal_actions`] would list them.
-    pub fn candidate_check(&self) -> CandidateCheck<'_> {
+    pub(crate) fn candidate_check(&self) -> CandidateCheck<'_> {
         CandidateCheck {
             state: self,
             probe: None,
@@ -395,57 +400,26 @@ impl GameState {
         Ok(())
     }
 
-    /// Applies an action listed by [`GameState::legal_actions`] for this
-    /// state, or for a state with the same mover's hand, table and turn
-    /// (such as a determinization of the mover's view). The listing has
-    /// already made the I-9 / I-26 completion check of a meld step, the
-    /// costly part of [`GameState::apply`], so it is not repeated here; the
-    /// step's own rules still are, and every other action goes through
-    /// `apply`. The result is the same as `apply`'s for a listed action;
-    /// for an unlisted meld step that only the completion check would
-    /// refuse it is not (debug builds panic on one). For agents and
-    /// rollouts that choose from the listing.
+    /// Applies an action listed by [`GameState::legal_actions`] (or by
+    /// [`Moves`](super::moves::Moves)) for this state, or for a state with
+    /// the same mover's hand, table and turn (such as a determinization of
+    /// the mover's view). The listing has already made the I-9 / I-26
+    /// completion check of a meld step, the costly part of
+    /// [`GameState::apply`], so it is not made here; the step's own rules
+    /// still are (a refused step changes nothing), and every other action
+    /// goes through `apply`. For a listed action the result is `apply`'s.
+    /// A meld step that is not listed but keeps the step's own rules is
+    /// made all the same: a player planning on a copy of a world may try
+    /// such steps, which a game never accepts from it.
     pub fn apply_listed(&mut self, action: Action) -> Result<(), RuleError> {
-        if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
-            return self.apply(action);
-        }
-        #[cfg(debug_assertions)]
-        let expected = {
-            let mut t = self.clone();
-            t.apply(action).map(|()| t)
-        };
-        self.meld_action(action, false)?;
-        #[cfg(debug_assertions)]
-        match expected {
-            Ok(t) => debug_assert!(t == *self, "apply_listed differs from apply for `{action}`"),
-            Err(e) => panic!("apply_listed: `{action}` was not listed: {e}"),
-        }
-        Ok(())
-    }
-
-    /// Applies the meld step `action` with its own rules checked, but not
-    /// whether the turn can then be completed (I-9, I-26): for trying
-    /// candidates ([`GameState::candidate_actions`]) whose listing is
-    /// checked apart ([`GameState::candidate_check`]). A refused step
-    /// changes nothing. Discards, the reset and actions of other phases
-    /// go through [`GameState::apply`].
-    pub fn apply_step(&mut self, action: Action) -> Result<(), RuleError> {
         if self.phase != Phase::Meld || matches!(action, Action::Discard(_) | Action::Reset) {
             return self.apply(action);
         }
         self.meld_action(action, false)
     }
 
-    /// Applies an action the caller knows to be legal (e.g. taken from
-    /// [`GameState::legal_actions`]); panics on an illegal one. For rollouts.
-    pub fn apply_unchecked(&mut self, action: Action) {
-        if let Err(e) = self.apply(action) {
-            panic!("apply_unchecked: illegal action `{action}`: {e}");
-        }
-    }
-
     /// D-6.2, D-6.3, I-7, I-9: whether the penalized pickup is allowed now.
-    pub fn check_take_pile(&self) -> Result<(), RuleError> {
+    pub(crate) fn check_take_pile(&self) -> Result<(), RuleError> {
         self.take_pile_check(self.quiet)
     }
 

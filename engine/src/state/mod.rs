@@ -23,7 +23,8 @@
 //! - `completion`: the quick tests of I-9 and I-26; `search` and
 //!   `search_memory`: the search where they do not settle it;
 //! - `legal`: the ways into legality (the listing, the candidate check,
-//!   `apply`);
+//!   `apply`, `apply_listed`); `moves`: what the mover may do, as a player
+//!   sees it ([`GameState::moves`]);
 //! - `view`: what one seat may know, and the worlds sampled from it.
 
 use crate::card::{Card, Rank};
@@ -39,6 +40,7 @@ mod candidates;
 mod completion;
 mod flow;
 pub(crate) mod legal;
+pub(crate) mod moves;
 mod search;
 mod search_memory;
 mod steps;

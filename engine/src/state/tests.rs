@@ -847,7 +847,7 @@ fn reachable(start: &GameState, cap: usize) -> Option<Vec<GameState>> {
                 continue;
             }
             let mut n = g.clone();
-            if n.apply_step(a).is_ok() && seen.insert(key(&n)) {
+            if n.apply_listed(a).is_ok() && seen.insert(key(&n)) {
                 if out.len() >= cap {
                     return None;
                 }
