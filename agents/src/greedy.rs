@@ -16,89 +16,30 @@
 //!   cannot help, [`kanaszta_engine::never_goes_out`]).
 //! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
 
+use crate::agent_params;
 use crate::eval::{
     best_opening, group_value, is_meld, keep_value_in, least_useful_discard, opened_before,
     opening_settled, pickup_opens, table_ranks, table_value_change,
 };
-use crate::spec::{parse_in, parse_switch, switch_text, ParamDoc, Params};
+use crate::spec::{range, switch, Params};
 use crate::{Agent, Moves, TurnFinisher};
 use kanaszta_engine::{Action, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
 
-/// Parameters of [`GreedyAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct GreedyParams {
-    /// Smallest pile it takes (D-6.2).
-    pub pile: u32,
-    /// Meld actions in one turn before it ends the turn by the shortest way.
-    pub patience: u32,
-    /// Takes the pile before opening when the top card and the hand make
-    /// the opening (D-6.2.1).
-    pub open_pickup: bool,
-    /// Never melds down to one card that could never go out (I-32).
-    pub avoid_dead: bool,
-}
-
-impl Default for GreedyParams {
-    fn default() -> GreedyParams {
-        GreedyParams {
-            pile: 3,
-            patience: 60,
-            open_pickup: true,
-            avoid_dead: true,
-        }
-    }
-}
-
-impl Params for GreedyParams {
-    const NAME: &'static str = "greedy";
-    const SUMMARY: &'static str =
-        "maximizes immediate points: melds whatever scores now, takes the pile when it pays, goes out when it can, discards its least useful card";
-
-    fn docs() -> &'static [ParamDoc] {
-        &[
-            ParamDoc {
-                key: "pile",
-                accepts: "1..112",
-                doc: "smallest pile it takes when the engine allows",
-            },
-            ParamDoc {
-                key: "patience",
-                accepts: "1..10000",
-                doc: "meld actions in a turn before it ends the turn by the shortest way",
-            },
-            ParamDoc {
-                key: "open_pickup",
-                accepts: "on|off",
-                doc: "takes the pile before opening when its top card and the hand make the opening (D-6.2.1)",
-            },
-            ParamDoc {
-                key: "avoid_dead",
-                accepts: "on|off",
-                doc: "never melds down to one card that could never go out (I-32)",
-            },
-        ]
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "pile" => self.pile = parse_in(value, 1, 112)?,
-            "patience" => self.patience = parse_in(value, 1, 10_000)?,
-            "open_pickup" => self.open_pickup = parse_switch(value)?,
-            "avoid_dead" => self.avoid_dead = parse_switch(value)?,
-            _ => return Err(format!("unknown key `{key}`")),
-        }
-        Ok(())
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        match key {
-            "pile" => Some(self.pile.to_string()),
-            "patience" => Some(self.patience.to_string()),
-            "open_pickup" => Some(switch_text(self.open_pickup)),
-            "avoid_dead" => Some(switch_text(self.avoid_dead)),
-            _ => None,
-        }
+agent_params! {
+    /// Parameters of [`GreedyAgent`].
+    pub struct GreedyParams for GreedyAgent {
+        name: "greedy",
+        summary: "maximizes immediate points: melds whatever scores now, takes the pile when it pays, goes out when it can, discards its least useful card",
+        /// Smallest pile it takes (D-6.2).
+        pile: u32 = 3, range(1, 112), "1..112", "smallest pile it takes when the engine allows";
+        /// Meld actions in one turn before it ends the turn by the shortest way.
+        patience: u32 = 60, range(1, 10_000), "1..10000", "meld actions in a turn before it ends the turn by the shortest way";
+        /// Takes the pile before opening when the top card and the hand make
+        /// the opening (D-6.2.1).
+        open_pickup: bool = true, switch, "on|off", "takes the pile before opening when its top card and the hand make the opening (D-6.2.1)";
+        /// Never melds down to one card that could never go out (I-32).
+        avoid_dead: bool = true, switch, "on|off", "never melds down to one card that could never go out (I-32)";
     }
 }
 

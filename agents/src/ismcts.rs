@@ -56,63 +56,49 @@
 //! is already legal) and at the discard (when more than one card may go).
 //! [`IsmctsAgent::search_stats`] reports the cost of the last search.
 
+use crate::agent_params;
 use crate::search::{
     anchored, reward, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::spec::{range, ParamDoc, Params};
 use crate::{Agent, Moves};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::{Duration, Instant};
 
-/// Parameters of [`IsmctsAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct IsmctsParams {
-    /// Iterations per search.
-    pub iters: u32,
-    /// Distinct worlds sampled per search, reused in turn (0: a new world
-    /// every iteration); OpenSpiel's `max_world_samples`.
-    pub worlds: u32,
-    /// Milliseconds per search (0: no time limit); whichever ends first.
-    pub time: u32,
-    /// The UCB exploration constant.
-    pub c: f64,
-    /// The policy of rollouts and of the seat's own meld steps.
-    pub rollout: Rollout,
-    /// Turns a rollout plays before it is cut and evaluated (0: to the end of the hand).
-    pub depth: u32,
-    /// The seat's own turns the tree covers, the current one included (0:
-    /// no limit); later decisions are the policy's.
-    pub horizon: u32,
-    /// Fresh worlds in which the search's choice, when it is not the
-    /// policy's own, is played against it to the end of the hand (0: the
-    /// lead is read from the search's own paired worlds).
-    pub check: u32,
-    /// Standard errors by which the search's choice must beat the policy's
-    /// in the check to be played instead.
-    pub margin: f64,
-    /// Weight of winning the hand against the point margin in the reward.
-    pub win: f64,
-    /// Taxed points of margin that count as a full reward.
-    pub scale: u32,
-}
-
-impl Default for IsmctsParams {
-    fn default() -> IsmctsParams {
-        IsmctsParams {
-            iters: 1000,
-            worlds: 1000,
-            time: 0,
-            c: 0.7,
-            rollout: Rollout::Rules,
-            depth: 0,
-            horizon: 1,
-            check: 0,
-            margin: 1.5,
-            win: 0.5,
-            scale: 1000,
-        }
+agent_params! {
+    /// Parameters of [`IsmctsAgent`].
+    pub struct IsmctsParams for IsmctsAgent {
+        name: "ismcts",
+        summary: "information-set MCTS over macro actions (draw/pickup, meld or hold, discard) with policy rollouts",
+        /// Iterations per search.
+        iters: u32 = 1000, range(1, 10_000_000), "1..10000000", "iterations per search";
+        /// Distinct worlds sampled per search, reused in turn (0: a new world
+        /// every iteration); OpenSpiel's `max_world_samples`.
+        worlds: u32 = 1000, range(0, 100_000), "0..100000", "distinct worlds (determinizations) per search, reused in turn so that options are compared on the same cards; 0 samples a new world every iteration";
+        /// Milliseconds per search (0: no time limit); whichever ends first.
+        time: u32 = 0, range(0, 600_000), TIME_DOC.accepts, TIME_DOC.doc;
+        /// The UCB exploration constant.
+        c: f64 = 0.7, range(0.0, 100.0), "0..100", "UCB exploration constant (rewards lie in -1..1)";
+        /// The policy of rollouts and of the seat's own meld steps.
+        rollout: Rollout = Rollout::Rules, Rollout::parse, ROLLOUT_DOC.accepts, ROLLOUT_DOC.doc;
+        /// Turns a rollout plays before it is cut and evaluated (0: to the end of the hand).
+        depth: u32 = 0, range(0, 1000), DEPTH_DOC.accepts, DEPTH_DOC.doc;
+        /// The seat's own turns the tree covers, the current one included (0:
+        /// no limit); later decisions are the policy's.
+        horizon: u32 = 1, range(0, 1000), "0..1000", "the seat's own turns the tree branches on, the current one included (later decisions are the rollout policy's); 0 for no limit";
+        /// Fresh worlds in which the search's choice, when it is not the
+        /// policy's own, is played against it to the end of the hand (0: the
+        /// lead is read from the search's own paired worlds).
+        check: u32 = 0, range(0, 100_000), "0..100000", "fresh worlds in which the search's choice, when it differs from the rollout policy's own, is played against it to the end of the hand to measure its lead; 0 measures the lead on the search's own worlds, where the policy's choice is visited as often as the best";
+        /// Standard errors by which the search's choice must beat the policy's
+        /// in the check to be played instead.
+        margin: f64 = 1.5, range(0.0, 10.0), "0..10", "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)";
+        /// Weight of winning the hand against the point margin in the reward.
+        win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
+        /// Taxed points of margin that count as a full reward.
+        scale: u32 = 1000, range(1, 100_000), SCALE_DOC.accepts, SCALE_DOC.doc;
     }
 }
 
@@ -158,88 +144,6 @@ pub(crate) const SCALE_DOC: ParamDoc = ParamDoc {
     accepts: "1..100000",
     doc: "taxed points of margin over the best opponent that earn the full margin reward",
 };
-
-impl Params for IsmctsParams {
-    const NAME: &'static str = "ismcts";
-    const SUMMARY: &'static str =
-        "information-set MCTS over macro actions (draw/pickup, meld or hold, discard) with policy rollouts";
-
-    fn docs() -> &'static [ParamDoc] {
-        const DOCS: [ParamDoc; 11] = [
-            ParamDoc {
-                key: "iters",
-                accepts: "1..10000000",
-                doc: "iterations per search",
-            },
-            ParamDoc {
-                key: "worlds",
-                accepts: "0..100000",
-                doc: "distinct worlds (determinizations) per search, reused in turn so that options are compared on the same cards; 0 samples a new world every iteration",
-            },
-            TIME_DOC,
-            ParamDoc {
-                key: "c",
-                accepts: "0..100",
-                doc: "UCB exploration constant (rewards lie in -1..1)",
-            },
-            ROLLOUT_DOC,
-            DEPTH_DOC,
-            ParamDoc {
-                key: "horizon",
-                accepts: "0..1000",
-                doc: "the seat's own turns the tree branches on, the current one included (later decisions are the rollout policy's); 0 for no limit",
-            },
-            ParamDoc {
-                key: "check",
-                accepts: "0..100000",
-                doc: "fresh worlds in which the search's choice, when it differs from the rollout policy's own, is played against it to the end of the hand to measure its lead; 0 measures the lead on the search's own worlds, where the policy's choice is visited as often as the best",
-            },
-            ParamDoc {
-                key: "margin",
-                accepts: "0..10",
-                doc: "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)",
-            },
-            WIN_DOC,
-            SCALE_DOC,
-        ];
-        &DOCS
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "iters" => self.iters = parse_in(value, 1, 10_000_000)?,
-            "worlds" => self.worlds = parse_in(value, 0, 100_000)?,
-            "time" => self.time = parse_in(value, 0, 600_000)?,
-            "c" => self.c = parse_in(value, 0.0, 100.0)?,
-            "rollout" => self.rollout = Rollout::parse(value)?,
-            "depth" => self.depth = parse_in(value, 0, 1000)?,
-            "horizon" => self.horizon = parse_in(value, 0, 1000)?,
-            "check" => self.check = parse_in(value, 0, 100_000)?,
-            "margin" => self.margin = parse_in(value, 0.0, 10.0)?,
-            "win" => self.win = parse_in(value, 0.0, 1.0)?,
-            "scale" => self.scale = parse_in(value, 1, 100_000)?,
-            _ => return Err(format!("unknown key `{key}`")),
-        }
-        Ok(())
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "iters" => self.iters.to_string(),
-            "worlds" => self.worlds.to_string(),
-            "time" => self.time.to_string(),
-            "c" => self.c.to_string(),
-            "rollout" => self.rollout.to_string(),
-            "depth" => self.depth.to_string(),
-            "horizon" => self.horizon.to_string(),
-            "check" => self.check.to_string(),
-            "margin" => self.margin.to_string(),
-            "win" => self.win.to_string(),
-            "scale" => self.scale.to_string(),
-            _ => return None,
-        })
-    }
-}
 
 const NONE: u32 = u32::MAX;
 

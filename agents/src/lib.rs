@@ -12,12 +12,17 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+// The agents' own paths (`kanaszta_agents::…`) hold inside the crate too,
+// so that an agent file reads the same in the crate and as an example.
+extern crate self as kanaszta_agents;
+
 pub mod eval;
 pub mod greedy;
 pub mod ismcts;
 pub mod pimc;
 mod play;
 pub mod random;
+pub mod registry;
 pub mod rules;
 pub mod search;
 pub mod spec;
@@ -27,8 +32,9 @@ pub use ismcts::{IsmctsAgent, IsmctsParams};
 pub use pimc::{PimcAgent, PimcParams};
 pub use play::{play_hand, play_match, seat_rng, AgentError, HandPlay};
 pub use random::{RandomAgent, RandomParams};
+pub use registry::{agent_names, Entry, AGENTS};
 pub use rules::{RulesAgent, RulesParams};
-pub use spec::{AgentSpec, ParamDoc, Params, SpecError, AGENT_NAMES};
+pub use spec::{range, switch, AgentSpec, ParamDoc, ParamText, Params, SpecError};
 
 pub use kanaszta_engine::{MoveBuf, Moves};
 

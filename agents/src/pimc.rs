@@ -14,98 +14,38 @@
 //! now (no strategy fusion in the tree sense, since there is no tree), but it
 //! judges each candidate by a single playout per world.
 
+use crate::agent_params;
 use crate::ismcts::{DEPTH_DOC, MARGIN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, WIN_DOC};
 use crate::search::{
     anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::spec::{range, Params};
 use crate::{Agent, Moves};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::{Duration, Instant};
 
-/// Parameters of [`PimcAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct PimcParams {
-    /// Worlds sampled per search.
-    pub worlds: u32,
-    /// Milliseconds per search (0: no time limit); whichever ends first.
-    pub time: u32,
-    /// The policy of playouts and of the seat's own meld steps.
-    pub rollout: Rollout,
-    /// Turns a playout plays before it is cut and evaluated (0: to the end).
-    pub depth: u32,
-    /// Standard errors by which the best candidate must beat the policy's
-    /// own choice to be played instead.
-    pub margin: f64,
-    /// Weight of winning the hand against the point margin in the reward.
-    pub win: f64,
-    /// Taxed points of margin that count as a full reward.
-    pub scale: u32,
-}
-
-impl Default for PimcParams {
-    fn default() -> PimcParams {
-        PimcParams {
-            worlds: 24,
-            time: 0,
-            rollout: Rollout::Rules,
-            depth: 8,
-            margin: 2.0,
-            win: 0.5,
-            scale: 1000,
-        }
-    }
-}
-
-impl Params for PimcParams {
-    const NAME: &'static str = "pimc";
-    const SUMMARY: &'static str =
-        "determinized flat Monte Carlo: each macro action (draw/pickup, meld or hold, discard) played out with the policy in sampled worlds, best mean kept";
-
-    fn docs() -> &'static [ParamDoc] {
-        const DOCS: [ParamDoc; 7] = [
-            ParamDoc {
-                key: "worlds",
-                accepts: "1..1000000",
-                doc: "worlds (determinizations) per search; every candidate is played out once in each",
-            },
-            TIME_DOC,
-            ROLLOUT_DOC,
-            DEPTH_DOC,
-            MARGIN_DOC,
-            WIN_DOC,
-            SCALE_DOC,
-        ];
-        &DOCS
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "worlds" => self.worlds = parse_in(value, 1, 1_000_000)?,
-            "time" => self.time = parse_in(value, 0, 600_000)?,
-            "rollout" => self.rollout = Rollout::parse(value)?,
-            "depth" => self.depth = parse_in(value, 0, 1000)?,
-            "margin" => self.margin = parse_in(value, 0.0, 10.0)?,
-            "win" => self.win = parse_in(value, 0.0, 1.0)?,
-            "scale" => self.scale = parse_in(value, 1, 100_000)?,
-            _ => return Err(format!("unknown key `{key}`")),
-        }
-        Ok(())
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "worlds" => self.worlds.to_string(),
-            "time" => self.time.to_string(),
-            "rollout" => self.rollout.to_string(),
-            "depth" => self.depth.to_string(),
-            "margin" => self.margin.to_string(),
-            "win" => self.win.to_string(),
-            "scale" => self.scale.to_string(),
-            _ => return None,
-        })
+agent_params! {
+    /// Parameters of [`PimcAgent`].
+    pub struct PimcParams for PimcAgent {
+        name: "pimc",
+        summary: "determinized flat Monte Carlo: each macro action (draw/pickup, meld or hold, discard) played out with the policy in sampled worlds, best mean kept",
+        /// Worlds sampled per search.
+        worlds: u32 = 24, range(1, 1_000_000), "1..1000000", "worlds (determinizations) per search; every candidate is played out once in each";
+        /// Milliseconds per search (0: no time limit); whichever ends first.
+        time: u32 = 0, range(0, 600_000), TIME_DOC.accepts, TIME_DOC.doc;
+        /// The policy of playouts and of the seat's own meld steps.
+        rollout: Rollout = Rollout::Rules, Rollout::parse, ROLLOUT_DOC.accepts, ROLLOUT_DOC.doc;
+        /// Turns a playout plays before it is cut and evaluated (0: to the end).
+        depth: u32 = 8, range(0, 1000), DEPTH_DOC.accepts, DEPTH_DOC.doc;
+        /// Standard errors by which the best candidate must beat the policy's
+        /// own choice to be played instead.
+        margin: f64 = 2.0, range(0.0, 10.0), MARGIN_DOC.accepts, MARGIN_DOC.doc;
+        /// Weight of winning the hand against the point margin in the reward.
+        win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
+        /// Taxed points of margin that count as a full reward.
+        scale: u32 = 1000, range(1, 100_000), SCALE_DOC.accepts, SCALE_DOC.doc;
     }
 }
 

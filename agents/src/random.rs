@@ -1,65 +1,22 @@
 //! `random`: uniform among legal actions, with a sane way to end the meld
 //! phase so hands finish.
 
-use crate::spec::{parse_in, ParamDoc, Params};
+use crate::agent_params;
+use crate::spec::{range, Params};
 use crate::{Agent, Moves, TurnFinisher};
 use kanaszta_engine::{Action, SeatView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-/// Parameters of [`RandomAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct RandomParams {
-    /// Probability of choosing a discard whenever one is legal.
-    pub discard: f64,
-    /// Meld actions in one turn before it finishes the turn deliberately.
-    pub patience: u32,
-}
-
-impl Default for RandomParams {
-    fn default() -> RandomParams {
-        RandomParams {
-            discard: 0.3,
-            patience: 40,
-        }
-    }
-}
-
-impl Params for RandomParams {
-    const NAME: &'static str = "random";
-    const SUMMARY: &'static str =
-        "uniform among legal actions; discards with a set probability; never undoes a meld phase unless forced";
-
-    fn docs() -> &'static [ParamDoc] {
-        &[
-            ParamDoc {
-                key: "discard",
-                accepts: "0..1",
-                doc: "probability of discarding whenever a discard is legal",
-            },
-            ParamDoc {
-                key: "patience",
-                accepts: "1..10000",
-                doc: "meld actions in a turn before it ends the turn by the shortest way",
-            },
-        ]
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "discard" => self.discard = parse_in(value, 0.0, 1.0)?,
-            "patience" => self.patience = parse_in(value, 1, 10_000)?,
-            _ => return Err(format!("unknown key `{key}`")),
-        }
-        Ok(())
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        match key {
-            "discard" => Some(self.discard.to_string()),
-            "patience" => Some(self.patience.to_string()),
-            _ => None,
-        }
+agent_params! {
+    /// Parameters of [`RandomAgent`].
+    pub struct RandomParams for RandomAgent {
+        name: "random",
+        summary: "uniform among legal actions; discards with a set probability; never undoes a meld phase unless forced",
+        /// Probability of choosing a discard whenever one is legal.
+        discard: f64 = 0.3, range(0.0, 1.0), "0..1", "probability of discarding whenever a discard is legal";
+        /// Meld actions in one turn before it finishes the turn deliberately.
+        patience: u32 = 40, range(1, 10_000), "1..10000", "meld actions in a turn before it ends the turn by the shortest way";
     }
 }
 

@@ -94,11 +94,12 @@
 //! are measured against, kept move for move by the test
 //! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
+use crate::agent_params;
 use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
     without_heart_aces,
 };
-use crate::spec::{parse_in, parse_switch, switch_text, ParamDoc, Params};
+use crate::spec::{range, switch, Params};
 use crate::{Agent, MoveBuf, Moves, TurnFinisher};
 use kanaszta_engine::{
     can_go_out_with, never_goes_out, Action, Card, CardSet, GameState, Group, Phase, Rank, Rules,
@@ -107,50 +108,53 @@ use kanaszta_engine::{
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
-/// Parameters of [`RulesAgent`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct RulesParams {
-    /// Once opened, a pile of this many cards or more is taken whenever the
-    /// engine allows; smaller piles are weighed by simulation.
-    pub pile: u32,
-    /// Pile size from which a black three is thrown to freeze it (D-6.3).
-    pub freeze: u32,
-    /// Pile size from which a wild may be thrown to freeze it when no safe
-    /// discard exists.
-    pub wildfreeze: u32,
-    /// Weight of the danger of feeding the opponent in discards.
-    pub caution: f64,
-    /// Worth of a wild kept in hand for completing canastas.
-    pub wild: f64,
-    /// Worth of a pair kept in hand (it can take the pile).
-    pub pair: f64,
-    /// How far behind on the visible count it still goes out when it can;
-    /// further behind, with the opponent not close, it plays on.
-    pub hold: i32,
-    /// Weight of the promise of groups close to a canasta.
-    pub chase: f64,
-    /// Worth of having opened (D-8), spread over the steps of the opening.
-    pub open: f64,
-    /// Meld actions in one turn before it ends the turn by the shortest way.
-    pub patience: u32,
-    /// Charge for a position whose one card, after the discard, could
-    /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
-    /// off, with the steps of a locked hand that must be taken back.
-    pub dead: f64,
-    /// Plans the way out whenever the hand can go out (D-13.1): also on
-    /// the turn that makes its first canasta, and by moving wilds
-    /// (D-11.2) where only that lets it out.
-    pub plan_out: bool,
-    /// Keeps the ♥A for laying apart (D-9.4) where it can: an opening that
-    /// can be made without it is made without it, and a hand left with
-    /// one card and no canasta, which can never lay it, does not keep it.
-    pub hearts: bool,
-    /// When no opponent can ever go out (I-32), goes out whatever the
-    /// count unless waiting can still build a canasta.
-    pub dead_out: bool,
-    /// Off turns `dead`, `plan_out`, `hearts` and `dead_out` off at once,
-    /// whatever their own values: the yardstick `rules:fixes=off`.
-    pub fixes: bool,
+agent_params! {
+    /// Parameters of [`RulesAgent`].
+    pub struct RulesParams for RulesAgent {
+        name: "rules",
+        summary: "a careful human's strategy: values pairs, wilds and canastas to come, takes the pile when it pays, discards safely, freezes, twins, times going out",
+        /// Once opened, a pile of this many cards or more is taken whenever the
+        /// engine allows; smaller piles are weighed by simulation.
+        pile: u32 = 8, range(1, 112), "1..112", "pile size it always takes once opened, when the engine allows (smaller piles are weighed by simulation)";
+        /// Pile size from which a black three is thrown to freeze it (D-6.3).
+        freeze: u32 = 6, range(1, 112), "1..112", "pile size from which it throws a black three to freeze the pile";
+        /// Pile size from which a wild may be thrown to freeze it when no safe
+        /// discard exists.
+        wildfreeze: u32 = 12, range(1, 112), "1..112", "pile size from which it may throw a wild to freeze the pile when no discard is safe";
+        /// Weight of the danger of feeding the opponent in discards.
+        caution: f64 = 1.0, range(0.0, 10.0), "0..10", "weight of the danger of feeding the opponent when discarding";
+        /// Worth of a wild kept in hand for completing canastas.
+        wild: f64 = 60.0, range(0.0, 500.0), "0..500", "worth of a wild kept in hand for completing canastas";
+        /// Worth of a pair kept in hand (it can take the pile).
+        pair: f64 = 40.0, range(0.0, 500.0), "0..500", "worth of a pair kept in hand (it can take the pile)";
+        /// How far behind on the visible count it still goes out when it can;
+        /// further behind, with the opponent not close, it plays on.
+        hold: i32 = 0, range(-1000, 1000), "-1000..1000", "how far behind on the visible count it still goes out when it can (further behind it plays on for canastas)";
+        /// Weight of the promise of groups close to a canasta.
+        chase: f64 = 1.0, range(0.0, 10.0), "0..10", "weight of the promise of groups one to three cards from a canasta";
+        /// Worth of having opened (D-8), spread over the steps of the opening.
+        open: f64 = 0.0, range(0.0, 1000.0), "0..1000", "worth of having opened, spread over the steps of the opening meld";
+        /// Meld actions in one turn before it ends the turn by the shortest way.
+        patience: u32 = 60, range(1, 10_000), "1..10000", "meld actions in a turn before it ends the turn by the shortest way";
+        /// Charge for a position whose one card, after the discard, could
+        /// never go out (I-32, [`never_goes_out`]); 0 turns the dead-lock fix
+        /// off, with the steps of a locked hand that must be taken back.
+        dead: f64 = 800.0, range(0.0, 5000.0), "0..5000", "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back";
+        /// Plans the way out whenever the hand can go out (D-13.1): also on
+        /// the turn that makes its first canasta, and by moving wilds
+        /// (D-11.2) where only that lets it out.
+        plan_out: bool = true, switch, "on|off", "plans going out whenever the hand can: on the turn of its first canasta too, and by moving wilds where only that lets it out";
+        /// Keeps the ♥A for laying apart (D-9.4) where it can: an opening that
+        /// can be made without it is made without it, and a hand left with
+        /// one card and no canasta, which can never lay it, does not keep it.
+        hearts: bool = true, switch, "on|off", "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)";
+        /// When no opponent can ever go out (I-32), goes out whatever the
+        /// count unless waiting can still build a canasta.
+        dead_out: bool = true, switch, "on|off", "goes out when no opponent can ever go out (I-32) whatever the count, unless a canasta can still be built (for at most 100 turns)";
+        /// Off turns `dead`, `plan_out`, `hearts` and `dead_out` off at once,
+        /// whatever their own values: the yardstick `rules:fixes=off`.
+        fixes: bool = true, switch, "on|off", "off: dead, plan_out, hearts and dead_out all off whatever their values (the yardstick rules:fixes=off)";
+    }
 }
 
 impl RulesParams {
@@ -173,157 +177,6 @@ impl RulesParams {
 
     fn dead_out_on(&self) -> bool {
         self.fixes && self.dead_out
-    }
-}
-
-impl Default for RulesParams {
-    fn default() -> RulesParams {
-        RulesParams {
-            pile: 8,
-            freeze: 6,
-            wildfreeze: 12,
-            caution: 1.0,
-            wild: 60.0,
-            pair: 40.0,
-            hold: 0,
-            chase: 1.0,
-            open: 0.0,
-            patience: 60,
-            dead: 800.0,
-            plan_out: true,
-            hearts: true,
-            dead_out: true,
-            fixes: true,
-        }
-    }
-}
-
-impl Params for RulesParams {
-    const NAME: &'static str = "rules";
-    const SUMMARY: &'static str =
-        "a careful human's strategy: values pairs, wilds and canastas to come, takes the pile when it pays, discards safely, freezes, twins, times going out";
-
-    fn docs() -> &'static [ParamDoc] {
-        &[
-            ParamDoc {
-                key: "pile",
-                accepts: "1..112",
-                doc: "pile size it always takes once opened, when the engine allows (smaller piles are weighed by simulation)",
-            },
-            ParamDoc {
-                key: "freeze",
-                accepts: "1..112",
-                doc: "pile size from which it throws a black three to freeze the pile",
-            },
-            ParamDoc {
-                key: "wildfreeze",
-                accepts: "1..112",
-                doc: "pile size from which it may throw a wild to freeze the pile when no discard is safe",
-            },
-            ParamDoc {
-                key: "caution",
-                accepts: "0..10",
-                doc: "weight of the danger of feeding the opponent when discarding",
-            },
-            ParamDoc {
-                key: "wild",
-                accepts: "0..500",
-                doc: "worth of a wild kept in hand for completing canastas",
-            },
-            ParamDoc {
-                key: "pair",
-                accepts: "0..500",
-                doc: "worth of a pair kept in hand (it can take the pile)",
-            },
-            ParamDoc {
-                key: "hold",
-                accepts: "-1000..1000",
-                doc: "how far behind on the visible count it still goes out when it can (further behind it plays on for canastas)",
-            },
-            ParamDoc {
-                key: "chase",
-                accepts: "0..10",
-                doc: "weight of the promise of groups one to three cards from a canasta",
-            },
-            ParamDoc {
-                key: "open",
-                accepts: "0..1000",
-                doc: "worth of having opened, spread over the steps of the opening meld",
-            },
-            ParamDoc {
-                key: "patience",
-                accepts: "1..10000",
-                doc: "meld actions in a turn before it ends the turn by the shortest way",
-            },
-            ParamDoc {
-                key: "dead",
-                accepts: "0..5000",
-                doc: "charge for melding down to one card that could never go out (I-32); 0: no charge, and a locked hand may lay what it must take back",
-            },
-            ParamDoc {
-                key: "plan_out",
-                accepts: "on|off",
-                doc: "plans going out whenever the hand can: on the turn of its first canasta too, and by moving wilds where only that lets it out",
-            },
-            ParamDoc {
-                key: "hearts",
-                accepts: "on|off",
-                doc: "completes an opening without burying the ♥A, and does not keep a ♥A it can never lay (one card left, no canasta)",
-            },
-            ParamDoc {
-                key: "dead_out",
-                accepts: "on|off",
-                doc: "goes out when no opponent can ever go out (I-32) whatever the count, unless a canasta can still be built (for at most 100 turns)",
-            },
-            ParamDoc {
-                key: "fixes",
-                accepts: "on|off",
-                doc: "off: dead, plan_out, hearts and dead_out all off whatever their values (the yardstick rules:fixes=off)",
-            },
-        ]
-    }
-
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        match key {
-            "pile" => self.pile = parse_in(value, 1, 112)?,
-            "freeze" => self.freeze = parse_in(value, 1, 112)?,
-            "wildfreeze" => self.wildfreeze = parse_in(value, 1, 112)?,
-            "caution" => self.caution = parse_in(value, 0.0, 10.0)?,
-            "wild" => self.wild = parse_in(value, 0.0, 500.0)?,
-            "pair" => self.pair = parse_in(value, 0.0, 500.0)?,
-            "hold" => self.hold = parse_in(value, -1000, 1000)?,
-            "chase" => self.chase = parse_in(value, 0.0, 10.0)?,
-            "open" => self.open = parse_in(value, 0.0, 1000.0)?,
-            "patience" => self.patience = parse_in(value, 1, 10_000)?,
-            "dead" => self.dead = parse_in(value, 0.0, 5000.0)?,
-            "plan_out" => self.plan_out = parse_switch(value)?,
-            "hearts" => self.hearts = parse_switch(value)?,
-            "dead_out" => self.dead_out = parse_switch(value)?,
-            "fixes" => self.fixes = parse_switch(value)?,
-            _ => return Err(format!("unknown key `{key}`")),
-        }
-        Ok(())
-    }
-
-    fn get(&self, key: &str) -> Option<String> {
-        match key {
-            "pile" => Some(self.pile.to_string()),
-            "freeze" => Some(self.freeze.to_string()),
-            "wildfreeze" => Some(self.wildfreeze.to_string()),
-            "caution" => Some(self.caution.to_string()),
-            "wild" => Some(self.wild.to_string()),
-            "pair" => Some(self.pair.to_string()),
-            "hold" => Some(self.hold.to_string()),
-            "chase" => Some(self.chase.to_string()),
-            "open" => Some(self.open.to_string()),
-            "patience" => Some(self.patience.to_string()),
-            "dead" => Some(self.dead.to_string()),
-            "plan_out" => Some(switch_text(self.plan_out)),
-            "hearts" => Some(switch_text(self.hearts)),
-            "dead_out" => Some(switch_text(self.dead_out)),
-            "fixes" => Some(switch_text(self.fixes)),
-            _ => None,
-        }
     }
 }
 

@@ -67,6 +67,12 @@ pub enum Rollout {
     Rules,
 }
 
+impl crate::ParamText for Rollout {
+    fn text(&self) -> String {
+        self.to_string()
+    }
+}
+
 impl Rollout {
     /// The accepted names.
     pub const ACCEPTS: &'static str = "random|greedy|rules";
@@ -84,9 +90,9 @@ impl Rollout {
     /// The spec of the policy agent.
     pub fn spec(self) -> AgentSpec {
         match self {
-            Rollout::Random => AgentSpec::Random(RandomParams::default()),
-            Rollout::Greedy => AgentSpec::Greedy(GreedyParams::default()),
-            Rollout::Rules => AgentSpec::Rules(RulesParams::default()),
+            Rollout::Random => AgentSpec::of(RandomParams::default()),
+            Rollout::Greedy => AgentSpec::of(GreedyParams::default()),
+            Rollout::Rules => AgentSpec::of(RulesParams::default()),
         }
     }
 

@@ -13,12 +13,8 @@
 //! parameters that differ from their defaults, in a fixed order, so equal
 //! agents print equally and every printed spec parses back to itself.
 
-use crate::greedy::{GreedyAgent, GreedyParams};
-use crate::ismcts::{IsmctsAgent, IsmctsParams};
-use crate::pimc::{PimcAgent, PimcParams};
-use crate::random::{RandomAgent, RandomParams};
-use crate::rules::{RulesAgent, RulesParams};
 use crate::Agent;
+use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 
@@ -34,8 +30,9 @@ pub struct ParamDoc {
 }
 
 /// The parameters of one kind of agent: settable by key from text, readable
-/// by key as text.
-pub trait Params: Default + Clone + PartialEq + fmt::Debug {
+/// by key as text, and the agent they make. Declared with
+/// [`agent_params!`](crate::agent_params), never by hand.
+pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// The agent's name in specs.
     const NAME: &'static str;
     /// One line on what the agent does.
@@ -46,25 +43,204 @@ pub trait Params: Default + Clone + PartialEq + fmt::Debug {
     fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
     /// Reads one parameter as text (`None` for an unknown key).
     fn get(&self, key: &str) -> Option<String>;
+    /// A new agent with these parameters.
+    fn build(&self) -> Box<dyn Agent>;
+}
+
+/// A parameter's value as text, as specs write it (a switch as `on` or
+/// `off`).
+pub trait ParamText {
+    /// The text.
+    fn text(&self) -> String;
+}
+
+macro_rules! param_text_by_display {
+    ($($t:ty),*) => {
+        $(impl ParamText for $t {
+            fn text(&self) -> String {
+                self.to_string()
+            }
+        })*
+    };
+}
+param_text_by_display!(u8, u16, u32, u64, usize, i32, i64, f64);
+
+impl ParamText for bool {
+    fn text(&self) -> String {
+        switch_text(*self)
+    }
+}
+
+/// Declares an agent's parameters in one place: the struct with its
+/// fields' documentation and defaults, and for each field the parser of
+/// its text, what it accepts and its line of help ([`Params`]). The
+/// field's name is the key users type. With one line in
+/// `registry.rs`, the agent is known by name to every command.
+///
+/// ```
+/// use kanaszta_agents::{agent_params, range, switch, Agent, Moves};
+/// # use kanaszta_engine::{Action, SeatView};
+/// # use rand_pcg::Pcg64Mcg;
+/// # pub struct Mine(MineParams);
+/// # impl Mine { pub fn new(p: MineParams) -> Mine { Mine(p) } }
+/// # impl Agent for Mine {
+/// #     fn name(&self) -> String { "mine".into() }
+/// #     fn act(&mut self, _: &SeatView, m: &mut Moves, _: &mut Pcg64Mcg) -> Action { m.all()[0] }
+/// # }
+/// agent_params! {
+///     /// Parameters of `Mine`.
+///     pub struct MineParams for Mine {
+///         name: "mine",
+///         summary: "plays the first listed action",
+///         /// Smallest pile it takes.
+///         pile: u32 = 3, range(1, 112), "1..112", "smallest pile it takes";
+///         /// Goes out when it can.
+///         out: bool = true, switch, "on|off", "goes out when it can";
+///     }
+/// }
+/// let spec = kanaszta_agents::AgentSpec::of(MineParams::default());
+/// assert_eq!(spec.to_string(), "mine");
+/// ```
+#[macro_export]
+macro_rules! agent_params {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $Name:ident for $Agent:ty {
+            name: $agent_name:expr,
+            summary: $summary:expr,
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident: $ty:ty = $default:expr, $parse:expr, $accepts:expr, $doc:expr;
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        $vis struct $Name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl Default for $Name {
+            fn default() -> $Name {
+                $Name {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl $crate::Params for $Name {
+            const NAME: &'static str = $agent_name;
+            const SUMMARY: &'static str = $summary;
+
+            fn docs() -> &'static [$crate::ParamDoc] {
+                const DOCS: &[$crate::ParamDoc] = &[$($crate::ParamDoc {
+                    key: stringify!($field),
+                    accepts: $accepts,
+                    doc: $doc,
+                },)*];
+                DOCS
+            }
+
+            fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+                match key {
+                    $(stringify!($field) => self.$field = ($parse)(value)?,)*
+                    _ => return Err(format!("unknown key `{key}`")),
+                }
+                Ok(())
+            }
+
+            fn get(&self, key: &str) -> Option<String> {
+                match key {
+                    $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
+                    _ => None,
+                }
+            }
+
+            fn build(&self) -> Box<dyn $crate::Agent> {
+                Box::new(<$Agent>::new(self.clone()))
+            }
+        }
+    };
+}
+
+/// The parser of a number parameter in `lo..=hi`, for
+/// [`agent_params!`](crate::agent_params).
+pub fn range<T>(lo: T, hi: T) -> impl Fn(&str) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + fmt::Display + Copy,
+{
+    move |value| parse_in(value, lo, hi)
+}
+
+/// The parser of an on/off parameter, for
+/// [`agent_params!`](crate::agent_params): [`parse_switch`].
+pub fn switch(value: &str) -> Result<bool, String> {
+    parse_switch(value)
 }
 
 /// A parsed agent spec: which agent, with which parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AgentSpec {
-    /// `random`
-    Random(RandomParams),
-    /// `greedy`
-    Greedy(GreedyParams),
-    /// `rules`
-    Rules(RulesParams),
-    /// `ismcts`
-    Ismcts(IsmctsParams),
-    /// `pimc`
-    Pimc(PimcParams),
+pub struct AgentSpec(Box<dyn AnyParams>);
+
+/// [`Params`] of any agent, behind one type.
+trait AnyParams: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn docs(&self) -> &'static [ParamDoc];
+    fn get(&self, key: &str) -> Option<String>;
+    fn default_get(&self, key: &str) -> Option<String>;
+    fn build(&self) -> Box<dyn Agent>;
+    fn clone_box(&self) -> Box<dyn AnyParams>;
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn AnyParams) -> bool;
+    fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-/// The agent names accepted in specs.
-pub const AGENT_NAMES: [&str; 5] = ["random", "greedy", "rules", "ismcts", "pimc"];
+impl<P: Params> AnyParams for P {
+    fn name(&self) -> &'static str {
+        P::NAME
+    }
+    fn docs(&self) -> &'static [ParamDoc] {
+        P::docs()
+    }
+    fn get(&self, key: &str) -> Option<String> {
+        Params::get(self, key)
+    }
+    fn default_get(&self, key: &str) -> Option<String> {
+        Params::get(&P::default(), key)
+    }
+    fn build(&self) -> Box<dyn Agent> {
+        Params::build(self)
+    }
+    fn clone_box(&self) -> Box<dyn AnyParams> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same(&self, other: &dyn AnyParams) -> bool {
+        other.as_any().downcast_ref::<P>() == Some(self)
+    }
+    fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+impl Clone for AgentSpec {
+    fn clone(&self) -> AgentSpec {
+        AgentSpec(self.0.clone_box())
+    }
+}
+
+impl PartialEq for AgentSpec {
+    fn eq(&self, other: &AgentSpec) -> bool {
+        self.0.same(other.0.as_ref())
+    }
+}
+
+impl fmt::Debug for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.debug(f)
+    }
+}
 
 /// Why a spec was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +254,7 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
+pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
     let mut p = P::default();
     let mut seen: Vec<&str> = Vec::new();
     for item in body.split(',') {
@@ -90,7 +266,7 @@ fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
             return Err(SpecError(format!(
                 "agent spec `{text}`: `{item}` is not key=value; {} accepts {}",
                 P::NAME,
-                keys_of::<P>()
+                keys_of(P::docs())
             )));
         };
         let (key, value) = (key.trim(), value.trim());
@@ -98,7 +274,7 @@ fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
             return Err(SpecError(format!(
                 "agent spec `{text}`: {} has no parameter `{key}`; accepted: {}",
                 P::NAME,
-                keys_of::<P>()
+                keys_of(P::docs())
             )));
         }
         if seen.contains(&key) {
@@ -117,8 +293,8 @@ fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
     Ok(p)
 }
 
-fn keys_of<P: Params>() -> String {
-    let keys: Vec<String> = P::docs()
+fn keys_of(docs: &[ParamDoc]) -> String {
+    let keys: Vec<String> = docs
         .iter()
         .map(|d| format!("{}={}", d.key, d.accepts))
         .collect();
@@ -129,22 +305,7 @@ fn keys_of<P: Params>() -> String {
     }
 }
 
-fn write_params<P: Params>(p: &P, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(P::NAME)?;
-    let d = P::default();
-    let mut first = true;
-    for doc in P::docs() {
-        let v = p.get(doc.key);
-        if v != d.get(doc.key) {
-            f.write_str(if first { ":" } else { "," })?;
-            first = false;
-            write!(f, "{}={}", doc.key, v.unwrap_or_default())?;
-        }
-    }
-    Ok(())
-}
-
-fn help_of<P: Params>(out: &mut String) {
+pub(crate) fn help_of<P: Params>(out: &mut String) {
     use fmt::Write;
     let d = P::default();
     let _ = writeln!(out, "{} — {}", P::NAME, P::SUMMARY);
@@ -161,74 +322,41 @@ fn help_of<P: Params>(out: &mut String) {
 }
 
 impl AgentSpec {
+    /// The spec of the agent with parameters `p`.
+    pub fn of<P: Params>(p: P) -> AgentSpec {
+        AgentSpec(Box::new(p))
+    }
+
+    /// The parameters, if the spec is of the agent whose parameters are `P`.
+    pub fn params<P: Params>(&self) -> Option<&P> {
+        self.0.as_any().downcast_ref::<P>()
+    }
+
     /// The agent's name (`random`, `greedy`, …).
     pub fn name(&self) -> &'static str {
-        match self {
-            AgentSpec::Random(_) => RandomParams::NAME,
-            AgentSpec::Greedy(_) => GreedyParams::NAME,
-            AgentSpec::Rules(_) => RulesParams::NAME,
-            AgentSpec::Ismcts(_) => IsmctsParams::NAME,
-            AgentSpec::Pimc(_) => PimcParams::NAME,
-        }
+        self.0.name()
     }
 
     /// A new agent of this spec.
     pub fn build(&self) -> Box<dyn Agent> {
-        match self {
-            AgentSpec::Random(p) => Box::new(RandomAgent::new(p.clone())),
-            AgentSpec::Greedy(p) => Box::new(GreedyAgent::new(p.clone())),
-            AgentSpec::Rules(p) => Box::new(RulesAgent::new(p.clone())),
-            AgentSpec::Ismcts(p) => Box::new(IsmctsAgent::new(p.clone())),
-            AgentSpec::Pimc(p) => Box::new(PimcAgent::new(p.clone())),
-        }
-    }
-
-    /// Every agent with its parameters, defaults and accepted values: the
-    /// text of `kanaszta agents`.
-    pub fn help() -> String {
-        let mut s = String::new();
-        help_of::<RandomParams>(&mut s);
-        help_of::<GreedyParams>(&mut s);
-        help_of::<RulesParams>(&mut s);
-        help_of::<IsmctsParams>(&mut s);
-        help_of::<PimcParams>(&mut s);
-        s
-    }
-}
-
-impl FromStr for AgentSpec {
-    type Err = SpecError;
-
-    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
-        let t = text.trim();
-        let (name, body) = t.split_once(':').unwrap_or((t, ""));
-        let name = name.trim().to_ascii_lowercase();
-        Ok(match name.as_str() {
-            "random" => AgentSpec::Random(parse_params(text, body)?),
-            "greedy" => AgentSpec::Greedy(parse_params(text, body)?),
-            "rules" => AgentSpec::Rules(parse_params(text, body)?),
-            "ismcts" => AgentSpec::Ismcts(parse_params(text, body)?),
-            "pimc" => AgentSpec::Pimc(parse_params(text, body)?),
-            _ => {
-                return Err(SpecError(format!(
-                    "unknown agent `{}` in spec `{text}`; accepted: {} (e.g. `ismcts:iters=1000,c=0.7,rollout=greedy`; `kanaszta agents` lists every parameter)",
-                    name,
-                    AGENT_NAMES.join(", ")
-                )))
-            }
-        })
+        self.0.build()
     }
 }
 
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AgentSpec::Random(p) => write_params(p, f),
-            AgentSpec::Greedy(p) => write_params(p, f),
-            AgentSpec::Rules(p) => write_params(p, f),
-            AgentSpec::Ismcts(p) => write_params(p, f),
-            AgentSpec::Pimc(p) => write_params(p, f),
+        let p = &self.0;
+        f.write_str(p.name())?;
+        let mut first = true;
+        for doc in p.docs() {
+            let v = p.get(doc.key);
+            if v != p.default_get(doc.key) {
+                f.write_str(if first { ":" } else { "," })?;
+                first = false;
+                write!(f, "{}={}", doc.key, v.unwrap_or_default())?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -263,7 +391,7 @@ mod tests {
 
     #[test]
     fn every_agent_name_parses_and_prints_bare() {
-        for name in AGENT_NAMES {
+        for name in crate::agent_names() {
             let s: AgentSpec = name.parse().unwrap();
             assert_eq!(s.to_string(), name);
             assert_eq!(s.name(), name);
@@ -325,7 +453,7 @@ mod tests {
     #[test]
     fn help_documents_every_parameter_with_its_default() {
         let h = AgentSpec::help();
-        for name in AGENT_NAMES {
+        for name in crate::agent_names() {
             assert!(h.contains(&format!("{name} — ")), "{h}");
         }
         assert!(h.contains("discard") && h.contains("default 0.3"), "{h}");

@@ -332,7 +332,8 @@ fn fingerprint(p: &RulesParams, hands: u64) -> u64 {
 fn fixes_off_plays_as_rules_did_before_the_fixes() {
     let off = params(OFF);
     let spec: AgentSpec = "rules:fixes=off".parse().unwrap();
-    assert_eq!(spec, AgentSpec::Rules(off.clone()));
+    assert_eq!(spec, AgentSpec::of(off.clone()));
+    assert_eq!(spec.params::<RulesParams>(), Some(&off));
     assert_eq!(spec.to_string(), "rules:fixes=off");
     let each = params("dead=0,plan_out=off,hearts=off,dead_out=off");
     let both = params("fixes=off,dead=800,plan_out=on,hearts=on,dead_out=on");

@@ -28,7 +28,7 @@ fn search_specs_round_trip_through_their_text() {
     }
     // The example: every key is accepted and its text is stable.
     let s = spec("ismcts:iters=1000,c=0.7,rollout=greedy");
-    let AgentSpec::Ismcts(p) = &s else {
+    let Some(p) = s.params::<IsmctsParams>() else {
         panic!("not ismcts: {s:?}")
     };
     assert_eq!((p.iters, p.c), (1000, 0.7));

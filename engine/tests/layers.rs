@@ -340,3 +340,13 @@ fn engine_files_are_short() {
         assert!(n <= 1500, "{m} ({}) has {n} lines", path.display());
     }
 }
+
+/// No two modules of the agents import each other, directly or through
+/// others: the policies, the search they share and the registry of names
+/// each call only downward.
+#[test]
+fn agents_modules_import_in_one_direction() {
+    let g = graph(&src("agents"));
+    assert!(g["registry"].contains("spec") && g["greedy"].contains("spec"));
+    assert_eq!(circles(&g), Vec::<Vec<String>>::new(), "{g:#?}");
+}

@@ -871,3 +871,38 @@ fn sweep_shards_merge_into_the_same_sweep() {
     };
     assert_eq!(seed_of("0", "5"), seed_of("1", "5"));
 }
+
+/// The example agent of `agents/examples/careful.rs`, registered by one
+/// line, plays from the command line like any built-in agent, with its
+/// parameters; `kanaszta agents` documents it.
+#[test]
+fn the_example_agent_plays_from_the_command_line() {
+    let dir = tmp("careful");
+    let out = ok(&[
+        "play",
+        "--a",
+        "careful:pile=8",
+        "--b",
+        "greedy",
+        "--hands",
+        "40",
+        "--seed",
+        "3",
+        "--out",
+        s(&dir),
+        "--quiet",
+    ]);
+    assert!(out.contains("careful:pile=8"), "{out}");
+    let (h, rows) = table(&dir.join("summary.csv"));
+    let agent = col(&h, "agent");
+    assert!(
+        rows.iter().any(|r| r[agent] == "careful:pile=8"),
+        "{rows:?}"
+    );
+    assert!(!dir.join("errors.csv").exists() || read(&dir.join("errors.csv")).lines().count() <= 1);
+    let agents = ok(&["agents"]);
+    assert!(
+        agents.contains("careful — melds natural cards only"),
+        "{agents}"
+    );
+}
