@@ -59,7 +59,8 @@ impl RulesArgs {
                 }
             }
         };
-        r.apply_settings(self.set.iter().map(String::as_str))?;
+        r.apply_settings(self.set.iter().map(String::as_str))
+            .map_err(|e| e.to_string())?;
         Ok(r)
     }
 }

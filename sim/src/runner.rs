@@ -173,7 +173,7 @@ impl Plan {
         for s in &manifest.series {
             let a: AgentSpec = s.a.parse().map_err(|e| format!("{e}"))?;
             let b: AgentSpec = s.b.parse().map_err(|e| format!("{e}"))?;
-            s.rules.validate()?;
+            s.rules.validate().map_err(|e| e.to_string())?;
             if s.rules.players != 2 {
                 return Err(format!(
                     "two agents play two seats: players must be 2 here, got {} (set players=2)",
