@@ -1,13 +1,14 @@
 //! `kanaszta replay` (alias `show`): one game of a run, move by move, for a
-//! person. The game is played again by the same agents from the same seeds
-//! (through the same `play_hand` / `play_match` as the run), its actions
-//! recorded, and then printed from a [`GameLog`]; or a saved log is printed.
+//! person. The game is played again through the runner's own setup
+//! ([`Plan::setup`]: the same seats, rules, seeds and way of playing a hand
+//! or a match as the run), its actions recorded, and then printed from a
+//! [`GameLog`]; or a saved log is printed.
 
 use crate::runner::{end_kind, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::{quiet_pipe, Fail, RulesArgs};
 use clap::Args;
-use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentSpec};
-use kanaszta_engine::{tax, Action, GameLog, GameState, Match};
+use kanaszta_agents::{Agent, AgentSpec};
+use kanaszta_engine::{tax, Action, GameLog};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
 use std::io::Write;
@@ -142,37 +143,41 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
             m.games - 1
         ));
     }
-    let (seats, swapped) = plan.seating(args.series, args.game);
-    let names = [seats[0].to_string(), seats[1].to_string()];
+    // The game as the run played it: the runner's own setup (seats,
+    // rules, seeds) and its own way of playing a hand or a match; the
+    // agents are only wrapped to write down the actions.
+    let setup = plan.setup(args.series, args.game);
+    let swapped = setup.swapped;
+    let names = setup.names();
+    let rules = setup.rules;
     let log = Rc::new(RefCell::new(Vec::new()));
-    let mut agents: Vec<Box<dyn Agent>> = seats
-        .iter()
+    let mut agents: Vec<Box<dyn Agent>> = setup
+        .agents()
+        .into_iter()
         .enumerate()
-        .map(|(i, s)| {
+        .map(|(i, inner)| {
             Box::new(Recorder {
-                inner: s.build(),
+                inner,
                 log: (i == 0).then(|| log.clone()),
             }) as Box<dyn Agent>
         })
         .collect();
-    let rules = plan.rules(args.series);
-    let deal_seed = plan.deal_seed(args.game);
     let mut hands: Vec<(GameLog, Option<String>)> = Vec::new();
     match plan.mode {
         Mode::Hands => {
-            let mut state = GameState::new(rules, deal_seed);
-            let initial = GameLog::new(&state, deal_seed);
-            let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
-            let r = play_hand(&mut state, &mut agents, &mut rngs);
+            let (state, r) = setup.play_hand(&mut agents);
             let actions = std::mem::take(&mut *log.borrow_mut());
+            // The running totals of a hand stay as dealt.
             hands.push((
-                GameLog { actions, ..initial },
+                GameLog {
+                    actions,
+                    ..GameLog::new(&state, setup.deal_seed)
+                },
                 r.err().map(|e| e.to_string()),
             ));
         }
         Mode::Matches => {
-            let mut mt = Match::new(rules, deal_seed);
-            let r = play_match(&mut mt, &mut agents, |_, rec, _| {
+            let (mt, r) = setup.play_match(&mut agents, |_, rec, _| {
                 let before: Vec<i32> = rec
                     .totals_after
                     .iter()

@@ -11,8 +11,8 @@
 use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec};
-use kanaszta_engine::{GameState, HandEnd, Match, Rules};
+use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec, HandPlay};
+use kanaszta_engine::{GameState, HandEnd, HandRecord, Match, Rules};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -252,14 +252,23 @@ impl Plan {
         }
     }
 
-    /// The rules of a series.
-    pub fn rules(&self, series: u32) -> Rules {
-        self.series[series as usize].rules
-    }
-
     /// The deal seed of game `g`.
     pub fn deal_seed(&self, g: u64) -> u64 {
         kanaszta_engine::seed::deal(self.manifest.seed, self.deal(g))
+    }
+
+    /// Everything game `g` of `series` is played with, derived from the
+    /// plan and the two indices alone: the run plays every game through
+    /// this, and `replay` too, so that a replay cannot drift from the run.
+    pub fn setup(&self, series: u32, g: u64) -> GameSetup<'_> {
+        let (seats, swapped) = self.seating(series, g);
+        GameSetup {
+            deal: self.deal(g),
+            swapped,
+            seats,
+            rules: self.series[series as usize].rules,
+            deal_seed: self.deal_seed(g),
+        }
     }
 
     /// Plays game `g` of `series` to its end. A panic (a bug of an agent or
@@ -317,27 +326,26 @@ impl Plan {
     }
 
     fn play_unguarded(&self, series: u32, g: u64) -> GameOut {
-        let (seats, swapped) = self.seating(series, g);
+        let setup = self.setup(series, g);
         let ctx = &self.series[series as usize];
-        let mut agents: Vec<Box<dyn Agent>> = seats.iter().map(|s| s.build()).collect();
-        let deal_seed = self.deal_seed(g);
+        let mut agents = setup.agents();
+        let deal_seed = setup.deal_seed;
         let mut out = GameOut::new(series);
         let ids = Ids {
             series,
             game: g,
-            deal: self.deal(g),
-            swapped,
+            deal: setup.deal,
+            swapped: setup.swapped,
             mode: self.mode,
             run_seed: self.manifest.seed,
             deal_seed,
-            names: [seats[0].to_string(), seats[1].to_string()],
+            names: setup.names(),
             rules: &ctx.rule_values,
         };
         match self.mode {
             Mode::Hands => {
-                let mut state = GameState::new(ctx.rules, deal_seed);
-                let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
-                match play_hand(&mut state, &mut agents, &mut rngs) {
+                let (state, r) = setup.play_hand(&mut agents);
+                match r {
                     Ok(play) => {
                         let raw: Vec<i32> = state.scores().iter().map(|s| s.total).collect();
                         let winner = unique_max(&raw);
@@ -359,11 +367,10 @@ impl Plan {
                 }
             }
             Mode::Matches => {
-                let mut m = Match::new(ctx.rules, deal_seed);
                 let mut track = MatchTrack::default();
                 let mut hands = Vec::new();
                 let mut actions = 0;
-                let r = play_match(&mut m, &mut agents, |state, rec, play| {
+                let (m, r) = setup.play_match(&mut agents, |state, rec, play| {
                     let before: Vec<i32> = rec
                         .totals_after
                         .iter()
@@ -401,6 +408,57 @@ impl Plan {
 }
 
 /// What one game produced.
+/// One game of a plan, ready to play: see [`Plan::setup`].
+pub struct GameSetup<'a> {
+    /// The deal (`g / 2` when paired).
+    pub deal: u64,
+    /// Whether the seats are swapped (the odd game of a pair).
+    pub swapped: bool,
+    /// The agents, seat by seat.
+    pub seats: [&'a AgentSpec; 2],
+    /// The rules of the series.
+    pub rules: Rules,
+    /// The seed of the deal (of the match's first hand).
+    pub deal_seed: u64,
+}
+
+impl GameSetup<'_> {
+    /// Fresh agents, seat by seat.
+    pub fn agents(&self) -> Vec<Box<dyn Agent>> {
+        self.seats.iter().map(|s| s.build()).collect()
+    }
+
+    /// The agents' names, seat by seat.
+    pub fn names(&self) -> [String; 2] {
+        [self.seats[0].to_string(), self.seats[1].to_string()]
+    }
+
+    /// Plays the game's hand (mode hands) with `agents`: the final state,
+    /// and what the hand took or the agent error that ended it.
+    pub fn play_hand(
+        &self,
+        agents: &mut [Box<dyn Agent>],
+    ) -> (GameState, Result<HandPlay, AgentError>) {
+        let mut state = GameState::new(self.rules, self.deal_seed);
+        let mut rngs = vec![seat_rng(self.deal_seed, 0), seat_rng(self.deal_seed, 1)];
+        let r = play_hand(&mut state, agents, &mut rngs);
+        (state, r)
+    }
+
+    /// Plays the game's match (mode matches) with `agents`, calling
+    /// `on_hand` after every hand: the match, and the agent error that
+    /// ended it if one did.
+    pub fn play_match(
+        &self,
+        agents: &mut [Box<dyn Agent>],
+        on_hand: impl FnMut(&GameState, &HandRecord, HandPlay),
+    ) -> (Match, Result<(), AgentError>) {
+        let mut m = Match::new(self.rules, self.deal_seed);
+        let r = play_match(&mut m, agents, on_hand);
+        (m, r)
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct GameOut {
     /// Series.
