@@ -4,8 +4,9 @@
 //! or a match as the run), its actions recorded, and then printed from a
 //! [`GameLog`]; or a saved log is printed.
 
+use crate::cli::RulesArgs;
+use crate::error::{quiet_pipe, CliError};
 use crate::runner::{end_kind, Manifest, Mode, Plan, SeriesSpec, Shard};
-use crate::{quiet_pipe, Fail, RulesArgs};
 use clap::Args;
 use kanaszta_agents::{Agent, AgentSpec};
 use kanaszta_engine::{tax, Action, GameLog};
@@ -87,13 +88,17 @@ impl Agent for Recorder {
 }
 
 /// Runs `kanaszta replay`.
-pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
+pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
+    let args = &args;
     if let Some(path) = &args.log {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read game log {}: {e}", path.display()))?;
-        let log = GameLog::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("read game log", path.display(), e))?;
+        let log = GameLog::from_json(&text).map_err(|e| CliError::Log {
+            path: path.display().to_string(),
+            source: e,
+        })?;
         let mut out = std::io::stdout().lock();
-        quiet_pipe((|| -> Result<(), Fail> {
+        quiet_pipe((|| -> Result<(), CliError> {
             writeln!(out, "game log {}", path.display())?;
             print_hand(&mut out, &log, ["P0".into(), "P1".into()], None)
         })())?;
@@ -101,15 +106,15 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     }
     let plan = match &args.run {
         Some(dir) => {
-            let m = crate::merge::read_manifest(dir)?;
+            let m = crate::cmd::merge::read_manifest(dir)?;
             Plan::new(Manifest {
                 shard: Shard::all().to_string(),
                 ..m
             })?
         }
         None => {
-            let a = args.a.parse::<AgentSpec>().map_err(|e| e.to_string())?;
-            let b = args.b.parse::<AgentSpec>().map_err(|e| e.to_string())?;
+            let a = args.a.parse::<AgentSpec>()?;
+            let b = args.b.parse::<AgentSpec>()?;
             let rules = args.rules.build()?;
             Plan::new(Manifest {
                 command: "play".into(),
@@ -130,18 +135,18 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     };
     let m = &plan.manifest;
     if args.series as usize >= m.series.len() {
-        return Err(format!(
+        return Err(CliError::Input(format!(
             "--series {}: the run has series 0 to {}",
             args.series,
             m.series.len() - 1
-        ));
+        )));
     }
     if args.game >= m.games {
-        return Err(format!(
+        return Err(CliError::Input(format!(
             "--game {}: the run has games 0 to {}",
             args.game,
             m.games - 1
-        ));
+        )));
     }
     // The game as the run played it: the runner's own setup (seats,
     // rules, seeds) and its own way of playing a hand or a match; the
@@ -211,17 +216,17 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
             }
             if let Some(h) = args.hand {
                 if h as usize >= hands.len() {
-                    return Err(format!(
+                    return Err(CliError::Input(format!(
                         "--hand {h}: the match has hands 0 to {}",
                         hands.len() - 1
-                    ));
+                    )));
                 }
             }
         }
     }
     let mut out = std::io::stdout().lock();
     let mut last = None;
-    quiet_pipe((|| -> Result<(), Fail> {
+    quiet_pipe((|| -> Result<(), CliError> {
         writeln!(
             out,
             "{} game {} (deal {}{}), run seed {}{}: P0 {}, P1 {}",
@@ -258,7 +263,7 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     })())?;
     if let (Some(path), Some(log)) = (&args.save_log, last) {
         std::fs::write(path, log.to_json() + "\n")
-            .map_err(|e| format!("cannot write game log {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write game log", path.display(), e))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -270,7 +275,7 @@ fn print_hand(
     log: &GameLog,
     names: [String; 2],
     error: Option<&str>,
-) -> Result<(), Fail> {
+) -> Result<(), CliError> {
     let mut g = log.initial();
     let w = names.iter().map(|n| n.len()).max().unwrap_or(2);
     let cut = g.cut_cards();
