@@ -184,10 +184,10 @@ impl RunArgs {
         Ok(Plan::new(Manifest {
             command: command.into(),
             seed: self.seed,
-            mode: mode.name().into(),
+            mode,
             games,
             paired: !self.unpaired,
-            shard: shard.to_string(),
+            shard,
             agents,
             series,
         })?)

@@ -2,6 +2,7 @@
 //! error says what was wrong and what is accepted; all of them exit with
 //! status 1 (bad input).
 
+use crate::runner::ManifestError;
 use kanaszta_agents::SpecError;
 use kanaszta_engine::{LogError, PositionError, RulesError};
 use std::fmt;
@@ -50,6 +51,8 @@ pub enum CliError {
     },
     /// An agent spec refused.
     Agent(SpecError),
+    /// A run directory's run.json unreadable or malformed.
+    Manifest(ManifestError),
 }
 
 impl CliError {
@@ -79,6 +82,7 @@ impl fmt::Display for CliError {
             CliError::Position { path, source } => write!(f, "{path}: {source}"),
             CliError::Log { path, source } => write!(f, "{path}: {source}"),
             CliError::Agent(e) => write!(f, "{e}"),
+            CliError::Manifest(e) => write!(f, "{e}"),
         }
     }
 }
@@ -91,6 +95,7 @@ impl std::error::Error for CliError {
             CliError::Position { source, .. } => Some(source),
             CliError::Log { source, .. } => Some(source),
             CliError::Agent(e) => Some(e),
+            CliError::Manifest(e) => Some(e),
             CliError::Input(_) => None,
         }
     }
@@ -99,6 +104,12 @@ impl std::error::Error for CliError {
 impl From<String> for CliError {
     fn from(m: String) -> CliError {
         CliError::Input(m)
+    }
+}
+
+impl From<ManifestError> for CliError {
+    fn from(e: ManifestError) -> CliError {
+        CliError::Manifest(e)
     }
 }
 

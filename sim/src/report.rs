@@ -2,7 +2,7 @@
 //! for every command, `tournament.csv` and `ratings.csv` for a tournament,
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
-use crate::runner::{CsvFile, Manifest};
+use crate::runner::{CsvFile, Manifest, Mode};
 use crate::stats::{bradley_terry, fmt_opt, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -79,7 +79,7 @@ pub fn report(
         }
         write_csv(dir, "summary.csv", &header, &rows)?;
     }
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let paired = if manifest.paired {
         "paired seats"
     } else {
@@ -128,7 +128,7 @@ fn tournament(
         cell[j][i] = Some((si, 1));
     }
     let ratings = bradley_terry(&wins, &games);
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let _ = writeln!(
         text,
         "tournament: {k} agents, {} {unit} per pair, {}, seed {}, shard {}",
@@ -300,7 +300,7 @@ fn sweep(
         header.extend(own.iter().map(|c| format!("{p}{c}")));
     }
     let mut rows = Vec::new();
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let a = manifest.agents.first().cloned().unwrap_or_default();
     let b = manifest.agents.get(1).cloned().unwrap_or_default();
     let _ = writeln!(
@@ -328,7 +328,7 @@ fn sweep(
         format!("{a} wins [95%]"),
         "A − B [95%]",
         "turns",
-        if manifest.mode == "matches" {
+        if manifest.mode == Mode::Matches {
             "hands/m"
         } else {
             ""

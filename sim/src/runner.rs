@@ -18,12 +18,13 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Hands or full matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Hands or full matches (`hands`, `matches` in run.json).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Single hands, running totals zero.
     Hands,
@@ -47,6 +48,12 @@ impl Mode {
             "matches" => Ok(Mode::Matches),
             _ => Err(format!("unknown mode `{s}`: expected hands or matches")),
         }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -101,6 +108,20 @@ impl Shard {
     }
 }
 
+/// In run.json as its text, `I/N`.
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shard, D::Error> {
+        let text = String::deserialize(d)?;
+        Shard::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let parts: Vec<String> = self.indices.iter().map(u32::to_string).collect();
@@ -130,17 +151,167 @@ pub struct Manifest {
     /// The master seed.
     pub seed: u64,
     /// `hands` or `matches`.
-    pub mode: String,
+    pub mode: Mode,
     /// Games per series.
     pub games: u64,
     /// Paired seats (the odd game replays the even one's deal swapped).
     pub paired: bool,
     /// `I/N`.
-    pub shard: String,
+    pub shard: Shard,
     /// The agents of a tournament (or A and B).
     pub agents: Vec<String>,
     /// The series, in order.
     pub series: Vec<SeriesSpec>,
+}
+
+/// An unreadable or malformed `run.json`: the file, and the field that was
+/// wrong when one was.
+#[derive(Debug)]
+pub enum ManifestError {
+    /// The run directory does not exist.
+    NoDirectory(PathBuf),
+    /// `run.json` cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// `run.json` is not a manifest.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The field that was wrong (`seed`, `series[1].rules`), when
+        /// serde's message does not name it already.
+        field: Option<String>,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// How a run directory is described in messages.
+const RUN_DIR: &str = "expected a run directory written by kanaszta play, tournament or sweep";
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::NoDirectory(dir) => {
+                write!(f, "{}: no such directory ({RUN_DIR})", dir.display())
+            }
+            ManifestError::Read { path, source } => {
+                write!(f, "cannot read {}: {source} ({RUN_DIR})", path.display())
+            }
+            ManifestError::Malformed {
+                path,
+                field: None,
+                message,
+            } => write!(f, "{}: malformed run.json: {message}", path.display()),
+            ManifestError::Malformed {
+                path,
+                field: Some(field),
+                message,
+            } => write!(
+                f,
+                "{}: malformed run.json: field `{field}`: {message}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ManifestError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl Manifest {
+    /// Reads `DIR/run.json`: the one reader of run.json, used by `merge`,
+    /// `ratings` and `replay`.
+    pub fn read(dir: &Path) -> Result<Manifest, ManifestError> {
+        let path = dir.join("run.json");
+        if !dir.is_dir() {
+            return Err(ManifestError::NoDirectory(dir.to_path_buf()));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|e| {
+            let (field, message) = match misfit(&text) {
+                Some((field, m)) => (
+                    Some(field),
+                    format!("{m} (line {}, column {})", e.line(), e.column()),
+                ),
+                None => (None, e.to_string()),
+            };
+            ManifestError::Malformed {
+                path,
+                field,
+                message,
+            }
+        })
+    }
+}
+
+/// The first field of a manifest whose value does not fit its type, and
+/// why: serde's own message names a missing or unknown field but not the
+/// field of a value of the wrong type, so the fields are tried one by one.
+fn misfit(text: &str) -> Option<(String, String)> {
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+    fn check<T: DeserializeOwned>(v: &Value) -> Option<String> {
+        serde_json::from_value::<T>(v.clone())
+            .err()
+            .map(|e| e.to_string())
+    }
+    type Check = fn(&Value) -> Option<String>;
+    let map: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
+    let top: [(&str, Check); 8] = [
+        ("command", check::<String>),
+        ("seed", check::<u64>),
+        ("mode", check::<Mode>),
+        ("games", check::<u64>),
+        ("paired", check::<bool>),
+        ("shard", check::<Shard>),
+        ("agents", check::<Vec<String>>),
+        ("series", check::<Vec<Value>>),
+    ];
+    for (k, f) in top {
+        if let Some(e) = map.get(k).and_then(f) {
+            return Some((k.to_string(), e));
+        }
+    }
+    let series = map.get("series")?.as_array()?;
+    for (i, s) in series.iter().enumerate() {
+        let fields: [(&str, Check); 4] = [
+            ("a", check::<String>),
+            ("b", check::<String>),
+            ("settings", check::<String>),
+            ("rules", check::<Rules>),
+        ];
+        // A rule switch alone (the others take their defaults).
+        if let Some(rules) = s.get("rules").and_then(Value::as_object) {
+            for (k, v) in rules {
+                let one = Value::Object([(k.clone(), v.clone())].into_iter().collect());
+                if let Some(e) = check::<Rules>(&one) {
+                    return Some((format!("series[{i}].rules.{k}"), e));
+                }
+            }
+        }
+        for (k, f) in fields {
+            if let Some(e) = s.get(k).and_then(f) {
+                return Some((format!("series[{i}].{k}"), e));
+            }
+        }
+        if let Some(e) = check::<SeriesSpec>(s) {
+            return Some((format!("series[{i}]"), e));
+        }
+    }
+    None
 }
 
 /// A validated plan: the manifest with parsed agents.
@@ -167,8 +338,8 @@ struct SeriesCtx {
 impl Plan {
     /// Validates a manifest (agents parse, rules valid, shard in range).
     pub fn new(manifest: Manifest) -> Result<Plan, String> {
-        let mode = Mode::parse(&manifest.mode)?;
-        let shard = Shard::parse(&manifest.shard)?;
+        let mode = manifest.mode;
+        let shard = manifest.shard.clone();
         let mut series = Vec::new();
         for s in &manifest.series {
             let a: AgentSpec = s.a.parse().map_err(|e| format!("{e}"))?;
@@ -1169,10 +1340,10 @@ mod tests {
         Plan::new(Manifest {
             command: "test".into(),
             seed: 17,
-            mode: "hands".into(),
+            mode: Mode::Hands,
             games,
             paired: true,
-            shard: Shard::all().to_string(),
+            shard: Shard::all(),
             agents: vec!["greedy".into(), "random".into()],
             series: vec![SeriesSpec {
                 a: "greedy".into(),

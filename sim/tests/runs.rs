@@ -951,3 +951,41 @@ fn replay_reproduces_the_rows_of_hands_and_matches_runs() {
         }
     }
 }
+
+/// A malformed run.json is refused by every reader (merge, ratings,
+/// replay) with the file and the field that was wrong.
+#[test]
+fn malformed_run_json_names_the_file_and_the_field() {
+    let d = tmp("bad-manifest");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let good = read(&d.join("run.json"));
+    let out = tmp("bad-manifest-out");
+    for (from, to, field) in [
+        ("\"seed\": 1", "\"seed\": \"one\"", "field `seed`"),
+        ("\"mode\": \"hands\"", "\"mode\": \"hand\"", "field `mode`"),
+        (
+            "\"tax\": \"on\"",
+            "\"tax\": \"maybe\"",
+            "field `series[0].rules.tax`",
+        ),
+    ] {
+        assert!(good.contains(from), "{from} not in {good}");
+        std::fs::write(d.join("run.json"), good.replace(from, to)).unwrap();
+        let file = d.join("run.json");
+        let needles = [file.to_str().unwrap(), "malformed run.json", field];
+        refused(&["replay", "--run", s(&d), "--game", "1"], &needles);
+        refused(&["merge", s(&d), "--out", s(&out)], &needles);
+        refused(&["ratings", s(&d)], &needles);
+    }
+}

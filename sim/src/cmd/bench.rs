@@ -6,7 +6,7 @@
 use super::parse_agent;
 use crate::cli::RulesArgs;
 use crate::error::CliError;
-use crate::runner::{execute, Manifest, Plan, SeriesSpec, Shard};
+use crate::runner::{execute, Manifest, Mode, Plan, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::Rules;
@@ -123,10 +123,10 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
     let plan = Plan::new(Manifest {
         command: "bench".into(),
         seed: args.seed,
-        mode: "hands".into(),
+        mode: Mode::Hands,
         games: args.hands,
         paired: true,
-        shard: Shard::all().to_string(),
+        shard: Shard::all(),
         agents: vec![a.clone(), b.clone()],
         series: vec![SeriesSpec {
             a: a.clone(),

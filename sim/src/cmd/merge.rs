@@ -30,24 +30,6 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
     merge(&a.dirs, &a.out)
 }
 
-/// Reads `DIR/run.json`.
-pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
-    let p = dir.join("run.json");
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: no such directory (expected a run directory written by kanaszta play, tournament or sweep)",
-            dir.display()
-        ));
-    }
-    let text = std::fs::read_to_string(&p).map_err(|e| {
-        format!(
-            "cannot read {}: {e} (expected a run directory written by kanaszta play, tournament or sweep)",
-            p.display()
-        )
-    })?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: malformed run.json: {e}", p.display()))
-}
-
 /// What two manifests disagree on, besides the shard.
 fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
     if a.command != b.command {
@@ -328,7 +310,7 @@ fn check_row<T: Row>(
 fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest> = dirs
         .iter()
-        .map(|d| read_manifest(d))
+        .map(|d| Manifest::read(d))
         .collect::<Result<_, _>>()?;
     let first = &manifests[0];
     let mut shards = Vec::new();
@@ -340,7 +322,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
                 d.display()
             )));
         }
-        shards.push(Shard::parse(&m.shard).map_err(|e| format!("{}: {e}", d.display()))?);
+        shards.push(m.shard.clone());
     }
     let n = shards[0].n;
     let mut held: Vec<u32> = Vec::new();
@@ -391,9 +373,9 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     // Every shard merged is the whole run: its run.json says so, like a
     // single run's.
     manifest.shard = if union.is_complete() {
-        Shard::all().to_string()
+        Shard::all()
     } else {
-        union.to_string()
+        union.clone()
     };
     let plan =
         Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;

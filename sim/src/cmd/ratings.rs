@@ -9,10 +9,9 @@
 //! which treats games as independent: the seat-swapped pairing and the hands
 //! of one match are not modelled, so read them as approximate.
 
-use crate::cmd::merge::read_manifest;
 use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::Mode;
+use crate::runner::{Manifest, Mode};
 use crate::stats::bradley_terry;
 use clap::Args;
 use kanaszta_engine::Rules;
@@ -151,18 +150,18 @@ pub struct Input {
 impl Input {
     /// Reads a summary CSV (or `DIR/summary.csv`) and, when a `run.json`
     /// stands beside it, the rules of its run.
-    pub fn read(path: &Path) -> Result<Input, String> {
+    pub fn read(path: &Path) -> Result<Input, CliError> {
         let path = if path.is_dir() {
             path.join("summary.csv")
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| CliError::io("read", path.display(), e))?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let mut all: Vec<Rules> = Vec::new();
-            for s in read_manifest(dir)?.series {
+            for s in Manifest::read(dir)?.series {
                 if !all.contains(&s.rules) {
                     all.push(s.rules);
                 }

@@ -106,9 +106,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
     }
     let plan = match &args.run {
         Some(dir) => {
-            let m = crate::cmd::merge::read_manifest(dir)?;
+            let m = Manifest::read(dir)?;
             Plan::new(Manifest {
-                shard: Shard::all().to_string(),
+                shard: Shard::all(),
                 ..m
             })?
         }
@@ -119,10 +119,14 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             Plan::new(Manifest {
                 command: "play".into(),
                 seed: args.seed,
-                mode: if args.is_match { "matches" } else { "hands" }.into(),
+                mode: if args.is_match {
+                    Mode::Matches
+                } else {
+                    Mode::Hands
+                },
                 games: args.game + 1,
                 paired: !args.unpaired,
-                shard: Shard::all().to_string(),
+                shard: Shard::all(),
                 agents: vec![a.to_string(), b.to_string()],
                 series: vec![SeriesSpec {
                     a: a.to_string(),
