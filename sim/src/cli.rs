@@ -181,7 +181,7 @@ impl RunArgs {
                 self.threads
             )));
         }
-        Ok(Plan::new(Manifest {
+        Plan::new(Manifest {
             command: command.into(),
             seed: self.seed,
             mode,
@@ -190,6 +190,6 @@ impl RunArgs {
             shard,
             agents,
             series,
-        })?)
+        })
     }
 }

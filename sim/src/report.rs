@@ -2,6 +2,7 @@
 //! for every command, `tournament.csv` and `ratings.csv` for a tournament,
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
+use crate::error::CliError;
 use crate::runner::{CsvFile, Manifest, Mode};
 use crate::stats::{bradley_terry, fmt_opt, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
@@ -47,15 +48,15 @@ fn write_csv(
     name: &str,
     header: &[String],
     rows: &[Vec<String>],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let path = dir.join(name);
     let mut f = CsvFile::create(&path, header)?;
     for r in rows {
         f.row(r)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write", path.display(), e))?;
     }
     f.flush()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| CliError::io("write", path.display(), e))
 }
 
 /// Writes the summary files into `dir` (if any) and returns the text for
@@ -64,7 +65,7 @@ pub fn report(
     dir: Option<&Path>,
     manifest: &Manifest,
     stats: &[SeriesStats],
-) -> Result<String, String> {
+) -> Result<String, CliError> {
     let mut text = String::new();
     if let Some(dir) = dir {
         let mut header = vec!["series".to_string()];
@@ -107,7 +108,7 @@ fn tournament(
     manifest: &Manifest,
     stats: &[SeriesStats],
     text: &mut String,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let agents = &manifest.agents;
     let k = agents.len();
     let idx = |name: &str| agents.iter().position(|a| a == name);
@@ -277,7 +278,7 @@ fn sweep(
     manifest: &Manifest,
     stats: &[SeriesStats],
     text: &mut String,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let keys: Vec<String> = manifest
         .series
         .first()

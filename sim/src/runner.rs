@@ -8,6 +8,7 @@
 //! agents draw from `seat_rng(hand_seed, seat)`. Threads only change the
 //! order in which games finish; the writer puts them back in order.
 
+use crate::error::CliError;
 use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -337,19 +338,19 @@ struct SeriesCtx {
 
 impl Plan {
     /// Validates a manifest (agents parse, rules valid, shard in range).
-    pub fn new(manifest: Manifest) -> Result<Plan, String> {
+    pub fn new(manifest: Manifest) -> Result<Plan, CliError> {
         let mode = manifest.mode;
         let shard = manifest.shard.clone();
         let mut series = Vec::new();
         for s in &manifest.series {
-            let a: AgentSpec = s.a.parse().map_err(|e| format!("{e}"))?;
-            let b: AgentSpec = s.b.parse().map_err(|e| format!("{e}"))?;
-            s.rules.validate().map_err(|e| e.to_string())?;
+            let a: AgentSpec = s.a.parse()?;
+            let b: AgentSpec = s.b.parse()?;
+            s.rules.validate()?;
             if s.rules.players != 2 {
-                return Err(format!(
+                return Err(CliError::Input(format!(
                     "two agents play two seats: players must be 2 here, got {} (set players=2)",
                     s.rules.players
-                ));
+                )));
             }
             series.push(SeriesCtx {
                 names: [a.to_string(), b.to_string()],
@@ -855,16 +856,15 @@ pub struct CsvFile {
 
 impl CsvFile {
     /// Creates (truncates) `path` and writes the header.
-    pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, String> {
-        let file =
-            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, CliError> {
+        let file = File::create(path).map_err(|e| CliError::io("create", path.display(), e))?;
         let mut f = CsvFile {
             file,
             buf: Vec::with_capacity(1 << 16),
         };
         f.row(header.iter().map(String::as_str))
             .and_then(|()| f.flush())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write", path.display(), e))?;
         Ok(f)
     }
 
@@ -923,19 +923,19 @@ pub const RUN_FILES: [&str; 8] = [
 
 impl Outputs {
     /// Creates `dir` and the files with their headers; writes `run.json`.
-    pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, String> {
+    pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+            .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
         for f in RUN_FILES {
             let p = dir.join(f);
             if p.exists() {
-                std::fs::remove_file(&p)
-                    .map_err(|e| format!("cannot replace {}: {e}", p.display()))?;
+                std::fs::remove_file(&p).map_err(|e| CliError::io("replace", p.display(), e))?;
             }
         }
-        let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("run.json"), json + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", dir.join("run.json").display()))?;
+        let json = serde_json::to_string_pretty(manifest)
+            .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+        let path = dir.join("run.json");
+        std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))?;
         Ok(Outputs {
             hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
             matches: match mode {
