@@ -41,13 +41,13 @@ pub use card_set::{rank_mask, CardSet};
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
 pub use error::RuleError;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
-pub use log::GameLog;
+pub use log::{GameLog, LogError};
 pub use matches::{HandRecord, Match, MatchResult};
-pub use position::Position;
+pub use position::{Position, PositionError};
 pub use rules::{
     BlackCanastaWilds, Deadlock, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules,
-    StalledHandCards, Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule, Version,
-    WildCanasta, PRESETS,
+    RulesError, StalledHandCards, Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule,
+    Version, WildCanasta, PRESETS,
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use seed::derive_seed;

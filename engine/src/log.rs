@@ -2,7 +2,7 @@
 
 use crate::action::Action;
 use crate::error::RuleError;
-use crate::rules::Rules;
+use crate::rules::{Rules, RulesError};
 use crate::state::GameState;
 use serde::{Deserialize, Serialize};
 
@@ -66,9 +66,38 @@ impl GameLog {
     }
 
     /// Parses JSON text.
-    pub fn from_json(text: &str) -> Result<GameLog, String> {
-        let log: GameLog = serde_json::from_str(text).map_err(|e| format!("bad game log: {e}"))?;
-        log.rules.validate()?;
+    pub fn from_json(text: &str) -> Result<GameLog, LogError> {
+        let log: GameLog = serde_json::from_str(text).map_err(|e| LogError::Json(e.to_string()))?;
+        log.rules.validate().map_err(LogError::Rules)?;
         Ok(log)
+    }
+}
+
+/// Why a game log is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LogError {
+    /// Not JSON, or not the shape of a log: serde's message, with its line
+    /// and column.
+    Json(String),
+    /// The log's rules are refused.
+    Rules(RulesError),
+}
+
+impl std::fmt::Display for LogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LogError::Json(e) => write!(f, "bad game log: {e}"),
+            LogError::Rules(e) => write!(f, "rules: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LogError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LogError::Rules(e) => Some(e),
+            LogError::Json(_) => None,
+        }
     }
 }

@@ -109,8 +109,8 @@ impl fmt::Display for Opening {
 }
 
 impl std::str::FromStr for Opening {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Opening, String> {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Opening, RulesError> {
         if s == "table" {
             return Ok(Opening::Table);
         }
@@ -118,9 +118,7 @@ impl std::str::FromStr for Opening {
             .ok()
             .filter(|v| *v <= 10_000)
             .map(Opening::Fixed)
-            .ok_or_else(|| {
-                format!("bad opening `{s}`: expected a number of points (50, 75, 90, 120, …) or `table`")
-            })
+            .ok_or_else(|| RulesError::BadOpening(s.to_string()))
     }
 }
 
@@ -242,26 +240,20 @@ impl TaxSchedule {
 
     /// Builds a schedule; brackets must have strictly rising thresholds and
     /// divisors ≥ 1.
-    pub fn new(brackets: &[TaxBracket]) -> Result<TaxSchedule, String> {
+    pub fn new(brackets: &[TaxBracket]) -> Result<TaxSchedule, RulesError> {
         if brackets.len() > MAX_TAX_BRACKETS {
-            return Err(format!(
-                "a tax schedule has at most {MAX_TAX_BRACKETS} brackets, got {}",
-                brackets.len()
-            ));
+            return Err(RulesError::TooManyTaxBrackets(brackets.len()));
         }
         for w in brackets.windows(2) {
             if w[1].from <= w[0].from {
-                return Err(format!(
-                    "tax thresholds must rise: {} then {}",
-                    w[0].from, w[1].from
-                ));
+                return Err(RulesError::TaxThresholdsFall {
+                    before: w[0].from,
+                    after: w[1].from,
+                });
             }
         }
         if let Some(b) = brackets.iter().find(|b| b.divisor == 0) {
-            return Err(format!(
-                "tax divisor must be at least 1 (bracket from {})",
-                b.from
-            ));
+            return Err(RulesError::ZeroTaxDivisor { from: b.from });
         }
         let mut s = TaxSchedule {
             brackets: [TaxBracket {
@@ -302,21 +294,21 @@ impl fmt::Display for TaxSchedule {
 }
 
 impl std::str::FromStr for TaxSchedule {
-    type Err = String;
-    fn from_str(s: &str) -> Result<TaxSchedule, String> {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<TaxSchedule, RulesError> {
         let mut v = Vec::new();
         for part in s.split(',').filter(|p| !p.is_empty()) {
-            let (a, b) = part.split_once(':').ok_or_else(|| {
-                format!("bad tax bracket `{part}`: expected THRESHOLD:DIVISOR, e.g. 5000:2")
-            })?;
+            let (a, b) = part
+                .split_once(':')
+                .ok_or_else(|| RulesError::BadTaxBracket(part.to_string()))?;
             let from = a
                 .trim()
                 .parse()
-                .map_err(|_| format!("bad tax threshold `{a}`: expected an integer"))?;
+                .map_err(|_| RulesError::BadTaxThreshold(a.to_string()))?;
             let divisor = b
                 .trim()
                 .parse()
-                .map_err(|_| format!("bad tax divisor `{b}`: expected a positive integer"))?;
+                .map_err(|_| RulesError::BadTaxDivisor(b.to_string()))?;
             v.push(TaxBracket { from, divisor });
         }
         TaxSchedule::new(&v)
@@ -447,14 +439,11 @@ impl Rules {
     };
 
     /// A preset by name (see [`PRESETS`]).
-    pub fn preset(name: &str) -> Result<Rules, String> {
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
         match name {
             "decorated-2003-02" | "default" => Ok(Rules::DECORATED_2003_02),
             "decorated-2003-01" => Ok(Rules::DECORATED_2003_01),
-            _ => Err(format!(
-                "unknown rules preset `{name}`: expected one of {}",
-                PRESETS.join(", ")
-            )),
+            _ => Err(RulesError::UnknownPreset(name.to_string())),
         }
     }
 
@@ -474,18 +463,15 @@ impl Rules {
     /// Sets one switch by name from its text value, e.g. `("tax", "off")`,
     /// `("opening", "table")`, `("players", "3")`. The error says which keys
     /// or values are accepted.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         let key = key.trim().replace('-', "_");
         let value = value.trim();
         let mut obj = match serde_json::to_value(*self) {
             Ok(serde_json::Value::Object(m)) => m,
-            _ => return Err("internal: rules did not serialize to an object".into()),
+            _ => return Err(RulesError::NotAnObject),
         };
         if !obj.contains_key(&key) {
-            return Err(format!(
-                "unknown rule switch `{key}`: expected one of {}",
-                Rules::keys().join(", ")
-            ));
+            return Err(RulesError::UnknownSwitch(key));
         }
         // Numbers as numbers; names as snake_case strings, except the
         // version and tax schedule, whose text is taken as written.
@@ -495,8 +481,13 @@ impl Rules {
             _ => serde_json::Value::from(value.replace('-', "_")),
         };
         obj.insert(key.clone(), v);
-        let new: Rules = serde_json::from_value(serde_json::Value::Object(obj))
-            .map_err(|e| format!("bad value `{value}` for `{key}`: {e}"))?;
+        let new: Rules = serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| {
+            RulesError::BadValue {
+                key: key.clone(),
+                value: value.to_string(),
+                message: e.to_string(),
+            }
+        })?;
         new.validate()?;
         *self = new;
         Ok(())
@@ -506,41 +497,53 @@ impl Rules {
     pub fn apply_settings<'a, I: IntoIterator<Item = &'a str>>(
         &mut self,
         settings: I,
-    ) -> Result<(), String> {
+    ) -> Result<(), RulesError> {
         for s in settings {
-            let (k, v) = s.split_once('=').ok_or_else(|| {
-                format!("bad rule setting `{s}`: expected KEY=VALUE, e.g. tax=off")
-            })?;
+            let (k, v) = s
+                .split_once('=')
+                .ok_or_else(|| RulesError::BadSetting(s.to_string()))?;
             self.set(k, v)?;
         }
         Ok(())
     }
 
     /// Checks ranges that serde cannot: players 2–6, a positive turn cap…
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         if !(2..=6).contains(&self.players) {
-            return Err(format!(
-                "players must be 2 to 6 (D-2.1), got {}",
-                self.players
-            ));
+            return Err(RulesError::OutOfRange {
+                key: "players",
+                rule: "D-2.1",
+                accepted: "2 to 6",
+                got: Some(self.players.into()),
+            });
         }
         if self.turn_cap == 0 {
-            return Err("turn_cap must be at least 1 (I-5)".into());
+            return Err(RulesError::OutOfRange {
+                key: "turn_cap",
+                rule: "I-5",
+                accepted: "at least 1",
+                got: None,
+            });
         }
         if self.max_hands == 0 {
-            return Err("max_hands must be at least 1 (I-31)".into());
+            return Err(RulesError::OutOfRange {
+                key: "max_hands",
+                rule: "I-31",
+                accepted: "at least 1",
+                got: None,
+            });
         }
         // 112 cards: every player needs 14 (15 for the starter) plus a stock.
         if 14 * self.players as u32 + 1 + 3 > 112 {
-            return Err("too many players for 112 cards".into());
+            return Err(RulesError::TooManyPlayers(self.players));
         }
         Ok(())
     }
 
     /// Loads rules from JSON text (a file's contents); missing fields take
     /// their defaults.
-    pub fn from_json(text: &str) -> Result<Rules, String> {
-        let r: Rules = serde_json::from_str(text).map_err(|e| format!("bad rules JSON: {e}"))?;
+    pub fn from_json(text: &str) -> Result<Rules, RulesError> {
+        let r: Rules = serde_json::from_str(text).map_err(|e| RulesError::Json(e.to_string()))?;
         r.validate()?;
         Ok(r)
     }
@@ -562,6 +565,139 @@ impl Rules {
         }
     }
 }
+
+/// Why rules, a preset or a rule setting are refused: each variant names
+/// the switch or the text that was wrong and says what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A preset name not among [`PRESETS`].
+    UnknownPreset(String),
+    /// A switch name not among [`Rules::keys`].
+    UnknownSwitch(String),
+    /// A setting without `=` (expected `KEY=VALUE`).
+    BadSetting(String),
+    /// A value the switch `key` does not accept; `message` says what it
+    /// accepts.
+    BadValue {
+        /// The switch.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What was wrong and what is accepted.
+        message: String,
+    },
+    /// An opening minimum that is neither a number of points nor `table`.
+    BadOpening(String),
+    /// A tax bracket not of the form `THRESHOLD:DIVISOR`.
+    BadTaxBracket(String),
+    /// A tax threshold that is not an integer.
+    BadTaxThreshold(String),
+    /// A tax divisor that is not a positive integer.
+    BadTaxDivisor(String),
+    /// More tax brackets than a schedule holds.
+    TooManyTaxBrackets(usize),
+    /// Tax thresholds that do not rise.
+    TaxThresholdsFall {
+        /// The earlier threshold.
+        before: i32,
+        /// The threshold after it, not above it.
+        after: i32,
+    },
+    /// A tax divisor of 0.
+    ZeroTaxDivisor {
+        /// The bracket's threshold.
+        from: i32,
+    },
+    /// A switch outside its range, with the rule of RULES.md that sets it.
+    OutOfRange {
+        /// The switch.
+        key: &'static str,
+        /// Rule identifier, e.g. `D-2.1`.
+        rule: &'static str,
+        /// The accepted range, e.g. `2 to 6`.
+        accepted: &'static str,
+        /// The value given, where it says more than the range.
+        got: Option<u32>,
+    },
+    /// More players than 112 cards can deal to.
+    TooManyPlayers(u8),
+    /// Rules JSON that does not parse (serde's message, with its position).
+    Json(String),
+    /// The rules did not serialize to a JSON object (a bug).
+    NotAnObject,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::UnknownPreset(name) => write!(
+                f,
+                "unknown rules preset `{name}`: expected one of {}",
+                PRESETS.join(", ")
+            ),
+            RulesError::UnknownSwitch(key) => write!(
+                f,
+                "unknown rule switch `{key}`: expected one of {}",
+                Rules::keys().join(", ")
+            ),
+            RulesError::BadSetting(s) => {
+                write!(
+                    f,
+                    "bad rule setting `{s}`: expected KEY=VALUE, e.g. tax=off"
+                )
+            }
+            RulesError::BadValue {
+                key,
+                value,
+                message,
+            } => write!(f, "bad value `{value}` for `{key}`: {message}"),
+            RulesError::BadOpening(s) => write!(
+                f,
+                "bad opening `{s}`: expected a number of points (50, 75, 90, 120, …) or `table`"
+            ),
+            RulesError::BadTaxBracket(s) => write!(
+                f,
+                "bad tax bracket `{s}`: expected THRESHOLD:DIVISOR, e.g. 5000:2"
+            ),
+            RulesError::BadTaxThreshold(s) => {
+                write!(f, "bad tax threshold `{s}`: expected an integer")
+            }
+            RulesError::BadTaxDivisor(s) => {
+                write!(f, "bad tax divisor `{s}`: expected a positive integer")
+            }
+            RulesError::TooManyTaxBrackets(n) => write!(
+                f,
+                "a tax schedule has at most {MAX_TAX_BRACKETS} brackets, got {n}"
+            ),
+            RulesError::TaxThresholdsFall { before, after } => {
+                write!(f, "tax thresholds must rise: {before} then {after}")
+            }
+            RulesError::ZeroTaxDivisor { from } => {
+                write!(f, "tax divisor must be at least 1 (bracket from {from})")
+            }
+            RulesError::OutOfRange {
+                key,
+                rule,
+                accepted,
+                got,
+            } => {
+                write!(f, "{key} must be {accepted} ({rule})")?;
+                match got {
+                    Some(v) => write!(f, ", got {v}"),
+                    None => Ok(()),
+                }
+            }
+            RulesError::TooManyPlayers(_) => f.write_str("too many players for 112 cards"),
+            RulesError::Json(e) => write!(f, "bad rules JSON: {e}"),
+            RulesError::NotAnObject => {
+                f.write_str("internal: rules did not serialize to an object")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
 
 /// The rules, the 2003-01 rules, and rule sets with the switches the
 /// completion check and the going-out solver read turned: many groups per
@@ -592,6 +728,7 @@ mod tests {
         assert!(!Rules::preset("decorated-2003-01").unwrap().heart_aces());
         assert!(Rules::preset("classic")
             .unwrap_err()
+            .to_string()
             .contains("decorated-2003-02"));
     }
 
@@ -631,18 +768,52 @@ mod tests {
     #[test]
     fn bad_settings_say_what_is_accepted() {
         let mut r = Rules::default();
-        let e = r.set("taxes", "off").unwrap_err();
+        let e = r.set("taxes", "off").unwrap_err().to_string();
         assert!(
             e.contains("unknown rule switch") && e.contains("tax"),
             "{e}"
         );
-        let e = r.set("tax", "maybe").unwrap_err();
+        let e = r.set("tax", "maybe").unwrap_err().to_string();
         assert!(e.contains("on") && e.contains("off"), "{e}");
-        let e = r.set("players", "7").unwrap_err();
+        let e = r.set("players", "7").unwrap_err().to_string();
         assert!(e.contains("2 to 6"), "{e}");
-        let e = r.set("tax_schedule", "5000:2,4000:4").unwrap_err();
+        let e = r
+            .set("tax_schedule", "5000:2,4000:4")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("rise"), "{e}");
         assert_eq!(r, Rules::default(), "a refused setting changes nothing");
+    }
+
+    /// The typed errors name the switch (and the rule) that was wrong.
+    #[test]
+    fn errors_name_the_switch() {
+        let mut r = Rules::default();
+        assert_eq!(
+            r.set("taxes", "off"),
+            Err(RulesError::UnknownSwitch("taxes".into()))
+        );
+        assert!(matches!(
+            r.set("tax", "maybe"),
+            Err(RulesError::BadValue { ref key, ref value, .. }) if key == "tax" && value == "maybe"
+        ));
+        assert!(matches!(
+            r.set("turn_cap", "0"),
+            Err(RulesError::OutOfRange {
+                key: "turn_cap",
+                rule: "I-5",
+                ..
+            })
+        ));
+        assert_eq!(
+            r.apply_settings(["tax"]),
+            Err(RulesError::BadSetting("tax".into()))
+        );
+        assert_eq!(
+            "x".parse::<Opening>(),
+            Err(RulesError::BadOpening("x".into()))
+        );
+        assert!(matches!(Rules::from_json("{"), Err(RulesError::Json(_))));
     }
 
     /// I-11: the `table` schedule.

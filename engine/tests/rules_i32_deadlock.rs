@@ -69,7 +69,7 @@ fn load(v: &serde_json::Value) -> GameState {
 fn load_err(v: &serde_json::Value) -> String {
     match Position::from_json(&v.to_string()).and_then(|p| p.to_state()) {
         Ok(_) => panic!("position accepted: {v}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 

@@ -2,7 +2,8 @@
 //! for every command, `tournament.csv` and `ratings.csv` for a tournament,
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
-use crate::runner::{CsvFile, Manifest};
+use crate::error::CliError;
+use crate::runner::{CsvFile, Manifest, Mode};
 use crate::stats::{bradley_terry, fmt_opt, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -47,15 +48,15 @@ fn write_csv(
     name: &str,
     header: &[String],
     rows: &[Vec<String>],
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let path = dir.join(name);
     let mut f = CsvFile::create(&path, header)?;
     for r in rows {
         f.row(r)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write", path.display(), e))?;
     }
     f.flush()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|e| CliError::io("write", path.display(), e))
 }
 
 /// Writes the summary files into `dir` (if any) and returns the text for
@@ -64,7 +65,7 @@ pub fn report(
     dir: Option<&Path>,
     manifest: &Manifest,
     stats: &[SeriesStats],
-) -> Result<String, String> {
+) -> Result<String, CliError> {
     let mut text = String::new();
     if let Some(dir) = dir {
         let mut header = vec!["series".to_string()];
@@ -79,7 +80,7 @@ pub fn report(
         }
         write_csv(dir, "summary.csv", &header, &rows)?;
     }
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let paired = if manifest.paired {
         "paired seats"
     } else {
@@ -107,7 +108,7 @@ fn tournament(
     manifest: &Manifest,
     stats: &[SeriesStats],
     text: &mut String,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let agents = &manifest.agents;
     let k = agents.len();
     let idx = |name: &str| agents.iter().position(|a| a == name);
@@ -128,7 +129,7 @@ fn tournament(
         cell[j][i] = Some((si, 1));
     }
     let ratings = bradley_terry(&wins, &games);
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let _ = writeln!(
         text,
         "tournament: {k} agents, {} {unit} per pair, {}, seed {}, shard {}",
@@ -277,7 +278,7 @@ fn sweep(
     manifest: &Manifest,
     stats: &[SeriesStats],
     text: &mut String,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let keys: Vec<String> = manifest
         .series
         .first()
@@ -300,7 +301,7 @@ fn sweep(
         header.extend(own.iter().map(|c| format!("{p}{c}")));
     }
     let mut rows = Vec::new();
-    let unit = manifest.mode.as_str();
+    let unit = manifest.mode.name();
     let a = manifest.agents.first().cloned().unwrap_or_default();
     let b = manifest.agents.get(1).cloned().unwrap_or_default();
     let _ = writeln!(
@@ -328,7 +329,7 @@ fn sweep(
         format!("{a} wins [95%]"),
         "A − B [95%]",
         "turns",
-        if manifest.mode == "matches" {
+        if manifest.mode == Mode::Matches {
             "hands/m"
         } else {
             ""

@@ -213,7 +213,7 @@ pub fn rule_values(rules: &Rules) -> std::sync::Arc<[String]> {
 pub fn rules_from_values(values: &[String]) -> Result<Rules, String> {
     let mut r = Rules::default();
     for (k, v) in rule_keys().iter().zip(values) {
-        r.set(k, v)?;
+        r.set(k, v).map_err(|e| e.to_string())?;
     }
     Ok(r)
 }

@@ -8,22 +8,24 @@
 //! agents draw from `seat_rng(hand_seed, seat)`. Threads only change the
 //! order in which games finish; the writer puts them back in order.
 
+use crate::error::CliError;
 use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec};
-use kanaszta_engine::{GameState, HandEnd, Match, Rules};
+use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec, HandPlay};
+use kanaszta_engine::{GameState, HandEnd, HandRecord, Match, Rules};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Hands or full matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Hands or full matches (`hands`, `matches` in run.json).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Single hands, running totals zero.
     Hands,
@@ -47,6 +49,12 @@ impl Mode {
             "matches" => Ok(Mode::Matches),
             _ => Err(format!("unknown mode `{s}`: expected hands or matches")),
         }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -101,6 +109,20 @@ impl Shard {
     }
 }
 
+/// In run.json as its text, `I/N`.
+impl Serialize for Shard {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shard {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Shard, D::Error> {
+        let text = String::deserialize(d)?;
+        Shard::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let parts: Vec<String> = self.indices.iter().map(u32::to_string).collect();
@@ -130,17 +152,167 @@ pub struct Manifest {
     /// The master seed.
     pub seed: u64,
     /// `hands` or `matches`.
-    pub mode: String,
+    pub mode: Mode,
     /// Games per series.
     pub games: u64,
     /// Paired seats (the odd game replays the even one's deal swapped).
     pub paired: bool,
     /// `I/N`.
-    pub shard: String,
+    pub shard: Shard,
     /// The agents of a tournament (or A and B).
     pub agents: Vec<String>,
     /// The series, in order.
     pub series: Vec<SeriesSpec>,
+}
+
+/// An unreadable or malformed `run.json`: the file, and the field that was
+/// wrong when one was.
+#[derive(Debug)]
+pub enum ManifestError {
+    /// The run directory does not exist.
+    NoDirectory(PathBuf),
+    /// `run.json` cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// `run.json` is not a manifest.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The field that was wrong (`seed`, `series[1].rules`), when
+        /// serde's message does not name it already.
+        field: Option<String>,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// How a run directory is described in messages.
+const RUN_DIR: &str = "expected a run directory written by kanaszta play, tournament or sweep";
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::NoDirectory(dir) => {
+                write!(f, "{}: no such directory ({RUN_DIR})", dir.display())
+            }
+            ManifestError::Read { path, source } => {
+                write!(f, "cannot read {}: {source} ({RUN_DIR})", path.display())
+            }
+            ManifestError::Malformed {
+                path,
+                field: None,
+                message,
+            } => write!(f, "{}: malformed run.json: {message}", path.display()),
+            ManifestError::Malformed {
+                path,
+                field: Some(field),
+                message,
+            } => write!(
+                f,
+                "{}: malformed run.json: field `{field}`: {message}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ManifestError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl Manifest {
+    /// Reads `DIR/run.json`: the one reader of run.json, used by `merge`,
+    /// `ratings` and `replay`.
+    pub fn read(dir: &Path) -> Result<Manifest, ManifestError> {
+        let path = dir.join("run.json");
+        if !dir.is_dir() {
+            return Err(ManifestError::NoDirectory(dir.to_path_buf()));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Read {
+            path: path.clone(),
+            source,
+        })?;
+        serde_json::from_str(&text).map_err(|e| {
+            let (field, message) = match misfit(&text) {
+                Some((field, m)) => (
+                    Some(field),
+                    format!("{m} (line {}, column {})", e.line(), e.column()),
+                ),
+                None => (None, e.to_string()),
+            };
+            ManifestError::Malformed {
+                path,
+                field,
+                message,
+            }
+        })
+    }
+}
+
+/// The first field of a manifest whose value does not fit its type, and
+/// why: serde's own message names a missing or unknown field but not the
+/// field of a value of the wrong type, so the fields are tried one by one.
+fn misfit(text: &str) -> Option<(String, String)> {
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
+    fn check<T: DeserializeOwned>(v: &Value) -> Option<String> {
+        serde_json::from_value::<T>(v.clone())
+            .err()
+            .map(|e| e.to_string())
+    }
+    type Check = fn(&Value) -> Option<String>;
+    let map: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
+    let top: [(&str, Check); 8] = [
+        ("command", check::<String>),
+        ("seed", check::<u64>),
+        ("mode", check::<Mode>),
+        ("games", check::<u64>),
+        ("paired", check::<bool>),
+        ("shard", check::<Shard>),
+        ("agents", check::<Vec<String>>),
+        ("series", check::<Vec<Value>>),
+    ];
+    for (k, f) in top {
+        if let Some(e) = map.get(k).and_then(f) {
+            return Some((k.to_string(), e));
+        }
+    }
+    let series = map.get("series")?.as_array()?;
+    for (i, s) in series.iter().enumerate() {
+        let fields: [(&str, Check); 4] = [
+            ("a", check::<String>),
+            ("b", check::<String>),
+            ("settings", check::<String>),
+            ("rules", check::<Rules>),
+        ];
+        // A rule switch alone (the others take their defaults).
+        if let Some(rules) = s.get("rules").and_then(Value::as_object) {
+            for (k, v) in rules {
+                let one = Value::Object([(k.clone(), v.clone())].into_iter().collect());
+                if let Some(e) = check::<Rules>(&one) {
+                    return Some((format!("series[{i}].rules.{k}"), e));
+                }
+            }
+        }
+        for (k, f) in fields {
+            if let Some(e) = s.get(k).and_then(f) {
+                return Some((format!("series[{i}].{k}"), e));
+            }
+        }
+        if let Some(e) = check::<SeriesSpec>(s) {
+            return Some((format!("series[{i}]"), e));
+        }
+    }
+    None
 }
 
 /// A validated plan: the manifest with parsed agents.
@@ -166,19 +338,19 @@ struct SeriesCtx {
 
 impl Plan {
     /// Validates a manifest (agents parse, rules valid, shard in range).
-    pub fn new(manifest: Manifest) -> Result<Plan, String> {
-        let mode = Mode::parse(&manifest.mode)?;
-        let shard = Shard::parse(&manifest.shard)?;
+    pub fn new(manifest: Manifest) -> Result<Plan, CliError> {
+        let mode = manifest.mode;
+        let shard = manifest.shard.clone();
         let mut series = Vec::new();
         for s in &manifest.series {
-            let a: AgentSpec = s.a.parse().map_err(|e| format!("{e}"))?;
-            let b: AgentSpec = s.b.parse().map_err(|e| format!("{e}"))?;
+            let a: AgentSpec = s.a.parse()?;
+            let b: AgentSpec = s.b.parse()?;
             s.rules.validate()?;
             if s.rules.players != 2 {
-                return Err(format!(
+                return Err(CliError::Input(format!(
                     "two agents play two seats: players must be 2 here, got {} (set players=2)",
                     s.rules.players
-                ));
+                )));
             }
             series.push(SeriesCtx {
                 names: [a.to_string(), b.to_string()],
@@ -252,14 +424,23 @@ impl Plan {
         }
     }
 
-    /// The rules of a series.
-    pub fn rules(&self, series: u32) -> Rules {
-        self.series[series as usize].rules
-    }
-
     /// The deal seed of game `g`.
     pub fn deal_seed(&self, g: u64) -> u64 {
         kanaszta_engine::seed::deal(self.manifest.seed, self.deal(g))
+    }
+
+    /// Everything game `g` of `series` is played with, derived from the
+    /// plan and the two indices alone: the run plays every game through
+    /// this, and `replay` too, so that a replay cannot drift from the run.
+    pub fn setup(&self, series: u32, g: u64) -> GameSetup<'_> {
+        let (seats, swapped) = self.seating(series, g);
+        GameSetup {
+            deal: self.deal(g),
+            swapped,
+            seats,
+            rules: self.series[series as usize].rules,
+            deal_seed: self.deal_seed(g),
+        }
     }
 
     /// Plays game `g` of `series` to its end. A panic (a bug of an agent or
@@ -317,27 +498,26 @@ impl Plan {
     }
 
     fn play_unguarded(&self, series: u32, g: u64) -> GameOut {
-        let (seats, swapped) = self.seating(series, g);
+        let setup = self.setup(series, g);
         let ctx = &self.series[series as usize];
-        let mut agents: Vec<Box<dyn Agent>> = seats.iter().map(|s| s.build()).collect();
-        let deal_seed = self.deal_seed(g);
+        let mut agents = setup.agents();
+        let deal_seed = setup.deal_seed;
         let mut out = GameOut::new(series);
         let ids = Ids {
             series,
             game: g,
-            deal: self.deal(g),
-            swapped,
+            deal: setup.deal,
+            swapped: setup.swapped,
             mode: self.mode,
             run_seed: self.manifest.seed,
             deal_seed,
-            names: [seats[0].to_string(), seats[1].to_string()],
+            names: setup.names(),
             rules: &ctx.rule_values,
         };
         match self.mode {
             Mode::Hands => {
-                let mut state = GameState::new(ctx.rules, deal_seed);
-                let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
-                match play_hand(&mut state, &mut agents, &mut rngs) {
+                let (state, r) = setup.play_hand(&mut agents);
+                match r {
                     Ok(play) => {
                         let raw: Vec<i32> = state.scores().iter().map(|s| s.total).collect();
                         let winner = unique_max(&raw);
@@ -359,11 +539,10 @@ impl Plan {
                 }
             }
             Mode::Matches => {
-                let mut m = Match::new(ctx.rules, deal_seed);
                 let mut track = MatchTrack::default();
                 let mut hands = Vec::new();
                 let mut actions = 0;
-                let r = play_match(&mut m, &mut agents, |state, rec, play| {
+                let (m, r) = setup.play_match(&mut agents, |state, rec, play| {
                     let before: Vec<i32> = rec
                         .totals_after
                         .iter()
@@ -401,6 +580,57 @@ impl Plan {
 }
 
 /// What one game produced.
+/// One game of a plan, ready to play: see [`Plan::setup`].
+pub struct GameSetup<'a> {
+    /// The deal (`g / 2` when paired).
+    pub deal: u64,
+    /// Whether the seats are swapped (the odd game of a pair).
+    pub swapped: bool,
+    /// The agents, seat by seat.
+    pub seats: [&'a AgentSpec; 2],
+    /// The rules of the series.
+    pub rules: Rules,
+    /// The seed of the deal (of the match's first hand).
+    pub deal_seed: u64,
+}
+
+impl GameSetup<'_> {
+    /// Fresh agents, seat by seat.
+    pub fn agents(&self) -> Vec<Box<dyn Agent>> {
+        self.seats.iter().map(|s| s.build()).collect()
+    }
+
+    /// The agents' names, seat by seat.
+    pub fn names(&self) -> [String; 2] {
+        [self.seats[0].to_string(), self.seats[1].to_string()]
+    }
+
+    /// Plays the game's hand (mode hands) with `agents`: the final state,
+    /// and what the hand took or the agent error that ended it.
+    pub fn play_hand(
+        &self,
+        agents: &mut [Box<dyn Agent>],
+    ) -> (GameState, Result<HandPlay, AgentError>) {
+        let mut state = GameState::new(self.rules, self.deal_seed);
+        let mut rngs = vec![seat_rng(self.deal_seed, 0), seat_rng(self.deal_seed, 1)];
+        let r = play_hand(&mut state, agents, &mut rngs);
+        (state, r)
+    }
+
+    /// Plays the game's match (mode matches) with `agents`, calling
+    /// `on_hand` after every hand: the match, and the agent error that
+    /// ended it if one did.
+    pub fn play_match(
+        &self,
+        agents: &mut [Box<dyn Agent>],
+        on_hand: impl FnMut(&GameState, &HandRecord, HandPlay),
+    ) -> (Match, Result<(), AgentError>) {
+        let mut m = Match::new(self.rules, self.deal_seed);
+        let r = play_match(&mut m, agents, on_hand);
+        (m, r)
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct GameOut {
     /// Series.
@@ -626,16 +856,15 @@ pub struct CsvFile {
 
 impl CsvFile {
     /// Creates (truncates) `path` and writes the header.
-    pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, String> {
-        let file =
-            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, CliError> {
+        let file = File::create(path).map_err(|e| CliError::io("create", path.display(), e))?;
         let mut f = CsvFile {
             file,
             buf: Vec::with_capacity(1 << 16),
         };
         f.row(header.iter().map(String::as_str))
             .and_then(|()| f.flush())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write", path.display(), e))?;
         Ok(f)
     }
 
@@ -694,19 +923,19 @@ pub const RUN_FILES: [&str; 8] = [
 
 impl Outputs {
     /// Creates `dir` and the files with their headers; writes `run.json`.
-    pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, String> {
+    pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+            .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
         for f in RUN_FILES {
             let p = dir.join(f);
             if p.exists() {
-                std::fs::remove_file(&p)
-                    .map_err(|e| format!("cannot replace {}: {e}", p.display()))?;
+                std::fs::remove_file(&p).map_err(|e| CliError::io("replace", p.display(), e))?;
             }
         }
-        let json = serde_json::to_string_pretty(manifest).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("run.json"), json + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", dir.join("run.json").display()))?;
+        let json = serde_json::to_string_pretty(manifest)
+            .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+        let path = dir.join("run.json");
+        std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))?;
         Ok(Outputs {
             hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
             matches: match mode {
@@ -1111,10 +1340,10 @@ mod tests {
         Plan::new(Manifest {
             command: "test".into(),
             seed: 17,
-            mode: "hands".into(),
+            mode: Mode::Hands,
             games,
             paired: true,
-            shard: Shard::all().to_string(),
+            shard: Shard::all(),
             agents: vec!["greedy".into(), "random".into()],
             series: vec![SeriesSpec {
                 a: "greedy".into(),

@@ -906,3 +906,121 @@ fn the_example_agent_plays_from_the_command_line() {
         "{agents}"
     );
 }
+
+/// Per hand of a replay's output: (turns, [(raw, taxed); 2]).
+fn replayed_hands(out: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut hands = Vec::new();
+    let mut turns = None;
+    let mut scores = Vec::new();
+    for l in out.lines() {
+        if let Some(i) = l.find(" at turn ") {
+            turns = Some(l[i + " at turn ".len()..].to_string());
+        } else if (l.starts_with("P0 ") || l.starts_with("P1 ")) && l.contains(" = ") {
+            let tail = &l[l.rfind(" = ").unwrap() + 3..];
+            let raw = tail.split(',').next().unwrap().to_string();
+            let taxed = match tail.find(", taxed ") {
+                Some(i) => tail[i + 8..].split(',').next().unwrap().to_string(),
+                None => raw.clone(),
+            };
+            scores.push((raw, taxed));
+            if scores.len() == 2 {
+                hands.push((
+                    turns.take().expect("a hand's end"),
+                    std::mem::take(&mut scores),
+                ));
+            }
+        }
+    }
+    hands
+}
+
+/// `replay --run DIR --game G` plays game G again through the runner's own
+/// setup: every hand's turns, raw and taxed scores are the CSV's, in a
+/// hands run and in a matches run (seats swapped or not).
+#[test]
+fn replay_reproduces_the_rows_of_hands_and_matches_runs() {
+    for (mode, n, games) in [("--hands", "6", ["4", "5"]), ("--matches", "4", ["2", "3"])] {
+        let d = tmp(&format!("replay-rows{mode}"));
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            mode,
+            n,
+            "--seed",
+            "11",
+            "--out",
+            s(&d),
+            "-q",
+        ]);
+        let (h, rows) = table(&d.join("hands.csv"));
+        let (g, hand, seat, turns, raw, taxed) = (
+            col(&h, "game"),
+            col(&h, "hand"),
+            col(&h, "seat"),
+            col(&h, "turns"),
+            col(&h, "raw"),
+            col(&h, "taxed"),
+        );
+        for game in games {
+            let out = ok(&["replay", "--run", s(&d), "--game", game]);
+            let replayed = replayed_hands(&out);
+            let mut want = Vec::new();
+            for r in rows.iter().filter(|r| r[g] == game && r[seat] == "0") {
+                let other = rows
+                    .iter()
+                    .find(|o| o[g] == game && o[hand] == r[hand] && o[seat] == "1")
+                    .unwrap();
+                want.push((
+                    r[turns].clone(),
+                    vec![
+                        (r[raw].clone(), r[taxed].clone()),
+                        (other[raw].clone(), other[taxed].clone()),
+                    ],
+                ));
+            }
+            assert!(!want.is_empty());
+            assert_eq!(replayed, want, "{mode} game {game}:\n{out}");
+        }
+    }
+}
+
+/// A malformed run.json is refused by every reader (merge, ratings,
+/// replay) with the file and the field that was wrong.
+#[test]
+fn malformed_run_json_names_the_file_and_the_field() {
+    let d = tmp("bad-manifest");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--out",
+        s(&d),
+        "-q",
+    ]);
+    let good = read(&d.join("run.json"));
+    let out = tmp("bad-manifest-out");
+    for (from, to, field) in [
+        ("\"seed\": 1", "\"seed\": \"one\"", "field `seed`"),
+        ("\"mode\": \"hands\"", "\"mode\": \"hand\"", "field `mode`"),
+        (
+            "\"tax\": \"on\"",
+            "\"tax\": \"maybe\"",
+            "field `series[0].rules.tax`",
+        ),
+    ] {
+        assert!(good.contains(from), "{from} not in {good}");
+        std::fs::write(d.join("run.json"), good.replace(from, to)).unwrap();
+        let file = d.join("run.json");
+        let needles = [file.to_str().unwrap(), "malformed run.json", field];
+        refused(&["replay", "--run", s(&d), "--game", "1"], &needles);
+        refused(&["merge", s(&d), "--out", s(&out)], &needles);
+        refused(&["ratings", s(&d)], &needles);
+    }
+}

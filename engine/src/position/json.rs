@@ -1,6 +1,7 @@
 //! The JSON shapes of a position's parts (serde): cards, players, tables,
 //! groups, the turn, the anchor.
 
+use super::error::PositionError;
 use crate::card::Card;
 use crate::card_set::CardSet;
 use crate::state::{PlayerStats, DISSOLVED, FROM_HAND};
@@ -72,7 +73,7 @@ impl Cards {
     }
 
     /// The cards in order; `what` names the field in errors.
-    pub(super) fn list(&self, what: &dyn std::fmt::Display) -> Result<Vec<Card>, String> {
+    pub(super) fn list(&self, what: &dyn std::fmt::Display) -> Result<Vec<Card>, PositionError> {
         let toks: Vec<&str> = match self {
             Cards::Text(t) => t.split([' ', ',', '\t', '\n']).collect(),
             Cards::List(l) => l.iter().map(|s| s.as_str()).collect(),
@@ -80,18 +81,26 @@ impl Cards {
         toks.into_iter()
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .map(|t| t.parse::<Card>().map_err(|e| format!("{what}: {e}")))
+            .map(|t| {
+                t.parse::<Card>().map_err(|e| PositionError::Field {
+                    path: what.to_string(),
+                    message: e.to_string(),
+                })
+            })
             .collect()
     }
 
     /// The cards as a set: no card more often than the pack holds.
-    pub(super) fn set(&self, what: &dyn std::fmt::Display) -> Result<CardSet, String> {
+    pub(super) fn set(&self, what: &dyn std::fmt::Display) -> Result<CardSet, PositionError> {
         let mut s = CardSet::EMPTY;
         for c in self.list(what)? {
             if !s.insert(c) {
-                return Err(format!(
-                    "{what}: card {c} appears more often than the pack holds (2 of each suited card, 8 jokers; D-1.1)"
-                ));
+                return Err(PositionError::Field {
+                    path: what.to_string(),
+                    message: format!(
+                        "card {c} appears more often than the pack holds (2 of each suited card, 8 jokers; D-1.1)"
+                    ),
+                });
             }
         }
         Ok(s)
@@ -119,14 +128,21 @@ impl Origin {
     }
 
     /// The raw byte, checking a group index against the table's groups.
-    pub(super) fn raw(self, groups: usize, what: &dyn std::fmt::Display) -> Result<u8, String> {
+    pub(super) fn raw(
+        self,
+        groups: usize,
+        what: &dyn std::fmt::Display,
+    ) -> Result<u8, PositionError> {
         match self {
             Origin::Hand => Ok(FROM_HAND),
             Origin::Dissolved => Ok(DISSOLVED),
             Origin::Group(i) if (i as usize) < groups => Ok(i),
-            Origin::Group(i) => Err(format!(
-                "{what}: group {i} does not exist (the mover's table has {groups} groups)"
-            )),
+            Origin::Group(i) => Err(PositionError::Field {
+                path: what.to_string(),
+                message: format!(
+                    "group {i} does not exist (the mover's table has {groups} groups)"
+                ),
+            }),
         }
     }
 }

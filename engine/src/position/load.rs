@@ -5,6 +5,7 @@ use super::defaults::{
     default_dead_locked, default_free_offer, default_free_pending, default_opened,
     default_pile_top_fresh,
 };
+use super::error::bad;
 use super::json::{AnchorJson, GroupJson, Origin, PlayerJson, StatsJson, TableJson, TurnJson};
 use super::save::{copies_in_old_groups, excess};
 use super::*;
@@ -42,7 +43,10 @@ pub(super) fn illegal_reason(g: &Group) -> &'static str {
     }
 }
 
-pub(super) fn parse_group(gj: &GroupJson, what: &dyn std::fmt::Display) -> Result<Group, String> {
+pub(super) fn parse_group(
+    gj: &GroupJson,
+    what: &dyn std::fmt::Display,
+) -> Result<Group, PositionError> {
     let (cards, flags) = match gj {
         GroupJson::Plain(c) => (c, 0),
         GroupJson::Flagged(o) => (
@@ -52,12 +56,17 @@ pub(super) fn parse_group(gj: &GroupJson, what: &dyn std::fmt::Display) -> Resul
     };
     let set = cards.set(what)?;
     let Some(mut g) = Group::from_cards(set) else {
-        return Err(format!(
+        return Err(bad!(
+            what,
             "{what} [{set}] is not a group: a group holds cards of one natural rank (4 to A) plus wilds, or wilds only; threes are never melded (D-9)"
         ));
     };
     if !g.is_legal() {
-        return Err(format!("{what} [{set}] is illegal: {}", illegal_reason(&g)));
+        return Err(bad!(
+            what,
+            "{what} [{set}] is illegal: {}",
+            illegal_reason(&g)
+        ));
     }
     g.set_flags(flags);
     Ok(g)
@@ -69,7 +78,7 @@ pub(super) fn resolve_table(
     base: Option<&Table>,
     who: &dyn std::fmt::Display,
     rules: &Rules,
-) -> Result<Table, String> {
+) -> Result<Table, PositionError> {
     let empty = TableJson::default();
     let tj = tj.unwrap_or(&empty);
     let none = Table::default();
@@ -78,7 +87,8 @@ pub(super) fn resolve_table(
     match &tj.groups {
         Some(gs) => {
             if gs.len() > MAX_GROUPS {
-                return Err(format!(
+                return Err(bad!(
+                    format!("{who} groups"),
                     "{who}: {} groups, a table holds at most {MAX_GROUPS}",
                     gs.len()
                 ));
@@ -98,7 +108,8 @@ pub(super) fn resolve_table(
             let what = format_args!("{who} red_threes");
             let s = c.set(&what)?;
             if s.red_three_count() != s.len() {
-                return Err(format!(
+                return Err(bad!(
+                    what,
                     "{what} [{s}]: only red threes (3H, 3D) are laid out as red threes (D-4)"
                 ));
             }
@@ -110,19 +121,22 @@ pub(super) fn resolve_table(
     t.heart_aces = tj.heart_aces.unwrap_or(b.heart_aces);
     t.heart_aces_new = tj.heart_aces_new.unwrap_or(b.heart_aces_new);
     if t.heart_aces > 2 {
-        return Err(format!(
+        return Err(bad!(
+            format!("{who} heart_aces"),
             "{who} heart_aces is {}: the pack holds two ♥A (D-1.1)",
             t.heart_aces
         ));
     }
     if t.heart_aces_new > t.heart_aces {
-        return Err(format!(
+        return Err(bad!(
+            format!("{who} heart_aces_new"),
             "{who} heart_aces_new is {} but heart_aces only {}: those laid this turn are among those laid",
             t.heart_aces_new, t.heart_aces
         ));
     }
     if t.heart_aces > 0 && !rules.heart_aces() {
-        return Err(format!(
+        return Err(bad!(
+            format!("{who} heart_aces"),
             "{who} has separately laid ♥A, but they exist only in decorated-2003-02 (D-9.4); the rules say {}",
             serde_json::to_value(rules.version)
                 .ok()
@@ -146,7 +160,7 @@ pub(super) fn resolve_turn(
     table: &Table,
     pile_len: usize,
     what: &str,
-) -> Result<Turn, String> {
+) -> Result<Turn, PositionError> {
     let empty = TurnJson::default();
     let tj = tj.unwrap_or(&empty);
     let mut t = *base;
@@ -160,7 +174,8 @@ pub(super) fn resolve_turn(
             None => None,
             Some(pj) => {
                 if !pj.top.is_natural() {
-                    return Err(format!(
+                    return Err(bad!(
+                        format!("{what}.pickup"),
                         "{what}.pickup: the top card {} is not a natural: a pile with a wild or a black three on top is frozen (D-6.3), and a red three never lies on the pile",
                         pj.top
                     ));
@@ -174,7 +189,8 @@ pub(super) fn resolve_turn(
                     None => (pile_len + 1).min(u8::MAX as usize) as u8,
                 };
                 if size == 0 {
-                    return Err(format!(
+                    return Err(bad!(
+                        format!("{what}.pickup.pile_size"),
                         "{what}.pickup.pile_size is 0: the pile taken held at least its top card"
                     ));
                 }
@@ -190,14 +206,16 @@ pub(super) fn resolve_turn(
     t.must_go_out = tj.must_go_out.unwrap_or(base.must_go_out);
     t.undos = tj.undos.unwrap_or(base.undos);
     if t.undos > MAX_UNDOS {
-        return Err(format!(
+        return Err(bad!(
+            format!("{what}.undos"),
             "{what}.undos is {}: a meld phase allows at most {MAX_UNDOS} (I-25)",
             t.undos
         ));
     }
     if let Some(list) = &tj.pending {
         if list.len() > MAX_WILD_MOVES {
-            return Err(format!(
+            return Err(bad!(
+                format!("{what}.pending"),
                 "{what}.pending: {} entries, at most {MAX_WILD_MOVES} (the wilds of the pack)",
                 list.len()
             ));
@@ -208,7 +226,8 @@ pub(super) fn resolve_turn(
         for (i, e) in list.iter().enumerate() {
             let w = format!("{what}.pending[{i}]");
             if !e.wild.is_wild() {
-                return Err(format!(
+                return Err(bad!(
+                    &w,
                     "{w}: {} is not a wild: only wilds are moved between groups (D-11.2)",
                     e.wild
                 ));
@@ -222,7 +241,7 @@ pub(super) fn resolve_turn(
                 },
             };
             if !t.pending.insert(e.wild) {
-                return Err(format!("{w}: more {} pending than the pack holds", e.wild));
+                return Err(bad!(&w, "{w}: more {} pending than the pack holds", e.wild));
             }
             t.pend[i] = (src, ret, e.wild);
             t.pend_len += 1;
@@ -230,7 +249,8 @@ pub(super) fn resolve_turn(
     }
     if let Some(list) = &tj.moves {
         if list.len() > MAX_WILD_MOVES {
-            return Err(format!(
+            return Err(bad!(
+                format!("{what}.moves"),
                 "{what}.moves: {} entries, at most {MAX_WILD_MOVES} (each wild moves once a turn)",
                 list.len()
             ));
@@ -240,7 +260,7 @@ pub(super) fn resolve_turn(
         for (i, m) in list.iter().enumerate() {
             let w = format!("{what}.moves[{i}]");
             if !m.wild.is_wild() {
-                return Err(format!("{w}: {} is not a wild", m.wild));
+                return Err(bad!(&w, "{w}: {} is not a wild", m.wild));
             }
             let to = m.to.raw(table.len(), &format_args!("{w}.to"))?;
             let from = m.from.raw(table.len(), &format_args!("{w}.from"))?;
@@ -373,14 +393,17 @@ impl Position {
     /// phase `cut`, the cut cards), legal groups (D-9), no red three in a hand
     /// (D-4), known cards in the hand, indices in range, and the turn
     /// consistent with the phase. Never panics.
-    pub fn to_state(&self) -> Result<GameState, String> {
+    pub fn to_state(&self) -> Result<GameState, PositionError> {
         if let Some(f) = &self.format {
             if f != FORMAT {
-                return Err(format!("format is \"{f}\": this engine reads \"{FORMAT}\""));
+                return Err(bad!(
+                    "format",
+                    "format is \"{f}\": this engine reads \"{FORMAT}\""
+                ));
             }
         }
         let rules = self.rules.unwrap_or_default();
-        rules.validate().map_err(|e| format!("rules: {e}"))?;
+        rules.validate().map_err(PositionError::Rules)?;
         let n = rules.players as usize;
         let phase = self.phase;
         let default_players;
@@ -392,7 +415,8 @@ impl Position {
             }
         };
         if players.len() != n {
-            return Err(format!(
+            return Err(bad!(
+                "players",
                 "the position lists {} players but the rules say {n} (D-2.1): list {n} players or set \"rules\": {{\"players\": {}}}",
                 players.len(),
                 players.len()
@@ -400,47 +424,52 @@ impl Position {
         }
         let starter = self.starter.unwrap_or(0);
         if starter as usize >= n {
-            return Err(format!(
+            return Err(bad!(
+                "starter",
                 "starter {starter} is out of range: players are 0 to {}",
                 n - 1
             ));
         }
         let current = self.current.unwrap_or(starter);
         if current as usize >= n {
-            return Err(format!(
+            return Err(bad!(
+                "current",
                 "current player {current} is out of range: players are 0 to {}",
                 n - 1
             ));
         }
         let cur = current as usize;
-        let mut rng =
-            match (&self.rng, self.seed) {
-                (Some(_), Some(_)) => return Err(
+        let mut rng = match (&self.rng, self.seed) {
+            (Some(_), Some(_)) => {
+                return Err(bad!(
+                    "rng",
                     "both rng and seed are given: seed only seeds a generator when rng is absent"
-                        .into(),
-                ),
-                (Some(s), None) => {
-                    let hex = s.trim().trim_start_matches("0x").trim_start_matches("0X");
-                    let state = if hex.is_empty() || hex.len() > 32 {
-                        None
-                    } else {
-                        u128::from_str_radix(hex, 16).ok()
-                    };
-                    match state {
-                        Some(v) => Pcg64Mcg::new(v),
-                        None => {
-                            return Err(format!(
-                                "rng \"{s}\": expected the generator state as up to 32 hex digits"
-                            ))
-                        }
+                ))
+            }
+            (Some(s), None) => {
+                let hex = s.trim().trim_start_matches("0x").trim_start_matches("0X");
+                let state = if hex.is_empty() || hex.len() > 32 {
+                    None
+                } else {
+                    u128::from_str_radix(hex, 16).ok()
+                };
+                match state {
+                    Some(v) => Pcg64Mcg::new(v),
+                    None => {
+                        return Err(bad!(
+                            "rng",
+                            "rng \"{s}\": expected the generator state as up to 32 hex digits"
+                        ))
                     }
                 }
-                (None, seed) => Pcg64Mcg::seed_from_u64(seed.unwrap_or(0)),
-            };
+            }
+            (None, seed) => Pcg64Mcg::seed_from_u64(seed.unwrap_or(0)),
+        };
         let mut totals = [0i32; MAX_PLAYERS];
         if let Some(t) = &self.totals {
             if t.len() != n {
-                return Err(format!(
+                return Err(bad!(
+                    "totals",
                     "totals lists {} running totals for {n} players",
                     t.len()
                 ));
@@ -467,7 +496,8 @@ impl Position {
                     .filter(|c| c.is_red_three())
                     .map(|c| c.to_string())
                     .collect();
-                return Err(format!(
+                return Err(bad!(
+                    format!("{who} hand"),
                     "{who} hand holds a red three ({}): red threes go to the table at once (D-4); list them in the table's red_threes",
                     reds.join(" ")
                 ));
@@ -478,7 +508,8 @@ impl Position {
             };
             let not_in_hand = excess(known[p], hands[p]);
             if !not_in_hand.is_empty() {
-                return Err(format!(
+                return Err(bad!(
+                    format!("{who} known"),
                     "{who} known cards [{not_in_hand}] are not in the hand [{}]: known cards are part of the hand",
                     hands[p]
                 ));
@@ -492,7 +523,8 @@ impl Position {
             free_pending[p] = pj.free_pending.unwrap_or(default_free_pending(phase));
             owed_red[p] = pj.owed_red.unwrap_or(0);
             if owed_red[p] > 4 {
-                return Err(format!(
+                return Err(bad!(
+                    format!("{who} owed_red"),
                     "{who} owed_red is {}: there are only 4 red threes",
                     owed_red[p]
                 ));
@@ -512,14 +544,15 @@ impl Position {
         let mut cut = match &self.cut {
             Some(c) => {
                 if phase != Phase::Cut {
-                    return Err(
+                    return Err(bad!(
+                        "cut",
                         "cut cards are given only in phase cut (D-3.1); after the cut the unkept ones lie at the bottom of the stock"
-                            .into(),
-                    );
+                    ));
                 }
                 let v = c.list(&"cut")?;
                 if v.len() != 3 {
-                    return Err(format!(
+                    return Err(bad!(
+                        "cut",
                         "cut lists {} cards: three cut cards are shown (D-3.1)",
                         v.len()
                     ));
@@ -588,7 +621,8 @@ impl Position {
             } else {
                 String::new()
             };
-            return Err(format!(
+            return Err(bad!(
+                "stock",
                 "card conservation broken (D-1.1): {held}{}",
                 parts.join("; ")
             ));
@@ -596,10 +630,10 @@ impl Position {
         let stock_cards = match stock_given {
             Some(s) => {
                 if phase == Phase::Cut && cut.is_none() {
-                    return Err(
+                    return Err(bad!(
+                        "cut",
                         "phase cut: give the three shown cut cards in \"cut\", or leave out both cut and stock to shuffle the pack"
-                            .into(),
-                    );
+                    ));
                 }
                 s
             }
@@ -608,7 +642,10 @@ impl Position {
                 shuffle(&mut rest, &mut rng);
                 if phase == Phase::Cut && cut.is_none() {
                     if rest.len() < 3 {
-                        return Err("phase cut: fewer than three cards left for the cut".into());
+                        return Err(bad!(
+                            "cut",
+                            "phase cut: fewer than three cards left for the cut"
+                        ));
                     }
                     cut = Some([rest[0], rest[1], rest[2]]);
                     rest.drain(..3);
@@ -618,7 +655,8 @@ impl Position {
         };
         let skb = self.stock_known_bottom.unwrap_or(0);
         if skb as usize > stock_cards.len() || skb > 3 {
-            return Err(format!(
+            return Err(bad!(
+                "stock_known_bottom",
                 "stock_known_bottom is {skb}: at most the 3 unkept cut cards (D-3.3) and at most the stock's {} cards",
                 stock_cards.len()
             ));
@@ -628,13 +666,17 @@ impl Position {
         if phase == Phase::Cut {
             for p in 0..n {
                 if !hands[p].is_empty() || !tables[p].cards().is_empty() || tables[p].twins > 0 {
-                    return Err(format!(
+                    return Err(bad!(
+                        format!("player {p}"),
                         "phase cut comes before the deal (D-3): player {p}'s hand and table must be empty"
                     ));
                 }
             }
             if !pile.is_empty() {
-                return Err("phase cut comes before the deal (D-3): the pile must be empty".into());
+                return Err(bad!(
+                    "pile",
+                    "phase cut comes before the deal (D-3): the pile must be empty"
+                ));
             }
         }
         if !matches!(phase, Phase::Meld | Phase::Over) {
@@ -651,7 +693,8 @@ impl Position {
                 ("undos", turn.undos > 0),
             ];
             if let Some((f, _)) = bad.iter().find(|(_, b)| *b) {
-                return Err(format!(
+                return Err(bad!(
+                    format!("turn.{f}"),
                     "turn.{f} belongs to phase meld (or over), not to phase {name}"
                 ));
             }
@@ -659,17 +702,18 @@ impl Position {
         if phase == Phase::Meld {
             if let Some(pk) = turn.pickup {
                 if !pk.rest_taken && pk.pile_size as usize != pile.len() + 1 {
-                    return Err(format!(
+                    return Err(bad!(
+                        "turn.pickup.pile_size",
                         "turn.pickup.pile_size is {} but the pile holds {} cards besides the top taken: before the rest is taken the pile is the rest",
                         pk.pile_size,
                         pile.len()
                     ));
                 }
                 if pk.rest_taken && !pile.is_empty() {
-                    return Err(
+                    return Err(bad!(
+                        "turn.pickup.rest_taken",
                         "turn.pickup.rest_taken is true but the pile is not empty: the rest of the pile was taken (D-6.2)"
-                            .into(),
-                    );
+                    ));
                 }
             }
         }
@@ -677,20 +721,24 @@ impl Position {
             .pile_top_fresh
             .unwrap_or_else(|| default_pile_top_fresh(pile.len(), phase, &turn));
         if pile_top_fresh && pile.is_empty() {
-            return Err("pile_top_fresh is true but the pile is empty".into());
+            return Err(bad!(
+                "pile_top_fresh",
+                "pile_top_fresh is true but the pile is empty"
+            ));
         }
         match self.turn.as_ref().and_then(|t| t.free_offer) {
             Some(true) => {
                 if phase != Phase::Draw {
-                    return Err(
+                    return Err(bad!(
+                        "turn.free_offer",
                         "turn.free_offer: the free pickup is offered only in phase draw (D-6.1)"
-                            .into(),
-                    );
+                    ));
                 }
                 if pile.is_empty() {
-                    return Err(
-                        "turn.free_offer: the free pickup is offered but the pile is empty".into(),
-                    );
+                    return Err(bad!(
+                        "turn.free_offer",
+                        "turn.free_offer: the free pickup is offered but the pile is empty"
+                    ));
                 }
             }
             Some(false) => {}
@@ -706,28 +754,30 @@ impl Position {
         }
         match (phase, &self.end) {
             (Phase::Over, None) => {
-                return Err(
-                    "phase over needs \"end\": {\"kind\": \"went_out\", \"player\": …, \"from_hand\": …, \"cleared_table\": …}, {\"kind\": \"exhausted\"}, {\"kind\": \"stalled\"} or {\"kind\": \"deadlocked\"}"
-                        .into(),
-                )
+                return Err(bad!(
+                    "end",
+                    "phase over needs \"end\": {{\"kind\": \"went_out\", \"player\": …, \"from_hand\": …, \"cleared_table\": …}}, {{\"kind\": \"exhausted\"}}, {{\"kind\": \"stalled\"}} or {{\"kind\": \"deadlocked\"}}"
+                ))
             }
             (Phase::Over, Some(HandEnd::WentOut { player, .. })) if *player as usize >= n => {
-                return Err(format!(
+                return Err(bad!(
+                    "end",
                     "end: player {player} is out of range: players are 0 to {}",
                     n - 1
                 ))
             }
             (Phase::Over, _) | (_, None) => {}
-            (_, Some(_)) => return Err("end is given only in phase over".into()),
+            (_, Some(_)) => return Err(bad!("end", "end is given only in phase over")),
         }
 
         // The anchor (phase meld): what reset returns to.
         let no_anchor = AnchorJson::default();
         let anchor = match (&self.anchor, phase) {
             (Some(_), p) if p != Phase::Meld => {
-                return Err(
-                    "anchor is given only in phase meld: it is what reset returns to (I-25)".into(),
-                )
+                return Err(bad!(
+                    "anchor",
+                    "anchor is given only in phase meld: it is what reset returns to (I-25)"
+                ))
             }
             (aj, _) => {
                 let aj = aj.as_ref().unwrap_or(&no_anchor);
@@ -736,7 +786,7 @@ impl Position {
                     None => hands[cur],
                 };
                 if hand.red_three_count() > 0 {
-                    return Err("anchor hand holds a red three (D-4)".into());
+                    return Err(bad!("anchor hand", "anchor hand holds a red three (D-4)"));
                 }
                 let aknown = match &aj.known {
                     Some(c) => c.set(&"anchor known")?,
@@ -744,7 +794,8 @@ impl Position {
                 };
                 let nk = excess(aknown, hand);
                 if !nk.is_empty() {
-                    return Err(format!(
+                    return Err(bad!(
+                        "anchor known",
                         "anchor known cards [{nk}] are not in the anchor hand [{hand}]"
                     ));
                 }
@@ -773,16 +824,18 @@ impl Position {
                     match (then, now) {
                         (Some(t), Some(nw)) if t == nw => {}
                         (Some(t), Some(nw)) => {
-                            return Err(format!(
+                            return Err(bad!(
+                                "anchor",
                                 "anchor: the mover's hand, table and pending wilds hold [{nw}] now, but [{t}] at the anchor; a meld phase only moves cards among them (missing at the anchor [{}], extra [{}])",
                                 excess(nw, t),
                                 excess(t, nw)
                             ))
                         }
                         _ => {
-                            return Err(
-                                "anchor: a card appears more often than the pack holds".into()
-                            )
+                            return Err(bad!(
+                                "anchor",
+                                "anchor: a card appears more often than the pack holds"
+                            ))
                         }
                     }
                 }
@@ -830,7 +883,8 @@ impl Position {
                 // The mover of a meld phase holds the card of his turn too:
                 // his mark is from his last discard.
                 Some(true) if !(g.dead_locked(p) || phase == Phase::Meld && p == current as usize) => {
-                    return Err(format!(
+                    return Err(bad!(
+                        format!("player {p} dead_locked"),
                         "player {p} dead_locked is true, but he is not dead-locked (I-32: one card in hand, no wild that can move, no card outside the tables that lets him go out)"
                     ))
                 }
@@ -845,12 +899,13 @@ impl Position {
         });
         if g.end() == Some(HandEnd::Deadlocked) {
             if let Some(p) = (0..n).find(|&p| !g.dead_locked(p)) {
-                return Err(format!(
+                return Err(bad!(
+                    "end",
                     "end deadlocked: player {p} is not dead-locked (I-32: the hand ends so only when every player is)"
                 ));
             }
         }
-        g.check_invariants()?;
+        g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g)
     }
 }

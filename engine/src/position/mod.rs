@@ -249,9 +249,11 @@ use crate::rules::Rules;
 use crate::state::{GameState, HandEnd, Phase};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use error::PositionError;
 use json::{AnchorJson, Cards, PlayerJson, TurnJson};
 
 mod defaults;
+mod error;
 mod json;
 mod layout;
 mod load;
@@ -373,9 +375,9 @@ impl GameState {
     }
 
     /// A state from position JSON text (see [`Position`]), checked completely.
-    pub fn from_position_json(text: &str) -> Result<GameState, String> {
+    pub fn from_position_json(text: &str) -> Result<GameState, PositionError> {
         let p: Position =
-            serde_json::from_str(text).map_err(|e| format!("bad position JSON: {e}"))?;
+            serde_json::from_str(text).map_err(|e| PositionError::Json(e.to_string()))?;
         p.to_state()
     }
 }
@@ -383,9 +385,9 @@ impl GameState {
 impl Position {
     /// Parses position JSON and checks it completely (as
     /// [`Position::to_state`] does): the error says exactly what is wrong.
-    pub fn from_json(text: &str) -> Result<Position, String> {
+    pub fn from_json(text: &str) -> Result<Position, PositionError> {
         let p: Position =
-            serde_json::from_str(text).map_err(|e| format!("bad position JSON: {e}"))?;
+            serde_json::from_str(text).map_err(|e| PositionError::Json(e.to_string()))?;
         p.to_state()?;
         Ok(p)
     }

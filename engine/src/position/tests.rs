@@ -7,7 +7,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 fn load(text: &str) -> Result<GameState, String> {
-    GameState::from_position_json(text)
+    GameState::from_position_json(text).map_err(|e| e.to_string())
 }
 
 fn err(text: &str) -> String {
@@ -295,6 +295,39 @@ fn bad_json() {
     assert!(e.contains("hex digits"), "{e}");
     let e = err(r#"{"phase":"draw","rng":"1","seed":1}"#);
     assert!(e.contains("both rng and seed"), "{e}");
+}
+
+/// The typed error names the field that was wrong, and keeps the rules'
+/// own error.
+#[test]
+fn errors_name_their_field() {
+    let field = |text: &str| match GameState::from_position_json(text) {
+        Ok(_) => panic!("position accepted: {text}"),
+        Err(e) => (e.field().to_string(), e),
+    };
+    let (f, e) = field(r#"{"phase":"draw","players":[{"hand":"8X"},{}]}"#);
+    assert_eq!(f, "player 0 hand");
+    assert!(matches!(e, PositionError::Field { .. }), "{e:?}");
+    let (f, _) = field(r#"{"phase":"draw","starter":5}"#);
+    assert_eq!(f, "starter");
+    let (f, _) = field(r#"{"phase":"meld","turn":{"pending":[{"wild":"2C","src":3}]}}"#);
+    assert_eq!(f, "turn.pending[0].src");
+    let (f, e) = field(r#"{"phase":"draw","rules":{"players":9}}"#);
+    assert_eq!(f, "rules");
+    assert!(
+        matches!(
+            e,
+            PositionError::Rules(crate::rules::RulesError::OutOfRange {
+                key: "players",
+                rule: "D-2.1",
+                ..
+            })
+        ),
+        "{e:?}"
+    );
+    let (f, e) = field("{phase: draw");
+    assert_eq!(f, "");
+    assert!(matches!(e, PositionError::Json(_)), "{e:?}");
 }
 
 #[test]

@@ -3,14 +3,62 @@
 //! plan, same executor, no CSV); every measurement must apply the same
 //! number of actions, or the run is not deterministic and the bench fails.
 
-use crate::runner::{execute, Manifest, Plan, SeriesSpec, Shard};
+use super::parse_agent;
+use crate::cli::RulesArgs;
+use crate::error::CliError;
+use crate::runner::{execute, Manifest, Mode, Plan, SeriesSpec, Shard};
+use clap::Args;
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::Rules;
 use std::fmt::Write as _;
-use std::io::Write;
+use std::process::ExitCode;
 
 /// Options of `kanaszta bench`.
-pub struct BenchArgs<'a> {
+#[derive(Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Agent A.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    /// Hands per measurement.
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    hands: u64,
+    /// Thread counts to measure, comma-separated (0: one per core); the
+    /// speedup is relative to the first.
+    #[arg(long, default_value = "1,0", value_name = "T,T,...")]
+    threads: String,
+    /// Measurements per thread count; the median is reported.
+    #[arg(long, default_value_t = 3, value_name = "R")]
+    repeat: u32,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Machine-readable CSV on stdout.
+    #[arg(long)]
+    csv: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// Runs `kanaszta bench`.
+pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    let options = Options {
+        a: parse_agent(&a.a)?,
+        b: parse_agent(&a.b)?,
+        hands: a.hands,
+        threads: &a.threads,
+        repeat: a.repeat,
+        seed: a.seed,
+        csv: a.csv,
+        rules: a.rules.build()?,
+    };
+    bench(&options)
+}
+
+/// The checked options of a benchmark.
+struct Options<'a> {
     /// Agent A.
     pub a: AgentSpec,
     /// Agent B.
@@ -63,22 +111,22 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Runs the benchmark and prints its table (or CSV).
-pub fn bench(args: &BenchArgs) -> Result<(), String> {
+fn bench(args: &Options) -> Result<ExitCode, CliError> {
     if args.hands == 0 {
-        return Err("--hands must be at least 1".into());
+        return Err(CliError::Input("--hands must be at least 1".into()));
     }
     if args.repeat == 0 {
-        return Err("--repeat must be at least 1".into());
+        return Err(CliError::Input("--repeat must be at least 1".into()));
     }
     let threads = parse_threads(args.threads)?;
     let (a, b) = (args.a.to_string(), args.b.to_string());
     let plan = Plan::new(Manifest {
         command: "bench".into(),
         seed: args.seed,
-        mode: "hands".into(),
+        mode: Mode::Hands,
         games: args.hands,
         paired: true,
-        shard: Shard::all().to_string(),
+        shard: Shard::all(),
         agents: vec![a.clone(), b.clone()],
         series: vec![SeriesSpec {
             a: a.clone(),
@@ -95,18 +143,18 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         for _ in 0..args.repeat {
             let res = execute(&plan, t, None, true)?;
             if res.errors > 0 {
-                return Err(format!(
+                return Err(CliError::Input(format!(
                     "{} games ended by an agent error; first: {}",
                     res.errors,
                     res.first_error.unwrap_or_default()
-                ));
+                )));
             }
             match actions_seen {
                 Some(n) if n != res.actions => {
-                    return Err(format!(
+                    return Err(CliError::Input(format!(
                     "nondeterministic: {n} actions in one measurement, {} in another ({t} threads)",
                     res.actions
-                ))
+                )))
                 }
                 _ => actions_seen = Some(res.actions),
             }
@@ -151,8 +199,7 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
             );
         }
     }
-    let mut out = std::io::stdout().lock();
-    crate::quiet_pipe(write!(out, "{text}").map_err(crate::Fail::from))
+    super::print(&text)
 }
 
 fn csv_field(s: &str) -> String {

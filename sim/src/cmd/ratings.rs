@@ -9,14 +9,53 @@
 //! which treats games as independent: the seat-swapped pairing and the hands
 //! of one match are not modelled, so read them as approximate.
 
-use crate::merge::read_manifest;
+use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::Mode;
+use crate::runner::{Manifest, Mode};
 use crate::stats::bradley_terry;
+use clap::Args;
 use kanaszta_engine::Rules;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `kanaszta ratings`.
+#[derive(Args, Debug, Clone)]
+pub struct RatingsArgs {
+    /// summary.csv files (or run directories holding one).
+    #[arg(required = true, value_name = "SUMMARY")]
+    files: Vec<PathBuf>,
+    /// What counts as a game: hands or matches (ties count half).
+    #[arg(long, default_value = "hands")]
+    unit: String,
+    /// Write the ratings CSV here as well.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Runs `kanaszta ratings`.
+pub fn run(a: RatingsArgs) -> Result<ExitCode, CliError> {
+    let unit = Mode::parse(&a.unit).map_err(|e| CliError::Input(format!("--unit: {e}")))?;
+    let mut inputs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for f in a.files {
+        // A file named twice (overlapping globs) counts once.
+        let key = if f.is_dir() {
+            f.join("summary.csv")
+        } else {
+            f.clone()
+        };
+        if seen.insert(std::fs::canonicalize(&key).unwrap_or(key)) {
+            inputs.push(Input::read(&f)?);
+        }
+    }
+    let r = ratings(&inputs, unit)?;
+    if let Some(path) = a.out {
+        std::fs::write(&path, &r.csv).map_err(|e| CliError::io("write", path.display(), e))?;
+    }
+    super::print(&r.text)
+}
 
 /// The rating table: the text for stdout and the CSV (`RATING_COLUMNS`).
 pub struct Ratings {
@@ -111,18 +150,18 @@ pub struct Input {
 impl Input {
     /// Reads a summary CSV (or `DIR/summary.csv`) and, when a `run.json`
     /// stands beside it, the rules of its run.
-    pub fn read(path: &Path) -> Result<Input, String> {
+    pub fn read(path: &Path) -> Result<Input, CliError> {
         let path = if path.is_dir() {
             path.join("summary.csv")
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| CliError::io("read", path.display(), e))?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let mut all: Vec<Rules> = Vec::new();
-            for s in read_manifest(dir)?.series {
+            for s in Manifest::read(dir)?.series {
                 if !all.contains(&s.rules) {
                     all.push(s.rules);
                 }

@@ -1,13 +1,15 @@
 //! `kanaszta replay` (alias `show`): one game of a run, move by move, for a
-//! person. The game is played again by the same agents from the same seeds
-//! (through the same `play_hand` / `play_match` as the run), its actions
-//! recorded, and then printed from a [`GameLog`]; or a saved log is printed.
+//! person. The game is played again through the runner's own setup
+//! ([`Plan::setup`]: the same seats, rules, seeds and way of playing a hand
+//! or a match as the run), its actions recorded, and then printed from a
+//! [`GameLog`]; or a saved log is printed.
 
+use crate::cli::RulesArgs;
+use crate::error::{quiet_pipe, CliError};
 use crate::runner::{end_kind, Manifest, Mode, Plan, SeriesSpec, Shard};
-use crate::{quiet_pipe, Fail, RulesArgs};
 use clap::Args;
-use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentSpec};
-use kanaszta_engine::{tax, Action, GameLog, GameState, Match};
+use kanaszta_agents::{Agent, AgentSpec};
+use kanaszta_engine::{tax, Action, GameLog};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
 use std::io::Write;
@@ -86,13 +88,17 @@ impl Agent for Recorder {
 }
 
 /// Runs `kanaszta replay`.
-pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
+pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
+    let args = &args;
     if let Some(path) = &args.log {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read game log {}: {e}", path.display()))?;
-        let log = GameLog::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("read game log", path.display(), e))?;
+        let log = GameLog::from_json(&text).map_err(|e| CliError::Log {
+            path: path.display().to_string(),
+            source: e,
+        })?;
         let mut out = std::io::stdout().lock();
-        quiet_pipe((|| -> Result<(), Fail> {
+        quiet_pipe((|| -> Result<(), CliError> {
             writeln!(out, "game log {}", path.display())?;
             print_hand(&mut out, &log, ["P0".into(), "P1".into()], None)
         })())?;
@@ -100,23 +106,27 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     }
     let plan = match &args.run {
         Some(dir) => {
-            let m = crate::merge::read_manifest(dir)?;
+            let m = Manifest::read(dir)?;
             Plan::new(Manifest {
-                shard: Shard::all().to_string(),
+                shard: Shard::all(),
                 ..m
             })?
         }
         None => {
-            let a = args.a.parse::<AgentSpec>().map_err(|e| e.to_string())?;
-            let b = args.b.parse::<AgentSpec>().map_err(|e| e.to_string())?;
+            let a = args.a.parse::<AgentSpec>()?;
+            let b = args.b.parse::<AgentSpec>()?;
             let rules = args.rules.build()?;
             Plan::new(Manifest {
                 command: "play".into(),
                 seed: args.seed,
-                mode: if args.is_match { "matches" } else { "hands" }.into(),
+                mode: if args.is_match {
+                    Mode::Matches
+                } else {
+                    Mode::Hands
+                },
                 games: args.game + 1,
                 paired: !args.unpaired,
-                shard: Shard::all().to_string(),
+                shard: Shard::all(),
                 agents: vec![a.to_string(), b.to_string()],
                 series: vec![SeriesSpec {
                     a: a.to_string(),
@@ -129,50 +139,54 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     };
     let m = &plan.manifest;
     if args.series as usize >= m.series.len() {
-        return Err(format!(
+        return Err(CliError::Input(format!(
             "--series {}: the run has series 0 to {}",
             args.series,
             m.series.len() - 1
-        ));
+        )));
     }
     if args.game >= m.games {
-        return Err(format!(
+        return Err(CliError::Input(format!(
             "--game {}: the run has games 0 to {}",
             args.game,
             m.games - 1
-        ));
+        )));
     }
-    let (seats, swapped) = plan.seating(args.series, args.game);
-    let names = [seats[0].to_string(), seats[1].to_string()];
+    // The game as the run played it: the runner's own setup (seats,
+    // rules, seeds) and its own way of playing a hand or a match; the
+    // agents are only wrapped to write down the actions.
+    let setup = plan.setup(args.series, args.game);
+    let swapped = setup.swapped;
+    let names = setup.names();
+    let rules = setup.rules;
     let log = Rc::new(RefCell::new(Vec::new()));
-    let mut agents: Vec<Box<dyn Agent>> = seats
-        .iter()
+    let mut agents: Vec<Box<dyn Agent>> = setup
+        .agents()
+        .into_iter()
         .enumerate()
-        .map(|(i, s)| {
+        .map(|(i, inner)| {
             Box::new(Recorder {
-                inner: s.build(),
+                inner,
                 log: (i == 0).then(|| log.clone()),
             }) as Box<dyn Agent>
         })
         .collect();
-    let rules = plan.rules(args.series);
-    let deal_seed = plan.deal_seed(args.game);
     let mut hands: Vec<(GameLog, Option<String>)> = Vec::new();
     match plan.mode {
         Mode::Hands => {
-            let mut state = GameState::new(rules, deal_seed);
-            let initial = GameLog::new(&state, deal_seed);
-            let mut rngs = vec![seat_rng(deal_seed, 0), seat_rng(deal_seed, 1)];
-            let r = play_hand(&mut state, &mut agents, &mut rngs);
+            let (state, r) = setup.play_hand(&mut agents);
             let actions = std::mem::take(&mut *log.borrow_mut());
+            // The running totals of a hand stay as dealt.
             hands.push((
-                GameLog { actions, ..initial },
+                GameLog {
+                    actions,
+                    ..GameLog::new(&state, setup.deal_seed)
+                },
                 r.err().map(|e| e.to_string()),
             ));
         }
         Mode::Matches => {
-            let mut mt = Match::new(rules, deal_seed);
-            let r = play_match(&mut mt, &mut agents, |_, rec, _| {
+            let (mt, r) = setup.play_match(&mut agents, |_, rec, _| {
                 let before: Vec<i32> = rec
                     .totals_after
                     .iter()
@@ -206,17 +220,17 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
             }
             if let Some(h) = args.hand {
                 if h as usize >= hands.len() {
-                    return Err(format!(
+                    return Err(CliError::Input(format!(
                         "--hand {h}: the match has hands 0 to {}",
                         hands.len() - 1
-                    ));
+                    )));
                 }
             }
         }
     }
     let mut out = std::io::stdout().lock();
     let mut last = None;
-    quiet_pipe((|| -> Result<(), Fail> {
+    quiet_pipe((|| -> Result<(), CliError> {
         writeln!(
             out,
             "{} game {} (deal {}{}), run seed {}{}: P0 {}, P1 {}",
@@ -253,7 +267,7 @@ pub fn replay(args: &ReplayArgs) -> Result<ExitCode, String> {
     })())?;
     if let (Some(path), Some(log)) = (&args.save_log, last) {
         std::fs::write(path, log.to_json() + "\n")
-            .map_err(|e| format!("cannot write game log {}: {e}", path.display()))?;
+            .map_err(|e| CliError::io("write game log", path.display(), e))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -265,7 +279,7 @@ fn print_hand(
     log: &GameLog,
     names: [String; 2],
     error: Option<&str>,
-) -> Result<(), Fail> {
+) -> Result<(), CliError> {
     let mut g = log.initial();
     let w = names.iter().map(|n| n.len()).max().unwrap_or(2);
     let cut = g.cut_cards();

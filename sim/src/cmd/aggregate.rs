@@ -6,8 +6,45 @@
 //! advantage (`--by starter`), the anatomy of hands (`--cols
 //! canastas_gold,twins,red_threes`), any rule setting against any column.
 
+use super::{parse_filters, read_csv_input};
+use crate::error::CliError;
+use clap::Args;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Options of `kanaszta aggregate`.
+#[derive(Args, Debug, Clone)]
+pub struct AggregateArgs {
+    /// The CSV file (`-`: standard input).
+    file: String,
+    /// Group by these columns, comma-separated (e.g. `starter` or `rule_tax,agent`).
+    #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
+    by: Vec<String>,
+    /// Summarize these columns (default: every numeric column).
+    #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
+    cols: Vec<String>,
+    /// Keep only rows where COL equals VALUE (repeatable).
+    #[arg(long = "where", value_name = "COL=VALUE")]
+    filter: Vec<String>,
+    /// Write the CSV here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Runs `kanaszta aggregate`.
+pub fn run(a: AggregateArgs) -> Result<ExitCode, CliError> {
+    let text = read_csv_input(&a.file)?;
+    let filter = parse_filters(&a.filter)?;
+    let csv = aggregate(&text, &a.file, &a.by, &a.cols, &filter)?;
+    match a.out {
+        Some(path) => std::fs::write(&path, csv)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| CliError::io("write", path.display(), e)),
+        None => super::print(&csv),
+    }
+}
 
 /// Running moments of one column in one group.
 #[derive(Clone, Copy, Debug, Default)]

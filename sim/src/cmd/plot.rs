@@ -9,8 +9,71 @@
 //! - `hist`: the distribution of `--x` (e.g. hands per match), one outline
 //!   per value of `--group`, on shared bins.
 
+use super::{parse_filters, read_csv_input};
+use crate::error::CliError;
+use clap::Args;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Options of `kanaszta plot`.
+#[derive(Args, Debug, Clone)]
+pub struct PlotArgs {
+    /// The CSV file (`-`: standard input).
+    file: String,
+    /// bar, line or hist.
+    #[arg(long, default_value = "bar")]
+    kind: String,
+    /// Column on the x axis (categories for bar, values for hist).
+    #[arg(long, value_name = "COL")]
+    x: String,
+    /// Column on the y axis (bar, line).
+    #[arg(long, value_name = "COL")]
+    y: Option<String>,
+    /// Lower end of an interval (with --hi).
+    #[arg(long, value_name = "COL", requires = "hi")]
+    lo: Option<String>,
+    /// Upper end of an interval (with --lo).
+    #[arg(long, value_name = "COL", requires = "lo")]
+    hi: Option<String>,
+    /// One series per value of this column.
+    #[arg(long, value_name = "COL")]
+    group: Option<String>,
+    /// Keep only rows where COL equals VALUE (repeatable).
+    #[arg(long = "where", value_name = "COL=VALUE")]
+    filter: Vec<String>,
+    /// Chart title.
+    #[arg(long, default_value = "")]
+    title: String,
+    /// Histogram bins.
+    #[arg(long, default_value_t = 20)]
+    bins: usize,
+    /// The SVG file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+/// Runs `kanaszta plot`.
+pub fn run(a: PlotArgs) -> Result<ExitCode, CliError> {
+    let spec = Spec {
+        kind: a.kind.parse()?,
+        x: a.x,
+        y: a.y,
+        lo: a.lo,
+        hi: a.hi,
+        group: a.group,
+        filter: parse_filters(&a.filter)?,
+        title: a.title,
+        bins: a.bins.max(1),
+    };
+    let text = read_csv_input(&a.file)?;
+    let table = Table::parse(&text, &a.file)?;
+    let svg = render(&table, &spec, &a.file)?;
+    std::fs::write(&a.out, svg)
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|e| CliError::io("write", a.out.display(), e))
+}
 
 /// What to draw.
 #[derive(Clone, Debug, PartialEq, Eq)]

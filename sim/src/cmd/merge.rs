@@ -3,31 +3,31 @@
 //! `play`, so the merged `hands.csv` is byte-identical to a single run's;
 //! the summaries are recomputed from the rows.
 
+use crate::error::{quiet_pipe, CliError};
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
 use crate::runner::{Manifest, Mode, Outputs, Plan, Shard};
 use crate::stats::SeriesStats;
+use clap::Args;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Reads `DIR/run.json`.
-pub fn read_manifest(dir: &Path) -> Result<Manifest, String> {
-    let p = dir.join("run.json");
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: no such directory (expected a run directory written by kanaszta play, tournament or sweep)",
-            dir.display()
-        ));
-    }
-    let text = std::fs::read_to_string(&p).map_err(|e| {
-        format!(
-            "cannot read {}: {e} (expected a run directory written by kanaszta play, tournament or sweep)",
-            p.display()
-        )
-    })?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: malformed run.json: {e}", p.display()))
+/// Options of `kanaszta merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// Run directories (each with run.json and the CSVs).
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// Directory for the merged result.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+/// Runs `kanaszta merge`.
+pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
+    merge(&a.dirs, &a.out)
 }
 
 /// What two manifests disagree on, besides the shard.
@@ -307,41 +307,41 @@ fn check_row<T: Row>(
 }
 
 /// Merges run directories into `out`.
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
+fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest> = dirs
         .iter()
-        .map(|d| read_manifest(d))
+        .map(|d| Manifest::read(d))
         .collect::<Result<_, _>>()?;
     let first = &manifests[0];
     let mut shards = Vec::new();
     for (d, m) in dirs.iter().zip(&manifests) {
         if let Some(diff) = difference(first, m) {
-            return Err(format!(
+            return Err(CliError::Input(format!(
                 "{} and {} are not shards of one run: {diff}",
                 dirs[0].display(),
                 d.display()
-            ));
+            )));
         }
-        shards.push(Shard::parse(&m.shard).map_err(|e| format!("{}: {e}", d.display()))?);
+        shards.push(m.shard.clone());
     }
     let n = shards[0].n;
     let mut held: Vec<u32> = Vec::new();
     for (d, s) in dirs.iter().zip(&shards) {
         if s.n != n {
-            return Err(format!(
+            return Err(CliError::Input(format!(
                 "{} is shard {} but {} is shard {}: shards of one run share N",
                 dirs[0].display(),
                 shards[0],
                 d.display(),
                 s
-            ));
+            )));
         }
         for i in &s.indices {
             if held.contains(i) {
-                return Err(format!(
+                return Err(CliError::Input(format!(
                     "shard {i}/{n} is given twice (in {}): give each shard once",
                     d.display()
-                ));
+                )));
             }
             held.push(*i);
         }
@@ -353,10 +353,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
             .iter()
             .any(|d| d.canonicalize().ok() == Some(o.clone()))
         {
-            return Err(format!(
+            return Err(CliError::Input(format!(
                 "--out {} is one of the inputs: merge into a new directory",
                 out.display()
-            ));
+            )));
         }
     }
     if !union.is_complete() {
@@ -373,9 +373,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
     // Every shard merged is the whole run: its run.json says so, like a
     // single run's.
     manifest.shard = if union.is_complete() {
-        Shard::all().to_string()
+        Shard::all()
     } else {
-        union.to_string()
+        union.clone()
     };
     let plan =
         Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
@@ -389,7 +389,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
     for (d, s) in dirs.iter().zip(shards) {
         for name in ["hands.csv", "errors.csv"] {
             if !d.join(name).exists() {
-                return Err(format!("{}: no {name}", d.display()));
+                return Err(CliError::Input(format!("{}: no {name}", d.display())));
             }
         }
         files.push(ShardFiles {
@@ -438,13 +438,13 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
             .enumerate()
             .find(|(i, f)| *i != owner && f.key() == Some(k))
         {
-            return Err(format!(
+            return Err(CliError::Input(format!(
                 "series {} game {} is in both {} and {}",
                 k.0,
                 k.1,
                 files[owner].dir.display(),
                 other.1.dir.display()
-            ));
+            )));
         }
         let f = &mut files[owner];
         let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
@@ -483,7 +483,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, String> {
     }
     let text = report(Some(out), &manifest, &stats)?;
     let mut o = std::io::stdout().lock();
-    crate::quiet_pipe((|| -> Result<(), crate::Fail> {
+    quiet_pipe((|| -> Result<(), CliError> {
         use std::io::Write;
         write!(o, "{text}")?;
         writeln!(

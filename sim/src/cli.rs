@@ -1,0 +1,195 @@
+//! The command line: [`Cli`], its [`Command`]s, and the options several
+//! commands share (rules; runs of games). Each command's own options live
+//! in its module under `cmd/`.
+
+use crate::cmd;
+use crate::error::CliError;
+use crate::runner::{Manifest, Mode, Plan, SeriesSpec, Shard};
+use clap::{Args, Parser, Subcommand};
+use kanaszta_engine::Rules;
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kanaszta",
+    version,
+    about = "Decorated canasta (Díszített kanaszta) between AI agents",
+    after_help = "Without a command, `kanaszta` runs `kanaszta play`: rules vs greedy, 10,000 paired hands, CSVs in kanaszta-out/.\n\
+Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check`: the action is illegal.\n\
+The CSV columns are documented in sim/CSV.md."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Agent A against agent B over many hands or matches: summary table,
+    /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
+    /// The default command. Exit 2 if an agent erred in some game.
+    Play(cmd::play::PlayArgs),
+    /// Every pair of agents on the same paired deals: win-rate matrix,
+    /// Bradley–Terry ratings (tournament.csv, ratings.csv) besides the CSVs of play.
+    Tournament(cmd::tournament::TournamentArgs),
+    /// One matchup over the cartesian product of rule settings: sweep.csv with
+    /// the settings as columns, and all games in one hands.csv.
+    Sweep(cmd::sweep::SweepArgs),
+    /// Combine the run directories of shards (or recompute one run's summary).
+    Merge(cmd::merge::MergeArgs),
+    /// One Bradley–Terry rating table from the summary.csv files of several
+    /// runs (play, tournament, merge): agents are rated through the pairs
+    /// they played, e.g. the steps of a ladder, when all are linked.
+    Ratings(cmd::ratings::RatingsArgs),
+    /// Engine and agent throughput: hands/s and actions/s per thread count.
+    Bench(cmd::bench::BenchArgs),
+    /// One game of a run, move by move in card notation.
+    #[command(alias = "show")]
+    Replay(cmd::replay::ReplayArgs),
+    /// Every agent with its parameters, defaults and accepted values.
+    Agents,
+    /// Group the rows of a CSV (e.g. hands.csv) and summarize numeric
+    /// columns: n, mean with a 95% interval, sd, share non-zero, min, max.
+    /// Booleans count as 1/0, so their mean is a share.
+    Aggregate(cmd::aggregate::AggregateArgs),
+    /// Draw an SVG chart from a CSV: bars or lines with 95% intervals, or a histogram.
+    Plot(cmd::plot::PlotArgs),
+    /// Play one seeded hand between two random agents, printed move by move.
+    Demo(cmd::demo::DemoArgs),
+    /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
+    Legal(cmd::legal::LegalArgs),
+    /// Is ACTION legal in the position, and if not which rule forbids it?
+    /// Exit status 0 when legal, 3 when illegal.
+    Check(cmd::check::CheckArgs),
+    /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15).
+    Score(cmd::score::ScoreArgs),
+    /// Print the rule switches and their values.
+    Rules(cmd::rules::RulesCmdArgs),
+}
+
+/// `--rules` and `--set`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArgs {
+    /// Rules: a preset name (decorated-2003-02, decorated-2003-01) or a JSON file.
+    #[arg(long, default_value = "decorated-2003-02")]
+    rules: String,
+    /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rules: the preset or file, then every `--set` in order.
+    pub fn build(&self) -> Result<Rules, CliError> {
+        let mut r = match Rules::preset(&self.rules) {
+            Ok(r) => r,
+            Err(preset_err) => {
+                if std::path::Path::new(&self.rules).exists() {
+                    let text = std::fs::read_to_string(&self.rules)
+                        .map_err(|e| CliError::io("read rules file", &self.rules, e))?;
+                    Rules::from_json(&text).map_err(|e| CliError::Rules {
+                        context: self.rules.clone(),
+                        source: e,
+                    })?
+                } else {
+                    return Err(CliError::UnknownRules(preset_err));
+                }
+            }
+        };
+        r.apply_settings(self.set.iter().map(String::as_str))?;
+        Ok(r)
+    }
+}
+
+/// Options shared by play, tournament and sweep.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Number of hands per matchup (default: 10,000 for play; 2,000 per pair
+    /// or setting for tournament and sweep).
+    #[arg(long, value_name = "N")]
+    hands: Option<u64>,
+    /// Number of full matches (to the target, with the tax) per matchup.
+    #[arg(long, value_name = "N")]
+    matches: Option<u64>,
+    /// Master seed: every game's deal and generators derive from it and the game index.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0: one per core). The output does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "T")]
+    pub threads: usize,
+    /// Directory for the CSV files (created; files of an earlier run there are replaced).
+    #[arg(long, default_value = "kanaszta-out", value_name = "DIR")]
+    pub out: PathBuf,
+    /// Play only shard I of N: the deals whose index mod N is I (both seatings of each deal).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Play every game on its own deal instead of each deal twice with the seats swapped.
+    #[arg(long)]
+    unpaired: bool,
+    /// No progress bar (it is also hidden when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+impl RunArgs {
+    /// Mode and games per series, checked.
+    fn count(&self, default_hands: u64) -> Result<(Mode, u64), CliError> {
+        match (self.hands, self.matches) {
+            (Some(_), Some(_)) => Err(CliError::Input(
+                "give either --hands N or --matches N, not both (hands are single deals; matches are played to the target)"
+                    .into(),
+            )),
+            (Some(0), None) | (None, Some(0)) => Err(CliError::Input(
+                "the number of --hands or --matches must be at least 1".into(),
+            )),
+            (Some(n), None) => Ok((Mode::Hands, n)),
+            (None, Some(n)) => Ok((Mode::Matches, n)),
+            (None, None) => Ok((Mode::Hands, default_hands)),
+        }
+    }
+
+    fn shard(&self) -> Result<Shard, CliError> {
+        match &self.shard {
+            None => Ok(Shard::all()),
+            Some(s) => {
+                let sh = Shard::parse(s)?;
+                if sh.indices.len() != 1 {
+                    return Err(CliError::Input(format!(
+                        "bad shard `{s}`: expected I/N with 0 ≤ I < N, e.g. 0/4 (one shard per run)"
+                    )));
+                }
+                Ok(sh)
+            }
+        }
+    }
+
+    /// The manifest of a run of `series` (validated by building its plan).
+    pub fn plan(
+        &self,
+        command: &str,
+        agents: Vec<String>,
+        series: Vec<SeriesSpec>,
+        default_hands: u64,
+    ) -> Result<Plan, CliError> {
+        let (mode, games) = self.count(default_hands)?;
+        let shard = self.shard()?;
+        if self.threads > 1024 {
+            return Err(CliError::Input(format!(
+                "--threads {}: at most 1024 (0: one per core)",
+                self.threads
+            )));
+        }
+        Plan::new(Manifest {
+            command: command.into(),
+            seed: self.seed,
+            mode,
+            games,
+            paired: !self.unpaired,
+            shard,
+            agents,
+            series,
+        })
+    }
+}

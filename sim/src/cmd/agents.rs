@@ -1,0 +1,10 @@
+//! `kanaszta agents`: every agent with its parameters.
+
+use crate::error::CliError;
+use kanaszta_agents::AgentSpec;
+use std::process::ExitCode;
+
+/// Runs `kanaszta agents`.
+pub fn run() -> Result<ExitCode, CliError> {
+    super::print(&AgentSpec::help())
+}

@@ -1,0 +1,40 @@
+//! `kanaszta check`: is an action legal in a position, and if not which
+//! rule forbids it.
+
+use super::load_position;
+use crate::error::CliError;
+use clap::Args;
+use kanaszta_engine::Action;
+use std::process::ExitCode;
+
+/// Exit status of `check` when the action is illegal.
+const EXIT_ILLEGAL: u8 = 3;
+
+/// Options of `kanaszta check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The position file (the engine's JSON position format).
+    position: String,
+    /// The action in text notation, e.g. "take" or "lay 8D 8S 2C".
+    action: String,
+}
+
+/// Runs `kanaszta check`: exit 0 when legal, 3 when illegal.
+pub fn run(c: CheckArgs) -> Result<ExitCode, CliError> {
+    let g = load_position(&c.position)?;
+    let a: Action = c
+        .action
+        .parse()
+        .map_err(|e| CliError::Input(format!("{e}")))?;
+    let mut t = g.clone();
+    match t.apply(a) {
+        Ok(()) => {
+            println!("legal: {a}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("illegal: {a}: {e}");
+            Ok(ExitCode::from(EXIT_ILLEGAL))
+        }
+    }
+}

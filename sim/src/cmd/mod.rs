@@ -1,0 +1,80 @@
+//! One module per command: its options and what it does with them. `play`,
+//! `tournament` and `sweep` build plans for the runner and share its
+//! report (`play::run_plan`).
+
+pub mod agents;
+pub mod aggregate;
+pub mod bench;
+pub mod check;
+pub mod demo;
+pub mod legal;
+pub mod merge;
+pub mod play;
+pub mod plot;
+pub mod ratings;
+pub mod replay;
+pub mod rules;
+pub mod score;
+pub mod sweep;
+pub mod tournament;
+
+use crate::error::CliError;
+use kanaszta_agents::AgentSpec;
+use kanaszta_engine::{GameState, Position};
+use std::process::ExitCode;
+
+/// An agent spec, e.g. `ismcts:iters=500`.
+pub fn parse_agent(text: &str) -> Result<AgentSpec, CliError> {
+    Ok(text.parse::<AgentSpec>()?)
+}
+
+/// Reads a file, or standard input for `-`; `what` names the file in the
+/// error (`position`, or empty).
+fn read_input(path: &str, what: &'static str) -> Result<String, CliError> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| CliError::io("read", "standard input", e))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| CliError::io(what, path, e))
+    }
+}
+
+/// Reads a position file (`-`: standard input) in the engine's JSON format.
+pub fn load_position(path: &str) -> Result<GameState, CliError> {
+    let text = read_input(path, "read position")?;
+    let bad = |source| CliError::Position {
+        path: path.to_string(),
+        source,
+    };
+    Position::from_json(&text)
+        .map_err(bad)?
+        .to_state()
+        .map_err(bad)
+}
+
+/// Reads a CSV file (`-`: standard input) for `aggregate` and `plot`.
+pub fn read_csv_input(file: &str) -> Result<String, CliError> {
+    read_input(file, "read")
+}
+
+/// `COL=VALUE` filters of `--where`.
+pub fn parse_filters(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    items
+        .iter()
+        .map(|f| {
+            f.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| CliError::Input(format!("--where `{f}`: expected COL=VALUE")))
+        })
+        .collect()
+}
+
+/// Writes `text` to standard output (a closed pipe is a normal end).
+pub fn print(text: &str) -> Result<ExitCode, CliError> {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    crate::error::quiet_pipe(o.write_all(text.as_bytes()).map_err(CliError::from))?;
+    Ok(ExitCode::SUCCESS)
+}

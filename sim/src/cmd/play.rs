@@ -1,0 +1,106 @@
+//! `kanaszta play`: agent A against agent B; and the running and report of
+//! a plan, shared with `tournament` and `sweep`.
+
+use super::parse_agent;
+use crate::cli::RunArgs;
+use crate::error::{quiet_pipe, CliError};
+use crate::runner::{self, Outputs, Plan, SeriesSpec};
+use crate::{report, EXIT_GAME_ERRORS};
+use clap::Args;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Options of `kanaszta play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Agent A (see `kanaszta agents`), e.g. rules, greedy, ismcts:iters=500.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs `kanaszta play`.
+pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
+    let a = parse_agent(&p.a)?.to_string();
+    let b = parse_agent(&p.b)?.to_string();
+    let rules = p.run.rules.build()?;
+    let series = vec![SeriesSpec {
+        a: a.clone(),
+        b: b.clone(),
+        settings: String::new(),
+        rules,
+    }];
+    let plan = p.run.plan("play", vec![a, b], series, 10_000)?;
+    run_plan(plan, &p.run)
+}
+
+/// Runs a plan into `dir` and prints the report; exit 2 if games erred.
+pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
+    let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
+    let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
+    let text = report::report(Some(&args.out), &plan.manifest, &res.stats)?;
+    finish(&text, &res, &args.out)
+}
+
+/// A rate with three significant digits for slow agents (0.145, 2.31)
+/// and whole numbers from 100 on.
+fn rate_text(r: f64) -> String {
+    let decimals = if r >= 100.0 {
+        0
+    } else if r >= 10.0 {
+        1
+    } else if r >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{r:.decimals$}")
+}
+
+fn finish(text: &str, res: &runner::RunResult, dir: &Path) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let r = (|| -> Result<(), CliError> {
+        write!(out, "{text}")?;
+        writeln!(
+            out,
+            "{} games, {} hands, {} actions in {:.1} s ({} hands/s); CSVs in {}",
+            res.games,
+            res.hands,
+            res.actions,
+            res.seconds,
+            rate_text(res.hands as f64 / res.seconds.max(1e-9)),
+            dir.display()
+        )?;
+        Ok(())
+    })();
+    quiet_pipe(r)?;
+    if res.errors > 0 {
+        eprintln!(
+            "kanaszta: {} games ended by an agent error (see {}); first: {}",
+            res.errors,
+            dir.join("errors.csv").display(),
+            res.first_error.as_deref().unwrap_or("")
+        );
+        return Ok(ExitCode::from(EXIT_GAME_ERRORS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    /// A run of a search agent at 0.14 hands/s must not report 0 hands/s.
+    #[test]
+    fn slow_rates_keep_their_digits() {
+        assert_eq!(rate_text(0.1446), "0.145");
+        assert_eq!(rate_text(2.314), "2.31");
+        assert_eq!(rate_text(57.25), "57.2");
+        assert_eq!(rate_text(6079.4), "6079");
+    }
+}

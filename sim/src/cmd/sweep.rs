@@ -1,0 +1,119 @@
+//! `kanaszta sweep`: one matchup over the cartesian product of rule
+//! settings.
+
+use super::parse_agent;
+use super::play::run_plan;
+use crate::cli::RunArgs;
+use crate::error::CliError;
+use crate::runner::SeriesSpec;
+use clap::Args;
+use kanaszta_engine::Rules;
+use std::process::ExitCode;
+
+/// Options of `kanaszta sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Agent A.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    /// A rule switch and its values, e.g. --vary tax=on,off --vary opening=50,75,90,120
+    /// (repeatable; values of tax_schedule are separated by `;`).
+    #[arg(long, required = true, value_name = "KEY=V1,V2,...")]
+    vary: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Runs `kanaszta sweep`.
+pub fn run(s: SweepArgs) -> Result<ExitCode, CliError> {
+    let a = parse_agent(&s.a)?.to_string();
+    let b = parse_agent(&s.b)?.to_string();
+    let base = s.run.rules.build()?;
+    let series = sweep_settings(&base, &s.vary)?
+        .into_iter()
+        .map(|(settings, rules)| SeriesSpec {
+            a: a.clone(),
+            b: b.clone(),
+            settings,
+            rules,
+        })
+        .collect();
+    let plan = s.run.plan("sweep", vec![a, b], series, 2_000)?;
+    run_plan(plan, &s.run)
+}
+
+/// The cartesian product of `--vary KEY=V1,V2` options: every combination as
+/// (settings text, rules).
+fn sweep_settings(base: &Rules, vary: &[String]) -> Result<Vec<(String, Rules)>, CliError> {
+    let mut axes: Vec<(String, Vec<String>)> = Vec::new();
+    for v in vary {
+        let (k, vals) = v.split_once('=').ok_or_else(|| {
+            CliError::Input(format!(
+                "bad --vary `{v}`: expected KEY=V1,V2,..., e.g. --vary opening=50,75,90,120"
+            ))
+        })?;
+        let key = k.trim().replace('-', "_");
+        if !Rules::keys().contains(&key) {
+            return Err(CliError::Input(format!(
+                "bad --vary `{v}`: unknown rule switch `{key}`: expected one of {}",
+                Rules::keys().join(", ")
+            )));
+        }
+        if axes.iter().any(|(a, _)| *a == key) {
+            return Err(CliError::Input(format!(
+                "--vary {key} is given twice; list its values once"
+            )));
+        }
+        let sep = if key == "tax_schedule" || vals.contains(';') {
+            ';'
+        } else {
+            ','
+        };
+        let values: Vec<String> = vals
+            .split(sep)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        if values.is_empty() {
+            return Err(CliError::Input(format!(
+                "bad --vary `{v}`: no values after `=`"
+            )));
+        }
+        for val in &values {
+            let mut r = *base;
+            r.set(&key, val).map_err(|e| CliError::Rules {
+                context: format!("--vary {key}"),
+                source: e,
+            })?;
+        }
+        axes.push((key, values));
+    }
+    let mut out: Vec<(Vec<(String, String)>, Rules)> = vec![(Vec::new(), *base)];
+    for (key, values) in &axes {
+        let mut next = Vec::new();
+        for (set, rules) in &out {
+            for val in values {
+                let mut r = *rules;
+                r.set(key, val).map_err(|e| CliError::Rules {
+                    context: format!("--vary {key}={val}"),
+                    source: e,
+                })?;
+                let mut s = set.clone();
+                s.push((key.clone(), val.clone()));
+                next.push((s, r));
+            }
+        }
+        out = next;
+    }
+    Ok(out
+        .into_iter()
+        .map(|(s, r)| {
+            let text: Vec<String> = s.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            (text.join(";"), r)
+        })
+        .collect())
+}

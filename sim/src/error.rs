@@ -1,0 +1,143 @@
+//! [`CliError`]: why a command failed, as one line for the user. Every
+//! error says what was wrong and what is accepted; all of them exit with
+//! status 1 (bad input).
+
+use crate::runner::ManifestError;
+use kanaszta_agents::SpecError;
+use kanaszta_engine::{LogError, PositionError, RulesError};
+use std::fmt;
+use std::io;
+
+/// An error of a command.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: the message says what was wrong and what is accepted.
+    Input(String),
+    /// A file, directory or stream that cannot be read or written:
+    /// `cannot {action} {path}: {source}`.
+    Io {
+        /// What was being done, e.g. `read position`, `write`.
+        action: &'static str,
+        /// The file (or `standard input`).
+        path: String,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// Writing the command's output failed (a closed pipe is no error).
+    Output(io::Error),
+    /// Rules refused; `context` names the option or file they came from
+    /// (empty for `--set`, whose message names the switch).
+    Rules {
+        /// `--vary tax`, a rules file, or empty.
+        context: String,
+        /// What the engine refused.
+        source: RulesError,
+    },
+    /// `--rules NAME`: neither a preset nor a file.
+    UnknownRules(RulesError),
+    /// A position file refused.
+    Position {
+        /// The file (or `-`).
+        path: String,
+        /// The field that was wrong and why.
+        source: PositionError,
+    },
+    /// A game log refused.
+    Log {
+        /// The file.
+        path: String,
+        /// What was wrong.
+        source: LogError,
+    },
+    /// An agent spec refused.
+    Agent(SpecError),
+    /// A run directory's run.json unreadable or malformed.
+    Manifest(ManifestError),
+}
+
+impl CliError {
+    /// An [`CliError::Io`] error.
+    pub fn io(action: &'static str, path: impl fmt::Display, source: io::Error) -> CliError {
+        CliError::Io {
+            action,
+            path: path.to_string(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(m) => f.write_str(m),
+            CliError::Io {
+                action,
+                path,
+                source,
+            } => write!(f, "cannot {action} {path}: {source}"),
+            CliError::Output(e) => write!(f, "cannot write output: {e}"),
+            CliError::Rules { context, source } if context.is_empty() => write!(f, "{source}"),
+            CliError::Rules { context, source } => write!(f, "{context}: {source}"),
+            CliError::UnknownRules(e) => write!(f, "{e}, or a path to a rules JSON file"),
+            CliError::Position { path, source } => write!(f, "{path}: {source}"),
+            CliError::Log { path, source } => write!(f, "{path}: {source}"),
+            CliError::Agent(e) => write!(f, "{e}"),
+            CliError::Manifest(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CliError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CliError::Io { source, .. } | CliError::Output(source) => Some(source),
+            CliError::Rules { source, .. } | CliError::UnknownRules(source) => Some(source),
+            CliError::Position { source, .. } => Some(source),
+            CliError::Log { source, .. } => Some(source),
+            CliError::Agent(e) => Some(e),
+            CliError::Manifest(e) => Some(e),
+            CliError::Input(_) => None,
+        }
+    }
+}
+
+impl From<String> for CliError {
+    fn from(m: String) -> CliError {
+        CliError::Input(m)
+    }
+}
+
+impl From<ManifestError> for CliError {
+    fn from(e: ManifestError) -> CliError {
+        CliError::Manifest(e)
+    }
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Output(e)
+    }
+}
+
+impl From<SpecError> for CliError {
+    fn from(e: SpecError) -> CliError {
+        CliError::Agent(e)
+    }
+}
+
+impl From<RulesError> for CliError {
+    fn from(e: RulesError) -> CliError {
+        CliError::Rules {
+            context: String::new(),
+            source: e,
+        }
+    }
+}
+
+/// Output errors: a closed pipe (`kanaszta demo | head`) is a normal end.
+pub fn quiet_pipe(r: Result<(), CliError>) -> Result<(), CliError> {
+    match r {
+        Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
