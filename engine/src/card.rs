@@ -291,10 +291,11 @@ impl FromStr for Card {
             return Ok(Card::JOKER);
         }
         let err = || ParseCardError(t.to_string());
-        let (rank_part, suit_part) = if up.len() >= 2 {
-            up.split_at(up.len() - 1)
-        } else {
-            return Err(err());
+        // The suit is the last character (any character: a card typed with
+        // a suit symbol is refused, not cut inside the symbol).
+        let (rank_part, suit_part) = match up.char_indices().last() {
+            Some((i, _)) if i > 0 => up.split_at(i),
+            _ => return Err(err()),
         };
         let rank = match rank_part {
             "2" => Rank::Two,
@@ -351,6 +352,17 @@ mod tests {
         assert!("1S".parse::<Card>().is_err());
         assert!("8X".parse::<Card>().is_err());
         assert!("".parse::<Card>().is_err());
+    }
+
+    /// A card whose text ends in a character of several bytes (a suit
+    /// symbol, any letter) is refused, never cut inside the character:
+    /// found by the position fuzz test.
+    #[test]
+    fn cards_with_symbols_are_refused() {
+        for t in ["8♥", "K♠", "10♦", "𐌕", "é", "AÉ", "=𛇘B𑅞🢹𐌕"] {
+            let e = t.parse::<Card>().unwrap_err();
+            assert!(e.to_string().contains(t.trim()), "{e}");
+        }
     }
 
     /// D-1.2, D-1.3: wilds, naturals and threes.
