@@ -709,6 +709,17 @@ impl Position {
                         pile.len()
                     ));
                 }
+                let laid = tables[cur]
+                    .groups()
+                    .iter()
+                    .any(|g| g.cards().contains(pk.top));
+                if !pk.rest_taken && !hands[cur].contains(pk.top) && !laid {
+                    return Err(bad!(
+                        "turn.pickup.top",
+                        "turn.pickup.top {}: player {current}, the mover, neither holds it nor has laid it; during a pickup the top card taken is the mover's, to lay first (D-6.2)",
+                        pk.top
+                    ));
+                }
                 if pk.rest_taken && !pile.is_empty() {
                     return Err(bad!(
                         "turn.pickup.rest_taken",
@@ -904,6 +915,21 @@ impl Position {
                     "end deadlocked: player {p} is not dead-locked (I-32: the hand ends so only when every player is)"
                 ));
             }
+        }
+        // D-13.1: a player whose last card is gone has gone out, and the
+        // hand is over: a turn starts with a card in hand (a mover of the
+        // draw with none would draw one he may neither meld nor discard,
+        // D-13.2). The cut comes before the deal (D-3); in the meld phase
+        // the hand may be empty for a while.
+        if matches!(phase, Phase::FirstDiscard | Phase::Draw) && g.hand(cur).is_empty() {
+            return Err(bad!(
+                format!("player {current} hand"),
+                "player {current}, the player to move, holds no cards in phase {}: while the hand goes on the mover holds at least one (a player whose last card is gone has gone out and the hand is over, D-13.1)",
+                serde_json::to_value(phase)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default()
+            ));
         }
         g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g)

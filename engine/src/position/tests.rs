@@ -487,3 +487,44 @@ fn mutations_never_panic() {
         "accepted {accepted}, refused {refused}"
     );
 }
+
+/// D-6.2: a pickup in progress whose top card the mover neither holds
+/// nor has laid (here: the wrong player to move) is refused, naming the
+/// field: found by the position fuzz test, where such positions loaded
+/// and then listed no action, at once or a few steps later. With the
+/// right player to move it loads and the top card's lay is listed.
+#[test]
+fn a_pickup_whose_top_the_mover_lacks_is_refused() {
+    let text = |current: u8| {
+        format!(
+            r#"{{"phase":"meld","current":{current},"turns":15,"pile":"7D 6D",
+               "players":[{{"hand":"5D 6S 8C 8H 8D 9S JK","table":{{"groups":["KC KD KH"]}}}},
+                          {{"hand":"3S 5S 8S JS QC QC KD","table":{{"groups":["AC AD AH"]}}}}],
+               "turn":{{"pickup":{{"top":"8H","group_baseline":0,"pile_size":3,"rest_taken":false}}}}}}"#
+        )
+    };
+    let e = err(&text(1));
+    assert!(
+        e.contains("turn.pickup.top 8H: player 1, the mover, neither holds it nor has laid it"),
+        "{e}"
+    );
+    let g = load(&text(0)).unwrap();
+    assert!(legal_strings(&g)
+        .iter()
+        .any(|a| a.starts_with("lay ") && a.contains("8H")));
+}
+
+/// D-13.1: the player to move in the draw (or the first discard) holds a
+/// card: a player whose last card is gone has gone out. Found by the
+/// position fuzz test: such a position loaded, and its mover drew a card
+/// he could neither meld nor discard. In the meld phase an empty hand is
+/// a moment of the turn, and loads.
+#[test]
+fn a_turn_starts_with_a_card_in_hand() {
+    let e = err(r#"{"phase":"draw","current":1,"players":[{"hand":"4C"},{}]}"#);
+    assert!(
+        e.contains("player 1, the player to move, holds no cards in phase draw"),
+        "{e}"
+    );
+    assert!(load(r#"{"phase":"draw","current":1,"players":[{},{"hand":"4C"}]}"#).is_ok());
+}
