@@ -71,11 +71,11 @@ impl FromStr for AgentSpec {
         let name = name.trim().to_ascii_lowercase();
         match AGENTS.iter().find(|e| e.name == name) {
             Some(e) => (e.parse)(text, body),
-            None => Err(SpecError(format!(
-                "unknown agent `{}` in spec `{text}`; accepted: {} (e.g. `ismcts:iters=1000,c=0.7,rollout=greedy`; `kanaszta agents` lists every parameter)",
+            None => Err(SpecError::UnknownAgent {
+                spec: text.to_string(),
                 name,
-                agent_names().collect::<Vec<_>>().join(", ")
-            ))),
+                accepted: agent_names().collect(),
+            }),
         }
     }
 }

@@ -242,13 +242,88 @@ impl fmt::Debug for AgentSpec {
     }
 }
 
-/// Why a spec was refused.
+/// Why a spec was refused: each case names the spec, the agent and the
+/// parameter, and what is accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecError(pub String);
+#[non_exhaustive]
+pub enum SpecError {
+    /// No agent of this name is registered.
+    UnknownAgent {
+        /// The spec as given.
+        spec: String,
+        /// The name, lowercased.
+        name: String,
+        /// The registered names, in order.
+        accepted: Vec<&'static str>,
+    },
+    /// An item that is not `key=value`.
+    NotKeyValue {
+        /// The spec as given.
+        spec: String,
+        /// The agent.
+        agent: &'static str,
+        /// The item.
+        item: String,
+        /// The keys and what each accepts (`key=range, …`).
+        accepted: String,
+    },
+    /// A key the agent does not have.
+    UnknownKey {
+        /// The spec as given.
+        spec: String,
+        /// The agent.
+        agent: &'static str,
+        /// The key.
+        key: String,
+        /// The keys and what each accepts.
+        accepted: String,
+    },
+    /// A key given twice.
+    Duplicate {
+        /// The spec as given.
+        spec: String,
+        /// The key.
+        key: String,
+    },
+    /// A value the key does not accept.
+    BadValue {
+        /// The spec as given.
+        spec: String,
+        /// The agent.
+        agent: &'static str,
+        /// The key.
+        key: String,
+        /// The value.
+        value: String,
+        /// What the key accepts.
+        reason: String,
+    },
+}
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SpecError::UnknownAgent { spec, name, accepted } => write!(
+                f,
+                "unknown agent `{name}` in spec `{spec}`; accepted: {} (e.g. `ismcts:iters=1000,c=0.7,rollout=greedy`; `kanaszta agents` lists every parameter)",
+                accepted.join(", ")
+            ),
+            SpecError::NotKeyValue { spec, agent, item, accepted } => write!(
+                f,
+                "agent spec `{spec}`: `{item}` is not key=value; {agent} accepts {accepted}"
+            ),
+            SpecError::UnknownKey { spec, agent, key, accepted } => write!(
+                f,
+                "agent spec `{spec}`: {agent} has no parameter `{key}`; accepted: {accepted}"
+            ),
+            SpecError::Duplicate { spec, key } => {
+                write!(f, "agent spec `{spec}`: `{key}` is given twice")
+            }
+            SpecError::BadValue { spec, agent, key, value, reason } => write!(
+                f,
+                "agent spec `{spec}`: bad value `{value}` for {agent}'s `{key}`: {reason}"
+            ),
+        }
     }
 }
 
@@ -263,31 +338,35 @@ pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecE
             continue;
         }
         let Some((key, value)) = item.split_once('=') else {
-            return Err(SpecError(format!(
-                "agent spec `{text}`: `{item}` is not key=value; {} accepts {}",
-                P::NAME,
-                keys_of(P::docs())
-            )));
+            return Err(SpecError::NotKeyValue {
+                spec: text.to_string(),
+                agent: P::NAME,
+                item: item.to_string(),
+                accepted: keys_of(P::docs()),
+            });
         };
         let (key, value) = (key.trim(), value.trim());
         if !P::docs().iter().any(|d| d.key == key) {
-            return Err(SpecError(format!(
-                "agent spec `{text}`: {} has no parameter `{key}`; accepted: {}",
-                P::NAME,
-                keys_of(P::docs())
-            )));
+            return Err(SpecError::UnknownKey {
+                spec: text.to_string(),
+                agent: P::NAME,
+                key: key.to_string(),
+                accepted: keys_of(P::docs()),
+            });
         }
         if seen.contains(&key) {
-            return Err(SpecError(format!(
-                "agent spec `{text}`: `{key}` is given twice"
-            )));
+            return Err(SpecError::Duplicate {
+                spec: text.to_string(),
+                key: key.to_string(),
+            });
         }
         seen.push(key);
-        p.set(key, value).map_err(|e| {
-            SpecError(format!(
-                "agent spec `{text}`: bad value `{value}` for {}'s `{key}`: {e}",
-                P::NAME
-            ))
+        p.set(key, value).map_err(|reason| SpecError::BadValue {
+            spec: text.to_string(),
+            agent: P::NAME,
+            key: key.to_string(),
+            value: value.to_string(),
+            reason,
         })?;
     }
     Ok(p)
@@ -401,29 +480,55 @@ mod tests {
 
     #[test]
     fn unknown_agent_lists_the_accepted_names() {
-        let e = "minimax".parse::<AgentSpec>().unwrap_err().0;
+        let e = "minimax".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("unknown agent `minimax`"), "{e}");
         assert!(e.contains("random, greedy, rules, ismcts, pimc"), "{e}");
     }
 
     #[test]
     fn unknown_key_lists_the_accepted_keys() {
-        let e = "random:speed=3".parse::<AgentSpec>().unwrap_err().0;
+        let e = "random:speed=3"
+            .parse::<AgentSpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no parameter `speed`"), "{e}");
         assert!(e.contains("discard="), "{e}");
-        let e = "greedy:7".parse::<AgentSpec>().unwrap_err().0;
+        let e = "greedy:7".parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains("not key=value"), "{e}");
+    }
+
+    /// Each refusal is its own case, naming the agent and the key.
+    #[test]
+    fn refusals_are_typed() {
+        let e = "random:speed=3".parse::<AgentSpec>().unwrap_err();
+        assert!(
+            matches!(&e, SpecError::UnknownKey { agent: "random", key, .. } if key == "speed"),
+            "{e:?}"
+        );
+        let e = "greedy:pile=0".parse::<AgentSpec>().unwrap_err();
+        assert!(
+            matches!(&e, SpecError::BadValue { agent: "greedy", key, value, .. } if key == "pile" && value == "0"),
+            "{e:?}"
+        );
+        let e = "minimax".parse::<AgentSpec>().unwrap_err();
+        assert!(
+            matches!(&e, SpecError::UnknownAgent { name, accepted, .. } if name == "minimax" && accepted.contains(&"rules")),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn bad_value_says_what_is_accepted() {
-        let e = "random:discard=2".parse::<AgentSpec>().unwrap_err().0;
+        let e = "random:discard=2"
+            .parse::<AgentSpec>()
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("bad value `2`"), "{e}");
         assert!(e.contains("from 0 to 1"), "{e}");
         let e = "random:discard=0.1,discard=0.2"
             .parse::<AgentSpec>()
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(e.contains("given twice"), "{e}");
     }
 
