@@ -117,7 +117,9 @@ pub struct RunArgs {
     /// Worker threads (0: one per core). The output does not depend on it.
     #[arg(long, default_value_t = 0, value_name = "T")]
     pub threads: usize,
-    /// Directory for the CSV files (created; files of an earlier run there are replaced).
+    /// Directory for the CSV files (created). The files of an earlier run
+    /// there are replaced, all of them, with a note on stderr. One run at a
+    /// time per directory: DIR/.lock names the run writing there.
     #[arg(long, default_value = "kanaszta-out", value_name = "DIR")]
     pub out: PathBuf,
     /// Play only shard I of N: the deals whose index mod N is I (both seatings of each deal).

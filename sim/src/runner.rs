@@ -926,6 +926,34 @@ impl Outputs {
     pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
+        // The files of an earlier run are replaced, all of them, never
+        // mixed with the new ones; say so.
+        let earlier: Vec<&str> = RUN_FILES
+            .into_iter()
+            .filter(|f| dir.join(f).exists())
+            .collect();
+        if !earlier.is_empty() {
+            let what = match Manifest::read(dir) {
+                Ok(m) => format!(
+                    "the earlier run there ({} {}, seed {}, {} {}{})",
+                    m.command,
+                    m.agents.join(" "),
+                    m.seed,
+                    m.games,
+                    m.mode,
+                    if m.shard.n > 1 {
+                        format!(", shard {}", m.shard)
+                    } else {
+                        String::new()
+                    }
+                ),
+                Err(_) => format!("the files there ({})", earlier.join(", ")),
+            };
+            eprintln!(
+                "kanaszta: note: {}: replacing {what}; give another --out to keep it",
+                dir.display()
+            );
+        }
         for f in RUN_FILES {
             let p = dir.join(f);
             if p.exists() {

@@ -20,7 +20,8 @@ pub struct MergeArgs {
     /// Run directories (each with run.json and the CSVs).
     #[arg(required = true, value_name = "DIR")]
     dirs: Vec<PathBuf>,
-    /// Directory for the merged result.
+    /// Directory for the merged result (the files of an earlier run there
+    /// are replaced, with a note; DIR/.lock keeps out other runs meanwhile).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
 }
@@ -422,6 +423,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         }
     }
 
+    let _lock = crate::lock::RunLock::acquire(out)?;
     let mut outputs = Outputs::create(out, &manifest, plan.mode)?;
     let mut stats: Vec<SeriesStats> = plan.new_stats();
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);

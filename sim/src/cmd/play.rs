@@ -4,6 +4,7 @@
 use super::parse_agent;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
+use crate::lock::RunLock;
 use crate::runner::{self, Outputs, Plan, SeriesSpec};
 use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
@@ -41,6 +42,7 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
 
 /// Runs a plan into `dir` and prints the report; exit 2 if games erred.
 pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
+    let _lock = RunLock::acquire(&args.out)?;
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
     let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
     let text = report::report(Some(&args.out), &plan.manifest, &res.stats)?;
