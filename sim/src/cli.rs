@@ -192,6 +192,10 @@ impl RunArgs {
             shard,
             agents,
             series,
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
         })
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 /// The lock file's name inside the output directory.
 pub const LOCK_FILE: &str = ".lock";
 
-/// Locks held by this process.
+/// Locks held by this process, for the signal handler that quits at once.
 static HELD: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// The lock of one output directory, released when dropped.
@@ -147,6 +147,15 @@ impl Drop for RunLock {
         HELD.lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|p| p != &self.path);
+    }
+}
+
+/// Removes every lock this process holds (before quitting at once on a
+/// second signal, when no destructor runs).
+pub fn release_all() {
+    let held = HELD.lock().unwrap_or_else(|e| e.into_inner());
+    for p in held.iter() {
+        let _ = std::fs::remove_file(p);
     }
 }
 

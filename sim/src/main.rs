@@ -9,6 +9,7 @@ mod lock;
 mod report;
 mod rows;
 mod runner;
+mod signals;
 mod stats;
 
 use clap::Parser;

@@ -53,6 +53,24 @@ fn start_long_run(dir: &Path, extra: &[&str]) -> Child {
     child
 }
 
+fn signal(child: &Child, sig: &str) {
+    let st = Command::new("kill")
+        .args([&format!("-{sig}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// Waits for the child, at most a minute; (status, stdout, stderr).
+fn finish(child: Child) -> (Option<i32>, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 fn small_run(dir: &Path) -> (i32, String, String) {
     kanaszta(&[
         "play",
@@ -133,4 +151,126 @@ fn a_run_into_a_finished_runs_directory_says_it_replaces_it() {
     let (h, rows) = table(&d.join("hands.csv"));
     assert!(rows.iter().all(|r| r[col(&h, "mode")] == "matches"));
     assert!(!d.join(".lock").exists());
+}
+
+/// A run stopped by `sig` keeps and summarizes its finished games.
+fn stopped_run(sig: &str, status: i32) {
+    let d = tmp(&format!("signal-{sig}"));
+    let child = start_long_run(&d, &[]);
+    signal(&child, sig);
+    let (code, out, err) = finish(child);
+    assert_eq!(code, Some(status), "{out}\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let run = read(&d.join("run.json"));
+    assert!(run.contains("\"complete\": false"), "{run}");
+    let (_, rows) = table(&d.join("hands.csv"));
+    let done = rows.len() / 2;
+    assert!(done > 20);
+    assert!(
+        run.contains(&format!("\"games_done\": {done}")),
+        "{run}\n{done} games in hands.csv"
+    );
+    let (sh, srows) = table(&d.join("summary.csv"));
+    assert_eq!(srows[0][col(&sh, "hands")], done.to_string());
+    assert!(
+        out.contains(&format!("INCOMPLETE: {done} of the 50000000 games")),
+        "{out}"
+    );
+    assert!(
+        err.contains(&format!(
+            "stopped by SIG{sig} after {done} of 50000000 games"
+        )) && err.contains("\"complete\": false")
+            && err.contains(&format!("kanaszta merge {} --out", d.display())),
+        "{err}"
+    );
+    assert!(!d.join(".lock").exists(), "the lock is removed");
+    // The partial run merges into a run that says what it holds.
+    let m = d.join("merged");
+    let (code, mout, merr) = kanaszta(&["merge", s(&d), "--out", s(&m)]);
+    assert_eq!(code, 0, "{merr}");
+    let mrun = read(&m.join("run.json"));
+    assert!(
+        mrun.contains("\"complete\": false") && mrun.contains(&format!("\"games_done\": {done}")),
+        "{mrun}"
+    );
+    assert!(mout.contains("INCOMPLETE"), "{mout}");
+    assert!(
+        merr.contains(&format!("{} games missing", 50_000_000 - done)),
+        "{merr}"
+    );
+}
+
+#[test]
+fn sigint_stops_a_run_with_a_summary_of_what_finished() {
+    stopped_run("INT", 130);
+}
+
+#[test]
+fn sigterm_stops_a_run_with_a_summary_of_what_finished() {
+    stopped_run("TERM", 143);
+}
+
+#[test]
+fn merge_names_the_games_missing_from_a_shard() {
+    let d = tmp("gaps");
+    let (a, b) = (d.join("s0"), d.join("s1"));
+    for (dir, sh) in [(&a, "0/2"), (&b, "1/2")] {
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            "40",
+            "--seed",
+            "6",
+            "-q",
+            "--shard",
+            sh,
+            "--out",
+            s(dir),
+        ]);
+    }
+    // Delete game 9 (deal 4, shard 0) from the middle of shard 0.
+    let hands = a.join("hands.csv");
+    let text = read(&hands);
+    let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with("0,9,")).collect();
+    assert_eq!(kept.len(), text.lines().count() - 2);
+    std::fs::write(&hands, kept.join("\n") + "\n").unwrap();
+    let m = d.join("m");
+    let (code, out, err) = kanaszta(&["merge", s(&a), s(&b), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 games missing of the 40 of the run: series 0 game 9"),
+        "{err}"
+    );
+    let run = read(&m.join("run.json"));
+    assert!(
+        run.contains("\"complete\": false") && run.contains("\"games_done\": 39"),
+        "{run}"
+    );
+    assert!(out.contains("INCOMPLETE: 39 of the 40 games"), "{out}");
+    // The shards whole merge as before: complete, no note.
+    let whole = d.join("whole");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "40",
+        "--seed",
+        "6",
+        "-q",
+        "--shard",
+        "0/2",
+        "--out",
+        s(&a),
+    ]);
+    let (code, _, err) = kanaszta(&["merge", s(&a), s(&b), "--out", s(&whole)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("missing"), "{err}");
+    assert!(!read(&whole.join("run.json")).contains("complete"));
 }

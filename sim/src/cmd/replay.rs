@@ -134,6 +134,10 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                     settings: String::new(),
                     rules,
                 }],
+                complete: None,
+                games_done: None,
+                reproducible: None,
+                reproducible_note: None,
             })?
         }
     };
