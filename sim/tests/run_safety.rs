@@ -274,3 +274,68 @@ fn merge_names_the_games_missing_from_a_shard() {
     assert!(!err.contains("missing"), "{err}");
     assert!(!read(&whole.join("run.json")).contains("complete"));
 }
+
+#[test]
+fn ratings_count_the_games_of_shards_and_their_merge_once() {
+    let d = tmp("ratings-dup");
+    let run = |dir: &Path, a: &str, b: &str, shard: Option<&str>| {
+        let mut args = vec![
+            "play", "--a", a, "--b", b, "--hands", "60", "--seed", "8", "-q", "--out",
+        ];
+        args.push(s(dir));
+        if let Some(sh) = shard {
+            args.extend_from_slice(&["--shard", sh]);
+        }
+        ok(&args);
+    };
+    let ladder = d.join("ladder");
+    run(&ladder.join("shard-0"), "rules", "greedy", Some("0/2"));
+    run(&ladder.join("shard-1"), "rules", "greedy", Some("1/2"));
+    ok(&[
+        "merge",
+        s(&ladder.join("shard-0")),
+        s(&ladder.join("shard-1")),
+        "--out",
+        s(&ladder.join("all")),
+    ]);
+    run(&d.join("gr"), "greedy", "random", None);
+    let once = ok(&["ratings", s(&ladder.join("all")), s(&d.join("gr"))]);
+    let (code, out, err) = kanaszta(&[
+        "ratings",
+        s(&ladder.join("all")),
+        s(&ladder.join("shard-0")),
+        s(&ladder.join("shard-1")),
+        s(&d.join("gr")),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, once, "each game counted once");
+    assert!(out.contains("from 2 runs"), "{out}");
+    assert!(
+        err.contains("shard-0 (shard 0/2) holds games also in") && err.contains("counted once"),
+        "{err}"
+    );
+    // The shards before their merge: the same, the merge kept.
+    let (code, out2, _) = kanaszta(&[
+        "ratings",
+        s(&ladder.join("shard-0")),
+        s(&ladder.join("shard-1")),
+        s(&ladder.join("all")),
+        s(&d.join("gr")),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out2, once);
+    // Shards of one run that overlap without one holding the other.
+    run(&d.join("third"), "rules", "greedy", Some("0/3"));
+    refused(
+        &[
+            "ratings",
+            s(&ladder.join("shard-0")),
+            s(&d.join("third")),
+            s(&d.join("gr")),
+        ],
+        &[
+            "hold some of the same games",
+            "either the shards or their merge",
+        ],
+    );
+}

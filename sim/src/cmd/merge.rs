@@ -31,8 +31,9 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
     merge(&a.dirs, &a.out)
 }
 
-/// What two manifests disagree on, besides the shard.
-fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
+/// What two manifests disagree on, besides the shard (and whether they
+/// are complete).
+pub fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
     if a.command != b.command {
         return Some(format!("command {} vs {}", a.command, b.command));
     }
