@@ -393,7 +393,7 @@ struct SeriesCtx {
 
 impl Plan {
     /// Validates a manifest (agents parse, rules valid, shard in range).
-    pub fn new(manifest: Manifest) -> Result<Plan, CliError> {
+    pub fn new(mut manifest: Manifest) -> Result<Plan, CliError> {
         let mode = manifest.mode;
         let shard = manifest.shard.clone();
         let mut series = Vec::new();
@@ -413,6 +413,30 @@ impl Plan {
                 rules: s.rules,
                 rule_values: rule_values(&s.rules),
             });
+        }
+        // An agent on a wall-clock budget plays by the machine's speed and
+        // load: its games cannot be played again as they were.
+        let mut timed: Vec<String> = Vec::new();
+        for c in &series {
+            for spec in &c.specs {
+                let t = spec.get("time").and_then(|v| v.parse::<f64>().ok());
+                let name = spec.to_string();
+                if t.is_some_and(|t| t > 0.0) && !timed.contains(&name) {
+                    timed.push(name);
+                }
+            }
+        }
+        if !timed.is_empty() {
+            manifest.reproducible = Some(false);
+            manifest.reproducible_note =
+                Some(format!(
+                "{} {} on a wall-clock budget (`time`): {} moves depend on the machine's speed \
+                 and load, so the games cannot be played again as they were (give iterations \
+                 instead, with time=0, for a reproducible run)",
+                timed.join(", "),
+                if timed.len() == 1 { "searches" } else { "search" },
+                if timed.len() == 1 { "its" } else { "their" }
+            ));
         }
         Ok(Plan {
             manifest,

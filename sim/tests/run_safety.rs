@@ -339,3 +339,55 @@ fn ratings_count_the_games_of_shards_and_their_merge_once() {
         ],
     );
 }
+
+#[test]
+fn a_run_on_a_time_budget_says_it_is_not_reproducible() {
+    let d = tmp("timed");
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "pimc:worlds=2,depth=2,time=1",
+        "--b",
+        "random",
+        "--hands",
+        "2",
+        "-q",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: this run is not reproducible")
+            && err.contains("pimc:")
+            && err.contains("wall-clock budget"),
+        "{err}"
+    );
+    let run = read(&d.join("run.json"));
+    assert!(
+        run.contains("\"reproducible\": false") && run.contains("\"reproducible_note\""),
+        "{run}"
+    );
+    let (code, _, err) = kanaszta(&["replay", "--run", s(&d), "--game", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning") && err.contains("may differ from the run's rows"),
+        "{err}"
+    );
+    // Without a time budget nothing is said and run.json is as before.
+    let e = tmp("untimed");
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "2",
+        "-q",
+        "--out",
+        s(&e),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("reproducible"), "{err}");
+    assert!(!read(&e.join("run.json")).contains("reproducible"));
+}

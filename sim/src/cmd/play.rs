@@ -45,6 +45,12 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
 pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
     let _lock = RunLock::acquire(&args.out)?;
     signals::install()?;
+    if let Some(note) = &plan.manifest.reproducible_note {
+        eprintln!(
+            "kanaszta: warning: this run is not reproducible: {note}; run.json says \
+             \"reproducible\": false, and `kanaszta replay` may show other games than the rows"
+        );
+    }
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
     let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
     let mut manifest = plan.manifest.clone();

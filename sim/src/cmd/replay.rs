@@ -142,6 +142,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
         }
     };
     let m = &plan.manifest;
+    if let Some(note) = &m.reproducible_note {
+        eprintln!(
+            "kanaszta: warning: {note}; the game replayed here may differ from the run's rows \
+             for it"
+        );
+    }
     if args.series as usize >= m.series.len() {
         return Err(CliError::Input(format!(
             "--series {}: the run has series 0 to {}",
