@@ -13,6 +13,11 @@ use std::time::{Duration, Instant};
 /// Starts a long run into `dir` (a child process) and waits until it has
 /// written some rows.
 fn start_long_run(dir: &Path, extra: &[&str]) -> Child {
+    start_run(dir, "50000000", extra)
+}
+
+/// Starts a run of `hands` hands into `dir` and waits for some rows.
+fn start_run(dir: &Path, hands: &str, extra: &[&str]) -> Child {
     let mut args = vec![
         "play",
         "--a",
@@ -20,7 +25,7 @@ fn start_long_run(dir: &Path, extra: &[&str]) -> Child {
         "--b",
         "random",
         "--hands",
-        "50000000",
+        hands,
         "--seed",
         "4",
         "--threads",
@@ -390,4 +395,51 @@ fn a_run_on_a_time_budget_says_it_is_not_reproducible() {
     assert_eq!(code, 0);
     assert!(!err.contains("reproducible"), "{err}");
     assert!(!read(&e.join("run.json")).contains("reproducible"));
+}
+
+#[test]
+fn the_largest_hand_count_starts_at_once_and_odd_counts_are_warned_of() {
+    // Today the games were counted one by one before the first was dealt.
+    let d = tmp("huge");
+    let child = start_run(&d, "18446744073709551615", &["-q"]);
+    signal(&child, "INT");
+    let (code, out, err) = finish(child);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(out.contains("of the 18446744073709551615 games"), "{out}");
+    assert!(err.contains("--hands 18446744073709551615 is odd"), "{err}");
+    let e = tmp("odd");
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "3",
+        "-q",
+        "--out",
+        s(&e),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("--hands 3 is odd: with paired seats 1 deal is played twice")
+            && err.contains("the last game (deal 1) only once, unpaired")
+            && err.contains("--unpaired"),
+        "{err}"
+    );
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "3",
+        "--unpaired",
+        "-q",
+        "--out",
+        s(&e),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!err.contains("is odd"), "{err}");
 }

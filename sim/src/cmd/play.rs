@@ -45,6 +45,18 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
 pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
     let _lock = RunLock::acquire(&args.out)?;
     signals::install()?;
+    let m = &plan.manifest;
+    if m.paired && m.games % 2 == 1 {
+        let deals = m.games / 2;
+        eprintln!(
+            "kanaszta: warning: --{} {} is odd: with paired seats {deals} {} played twice with \
+             the seats swapped, and the last game (deal {deals}) only once, unpaired, so its \
+             luck does not cancel; give an even number to pair every deal, or --unpaired",
+            m.mode,
+            m.games,
+            if deals == 1 { "deal is" } else { "deals are" },
+        );
+    }
     if let Some(note) = &plan.manifest.reproducible_note {
         eprintln!(
             "kanaszta: warning: this run is not reproducible: {note}; run.json says \
