@@ -443,3 +443,48 @@ fn the_largest_hand_count_starts_at_once_and_odd_counts_are_warned_of() {
     assert_eq!(code, 0);
     assert!(!err.contains("is odd"), "{err}");
 }
+
+#[test]
+fn replay_refuses_a_hand_of_a_hands_run_and_a_run_of_no_games() {
+    let d = tmp("replay-faults");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "-q",
+        "--out",
+        s(&d),
+    ]);
+    refused(
+        &["replay", "--run", s(&d), "--game", "1", "--hand", "3"],
+        &["--hand 3", "single hands", "hand 0"],
+    );
+    // Hand 0 is the game's one hand.
+    let whole = ok(&["replay", "--run", s(&d), "--game", "1"]);
+    assert_eq!(
+        ok(&["replay", "--run", s(&d), "--game", "1", "--hand", "0"]),
+        whole
+    );
+    let run = read(&d.join("run.json")).replace("\"games\": 4", "\"games\": 0");
+    std::fs::write(d.join("run.json"), run).unwrap();
+    refused(
+        &["replay", "--run", s(&d)],
+        &["run.json describes no games (games 0", "nothing to replay"],
+    );
+    refused(
+        &[
+            "replay",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--game",
+            "18446744073709551615",
+        ],
+        &["--game 18446744073709551615"],
+    );
+}
