@@ -420,6 +420,12 @@ impl AgentSpec {
     pub fn build(&self) -> Box<dyn Agent> {
         self.0.build()
     }
+
+    /// The value of parameter `key` as text (`None`: the agent has no
+    /// such parameter).
+    pub fn get(&self, key: &str) -> Option<String> {
+        self.0.get(key)
+    }
 }
 
 impl fmt::Display for AgentSpec {

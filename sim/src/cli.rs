@@ -15,7 +15,7 @@ use std::path::PathBuf;
     version,
     about = "Decorated canasta (Díszített kanaszta) between AI agents",
     after_help = "Without a command, `kanaszta` runs `kanaszta play`: rules vs greedy, 10,000 paired hands, CSVs in kanaszta-out/.\n\
-Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check`: the action is illegal.\n\
+Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check`: the action is illegal; 130/143 a run stopped by SIGINT/SIGTERM (summary.csv of the games played, run.json \"complete\": false).\n\
 The CSV columns are documented in sim/CSV.md."
 )]
 pub struct Cli {
@@ -117,7 +117,9 @@ pub struct RunArgs {
     /// Worker threads (0: one per core). The output does not depend on it.
     #[arg(long, default_value_t = 0, value_name = "T")]
     pub threads: usize,
-    /// Directory for the CSV files (created; files of an earlier run there are replaced).
+    /// Directory for the CSV files (created). The files of an earlier run
+    /// there are replaced, all of them, with a note on stderr. One run at a
+    /// time per directory: DIR/.lock names the run writing there.
     #[arg(long, default_value = "kanaszta-out", value_name = "DIR")]
     pub out: PathBuf,
     /// Play only shard I of N: the deals whose index mod N is I (both seatings of each deal).
@@ -190,6 +192,10 @@ impl RunArgs {
             shard,
             agents,
             series,
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
         })
     }
 }

@@ -5,9 +5,11 @@
 mod cli;
 mod cmd;
 mod error;
+mod lock;
 mod report;
 mod rows;
 mod runner;
+mod signals;
 mod stats;
 
 use clap::Parser;

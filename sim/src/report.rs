@@ -80,6 +80,14 @@ pub fn report(
         }
         write_csv(dir, "summary.csv", &header, &rows)?;
     }
+    if manifest.complete == Some(false) {
+        let _ = writeln!(
+            text,
+            "INCOMPLETE: {} of the {} games of this run (run.json: \"complete\": false)",
+            manifest.games_done.unwrap_or(0),
+            manifest.shard_games()
+        );
+    }
     let unit = manifest.mode.name();
     let paired = if manifest.paired {
         "paired seats"

@@ -163,6 +163,20 @@ pub struct Manifest {
     pub agents: Vec<String>,
     /// The series, in order.
     pub series: Vec<SeriesSpec>,
+    /// `false` when the run holds fewer games than it describes (stopped
+    /// by a signal, or a merge with games missing); absent when whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<bool>,
+    /// The games the run holds, when it is not complete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_done: Option<u64>,
+    /// `false` when some agent searches on a wall-clock budget (`time`),
+    /// so that its games depend on the machine; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproducible: Option<bool>,
+    /// Why the run is not reproducible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproducible_note: Option<String>,
 }
 
 /// An unreadable or malformed `run.json`: the file, and the field that was
@@ -229,7 +243,48 @@ impl std::error::Error for ManifestError {
     }
 }
 
+/// How many games of `0..games` have their deal in `shard`, counted
+/// without enumerating them.
+pub fn games_in_shard(games: u64, paired: bool, shard: &Shard) -> u64 {
+    let n = u64::from(shard.n.max(1));
+    // Deals `0..end` whose index mod n is one of the shard's.
+    let deals = |end: u64| -> u64 {
+        shard
+            .indices
+            .iter()
+            .map(|&i| {
+                let i = u64::from(i);
+                if i < end {
+                    (end - 1 - i) / n + 1
+                } else {
+                    0
+                }
+            })
+            .sum()
+    };
+    if paired {
+        let whole = games / 2;
+        2 * deals(whole) + u64::from(games % 2 == 1 && shard.contains(whole))
+    } else {
+        deals(games)
+    }
+}
+
 impl Manifest {
+    /// The games of the run's shard, over all series (saturating).
+    pub fn shard_games(&self) -> u64 {
+        games_in_shard(self.games, self.paired, &self.shard)
+            .saturating_mul(self.series.len() as u64)
+    }
+
+    /// Writes `DIR/run.json`.
+    pub fn write(&self, dir: &Path) -> Result<(), CliError> {
+        let json = serde_json::to_string_pretty(self)
+            .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+        let path = dir.join("run.json");
+        std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
+    }
+
     /// Reads `DIR/run.json`: the one reader of run.json, used by `merge`,
     /// `ratings` and `replay`.
     pub fn read(dir: &Path) -> Result<Manifest, ManifestError> {
@@ -338,7 +393,7 @@ struct SeriesCtx {
 
 impl Plan {
     /// Validates a manifest (agents parse, rules valid, shard in range).
-    pub fn new(manifest: Manifest) -> Result<Plan, CliError> {
+    pub fn new(mut manifest: Manifest) -> Result<Plan, CliError> {
         let mode = manifest.mode;
         let shard = manifest.shard.clone();
         let mut series = Vec::new();
@@ -358,6 +413,30 @@ impl Plan {
                 rules: s.rules,
                 rule_values: rule_values(&s.rules),
             });
+        }
+        // An agent on a wall-clock budget plays by the machine's speed and
+        // load: its games cannot be played again as they were.
+        let mut timed: Vec<String> = Vec::new();
+        for c in &series {
+            for spec in &c.specs {
+                let t = spec.get("time").and_then(|v| v.parse::<f64>().ok());
+                let name = spec.to_string();
+                if t.is_some_and(|t| t > 0.0) && !timed.contains(&name) {
+                    timed.push(name);
+                }
+            }
+        }
+        if !timed.is_empty() {
+            manifest.reproducible = Some(false);
+            manifest.reproducible_note =
+                Some(format!(
+                "{} {} on a wall-clock budget (`time`): {} moves depend on the machine's speed \
+                 and load, so the games cannot be played again as they were (give iterations \
+                 instead, with time=0, for a reproducible run)",
+                timed.join(", "),
+                if timed.len() == 1 { "searches" } else { "search" },
+                if timed.len() == 1 { "its" } else { "their" }
+            ));
         }
         Ok(Plan {
             manifest,
@@ -390,10 +469,7 @@ impl Plan {
 
     /// Number of jobs of the shard.
     pub fn job_count(&self) -> u64 {
-        let per: u64 = (0..self.manifest.games)
-            .filter(|&g| self.shard.contains(self.deal(g)))
-            .count() as u64;
-        per * self.series.len() as u64
+        self.manifest.shard_games()
     }
 
     /// Empty statistics, one per series.
@@ -926,16 +1002,41 @@ impl Outputs {
     pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
+        // The files of an earlier run are replaced, all of them, never
+        // mixed with the new ones; say so.
+        let earlier: Vec<&str> = RUN_FILES
+            .into_iter()
+            .filter(|f| dir.join(f).exists())
+            .collect();
+        if !earlier.is_empty() {
+            let what = match Manifest::read(dir) {
+                Ok(m) => format!(
+                    "the earlier run there ({} {}, seed {}, {} {}{})",
+                    m.command,
+                    m.agents.join(" "),
+                    m.seed,
+                    m.games,
+                    m.mode,
+                    if m.shard.n > 1 {
+                        format!(", shard {}", m.shard)
+                    } else {
+                        String::new()
+                    }
+                ),
+                Err(_) => format!("the files there ({})", earlier.join(", ")),
+            };
+            eprintln!(
+                "kanaszta: note: {}: replacing {what}; give another --out to keep it",
+                dir.display()
+            );
+        }
         for f in RUN_FILES {
             let p = dir.join(f);
             if p.exists() {
                 std::fs::remove_file(&p).map_err(|e| CliError::io("replace", p.display(), e))?;
             }
         }
-        let json = serde_json::to_string_pretty(manifest)
-            .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
-        let path = dir.join("run.json");
-        std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))?;
+        manifest.write(dir)?;
         Ok(Outputs {
             hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
             matches: match mode {
@@ -999,6 +1100,10 @@ pub struct RunResult {
     /// The most games that finished and waited to be written at once (at
     /// most [`REORDER_WINDOW`]).
     pub peak_pending: u64,
+    /// The games of the plan (of its shard).
+    pub total: u64,
+    /// The signal that stopped the run before its last game, if one did.
+    pub stopped: Option<i32>,
 }
 
 /// A progress bar on stderr (rate and ETA), or nothing when stderr is not a
@@ -1208,6 +1313,8 @@ fn execute_within(
                 hands: 0,
                 seconds: 0.0,
                 peak_pending: 0,
+                total,
+                stopped: None,
             };
             let write_err = |e: std::io::Error| format!("cannot write the CSV files: {e}");
             while let Ok(batch) = rx.recv() {
@@ -1262,11 +1369,15 @@ fn execute_within(
                 Batch::new(tx),
                 |batch, (seq, (s, g))| {
                     let seq = seq as u64;
+                    // After a signal no new game is dealt.
+                    if crate::signals::stopped().is_some() {
+                        return Err(());
+                    }
                     if !window.admits(seq) {
                         // The games the window waits for may be here.
                         batch.send()?;
                     }
-                    if !window.enter(seq) {
+                    if !window.enter(seq) || crate::signals::stopped().is_some() {
                         return Err(());
                     }
                     batch.push(seq, plan.play(s, g))
@@ -1284,6 +1395,9 @@ fn execute_within(
     }
     res.stats = stats;
     res.seconds = start.elapsed().as_secs_f64();
+    if res.games < res.total {
+        res.stopped = crate::signals::stopped();
+    }
     Ok(res)
 }
 
@@ -1351,6 +1465,10 @@ mod tests {
                 settings: String::new(),
                 rules: Rules::default(),
             }],
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
         })
         .expect("a valid plan")
     }

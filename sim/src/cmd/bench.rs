@@ -134,6 +134,10 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
             settings: String::new(),
             rules: args.rules,
         }],
+        complete: None,
+        games_done: None,
+        reproducible: None,
+        reproducible_note: None,
     })?;
     let agents = format!("{a} vs {b}");
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();

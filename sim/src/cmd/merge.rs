@@ -6,7 +6,7 @@
 use crate::error::{quiet_pipe, CliError};
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
-use crate::runner::{Manifest, Mode, Outputs, Plan, Shard};
+use crate::runner::{games_in_shard, Manifest, Mode, Outputs, Plan, Shard};
 use crate::stats::SeriesStats;
 use clap::Args;
 use std::fs::File;
@@ -20,7 +20,8 @@ pub struct MergeArgs {
     /// Run directories (each with run.json and the CSVs).
     #[arg(required = true, value_name = "DIR")]
     dirs: Vec<PathBuf>,
-    /// Directory for the merged result.
+    /// Directory for the merged result (the files of an earlier run there
+    /// are replaced, with a note; DIR/.lock keeps out other runs meanwhile).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
 }
@@ -30,8 +31,9 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
     merge(&a.dirs, &a.out)
 }
 
-/// What two manifests disagree on, besides the shard.
-fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
+/// What two manifests disagree on, besides the shard (and whether they
+/// are complete).
+pub fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
     if a.command != b.command {
         return Some(format!("command {} vs {}", a.command, b.command));
     }
@@ -306,6 +308,144 @@ fn check_row<T: Row>(
     Ok(())
 }
 
+/// The games a merge expects (those of its shards) that no input holds.
+/// Games are seen in (series, game) order; a gap is counted from the
+/// positions of the games around it, without enumerating the games.
+struct Gaps {
+    /// Games per series in the shards.
+    per: u64,
+    /// Games in the shards, all series.
+    total: u64,
+    /// The last game seen.
+    prev: Option<(u32, u64)>,
+    /// Games missing so far.
+    missing: u64,
+    /// The first gaps: first and last game missing, and how many.
+    shown: Vec<Gap>,
+    /// Gaps beyond those shown.
+    more: u64,
+}
+
+/// A game, `(series, game)`.
+type Key = (u32, u64);
+
+/// A gap: the game before it and the game after it (none at the ends),
+/// and how many games it lacks.
+type Gap = (Option<Key>, Option<Key>, u64);
+
+/// Gaps listed by name; the rest are counted.
+const GAPS_SHOWN: usize = 8;
+
+impl Gaps {
+    fn new(plan: &Plan) -> Gaps {
+        let m = &plan.manifest;
+        Gaps {
+            per: games_in_shard(m.games, m.paired, &m.shard),
+            total: m.shard_games(),
+            prev: None,
+            missing: 0,
+            shown: Vec::new(),
+            more: 0,
+        }
+    }
+
+    /// The position of game `(s, g)` among the games of the shards.
+    fn rank(&self, plan: &Plan, (s, g): (u32, u64)) -> u64 {
+        let m = &plan.manifest;
+        u64::from(s) * self.per + games_in_shard(g, m.paired, &m.shard)
+    }
+
+    fn gap(&mut self, after: Option<(u32, u64)>, before: Option<(u32, u64)>, n: u64) {
+        if n == 0 {
+            return;
+        }
+        self.missing += n;
+        if self.shown.len() < GAPS_SHOWN {
+            self.shown.push((after, before, n));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn see_with(&mut self, plan: &Plan, k: (u32, u64)) {
+        let r = self.rank(plan, k);
+        let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
+        self.gap(self.prev, Some(k), r.saturating_sub(from));
+        self.prev = Some(k);
+    }
+
+    fn end_with(&mut self, plan: &Plan) {
+        let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
+        self.gap(self.prev, None, self.total.saturating_sub(from));
+    }
+
+    /// The gaps by their first and last game.
+    fn describe(&self, plan: &Plan) -> String {
+        let mut parts: Vec<String> = self
+            .shown
+            .iter()
+            .map(|&(after, before, n)| {
+                let first = step(plan, after, true);
+                let last = step(plan, before, false);
+                match (first, last) {
+                    (Some(a), Some(b)) if a == b => format!("series {} game {}", a.0, a.1),
+                    (Some(a), Some(b)) if a.0 == b.0 => {
+                        format!("series {} games {} to {} ({n} games)", a.0, a.1, b.1)
+                    }
+                    (Some(a), Some(b)) => format!(
+                        "series {} game {} to series {} game {} ({n} games)",
+                        a.0, a.1, b.0, b.1
+                    ),
+                    _ => format!("{n} games"),
+                }
+            })
+            .collect();
+        if self.more > 0 {
+            parts.push(format!("and {} more gaps", self.more));
+        }
+        parts.join("; ")
+    }
+}
+
+/// The game of the shards next after `from` (`forward`) or last before it;
+/// from the start or the end when `from` is `None`. Games of a shard are
+/// at most 2N apart, so the search is short.
+fn step(plan: &Plan, from: Option<(u32, u64)>, forward: bool) -> Option<(u32, u64)> {
+    let m = &plan.manifest;
+    let series = m.series.len() as u32;
+    let held = |g: u64| m.shard.contains(plan.deal(g));
+    let (mut s, mut g) = match (from, forward) {
+        (Some(k), _) => k,
+        (None, true) => (0, 0),
+        (None, false) => (series.checked_sub(1)?, m.games),
+    };
+    let first = from.is_none() && forward;
+    if first && m.games > 0 && held(0) {
+        return Some((0, 0));
+    }
+    loop {
+        if forward {
+            if g + 1 < m.games {
+                g += 1;
+            } else {
+                s += 1;
+                if s >= series {
+                    return None;
+                }
+                g = 0;
+            }
+        } else if g > 0 {
+            g -= 1;
+        } else {
+            s = s.checked_sub(1)?;
+            g = m.games.checked_sub(1)?;
+        }
+        if held(g) {
+            return Some((s, g));
+        }
+    }
+}
+
 /// Merges run directories into `out`.
 fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest> = dirs
@@ -370,6 +510,9 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         );
     }
     let mut manifest = first.clone();
+    // Whether the result is complete is known once its rows are counted.
+    manifest.complete = None;
+    manifest.games_done = None;
     // Every shard merged is the whole run: its run.json says so, like a
     // single run's.
     manifest.shard = if union.is_complete() {
@@ -422,10 +565,12 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         }
     }
 
+    let _lock = crate::lock::RunLock::acquire(out)?;
     let mut outputs = Outputs::create(out, &manifest, plan.mode)?;
     let mut stats: Vec<SeriesStats> = plan.new_stats();
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
+    let mut gaps = Gaps::new(&plan);
     let write_err = |e: std::io::Error| format!("cannot write into {}: {e}", out.display());
     while let Some((k, owner)) = files
         .iter()
@@ -462,6 +607,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         for r in &e {
             check_row(r, &plan, f, &rule_values, "errors.csv")?;
         }
+        gaps.see_with(&plan, k);
         games += 1;
         let st = &mut stats[k.0 as usize];
         if let Some(err) = e.first() {
@@ -478,6 +624,25 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         outputs.game(&h, &m, e.first()).map_err(write_err)?;
     }
     outputs.flush().map_err(write_err)?;
+    gaps.end_with(&plan);
+    if gaps.missing > 0 {
+        eprintln!(
+            "kanaszta: note: {} games missing of the {} of {}: {}; \
+             run.json of {} says \"complete\": false, \"games_done\": {games}",
+            gaps.missing,
+            gaps.total,
+            if manifest.shard.is_complete() {
+                "the run".to_string()
+            } else {
+                format!("shard {}", manifest.shard)
+            },
+            gaps.describe(&plan),
+            out.display()
+        );
+        manifest.complete = Some(false);
+        manifest.games_done = Some(games);
+        manifest.write(out)?;
+    }
     for s in &mut stats {
         s.finish();
     }

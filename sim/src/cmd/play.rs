@@ -4,7 +4,9 @@
 use super::parse_agent;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
+use crate::lock::RunLock;
 use crate::runner::{self, Outputs, Plan, SeriesSpec};
+use crate::signals;
 use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
 use std::io::Write;
@@ -41,9 +43,36 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
 
 /// Runs a plan into `dir` and prints the report; exit 2 if games erred.
 pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
+    let _lock = RunLock::acquire(&args.out)?;
+    signals::install()?;
+    let m = &plan.manifest;
+    if m.paired && m.games % 2 == 1 {
+        let deals = m.games / 2;
+        eprintln!(
+            "kanaszta: warning: --{} {} is odd: with paired seats {deals} {} played twice with \
+             the seats swapped, and the last game (deal {deals}) only once, unpaired, so its \
+             luck does not cancel; give an even number to pair every deal, or --unpaired",
+            m.mode,
+            m.games,
+            if deals == 1 { "deal is" } else { "deals are" },
+        );
+    }
+    if let Some(note) = &plan.manifest.reproducible_note {
+        eprintln!(
+            "kanaszta: warning: this run is not reproducible: {note}; run.json says \
+             \"reproducible\": false, and `kanaszta replay` may show other games than the rows"
+        );
+    }
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
     let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
-    let text = report::report(Some(&args.out), &plan.manifest, &res.stats)?;
+    let mut manifest = plan.manifest.clone();
+    if res.stopped.is_some() {
+        // What the directory holds: the first games_done games, whole.
+        manifest.complete = Some(false);
+        manifest.games_done = Some(res.games);
+        manifest.write(&args.out)?;
+    }
+    let text = report::report(Some(&args.out), &manifest, &res.stats)?;
     finish(&text, &res, &args.out)
 }
 
@@ -79,6 +108,23 @@ fn finish(text: &str, res: &runner::RunResult, dir: &Path) -> Result<ExitCode, C
         Ok(())
     })();
     quiet_pipe(r)?;
+    if let Some(sig) = res.stopped {
+        let command: Vec<String> = std::env::args().collect();
+        eprintln!(
+            "kanaszta: stopped by {} after {} of {} games: {} holds their rows and summary.csv \
+             covers them; run.json says \"complete\": false, \"games_done\": {}. \
+             To play the whole run, run `{}` again (the games are the same); \
+             `kanaszta merge {} --out NEW` re-summarizes what is there",
+            signals::name(sig),
+            res.games,
+            res.total,
+            dir.display(),
+            res.games,
+            command.join(" "),
+            dir.display()
+        );
+        return Ok(ExitCode::from(signals::exit_status(sig)));
+    }
     if res.errors > 0 {
         eprintln!(
             "kanaszta: {} games ended by an agent error (see {}); first: {}",

@@ -11,7 +11,7 @@
 
 use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::{Manifest, Mode};
+use crate::runner::{Manifest, Mode, Shard};
 use crate::stats::bradley_terry;
 use clap::Args;
 use kanaszta_engine::Rules;
@@ -37,7 +37,7 @@ pub struct RatingsArgs {
 /// Runs `kanaszta ratings`.
 pub fn run(a: RatingsArgs) -> Result<ExitCode, CliError> {
     let unit = Mode::parse(&a.unit).map_err(|e| CliError::Input(format!("--unit: {e}")))?;
-    let mut inputs = Vec::new();
+    let mut files = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for f in a.files {
         // A file named twice (overlapping globs) counts once.
@@ -47,14 +47,136 @@ pub fn run(a: RatingsArgs) -> Result<ExitCode, CliError> {
             f.clone()
         };
         if seen.insert(std::fs::canonicalize(&key).unwrap_or(key)) {
-            inputs.push(Input::read(&f)?);
+            files.push(f);
         }
+    }
+    let mut inputs = Vec::new();
+    for f in once_each(files)? {
+        inputs.push(Input::read(&f)?);
     }
     let r = ratings(&inputs, unit)?;
     if let Some(path) = a.out {
         std::fs::write(&path, &r.csv).map_err(|e| CliError::io("write", path.display(), e))?;
     }
     super::print(&r.text)
+}
+
+/// The run described by the run.json beside a summary, if there is one.
+fn run_of(f: &Path) -> Result<Option<Manifest>, CliError> {
+    let dir = if f.is_dir() {
+        f.to_path_buf()
+    } else {
+        f.parent().unwrap_or(Path::new(".")).to_path_buf()
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir
+    };
+    if dir.join("run.json").is_file() {
+        Ok(Some(Manifest::read(&dir)?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Whether every deal of shard `b` is in shard `a`.
+fn covers(a: &Shard, b: &Shard) -> bool {
+    let g = gcd(a.n, b.n);
+    // The deals ≡ j (mod b.n) fall on every residue ≡ j (mod g) of a.n.
+    b.indices.iter().all(|&j| {
+        (j % g..a.n)
+            .step_by(g as usize)
+            .all(|r| a.indices.contains(&r))
+    })
+}
+
+/// Whether shards `a` and `b` share some deal.
+fn overlap(a: &Shard, b: &Shard) -> bool {
+    let g = gcd(a.n, b.n);
+    a.indices
+        .iter()
+        .any(|&i| b.indices.iter().any(|&j| i % g == j % g))
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The inputs with every game once: of two inputs that hold games of the
+/// same run (same seed, agents, rules, mode and count; overlapping
+/// shards), such as the shards of a run and their merge, the one that
+/// holds the other's games is kept and the other left out, with a note;
+/// when neither holds all of the other's games, the two are refused.
+fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
+    let mut kept: Vec<(PathBuf, Option<Manifest>)> = Vec::new();
+    for f in files {
+        let m = run_of(&f)?;
+        let mut keep = true;
+        let mut i = 0;
+        while i < kept.len() {
+            let (g, other) = &kept[i];
+            let (Some(a), Some(b)) = (&m, other) else {
+                i += 1;
+                continue;
+            };
+            if super::merge::difference(a, b).is_some() || !overlap(&a.shard, &b.shard) {
+                i += 1;
+                continue;
+            }
+            let whole = |x: &Manifest| x.complete != Some(false);
+            let run = format!(
+                "{} {}, seed {}, {} {}",
+                a.command,
+                a.agents.join(" "),
+                a.seed,
+                a.games,
+                a.mode
+            );
+            if whole(b) && covers(&b.shard, &a.shard) {
+                eprintln!(
+                    "kanaszta: note: {} (shard {}) holds games also in {} (shard {}) of one run \
+                     ({run}); they are counted once, from {}",
+                    f.display(),
+                    a.shard,
+                    g.display(),
+                    b.shard,
+                    g.display()
+                );
+                keep = false;
+                break;
+            }
+            if whole(a) && covers(&a.shard, &b.shard) {
+                eprintln!(
+                    "kanaszta: note: {} (shard {}) holds games also in {} (shard {}) of one run \
+                     ({run}); they are counted once, from {}",
+                    g.display(),
+                    b.shard,
+                    f.display(),
+                    a.shard,
+                    f.display()
+                );
+                kept.remove(i);
+                continue;
+            }
+            return Err(CliError::Input(format!(
+                "{} (shard {}) and {} (shard {}) hold some of the same games of one run ({run}); \
+                 pass each game once: either the shards or their merge",
+                g.display(),
+                b.shard,
+                f.display(),
+                a.shard
+            )));
+        }
+        if keep {
+            kept.push((f, m));
+        }
+    }
+    Ok(kept.into_iter().map(|(f, _)| f).collect())
 }
 
 /// The rating table: the text for stdout and the CSV (`RATING_COLUMNS`).

@@ -124,7 +124,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 } else {
                     Mode::Hands
                 },
-                games: args.game + 1,
+                games: args.game.saturating_add(1),
                 paired: !args.unpaired,
                 shard: Shard::all(),
                 agents: vec![a.to_string(), b.to_string()],
@@ -134,16 +134,48 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                     settings: String::new(),
                     rules,
                 }],
+                complete: None,
+                games_done: None,
+                reproducible: None,
+                reproducible_note: None,
             })?
         }
     };
     let m = &plan.manifest;
+    if let Some(note) = &m.reproducible_note {
+        eprintln!(
+            "kanaszta: warning: {note}; the game replayed here may differ from the run's rows \
+             for it"
+        );
+    }
+    let run_json = || {
+        args.run.as_ref().map_or("the run".to_string(), |d| {
+            d.join("run.json").display().to_string()
+        })
+    };
+    if m.series.is_empty() || m.games == 0 {
+        return Err(CliError::Input(format!(
+            "{} describes no games (games {}, {} series): there is nothing to replay; \
+             expected the run.json of a run of at least one game",
+            run_json(),
+            m.games,
+            m.series.len()
+        )));
+    }
     if args.series as usize >= m.series.len() {
         return Err(CliError::Input(format!(
             "--series {}: the run has series 0 to {}",
             args.series,
             m.series.len() - 1
         )));
+    }
+    if let (Mode::Hands, Some(h)) = (plan.mode, args.hand) {
+        if h != 0 {
+            return Err(CliError::Input(format!(
+                "--hand {h}: the run plays single hands (mode hands), so each game is one \
+                 hand, hand 0; --hand picks a hand of a match (leave it out here)"
+            )));
+        }
     }
     if args.game >= m.games {
         return Err(CliError::Input(format!(

@@ -1,0 +1,82 @@
+//! SIGINT (Ctrl-C) and SIGTERM during a run. The first signal stops the
+//! dealing of new games: the games in play finish, the finished rows are
+//! written, the summary covers them, run.json marks the run incomplete and
+//! the command exits with 128 + the signal's number (130 for SIGINT, 143
+//! for SIGTERM). A second signal quits at once, removing the run's lock.
+//!
+//! `signal-hook` is used for its iterator: the handler is an ordinary
+//! thread, which may print, remove files and exit, and which is told which
+//! signal came (`ctrlc` does not say whether it was SIGINT or SIGTERM).
+
+use crate::error::CliError;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::OnceLock;
+
+/// The first signal received (0: none).
+static STOP: AtomicI32 = AtomicI32::new(0);
+
+static INSTALLED: OnceLock<()> = OnceLock::new();
+
+/// The signal's name.
+pub fn name(sig: i32) -> &'static str {
+    match sig {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        _ => "signal",
+    }
+}
+
+/// The exit status of a run stopped by `sig`: 128 + its number.
+pub fn exit_status(sig: i32) -> u8 {
+    (128 + sig).clamp(1, 255) as u8
+}
+
+/// Handles SIGINT and SIGTERM from now on (once per process).
+pub fn install() -> Result<(), CliError> {
+    if INSTALLED.get().is_some() {
+        return Ok(());
+    }
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+        .map_err(|e| CliError::Input(format!("cannot handle SIGINT and SIGTERM: {e}")))?;
+    let _ = INSTALLED.set(());
+    std::thread::spawn(move || {
+        for sig in signals.forever() {
+            // The progress bar's line is cleared before anything is said.
+            let clear = if std::io::stderr().is_terminal() {
+                "\r\x1b[2K"
+            } else {
+                ""
+            };
+            if STOP
+                .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                eprintln!(
+                    "{clear}kanaszta: {}: no new games are dealt; the games in play finish and \
+                     the rows so far are summarized ({} again to quit at once)",
+                    name(sig),
+                    if sig == SIGINT { "Ctrl-C" } else { "a signal" }
+                );
+            } else {
+                crate::lock::release_all();
+                eprintln!(
+                    "{clear}kanaszta: {} again: quitting at once; the whole rows written are kept \
+                     but summary.csv is not written (`kanaszta merge DIR --out NEW` summarizes them)",
+                    name(sig)
+                );
+                std::process::exit(exit_status(sig).into());
+            }
+        }
+    });
+    Ok(())
+}
+
+/// The signal that asked the run to stop, if one did.
+pub fn stopped() -> Option<i32> {
+    match STOP.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
