@@ -5,6 +5,7 @@
 mod cli;
 mod cmd;
 mod error;
+mod input;
 mod report;
 mod rows;
 mod runner;
