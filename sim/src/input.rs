@@ -183,15 +183,24 @@ impl<R: Read> Read for CsvGuard<R> {
 /// variances overflow (and no column of the toolkit comes near).
 pub const MAX_ABS: f64 = 1e100;
 
+/// `v` for a message: at most 60 characters, the rest cut with `…`.
+pub fn clip(v: &str) -> String {
+    match v.char_indices().nth(60) {
+        Some((i, _)) => format!("{}… ({} bytes)", &v[..i], v.len()),
+        None => v.to_string(),
+    }
+}
+
 /// A CSV cell as a number: finite, at most [`MAX_ABS`] in magnitude; `-0`
 /// is 0. The error says what the cell holds instead.
 pub fn number(v: &str) -> Result<f64, String> {
     match v.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x.abs() <= MAX_ABS => Ok(x + 0.0),
         Ok(_) => Err(format!(
-            "`{v}`, not a finite number of magnitude up to 1e100"
+            "`{}`, not a finite number of magnitude up to 1e100",
+            clip(v)
         )),
-        Err(_) => Err(format!("`{v}`, not a number")),
+        Err(_) => Err(format!("`{}`, not a number", clip(v))),
     }
 }
 
@@ -215,11 +224,13 @@ pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, String> {
     match at[..] {
         [i] => Ok(i),
         [] => Err(format!(
-            "{file}: no column `{c}`; columns: {}",
-            header.join(", ")
+            "{file}: no column `{}`; columns: {}",
+            clip(c),
+            clip(&header.join(", "))
         )),
         _ => Err(format!(
-            "{file}: the header names column `{c}` {} times (columns {}): expected each column name once",
+            "{file}: the header names column `{}` {} times (columns {}): expected each column name once",
+            clip(c),
             at.len(),
             at.iter()
                 .map(|i| (i + 1).to_string())

@@ -215,13 +215,13 @@ pub fn aggregate_from(
                 Err(what) if chosen || v.trim().parse::<f64>().is_ok() => {
                     return Err(format!(
                         "{name}: row {line}: column `{}` holds {what} (summarized columns take numbers of magnitude up to 1e100; booleans count as 1/0, empty cells are skipped)",
-                        header[i]
+                        input::clip(&header[i])
                     ))
                 }
                 Err(_) => {
                     census[k].others += 1;
                     if census[k].first_other.is_none() {
-                        census[k].first_other = Some((line, v.to_string()));
+                        census[k].first_other = Some((line, input::clip(v)));
                     }
                 }
             }
@@ -250,10 +250,10 @@ pub fn aggregate_from(
                 if let Some((line, v)) = &c.first_other {
                     warnings.push(format!(
                         "column `{}` left out: {} of its {} non-empty cells are not numbers (first `{v}` on line {line}); --cols {} shows the error",
-                        header[col_i[k]],
+                        input::clip(&header[col_i[k]]),
                         c.others,
                         c.others + c.numbers,
-                        header[col_i[k]]
+                        input::clip(&header[col_i[k]])
                     ));
                 }
             }

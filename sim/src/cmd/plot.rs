@@ -279,8 +279,8 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
         if let Some(first) = dup {
             return Err(format!(
                 "{file}: row {line}: x `{}`{} appears again (first on row {}): a {} chart draws one point per x{}; summarize first, e.g. `kanaszta aggregate {file} --by {}{} --cols {y}`, or pick rows with --where",
-                r[xi],
-                if g.is_empty() { String::new() } else { format!(" of series `{g}`") },
+                input::clip(&r[xi]),
+                if g.is_empty() { String::new() } else { format!(" of series `{}`", input::clip(&g)) },
                 first,
                 if spec.kind == Kind::Bar { "bar" } else { "line" },
                 if gi.is_some() { " and series" } else { " (or one per x and --group value)" },

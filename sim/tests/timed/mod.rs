@@ -28,21 +28,34 @@ pub fn run_timed(args: &[&str], stdin: Option<&[u8]>, secs: u64) -> (i32, String
             let _ = pipe.write_all(&bytes);
         });
     }
+    // Read both pipes as the child writes: a full pipe would block it.
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut out_pipe, &mut b);
+        b
+    });
+    let err = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut err_pipe, &mut b);
+        b
+    });
     let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
         }
         if start.elapsed() > Duration::from_secs(secs) {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("{args:?} still running after {secs} s");
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
+        std::thread::sleep(Duration::from_millis(10));
+    };
     (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
     )
 }
