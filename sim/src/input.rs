@@ -49,11 +49,16 @@ pub fn name(path: &str) -> &str {
 /// Reads `path` (`-`: standard input) as UTF-8 text of at most `limit`
 /// bytes; `what` names the kind of file in messages (`position`).
 pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, CliError> {
+    let action = match what {
+        "position" => "read position",
+        "rules" => "read rules file",
+        _ => "read",
+    };
     let mut bytes = Vec::new();
-    open(path, what)?
+    open(path, action)?
         .take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| CliError::io(what, name(path), e))?;
+        .map_err(|e| CliError::io(action, name(path), e))?;
     if bytes.len() as u64 > limit {
         return Err(CliError::Input(format!(
             "{}: more than {}: a {what} file is at most {} (is it the right file?)",
