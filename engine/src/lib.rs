@@ -47,7 +47,7 @@ pub use position::{Position, PositionError};
 pub use rules::{
     BlackCanastaWilds, Deadlock, Family, GroupsPerRank, Opening, Permit, Reshuffle, Rules,
     RulesError, StalledHandCards, Switch, TaxBracket, TaxNegative, TaxRounding, TaxSchedule,
-    Version, WildCanasta, PRESETS,
+    Version, WildCanasta, MAX_OPENING, PRESETS,
 };
 pub use score::{red_three_points, score_table, GoingOut, HandScore};
 pub use seed::derive_seed;

@@ -108,6 +108,10 @@ impl fmt::Display for Opening {
     }
 }
 
+/// The largest fixed opening minimum (I-11): more than any hand and pile
+/// can lay, so a larger value would only stall every hand.
+pub const MAX_OPENING: u32 = 1000;
+
 impl std::str::FromStr for Opening {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Opening, RulesError> {
@@ -116,7 +120,7 @@ impl std::str::FromStr for Opening {
         }
         s.parse::<u32>()
             .ok()
-            .filter(|v| *v <= 10_000)
+            .filter(|v| *v <= MAX_OPENING)
             .map(Opening::Fixed)
             .ok_or_else(|| RulesError::BadOpening(s.to_string()))
     }
@@ -133,16 +137,26 @@ impl Serialize for Opening {
 
 impl<'de> Deserialize<'de> for Opening {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opening, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            N(u32),
-            S(String),
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Opening;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a number of points from 0 to {MAX_OPENING} or `table`")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Opening, E> {
+                v.to_string().parse().map_err(E::custom)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Opening, E> {
+                v.to_string().parse().map_err(E::custom)
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Opening, E> {
+                Err(E::custom(RulesError::BadOpening(v.to_string())))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Opening, E> {
+                v.parse().map_err(E::custom)
+            }
         }
-        match Raw::deserialize(d)? {
-            Raw::N(v) => Ok(Opening::Fixed(v)),
-            Raw::S(s) => s.parse().map_err(serde::de::Error::custom),
-        }
+        d.deserialize_any(V)
     }
 }
 
@@ -483,14 +497,54 @@ impl Rules {
         obj.insert(key.clone(), v);
         let new: Rules = serde_json::from_value(serde_json::Value::Object(obj)).map_err(|e| {
             RulesError::BadValue {
-                key: key.clone(),
+                message: explain(&key, &e.to_string()),
+                key,
                 value: value.to_string(),
-                message: e.to_string(),
             }
         })?;
         new.validate()?;
         *self = new;
         Ok(())
+    }
+
+    /// What switch `key` accepts, with its rule of RULES.md (`None` for an
+    /// unknown switch).
+    pub fn accepted(key: &str) -> Option<&'static str> {
+        Some(match key {
+            "family" => "`decorated`",
+            "version" => "`decorated-2003-02` or `decorated-2003-01` (D-9.4)",
+            "players" => "a whole number from 2 to 6 (D-2.1)",
+            "reshuffle" => "`when_empty` or `on_draw` (I-4)",
+            "free_pickup_wild" => "`allow` or `forbid` (I-6)",
+            "free_pickup_return" => "`forbid` or `allow` (I-21)",
+            "groups_per_rank" => "`one` or `many` (I-12)",
+            "black_canasta_wilds" => "`swap` or `convert_only` (I-13)",
+            "wild_canasta" => "`locked` or `open` (I-22)",
+            "opening" => "a number of points from 0 to 1000 (the text's values: 50, 75, 90, 120) or `table` (I-11)",
+            "tax" => "`on` or `off` (I-18)",
+            "tax_schedule" => "THRESHOLD:DIVISOR,… with rising thresholds, e.g. `5000:2,7000:4,9000:10` (D-15, I-18)",
+            "tax_rounding" => "`shortcut` or `nearest` (I-23)",
+            "tax_negative" => "`exempt` or `apply` (I-17)",
+            "target" => "a whole number of points, e.g. 10000 (I-20)",
+            "turn_cap" => "a whole number of turns, at least 1 (I-5)",
+            "stalled_hand_cards" => "`minus` or `ignore` (I-30)",
+            "deadlock" => "`end` or `play_on` (I-32)",
+            "max_hands" => "a whole number of hands, at least 1 (I-31)",
+            _ => return None,
+        })
+    }
+
+    /// Settings that are accepted but make for degenerate play, one
+    /// sentence each (empty when there are none), e.g. a target below 0.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if self.target < 0 {
+            w.push(format!(
+                "target {} is below 0 (I-20): a match ends at the first hand that leaves one player ahead",
+                self.target
+            ));
+        }
+        w
     }
 
     /// Applies `key=value` pairs in order.
@@ -542,8 +596,39 @@ impl Rules {
 
     /// Loads rules from JSON text (a file's contents); missing fields take
     /// their defaults.
+    ///
+    /// A leading UTF-8 byte order mark is skipped. The text must be one JSON
+    /// object; a switch that is unknown or has a value it does not accept
+    /// is named, with what it accepts.
     pub fn from_json(text: &str) -> Result<Rules, RulesError> {
-        let r: Rules = serde_json::from_str(text).map_err(|e| RulesError::Json(e.to_string()))?;
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| RulesError::Json(e.to_string()))?;
+        let serde_json::Value::Object(given) = v else {
+            return Err(RulesError::JsonNotObject(json_kind(&v)));
+        };
+        let mut r = Rules::default();
+        let Ok(serde_json::Value::Object(mut obj)) = serde_json::to_value(r) else {
+            return Err(RulesError::NotAnObject);
+        };
+        for (key, value) in given {
+            if !obj.contains_key(&key) {
+                return Err(RulesError::UnknownSwitch(key));
+            }
+            // Each switch alone, so that an error names it.
+            let mut one = obj.clone();
+            one.insert(key.clone(), value.clone());
+            if let Err(e) = serde_json::from_value::<Rules>(serde_json::Value::Object(one)) {
+                return Err(RulesError::BadValue {
+                    message: explain(&key, &e.to_string()),
+                    key,
+                    value: value.to_string(),
+                });
+            }
+            obj.insert(key, value);
+        }
+        r = serde_json::from_value(serde_json::Value::Object(obj))
+            .map_err(|e| RulesError::Json(e.to_string()))?;
         r.validate()?;
         Ok(r)
     }
@@ -563,6 +648,36 @@ impl Rules {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// The message of a refused value of switch `key`: serde's own words when
+/// they come from the switch's parser (they say what is accepted), else
+/// what the switch accepts.
+fn explain(key: &str, serde_message: &str) -> String {
+    let generic = [
+        "invalid type",
+        "invalid value",
+        "unknown variant",
+        "data did not match",
+    ]
+    .iter()
+    .any(|p| serde_message.starts_with(p));
+    match Rules::accepted(key) {
+        Some(a) if generic => format!("expected {a}"),
+        _ => serde_message.to_string(),
+    }
+}
+
+/// The kind of a JSON value, for messages.
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
     }
 }
 
@@ -626,6 +741,8 @@ pub enum RulesError {
     Json(String),
     /// The rules did not serialize to a JSON object (a bug).
     NotAnObject,
+    /// Rules JSON that is not an object of switches (an array, a number…).
+    JsonNotObject(&'static str),
 }
 
 impl fmt::Display for RulesError {
@@ -654,7 +771,7 @@ impl fmt::Display for RulesError {
             } => write!(f, "bad value `{value}` for `{key}`: {message}"),
             RulesError::BadOpening(s) => write!(
                 f,
-                "bad opening `{s}`: expected a number of points (50, 75, 90, 120, …) or `table`"
+                "bad opening `{s}`: expected a number of points from 0 to {MAX_OPENING} (the text's values: 50, 75, 90, 120) or `table` (I-11)"
             ),
             RulesError::BadTaxBracket(s) => write!(
                 f,
@@ -690,6 +807,10 @@ impl fmt::Display for RulesError {
             }
             RulesError::TooManyPlayers(_) => f.write_str("too many players for 112 cards"),
             RulesError::Json(e) => write!(f, "bad rules JSON: {e}"),
+            RulesError::JsonNotObject(kind) => write!(
+                f,
+                "rules JSON must be one object of switches, e.g. {{\"tax\": \"off\", \"opening\": 90}}; got {kind}"
+            ),
             RulesError::NotAnObject => {
                 f.write_str("internal: rules did not serialize to an object")
             }

@@ -4,6 +4,7 @@
 
 use crate::cmd;
 use crate::error::CliError;
+use crate::input;
 use crate::runner::{Manifest, Mode, Plan, SeriesSpec, Shard};
 use clap::{Args, Parser, Subcommand};
 use kanaszta_engine::Rules;
@@ -85,8 +86,7 @@ impl RulesArgs {
             Ok(r) => r,
             Err(preset_err) => {
                 if std::path::Path::new(&self.rules).exists() {
-                    let text = std::fs::read_to_string(&self.rules)
-                        .map_err(|e| CliError::io("read rules file", &self.rules, e))?;
+                    let text = input::read_text(&self.rules, "rules", input::JSON_LIMIT)?;
                     Rules::from_json(&text).map_err(|e| CliError::Rules {
                         context: self.rules.clone(),
                         source: e,
@@ -97,8 +97,20 @@ impl RulesArgs {
             }
         };
         r.apply_settings(self.set.iter().map(String::as_str))?;
+        for w in r.warnings() {
+            eprintln!("kanaszta: warning: {w}");
+        }
         Ok(r)
     }
+}
+
+/// A number of hands or matches: a whole number, at least 1.
+fn parse_count(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| "expected a whole number of at least 1, e.g. 1000".to_string())
 }
 
 /// Options shared by play, tournament and sweep.
@@ -106,10 +118,10 @@ impl RulesArgs {
 pub struct RunArgs {
     /// Number of hands per matchup (default: 10,000 for play; 2,000 per pair
     /// or setting for tournament and sweep).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     hands: Option<u64>,
     /// Number of full matches (to the target, with the tax) per matchup.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     matches: Option<u64>,
     /// Master seed: every game's deal and generators derive from it and the game index.
     #[arg(long, default_value_t = 1)]

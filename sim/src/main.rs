@@ -5,6 +5,7 @@
 mod cli;
 mod cmd;
 mod error;
+mod input;
 mod lock;
 mod report;
 mod rows;

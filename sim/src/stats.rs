@@ -567,14 +567,18 @@ impl SeriesStats {
             );
         }
         if let Some((m, lo, hi)) = self.diff(0) {
+            // One deal gives no interval (its bounds are NaN).
+            let interval = if lo.is_finite() && hi.is_finite() {
+                format!("[{lo:+.0}, {hi:+.0}]")
+            } else {
+                "[no interval from one deal]".to_string()
+            };
             let _ = writeln!(
                 out,
-                "{} − {}: {:+.0} [{:+.0}, {:+.0}] {} over {} {}",
+                "{} − {}: {:+.0} {interval} {} over {} {}",
                 self.agents[0],
                 self.agents[1],
                 m,
-                lo,
-                hi,
                 if self.matches_mode {
                     "final total per match"
                 } else {

@@ -414,6 +414,13 @@ impl Position {
                 &default_players
             }
         };
+        if !(2..=6).contains(&players.len()) {
+            return Err(bad!(
+                "players",
+                "the position lists {} player(s): a hand has 2 to 6 players (D-2.1), as many as the rules' `players` ({n})",
+                players.len()
+            ));
+        }
         if players.len() != n {
             return Err(bad!(
                 "players",

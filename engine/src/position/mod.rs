@@ -386,6 +386,19 @@ impl Position {
     /// Parses position JSON and checks it completely (as
     /// [`Position::to_state`] does): the error says exactly what is wrong.
     pub fn from_json(text: &str) -> Result<Position, PositionError> {
+        // A byte order mark is no part of JSON, but editors write one.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let first = text.trim_start().chars().next();
+        if first != Some('{') {
+            let got = match first {
+                None => "nothing (the text is empty)".to_string(),
+                Some('[') => "an array".to_string(),
+                Some(c) => format!("text starting with `{c}`"),
+            };
+            return Err(PositionError::Json(format!(
+                "a position is one JSON object, e.g. {{\"phase\": \"draw\", \"players\": [{{\"hand\": \"8D 8S\"}}, {{\"hand\": \"4C\"}}]}}; got {got}"
+            )));
+        }
         let p: Position =
             serde_json::from_str(text).map_err(|e| PositionError::Json(e.to_string()))?;
         p.to_state()?;

@@ -6,8 +6,9 @@
 //! advantage (`--by starter`), the anatomy of hands (`--cols
 //! canastas_gold,twins,red_threes`), any rule setting against any column.
 
-use super::{parse_filters, read_csv_input};
+use super::parse_filters;
 use crate::error::CliError;
+use crate::input::{self, cell_matches, column, fmt_num, number, CsvGuard};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -22,10 +23,12 @@ pub struct AggregateArgs {
     /// Group by these columns, comma-separated (e.g. `starter` or `rule_tax,agent`).
     #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
     by: Vec<String>,
-    /// Summarize these columns (default: every numeric column).
+    /// Summarize these columns (default: every numeric column; a column
+    /// with some cells that are not numbers is left out with a warning).
     #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
     cols: Vec<String>,
-    /// Keep only rows where COL equals VALUE (repeatable).
+    /// Keep only rows where COL equals VALUE (repeatable; `true` and
+    /// `false` also match 1 and 0).
     #[arg(long = "where", value_name = "COL=VALUE")]
     filter: Vec<String>,
     /// Write the CSV here instead of standard output.
@@ -35,9 +38,20 @@ pub struct AggregateArgs {
 
 /// Runs `kanaszta aggregate`.
 pub fn run(a: AggregateArgs) -> Result<ExitCode, CliError> {
-    let text = read_csv_input(&a.file)?;
     let filter = parse_filters(&a.filter)?;
-    let csv = aggregate(&text, &a.file, &a.by, &a.cols, &filter)?;
+    let reader = input::open(&a.file, "read")?;
+    let mut warnings = Vec::new();
+    let csv = aggregate_from(
+        reader,
+        input::name(&a.file),
+        &a.by,
+        &a.cols,
+        &filter,
+        &mut warnings,
+    )?;
+    for w in &warnings {
+        eprintln!("kanaszta: warning: {w}");
+    }
     match a.out {
         Some(path) => std::fs::write(&path, csv)
             .map(|()| ExitCode::SUCCESS)
@@ -83,9 +97,17 @@ impl Moments {
     }
 }
 
-/// Aggregates `text` (CSV with a header) grouped by `by`, over `cols` (all
-/// columns that are numeric in every row when empty); `filter` keeps rows
-/// whose column equals a value. Returns CSV text.
+/// What a column held over the rows read: numbers, and the cells that were
+/// not (the first one kept for the message).
+#[derive(Clone, Debug, Default)]
+struct Census {
+    numbers: u64,
+    others: u64,
+    first_other: Option<(u64, String)>,
+}
+
+/// Aggregates `text` (CSV with a header); see [`aggregate_from`].
+#[cfg(test)]
 pub fn aggregate(
     text: &str,
     name: &str,
@@ -93,80 +115,159 @@ pub fn aggregate(
     cols: &[String],
     filter: &[(String, String)],
 ) -> Result<String, String> {
+    aggregate_from(text.as_bytes(), name, by, cols, filter, &mut Vec::new())
+}
+
+/// Aggregates CSV read from `input` (a header, then rows; streamed, so the
+/// file may be of any size) grouped by `by`, over `cols` (when empty: every
+/// column whose non-empty cells are all numbers; columns with some numbers
+/// and some text are left out with a warning in `warnings`). `filter` keeps
+/// rows whose column equals a value (`true`/`false` match `1`/`0`).
+/// Returns CSV text. Empty input, a quote left open, a record too long or
+/// a cell of a chosen column that is not a number are errors.
+pub fn aggregate_from(
+    input: impl std::io::Read,
+    name: &str,
+    by: &[String],
+    cols: &[String],
+    filter: &[(String, String)],
+    warnings: &mut Vec<String>,
+) -> Result<String, String> {
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(text.as_bytes());
-    let header: Vec<String> = r
-        .headers()
-        .map_err(|e| format!("{name}: not a CSV file: {e}"))?
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let find = |c: &str| {
-        header
-            .iter()
-            .position(|h| h == c)
-            .ok_or_else(|| format!("{name}: no column `{c}`; columns: {}", header.join(", ")))
+        .from_reader(CsvGuard::new(input, u64::MAX));
+    let guard_failure = |r: &csv::Reader<CsvGuard<_>>, e: &csv::Error| {
+        let g: &CsvGuard<_> = r.get_ref();
+        match &g.failure {
+            Some(m) => format!("{name}: {m}"),
+            None => format!("{name}: {e}"),
+        }
     };
+    let header: Vec<String> = match r.headers() {
+        Ok(h) => h.iter().map(str::to_string).collect(),
+        Err(e) => {
+            let m = guard_failure(&r, &e);
+            return Err(format!("{m} (expected a CSV file with a header line)"));
+        }
+    };
+    if header.iter().all(String::is_empty) {
+        return Err(format!(
+            "{name}: empty: expected a CSV file with a header line naming the columns"
+        ));
+    }
+    let find = |c: &str| column(&header, c, name);
     let by_i: Vec<usize> = by.iter().map(|c| find(c)).collect::<Result<_, _>>()?;
     let filt: Vec<(usize, &str)> = filter
         .iter()
         .map(|(c, v)| find(c).map(|i| (i, v.as_str())))
         .collect::<Result<_, _>>()?;
-    let rows: Vec<csv::StringRecord> = r
-        .records()
-        .enumerate()
-        .map(|(i, rec)| rec.map_err(|e| format!("{name}: malformed CSV at record {}: {e}", i + 1)))
-        .collect::<Result<_, _>>()?;
-    let rows: Vec<&csv::StringRecord> = rows
-        .iter()
-        .filter(|r| filt.iter().all(|(i, v)| r.get(*i) == Some(*v)))
-        .collect();
-    let col_i: Vec<usize> = if cols.is_empty() {
-        (0..header.len())
-            .filter(|i| !by_i.contains(i))
-            .filter(|&i| {
-                !rows.is_empty()
-                    && rows
-                        .iter()
-                        .all(|r| r.get(i).is_some_and(|v| v.is_empty() || value(v).is_some()))
-                    && rows.iter().any(|r| r.get(i).is_some_and(|v| !v.is_empty()))
-            })
-            .collect()
-    } else {
+    let chosen = !cols.is_empty();
+    let col_i: Vec<usize> = if chosen {
         cols.iter().map(|c| find(c)).collect::<Result<_, _>>()?
+    } else {
+        (0..header.len()).filter(|i| !by_i.contains(i)).collect()
     };
+    let mut census = vec![Census::default(); col_i.len()];
     let mut groups: BTreeMap<Vec<String>, Vec<Moments>> = BTreeMap::new();
-    for (line, r) in rows.iter().enumerate() {
+    let mut rec = csv::StringRecord::new();
+    let mut rows = 0u64;
+    loop {
+        match r.read_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                let m = guard_failure(&r, &e);
+                return Err(if line > 0 && r.get_ref().failure.is_none() {
+                    format!("{name}: malformed CSV at line {line}: {e}")
+                } else {
+                    m
+                });
+            }
+        }
+        if !filt
+            .iter()
+            .all(|(i, v)| cell_matches(rec.get(*i).unwrap_or(""), v))
+        {
+            continue;
+        }
+        rows += 1;
+        let line = rec.position().map_or(0, |p| p.line());
         let key: Vec<String> = by_i
             .iter()
-            .map(|&i| r.get(i).unwrap_or("").to_string())
+            .map(|&i| rec.get(i).unwrap_or("").to_string())
             .collect();
         let m = groups
             .entry(key)
             .or_insert_with(|| vec![Moments::default(); col_i.len()]);
         for (k, &i) in col_i.iter().enumerate() {
-            let v = r.get(i).unwrap_or("");
+            let v = rec.get(i).unwrap_or("");
             if v.is_empty() {
                 continue; // missing (e.g. never opened): not counted
             }
-            let x: f64 = value(v).ok_or_else(|| {
-                format!(
-                    "{name}: row {}: column `{}` holds `{v}`, not a number",
-                    line + 2,
-                    header[i]
-                )
-            })?;
-            m[k].add(x);
+            match value(v) {
+                Ok(x) => {
+                    census[k].numbers += 1;
+                    m[k].add(x);
+                }
+                // A number out of range is an error in any column: left
+                // out, it would silently drop a numeric column.
+                Err(what) if chosen || v.trim().parse::<f64>().is_ok() => {
+                    return Err(format!(
+                        "{name}: row {line}: column `{}` holds {what} (summarized columns take numbers of magnitude up to 1e100; booleans count as 1/0, empty cells are skipped)",
+                        input::clip(&header[i])
+                    ))
+                }
+                Err(_) => {
+                    census[k].others += 1;
+                    if census[k].first_other.is_none() {
+                        census[k].first_other = Some((line, input::clip(v)));
+                    }
+                }
+            }
         }
     }
+    if let Some(l) = r.get_ref().open_quote() {
+        return Err(format!(
+            "{name}: the quote opened on line {l} is never closed: expected every quoted field to end with `\"`"
+        ));
+    }
+    if rows == 0 {
+        warnings.push(format!(
+            "{name}: no rows to summarize{}",
+            if filter.is_empty() {
+                ""
+            } else {
+                " (after --where)"
+            }
+        ));
+    }
+    // Without --cols: the columns whose non-empty cells are all numbers.
+    let keep: Vec<usize> = (0..col_i.len())
+        .filter(|&k| {
+            let c = &census[k];
+            if !chosen && c.numbers > 0 && c.others > 0 {
+                if let Some((line, v)) = &c.first_other {
+                    warnings.push(format!(
+                        "column `{}` left out: {} of its {} non-empty cells are not numbers (first `{v}` on line {line}); --cols {} shows the error",
+                        input::clip(&header[col_i[k]]),
+                        c.others,
+                        c.others + c.numbers,
+                        input::clip(&header[col_i[k]])
+                    ));
+                }
+            }
+            chosen || (c.numbers > 0 && c.others == 0)
+        })
+        .collect();
     let mut out = String::new();
     for b in by {
         let _ = write!(out, "{b},");
     }
     out.push_str("column,n,mean,ci95_lo,ci95_hi,sd,share_nonzero,min,max\n");
     for (key, ms) in &groups {
-        for (k, m) in ms.iter().enumerate() {
+        for &k in &keep {
+            let m = &ms[k];
             for v in key {
                 let _ = write!(out, "{},", csv_field(v));
             }
@@ -180,18 +281,19 @@ pub fn aggregate(
             } else {
                 0.0
             };
+            let f4 = |x: f64| fmt_num(x, Some(4));
             let _ = writeln!(
                 out,
-                "{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{},{}",
-                header[col_i[k]],
+                "{},{},{},{},{},{},{},{},{}",
+                csv_field(&header[col_i[k]]),
                 m.n,
-                m.mean,
-                m.mean - half,
-                m.mean + half,
-                m.sd(),
-                share,
-                m.min,
-                m.max
+                f4(m.mean),
+                f4(m.mean - half),
+                f4(m.mean + half),
+                f4(m.sd()),
+                f4(share),
+                fmt_num(m.min, None),
+                fmt_num(m.max, None)
             );
         }
     }
@@ -199,16 +301,16 @@ pub fn aggregate(
 }
 
 /// A cell as a number: numbers, and booleans as 1 / 0 (so a mean is a share).
-fn value(v: &str) -> Option<f64> {
+fn value(v: &str) -> Result<f64, String> {
     match v {
-        "true" => Some(1.0),
-        "false" => Some(0.0),
-        _ => v.trim().parse().ok(),
+        "true" => Ok(1.0),
+        "false" => Ok(0.0),
+        _ => number(v),
     }
 }
 
 fn csv_field(v: &str) -> String {
-    if v.contains([',', '"', '\n']) {
+    if v.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", v.replace('"', "\"\""))
     } else {
         v.to_string()

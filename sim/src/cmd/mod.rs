@@ -19,6 +19,7 @@ pub mod sweep;
 pub mod tournament;
 
 use crate::error::CliError;
+use crate::input;
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::{GameState, Position};
 use std::process::ExitCode;
@@ -28,22 +29,10 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, CliError> {
     Ok(text.parse::<AgentSpec>()?)
 }
 
-/// Reads a file, or standard input for `-`; `what` names the file in the
-/// error (`position`, or empty).
-fn read_input(path: &str, what: &'static str) -> Result<String, CliError> {
-    if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| CliError::io("read", "standard input", e))?;
-        Ok(s)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| CliError::io(what, path, e))
-    }
-}
-
-/// Reads a position file (`-`: standard input) in the engine's JSON format.
+/// Reads a position file (`-`: standard input) in the engine's JSON format
+/// (at most [`input::JSON_LIMIT`]).
 pub fn load_position(path: &str) -> Result<GameState, CliError> {
-    let text = read_input(path, "read position")?;
+    let text = input::read_text(path, "position", input::JSON_LIMIT)?;
     let bad = |source| CliError::Position {
         path: path.to_string(),
         source,
@@ -52,11 +41,6 @@ pub fn load_position(path: &str) -> Result<GameState, CliError> {
         .map_err(bad)?
         .to_state()
         .map_err(bad)
-}
-
-/// Reads a CSV file (`-`: standard input) for `aggregate` and `plot`.
-pub fn read_csv_input(file: &str) -> Result<String, CliError> {
-    read_input(file, "read")
 }
 
 /// `COL=VALUE` filters of `--where`.

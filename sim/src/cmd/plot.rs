@@ -9,10 +9,11 @@
 //! - `hist`: the distribution of `--x` (e.g. hands per match), one outline
 //!   per value of `--group`, on shared bins.
 
-use super::{parse_filters, read_csv_input};
+use super::parse_filters;
 use crate::error::CliError;
+use crate::input::{self, cell_matches, CsvGuard};
 use clap::Args;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,12 +47,23 @@ pub struct PlotArgs {
     /// Chart title.
     #[arg(long, default_value = "")]
     title: String,
-    /// Histogram bins.
-    #[arg(long, default_value_t = 20)]
+    /// Histogram bins, 1 to 1000.
+    #[arg(long, default_value_t = 20, value_parser = parse_bins, allow_negative_numbers = true)]
     bins: usize,
-    /// The SVG file to write.
+    /// The SVG file to write (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+}
+
+/// Most histogram bins: more than the chart's 490 pixels would not show.
+pub const MAX_BINS: usize = 1000;
+
+fn parse_bins(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|b| (1..=MAX_BINS).contains(b))
+        .ok_or_else(|| format!("expected a whole number of bins from 1 to {MAX_BINS}"))
 }
 
 /// Runs `kanaszta plot`.
@@ -67,9 +79,11 @@ pub fn run(a: PlotArgs) -> Result<ExitCode, CliError> {
         title: a.title,
         bins: a.bins.max(1),
     };
-    let text = read_csv_input(&a.file)?;
-    let table = Table::parse(&text, &a.file)?;
+    let table = Table::read(input::open(&a.file, "read")?, input::name(&a.file))?;
     let svg = render(&table, &spec, &a.file)?;
+    if a.out.as_os_str() == "-" {
+        return super::print(&svg);
+    }
     std::fs::write(&a.out, svg)
         .map(|()| ExitCode::SUCCESS)
         .map_err(|e| CliError::io("write", a.out.display(), e))
@@ -131,38 +145,60 @@ pub struct Table {
 
 impl Table {
     /// Reads CSV text.
+    #[cfg(test)]
     pub fn parse(text: &str, name: &str) -> Result<Table, String> {
+        Table::read(text.as_bytes(), name)
+    }
+
+    /// Reads CSV of at most [`input::PLOT_LIMIT`] bytes: a header line,
+    /// then rows of its width, every quote closed.
+    pub fn read(input: impl std::io::Read, name: &str) -> Result<Table, String> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(text.as_bytes());
-        let header: Vec<String> = r
-            .headers()
-            .map_err(|e| format!("{name}: not a CSV file: {e}"))?
-            .iter()
-            .map(str::to_string)
-            .collect();
+            .from_reader(CsvGuard::new(input, input::PLOT_LIMIT));
+        let failed =
+            |r: &csv::Reader<CsvGuard<_>>, e: csv::Error, at: &str| match &r.get_ref().failure {
+                Some(m) => format!("{name}: {m}"),
+                None => format!("{name}: malformed CSV{at}: {e}"),
+            };
+        let header: Vec<String> = match r.headers() {
+            Ok(h) => h.iter().map(str::to_string).collect(),
+            Err(e) => return Err(failed(&r, e, " in the header")),
+        };
+        if header.iter().all(String::is_empty) {
+            return Err(format!(
+                "{name}: empty: expected a CSV file with a header line naming the columns"
+            ));
+        }
         let mut rows = Vec::new();
-        for (i, rec) in r.records().enumerate() {
-            let rec = rec.map_err(|e| format!("{name}: malformed CSV at record {}: {e}", i + 1))?;
-            rows.push(rec.iter().map(str::to_string).collect());
+        let mut rec = csv::StringRecord::new();
+        loop {
+            match r.read_record(&mut rec) {
+                Ok(true) => rows.push(rec.iter().map(str::to_string).collect()),
+                Ok(false) => break,
+                Err(e) => {
+                    let at = e
+                        .position()
+                        .map_or(String::new(), |p| format!(" at line {}", p.line()));
+                    return Err(failed(&r, e, &at));
+                }
+            }
+        }
+        if let Some(l) = r.get_ref().open_quote() {
+            return Err(format!(
+                "{name}: the quote opened on line {l} is never closed: expected every quoted field to end with `\"`"
+            ));
         }
         Ok(Table { header, rows })
     }
 
     fn col(&self, name: &str, file: &str) -> Result<usize, String> {
-        self.header.iter().position(|h| h == name).ok_or_else(|| {
-            format!(
-                "{file}: no column `{name}`; columns: {}",
-                self.header.join(", ")
-            )
-        })
+        input::column(&self.header, name, file)
     }
 }
 
 fn num(v: &str, col: &str, row: usize) -> Result<f64, String> {
-    v.trim()
-        .parse::<f64>()
-        .map_err(|_| format!("row {row}: column `{col}` holds `{v}`, not a number"))
+    input::number(v).map_err(|what| format!("row {row}: column `{col}` holds {what}"))
 }
 
 /// One point: x label (or value), y, and an optional interval.
@@ -172,6 +208,8 @@ type Point = (String, f64, Option<(f64, f64)>);
 struct Series {
     name: String,
     points: Vec<Point>,
+    /// The row of each x, to refuse a second point at the same x.
+    seen: HashMap<String, usize>,
 }
 
 /// Draws the chart of `spec` from `table` as SVG text.
@@ -189,7 +227,11 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
         .rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| filters.iter().all(|(i, v)| r.get(*i) == Some(v)))
+        .filter(|(_, r)| {
+            filters
+                .iter()
+                .all(|(i, v)| r.get(*i).is_some_and(|c| cell_matches(c, v)))
+        })
         .map(|(i, r)| (i + 2, r))
         .collect();
     if rows.is_empty() {
@@ -230,16 +272,34 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
             )),
             _ => None,
         };
+        let dup = series
+            .iter()
+            .find(|s| s.name == g)
+            .and_then(|s| s.seen.get(&r[xi]));
+        if let Some(first) = dup {
+            return Err(format!(
+                "{file}: row {line}: x `{}`{} appears again (first on row {}): a {} chart draws one point per x{}; summarize first, e.g. `kanaszta aggregate {file} --by {}{} --cols {y}`, or pick rows with --where",
+                input::clip(&r[xi]),
+                if g.is_empty() { String::new() } else { format!(" of series `{}`", input::clip(&g)) },
+                first,
+                if spec.kind == Kind::Bar { "bar" } else { "line" },
+                if gi.is_some() { " and series" } else { " (or one per x and --group value)" },
+                spec.x,
+                spec.group.as_ref().map_or(String::new(), |g| format!(",{g}")),
+            ));
+        }
         let s = match series.iter_mut().position(|s| s.name == g) {
             Some(i) => &mut series[i],
             None => {
                 series.push(Series {
                     name: g,
                     points: Vec::new(),
+                    seen: HashMap::new(),
                 });
                 series.last_mut().expect("just pushed")
             }
         };
+        s.seen.insert(r[xi].clone(), *line);
         s.points.push((r[xi].clone(), yv, iv));
     }
     Ok(xy_chart(spec, &series))
@@ -309,11 +369,20 @@ fn y_axis(out: &mut String, lo: f64, hi: f64, label: &str) -> impl Fn(f64) -> f6
     let step = nice_step(hi - lo, 6.0);
     let lo = (lo / step).floor() * step;
     let hi = (hi / step).ceil() * step;
+    // A step lost in the magnitude of lo (1e100 + 1 = 1e100) grows to show.
+    let step = if hi <= lo {
+        step.max(lo.abs() * 1e-9)
+    } else {
+        step
+    };
     let hi = if hi <= lo { lo + step } else { hi };
     let ph = H - T - B;
     let map = move |v: f64| T + ph * (1.0 - (v - lo) / (hi - lo));
     let mut v = lo;
-    while v <= hi + step * 1e-6 {
+    let mut ticks = 0;
+    // At most 100 ticks: a step lost in the magnitude of lo would loop.
+    while v <= hi + step * 1e-6 && ticks < 100 {
+        ticks += 1;
         let y = map(v);
         let _ = write!(
             out,
@@ -323,6 +392,9 @@ fn y_axis(out: &mut String, lo: f64, hi: f64, label: &str) -> impl Fn(f64) -> f6
             y + 4.0,
             fmt_tick(v)
         );
+        if v + step == v {
+            break;
+        }
         v += step;
     }
     let _ = write!(
@@ -358,14 +430,16 @@ fn xy_chart(spec: &Spec, series: &[Series]) -> String {
     header(&mut out, &spec.title);
     // Categories in order of first appearance across series.
     let mut cats: Vec<String> = Vec::new();
+    let mut cat_index: HashMap<&str, usize> = HashMap::new();
     for s in series {
         for (x, _, _) in &s.points {
-            if !cats.contains(x) {
+            if !cat_index.contains_key(x.as_str()) {
+                cat_index.insert(x, cats.len());
                 cats.push(x.clone());
             }
         }
     }
-    let numeric = spec.kind == Kind::Line && cats.iter().all(|c| c.parse::<f64>().is_ok());
+    let numeric = spec.kind == Kind::Line && cats.iter().all(|c| input::number(c).is_ok());
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for s in series {
         for (_, y, iv) in &s.points {
@@ -397,7 +471,7 @@ fn xy_chart(spec: &Spec, series: &[Series]) -> String {
             let v: f64 = x.parse().unwrap_or(xmin);
             L + 20.0 + (pw - 40.0) * (v - xmin) / (xmax - xmin)
         } else {
-            let i = cats.iter().position(|c| c == x).unwrap_or(0);
+            let i = cat_index.get(x).copied().unwrap_or(0);
             L + slot * (i as f64 + 0.5)
         }
     };
@@ -524,7 +598,9 @@ fn histogram(spec: &Spec, groups: &BTreeMap<String, Vec<f64>>) -> String {
     let xmap = |v: f64| L + pw * (v - lo) / (width * bins as f64);
     let step = nice_step(width * bins as f64, 8.0);
     let mut t = (lo / step).ceil() * step;
-    while t <= lo + width * bins as f64 + 1e-9 {
+    let mut ticks = 0;
+    while t <= lo + width * bins as f64 + 1e-9 && ticks < 100 {
+        ticks += 1;
         let _ = write!(
             out,
             r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
@@ -532,6 +608,9 @@ fn histogram(spec: &Spec, groups: &BTreeMap<String, Vec<f64>>) -> String {
             H - B + 18.0,
             fmt_tick(t)
         );
+        if t + step == t {
+            break;
+        }
         t += step;
     }
     let _ = write!(

@@ -1,0 +1,314 @@
+//! Reading input files with limits: every file a command reads (positions,
+//! rules files, CSVs) is read through a bound on its size, so `/dev/zero` or
+//! an endless pipe is refused with a message instead of filling memory.
+//!
+//! - Whole files ([`read_text`]): positions and rules files at most
+//!   [`JSON_LIMIT`]; CSVs drawn by `plot` at most [`PLOT_LIMIT`].
+//! - CSVs streamed by `aggregate` ([`CsvGuard`]): any total size, but no
+//!   record longer than [`RECORD_LIMIT`]; the guard also tells a quote left
+//!   open at the end of the file, which the CSV reader accepts silently.
+
+use crate::error::CliError;
+use std::io::{self, Read};
+
+/// Largest position or rules file: 4 MiB (a position is a few KB).
+pub const JSON_LIMIT: u64 = 4 << 20;
+/// Largest CSV `plot` reads (it keeps every row): 256 MiB.
+pub const PLOT_LIMIT: u64 = 256 << 20;
+/// Longest CSV record (the toolkit's rows are under 2 KB): 1 MiB.
+pub const RECORD_LIMIT: u64 = 1 << 20;
+
+/// `n` bytes as `4 MiB`.
+pub fn size(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Opens `path` for reading, standard input for `-`.
+pub fn open(path: &str, what: &'static str) -> Result<Box<dyn Read>, CliError> {
+    if path == "-" {
+        Ok(Box::new(io::stdin()))
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| CliError::io(what, path, e))?;
+        Ok(Box::new(f))
+    }
+}
+
+/// The display name of `path` (`standard input` for `-`).
+pub fn name(path: &str) -> &str {
+    if path == "-" {
+        "standard input"
+    } else {
+        path
+    }
+}
+
+/// Reads `path` (`-`: standard input) as UTF-8 text of at most `limit`
+/// bytes; `what` names the kind of file in messages (`position`).
+pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, CliError> {
+    let action = match what {
+        "position" => "read position",
+        "rules" => "read rules file",
+        _ => "read",
+    };
+    let mut bytes = Vec::new();
+    open(path, action)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::io(action, name(path), e))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::Input(format!(
+            "{}: more than {}: a {what} file is at most {} (is it the right file?)",
+            name(path),
+            size(limit),
+            size(limit)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::Input(format!(
+            "{}: not UTF-8 text (invalid byte at offset {}): expected a {what} file in UTF-8",
+            name(path),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A reader that passes CSV bytes through while checking them: at most
+/// `total` bytes in all, no record longer than [`RECORD_LIMIT`], and,
+/// once the end is reached, whether a quoted field was left open.
+pub struct CsvGuard<R> {
+    inner: R,
+    total: u64,
+    read: u64,
+    line: u64,
+    record: u64,
+    in_quotes: bool,
+    quote_line: u64,
+    field_start: bool,
+    just_closed: bool,
+    /// Why reading stopped, when the guard stopped it.
+    pub failure: Option<String>,
+    /// Whether the end of the input was reached.
+    pub ended: bool,
+}
+
+const BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
+
+impl<R: Read> CsvGuard<R> {
+    /// Guards `inner`, allowing `total` bytes.
+    pub fn new(inner: R, total: u64) -> CsvGuard<R> {
+        CsvGuard {
+            inner,
+            total,
+            read: 0,
+            line: 1,
+            record: 0,
+            in_quotes: false,
+            quote_line: 0,
+            field_start: true,
+            just_closed: false,
+            failure: None,
+            ended: false,
+        }
+    }
+
+    /// The line on which a quote was opened and never closed, once the
+    /// whole input has been read.
+    pub fn open_quote(&self) -> Option<u64> {
+        (self.ended && self.in_quotes).then_some(self.quote_line)
+    }
+
+    fn fail(&mut self, m: String) -> io::Error {
+        self.failure = Some(m.clone());
+        io::Error::new(io::ErrorKind::InvalidData, m)
+    }
+}
+
+impl<R: Read> Read for CsvGuard<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 {
+            self.ended = true;
+            return Ok(0);
+        }
+        for (i, &b) in buf[..n].iter().enumerate() {
+            let at = self.read + i as u64;
+            if at < 3 && b == BOM[at as usize] && self.field_start {
+                continue; // a byte order mark before the header
+            }
+            self.record += 1;
+            if self.in_quotes {
+                if b == b'"' {
+                    self.in_quotes = false;
+                    self.just_closed = true;
+                } else if b == b'\n' {
+                    self.line += 1;
+                }
+            } else if b == b'"' && (self.field_start || self.just_closed) {
+                if self.field_start {
+                    self.quote_line = self.line;
+                }
+                self.in_quotes = true;
+                self.just_closed = false;
+                self.field_start = false;
+            } else {
+                self.just_closed = false;
+                self.field_start = matches!(b, b',' | b'\n' | b'\r');
+                if b == b'\n' || b == b'\r' {
+                    if b == b'\n' {
+                        self.line += 1;
+                    }
+                    self.record = 0;
+                }
+            }
+            if self.record > RECORD_LIMIT {
+                return Err(self.fail(format!(
+                    "line {}: a record longer than {}: expected CSV rows (a quote left open, or not a CSV file?)",
+                    self.line,
+                    size(RECORD_LIMIT)
+                )));
+            }
+        }
+        self.read += n as u64;
+        if self.read > self.total {
+            return Err(self.fail(format!(
+                "more than {}: this command reads at most {} of CSV",
+                size(self.total),
+                size(self.total)
+            )));
+        }
+        Ok(n)
+    }
+}
+
+/// The largest magnitude a CSV number may have: beyond it means and
+/// variances overflow (and no column of the toolkit comes near).
+pub const MAX_ABS: f64 = 1e100;
+
+/// `v` for a message: at most 60 characters, the rest cut with `…`.
+pub fn clip(v: &str) -> String {
+    match v.char_indices().nth(60) {
+        Some((i, _)) => format!("{}… ({} bytes)", &v[..i], v.len()),
+        None => v.to_string(),
+    }
+}
+
+/// A CSV cell as a number: finite, at most [`MAX_ABS`] in magnitude; `-0`
+/// is 0. The error says what the cell holds instead.
+pub fn number(v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x.abs() <= MAX_ABS => Ok(x + 0.0),
+        Ok(_) => Err(format!(
+            "`{}`, not a finite number of magnitude up to 1e100",
+            clip(v)
+        )),
+        Err(_) => Err(format!("`{}`, not a number", clip(v))),
+    }
+}
+
+/// Whether a cell passes a `--where COL=VALUE` filter: equal text, or
+/// `true` / `false` against `1` / `0` (booleans count as 1 / 0).
+pub fn cell_matches(cell: &str, want: &str) -> bool {
+    fn norm(v: &str) -> &str {
+        match v {
+            "true" => "1",
+            "false" => "0",
+            v => v,
+        }
+    }
+    cell == want || norm(cell) == norm(want)
+}
+
+/// The column `c` of `header`: an error names the columns there are, or
+/// the places of a name the header holds twice.
+pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, String> {
+    let at: Vec<usize> = (0..header.len()).filter(|&i| header[i] == c).collect();
+    match at[..] {
+        [i] => Ok(i),
+        [] => Err(format!(
+            "{file}: no column `{}`; columns: {}",
+            clip(c),
+            clip(&header.join(", "))
+        )),
+        _ => Err(format!(
+            "{file}: the header names column `{}` {} times (columns {}): expected each column name once",
+            clip(c),
+            at.len(),
+            at.iter()
+                .map(|i| (i + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// A number for a CSV cell of output: as Rust prints it with `decimals`
+/// (all digits when `None`), but in scientific notation when it is so large
+/// or small that plain digits would run to dozens.
+pub fn fmt_num(x: f64, decimals: Option<usize>) -> String {
+    let a = x.abs();
+    let sci = a >= 1e21 || (a != 0.0 && a < 1e-6 && decimals.is_none());
+    match (sci, decimals) {
+        (true, Some(d)) => format!("{x:.d$e}"),
+        (true, None) => format!("{x:e}"),
+        (false, Some(d)) => format!("{x:.d$}"),
+        (false, None) => format!("{x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(text: &[u8]) -> CsvGuard<&[u8]> {
+        let mut g = CsvGuard::new(text, 1 << 30);
+        let mut sink = Vec::new();
+        let _ = g.read_to_end(&mut sink);
+        g
+    }
+
+    #[test]
+    fn quotes_balance() {
+        assert_eq!(guard(b"a,b\n1,\"x,\"\"y\"\"\"\n").open_quote(), None);
+        assert_eq!(guard(b"a,b\n1,x\"y\n").open_quote(), None);
+        assert_eq!(guard(b"a,b\n1,\"x\n2,3\n").open_quote(), Some(2));
+        assert_eq!(guard(b"\xef\xbb\xbf\"a\",b\n1,2\n").open_quote(), None);
+        assert_eq!(guard(b"a\n\"\"\"\n").open_quote(), Some(2));
+    }
+
+    #[test]
+    fn numbers_filters_and_formats() {
+        assert_eq!(number(" 5 "), Ok(5.0));
+        assert_eq!(number("-0").map(f64::is_sign_negative), Ok(false));
+        for bad in ["inf", "-inf", "NaN", "1e308", "-1e101"] {
+            assert!(number(bad).unwrap_err().contains("finite"), "{bad}");
+        }
+        assert!(number("x").unwrap_err().contains("not a number"));
+        assert!(cell_matches("true", "1") && cell_matches("0", "false"));
+        assert!(cell_matches("rules", "rules") && !cell_matches("true", "0"));
+        assert_eq!(fmt_num(50.0, None), "50");
+        assert_eq!(fmt_num(0.5, Some(4)), "0.5000");
+        assert_eq!(fmt_num(1e100, None), "1e100");
+        assert_eq!(fmt_num(-1e100, Some(4)), "-1.0000e100");
+        assert_eq!(fmt_num(1.8e19, None), "18000000000000000000");
+        let h = vec!["a".to_string(), "b".into(), "a".into()];
+        assert!(column(&h, "a", "f")
+            .unwrap_err()
+            .contains("2 times (columns 1, 3)"));
+        assert_eq!(column(&h, "b", "f"), Ok(1));
+    }
+
+    #[test]
+    fn long_records_and_totals_stop() {
+        let long = vec![b'x'; (RECORD_LIMIT + 10) as usize];
+        let g = guard(&long);
+        assert!(g.failure.as_deref().unwrap().contains("longer than 1 MiB"));
+        let mut g = CsvGuard::new(&b"a,b\n1,2\n"[..], 4);
+        let mut sink = Vec::new();
+        assert!(g.read_to_end(&mut sink).is_err());
+        assert!(g.failure.unwrap().contains("at most 4 bytes"));
+    }
+}
