@@ -52,6 +52,7 @@ pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, C
     let action = match what {
         "position" => "read position",
         "rules" => "read rules file",
+        "game log" => "read game log",
         _ => "read",
     };
     let mut bytes = Vec::new();

@@ -292,10 +292,26 @@ impl Manifest {
         if !dir.is_dir() {
             return Err(ManifestError::NoDirectory(dir.to_path_buf()));
         }
-        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        // Read with a limit: a run.json is a few kilobytes.
+        use std::io::Read;
+        let limit = crate::input::JSON_LIMIT;
+        let mut text = String::new();
+        std::fs::File::open(&path)
+            .and_then(|f| f.take(limit + 1).read_to_string(&mut text))
+            .map_err(|source| ManifestError::Read {
+                path: path.clone(),
+                source,
+            })?;
+        if text.len() as u64 > limit {
+            return Err(ManifestError::Malformed {
+                path,
+                field: None,
+                message: format!(
+                    "more than {} MiB: a run.json is a few kilobytes (is it the right file?)",
+                    limit >> 20
+                ),
+            });
+        }
         serde_json::from_str(&text).map_err(|e| {
             let (field, message) = match misfit(&text) {
                 Some((field, m)) => (

@@ -127,6 +127,31 @@ fn i8_positions_and_rules_files_are_read_with_a_limit() {
     assert!(err.contains("standard input: more than 4 MiB"), "{err}");
 }
 
+/// Game logs, run.json and the summaries `ratings` reads are read with a
+/// limit too: a replayed log of /dev/zero, and a run directory whose
+/// run.json is 5 MiB, are refused without reading on.
+#[test]
+fn i8_logs_and_run_files_are_read_with_a_limit() {
+    refused_timed(&["replay", "--log", "/dev/zero"], &["more than 4 MiB"]);
+    let dir = tmp("i8-run");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("run.json"), vec![b' '; 5 << 20]).unwrap();
+    refused_timed(
+        &["replay", "--run", dir.to_str().unwrap(), "--game", "0"],
+        &["run.json", "more than 4 MiB"],
+    );
+    let out = tmp("i8-merged");
+    refused_timed(
+        &[
+            "merge",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &["run.json", "more than 4 MiB"],
+    );
+}
+
 #[test]
 fn i8_csv_readers_stop_on_an_endless_record() {
     let svg = tmp("i8").join("c.svg");

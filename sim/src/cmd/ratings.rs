@@ -278,8 +278,11 @@ impl Input {
         } else {
             path.to_path_buf()
         };
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| CliError::io("read", path.display(), e))?;
+        let text = crate::input::read_text(
+            &path.display().to_string(),
+            "summary CSV",
+            crate::input::PLOT_LIMIT,
+        )?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let mut all: Vec<Rules> = Vec::new();

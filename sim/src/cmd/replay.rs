@@ -91,8 +91,11 @@ impl Agent for Recorder {
 pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let args = &args;
     if let Some(path) = &args.log {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CliError::io("read game log", path.display(), e))?;
+        let text = crate::input::read_text(
+            &path.display().to_string(),
+            "game log",
+            crate::input::JSON_LIMIT,
+        )?;
         let log = GameLog::from_json(&text).map_err(|e| CliError::Log {
             path: path.display().to_string(),
             source: e,
