@@ -150,6 +150,40 @@ fn i8_logs_and_run_files_are_read_with_a_limit() {
         ],
         &["run.json", "more than 4 MiB"],
     );
+    // A run whose hands.csv holds a record of 2 MiB: merge stops at the
+    // record, naming it, instead of reading it whole.
+    let run = tmp("i8-long");
+    let _ = std::fs::remove_dir_all(&run);
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--seed",
+        "1",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let hands = run.join("hands.csv");
+    let mut text = std::fs::read(&hands).unwrap();
+    text.extend(vec![b'9'; 2 << 20]);
+    text.push(b'\n');
+    std::fs::write(&hands, text).unwrap();
+    let out = tmp("i8-long-merged");
+    refused_timed(
+        &[
+            "merge",
+            run.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &["hands.csv", "longer than 1 MiB"],
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! the summaries are recomputed from the rows.
 
 use crate::error::{quiet_pipe, CliError};
+use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
 use crate::runner::{games_in_shard, Manifest, Mode, Outputs, Plan, Shard};
@@ -85,7 +86,9 @@ pub fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
 /// One CSV file of one shard, read a row at a time.
 struct Source<T> {
     path: PathBuf,
-    rdr: csv::Reader<File>,
+    /// The rows, read through the guard of an overlong record, up to the
+    /// end of the last whole line.
+    rdr: csv::Reader<CsvGuard<std::io::Take<File>>>,
     /// Byte offset past the last newline: a partial last line (a run killed
     /// mid-write) is left out.
     limit: u64,
@@ -157,7 +160,7 @@ impl<T: Row> Source<T> {
         let file = File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(file);
+            .from_reader(CsvGuard::new(file.take(limit), u64::MAX));
         let header: Vec<String> = rdr
             .headers()
             .map_err(|e| format!("{}: malformed CSV header: {e}", path.display()))?
@@ -210,10 +213,13 @@ impl<T: Row> Source<T> {
         if self.rdr.position().byte() >= self.limit {
             return Ok(());
         }
-        let more = self
-            .rdr
-            .read_record(&mut rec)
-            .map_err(|e| format!("{}: malformed CSV: {e}", self.path.display()))?;
+        let more =
+            self.rdr
+                .read_record(&mut rec)
+                .map_err(|e| match &self.rdr.get_ref().failure {
+                    Some(m) => format!("{}: {m}", self.path.display()),
+                    None => format!("{}: malformed CSV: {e}", self.path.display()),
+                })?;
         if !more {
             return Ok(());
         }
