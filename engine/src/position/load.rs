@@ -923,6 +923,32 @@ impl Position {
                 ));
             }
         }
+        // D-13.1: a player who went out discarded his last card, and had a
+        // canasta to do so; the scores of D-14 trust it.
+        if let Some(HandEnd::WentOut { player, .. }) = g.end() {
+            let p = player as usize;
+            if p >= n {
+                return Err(bad!(
+                    "end.player",
+                    "end went_out: player {p} is out of range: players are 0 to {}",
+                    n - 1
+                ));
+            }
+            if !g.hand(p).is_empty() {
+                return Err(bad!(
+                    "end",
+                    "end went_out: player {p} still holds {} cards [{}]: a player goes out by discarding his last card (D-13.1)",
+                    g.hand(p).len(),
+                    g.hand(p)
+                ));
+            }
+            if !g.table(p).has_canasta() {
+                return Err(bad!(
+                    "end",
+                    "end went_out: player {p} has no canasta: going out needs at least one (D-13.1)"
+                ));
+            }
+        }
         // D-13.1: a player whose last card is gone has gone out, and the
         // hand is over: a turn starts with a card in hand (a mover of the
         // draw with none would draw one he may neither meld nor discard,

@@ -528,3 +528,29 @@ fn a_turn_starts_with_a_card_in_hand() {
     );
     assert!(load(r#"{"phase":"draw","current":1,"players":[{},{"hand":"4C"}]}"#).is_ok());
 }
+
+/// D-13.1: a position that says a player went out while he still holds
+/// cards, or has no canasta, is refused: `score` used to trust it and
+/// give 300 in going-out bonuses to a player with two cards in hand.
+#[test]
+fn going_out_needs_an_empty_hand_and_a_canasta() {
+    let e = err(
+        r#"{"phase":"over","end":{"kind":"went_out","player":0,"from_hand":true,"cleared_table":true},
+            "players":[{"hand":"4C 5D","table":{"groups":["KC KD KH"]}},{"hand":"9S"}],"pile":"TC"}"#,
+    );
+    assert!(
+        e.contains("end went_out: player 0 still holds 2 cards [4C 5D]"),
+        "{e}"
+    );
+    let e = err(
+        r#"{"phase":"over","end":{"kind":"went_out","player":0,"from_hand":false,"cleared_table":false},
+            "players":[{"table":{"groups":["KC KD KH"]}},{"hand":"9S"}],"pile":"TC"}"#,
+    );
+    assert!(e.contains("player 0 has no canasta"), "{e}");
+    let g = load(
+        r#"{"phase":"over","end":{"kind":"went_out","player":0,"from_hand":false,"cleared_table":false},
+            "players":[{"table":{"groups":["KC KD KS KH KC KD 2H"]}},{"hand":"9S"}],"pile":"TC"}"#,
+    )
+    .unwrap();
+    assert!(g.scores()[0].went_out);
+}
