@@ -687,10 +687,7 @@ impl Position {
             }
         }
         if !matches!(phase, Phase::Meld | Phase::Over) {
-            let name = serde_json::to_value(phase)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
+            let name = phase_name(phase);
             let bad = [
                 ("free_card", turn.free_card.is_some()),
                 ("pickup", turn.pickup.is_some()),
@@ -958,13 +955,18 @@ impl Position {
             return Err(bad!(
                 format!("player {current} hand"),
                 "player {current}, the player to move, holds no cards in phase {}: while the hand goes on the mover holds at least one (a player whose last card is gone has gone out and the hand is over, D-13.1)",
-                serde_json::to_value(phase)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
+                phase_name(phase)
             ));
         }
         g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g)
     }
+}
+
+/// A phase as the position format writes it (`draw`, `first_discard`).
+fn phase_name(phase: Phase) -> String {
+    serde_json::to_value(phase)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
