@@ -260,16 +260,19 @@ impl Session {
     }
 
     /// The person's seat.
+    #[cfg(test)]
     pub fn seat(&self) -> usize {
         self.cfg.seat
     }
 
     /// The hand in play (tests read the person's view of it).
+    #[cfg(test)]
     pub fn state(&self) -> &GameState {
         &self.hand.state
     }
 
     /// The legal moves listed on the screen.
+    #[cfg(test)]
     pub fn listed(&self) -> &[Action] {
         &self.legal
     }
