@@ -367,6 +367,10 @@ impl Session {
                 }
                 self.wait = Await::Done;
                 self.advance(out);
+                // A move typed at the pause is the person's next move.
+                if !head.is_empty() && self.wait == Await::Move {
+                    self.command(&head, &rest, &line, out);
+                }
             }
             Await::Move => self.command(&head, &rest, &line, out),
         }
@@ -735,13 +739,11 @@ impl Session {
                     }
                 ))
             );
-            for p in 0..2 {
+            for (p, (total, paid)) in totals.iter().zip(m.tax_paid()).enumerate() {
                 let _ = writeln!(
                     out,
-                    "P{p} {}: total {}, tax paid {}",
-                    names.label[p],
-                    totals[p],
-                    m.tax_paid()[p]
+                    "P{p} {}: total {total}, tax paid {paid}",
+                    names.label[p]
                 );
             }
         } else {

@@ -347,3 +347,35 @@ fn cards_in_symbols_or_letters() {
         "discard TH".parse().ok()
     );
 }
+
+/// At a pace that waits after the agent's turns, Enter goes on, and a
+/// move typed at the pause is played once it is the person's turn.
+#[test]
+fn the_pace_waits_and_a_typed_move_goes_on() {
+    let mut cfg = config("random", 4);
+    cfg.pace = Pace::Turn;
+    let mut s = Session::new(cfg).unwrap();
+    let mut out = String::new();
+    s.start(&mut out);
+    while s.waiting() != Await::Move {
+        assert_eq!(s.waiting(), Await::Continue { next_hand: false });
+        assert_eq!(s.prompt(), "[Enter] > ");
+        s.input("", &mut out);
+    }
+    let turns = s.state().turns();
+    let mut brain = RulesAgent::default();
+    let mut rng = seat_rng(3, 0);
+    // Play to the end of the person's turn, then type a move at the pause.
+    while s.waiting() == Await::Move {
+        let line = rules_line(&s, &mut brain, &mut rng);
+        s.input(&line, &mut out);
+    }
+    assert_eq!(s.waiting(), Await::Continue { next_hand: false }, "{out}");
+    out.clear();
+    s.input("draw", &mut out);
+    assert!(
+        out.contains("  you: draw from the stock: you get "),
+        "{out}"
+    );
+    assert!(s.state().turns() >= turns + 2);
+}
