@@ -61,7 +61,7 @@ use crate::search::{
     anchored, reward, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{range, ParamDoc, Params};
-use crate::{Agent, Moves};
+use crate::{Agent, Choice, Moves};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -255,6 +255,8 @@ struct Core {
     /// order of its visits: the n-th entry of every option was played in
     /// world n (mod `worlds`), so two options' entries pair up.
     hist: Vec<Vec<f64>>,
+    /// The root options of the decision's last search ([`Agent::choices`]).
+    choices: Vec<Choice>,
     last: SearchStats,
     total: SearchStats,
 }
@@ -278,6 +280,7 @@ impl IsmctsAgent {
                 opts: Vec::with_capacity(32),
                 cache: Vec::new(),
                 hist: Vec::new(),
+                choices: Vec::with_capacity(32),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
             },
@@ -618,20 +621,36 @@ impl Agent for IsmctsAgent {
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
         let legal = moves.all();
         let core = &mut self.core;
+        core.choices.clear();
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
                 let paired = core.params.check == 0;
                 let stats = core.search(view, stage, opts, paired.then_some(anchor), rng);
                 let best = most_visited(&stats, opts);
-                if best == anchor {
-                    return best;
-                }
-                let lead = if paired {
-                    core.paired_lead(opts, best, anchor)
+                let played = if best == anchor {
+                    best
                 } else {
-                    Some(core.check(view, stage, best, anchor, rng))
+                    let lead = if paired {
+                        core.paired_lead(opts, best, anchor)
+                    } else {
+                        Some(core.check(view, stage, best, anchor, rng))
+                    };
+                    anchored(best, anchor, lead, core.params.margin)
                 };
-                anchored(best, anchor, lead, core.params.margin)
+                core.choices.clear();
+                core.choices.extend(stats.iter().map(|s| Choice {
+                    option: s.m,
+                    value: s.mean,
+                    se: s.se.is_finite().then_some(s.se),
+                    visits: s.visits,
+                    policy: s.m == anchor,
+                    chosen: s.m == played,
+                }));
+                played
             })
+    }
+
+    fn choices(&self) -> &[Choice] {
+        &self.core.choices
     }
 }

@@ -57,6 +57,31 @@ pub trait Agent {
     fn inform(&mut self, _player: usize, _action: Action) {}
     /// Called before each new hand.
     fn restart(&mut self) {}
+    /// The options the last decision weighed and what it found of each, in
+    /// the order searched (for a person asking why: `kanaszta human`'s
+    /// `hint`). Empty for agents that weigh no options, and after a
+    /// decision that needed no search.
+    fn choices(&self) -> &[Choice] {
+        &[]
+    }
+}
+
+/// One option of a searched decision ([`Agent::choices`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choice {
+    /// The option.
+    pub option: search::Macro,
+    /// Its mean reward (the search's own scale: a hand won or lost and its
+    /// margin, see [`search::reward`]).
+    pub value: f64,
+    /// The standard error of the mean, where the search measures one.
+    pub se: Option<f64>,
+    /// Playouts through it.
+    pub visits: u32,
+    /// What the rollout policy would play here (the search's anchor).
+    pub policy: bool,
+    /// The option the agent played.
+    pub chosen: bool,
 }
 
 /// The budgets of the finisher's searches for a way to end the turn: the

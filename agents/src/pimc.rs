@@ -20,7 +20,7 @@ use crate::search::{
     anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{range, Params};
-use crate::{Agent, Moves};
+use crate::{Agent, Choice, Moves};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -61,6 +61,8 @@ struct Core {
     /// Rewards by world, then option.
     rewards: Vec<f64>,
     worlds_run: usize,
+    /// The options of the decision's last search ([`Agent::choices`]).
+    choices: Vec<Choice>,
     last: SearchStats,
     total: SearchStats,
 }
@@ -81,6 +83,7 @@ impl PimcAgent {
                 sim: None,
                 rewards: Vec::new(),
                 worlds_run: 0,
+                choices: Vec::with_capacity(32),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
             },
@@ -209,6 +212,7 @@ impl Agent for PimcAgent {
         let legal = moves.all();
         let core = &mut self.core;
         let margin = core.params.margin;
+        core.choices.clear();
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
                 let means = core.search(view, stage, opts, rng);
@@ -224,7 +228,22 @@ impl Agent for PimcAgent {
                     (Some(b), Some(a)) => core.lead(opts.len(), b, a),
                     _ => None,
                 };
-                anchored(best.1, anchor, lead, margin)
+                let played = anchored(best.1, anchor, lead, margin);
+                let worlds = core.worlds_run as u32;
+                core.choices.clear();
+                core.choices.extend(means.iter().map(|(m, q)| Choice {
+                    option: *m,
+                    value: *q,
+                    se: None,
+                    visits: worlds,
+                    policy: *m == anchor,
+                    chosen: *m == played,
+                }));
+                played
             })
+    }
+
+    fn choices(&self) -> &[Choice] {
+        &self.core.choices
     }
 }

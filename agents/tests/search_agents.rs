@@ -272,3 +272,50 @@ fn ismcts_reports_its_search_cost() {
     assert_eq!((cost.searches, cost.iterations), (1, 64));
     assert!(cost.elapsed.as_nanos() > 0 && cost.iterations_per_second() > 0.0);
 }
+
+/// `Agent::choices`: after a searched decision, the search agents report
+/// every root option with its value and playouts, exactly one of them
+/// played (the action returned) and one the policy's own; agents that
+/// search nothing report nothing.
+#[test]
+fn search_agents_report_their_choices() {
+    use kanaszta_agents::search::to_action;
+    let g = GameState::new(Rules::default(), 21);
+    let mut g = g;
+    let mut legal = Vec::new();
+    // The first decision with two ways to draw or pick up.
+    loop {
+        g.legal_actions(&mut legal);
+        if g.phase() == Phase::Draw && legal.len() >= 2 {
+            break;
+        }
+        let a = legal
+            .iter()
+            .copied()
+            .find(|a| matches!(a, Action::Discard(_) | Action::KeepCut { .. }))
+            .unwrap_or(legal[0]);
+        g.apply(a).unwrap();
+    }
+    for spec in ["ismcts:iters=80", "pimc:worlds=6"] {
+        let mut agent = spec.parse::<AgentSpec>().unwrap().build();
+        let mut buf = MoveBuf::new();
+        let p = g.current_player();
+        let mut rng = seat_rng(5, p);
+        let a = agent.act(&g.view(p), &mut g.moves(&mut buf), &mut rng);
+        let ch = agent.choices();
+        assert_eq!(ch.len(), legal.len(), "{spec}: {ch:?}");
+        assert_eq!(ch.iter().filter(|c| c.chosen).count(), 1, "{spec}");
+        assert_eq!(ch.iter().filter(|c| c.policy).count(), 1, "{spec}");
+        let played = ch.iter().find(|c| c.chosen).unwrap();
+        assert_eq!(to_action(played.option), Some(a), "{spec}");
+        assert!(
+            ch.iter().all(|c| c.visits > 0 && c.value.abs() <= 1.0),
+            "{spec}"
+        );
+    }
+    let mut rules = "rules".parse::<AgentSpec>().unwrap().build();
+    let mut buf = MoveBuf::new();
+    let p = g.current_player();
+    rules.act(&g.view(p), &mut g.moves(&mut buf), &mut seat_rng(5, p));
+    assert!(rules.choices().is_empty());
+}

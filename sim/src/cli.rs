@@ -57,6 +57,8 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Play one seeded hand between two random agents, printed move by move.
     Demo(cmd::demo::DemoArgs),
+    /// Play a hand or a match against an agent in the terminal (--lines for pipes).
+    Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
     Legal(cmd::legal::LegalArgs),
     /// Is ACTION legal in the position, and if not which rule forbids it?

@@ -5,6 +5,7 @@
 mod cli;
 mod cmd;
 mod error;
+mod human;
 mod input;
 mod lock;
 mod report;
@@ -75,6 +76,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Aggregate(a) => cmd::aggregate::run(a),
         Command::Plot(a) => cmd::plot::run(a),
         Command::Demo(a) => cmd::demo::run(a),
+        Command::Human(a) => cmd::human::run(a),
         Command::Legal(a) => cmd::legal::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Score(a) => cmd::score::run(a),

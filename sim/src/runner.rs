@@ -746,16 +746,17 @@ impl GameOut {
     }
 }
 
-struct Ids<'a> {
-    series: u32,
-    game: u64,
-    deal: u64,
-    swapped: bool,
-    mode: Mode,
-    run_seed: u64,
-    deal_seed: u64,
-    names: [String; 2],
-    rules: &'a std::sync::Arc<[String]>,
+/// What names the rows of one game (`hand_rows`, `match_rows`).
+pub(crate) struct Ids<'a> {
+    pub(crate) series: u32,
+    pub(crate) game: u64,
+    pub(crate) deal: u64,
+    pub(crate) swapped: bool,
+    pub(crate) mode: Mode,
+    pub(crate) run_seed: u64,
+    pub(crate) deal_seed: u64,
+    pub(crate) names: [String; 2],
+    pub(crate) rules: &'a std::sync::Arc<[String]>,
 }
 
 fn unique_max(v: &[i32]) -> Option<u8> {
@@ -789,8 +790,9 @@ pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
     }
 }
 
+/// The two `hands.csv` rows of a finished hand.
 #[allow(clippy::too_many_arguments)]
-fn hand_rows(
+pub(crate) fn hand_rows(
     ids: &Ids,
     state: &GameState,
     hand: u32,

@@ -7,6 +7,7 @@ pub mod aggregate;
 pub mod bench;
 pub mod check;
 pub mod demo;
+pub mod human;
 pub mod legal;
 pub mod merge;
 pub mod play;
