@@ -64,6 +64,10 @@ pub enum Command {
     Check(cmd::check::CheckArgs),
     /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15).
     Score(cmd::score::ScoreArgs),
+    /// Apply actions to a position in order and print the position they lead
+    /// to (and the score when the hand ended); stderr says what each did.
+    /// Exit status 3 at an illegal action, naming the rule.
+    Apply(cmd::apply::ApplyArgs),
     /// Print the rule switches and their values.
     Rules(cmd::rules::RulesCmdArgs),
 }
