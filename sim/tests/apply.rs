@@ -273,3 +273,46 @@ fn apply_shows_a_reshuffle_d5_3() {
         "the generator of the position decides the shuffle"
     );
 }
+
+/// `score` refuses an end record that cannot be, naming the rule: a
+/// from-hand bonus for a player who had opened before his turn (D-14.1),
+/// a cleared table without a penalized pickup (D-14.2).
+#[test]
+fn score_refuses_an_impossible_end_record_d14() {
+    let over = |end: &str, turn: &str| {
+        format!(
+            r#"{{"phase":"over","turns":9,"end":{end},{turn}
+              "players":[{{"table":{{"groups":["KC KD KS KH KC KD 2H"]}}}},{{"hand":"9S"}}],"pile":"TC"}}"#
+        )
+    };
+    let cases = [
+        (
+            over(
+                r#"{"kind":"went_out","player":0,"from_hand":true,"cleared_table":false}"#,
+                r#""turn":{"opened_at_start":true},"#,
+            ),
+            "D-14.1",
+        ),
+        (
+            over(
+                r#"{"kind":"went_out","player":0,"from_hand":true,"cleared_table":true}"#,
+                "",
+            ),
+            "D-14.2",
+        ),
+        (over(r#"{"kind":"stalled"}"#, ""), "I-5"),
+    ];
+    for (json, rule) in cases {
+        let (code, out, err) = run_stdin(&["score", "-"], &json);
+        assert_eq!(code, 1, "{json}: {out}");
+        assert!(err.contains(rule), "{rule}: {err}");
+    }
+    let ok = over(
+        r#"{"kind":"went_out","player":0,"from_hand":true,"cleared_table":false}"#,
+        "",
+    );
+    let (code, out, err) = run_stdin(&["score", "-"], &ok);
+    assert_eq!(code, 0, "{err}");
+    let row0 = out.lines().find(|l| l.starts_with("0,")).unwrap();
+    assert_eq!(row0.split(',').nth(6), Some("100"), "from hand: {row0}");
+}

@@ -949,6 +949,31 @@ impl Position {
             }
             check_going_out(&g, p)?;
         }
+        // I-4, I-5: the other ends are facts of the stock and the turn count.
+        match g.end() {
+            Some(HandEnd::Exhausted) if !(g.stock().is_empty() && g.pile().is_empty()) => {
+                let hint = if self.stock.is_none() {
+                    " (the stock was left out, so it is the rest of the pack: give \"stock\": \"\" and place every card)"
+                } else {
+                    ""
+                };
+                return Err(bad!(
+                    "end",
+                    "end exhausted: the stock holds {} cards and the pile {}, but a hand is exhausted only when a card must be drawn and both are empty (I-4){hint}",
+                    g.stock().len(),
+                    g.pile().len()
+                ));
+            }
+            Some(HandEnd::Stalled) if g.turns() < g.rules().turn_cap => {
+                return Err(bad!(
+                    "end",
+                    "end stalled: turns is {}, but a hand stalls only when the turns reach the cap, turn_cap = {} (I-5)",
+                    g.turns(),
+                    g.rules().turn_cap
+                ));
+            }
+            _ => {}
+        }
         // D-13.1: a player whose last card is gone has gone out, and the
         // hand is over: a turn starts with a card in hand (a mover of the
         // draw with none would draw one he may neither meld nor discard,

@@ -163,8 +163,9 @@
 //! table, is not `current` (the turn record is his), `from_hand` differs
 //! from "not opened at the start of the turn" (`turn.opened_at_start`), or
 //! `cleared_table` from "from hand, with a penalized pickup of a pile of at
-//! least 10 cards" (`turn.pickup`); an anchor whose cards differ from the
-//! mover's now. It never panics, and the state it builds passes
+//! least 10 cards" (`turn.pickup`); an end `exhausted` with cards in the
+//! stock or the pile (I-4), an end `stalled` before the turn cap (I-5); an
+//! anchor whose cards differ from the mover's now. It never panics, and the state it builds passes
 //! [`GameState::check_invariants`].
 //!
 //! ## Example

@@ -3,7 +3,7 @@
 use super::*;
 use crate::action::Action;
 use crate::card_set::CardSet;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn load(text: &str) -> Result<GameState, String> {
@@ -653,4 +653,44 @@ fn going_out_flags_agree_with_the_turn_record_d14() {
         e.contains("player 1 table.opened is false, but he went out"),
         "{e}"
     );
+}
+
+/// I-4, I-5: a hand is exhausted only with stock and pile empty, and
+/// stalls only at the turn cap.
+#[test]
+fn exhausted_and_stalled_ends_agree_with_stock_and_turns_i4_i5() {
+    let e = err(r#"{"phase":"over","turns":40,"end":{"kind":"exhausted"},
+        "players":[{"hand":"4C"},{"hand":"5C"}],"pile":"9C"}"#);
+    assert!(
+        e.contains("end exhausted: the stock holds 109 cards and the pile 1")
+            && e.contains("(I-4)"),
+        "{e}"
+    );
+    assert!(e.contains("give \"stock\": \"\""), "{e}");
+    let e = err(
+        r#"{"phase":"over","turns":40,"end":{"kind":"stalled"},"players":[{"hand":"4C"},{"hand":"5C"}]}"#,
+    );
+    assert!(
+        e.contains("end stalled: turns is 40") && e.contains("turn_cap = 1000 (I-5)"),
+        "{e}"
+    );
+    let g = load(
+        r#"{"phase":"over","turns":40,"rules":{"turn_cap":40},"end":{"kind":"stalled"},
+        "players":[{"hand":"4C"},{"hand":"5C"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(g.end(), Some(HandEnd::Stalled));
+    round_trip(&g);
+    // The ends of real play all load: random hands played to the end.
+    let mut legal = Vec::new();
+    for seed in 0..40 {
+        let mut g = GameState::new(Rules::default(), seed);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        while !g.is_terminal() {
+            g.legal_actions(&mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply(a).unwrap();
+        }
+        round_trip(&g);
+    }
 }
