@@ -141,6 +141,34 @@ fn apply_stops_at_an_illegal_action_naming_the_rule_d6_3() {
     assert_eq!(g.current_player(), 1);
     assert_eq!(g.pile_top().map(|c| c.to_string()), Some("3S".to_string()));
     assert!(!err.contains("internal error"), "{err}");
+    // With --each: the positions after the actions applied, each once.
+    let (code, each, _) = kanaszta(&["apply", "--each", s(&p), "discard 3S", "take", "draw"]);
+    assert_eq!(code, 3);
+    assert_eq!(positions(&each).len(), 1, "{each}");
+    assert_eq!(&positions(&each)[0], g);
+    let (code, none, _) = kanaszta(&["apply", "--each", s(&p), "take"]);
+    assert_eq!(code, 3);
+    assert_eq!(
+        positions(&none).len(),
+        1,
+        "the position given, when nothing applied"
+    );
+}
+
+/// D-3: keeping cut cards deals the hand; apply shows every hand dealt.
+#[test]
+fn apply_shows_the_deal_after_the_cut_d3() {
+    let p = position("apply-cut", r#"{"phase":"cut","starter":1,"seed":42}"#);
+    let (code, out, err) = kanaszta(&["apply", s(&p), "keep 100"]);
+    assert_eq!(code, 0, "{err}");
+    let g = &positions(&out)[0];
+    assert_eq!(g.current_player(), 1);
+    for q in 0..2 {
+        assert!(
+            err.contains(&format!("player {q} holds [{}]", g.hand(q))),
+            "{err}"
+        );
+    }
 }
 
 /// `--seed` fixes the stock a position leaves out: the same seed, the same

@@ -59,11 +59,15 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
             break;
         }
         let _ = writeln!(err, "{}/{n} {act}: {}", i + 1, describe(&before, &g, act));
-        if a.each && i + 1 < n {
+        if a.each {
             out.push_str(&g.to_position_json());
         }
     }
-    out.push_str(&g.to_position_json());
+    // With --each the last position is printed already, unless no action
+    // was applied.
+    if !a.each || out.is_empty() {
+        out.push_str(&g.to_position_json());
+    }
     if let Some(path) = &a.save {
         std::fs::write(path, g.to_position_json())
             .map_err(|e| CliError::io("write", path.display(), e))?;
@@ -187,7 +191,7 @@ fn describe(before: &GameState, after: &GameState, act: Action) -> String {
             after.stock().len()
         ));
     }
-    if before.hand(p) != after.hand(p) {
+    if before.hand(p) != after.hand(p) && !matches!(act, Action::KeepCut { .. }) {
         notes.push(format!("player {p} holds [{}]", after.hand(p)));
     }
     if after.pile().len() != before.pile().len() {
