@@ -81,9 +81,14 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
     let code = match illegal {
         None => ExitCode::SUCCESS,
         Some((i, act, e)) => {
+            let printed = if i == 0 {
+                "the position printed is the one given"
+            } else {
+                "the position printed is the one after them"
+            };
             let _ = writeln!(
                 err,
-                "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; the position printed is the one after them",
+                "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; {printed}",
                 i + 1,
                 i + 1
             );
