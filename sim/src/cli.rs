@@ -16,7 +16,7 @@ use std::path::PathBuf;
     version,
     about = "Decorated canasta (Díszített kanaszta) between AI agents",
     after_help = "Without a command, `kanaszta` runs `kanaszta play`: rules vs greedy, 10,000 paired hands, CSVs in kanaszta-out/.\n\
-Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check`: the action is illegal; 130/143 a run stopped by SIGINT/SIGTERM (summary.csv of the games played, run.json \"complete\": false).\n\
+Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check` or `apply`: an action is illegal; 130/143 a run stopped by SIGINT/SIGTERM (summary.csv of the games played, run.json \"complete\": false).\n\
 The CSV columns are documented in sim/CSV.md."
 )]
 pub struct Cli {
@@ -29,44 +29,96 @@ pub enum Command {
     /// Agent A against agent B over many hands or matches: summary table,
     /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
     /// The default command. Exit 2 if an agent erred in some game.
+    #[command(
+        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)"
+    )]
     Play(cmd::play::PlayArgs),
     /// Every pair of agents on the same paired deals: win-rate matrix,
     /// Bradley–Terry ratings (tournament.csv, ratings.csv) besides the CSVs of play.
+    #[command(
+        after_help = "Example:\n  kanaszta tournament --agents random,greedy,rules --hands 1000 --out runs/t\n      every pair of the three on the same 500 paired deals; win-rate matrix and ratings in runs/t/"
+    )]
     Tournament(cmd::tournament::TournamentArgs),
     /// One matchup over the cartesian product of rule settings: sweep.csv with
     /// the settings as columns, and all games in one hands.csv.
+    #[command(
+        after_help = "Example:\n  kanaszta sweep --a rules --b greedy --vary tax=on,off --vary opening=50,90 --matches 500\n      rules v greedy under the four settings, 500 matches each; one sweep.csv row per setting"
+    )]
     Sweep(cmd::sweep::SweepArgs),
     /// Combine the run directories of shards (or recompute one run's summary).
+    #[command(
+        after_help = "Example:\n  kanaszta merge runs/big/s0 runs/big/s1 --out runs/big/all\n      the games of two shards in one run directory, its summary recomputed"
+    )]
     Merge(cmd::merge::MergeArgs),
     /// One Bradley–Terry rating table from the summary.csv files of several
     /// runs (play, tournament, merge): agents are rated through the pairs
     /// they played, e.g. the steps of a ladder, when all are linked.
+    #[command(
+        after_help = "Example:\n  kanaszta ratings runs/greedy-random runs/rules-greedy --file ratings.csv\n      one Bradley–Terry table of random, greedy and rules from two runs, also written to ratings.csv"
+    )]
     Ratings(cmd::ratings::RatingsArgs),
     /// Engine and agent throughput: hands/s and actions/s per thread count.
+    #[command(
+        after_help = "Example:\n  kanaszta bench --a greedy --b greedy --threads 1,2 --repeat 5\n      hands/s and actions/s on 1 and 2 threads, the median of 5 measurements"
+    )]
     Bench(cmd::bench::BenchArgs),
     /// One game of a run, move by move in card notation.
     #[command(alias = "show")]
+    #[command(
+        after_help = "Examples:\n  kanaszta replay --run runs/ir --game 17\n      game 17 of the run in runs/ir, move by move (agents, seed and rules from its run.json)\n  kanaszta replay --a rules --b greedy --seed 7 --unit matches --game 0 --hand 5\n      hand 5 of match 0 of `kanaszta play --a rules --b greedy --seed 7 --matches N`"
+    )]
     Replay(cmd::replay::ReplayArgs),
     /// Every agent with its parameters, defaults and accepted values.
+    #[command(
+        after_help = "Example:\n  kanaszta agents\n      every agent, its parameters, their defaults and accepted values"
+    )]
     Agents,
     /// Group the rows of a CSV (e.g. hands.csv) and summarize numeric
     /// columns: n, mean with a 95% interval, sd, share non-zero, min, max.
     /// Booleans count as 1/0, so their mean is a share.
+    #[command(
+        after_help = "Example:\n  kanaszta aggregate runs/ir/hands.csv --by starter --cols won,raw\n      the share of hands won and the mean raw score, starters against the others, each mean with its 95% interval (mean_lo, mean_hi)"
+    )]
     Aggregate(cmd::aggregate::AggregateArgs),
     /// Draw an SVG chart from a CSV: bars or lines with 95% intervals, or a histogram.
+    #[command(
+        after_help = "Example:\n  kanaszta plot runs/ir/summary.csv --x agent --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --file win.svg\n      each agent's hand-win rate as a bar with its 95% interval, in win.svg"
+    )]
     Plot(cmd::plot::PlotArgs),
     /// Play one seeded hand between two random agents, printed move by move.
+    #[command(
+        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move"
+    )]
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).
     Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
+    #[command(
+        after_help = "Examples:\n  kanaszta legal p.json\n      the legal actions of the player to move in p.json, one per line, in the notation check and apply take\n  kanaszta apply p.json draw | kanaszta legal -\n      what may follow a draw (the position on standard input)\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+    )]
     Legal(cmd::legal::LegalArgs),
     /// Is ACTION legal in the position, and if not which rule forbids it?
     /// Exit status 0 when legal, 3 when illegal.
+    #[command(
+        after_help = "Example:\n  kanaszta check p.json \"lay 8D 8S 2C\"\n      exit 0 if laying 8D 8S 2C is legal in p.json; else exit 3 and the rule that forbids it\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+    )]
     Check(cmd::check::CheckArgs),
     /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15).
+    #[command(
+        after_help = "Example:\n  kanaszta score p.json\n      each player's scoring breakdown (D-14) as CSV: base items, card value, raw, and taxed on the totals before the hand (D-15)\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+    )]
     Score(cmd::score::ScoreArgs),
+    /// Apply actions to a position in order and print the position they lead
+    /// to (and the score when the hand ended); stderr says what each did.
+    /// Exit status 3 at an illegal action, naming the rule.
+    #[command(
+        after_help = "Examples:\n  kanaszta apply p.json draw \"lay 8D 8S 2C\" \"discard 9C\"\n      draw, lay a group, discard: the position after them (with the score if the hand ended); stderr says what each did\n  kanaszta apply --each --seed 3 p.json draw \"discard 9C\"\n      the position after each action; the stock p.json leaves out shuffled by seed 3\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+    )]
+    Apply(cmd::apply::ApplyArgs),
     /// Print the rule switches and their values.
+    #[command(
+        after_help = "Example:\n  kanaszta rules --rules decorated-2003-01 --set tax=off\n      every switch of the 2003-01 rules with the tax turned off"
+    )]
     Rules(cmd::rules::RulesCmdArgs),
 }
 

@@ -223,10 +223,25 @@ pub fn cell_matches(cell: &str, want: &str) -> bool {
     cell == want || norm(cell) == norm(want)
 }
 
-/// The column `c` of `header`: an error names the columns there are, or
-/// the places of a name the header holds twice.
+/// Columns renamed in the command's CSVs, (old, new): a reader asked for
+/// either name finds a file that has the other, so scripts and files from
+/// before the renaming keep working.
+pub const RENAMED_COLUMNS: &[(&str, &str)] = &[("ci95_lo", "mean_lo"), ("ci95_hi", "mean_hi")];
+
+/// The column `c` of `header` (or, when it has none, the column `c` was
+/// renamed from or to, [`RENAMED_COLUMNS`]): an error names the columns
+/// there are, or the places of a name the header holds twice.
 pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, String> {
-    let at: Vec<usize> = (0..header.len()).filter(|&i| header[i] == c).collect();
+    let mut at: Vec<usize> = (0..header.len()).filter(|&i| header[i] == c).collect();
+    if at.is_empty() {
+        if let Some(other) = RENAMED_COLUMNS.iter().find_map(|&(old, new)| match c {
+            _ if c == old => Some(new),
+            _ if c == new => Some(old),
+            _ => None,
+        }) {
+            at = (0..header.len()).filter(|&i| header[i] == other).collect();
+        }
+    }
     match at[..] {
         [i] => Ok(i),
         [] => Err(format!(

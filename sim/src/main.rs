@@ -80,6 +80,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Legal(a) => cmd::legal::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Score(a) => cmd::score::run(a),
+        Command::Apply(a) => cmd::apply::run(a),
         Command::Rules(a) => cmd::rules::run(a),
     }
 }

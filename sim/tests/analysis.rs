@@ -32,7 +32,7 @@ fn aggregate_groups_hand_rows_by_starter() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "starter,column,n,mean,ci95_lo,ci95_hi,sd,share_nonzero,min,max"
+        "starter,column,n,mean,mean_lo,mean_hi,sd,share_nonzero,min,max"
     );
     // 40 hands, two rows each: 40 starter rows and 40 others.
     assert!(lines.iter().any(|l| l.starts_with("true,won,40,")), "{out}");

@@ -3,7 +3,7 @@
 
 use crate::card::Card;
 use crate::rules::{Permit, Rules};
-use crate::state::{GameState, Phase, Turn};
+use crate::state::{GameState, HandEnd, Phase, Turn};
 use crate::table::Table;
 
 /// Whether a loaded position takes player `p` as found dead-locked (I-32)
@@ -48,4 +48,24 @@ pub(super) fn default_free_offer(
         && top.is_some_and(|c| {
             !(c.is_black_three() || (c.is_wild() && rules.free_pickup_wild == Permit::Forbid))
         })
+}
+
+/// The player to move: in a hand over by a player going out, he (his
+/// discard was the last move, and the turn record is his); else the
+/// starter.
+pub(super) fn default_current(phase: Phase, end: Option<HandEnd>, starter: u8) -> u8 {
+    match (phase, end) {
+        (Phase::Over, Some(HandEnd::WentOut { player, .. })) => player,
+        _ => starter,
+    }
+}
+
+/// Whether the mover had opened when his turn began: his table's `opened`,
+/// except for a player who went out, for whom the end record says it
+/// (D-14.1: from hand is in his opening turn).
+pub(super) fn default_opened_at_start(phase: Phase, end: Option<HandEnd>, opened: bool) -> bool {
+    match (phase, end) {
+        (Phase::Over, Some(HandEnd::WentOut { from_hand, .. })) => !from_hand,
+        _ => opened,
+    }
 }

@@ -2,8 +2,8 @@
 //! state built.
 
 use super::defaults::{
-    default_dead_locked, default_free_offer, default_free_pending, default_opened,
-    default_pile_top_fresh,
+    default_current, default_dead_locked, default_free_offer, default_free_pending, default_opened,
+    default_opened_at_start, default_pile_top_fresh,
 };
 use super::error::bad;
 use super::json::{AnchorJson, GroupJson, Origin, PlayerJson, StatsJson, TableJson, TurnJson};
@@ -437,7 +437,9 @@ impl Position {
                 n - 1
             ));
         }
-        let current = self.current.unwrap_or(starter);
+        let current = self
+            .current
+            .unwrap_or_else(|| default_current(self.phase, self.end, starter));
         if current as usize >= n {
             return Err(bad!(
                 "current",
@@ -569,7 +571,7 @@ impl Position {
             None => None,
         };
         let turn_base = Turn {
-            opened_at_start: tables[cur].opened,
+            opened_at_start: default_opened_at_start(phase, self.end, tables[cur].opened),
             ..Turn::default()
         };
         let mut turn = resolve_turn(
@@ -945,6 +947,32 @@ impl Position {
                     "end went_out: player {p} has no canasta: going out needs at least one (D-13.1)"
                 ));
             }
+            check_going_out(&g, p)?;
+        }
+        // I-4, I-5: the other ends are facts of the stock and the turn count.
+        match g.end() {
+            Some(HandEnd::Exhausted) if !(g.stock().is_empty() && g.pile().is_empty()) => {
+                let hint = if self.stock.is_none() {
+                    " (the stock was left out, so it is the rest of the pack: give \"stock\": \"\" and place every card)"
+                } else {
+                    ""
+                };
+                return Err(bad!(
+                    "end",
+                    "end exhausted: the stock holds {} cards and the pile {}, but a hand is exhausted only when a card must be drawn and both are empty (I-4){hint}",
+                    g.stock().len(),
+                    g.pile().len()
+                ));
+            }
+            Some(HandEnd::Stalled) if g.turns() < g.rules().turn_cap => {
+                return Err(bad!(
+                    "end",
+                    "end stalled: turns is {}, but a hand stalls only when the turns reach the cap, turn_cap = {} (I-5)",
+                    g.turns(),
+                    g.rules().turn_cap
+                ));
+            }
+            _ => {}
         }
         // D-13.1: a player whose last card is gone has gone out, and the
         // hand is over: a turn starts with a card in hand (a mover of the
@@ -961,6 +989,59 @@ impl Position {
         g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g)
     }
+}
+
+/// D-14.1, D-14.2: the end record of player `p` going out agrees with the
+/// turn record (whose turn it is, whether he had opened at its start, his
+/// pickup) and his table, as the discard that went out would have set it.
+fn check_going_out(g: &GameState, p: usize) -> Result<(), PositionError> {
+    let Some(HandEnd::WentOut {
+        from_hand,
+        cleared_table,
+        ..
+    }) = g.end()
+    else {
+        return Ok(());
+    };
+    if g.current_player() != p {
+        return Err(bad!(
+            "current",
+            "end went_out: player {p} went out, so his discard was the last move and the turn record is his: current must be {p} (it defaults to him), not {}",
+            g.current_player()
+        ));
+    }
+    if !g.table(p).opened {
+        return Err(bad!(
+            format!("player {p} table.opened"),
+            "player {p} table.opened is false, but he went out: going out lays a canasta, so his table is opened (D-8, D-13.1)"
+        ));
+    }
+    let opened_at_start = g.to_parts().turn.opened_at_start;
+    if from_hand == opened_at_start {
+        return Err(bad!(
+            "end.from_hand",
+            "end went_out: from_hand is {from_hand} but turn.opened_at_start is {opened_at_start}: going out from hand is going out in the opening turn, so from_hand is true exactly when the player had not opened when his turn began (D-14.1; turn.opened_at_start defaults to the opposite of from_hand)"
+        ));
+    }
+    let pile = g.pickup().map(|pk| pk.pile_size);
+    let clears = from_hand && pile.is_some_and(|n| n >= 10);
+    if cleared_table != clears {
+        let why = match (from_hand, pile) {
+            (false, _) => "clearing the table needs going out from hand".to_string(),
+            (true, None) => "the turn record has no penalized pickup (turn.pickup), and clearing the table needs one (I-29); give turn.pickup with its pile_size".to_string(),
+            (true, Some(n)) if n < 10 => format!(
+                "the pile taken (turn.pickup.pile_size) held {n} cards, and clearing the table needs at least 10 (I-14: the top card included)"
+            ),
+            (true, Some(n)) => format!(
+                "he went out from hand with a penalized pickup of a pile of {n} cards (turn.pickup.pile_size), which clears the table"
+            ),
+        };
+        return Err(bad!(
+            "end.cleared_table",
+            "end went_out: cleared_table is {cleared_table}, but {why} (D-14.2)"
+        ));
+    }
+    Ok(())
 }
 
 /// A phase as the position format writes it (`draw`, `first_discard`).

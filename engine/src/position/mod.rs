@@ -36,7 +36,7 @@
 //! | `seed` | `0` | without `rng`: the generator is `Pcg64Mcg::seed_from_u64(seed)`; giving both `rng` and `seed` is an error |
 //! | `phase` | required | `"cut"`, `"first_discard"`, `"draw"`, `"meld"` or `"over"` (see [`Phase`]) |
 //! | `starter` | `0` | the player who started the hand |
-//! | `current` | `starter` | the player to move |
+//! | `current` | `starter`; in phase `over` after going out, the player who went out | the player to move |
 //! | `turns` | `0` | turns played so far (I-24: discards) |
 //! | `totals` | zeros | running totals before this hand, one per player (they set the opening minimum under `opening = table`) |
 //! | `players` | empty players | one object per player (below); exactly `rules.players` of them |
@@ -101,7 +101,7 @@
 //!
 //! | field | default | meaning |
 //! |---|---|---|
-//! | `opened_at_start` | the mover's `opened` | the mover had opened when the turn began (D-14.1: going out "from hand") |
+//! | `opened_at_start` | the mover's `opened`; in phase `over` after going out, the opposite of `end.from_hand` | the mover had opened when the turn began (D-14.1: going out "from hand") |
 //! | `free_offer` | see below | phase `draw`: the free pickup (D-6.1) is offered now |
 //! | `free_card` | `null` | the card taken by this turn's free pickup (I-21) |
 //! | `pickup` | `null` | this turn's penalized pickup (D-6.2): `{"top": "9C", "group_baseline": 0, "pile_size": 5, "rest_taken": false}` |
@@ -158,8 +158,14 @@
 //! a red three in a hand (D-4); known cards not in the hand; a pickup whose
 //! top card is not a natural (D-6.3); `stock_known_bottom` beyond the stock;
 //! turn fields in a phase they do not belong to; an `end` outside phase
-//! `over` or a missing one in it; an anchor whose cards differ from the
-//! mover's now. It never panics, and the state it builds passes
+//! `over` or a missing one in it; an end `went_out` that cannot be (D-13.1,
+//! D-14): the player still holds cards, has no canasta or an unopened
+//! table, is not `current` (the turn record is his), `from_hand` differs
+//! from "not opened at the start of the turn" (`turn.opened_at_start`), or
+//! `cleared_table` from "from hand, with a penalized pickup of a pile of at
+//! least 10 cards" (`turn.pickup`); an end `exhausted` with cards in the
+//! stock or the pile (I-4), an end `stalled` before the turn cap (I-5); an
+//! anchor whose cards differ from the mover's now. It never panics, and the state it builds passes
 //! [`GameState::check_invariants`].
 //!
 //! ## Example

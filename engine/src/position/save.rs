@@ -2,7 +2,7 @@
 
 use super::defaults::{
     default_dead_locked, default_free_offer, default_free_pending, default_opened,
-    default_pile_top_fresh,
+    default_opened_at_start, default_pile_top_fresh,
 };
 use super::json::{
     AnchorJson, Cards, GroupJson, GroupObj, MoveJson, Origin, PendJson, PickupJson, PlayerJson,
@@ -135,7 +135,7 @@ impl Position {
             .collect();
         let fresh_default = default_pile_top_fresh(g.pile().len(), phase, &s.turn);
         let turn_base = Turn {
-            opened_at_start: s.tables[cur].opened,
+            opened_at_start: default_opened_at_start(phase, s.end, s.tables[cur].opened),
             free_offer: default_free_offer(
                 &s.rules,
                 phase,

@@ -3,7 +3,7 @@
 use super::*;
 use crate::action::Action;
 use crate::card_set::CardSet;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn load(text: &str) -> Result<GameState, String> {
@@ -553,4 +553,144 @@ fn going_out_needs_an_empty_hand_and_a_canasta() {
     )
     .unwrap();
     assert!(g.scores()[0].went_out);
+}
+
+/// An over position of player `who` going out, with `end` and `extra`
+/// top-level fields spliced in.
+fn went_out(from_hand: bool, cleared: bool, extra: &str) -> String {
+    format!(
+        r#"{{"phase":"over","turns":9,{extra}
+            "end":{{"kind":"went_out","player":1,"from_hand":{from_hand},"cleared_table":{cleared}}},
+            "players":[{{"hand":"9S"}},{{"table":{{"groups":["KC KD KS KH KC KD 2H"]}}}}],"pile":"TC"}}"#
+    )
+}
+
+/// D-14.1, D-14.2: the end record of a player going out must agree with
+/// the turn record, as his last discard would have set it: the turn is his
+/// (`current` defaults to him), from hand exactly when he had not opened at
+/// its start (`turn.opened_at_start` defaults so), the table cleared
+/// exactly when from hand with a pickup of a pile of 10 or more.
+#[test]
+fn going_out_flags_agree_with_the_turn_record_d14() {
+    // Defaults make each flag consistent: current is the player who went
+    // out, opened_at_start the opposite of from_hand.
+    for from_hand in [false, true] {
+        let g = load(&went_out(from_hand, false, "")).unwrap();
+        assert_eq!(g.current_player(), 1);
+        assert_eq!(g.scores()[1].from_hand, from_hand);
+        assert_eq!(
+            g.scores()[1].from_hand_points,
+            if from_hand { 100 } else { 0 }
+        );
+        round_trip(&g);
+        assert!(saved(&g).get("turn").is_none(), "{}", g.to_position_json());
+    }
+    // The turn record is the player's who went out.
+    let e = err(&went_out(false, false, r#""current":0,"#));
+    assert!(
+        e.contains("player 1 went out") && e.contains("current must be 1"),
+        "{e}"
+    );
+    // from_hand against turn.opened_at_start (D-14.1).
+    let e = err(&went_out(
+        true,
+        false,
+        r#""turn":{"opened_at_start":true},"#,
+    ));
+    assert!(
+        e.contains("from_hand is true but turn.opened_at_start is true") && e.contains("D-14.1"),
+        "{e}"
+    );
+    let e = err(&went_out(
+        false,
+        false,
+        r#""turn":{"opened_at_start":false},"#,
+    ));
+    assert!(
+        e.contains("from_hand is false but turn.opened_at_start is false"),
+        "{e}"
+    );
+    // cleared_table without from hand, without a pickup, with a small pile (D-14.2).
+    let e = err(&went_out(false, true, ""));
+    assert!(
+        e.contains(
+            "cleared_table is true, but clearing the table needs going out from hand (D-14.2)"
+        ),
+        "{e}"
+    );
+    let e = err(&went_out(true, true, ""));
+    assert!(
+        e.contains("no penalized pickup (turn.pickup)") && e.contains("D-14.2"),
+        "{e}"
+    );
+    let pickup = |n: u8| {
+        format!(
+            r#""turn":{{"pickup":{{"top":"KH","group_baseline":0,"pile_size":{n},"rest_taken":true}}}},"#
+        )
+    };
+    let e = err(&went_out(true, true, &pickup(9)));
+    assert!(
+        e.contains("held 9 cards") && e.contains("at least 10 (I-14"),
+        "{e}"
+    );
+    // ... and a clearing left unrecorded.
+    let e = err(&went_out(true, false, &pickup(10)));
+    assert!(e.contains("cleared_table is false, but he went out from hand with a penalized pickup of a pile of 10 cards"), "{e}");
+    let g = load(&went_out(true, true, &pickup(10))).unwrap();
+    let s = g.scores()[1];
+    assert!(s.from_hand && s.cleared_table);
+    assert_eq!(
+        s.going_out_points + s.from_hand_points + s.cleared_table_points,
+        300
+    );
+    round_trip(&g);
+    // A table marked unopened cannot have gone out.
+    let e = err(&went_out(false, false, "").replace(
+        r#"{"table":{"groups""#,
+        r#"{"table":{"opened":false,"groups""#,
+    ));
+    assert!(
+        e.contains("player 1 table.opened is false, but he went out"),
+        "{e}"
+    );
+}
+
+/// I-4, I-5: a hand is exhausted only with stock and pile empty, and
+/// stalls only at the turn cap.
+#[test]
+fn exhausted_and_stalled_ends_agree_with_stock_and_turns_i4_i5() {
+    let e = err(r#"{"phase":"over","turns":40,"end":{"kind":"exhausted"},
+        "players":[{"hand":"4C"},{"hand":"5C"}],"pile":"9C"}"#);
+    assert!(
+        e.contains("end exhausted: the stock holds 109 cards and the pile 1")
+            && e.contains("(I-4)"),
+        "{e}"
+    );
+    assert!(e.contains("give \"stock\": \"\""), "{e}");
+    let e = err(
+        r#"{"phase":"over","turns":40,"end":{"kind":"stalled"},"players":[{"hand":"4C"},{"hand":"5C"}]}"#,
+    );
+    assert!(
+        e.contains("end stalled: turns is 40") && e.contains("turn_cap = 1000 (I-5)"),
+        "{e}"
+    );
+    let g = load(
+        r#"{"phase":"over","turns":40,"rules":{"turn_cap":40},"end":{"kind":"stalled"},
+        "players":[{"hand":"4C"},{"hand":"5C"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(g.end(), Some(HandEnd::Stalled));
+    round_trip(&g);
+    // The ends of real play all load: random hands played to the end.
+    let mut legal = Vec::new();
+    for seed in 0..40 {
+        let mut g = GameState::new(Rules::default(), seed);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        while !g.is_terminal() {
+            g.legal_actions(&mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply(a).unwrap();
+        }
+        round_trip(&g);
+    }
 }

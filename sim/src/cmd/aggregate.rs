@@ -31,8 +31,8 @@ pub struct AggregateArgs {
     /// `false` also match 1 and 0).
     #[arg(long = "where", value_name = "COL=VALUE")]
     filter: Vec<String>,
-    /// Write the CSV here instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Write the CSV to this file instead of standard output (also accepted as `--out`).
+    #[arg(long = "file", alias = "out", value_name = "FILE")]
     out: Option<PathBuf>,
 }
 
@@ -264,7 +264,7 @@ pub fn aggregate_from(
     for b in by {
         let _ = write!(out, "{b},");
     }
-    out.push_str("column,n,mean,ci95_lo,ci95_hi,sd,share_nonzero,min,max\n");
+    out.push_str("column,n,mean,mean_lo,mean_hi,sd,share_nonzero,min,max\n");
     for (key, ms) in &groups {
         for &k in &keep {
             let m = &ms[k];
@@ -329,7 +329,7 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(
             lines[0],
-            "agent,column,n,mean,ci95_lo,ci95_hi,sd,share_nonzero,min,max"
+            "agent,column,n,mean,mean_lo,mean_hi,sd,share_nonzero,min,max"
         );
         // BTreeMap order: greedy before rules; starter, points, twins columns.
         assert!(lines.contains(&"greedy,points,1,50.0000,50.0000,50.0000,0.0000,1.0000,50,50"));

@@ -13,7 +13,8 @@ const EXIT_ILLEGAL: u8 = 3;
 /// Options of `kanaszta check`.
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// The position file (the engine's JSON position format).
+    /// The position file (`-`: standard input), in the position format of
+    /// sim/POSITIONS.md.
     position: String,
     /// The action in text notation, e.g. "take" or "lay 8D 8S 2C".
     action: String,

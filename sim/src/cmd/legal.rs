@@ -9,7 +9,8 @@ use std::process::ExitCode;
 /// Options of `kanaszta legal`.
 #[derive(Args, Debug, Clone)]
 pub struct LegalArgs {
-    /// The position file (the engine's JSON position format).
+    /// The position file (`-`: standard input), in the position format of
+    /// sim/POSITIONS.md.
     position: String,
 }
 

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod aggregate;
+pub mod apply;
 pub mod bench;
 pub mod check;
 pub mod demo;

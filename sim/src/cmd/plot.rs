@@ -50,8 +50,9 @@ pub struct PlotArgs {
     /// Histogram bins, 1 to 1000.
     #[arg(long, default_value_t = 20, value_parser = parse_bins, allow_negative_numbers = true)]
     bins: usize,
-    /// The SVG file to write (`-`: standard output).
-    #[arg(long, value_name = "FILE")]
+    /// The SVG file to write (`-`: standard output; also accepted as
+    /// `--out`).
+    #[arg(long = "file", alias = "out", value_name = "FILE")]
     out: PathBuf,
 }
 

@@ -29,8 +29,8 @@ pub struct RatingsArgs {
     /// What counts as a game: hands or matches (ties count half).
     #[arg(long, default_value = "hands")]
     unit: String,
-    /// Write the ratings CSV here as well.
-    #[arg(long, value_name = "FILE")]
+    /// Write the ratings CSV to this file as well (also accepted as `--out`).
+    #[arg(long = "file", alias = "out", value_name = "FILE")]
     out: Option<PathBuf>,
 }
 

@@ -21,7 +21,7 @@ use std::rc::Rc;
 #[derive(Args, Debug, Clone)]
 pub struct ReplayArgs {
     /// A run directory: take agents, seed, mode and rules from its run.json.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["a", "b", "seed", "is_match", "unpaired", "log"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["a", "b", "seed", "unit", "is_match", "unpaired", "log"])]
     run: Option<PathBuf>,
     /// The game index (the `game` column).
     #[arg(long, default_value_t = 0, value_name = "G")]
@@ -41,8 +41,13 @@ pub struct ReplayArgs {
     /// The run's master seed (without --run).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The game is a match (the run used --matches).
-    #[arg(long = "match", id = "is_match")]
+    /// What the run's games were (without --run): `hands` (the default) or
+    /// `matches` (the run used `--matches N`), as run.json's `mode` and
+    /// `ratings --unit` name them.
+    #[arg(long, value_name = "hands|matches", value_parser = parse_unit)]
+    unit: Option<Mode>,
+    /// Old spelling of `--unit matches`.
+    #[arg(long = "match", id = "is_match", hide = true, conflicts_with = "unit")]
     is_match: bool,
     /// The run used --unpaired.
     #[arg(long)]
@@ -55,6 +60,11 @@ pub struct ReplayArgs {
     save_log: Option<PathBuf>,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// `--unit`: hands or matches.
+fn parse_unit(s: &str) -> Result<Mode, String> {
+    Mode::parse(s.trim())
 }
 
 /// An agent that also writes down every action of the hand (it is told
@@ -122,10 +132,10 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             Plan::new(Manifest {
                 command: "play".into(),
                 seed: args.seed,
-                mode: if args.is_match {
-                    Mode::Matches
-                } else {
-                    Mode::Hands
+                mode: match (args.unit, args.is_match) {
+                    (Some(m), _) => m,
+                    (None, true) => Mode::Matches,
+                    (None, false) => Mode::Hands,
                 },
                 games: args.game.saturating_add(1),
                 paired: !args.unpaired,

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 /// Options of `kanaszta score`.
 #[derive(Args, Debug, Clone)]
 pub struct ScoreArgs {
-    /// The position file (the engine's JSON position format).
+    /// The position file (`-`: standard input), in the position format of
+    /// sim/POSITIONS.md.
     position: String,
 }
 
@@ -22,7 +23,7 @@ pub fn run(a: ScoreArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn score(out: &mut impl Write, g: &GameState) -> Result<(), CliError> {
+pub(super) fn score(out: &mut impl Write, g: &GameState) -> Result<(), CliError> {
     if !g.is_terminal() {
         writeln!(
             out,

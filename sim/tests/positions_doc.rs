@@ -1,0 +1,79 @@
+//! sim/POSITIONS.md cannot go stale: every JSON block in it is a position
+//! that loads and saves back to itself, and every action of its list
+//! parses and prints as written.
+
+use kanaszta_engine::{Action, GameState, HandEnd};
+
+fn doc() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/POSITIONS.md"))
+        .expect("read sim/POSITIONS.md")
+}
+
+/// The bodies of the fenced blocks of `lang`.
+fn blocks(text: &str, lang: &str) -> Vec<String> {
+    let open = format!("```{lang}\n");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(&open) {
+        let body = &rest[i + open.len()..];
+        let end = body.find("```").expect("a closed block");
+        out.push(body[..end].to_string());
+        rest = &body[end..];
+    }
+    out
+}
+
+#[test]
+fn every_json_block_of_positions_md_loads_and_round_trips() {
+    let blocks = blocks(&doc(), "json");
+    assert!(blocks.len() >= 6, "one example per phase at least");
+    let mut phases = std::collections::BTreeSet::new();
+    for b in &blocks {
+        let g = GameState::from_position_json(b).unwrap_or_else(|e| panic!("{e}\nin\n{b}"));
+        let saved = g.to_position_json();
+        let back = GameState::from_position_json(&saved).unwrap();
+        assert_eq!(back, g, "{b}");
+        phases.insert(format!("{:?}", g.phase()));
+    }
+    assert_eq!(
+        phases.len(),
+        5,
+        "an example of every phase (cut, first_discard, draw, meld, over): {phases:?}"
+    );
+}
+
+/// The example of going out from hand and clearing the table scores as
+/// the document says: 100 + 100 + 100 (D-14.1, D-14.2).
+#[test]
+fn the_clearing_example_scores_three_hundred_in_bonuses_d14() {
+    let b = blocks(&doc(), "json")
+        .into_iter()
+        .find(|b| b.contains("\"cleared_table\": true"))
+        .expect("the clearing example");
+    let g = GameState::from_position_json(&b).unwrap();
+    assert!(matches!(
+        g.end(),
+        Some(HandEnd::WentOut {
+            player: 0,
+            from_hand: true,
+            cleared_table: true
+        })
+    ));
+    let s = g.scores()[0];
+    assert_eq!(
+        s.going_out_points + s.from_hand_points + s.cleared_table_points,
+        300
+    );
+}
+
+#[test]
+fn every_action_of_positions_md_parses() {
+    let text = doc();
+    let list = blocks(&text, "text");
+    let actions: Vec<&str> = list[0].lines().filter(|l| !l.is_empty()).collect();
+    assert!(actions.len() >= 15, "{actions:?}");
+    for a in actions {
+        let parsed: Action = a.parse().unwrap_or_else(|e| panic!("{a}: {e}"));
+        assert_eq!(parsed.to_string(), a);
+    }
+}
