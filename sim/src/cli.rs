@@ -91,6 +91,9 @@ pub enum Command {
     )]
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).
+    #[command(
+        after_help = "Examples:\n  kanaszta human --vs ismcts:iters=500 --match\n      a whole match with the tax against ismcts, in the terminal; `help` at the prompt lists the commands\n  kanaszta human --vs rules --seed 7 --lines\n      the same deal every time, plain text, moves read line by line from standard input (numbers or the action notation), e.g. piped from a file"
+    )]
     Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
     #[command(
