@@ -195,6 +195,7 @@ impl RunArgs {
                 self.threads
             )));
         }
+        let (version, commit, dirty) = crate::runner::build_info();
         Plan::new(Manifest {
             command: command.into(),
             seed: self.seed,
@@ -208,6 +209,9 @@ impl RunArgs {
             games_done: None,
             reproducible: None,
             reproducible_note: None,
+            version: Some(version),
+            commit: Some(commit),
+            dirty: Some(dirty),
         })
     }
 }

@@ -138,6 +138,9 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         games_done: None,
         reproducible: None,
         reproducible_note: None,
+        version: None,
+        commit: None,
+        dirty: None,
     })?;
     let agents = format!("{a} vs {b}");
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();

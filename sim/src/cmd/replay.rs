@@ -141,6 +141,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 games_done: None,
                 reproducible: None,
                 reproducible_note: None,
+                version: None,
+                commit: None,
+                dirty: None,
             })?
         }
     };
