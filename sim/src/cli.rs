@@ -44,8 +44,7 @@ pub enum Command {
     Ratings(cmd::ratings::RatingsArgs),
     /// Engine and agent throughput: hands/s and actions/s per thread count.
     Bench(cmd::bench::BenchArgs),
-    /// One game of a run, move by move in card notation, each hand ending
-    /// with its final hands, tables and score item by item (D-14, D-15).
+    /// One game of a run, move by move in card notation.
     #[command(alias = "show")]
     Replay(cmd::replay::ReplayArgs),
     /// Every agent with its parameters, defaults and accepted values.
@@ -56,8 +55,7 @@ pub enum Command {
     Aggregate(cmd::aggregate::AggregateArgs),
     /// Draw an SVG chart from a CSV: bars or lines with 95% intervals, or a histogram.
     Plot(cmd::plot::PlotArgs),
-    /// Play one seeded hand between two agents (random by default; --a,
-    /// --b), printed move by move and scored item by item.
+    /// Play one seeded hand between two random agents, printed move by move.
     Demo(cmd::demo::DemoArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
     Legal(cmd::legal::LegalArgs),
