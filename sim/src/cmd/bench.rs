@@ -202,9 +202,38 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         } else {
             let _ = writeln!(
                 text,
-                "{t:>7}  {hps:>9.0}  {aps:>11.0}  {s:>8.3}  {speedup:>6.2}×"
+                "{t:>7}  {:>9}  {:>11}  {s:>8.3}  {speedup:>6.2}×",
+                super::play::rate_text(hps),
+                super::play::rate_text(aps)
             );
         }
+    }
+    if !args.csv {
+        crate::stats::legend(
+            &mut text,
+            &[
+                ("threads", "worker threads (0: one per core)".into()),
+                (
+                    "hands/s",
+                    format!(
+                        "hands played per second of wall time, {} and {} agents both included",
+                        a, b
+                    ),
+                ),
+                ("actions/s", "actions applied per second, both seats".into()),
+                (
+                    "seconds",
+                    format!(
+                        "the median of {} measurements of {} hands",
+                        args.repeat, args.hands
+                    ),
+                ),
+                (
+                    "speedup",
+                    "the first thread count's time over this one's".into(),
+                ),
+            ],
+        );
     }
     super::print(&text)
 }
