@@ -414,24 +414,47 @@ pub fn print_hand(
         return Ok(());
     }
     let (kind, who) = end_kind(g.end());
+    // The last turn listed; a hand that ends at a discard (going out, the
+    // turn cap, a dead lock) ends at turn `turns`, one that runs out of
+    // cards to draw (I-4) in the turn after the last completed one.
     let last = last_turn.unwrap_or(0);
-    let count = if last == g.turns() {
-        String::new()
+    let when = if last == g.turns() {
+        format!("at turn {last}")
     } else {
-        format!(", after {} turns", g.turns())
+        format!("in turn {last}, with {} turns completed", g.turns())
     };
     match who {
-        Some(p) => writeln!(
+        Some(p) => writeln!(out, "{} went out ({kind}) {when}", labels[p as usize])?,
+        None => writeln!(out, "the hand ended {kind} {when}")?,
+    }
+    let scores = g.scores();
+    for (p, s) in scores.iter().enumerate() {
+        let before = log.totals.get(p).copied().unwrap_or(0);
+        let taxed = if how.taxed {
+            tax(s.total, before, &log.rules)
+        } else {
+            s.total
+        };
+        writeln!(
             out,
-            "{} went out ({kind}) in turn {last}{count} (hands.csv: turns {})",
-            labels[p as usize],
-            g.turns()
-        )?,
-        None => writeln!(
-            out,
-            "the hand ended {kind} in turn {last}{count} (hands.csv: turns {})",
-            g.turns()
-        )?,
+            "{:<w$}: base {} (red threes {}, twins {}, canastas {}, heart aces {}, going out {}) + cards {} (melded {}, in hand {}) = {}{}",
+            labels[p],
+            s.base,
+            s.red_three_points,
+            s.twin_points,
+            s.canasta_points,
+            s.heart_ace_points,
+            s.going_out_points + s.from_hand_points + s.cleared_table_points,
+            s.card_value,
+            s.melded,
+            s.in_hand,
+            s.total,
+            if how.taxed && (taxed != s.total || before != 0) {
+                format!(", taxed {taxed}, total {}", before + taxed)
+            } else {
+                String::new()
+            }
+        )?;
     }
     audit(out, &g, log, how, &labels)
 }
