@@ -567,6 +567,36 @@ mod tests {
         }
     }
 
+    /// A row of a file written before the tail columns reads: the tail
+    /// is empty and the turns, counted from 0 then, count from 1 (I-24).
+    #[test]
+    fn a_row_written_before_the_tail_reads_on_todays_scale() {
+        let r = HandRow {
+            opened_turn: Some(5),
+            first_canasta_turn: None,
+            tax_divisor: Some(2),
+            cards_in_hand: Some(-35),
+            rules: rule_values(&Rules::default()),
+            ..HandRow::default()
+        };
+        let mut cells = r.cells();
+        cells.truncate(HandRow::legacy_header().len());
+        let at = HandRow::FIELDS
+            .iter()
+            .position(|f| *f == "opened_turn")
+            .unwrap();
+        cells[at] = "4".into();
+        let old = HandRow::from_cells(&csv::StringRecord::from(cells)).unwrap();
+        assert_eq!(old.opened_turn, Some(5));
+        assert_eq!(old.first_canasta_turn, None);
+        assert_eq!((old.tax_divisor, old.cards_in_hand), (None, None));
+        assert_eq!(old.rules, r.rules);
+        let mut short = r.cells();
+        short.pop();
+        let e = HandRow::from_cells(&csv::StringRecord::from(short)).unwrap_err();
+        assert!(e.contains("were expected"), "{e}");
+    }
+
     #[test]
     fn a_bad_cell_names_its_column() {
         let mut cells = HandRow {
