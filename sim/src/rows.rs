@@ -124,7 +124,7 @@ impl<T: Cell> Cell for Option<T> {
 /// added after the first files were written, at the end so that readers by
 /// position keep working. A file without the tail columns (written before
 /// them) still reads: the tail takes its default (empty cells) and
-/// `from_legacy` brings the older columns to today's conventions.
+/// `upgrade_legacy` brings the older columns to today's conventions.
 macro_rules! row {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }
      tail { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? }) => {
@@ -204,6 +204,7 @@ macro_rules! row {
                     return Err(format!("{} fields where {want} were expected", rec.len()));
                 }
                 let mut it = rec.iter();
+                #[allow(clippy::needless_update)] // a row with no tail
                 let mut row = $name {
                     $($field: {
                         let s = it.next().unwrap_or_default();
@@ -213,7 +214,7 @@ macro_rules! row {
                     ..$name::default()
                 };
                 if rec.len() == legacy {
-                    row.from_legacy();
+                    row.upgrade_legacy();
                 } else {
                     $(row.$tfield = {
                         let s = it.next().unwrap_or_default();
@@ -339,7 +340,7 @@ row! {
 impl HandRow {
     /// Files written before the tail columns counted `opened_turn` and
     /// `first_canasta_turn` from 0; today they count from 1, like `turns`.
-    fn from_legacy(&mut self) {
+    fn upgrade_legacy(&mut self) {
         self.opened_turn = self.opened_turn.map(|t| t.saturating_add(1));
         self.first_canasta_turn = self.first_canasta_turn.map(|t| t.saturating_add(1));
     }
@@ -383,7 +384,7 @@ row! {
 
 impl MatchRow {
     /// Nothing to bring up to date.
-    fn from_legacy(&mut self) {}
+    fn upgrade_legacy(&mut self) {}
 }
 
 row! {
@@ -409,7 +410,7 @@ row! {
 
 impl ErrorRow {
     /// Nothing to bring up to date.
-    fn from_legacy(&mut self) {}
+    fn upgrade_legacy(&mut self) {}
 }
 
 /// Orders rows of the files: series, then game.

@@ -236,8 +236,8 @@ fn replays_audit_adds_up_to_the_csvs_score() {
         let out = ok(&["replay", "--run", s(&d), "--game", game]);
         let mut hand = 0;
         let mut seen: HashMap<String, [i64; 2]> = HashMap::new();
-        let mut check = |seen: &mut HashMap<String, [i64; 2]>, hand: usize| {
-            for seat in 0..2 {
+        let check = |seen: &mut HashMap<String, [i64; 2]>, hand: usize| {
+            for seat in [0usize, 1] {
                 let r = rows
                     .iter()
                     .find(|r| {
