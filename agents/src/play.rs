@@ -25,7 +25,8 @@ pub struct AgentError {
     pub player: usize,
     /// The agent's name.
     pub agent: String,
-    /// Turn number (I-24) when it happened.
+    /// The turn in which it happened, numbered from 1 (I-24: the turns
+    /// completed before it, plus one), as `kanaszta replay` lists it.
     pub turn: u32,
     /// The action refused, if one was.
     pub action: Option<Action>,
@@ -89,7 +90,7 @@ pub fn play_hand(
             return Err(AgentError {
                 player: p,
                 agent: agents[p].name(),
-                turn: state.turns(),
+                turn: state.turns() + 1,
                 action: None,
                 error: RuleError::new(
                     "I-24",
@@ -112,7 +113,7 @@ pub fn play_hand(
             return Err(AgentError {
                 player: p,
                 agent: agents[p].name(),
-                turn: state.turns(),
+                turn: state.turns() + 1,
                 action: Some(action),
                 error,
             });

@@ -252,6 +252,7 @@ impl RunArgs {
                 self.threads
             )));
         }
+        let (version, commit, dirty) = crate::runner::build_info();
         Plan::new(Manifest {
             command: command.into(),
             seed: self.seed,
@@ -265,6 +266,9 @@ impl RunArgs {
             games_done: None,
             reproducible: None,
             reproducible_note: None,
+            version: Some(version),
+            commit: Some(commit),
+            dirty: Some(dirty),
         })
     }
 }

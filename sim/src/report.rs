@@ -4,7 +4,7 @@
 
 use crate::error::CliError;
 use crate::runner::{CsvFile, Manifest, Mode};
-use crate::stats::{bradley_terry, fmt_opt, num3, pct3, push3, SeriesStats};
+use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -101,10 +101,15 @@ pub fn report(
             if let Some(s) = stats.first() {
                 let _ = writeln!(
                     text,
-                    "{} vs {}: {} {unit}, {paired}, seed {}, shard {}",
-                    s.agents[0], s.agents[1], manifest.games, manifest.seed, manifest.shard
+                    "{} vs {}: {} {unit}, {paired}, seed {}{}",
+                    s.agents[0],
+                    s.agents[1],
+                    manifest.games,
+                    manifest.seed,
+                    shard_text(manifest)
                 );
                 s.table(&mut text);
+                s.legend(&mut text);
             }
         }
     }
@@ -140,7 +145,7 @@ fn tournament(
     let unit = manifest.mode.name();
     let _ = writeln!(
         text,
-        "tournament: {k} agents, {} {unit} per pair, {}, seed {}, shard {}",
+        "tournament: {k} agents, {} {unit} per pair, {}, seed {}{}",
         manifest.games,
         if manifest.paired {
             "paired seats"
@@ -148,7 +153,7 @@ fn tournament(
             "unpaired"
         },
         manifest.seed,
-        manifest.shard
+        shard_text(manifest)
     );
     let _ = writeln!(
         text,
@@ -186,6 +191,24 @@ fn tournament(
         let _ = writeln!(text);
     }
     let rating_rows = rating_table(agents, &wins, &games, &ratings, text);
+    legend(
+        text,
+        &[
+            (
+                "win rate",
+                format!(
+                    "share of the {unit} between the two that the row agent won ({}), ties half; `-` never met",
+                    if manifest.mode == Mode::Matches {
+                        "D-16.2"
+                    } else {
+                        "higher raw score, D-16.1, I-19"
+                    }
+                ),
+            ),
+            ("#N", "the agents in --agents order".into()),
+            rating_legend(unit),
+        ],
+    );
     if let Some(dir) = dir {
         let h: Vec<String> = [
             "agent",
@@ -314,7 +337,7 @@ fn sweep(
     let b = manifest.agents.get(1).cloned().unwrap_or_default();
     let _ = writeln!(
         text,
-        "sweep: {a} vs {b}, {} {unit} per setting, {}, seed {}, shard {}",
+        "sweep: {a} vs {b}, {} {unit} per setting, {}, seed {}{}",
         manifest.games,
         if manifest.paired {
             "paired seats"
@@ -322,7 +345,7 @@ fn sweep(
             "unpaired"
         },
         manifest.seed,
-        manifest.shard
+        shard_text(manifest)
     );
     let sw = stats
         .iter()
@@ -385,8 +408,55 @@ fn sweep(
             get(&na, "mean_match_hands")
         );
     }
+    let mut l: Vec<(&str, String)> = vec![
+        ("setting", "the values of the --vary switches".into()),
+        (
+            "wins",
+            format!(
+                "share of the {unit} that {a} won ({}), ties half; Wilson 95% interval",
+                if manifest.mode == Mode::Matches {
+                    "D-16.2"
+                } else {
+                    "higher raw score, D-16.1, I-19"
+                }
+            ),
+        ),
+        (
+            "A − B",
+            if manifest.mode == Mode::Matches {
+                "mean difference of the final totals (taxed, D-15) per match, A minus B, 95% interval".into()
+            } else {
+                "mean difference of raw hand scores (D-14, untaxed), A minus B, 95% interval".into()
+            },
+        ),
+        ("turns", "mean discards per hand (I-24), both seats".into()),
+    ];
+    if manifest.mode == Mode::Matches {
+        l.push(("hands/m", "mean hands per match".into()));
+    }
+    legend(text, &l);
     if let Some(dir) = dir {
         write_csv(dir, "sweep.csv", &header, &rows)?;
     }
     Ok(())
+}
+
+/// `, shard I/N` for a run that is a shard (or a partial merge of shards);
+/// nothing for a whole run.
+fn shard_text(manifest: &Manifest) -> String {
+    if manifest.shard.is_complete() {
+        String::new()
+    } else {
+        format!(", shard {}", manifest.shard)
+    }
+}
+
+/// The legend line of a rating table.
+pub fn rating_legend(unit: &str) -> (&'static str, String) {
+    (
+        "rating",
+        format!(
+            "Bradley–Terry strength on the Elo scale (+400 = odds of 10 to 1), mean 0, 95% interval; score: {unit} won, ties half, of those played"
+        ),
+    )
 }

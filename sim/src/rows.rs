@@ -120,9 +120,14 @@ impl<T: Cell> Cell for Option<T> {
 }
 
 /// Declares a row struct whose fields are its CSV columns, in order, followed
-/// by one `rule_KEY` column per rule switch.
+/// by one `rule_KEY` column per rule switch, then the `tail` columns: those
+/// added after the first files were written, at the end so that readers by
+/// position keep working. A file without the tail columns (written before
+/// them) still reads: the tail takes its default (empty cells) and
+/// `upgrade_legacy` brings the older columns to today's conventions.
 macro_rules! row {
-    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }
+     tail { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name {
@@ -130,14 +135,25 @@ macro_rules! row {
             /// The rule switches the game was played under, in
             /// [`Rules::keys`] order (shared by every row of a series).
             pub rules: std::sync::Arc<[String]>,
+            $($(#[$tm])* pub $tfield: $tty,)*
         }
 
         impl $name {
             /// The columns before the rule columns.
             pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
 
+            /// The columns after the rule columns.
+            pub const TAIL: &'static [&'static str] = &[$(stringify!($tfield)),*];
+
             /// Every column name.
             pub fn header() -> Vec<String> {
+                let mut h = Self::legacy_header();
+                h.extend(Self::TAIL.iter().map(|s| s.to_string()));
+                h
+            }
+
+            /// The header of files written before the tail columns.
+            pub fn legacy_header() -> Vec<String> {
                 let mut h: Vec<String> = Self::FIELDS.iter().map(|s| s.to_string()).collect();
                 h.extend(rule_columns());
                 h
@@ -149,6 +165,7 @@ macro_rules! row {
                 let mut v = Vec::with_capacity(Self::FIELDS.len() + self.rules.len());
                 $(v.push(Cell::to_cell(&self.$field));)*
                 v.extend(self.rules.iter().cloned());
+                $(v.push(Cell::to_cell(&self.$tfield));)*
                 v
             }
 
@@ -169,24 +186,42 @@ macro_rules! row {
                     out.push(b',');
                     write_text(out, r);
                 }
+                $(
+                    out.push(b',');
+                    Cell::write_cell(&self.$tfield, out);
+                )*
                 out.push(b'\n');
             }
 
             /// Reads a row written by [`Self::write_csv`] (the header was checked
-            /// to be [`Self::header`]).
+            /// to be [`Self::header`]), or by a version before the tail
+            /// columns ([`Self::legacy_header`]): its tail is left at the
+            /// default and its older columns are brought up to date.
             pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
-                let want = Self::FIELDS.len() + rule_keys().len();
-                if rec.len() != want {
+                let legacy = Self::FIELDS.len() + rule_keys().len();
+                let want = legacy + Self::TAIL.len();
+                if rec.len() != want && rec.len() != legacy {
                     return Err(format!("{} fields where {want} were expected", rec.len()));
                 }
                 let mut it = rec.iter();
-                Ok($name {
+                #[allow(clippy::needless_update)] // a row with no tail
+                let mut row = $name {
                     $($field: {
                         let s = it.next().unwrap_or_default();
                         Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
                     },)*
-                    rules: it.map(str::to_string).collect(),
-                })
+                    rules: it.by_ref().take(rule_keys().len()).map(str::to_string).collect(),
+                    ..$name::default()
+                };
+                if rec.len() == legacy {
+                    row.upgrade_legacy();
+                } else {
+                    $(row.$tfield = {
+                        let s = it.next().unwrap_or_default();
+                        Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
+                    };)*
+                }
+                Ok(row)
             }
         }
     };
@@ -273,12 +308,41 @@ row! {
         melded: i32,
         in_hand: i32,
         card_value: i32,
+        /// The turn of the opening meld, numbered from 1 (I-24) like `turns`.
         opened_turn: Option<u16>,
+        /// The turn of the first canasta, numbered from 1.
         first_canasta_turn: Option<u16>,
         pile_pickups: u16,
         free_pickups: u16,
         cards_picked: u16,
         frozen_turns: u16,
+    }
+    tail {
+        /// The divisor of the tax bracket of `total_before` (D-15, I-18):
+        /// 1 when untaxed (below the first threshold, `tax=off`, hands mode).
+        tax_divisor: Option<u32>,
+        /// The other seat's running total before the hand.
+        opponent_total_before: Option<i32>,
+        /// `total_before − opponent_total_before`.
+        lead_before: Option<i32>,
+        /// The seat with the higher taxed score (I-19 keeps it for
+        /// statistics); empty on a tie.
+        taxed_winner: Option<u8>,
+        /// This seat won the hand by taxed score.
+        won_taxed: Option<bool>,
+        /// The part of `in_hand` from cards other than black threes (≤ 0).
+        cards_in_hand: Option<i32>,
+        /// The part of `in_hand` from black threes, −100 each (I-16, ≤ 0).
+        black_threes_in_hand: Option<i32>,
+    }
+}
+
+impl HandRow {
+    /// Files written before the tail columns counted `opened_turn` and
+    /// `first_canasta_turn` from 0; today they count from 1, like `turns`.
+    fn upgrade_legacy(&mut self) {
+        self.opened_turn = self.opened_turn.map(|t| t.saturating_add(1));
+        self.first_canasta_turn = self.first_canasta_turn.map(|t| t.saturating_add(1));
     }
 }
 
@@ -308,6 +372,19 @@ row! {
         max_deficit: i32,
         comeback: bool,
     }
+    tail {
+        /// Points this seat lost to the tax over the match, negative hands
+        /// included (`raw_sum − total`; less than `tax_paid` when a taxed
+        /// negative hand, `tax_negative=apply`, gave points back).
+        net_tax: Option<i64>,
+        /// Hands this seat won by taxed score.
+        taxed_hand_wins: Option<u32>,
+    }
+}
+
+impl MatchRow {
+    /// Nothing to bring up to date.
+    fn upgrade_legacy(&mut self) {}
 }
 
 row! {
@@ -328,6 +405,12 @@ row! {
         rule: String,
         message: String,
     }
+    tail {}
+}
+
+impl ErrorRow {
+    /// Nothing to bring up to date.
+    fn upgrade_legacy(&mut self) {}
 }
 
 /// Orders rows of the files: series, then game.
@@ -483,6 +566,36 @@ mod tests {
         for (rec, cells) in recs.iter().zip(&want) {
             assert_eq!(rec.iter().collect::<Vec<_>>(), *cells);
         }
+    }
+
+    /// A row of a file written before the tail columns reads: the tail
+    /// is empty and the turns, counted from 0 then, count from 1 (I-24).
+    #[test]
+    fn a_row_written_before_the_tail_reads_on_todays_scale() {
+        let r = HandRow {
+            opened_turn: Some(5),
+            first_canasta_turn: None,
+            tax_divisor: Some(2),
+            cards_in_hand: Some(-35),
+            rules: rule_values(&Rules::default()),
+            ..HandRow::default()
+        };
+        let mut cells = r.cells();
+        cells.truncate(HandRow::legacy_header().len());
+        let at = HandRow::FIELDS
+            .iter()
+            .position(|f| *f == "opened_turn")
+            .unwrap();
+        cells[at] = "4".into();
+        let old = HandRow::from_cells(&csv::StringRecord::from(cells)).unwrap();
+        assert_eq!(old.opened_turn, Some(5));
+        assert_eq!(old.first_canasta_turn, None);
+        assert_eq!((old.tax_divisor, old.cards_in_hand), (None, None));
+        assert_eq!(old.rules, r.rules);
+        let mut short = r.cells();
+        short.pop();
+        let e = HandRow::from_cells(&csv::StringRecord::from(short)).unwrap_err();
+        assert!(e.contains("were expected"), "{e}");
     }
 
     #[test]

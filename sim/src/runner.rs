@@ -13,7 +13,7 @@ use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec, HandPlay};
-use kanaszta_engine::{GameState, HandEnd, HandRecord, Match, Rules};
+use kanaszta_engine::{GameState, HandEnd, HandRecord, HandScore, Match, Rules};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -177,6 +177,27 @@ pub struct Manifest {
     /// Why the run is not reproducible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproducible_note: Option<String>,
+    /// The version of `kanaszta` that played the run (absent in runs
+    /// written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The git commit it was built from, or `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Whether tracked files differed from that commit at the build:
+    /// `true`, `false` or `unknown`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dirty: Option<String>,
+}
+
+/// This build: the package version, the git commit and whether the
+/// sources differed from it (embedded by `build.rs`).
+pub fn build_info() -> (String, String, String) {
+    (
+        env!("CARGO_PKG_VERSION").to_string(),
+        env!("KANASZTA_COMMIT").to_string(),
+        env!("KANASZTA_DIRTY").to_string(),
+    )
 }
 
 /// An unreadable or malformed `run.json`: the file, and the field that was
@@ -342,7 +363,7 @@ fn misfit(text: &str) -> Option<(String, String)> {
     }
     type Check = fn(&Value) -> Option<String>;
     let map: serde_json::Map<String, Value> = serde_json::from_str(text).ok()?;
-    let top: [(&str, Check); 8] = [
+    let top: [(&str, Check); 11] = [
         ("command", check::<String>),
         ("seed", check::<u64>),
         ("mode", check::<Mode>),
@@ -351,6 +372,9 @@ fn misfit(text: &str) -> Option<(String, String)> {
         ("shard", check::<Shard>),
         ("agents", check::<Vec<String>>),
         ("series", check::<Vec<Value>>),
+        ("version", check::<String>),
+        ("commit", check::<String>),
+        ("dirty", check::<String>),
     ];
     for (k, f) in top {
         if let Some(e) = map.get(k).and_then(f) {
@@ -652,7 +676,13 @@ impl Plan {
                         rec.winner,
                         play.actions,
                     ));
-                    track.hand(rec.starter, &rec.raw, &rec.totals_after, rec.winner);
+                    track.hand(
+                        rec.starter,
+                        &rec.raw,
+                        &rec.taxed,
+                        &rec.totals_after,
+                        rec.winner,
+                    );
                 });
                 match r {
                     Ok(()) => {
@@ -804,6 +834,10 @@ pub(crate) fn hand_rows(
 ) -> Vec<HandRow> {
     let (end, out_seat) = end_kind(state.end());
     let scores = state.scores();
+    let taxed_winner = unique_max(taxed);
+    let black_threes: Vec<i32> = (0..2)
+        .map(|p| black_threes_in_hand(state, p, &scores[p]))
+        .collect();
     (0..2)
         .map(|p| {
             let s = &scores[p];
@@ -852,16 +886,54 @@ pub(crate) fn hand_rows(
                 melded: s.melded,
                 in_hand: s.in_hand,
                 card_value: s.card_value,
-                opened_turn: st.opened_turn,
-                first_canasta_turn: st.first_canasta_turn,
+                opened_turn: st.opened_turn.map(turn_number),
+                first_canasta_turn: st.first_canasta_turn.map(turn_number),
                 pile_pickups: st.pile_pickups,
                 free_pickups: st.free_pickups,
                 cards_picked: st.cards_picked,
                 frozen_turns: st.frozen_turns,
                 rules: ids.rules.clone(),
+                tax_divisor: Some(match ids.mode {
+                    Mode::Hands => 1,
+                    Mode::Matches => tax_divisor(state.rules(), before[p]),
+                }),
+                opponent_total_before: Some(before[1 - p]),
+                lead_before: Some(before[p] - before[1 - p]),
+                taxed_winner,
+                won_taxed: Some(taxed_winner == Some(p as u8)),
+                cards_in_hand: Some(s.in_hand - black_threes[p]),
+                black_threes_in_hand: Some(black_threes[p]),
             }
         })
         .collect()
+}
+
+/// The number, counted from 1 as people count (I-24), of the turn in which
+/// the engine recorded an event: the engine keeps the turns completed
+/// before it. The last turn of a hand that ends at a discard is then
+/// numbered `turns`.
+pub fn turn_number(completed: u16) -> u16 {
+    completed.saturating_add(1)
+}
+
+/// The divisor of the tax bracket of `total_before` (D-15, I-18): 1 when
+/// the score is not divided (below the first threshold, or `tax=off`).
+pub fn tax_divisor(rules: &Rules, total_before: i32) -> u32 {
+    if rules.tax == kanaszta_engine::Switch::Off {
+        1
+    } else {
+        rules.tax_schedule.divisor(total_before).max(1)
+    }
+}
+
+/// The part of seat `p`'s `in_hand` (D-14) from black threes: −100 each
+/// (I-16) when the cards in hand count, else 0.
+pub fn black_threes_in_hand(state: &GameState, p: usize, s: &HandScore) -> i32 {
+    if s.in_hand == 0 {
+        0
+    } else {
+        -100 * state.hand(p).black_three_count() as i32
+    }
 }
 
 /// The course of a match: leads, deficits, hand wins.
@@ -872,17 +944,30 @@ struct MatchTrack {
     lead_changes: u32,
     max_deficit: [i32; 2],
     hand_wins: [u32; 2],
+    taxed_hand_wins: [u32; 2],
     raw_sum: [i64; 2],
+    net_tax: [i64; 2],
 }
 
 impl MatchTrack {
-    fn hand(&mut self, starter: u8, raw: &[i32], totals: &[i32], winner: Option<u8>) {
+    fn hand(
+        &mut self,
+        starter: u8,
+        raw: &[i32],
+        taxed: &[i32],
+        totals: &[i32],
+        winner: Option<u8>,
+    ) {
         self.first_starter.get_or_insert(starter);
         if let Some(w) = winner {
             self.hand_wins[w as usize & 1] += 1;
         }
+        if let Some(w) = unique_max(taxed) {
+            self.taxed_hand_wins[w as usize & 1] += 1;
+        }
         for p in 0..2 {
             self.raw_sum[p] += raw[p] as i64;
+            self.net_tax[p] += raw[p] as i64 - taxed[p] as i64;
             self.max_deficit[p] = self.max_deficit[p].max(totals[1 - p] - totals[p]);
         }
         // A lead change: the strict leader differs from the last strict one.
@@ -935,6 +1020,8 @@ fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
                 max_deficit: t.max_deficit[p],
                 comeback: won && t.max_deficit[p] >= COMEBACK,
                 rules: ids.rules.clone(),
+                net_tax: Some(t.net_tax[p]),
+                taxed_hand_wins: Some(t.taxed_hand_wins[p]),
             }
         })
         .collect()
@@ -1487,6 +1574,9 @@ mod tests {
             games_done: None,
             reproducible: None,
             reproducible_note: None,
+            version: None,
+            commit: None,
+            dirty: None,
         })
         .expect("a valid plan")
     }

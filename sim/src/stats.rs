@@ -634,6 +634,88 @@ impl SeriesStats {
     }
 }
 
+/// Appends `lines` as a legend under a table: `legend:` and one
+/// `  term: meaning` line each.
+pub fn legend(out: &mut String, lines: &[(&str, String)]) {
+    let _ = writeln!(out, "legend:");
+    let w = lines
+        .iter()
+        .map(|(t, _)| t.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (term, meaning) in lines {
+        let pad = w - term.chars().count();
+        let _ = writeln!(out, "  {term}{:pad$}  {meaning}", "");
+    }
+}
+
+impl SeriesStats {
+    /// The legend of [`SeriesStats::table`]: every abbreviation, which
+    /// points are raw and which taxed, what a win counts.
+    pub fn legend(&self, out: &mut String) {
+        let mut l: Vec<(&str, String)> = Vec::new();
+        if self.matches_mode {
+            l.push(("matches", "matches the agent played (both seats)".into()));
+            l.push((
+                "match wins",
+                "share of the matches the agent won (D-16.2), drawn (capped, tied) ones half; Wilson 95% interval".into(),
+            ));
+        } else {
+            l.push(("hands", "hands the agent played (both seats)".into()));
+            l.push((
+                "hand wins",
+                "share of the hands the agent won: the higher raw score (D-16.1, I-19), ties half; Wilson 95% interval".into(),
+            ));
+        }
+        l.push((
+            "points/hand",
+            "mean raw hand score (D-14, before the tax) with its 95% interval".into(),
+        ));
+        l.push((
+            "opens@",
+            "mean turn of the agent's opening meld, tN = turn N, counted from 1 (I-24: a turn is one discard)".into(),
+        ));
+        l.push((
+            "canasta@",
+            "mean turn of its first canasta, the same way".into(),
+        ));
+        l.push((
+            "went out",
+            "share of the agent's hands that it ended by going out (D-13)".into(),
+        ));
+        l.push((
+            "A − B",
+            if self.matches_mode {
+                "mean difference of the final totals (taxed, D-15) per match, A minus B, 95% interval".into()
+            } else {
+                "mean difference of raw hand scores, A minus B, 95% interval".into()
+            },
+        ));
+        if self.sides[0].hands > 0 && self.diff.n() * 2 <= self.games {
+            l.push((
+                "paired deals",
+                "each deal played twice with the seats swapped, so the luck of the cards cancels; the difference is averaged per deal".into(),
+            ));
+        }
+        if self.matches_mode {
+            l.push((
+                "match length",
+                "mean hands per match; tax paid: points the tax took (D-15) from the agent's positive hands, per match".into(),
+            ));
+        }
+        l.push((
+            "exhausted",
+            "stock and pile empty, nobody went out (I-4); stalled: the turn cap reached (I-5); deadlocked: nobody can ever go out (I-32)".into(),
+        ));
+        l.push(("turns", "discards per hand (I-24), both seats".into()));
+        l.push((
+            "starter wins",
+            "share of hands won by the player who started them (I-1), ties half".into(),
+        ));
+        legend(out, &l);
+    }
+}
+
 fn ratio(x: f64, n: f64, decimals: usize) -> String {
     if n > 0.0 {
         format!("{:.*}", decimals, x / n)

@@ -20,7 +20,12 @@ fn demo_plays_a_hand_and_is_reproducible() {
     assert_eq!(code, 0);
     assert!(out.contains("cut shows"));
     assert!(out.contains("discard"));
-    assert!(out.lines().filter(|l| l.starts_with("P0: base")).count() == 1);
+    assert!(
+        out.lines()
+            .filter(|l| l.starts_with("P0 random: base"))
+            .count()
+            == 1
+    );
     let (_, again, _) = kanaszta(&["demo", "--seed", "5"]);
     assert_eq!(out, again, "same seed, same hand");
     let (_, other, _) = kanaszta(&["demo", "--seed", "6"]);

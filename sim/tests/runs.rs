@@ -777,10 +777,18 @@ fn replay_reproduces_a_row() {
         s(&log),
     ]);
     let from_log = ok(&["replay", "--log", s(&log)]);
+    // `turn N P0 greedy ACTION` from a run, `turn N P0 ACTION` from a log
+    // (which does not name the agents).
     let moves = |t: &str| -> Vec<String> {
         t.lines()
             .filter(|l| l.starts_with("turn"))
-            .map(|l| l.split_whitespace().skip(4).collect::<Vec<_>>().join(" "))
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(3)
+                    .skip_while(|w| ["greedy", "random"].contains(w))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect()
     };
     assert_eq!(moves(&out), moves(&from_log));

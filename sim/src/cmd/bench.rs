@@ -138,6 +138,9 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         games_done: None,
         reproducible: None,
         reproducible_note: None,
+        version: None,
+        commit: None,
+        dirty: None,
     })?;
     let agents = format!("{a} vs {b}");
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();
@@ -199,9 +202,38 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         } else {
             let _ = writeln!(
                 text,
-                "{t:>7}  {hps:>9.0}  {aps:>11.0}  {s:>8.3}  {speedup:>6.2}×"
+                "{t:>7}  {:>9}  {:>11}  {s:>8.3}  {speedup:>6.2}×",
+                super::play::rate_text(hps),
+                super::play::rate_text(aps)
             );
         }
+    }
+    if !args.csv {
+        crate::stats::legend(
+            &mut text,
+            &[
+                ("threads", "worker threads (0: one per core)".into()),
+                (
+                    "hands/s",
+                    format!(
+                        "hands played per second of wall time, {} and {} agents both included",
+                        a, b
+                    ),
+                ),
+                ("actions/s", "actions applied per second, both seats".into()),
+                (
+                    "seconds",
+                    format!(
+                        "the median of {} measurements of {} hands",
+                        args.repeat, args.hands
+                    ),
+                ),
+                (
+                    "speedup",
+                    "the first thread count's time over this one's".into(),
+                ),
+            ],
+        );
     }
     super::print(&text)
 }

@@ -123,6 +123,7 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
 
 trait Row: Keyed + Sized {
     fn header() -> Vec<String>;
+    fn legacy_header() -> Vec<String>;
     fn from_cells(rec: &csv::StringRecord) -> Result<Self, String>;
     fn rules(&self) -> &[String];
     fn deal(&self) -> u64;
@@ -134,6 +135,9 @@ macro_rules! impl_row {
         impl Row for $t {
             fn header() -> Vec<String> {
                 <$t>::header()
+            }
+            fn legacy_header() -> Vec<String> {
+                <$t>::legacy_header()
             }
             fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
                 <$t>::from_cells(rec)
@@ -168,7 +172,9 @@ impl<T: Row> Source<T> {
             .map(str::to_string)
             .collect();
         let want = T::header();
-        if header != want {
+        // A file written before the newest columns reads too: they stay
+        // empty in the merged rows.
+        if header != want && header != T::legacy_header() {
             let missing: Vec<&String> = want.iter().filter(|c| !header.contains(c)).collect();
             let extra: Vec<&String> = header.iter().filter(|c| !want.contains(c)).collect();
             return Err(format!(
@@ -469,6 +475,34 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
             )));
         }
         shards.push(m.shard.clone());
+    }
+    // Shards built from other sources may play other games; the merged
+    // run.json keeps the first one's build, so say when they differ.
+    let build = |m: &Manifest| (m.version.clone(), m.commit.clone(), m.dirty.clone());
+    if let Some((d, m)) = dirs
+        .iter()
+        .zip(&manifests)
+        .find(|(_, m)| build(m) != build(first))
+    {
+        let show = |m: &Manifest| {
+            format!(
+                "version {}, commit {}{}",
+                m.version.as_deref().unwrap_or("unrecorded"),
+                m.commit.as_deref().unwrap_or("unrecorded"),
+                if m.dirty.as_deref() == Some("true") {
+                    " (dirty)"
+                } else {
+                    ""
+                }
+            )
+        };
+        eprintln!(
+            "kanaszta: note: {} was played by {} but {} by {}; run.json keeps the first",
+            dirs[0].display(),
+            show(first),
+            d.display(),
+            show(m)
+        );
     }
     let n = shards[0].n;
     let mut held: Vec<u32> = Vec::new();

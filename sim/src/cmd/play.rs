@@ -78,7 +78,7 @@ pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
 
 /// A rate with three significant digits for slow agents (0.145, 2.31)
 /// and whole numbers from 100 on.
-fn rate_text(r: f64) -> String {
+pub fn rate_text(r: f64) -> String {
     let decimals = if r >= 100.0 {
         0
     } else if r >= 10.0 {

@@ -7,7 +7,8 @@
 //! - `line`: `--y` against a numeric or categorical `--x`, one line per
 //!   value of `--group`, with optional error bars;
 //! - `hist`: the distribution of `--x` (e.g. hands per match), one outline
-//!   per value of `--group`, on shared bins.
+//!   per value of `--group`, on shared bins; the two rows of a game in
+//!   `hands.csv` or `matches.csv` count once for a column of the game.
 
 use super::parse_filters;
 use crate::error::CliError;
@@ -23,7 +24,9 @@ use std::process::ExitCode;
 pub struct PlotArgs {
     /// The CSV file (`-`: standard input).
     file: String,
-    /// bar, line or hist.
+    /// bar, line or hist. A hist of hands.csv or matches.csv (two rows per
+    /// game, one per seat) counts each game once when --x is the same on
+    /// both seats' rows (`hands`, `capped`, `turns`), each row otherwise.
     #[arg(long, default_value = "bar")]
     kind: String,
     /// Column on the x axis (categories for bar, values for hist).
@@ -82,12 +85,14 @@ pub fn run(a: PlotArgs) -> Result<ExitCode, CliError> {
     };
     let table = Table::read(input::open(&a.file, "read")?, input::name(&a.file))?;
     let svg = render(&table, &spec, &a.file)?;
+    let what = describe(&table, &spec, &a.file)?;
     if a.out.as_os_str() == "-" {
+        // Standard output holds the SVG; what it is goes to stderr.
+        eprintln!("kanaszta plot: {what}");
         return super::print(&svg);
     }
-    std::fs::write(&a.out, svg)
-        .map(|()| ExitCode::SUCCESS)
-        .map_err(|e| CliError::io("write", a.out.display(), e))
+    std::fs::write(&a.out, svg).map_err(|e| CliError::io("write", a.out.display(), e))?;
+    super::print(&format!("wrote {}: {what}\n", a.out.display()))
 }
 
 /// What to draw.
@@ -198,6 +203,89 @@ impl Table {
     }
 }
 
+/// The rows of a file with one row per seat of a game (`hands.csv`,
+/// `matches.csv`: columns `seat` and `game`) kept once per game (and hand),
+/// when the histogram's column and group hold the same value on every row
+/// of each game: a column of the game itself (`hands`, `capped`,
+/// `lead_changes`), which would otherwise count every game twice. `None`
+/// for any other file or column (`total`, `raw`: one value per seat).
+fn once_per_game<'a>(
+    table: &Table,
+    rows: &[(usize, &'a Vec<String>)],
+    xi: usize,
+    gi: Option<usize>,
+) -> Option<Vec<(usize, &'a Vec<String>)>> {
+    let find = |c: &str| table.header.iter().position(|h| h == c);
+    find("seat")?;
+    let game = find("game")?;
+    let keys: Vec<usize> = [find("series"), Some(game), find("hand")]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut first: HashMap<Vec<&str>, (&str, Option<&str>)> = HashMap::new();
+    let mut kept = Vec::new();
+    for &(line, r) in rows {
+        let key: Vec<&str> = keys.iter().map(|&k| r[k].as_str()).collect();
+        let value = (r[xi].as_str(), gi.map(|g| r[g].as_str()));
+        match first.get(&key) {
+            Some(v) if *v != value => return None,
+            Some(_) => {}
+            None => {
+                first.insert(key, value);
+                kept.push((line, r));
+            }
+        }
+    }
+    (kept.len() < rows.len()).then_some(kept)
+}
+
+/// What `kanaszta plot` says it drew: the chart's kind and columns, the
+/// rows behind it, and whether per-seat rows were counted once per game.
+pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+    let xi = table.col(&spec.x, file)?;
+    let gi = match &spec.group {
+        Some(g) => Some(table.col(g, file)?),
+        None => None,
+    };
+    let mut filters = Vec::new();
+    for (k, v) in &spec.filter {
+        filters.push((table.col(k, file)?, v.clone()));
+    }
+    let rows: Vec<(usize, &Vec<String>)> = table
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            filters
+                .iter()
+                .all(|(i, v)| r.get(*i).is_some_and(|c| cell_matches(c, v)))
+        })
+        .map(|(i, r)| (i + 2, r))
+        .collect();
+    let kind = match spec.kind {
+        Kind::Bar => "bar chart",
+        Kind::Line => "line chart",
+        Kind::Hist => "histogram",
+    };
+    let what = match (&spec.kind, &spec.y) {
+        (Kind::Hist, _) | (_, None) => format!("`{}`", spec.x),
+        (_, Some(y)) => format!("`{y}` by `{}`", spec.x),
+    };
+    let group = spec
+        .group
+        .as_ref()
+        .map_or(String::new(), |g| format!(", one series per `{g}`"));
+    let counted = match (&spec.kind, once_per_game(table, &rows, xi, gi)) {
+        (Kind::Hist, Some(kept)) => format!(
+            "{} rows, counted once per game: `{}` is the same on both seats' rows",
+            kept.len(),
+            spec.x
+        ),
+        _ => format!("{} rows", rows.len()),
+    };
+    Ok(format!("a {kind} of {what}{group} from {file} ({counted})"))
+}
+
 fn num(v: &str, col: &str, row: usize) -> Result<f64, String> {
     input::number(v).map_err(|what| format!("row {row}: column `{col}` holds {what}"))
 }
@@ -240,6 +328,7 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
     }
     let group_of = |r: &Vec<String>| gi.map_or(String::new(), |g| r[g].clone());
     if spec.kind == Kind::Hist {
+        let rows = once_per_game(table, &rows, xi, gi).unwrap_or(rows);
         let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (line, r) in &rows {
             groups

@@ -393,6 +393,7 @@ pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
         if runs == 1 { "run" } else { "runs" }
     );
     let rows = rating_table(&agents, &wins, &games, &fit, &mut text);
+    crate::stats::legend(&mut text, &[crate::report::rating_legend(unit.name())]);
     let mut csv = RATING_COLUMNS.join(",");
     csv.push('\n');
     for r in rows {

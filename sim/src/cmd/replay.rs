@@ -6,10 +6,12 @@
 
 use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
-use crate::runner::{end_kind, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::runner::{
+    black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
+};
 use clap::Args;
 use kanaszta_agents::{Agent, AgentSpec};
-use kanaszta_engine::{tax, Action, GameLog};
+use kanaszta_engine::{tax, Action, GameLog, GameState};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
 use std::io::Write;
@@ -69,9 +71,11 @@ fn parse_unit(s: &str) -> Result<Mode, String> {
 
 /// An agent that also writes down every action of the hand (it is told
 /// every action, its own included).
-struct Recorder {
-    inner: Box<dyn Agent>,
-    log: Option<Rc<RefCell<Vec<Action>>>>,
+pub struct Recorder {
+    /// The agent.
+    pub inner: Box<dyn Agent>,
+    /// Where the actions go (one seat's recorder is enough).
+    pub log: Option<Rc<RefCell<Vec<Action>>>>,
 }
 
 impl Agent for Recorder {
@@ -113,7 +117,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
         let mut out = std::io::stdout().lock();
         quiet_pipe((|| -> Result<(), CliError> {
             writeln!(out, "game log {}", path.display())?;
-            print_hand(&mut out, &log, ["P0".into(), "P1".into()], None)
+            let how = HandPrint {
+                names: None,
+                show_hand: false,
+                taxed: true,
+            };
+            print_hand(&mut out, &log, &how, None)
         })())?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -151,6 +160,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 games_done: None,
                 reproducible: None,
                 reproducible_note: None,
+                version: None,
+                commit: None,
+                dirty: None,
             })?
         }
     };
@@ -305,7 +317,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                     log.totals[0], log.totals[1]
                 )?;
             }
-            print_hand(&mut out, log, names.clone(), err.as_deref())?;
+            let how = HandPrint {
+                names: Some(&names),
+                show_hand: false,
+                taxed: plan.mode == Mode::Matches,
+            };
+            print_hand(&mut out, log, &how, err.as_deref())?;
             last = Some(log.clone());
         }
         Ok(())
@@ -317,16 +334,41 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints one hand: every action with its mover, what a draw or pickup
-/// brought, the tables and the pile at each turn's end, and the scores.
-fn print_hand(
+/// How [`print_hand`] labels and prints a hand.
+pub struct HandPrint<'a> {
+    /// The agents seat by seat (`P0 rules`), or none (`P0`: a saved log
+    /// does not name them).
+    pub names: Option<&'a [String; 2]>,
+    /// After each discard, also the mover's hand (`kanaszta demo`).
+    pub show_hand: bool,
+    /// The hand is scored with the tax (D-15) on its running totals: a hand
+    /// of a match or a saved log; single hands (mode hands) are not taxed.
+    pub taxed: bool,
+}
+
+impl HandPrint<'_> {
+    fn label(&self, p: usize) -> String {
+        match self.names {
+            Some(n) => format!("P{p} {}", n[p]),
+            None => format!("P{p}"),
+        }
+    }
+}
+
+/// Prints one hand: every action with its mover and turn (numbered from 1,
+/// I-24), what a draw or pickup brought, the table and the pile at each
+/// turn's end; then what scores it: the cards left in each hand, the red
+/// threes, the tables after the last discard, and the score item by item
+/// (D-14, named as hands.csv's columns) with the tax (D-15).
+pub fn print_hand(
     out: &mut impl Write,
     log: &GameLog,
-    names: [String; 2],
+    how: &HandPrint,
     error: Option<&str>,
 ) -> Result<(), CliError> {
     let mut g = log.initial();
-    let w = names.iter().map(|n| n.len()).max().unwrap_or(2);
+    let labels: Vec<String> = (0..2).map(|p| how.label(p)).collect();
+    let w = labels.iter().map(|n| n.len()).max().unwrap_or(2);
     let cut = g.cut_cards();
     writeln!(
         out,
@@ -337,9 +379,12 @@ fn print_hand(
         cut[1],
         cut[2]
     )?;
+    let mut last_turn = None;
     for (i, &a) in log.actions.iter().enumerate() {
         let p = g.current_player();
-        let turn = g.turns();
+        // The turn in progress, counted from 1: the turns completed, plus one.
+        let turn = g.turns() + 1;
+        last_turn = Some(turn);
         let before = g.hand(p);
         g.apply(a)
             .map_err(|e| format!("the log's action {i} (`{a}`) is refused: {e}"))?;
@@ -350,37 +395,23 @@ fn print_hand(
             {
                 format!("   +{gained}")
             }
+            Action::KeepCut { .. } if how.show_hand => format!("   holds {}", g.hand(p)),
             Action::KeepCut { .. } => format!("   holds {} cards", g.hand(p).len()),
             _ => String::new(),
         };
-        writeln!(out, "turn {:>3}  P{p} {:<w$}  {a}{extra}", turn, names[p])?;
+        writeln!(out, "turn {turn:>3}  {:<w$}  {a}{extra}", labels[p])?;
         if matches!(a, Action::Discard(_)) && !g.is_terminal() {
-            let t = g.table(p);
-            let groups: Vec<String> = t.groups().iter().map(|x| x.to_string()).collect();
-            let mut items = Vec::new();
-            if !t.red_threes.is_empty() {
-                items.push(format!("red threes {}", t.red_threes));
-            }
-            if t.twins > 0 {
-                items.push(format!("twins {}", t.twins));
-            }
-            if t.heart_aces > 0 {
-                items.push(format!("heart aces {}", t.heart_aces));
-            }
             writeln!(
                 out,
-                "           table P{p}: {}{}{}; {} in hand; pile {} (top {}{})",
-                if groups.is_empty() {
-                    "-".to_string()
-                } else {
-                    groups.join(" | ")
-                },
-                if items.is_empty() { "" } else { "; " },
-                items.join(", "),
+                "           table P{p}: {}; {} in hand{}; {}",
+                table_text(g.table(p)),
                 g.hand(p).len(),
-                g.pile().len(),
-                g.pile_top().map_or("-".into(), |c| c.to_string()),
-                if g.pile_frozen() { ", frozen" } else { "" }
+                if how.show_hand {
+                    format!(" [{}]", g.hand(p))
+                } else {
+                    String::new()
+                },
+                pile_text(&g)
             )?;
         }
     }
@@ -393,17 +424,31 @@ fn print_hand(
         return Ok(());
     }
     let (kind, who) = end_kind(g.end());
+    // The last turn listed; a hand that ends at a discard (going out, the
+    // turn cap, a dead lock) ends at turn `turns`, one that runs out of
+    // cards to draw (I-4) in the turn after the last completed one.
+    let last = last_turn.unwrap_or(0);
+    let when = if last == g.turns() {
+        format!("at turn {last}")
+    } else {
+        format!("in turn {last}, with {} turns completed", g.turns())
+    };
     match who {
-        Some(p) => writeln!(out, "P{p} went out ({kind}) at turn {}", g.turns())?,
-        None => writeln!(out, "the hand ended {kind} at turn {}", g.turns())?,
+        Some(p) => writeln!(out, "{} went out ({kind}) {when}", labels[p as usize])?,
+        None => writeln!(out, "the hand ended {kind} {when}")?,
     }
-    for (p, s) in g.scores().iter().enumerate() {
+    let scores = g.scores();
+    for (p, s) in scores.iter().enumerate() {
         let before = log.totals.get(p).copied().unwrap_or(0);
-        let taxed = tax(s.total, before, &log.rules);
+        let taxed = if how.taxed {
+            tax(s.total, before, &log.rules)
+        } else {
+            s.total
+        };
         writeln!(
             out,
-            "P{p} {:<w$}: base {} (red threes {}, twins {}, canastas {}, heart aces {}, going out {}) + cards {} (melded {}, in hand {}) = {}{}",
-            names[p],
+            "{:<w$}: base {} (red threes {}, twins {}, canastas {}, heart aces {}, going out {}) + cards {} (melded {}, in hand {}) = {}{}",
+            labels[p],
             s.base,
             s.red_three_points,
             s.twin_points,
@@ -414,12 +459,160 @@ fn print_hand(
             s.melded,
             s.in_hand,
             s.total,
-            if taxed != s.total || before != 0 {
+            if how.taxed && (taxed != s.total || before != 0) {
                 format!(", taxed {taxed}, total {}", before + taxed)
             } else {
                 String::new()
             }
         )?;
     }
+    audit(out, &g, log, how, &labels)
+}
+
+/// A table in card notation: its groups, red threes, twins, heart aces.
+fn table_text(t: &kanaszta_engine::Table) -> String {
+    let groups: Vec<String> = t.groups().iter().map(|x| x.to_string()).collect();
+    let mut items = Vec::new();
+    if !t.red_threes.is_empty() {
+        items.push(format!("red threes {}", t.red_threes));
+    }
+    if t.twins > 0 {
+        items.push(format!("twins {}", t.twins));
+    }
+    if t.heart_aces > 0 {
+        items.push(format!("heart aces {}", t.heart_aces));
+    }
+    format!(
+        "{}{}{}",
+        if groups.is_empty() {
+            "-".to_string()
+        } else {
+            groups.join(" | ")
+        },
+        if items.is_empty() { "" } else { "; " },
+        items.join(", ")
+    )
+}
+
+/// The pile: its size, its top card, whether it is frozen.
+fn pile_text(g: &GameState) -> String {
+    format!(
+        "pile {} (top {}{})",
+        g.pile().len(),
+        g.pile_top().map_or("-".into(), |c| c.to_string()),
+        if g.pile_frozen() { ", frozen" } else { "" }
+    )
+}
+
+/// The end of a hand, enough to check its score by hand: the cards left in
+/// each hand, the red threes, the tables after the last discard, and the
+/// score items (D-14) and tax (D-15) of each seat, one row per hands.csv
+/// column.
+fn audit(
+    out: &mut impl Write,
+    g: &GameState,
+    log: &GameLog,
+    how: &HandPrint,
+    labels: &[String],
+) -> Result<(), CliError> {
+    let w = labels.iter().map(|n| n.len()).max().unwrap_or(2);
+    writeln!(out, "at the end of the hand:")?;
+    for (p, label) in labels.iter().enumerate() {
+        let hand = g.hand(p);
+        writeln!(
+            out,
+            "  {label:<w$}  hand: {} ({} card{}); red threes: {}",
+            if hand.is_empty() {
+                "-".to_string()
+            } else {
+                hand.to_string()
+            },
+            hand.len(),
+            if hand.len() == 1 { "" } else { "s" },
+            if g.table(p).red_threes.is_empty() {
+                "-".to_string()
+            } else {
+                g.table(p).red_threes.to_string()
+            }
+        )?;
+        writeln!(out, "  {:<w$}  table: {}", "", table_text(g.table(p)))?;
+    }
+    writeln!(out, "  {}", pile_text(g))?;
+    let scores = g.scores();
+    let rows: Vec<(&str, [i64; 2])> = {
+        let mut v: Vec<(&str, [i64; 2])> = Vec::new();
+        let per = |f: &dyn Fn(usize, &kanaszta_engine::HandScore) -> i64| {
+            [f(0, &scores[0]), f(1, &scores[1])]
+        };
+        v.push(("red_three_points", per(&|_, s| s.red_three_points as i64)));
+        v.push(("twin_points", per(&|_, s| s.twin_points as i64)));
+        v.push(("canasta_points", per(&|_, s| s.canasta_points as i64)));
+        v.push(("heart_ace_points", per(&|_, s| s.heart_ace_points as i64)));
+        v.push(("going_out_points", per(&|_, s| s.going_out_points as i64)));
+        v.push(("from_hand_points", per(&|_, s| s.from_hand_points as i64)));
+        v.push((
+            "cleared_table_points",
+            per(&|_, s| s.cleared_table_points as i64),
+        ));
+        v.push(("= base", per(&|_, s| s.base as i64)));
+        v.push(("melded", per(&|_, s| s.melded as i64)));
+        v.push((
+            "cards_in_hand",
+            per(&|p, s| (s.in_hand - black_threes_in_hand(g, p, s)) as i64),
+        ));
+        v.push((
+            "black_threes_in_hand",
+            per(&|p, s| black_threes_in_hand(g, p, s) as i64),
+        ));
+        v.push(("= card_value", per(&|_, s| s.card_value as i64)));
+        v.push(("= raw", per(&|_, s| s.total as i64)));
+        v
+    };
+    let cw = labels.iter().map(|l| l.len()).max().unwrap_or(2).max(8);
+    writeln!(
+        out,
+        "{:<42}  {:>cw$}  {:>cw$}",
+        "score (D-14; rows as hands.csv's columns)", labels[0], labels[1]
+    )?;
+    let row = |out: &mut dyn Write, name: &str, v: [String; 2]| -> std::io::Result<()> {
+        writeln!(out, "  {name:<40}  {:>cw$}  {:>cw$}", v[0], v[1])
+    };
+    for (name, v) in &rows {
+        row(out, name, [v[0].to_string(), v[1].to_string()])?;
+    }
+    if !how.taxed {
+        writeln!(
+            out,
+            "  (a single hand: no running totals, no tax; taxed = raw)"
+        )?;
+        return Ok(());
+    }
+    let before: Vec<i32> = (0..2)
+        .map(|p| log.totals.get(p).copied().unwrap_or(0))
+        .collect();
+    let taxed: Vec<i32> = (0..2)
+        .map(|p| tax(scores[p].total, before[p], &log.rules))
+        .collect();
+    let divisor: Vec<u32> = (0..2).map(|p| tax_divisor(&log.rules, before[p])).collect();
+    writeln!(out, "tax (D-15)")?;
+    row(
+        out,
+        "total_before",
+        [before[0].to_string(), before[1].to_string()],
+    )?;
+    row(
+        out,
+        "tax_divisor (bracket of total_before)",
+        [divisor[0].to_string(), divisor[1].to_string()],
+    )?;
+    row(out, "taxed", [taxed[0].to_string(), taxed[1].to_string()])?;
+    row(
+        out,
+        "= total_after",
+        [
+            (before[0] + taxed[0]).to_string(),
+            (before[1] + taxed[1]).to_string(),
+        ],
+    )?;
     Ok(())
 }

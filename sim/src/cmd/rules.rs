@@ -1,4 +1,4 @@
-//! `kanaszta rules`: the rule switches and their values.
+//! `kanaszta rules`: the rule switches, their values and what each accepts.
 
 use crate::cli::RulesArgs;
 use crate::error::CliError;
@@ -17,8 +17,23 @@ pub struct RulesCmdArgs {
 pub fn run(a: RulesCmdArgs) -> Result<ExitCode, CliError> {
     let rules = a.rules.build()?;
     let mut text = String::new();
-    for (k, v) in rules.settings() {
-        let _ = writeln!(text, "{k}={v}");
+    let settings = rules.settings();
+    // `key=value` first, as `--set` takes it, then what the switch accepts.
+    let w = settings
+        .iter()
+        .map(|(k, v)| k.len() + v.len() + 1)
+        .max()
+        .unwrap_or(0);
+    for (k, v) in &settings {
+        let kv = format!("{k}={v}");
+        match kanaszta_engine::Rules::accepted(k) {
+            Some(acc) => {
+                let _ = writeln!(text, "{kv:<w$}  accepted: {acc}");
+            }
+            None => {
+                let _ = writeln!(text, "{kv}");
+            }
+        }
     }
     super::print(&text)
 }

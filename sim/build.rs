@@ -1,0 +1,49 @@
+//! Embeds the source's git commit in the `kanaszta` binary, for run.json:
+//! `KANASZTA_COMMIT` (the commit's hash, or `unknown` outside a git
+//! checkout or without git) and `KANASZTA_DIRTY` (`true` when tracked files
+//! differ from the commit, `false`, or `unknown`). Only `git` itself is used.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `git ARGS` in the package's directory: its trimmed output, if it ran.
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn main() {
+    let commit = git(&["rev-parse", "HEAD"]).filter(|c| !c.is_empty());
+    let dirty =
+        match &commit {
+            Some(_) => git(&["status", "--porcelain", "--untracked-files=no"])
+                .map_or("unknown", |s| if s.is_empty() { "false" } else { "true" }),
+            None => "unknown",
+        };
+    println!(
+        "cargo:rustc-env=KANASZTA_COMMIT={}",
+        commit.as_deref().unwrap_or("unknown")
+    );
+    println!("cargo:rustc-env=KANASZTA_DIRTY={dirty}");
+    // Run again when the commit moves (HEAD, the branch's ref) or the
+    // sources change (dirty), not on every build.
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        let dir = PathBuf::from(dir);
+        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
+        if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+            let common = PathBuf::from(common);
+            println!(
+                "cargo:rerun-if-changed={}",
+                common.join("packed-refs").display()
+            );
+            if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+                println!("cargo:rerun-if-changed={}", common.join(head).display());
+            }
+        }
+    }
+    for src in ["src", "../engine/src", "../agents/src", "../Cargo.lock"] {
+        println!("cargo:rerun-if-changed={src}");
+    }
+}
