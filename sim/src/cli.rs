@@ -85,9 +85,9 @@ pub enum Command {
         after_help = "Example:\n  kanaszta plot runs/ir/summary.csv --x agent --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --file win.svg\n      each agent's hand-win rate as a bar with its 95% interval, in win.svg"
     )]
     Plot(cmd::plot::PlotArgs),
-    /// Play one seeded hand between two random agents, printed move by move.
+    /// Play one seeded hand between two agents (random by default), printed move by move, with its score.
     #[command(
-        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move"
+        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move\n  kanaszta demo --a rules --b greedy --seed 3\n      rules against greedy on deal 3, ending with the hands, tables and score items"
     )]
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).
