@@ -20,6 +20,7 @@
 
 mod action;
 mod card;
+pub mod classic;
 mod card_set;
 mod deadlock;
 mod error;
