@@ -20,8 +20,8 @@
 
 mod action;
 mod card;
-pub mod classic;
 mod card_set;
+pub mod classic;
 mod deadlock;
 mod error;
 mod group;

@@ -85,8 +85,11 @@ fn play_checked(mut g: ClassicState, seed: u64) -> (ClassicState, u64) {
             panic!("seed {seed} step {k}: {e}\n{g:?}");
         }
         g.legal_actions(&mut legal);
-        assert!(!legal.is_empty(), "seed {seed} step {k}: nothing legal\n{g:?}");
-        if k % 5 == 0 {
+        assert!(
+            !legal.is_empty(),
+            "seed {seed} step {k}: nothing legal\n{g:?}"
+        );
+        if k.is_multiple_of(5) {
             for a in &legal {
                 let mut c = g.clone();
                 if let Err(e) = c.apply(*a) {
@@ -107,7 +110,7 @@ fn play_checked(mut g: ClassicState, seed: u64) -> (ClassicState, u64) {
                 }
             }
         }
-        if k % 7 == 0 {
+        if k.is_multiple_of(7) {
             for p in 0..g.players() {
                 let v = g.view(p);
                 let d = v.determinize(&mut rng);

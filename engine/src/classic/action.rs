@@ -163,7 +163,9 @@ impl Kind {
 
     /// The notation: the rank character, `3` for a black three, `2`, `JK`.
     pub const fn name(self) -> &'static str {
-        ["4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "3", "2", "JK"][self.0 as usize]
+        [
+            "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "3", "2", "JK",
+        ][self.0 as usize]
     }
 }
 

@@ -9,22 +9,6 @@ use super::state::*;
 use crate::card_set::CardSet;
 use crate::error::RuleError;
 
-/// The bit of a meld in [`Turn::new_mask`].
-pub(crate) fn key_bit(t: &SideTable, key: MeldKey) -> u16 {
-    match key {
-        MeldKey::Rank(k) => 1 << k.index(),
-        MeldKey::BlackThrees => 1 << 11,
-        // The slot a new wild canasta goes to.
-        MeldKey::Wilds => {
-            if t.wild_canastas[0].is_empty() {
-                1 << 12
-            } else {
-                1 << 13
-            }
-        }
-    }
-}
-
 impl ClassicState {
     pub(crate) fn side(&self) -> usize {
         self.rules.side_of(self.mover as usize)
@@ -88,7 +72,10 @@ impl ClassicState {
         match a {
             ClassicAction::Ask => {
                 if !self.rules.partnerships() {
-                    return Err(rule("C-18", "only a player with a partner may ask to go out"));
+                    return Err(rule(
+                        "C-18",
+                        "only a player with a partner may ask to go out",
+                    ));
                 }
                 if self.turn.asked {
                     return Err(rule("C-18", "he has asked already this turn"));
@@ -211,13 +198,21 @@ impl ClassicState {
         let nat_wild = with.naturals == 1 && with.wilds() == 1;
         let top_kind = match Kind::of(top) {
             Some(k) => k,
-            None => return Err(rule("C-7", "a red three on top of the pile cannot be taken")),
+            None => {
+                return Err(rule(
+                    "C-7",
+                    "a red three on top of the pile cannot be taken",
+                ))
+            }
         };
         let key_kind = match key {
             MeldKey::Rank(k) => k,
             MeldKey::BlackThrees => Kind::BLACK_THREE,
             MeldKey::Wilds => {
-                return Err(rule("C-21", "the pile's top card never starts a wild canasta"))
+                return Err(rule(
+                    "C-21",
+                    "the pile's top card never starts a wild canasta",
+                ))
             }
         };
         if !has(key_kind, with.naturals) {
@@ -226,10 +221,16 @@ impl ClassicState {
         if top_kind.is_wild() {
             match r.wild_top {
                 WildTop::Forbidden => {
-                    return Err(rule("C-13", "the pile cannot be taken while a wild is on top (003)"))
+                    return Err(rule(
+                        "C-13",
+                        "the pile cannot be taken while a wild is on top (003)",
+                    ))
                 }
                 WildTop::Under => {
-                    return Err(rule("C-13", "a wild lies under the pile, never on top to be taken (004)"))
+                    return Err(rule(
+                        "C-13",
+                        "a wild lies under the pile, never on top to be taken (004)",
+                    ))
                 }
                 WildTop::Pair => {
                     if !pair {
@@ -258,7 +259,10 @@ impl ClassicState {
                 }
             } else if with.is_empty() {
                 if r.pickup == PickupRule::PairWild {
-                    return Err(rule("C-7", "under 004 the top card never goes onto a meld alone"));
+                    return Err(rule(
+                        "C-7",
+                        "under 004 the top card never goes onto a meld alone",
+                    ));
                 }
                 if closed {
                     return Err(rule(
@@ -296,7 +300,10 @@ impl ClassicState {
                     return Err(rule("C-4", "the meld would break the wild limit"));
                 }
                 if r.completed_naturals_only && m.len() >= 7 && add_w > 0 {
-                    return Err(rule("C-20", "under 004 only naturals join a completed canasta"));
+                    return Err(rule(
+                        "C-20",
+                        "under 004 only naturals join a completed canasta",
+                    ));
                 }
             }
             MeldKey::Wilds => unreachable!("refused above"),
@@ -310,7 +317,7 @@ impl ClassicState {
         let side = self.side();
         self.pile_len -= 1;
         let top = self.pile[self.pile_len as usize];
-        let bit = key_bit(&self.tables[side], key);
+        let bit = self.tables[side].key_bit(key);
         let was_new = self.tables[side].meld(key).is_empty();
         let mut dest = self.tables[side].meld(key);
         dest.insert(top);
@@ -367,11 +374,7 @@ impl ClassicState {
             return false;
         }
         let t = &self.tables[self.side()];
-        let top_bit = self
-            .turn
-            .pickup
-            .map(|pk| key_bit(t, pk.key))
-            .unwrap_or(0);
+        let top_bit = self.turn.pickup.map(|pk| t.key_bit(pk.key)).unwrap_or(0);
         (0..11).any(|k| {
             self.turn.new_mask & (1 << k) != 0 && top_bit & (1 << k) == 0 && t.melds[k].len() >= 7
         }) || self.turn.new_mask & (3 << 12) != 0
@@ -430,7 +433,7 @@ impl ClassicState {
                         (1u16 << 13, t.wild_canastas[1])
                     }
                     MeldKey::Wilds => (1u16 << 12, t.wild_canastas[0]),
-                    _ => (key_bit(&t, key), t.meld(key)),
+                    _ => (t.key_bit(key), t.meld(key)),
                 };
                 if cards.is_empty()
                     || self.turn.new_mask & bit == 0
@@ -579,7 +582,7 @@ impl ClassicState {
         Kind::JOKER.move_cards(cards.jokers as u32, &mut hand, &mut dest);
         self.hands[p] = hand;
         self.known[p] = self.known[p].min(hand);
-        let bit = key_bit(&self.tables[side], key);
+        let bit = self.tables[side].key_bit(key);
         self.set_meld(side, key, dest);
         self.turn.new_mask |= bit;
         Ok(())
@@ -589,7 +592,10 @@ impl ClassicState {
         let p = self.mover as usize;
         let side = self.side();
         if rank.rank().is_none() {
-            return Err(rule("C-16", "black-three melds and wild canastas take no further card"));
+            return Err(rule(
+                "C-16",
+                "black-three melds and wild canastas take no further card",
+            ));
         }
         let m = self.tables[side].melds[rank.index()];
         if m.is_empty() {
@@ -607,7 +613,10 @@ impl ClassicState {
                 return Err(rule("C-4", "the meld would break the wild limit"));
             }
             if self.rules.completed_naturals_only && m.len() >= 7 {
-                return Err(rule("C-20", "under 004 only naturals join a completed canasta"));
+                return Err(rule(
+                    "C-20",
+                    "under 004 only naturals join a completed canasta",
+                ));
             }
         }
         let mut hand = self.hands[p];
@@ -622,22 +631,37 @@ impl ClassicState {
     /// Whether the turn may end leaving `hand` (C-10, C-14 … C-18, C-23).
     pub(crate) fn end_check(&self, hand: CardSet) -> Result<(), RuleError> {
         if matches!(self.turn.pickup, Some(pk) if pk.rest_pending) {
-            return Err(rule("C-14", "taking the pile takes all of it: take the rest first"));
+            return Err(rule(
+                "C-14",
+                "taking the pile takes all of it: take the rest first",
+            ));
         }
         if !self.minimum_met() {
-            return Err(rule("C-17", "what is laid falls short of the opening minimum"));
+            return Err(rule(
+                "C-17",
+                "what is laid falls short of the opening minimum",
+            ));
         }
         let going_out = hand.is_empty();
         let t = &self.tables[self.side()];
         if !going_out {
             if !t.black_threes.is_empty() {
-                return Err(rule("C-16", "black threes are melded only by a player going out"));
+                return Err(rule(
+                    "C-16",
+                    "black threes are melded only by a player going out",
+                ));
             }
             if self.turn.black_three_pickup {
-                return Err(rule("C-15", "a black three is taken only by a player who goes out with it"));
+                return Err(rule(
+                    "C-15",
+                    "a black three is taken only by a player who goes out with it",
+                ));
             }
             if self.turn.must_go_out {
-                return Err(rule("C-18", "after \"yes\" he must go out when a meld phase lets him"));
+                return Err(rule(
+                    "C-18",
+                    "after \"yes\" he must go out when a meld phase lets him",
+                ));
             }
             return Ok(());
         }
@@ -654,7 +678,10 @@ impl ClassicState {
             && self.rules.ask == Ask::Compulsory
             && self.turn.answer != Some(true)
         {
-            return Err(rule("C-18", "under 004 a partner must ask before going out"));
+            return Err(rule(
+                "C-18",
+                "under 004 a partner must ask before going out",
+            ));
         }
         Ok(())
     }

@@ -41,9 +41,8 @@ impl ClassicState {
         let a = kind_counts(hand);
         let twos = a[Kind::TWO.index()];
         let jokers = a[Kind::JOKER.index()];
-        for k in 0..11 {
+        for (k, &n) in a.iter().enumerate().take(11) {
             let kind = Kind::from_index(k);
-            let n = a[k];
             if t.melds[k].is_empty() {
                 if n >= 2 {
                     let key = MeldKey::Rank(kind);
@@ -153,8 +152,8 @@ impl ClassicState {
                     let a = kind_counts(self.hands[p]);
                     match Kind::of(top) {
                         Some(k) if k.is_wild() => {
-                            for r in 0..12 {
-                                if a[r] >= 2 {
+                            for (r, &n) in a.iter().enumerate().take(12) {
+                                if n >= 2 {
                                     let key = if r == 11 {
                                         MeldKey::BlackThrees
                                     } else {

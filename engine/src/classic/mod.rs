@@ -32,6 +32,7 @@ mod legal;
 mod matches;
 mod rules;
 mod score;
+mod setup;
 mod solver;
 mod state;
 mod view;
@@ -43,6 +44,7 @@ pub use rules::{
     PickupRule, WildLimit, WildTop, CLASSIC_PRESETS,
 };
 pub use score::ClassicScore;
+pub use setup::ClassicSetup;
 pub use state::{
     classic_pack, kind_counts, value_of, ClassicEnd, ClassicPhase, ClassicPickup, ClassicState,
     SideTable, CLASSIC_MAX_PACK, CLASSIC_MAX_PLAYERS, CLASSIC_MAX_UNDOS,

@@ -207,16 +207,25 @@ impl std::error::Error for ClassicRulesError {}
 const KEYS: [(&str, &str); 21] = [
     ("players", "a number of players from 2 to 6 (C-2)"),
     ("jokers", "`4` or `6` (C-1)"),
-    ("deal", "`002` (three players get 13) or `004` (three get 15) (C-2)"),
+    (
+        "deal",
+        "`002` (three players get 13) or `004` (three get 15) (C-2)",
+    ),
     (
         "wild_limit",
         "`two_naturals`, `wilds_le_naturals` or `by_size` (C-4)",
     ),
     ("wild_canasta", "`none`, `700` or `1000` (C-5, C-21)"),
     ("minimum", "`002` or `004` (C-6)"),
-    ("red_three_unmelded", "`002` (−100 each) or `004` (−105 each) (C-8)"),
+    (
+        "red_three_unmelded",
+        "`002` (−100 each) or `004` (−105 each) (C-8)",
+    ),
     ("wild_top", "`pair`, `forbidden` or `under` (C-13)"),
-    ("closed_pile", "`unmelded_wild_red` or `wild_only` (C-7, C-14)"),
+    (
+        "closed_pile",
+        "`unmelded_wild_red` or `wild_only` (C-7, C-14)",
+    ),
     ("pickup", "`pair_wild_meld` or `pair_wild` (C-7)"),
     ("black_three_top", "`blocked` or `go_out` (C-15)"),
     (
@@ -226,7 +235,10 @@ const KEYS: [(&str, &str); 21] = [
     ("canastas_to_go_out", "`1` or `2` (with two players, C-10)"),
     ("ask", "`optional` or `compulsory` (C-18)"),
     ("minimum_waived", "`never` or `canasta_from_hand` (C-17)"),
-    ("completed_canasta", "`within_limit` or `naturals_only` (C-20)"),
+    (
+        "completed_canasta",
+        "`within_limit` or `naturals_only` (C-20)",
+    ),
     ("turned_card", "`stays` or `covered` (C-22)"),
     ("target", "a whole number of points, e.g. 5000 (C-12, C-24)"),
     ("turn_cap", "a whole number of turns, at least 1 (I-5)"),

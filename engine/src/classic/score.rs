@@ -46,7 +46,9 @@ impl ClassicState {
             -(plus + r.red_three_extra * n)
         };
         let going_out = match self.end {
-            Some(ClassicEnd::WentOut { player, concealed }) if r.side_of(player as usize) == side => {
+            Some(ClassicEnd::WentOut { player, concealed })
+                if r.side_of(player as usize) == side =>
+            {
                 if concealed {
                     200
                 } else {

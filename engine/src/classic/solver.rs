@@ -192,7 +192,15 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
             for kb in 2..=b {
                 for x in 0..=3u32.min(wilds as u32) {
                     if r.black_three_meld_ok(kb, x) {
-                        opts[len] = (kb as u8, x as u8, 0, 0, 1, kb as i32 * 5, (b - kb).min(2) as u8);
+                        opts[len] = (
+                            kb as u8,
+                            x as u8,
+                            0,
+                            0,
+                            1,
+                            kb as i32 * 5,
+                            (b - kb).min(2) as u8,
+                        );
                         len += 1;
                     }
                 }
@@ -202,10 +210,23 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     }
     // Wild canastas (C-21).
     if r.wild_canasta > 0 && wilds >= 7 {
-        let free = 2 - pb.table.wild_canastas.iter().filter(|w| !w.is_empty()).count();
+        let free = 2 - pb
+            .table
+            .wild_canastas
+            .iter()
+            .filter(|w| !w.is_empty())
+            .count();
         let mut len = 0;
         for c in 0..=free.min(wilds / 7) {
-            opts[len] = (0, 7 * c as u8, c as u8, (c > 0 && r.minimum_waived) as u8, 0, 0, 0);
+            opts[len] = (
+                0,
+                7 * c as u8,
+                c as u8,
+                (c > 0 && r.minimum_waived) as u8,
+                0,
+                0,
+                0,
+            );
             len += 1;
         }
         relax(&mut cur, &opts[..len]);
@@ -214,25 +235,26 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     let need = r.canastas_to_go_out() as usize;
     // Whether a final placement ends the turn: cards kept (capped at 2),
     // canastas (capped), the waiver, a new black-three meld, value laid.
-    let ends = |kept_all: usize, canastas: usize, wv: usize, bt: usize, value: i32, nothing: bool| {
-        let min_ok = match goal.min {
-            None => true,
-            Some(t) => pb.base_value + value >= t || wv == 1 || (goal.nothing_ok && nothing),
+    let ends =
+        |kept_all: usize, canastas: usize, wv: usize, bt: usize, value: i32, nothing: bool| {
+            let min_ok = match goal.min {
+                None => true,
+                Some(t) => pb.base_value + value >= t || wv == 1 || (goal.nothing_ok && nothing),
+            };
+            if !min_ok {
+                return false;
+            }
+            if goal.kept_free {
+                return bt == bt0 && !nothing;
+            }
+            let out_ok = goal.out
+                && canastas >= need
+                && (kept_all == 0 || (kept_all == 1 && !goal.no_discard));
+            // A normal end: a discard leaving a card, or (C-23) no discard.
+            let normal_ok =
+                goal.normal && bt == 0 && kept_all >= if goal.no_discard { 1 } else { 2 };
+            out_ok || normal_ok
         };
-        if !min_ok {
-            return false;
-        }
-        if goal.kept_free {
-            return bt == bt0 && !nothing;
-        }
-        let out_ok = goal.out
-            && canastas >= need
-            && (kept_all == 0 || (kept_all == 1 && !goal.no_discard));
-        // A normal end: a discard leaving a card, or (C-23) no discard.
-        let normal_ok =
-            goal.normal && bt == 0 && kept_all >= if goal.no_discard { 1 } else { 2 };
-        out_ok || normal_ok
-    };
     // Laying nothing more: value maximization below may hide it.
     let hand_len: usize = pb.hand.iter().map(|&x| x as usize).sum();
     if ends(
@@ -302,10 +324,7 @@ impl ClassicState {
 
     fn top_bit(&self) -> u16 {
         let t = &self.tables[self.side()];
-        self.turn
-            .pickup
-            .map(|pk| super::flow::key_bit(t, pk.key))
-            .unwrap_or(0)
+        self.turn.pickup.map(|pk| t.key_bit(pk.key)).unwrap_or(0)
     }
 
     /// I-9: whether the meld phase can end legally without undoing.
@@ -348,7 +367,11 @@ impl ClassicState {
                 table: t,
                 new_mask: self.turn.new_mask,
                 top_bit: self.top_bit(),
-                base_value: if self.turn.opening { self.opening_value() } else { 0 },
+                base_value: if self.turn.opening {
+                    self.opening_value()
+                } else {
+                    0
+                },
                 waiver_now: self.waiver(),
             };
             let ok = solve(
@@ -451,7 +474,17 @@ impl ClassicState {
         }
         let mut found = false;
         self.meld_candidates(&mut |a| {
-            if found || matches!(a, ClassicAction::Lay { key: MeldKey::BlackThrees, .. }) && !out_only && !self.turn.must_go_out && !self.turn.black_three_pickup {
+            if found
+                || matches!(
+                    a,
+                    ClassicAction::Lay {
+                        key: MeldKey::BlackThrees,
+                        ..
+                    }
+                ) && !out_only
+                    && !self.turn.must_go_out
+                    && !self.turn.black_three_pickup
+            {
                 return;
             }
             let mut g = self.clone();

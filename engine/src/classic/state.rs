@@ -83,6 +83,23 @@ impl SideTable {
         }
     }
 
+    /// The bit of a meld in the turn's masks of new melds: bit `kind` for
+    /// a rank, 11 for black threes, 12 or 13 for the slot a new wild
+    /// canasta goes to.
+    pub(crate) fn key_bit(&self, key: MeldKey) -> u16 {
+        match key {
+            MeldKey::Rank(k) => 1 << k.index(),
+            MeldKey::BlackThrees => 1 << 11,
+            MeldKey::Wilds => {
+                if self.wild_canastas[0].is_empty() {
+                    1 << 12
+                } else {
+                    1 << 13
+                }
+            }
+        }
+    }
+
     /// Whether the side has melded anything (red threes aside).
     pub fn has_melds(&self) -> bool {
         self.melds.iter().any(|m| !m.is_empty())
@@ -454,7 +471,9 @@ impl ClassicState {
     /// (C-4, C-16, C-21), one meld per rank (C-20), no red three in a hand
     /// outside a turn's start (C-8), known cards within their hands.
     pub fn check_invariants(&self) -> Result<(), String> {
-        let all = self.all_cards().ok_or("a card appears more often than the pack holds")?;
+        let all = self
+            .all_cards()
+            .ok_or("a card appears more often than the pack holds")?;
         if all != classic_pack(self.rules.jokers) {
             return Err(format!(
                 "C-1: {} cards where the pack holds {}",

@@ -130,13 +130,13 @@ impl<'a> ClassicView<'a> {
         // Hands that may not hold red threes draw from the plain cards.
         let mut lo = 0;
         let mut hi_slots = [0usize; CLASSIC_MAX_PLAYERS];
-        for q in 0..n {
+        for (q, slot) in hi_slots.iter_mut().enumerate().take(n) {
             if q == seat {
                 continue;
             }
             let need = s.hands[q].len() as usize - s.known[q].len() as usize;
             if may_hold_red(q) {
-                hi_slots[q] = need;
+                *slot = need;
                 continue;
             }
             let mut h = s.known[q];
@@ -169,7 +169,8 @@ impl<'a> ClassicView<'a> {
         let stock_len = s.stock_len as usize;
         debug_assert_eq!(rest.len() - at, stock_len);
         g.stock[..stock_len].copy_from_slice(&rest[at..at + stock_len]);
-        if s.mover as usize != seat && g.turn.answer == Some(true) && g.phase == ClassicPhase::Meld {
+        if s.mover as usize != seat && g.turn.answer == Some(true) && g.phase == ClassicPhase::Meld
+        {
             // Whether a "yes" binds the mover to go out depends on his
             // hand: decided again for the sampled hand.
             g.turn.must_go_out = false;
