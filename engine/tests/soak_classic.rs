@@ -8,7 +8,9 @@
 //! ends; match totals are the sums of the hand scores.
 //!
 //! `KANASZTA_SOAK_HANDS` sets the number of hands per preset and player
-//! count (default: 4 in debug builds, 120 in release builds).
+//! count (default: 4 in debug builds, 120 in release builds). With 25,000
+//! (100,000 hands a preset, 300,000 in all) it runs about ten minutes in
+//! release on one core.
 
 use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, Counts, Kind,
