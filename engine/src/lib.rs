@@ -6,7 +6,8 @@
 //! name the rule of RULES.md they enforce, scoring ([`HandScore`]), the tax
 //! ([`tax`]), matches to 10,000 ([`Match`]), per-seat views and
 //! determinization ([`SeatView`]), JSON positions ([`Position`]) and game
-//! logs ([`GameLog`]).
+//! logs ([`GameLog`]). Classic canasta, the second rule family (C-1 …
+//! C-24), is in [`classic`].
 //!
 //! ```
 //! use kanaszta_engine::{GameState, Rules};
@@ -21,6 +22,7 @@
 mod action;
 mod card;
 mod card_set;
+pub mod classic;
 mod deadlock;
 mod error;
 mod group;

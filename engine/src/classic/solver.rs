@@ -1,0 +1,497 @@
+//! The completion test (I-9): whether a meld phase can still end legally
+//! without undoing, exactly. Cards only move from the hand to the table in
+//! a meld phase, so the question is whether some placement of hand cards
+//! (reachable by this engine's steps: a new meld of three, then one card
+//! at a time) ends the turn: keeping two cards to discard one, or going
+//! out (C-10), with the opening minimum (C-17). A dynamic programme over
+//! the melds, tracking wilds used, cards kept (capped at 2), canastas
+//! (capped at 2), the waiver (C-17) and the black-three meld (C-16),
+//! maximizing the value laid, settles it. The one two-stage case (an
+//! opening pickup whose rest cannot be discarded from, or that must go
+//! out) is searched step by step.
+
+use super::action::{ClassicAction, Kind, MeldKey};
+use super::rules::{Ask, ClassicRules, WildLimit};
+use super::state::*;
+use crate::card_set::CardSet;
+
+const XS: usize = 15;
+const STATES: usize = XS * 3 * 3 * 2 * 2;
+
+#[inline]
+fn idx(x: usize, kept: usize, c: usize, wv: usize, bt: usize) -> usize {
+    (((x * 3 + kept) * 3 + c) * 2 + wv) * 2 + bt
+}
+
+/// Whether a meld of (n0, w0) grows to (n1, w1) one card at a time, every
+/// step legal (C-4), wilds before the meld is complete where only
+/// naturals join a completed canasta (C-20).
+pub(crate) fn reachable(r: &ClassicRules, n0: u32, w0: u32, n1: u32, w1: u32) -> bool {
+    let (mut n, mut w) = (n0, w0);
+    while n < n1 || w < w1 {
+        if w < w1 && r.meld_ok(n, w + 1) && !(r.completed_naturals_only && n + w >= 7) {
+            w += 1;
+        } else if n < n1 {
+            n += 1;
+        } else {
+            return false;
+        }
+    }
+    r.meld_ok(n1, w1)
+}
+
+/// Whether a new meld of (n, w) is reached from a lay of three.
+pub(crate) fn new_reachable(r: &ClassicRules, n: u32, w: u32) -> bool {
+    (n >= 3 && reachable(r, 3, 0, n, w)) || (n >= 2 && w >= 1 && reachable(r, 2, 1, n, w))
+}
+
+/// What the placement must achieve.
+#[derive(Clone, Copy)]
+pub(crate) struct Goal {
+    /// A normal end: keep two cards or more and discard one (or, with
+    /// `no_discard`, keep one or more).
+    pub normal: bool,
+    /// Going out is permitted (C-10's canastas still needed).
+    pub out: bool,
+    /// C-23: no discard (a last red three).
+    pub no_discard: bool,
+    /// Any number of cards kept (no end condition; for C-18's "could lay"
+    /// and a pickup whose rest leaves two cards).
+    pub kept_free: bool,
+    /// The value the table must reach (C-17), or none.
+    pub min: Option<i32>,
+    /// Laying nothing at all is fine (an opening turn where nothing lies).
+    pub nothing_ok: bool,
+    /// Black threes may be melded (only when going out, C-16).
+    pub black_threes: bool,
+}
+
+/// The inputs: the hand's kind counts, the side's table, this turn's new
+/// melds and the meld holding the pile's top card (for the waiver).
+pub(crate) struct Problem<'a> {
+    pub rules: &'a ClassicRules,
+    pub hand: [u8; 14],
+    pub table: &'a SideTable,
+    pub new_mask: u16,
+    pub top_bit: u16,
+    pub base_value: i32,
+    pub waiver_now: bool,
+}
+
+pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
+    let r = pb.rules;
+    let twos = pb.hand[Kind::TWO.index()] as usize;
+    let jokers = pb.hand[Kind::JOKER.index()] as usize;
+    let wilds = (twos + jokers).min(XS - 1);
+    let mut cur = [-1i32; STATES];
+    let bt0 = !pb.table.black_threes.is_empty() as usize;
+    cur[idx(0, 0, 0, pb.waiver_now as usize, bt0)] = 0;
+    let mut next = [-1i32; STATES];
+    let wild_cap = |n: u32| -> u32 {
+        match r.wild_limit {
+            WildLimit::WildsLeNaturals => n,
+            _ => 3,
+        }
+    };
+    // One key at a time; `opts` lists (k, x, canasta, waiver, bt, value, kept).
+    let mut opts: [(u8, u8, u8, u8, u8, i32, u8); 64] = [(0, 0, 0, 0, 0, 0, 0); 64];
+    let mut relax = |cur: &mut [i32; STATES], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
+        next.fill(-1);
+        for x in 0..=wilds {
+            for kept in 0..3 {
+                for c in 0..3 {
+                    for wv in 0..2 {
+                        for bt in 0..2 {
+                            let v = cur[idx(x, kept, c, wv, bt)];
+                            if v < 0 {
+                                continue;
+                            }
+                            for &(_, ox, oc, ow, ob, oval, okept) in opts {
+                                let nx = x + ox as usize;
+                                if nx > wilds {
+                                    continue;
+                                }
+                                let i = idx(
+                                    nx,
+                                    (kept + okept as usize).min(2),
+                                    (c + oc as usize).min(2),
+                                    wv | ow as usize,
+                                    bt | ob as usize,
+                                );
+                                if next[i] < v + oval {
+                                    next[i] = v + oval;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        cur.copy_from_slice(&next);
+    };
+    for k in 0..11 {
+        let kind = Kind::from_index(k);
+        let a = pb.hand[k] as u32;
+        let m = pb.table.melds[k];
+        let exists = !m.is_empty();
+        if a == 0 && (!exists || wilds == 0) {
+            continue;
+        }
+        let (n, w) = if exists {
+            (kind.count_in(m), m.wild_count())
+        } else {
+            (0, 0)
+        };
+        let mut len = 0;
+        let lo = a.saturating_sub(2);
+        for kk in 0..=a {
+            if kk != 0 && kk < lo {
+                continue;
+            }
+            let nn = n + kk;
+            let xmax = wild_cap(nn).saturating_sub(w).min(wilds as u32);
+            for x in 0..=xmax {
+                let ok = if kk == 0 && x == 0 {
+                    true
+                } else if exists {
+                    reachable(r, n, w, nn, w + x)
+                } else {
+                    new_reachable(r, nn, x)
+                };
+                if !ok {
+                    continue;
+                }
+                let size = nn + w + x;
+                let canasta = (size >= 7 && (n + w) < 7 && (kk + x) > 0) as u8;
+                let bit = 1u16 << k;
+                let own_new = !exists || (pb.new_mask & bit != 0 && pb.top_bit & bit == 0);
+                let waiver = (r.minimum_waived && size >= 7 && own_new && (kk + x) > 0) as u8;
+                if len < opts.len() {
+                    opts[len] = (
+                        kk as u8,
+                        x as u8,
+                        canasta,
+                        waiver,
+                        0,
+                        kk as i32 * kind.value(),
+                        (a - kk) as u8,
+                    );
+                    len += 1;
+                }
+            }
+        }
+        relax(&mut cur, &opts[..len]);
+    }
+    // Black threes (C-16): only when going out, laid at once.
+    let b = pb.hand[Kind::BLACK_THREE.index()] as u32;
+    if b > 0 {
+        let mut len = 0;
+        opts[len] = (0, 0, 0, 0, 0, 0, b.min(2) as u8);
+        len += 1;
+        if goal.black_threes && bt0 == 0 {
+            for kb in 2..=b {
+                for x in 0..=3u32.min(wilds as u32) {
+                    if r.black_three_meld_ok(kb, x) {
+                        opts[len] = (
+                            kb as u8,
+                            x as u8,
+                            0,
+                            0,
+                            1,
+                            kb as i32 * 5,
+                            (b - kb).min(2) as u8,
+                        );
+                        len += 1;
+                    }
+                }
+            }
+        }
+        relax(&mut cur, &opts[..len]);
+    }
+    // Wild canastas (C-21).
+    if r.wild_canasta > 0 && wilds >= 7 {
+        let free = 2 - pb
+            .table
+            .wild_canastas
+            .iter()
+            .filter(|w| !w.is_empty())
+            .count();
+        let mut len = 0;
+        for c in 0..=free.min(wilds / 7) {
+            opts[len] = (
+                0,
+                7 * c as u8,
+                c as u8,
+                (c > 0 && r.minimum_waived) as u8,
+                0,
+                0,
+                0,
+            );
+            len += 1;
+        }
+        relax(&mut cur, &opts[..len]);
+    }
+    let c0 = pb.table.canastas() as usize;
+    let need = r.canastas_to_go_out() as usize;
+    // Whether a final placement ends the turn: cards kept (capped at 2),
+    // canastas (capped), the waiver, a new black-three meld, value laid.
+    let ends =
+        |kept_all: usize, canastas: usize, wv: usize, bt: usize, value: i32, nothing: bool| {
+            let min_ok = match goal.min {
+                None => true,
+                Some(t) => pb.base_value + value >= t || wv == 1 || (goal.nothing_ok && nothing),
+            };
+            if !min_ok {
+                return false;
+            }
+            if goal.kept_free {
+                return bt == bt0 && !nothing;
+            }
+            let out_ok = goal.out
+                && canastas >= need
+                && (kept_all == 0 || (kept_all == 1 && !goal.no_discard));
+            // A normal end: a discard leaving a card, or (C-23) no discard.
+            let normal_ok =
+                goal.normal && bt == 0 && kept_all >= if goal.no_discard { 1 } else { 2 };
+            out_ok || normal_ok
+        };
+    // Laying nothing more: value maximization below may hide it.
+    let hand_len: usize = pb.hand.iter().map(|&x| x as usize).sum();
+    if ends(
+        hand_len.min(2),
+        c0.min(2),
+        pb.waiver_now as usize,
+        bt0,
+        0,
+        true,
+    ) {
+        return true;
+    }
+    for x in 0..=wilds {
+        let wval = 50 * x.min(jokers) as i32 + 20 * x.saturating_sub(jokers) as i32;
+        let left_wilds = wilds - x;
+        for kept in 0..3 {
+            let kept_all = (kept + left_wilds).min(2);
+            for c in 0..3 {
+                let canastas = (c0 + c).min(2);
+                for wv in 0..2 {
+                    for bt in 0..2 {
+                        let v = cur[idx(x, kept, c, wv, bt)];
+                        if v >= 0 && ends(kept_all, canastas, wv, bt, v + wval, false) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// C-18 (004): whether `hand` could lay cards onto `table`: cards worth
+/// `need` or more (the minimum of a side that has not melded, 1 else).
+pub(crate) fn could_lay(r: &ClassicRules, hand: CardSet, table: &SideTable, need: i32) -> bool {
+    let pb = Problem {
+        rules: r,
+        hand: kind_counts(hand),
+        table,
+        new_mask: if table.has_melds() { 0 } else { 0x7FF },
+        top_bit: 0,
+        base_value: 0,
+        waiver_now: false,
+    };
+    solve(
+        &pb,
+        Goal {
+            normal: false,
+            out: false,
+            no_discard: false,
+            kept_free: true,
+            min: Some(need),
+            nothing_ok: false,
+            black_threes: false,
+        },
+    )
+}
+
+impl ClassicState {
+    fn going_out_permitted(&self) -> bool {
+        self.turn.answer != Some(false)
+            && !(self.rules.partnerships()
+                && self.rules.ask == Ask::Compulsory
+                && self.turn.answer != Some(true))
+    }
+
+    fn top_bit(&self) -> u16 {
+        let t = &self.tables[self.side()];
+        self.turn.pickup.map(|pk| t.key_bit(pk.key)).unwrap_or(0)
+    }
+
+    /// I-9: whether the meld phase can end legally without undoing.
+    pub(crate) fn completable(&self) -> bool {
+        self.solve_turn(false)
+    }
+
+    /// C-18: whether a meld phase lets the mover go out from here.
+    pub(crate) fn can_go_out(&self) -> bool {
+        self.solve_turn(true)
+    }
+
+    fn solve_turn(&self, out_only: bool) -> bool {
+        let p = self.mover as usize;
+        let side = self.side();
+        let t = &self.tables[side];
+        let hand = self.hands[p];
+        // A black-three meld on the table binds him to go out (C-16).
+        let must_out = out_only
+            || self.turn.must_go_out
+            || self.turn.black_three_pickup
+            || !t.black_threes.is_empty();
+        let permitted = self.going_out_permitted();
+        if must_out && !permitted {
+            return false;
+        }
+        let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
+        if !rest_pending {
+            if !must_out
+                && !self.turn.last_red_three
+                && t.black_threes.is_empty()
+                && self.minimum_met()
+                && hand.len() >= 2
+            {
+                return true;
+            }
+            let pb = Problem {
+                rules: &self.rules,
+                hand: kind_counts(hand),
+                table: t,
+                new_mask: self.turn.new_mask,
+                top_bit: self.top_bit(),
+                base_value: if self.turn.opening {
+                    self.opening_value()
+                } else {
+                    0
+                },
+                waiver_now: self.waiver(),
+            };
+            let ok = solve(
+                &pb,
+                Goal {
+                    normal: !must_out,
+                    out: permitted,
+                    no_discard: self.turn.last_red_three,
+                    kept_free: false,
+                    min: if self.turn.opening {
+                        Some(self.minimum(side))
+                    } else {
+                        None
+                    },
+                    nothing_ok: self.turn.opening && !t.has_melds(),
+                    black_threes: permitted,
+                },
+            );
+            return ok;
+        }
+        // The rest of the pile still to be taken (C-14, C-17).
+        let mut rest = CardSet::EMPTY;
+        for c in self.pile() {
+            if !c.is_red_three() {
+                rest.insert(*c);
+            }
+        }
+        if !self.turn.opening {
+            // Anything laid before the rest may as well be laid after it.
+            let all = hand.checked_add(rest).expect("cards of the pack");
+            if !must_out && all.len() >= 2 {
+                return true;
+            }
+            let pb = Problem {
+                rules: &self.rules,
+                hand: kind_counts(all),
+                table: t,
+                new_mask: self.turn.new_mask,
+                top_bit: self.top_bit(),
+                base_value: 0,
+                waiver_now: false,
+            };
+            return solve(
+                &pb,
+                Goal {
+                    normal: !must_out,
+                    out: permitted,
+                    no_discard: false,
+                    kept_free: false,
+                    min: None,
+                    nothing_ok: false,
+                    black_threes: permitted,
+                },
+            );
+        }
+        if !must_out && rest.len() >= 2 {
+            // The rest leaves two cards to discard from: only the minimum.
+            let pb = Problem {
+                rules: &self.rules,
+                hand: kind_counts(hand),
+                table: t,
+                new_mask: self.turn.new_mask,
+                top_bit: self.top_bit(),
+                base_value: self.opening_value(),
+                waiver_now: self.waiver(),
+            };
+            return solve(
+                &pb,
+                Goal {
+                    normal: false,
+                    out: false,
+                    no_discard: false,
+                    kept_free: true,
+                    min: Some(self.minimum(side)),
+                    nothing_ok: false,
+                    black_threes: false,
+                },
+            );
+        }
+        let mut seen = std::collections::HashSet::new();
+        self.stage_one(out_only, &mut seen)
+    }
+
+    /// The two-stage case, step by step: lay before the rest until the
+    /// minimum is met, take the rest, and ask the one-stage test.
+    fn stage_one(
+        &self,
+        out_only: bool,
+        seen: &mut std::collections::HashSet<(CardSet, [CardSet; 11])>,
+    ) -> bool {
+        let side = self.side();
+        if !seen.insert((self.hands[self.mover as usize], self.tables[side].melds)) {
+            return false;
+        }
+        if self.minimum_met() {
+            let mut g = self.clone();
+            if g.step(ClassicAction::TakeRest).is_ok() && g.solve_turn(out_only) {
+                return true;
+            }
+        }
+        let mut found = false;
+        self.meld_candidates(&mut |a| {
+            if found
+                || matches!(
+                    a,
+                    ClassicAction::Lay {
+                        key: MeldKey::BlackThrees,
+                        ..
+                    }
+                ) && !out_only
+                    && !self.turn.must_go_out
+                    && !self.turn.black_three_pickup
+            {
+                return;
+            }
+            let mut g = self.clone();
+            if g.step(a).is_ok() && g.stage_one(out_only, seen) {
+                found = true;
+            }
+        });
+        found
+    }
+}
