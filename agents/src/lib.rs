@@ -16,6 +16,7 @@
 // so that an agent file reads the same in the crate and as an example.
 extern crate self as kanaszta_agents;
 
+pub mod classic;
 pub mod eval;
 pub mod greedy;
 pub mod ismcts;
