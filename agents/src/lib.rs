@@ -17,6 +17,7 @@
 extern crate self as kanaszta_agents;
 
 pub mod eval;
+mod expert;
 pub mod greedy;
 pub mod ismcts;
 pub mod pimc;
