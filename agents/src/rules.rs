@@ -86,11 +86,22 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 //!
+//! - **Expert reading** (`movable`, `piles`, `track`): the threat of an
+//!   opponent counts the wilds he can move into one group this turn
+//!   (D-11.2, D-11.3): a canasta so within reach is as good as one on his
+//!   table; a pile of `pile` cards or more holding two black threes or
+//!   more is weighed by simulation like a small one (each is 100 points
+//!   in hand until thrown, one a turn, D-6.3); and the pile as it lies
+//!   tells which ranks the opponent discarded lately and which tops he
+//!   declined with his table opened (he held no two of the rank, nor one
+//!   and a wild, D-6.2), which makes those ranks safer to feed him.
+//!
 //! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
 //! `dead_out` switch the behaviours marked with them above; each one off
 //! (`dead=0`, the others `off`) leaves the rest of the play as it is, so
-//! each one's gain can be measured alone. `fixes=off` turns all four off at
-//! once: `rules:fixes=off` is the fixed yardstick that versions of `rules`
+//! each one's gain can be measured alone. `expert=off` turns the expert reading off (the
+//! yardstick of the play before it). `fixes=off` turns all four off at
+//! once, and the expert reading with them: `rules:fixes=off` is the fixed yardstick that versions of `rules`
 //! are measured against, kept move for move by the test
 //! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
