@@ -2031,7 +2031,7 @@ mod tests {
         let settings = [
             (Rules::default(), 0..30),
             (Rules::preset("decorated-2003-01").unwrap(), 30..40),
-            (Rules::default(), 40..55),
+            (Rules::default(), 40..60),
         ];
         let compared = crate::eval::lazy_against_listed(
             &settings,
