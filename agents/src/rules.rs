@@ -86,11 +86,22 @@
 //!   discard is legal yet (an opening that fell short, I-26), it follows the
 //!   engine's shortest way to end the turn ([`TurnFinisher`]).
 //!
+//! - **Expert reading** (`movable`, `piles`, `track`): the threat of an
+//!   opponent counts the wilds he can move into one group this turn
+//!   (D-11.2, D-11.3): a canasta so within reach is as good as one on his
+//!   table; a pile of `pile` cards or more holding two black threes or
+//!   more is weighed by simulation like a small one (each is 100 points
+//!   in hand until thrown, one a turn, D-6.3); and the pile as it lies
+//!   tells which ranks the opponent discarded lately and which tops he
+//!   declined with his table opened (he held no two of the rank, nor one
+//!   and a wild, D-6.2), which makes those ranks safer to feed him.
+//!
 //! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
 //! `dead_out` switch the behaviours marked with them above; each one off
 //! (`dead=0`, the others `off`) leaves the rest of the play as it is, so
-//! each one's gain can be measured alone. `fixes=off` turns all four off at
-//! once: `rules:fixes=off` is the fixed yardstick that versions of `rules`
+//! each one's gain can be measured alone. `expert=off` turns the expert reading off (the
+//! yardstick of the play before it). `fixes=off` turns all four off at
+//! once, and the expert reading with them: `rules:fixes=off` is the fixed yardstick that versions of `rules`
 //! are measured against, kept move for move by the test
 //! `fixes_off_plays_as_rules_did_before_the_fixes`.
 
@@ -99,6 +110,7 @@ use crate::eval::{
     best_opening, card_points, is_meld, opening_settled, pickup_opens, rank_counts, table_value,
     without_heart_aces,
 };
+use crate::expert::{opponent_reads, pile_black_threes, threat_with_moves};
 use crate::spec::{range, switch, Params};
 use crate::{Agent, MoveBuf, Moves, TurnFinisher};
 use kanaszta_engine::{
@@ -152,8 +164,23 @@ agent_params! {
         /// count unless waiting can still build a canasta.
         dead_out: bool = true, switch, "on|off", "goes out when no opponent can ever go out (I-32) whatever the count, unless a canasta can still be built (for at most 100 turns)";
         /// Off turns `dead`, `plan_out`, `hearts` and `dead_out` off at once,
-        /// whatever their own values: the yardstick `rules:fixes=off`.
-        fixes: bool = true, switch, "on|off", "off: dead, plan_out, hearts and dead_out all off whatever their values (the yardstick rules:fixes=off)";
+        /// whatever their own values, and the expert play with them: the
+        /// yardstick `rules:fixes=off`.
+        fixes: bool = true, switch, "on|off", "off: dead, plan_out, hearts and dead_out all off whatever their values, and the expert play (the yardstick rules:fixes=off)";
+        /// Counts the wilds an opponent can move into one group (D-11.2,
+        /// D-11.3) when judging how close he is to a canasta and to going
+        /// out.
+        movable: bool = true, switch, "on|off", "counts the wilds an opponent can move into one group (D-11.2) when judging how close he is to going out";
+        /// Values a pile by its contents (black threes, wilds, the pairs it
+        /// gives) rather than taking every big pile.
+        piles: bool = true, switch, "on|off", "weighs a big pile by its contents (black threes, wilds, pairs) instead of taking every pile of `pile` cards";
+        /// Reads the opponent's discards and the piles he declined (the pile
+        /// as it lies) when judging what is safe to feed him.
+        track: bool = true, switch, "on|off", "reads the opponent's discards and declined piles (the pile as it lies) when judging what is safe to discard";
+        /// Off turns `movable`, `piles` and `track` off at once, whatever
+        /// their own values: the yardstick `rules:expert=off`, the play
+        /// before them.
+        expert: bool = true, switch, "on|off", "off: movable, piles and track all off whatever their values (the yardstick rules:expert=off)";
     }
 }
 
@@ -177,6 +204,22 @@ impl RulesParams {
 
     fn dead_out_on(&self) -> bool {
         self.fixes && self.dead_out
+    }
+
+    fn expert_on(&self) -> bool {
+        self.fixes && self.expert
+    }
+
+    fn movable_on(&self) -> bool {
+        self.expert_on() && self.movable
+    }
+
+    fn piles_on(&self) -> bool {
+        self.expert_on() && self.piles
+    }
+
+    fn track_on(&self) -> bool {
+        self.expert_on() && self.track
     }
 }
 
@@ -408,7 +451,7 @@ impl RulesAgent {
         if c.lists(Action::TakeRest) {
             return Action::TakeRest;
         }
-        let o = Outlook::of(view);
+        let o = Outlook::with(view, self.params.movable_on());
         // After its own meld steps only its own hand, table and turn are
         // read, so the unshuffled world serves (it draws the same number as
         // a sampled one). The sampled world, whose other hands going out is
@@ -567,14 +610,27 @@ struct Outlook {
 }
 
 impl Outlook {
+    /// The outlook of the plain play.
+    #[cfg(test)]
     fn of(view: &SeatView) -> Outlook {
+        Outlook::with(view, false)
+    }
+
+    /// The outlook, with the wilds each opponent can move into one group
+    /// counted (`movable`, [`threat_with_moves`]) or not.
+    fn with(view: &SeatView, movable: bool) -> Outlook {
         let me = view.seat();
         let n = view.players();
         // The player after us takes our discard (D-2.1).
         let opp = (me + 1) % n;
         let mut threat: f64 = 0.0;
         for p in (0..n).filter(|p| *p != me) {
-            threat = threat.max(threat_of(view.table(p), view.hand_size(p)));
+            let t = if movable {
+                threat_with_moves(view.table(p), view.hand_size(p), view.known(p).wild_count())
+            } else {
+                threat_of(view.table(p), view.hand_size(p))
+            };
+            threat = threat.max(t);
         }
         Outlook { me, opp, threat }
     }
@@ -798,13 +854,20 @@ impl RulesAgent {
     }
 
     fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        let o = Outlook::of(view);
+        let o = Outlook::with(view, self.params.movable_on());
         let opened = view.table(o.me).opened;
         // Not opened, the pickup must open from the hand and the top card
         // before the rest is taken (D-6.2.1); otherwise the turn would have
         // to go out (I-26), which a careful player does not count on.
         if legal.contains(&Action::TakePile) && (opened || pickup_opens(view)) {
-            if opened && view.pile().len() as u32 >= self.params.pile {
+            // A big pile is taken whatever it holds, unless it is weighed
+            // by its contents (`piles`): one holding black threes, each 100
+            // points against the hand until thrown, one a turn (D-6.3), is
+            // weighed by simulation like a small one.
+            if opened
+                && view.pile().len() as u32 >= self.params.pile
+                && (!self.params.piles_on() || pile_black_threes(view) <= 1)
+            {
                 return Action::TakePile;
             }
             let base = view.determinize(rng);
@@ -1326,7 +1389,7 @@ impl RulesAgent {
         cands: &[Action],
         listed: &mut dyn FnMut(Action) -> bool,
     ) -> Option<Action> {
-        let o = Outlook::of(view);
+        let o = Outlook::with(view, self.params.movable_on());
         let hand = view.hand();
         // What every candidate's cost reads of the position, made once.
         let unseen = view.unseen();
@@ -1335,10 +1398,17 @@ impl RulesAgent {
         for x in view.pile() {
             pile_worth += card_worth_to(opp_grouped, *x);
         }
+        let (discarded, declined) = if self.params.track_on() {
+            opponent_reads(view, o.opp, TRACK_ROUNDS)
+        } else {
+            (0, 0)
+        };
         let mut seen = Seen {
             unseen,
             pile_worth,
             opp_grouped,
+            discarded,
+            declined,
             danger: [None; 13],
         };
         let mut best: Option<(f64, Action)> = None;
@@ -1411,8 +1481,23 @@ struct Seen {
     unseen: CardSet,
     pile_worth: f64,
     opp_grouped: u32,
+    /// The ranks the opponent discarded and the tops he declined lately,
+    /// one bit a rank ([`opponent_reads`]; none without `track`).
+    discarded: u32,
+    declined: u32,
     danger: [Option<f64>; 13],
 }
+
+/// Rounds of the pile read for the opponent's discards and declined tops
+/// (`track`): older ones say little of the hand he holds now.
+const TRACK_ROUNDS: usize = 2;
+
+/// What is left of the chance that the opponent takes the pile with a
+/// rank whose top he declined lately (he held no pair of it, nor one and a
+/// wild, D-6.2: only the cards drawn since can give him one), and with a
+/// rank he discarded lately (a pair is rarely broken).
+const DECLINED_SHARE: f64 = 0.5;
+const DISCARDED_SHARE: f64 = 0.8;
 
 /// How much the seat loses by giving up `c`: its use for the hand.
 fn own_use(
@@ -1472,7 +1557,17 @@ fn danger(view: &SeatView, o: &Outlook, seen: &Seen, c: Card) -> f64 {
     let pw = unseen.wild_count() as f64 / total;
     let kr = known.rank_count(r).min(2) as usize;
     let kw = known.wild_count().min(1) as usize;
-    let p_take = take_probability(kr, kw, unknown, pr, pw);
+    let mut p_take = take_probability(kr, kw, unknown, pr, pw);
+    // What the pile as it lies tells (`track`): a top declined, a card
+    // discarded. His known cards are as sure as ever.
+    let bit = 1u32 << r as u32;
+    if kr < 2 && kr + kw < 2 {
+        if seen.declined & bit != 0 {
+            p_take *= DECLINED_SHARE;
+        } else if seen.discarded & bit != 0 {
+            p_take *= DISCARDED_SHARE;
+        }
+    }
     let pile_worth = seen.pile_worth + card_worth_to(seen.opp_grouped, c);
     let mut d = p_take * (40.0 + pile_worth).max(0.0);
     if let Some(gi) = view.table(opp).group_of_rank(r) {
@@ -1936,7 +2031,7 @@ mod tests {
         let settings = [
             (Rules::default(), 0..30),
             (Rules::preset("decorated-2003-01").unwrap(), 30..40),
-            (Rules::default(), 40..55),
+            (Rules::default(), 40..60),
         ];
         let compared = crate::eval::lazy_against_listed(
             &settings,

@@ -335,7 +335,8 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
     assert_eq!(spec, AgentSpec::of(off.clone()));
     assert_eq!(spec.params::<RulesParams>(), Some(&off));
     assert_eq!(spec.to_string(), "rules:fixes=off");
-    let each = params("dead=0,plan_out=off,hearts=off,dead_out=off");
+    // The expert play came after the fixes: `fixes=off` turns it off too.
+    let each = params("dead=0,plan_out=off,hearts=off,dead_out=off,expert=off");
     let both = params("fixes=off,dead=800,plan_out=on,hearts=on,dead_out=on");
     assert_eq!(fingerprint(&off, 100), 0xdf63_a162_9172_aa0f);
     assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
