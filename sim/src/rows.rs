@@ -244,7 +244,6 @@ pub fn rule_values(rules: &Rules) -> std::sync::Arc<[String]> {
 }
 
 /// Rebuilds rules from the `rule_*` cells of a row.
-#[cfg(test)]
 pub fn rules_from_values(values: &[String]) -> Result<Rules, String> {
     let mut r = Rules::default();
     for (k, v) in rule_keys().iter().zip(values) {

@@ -67,6 +67,31 @@ fn a_whole_hand_through_a_pipe() {
         assert_eq!(h, play_h);
         assert_eq!(rows.len(), 2 * round);
     }
+    // The person's hands are rated like any run: from the directory, and
+    // beside a run of kanaszta play.
+    let (code, out, err) = kanaszta(&["ratings", s(&dir)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("human ") && out.contains("random "), "{out}");
+    assert!(out.contains("of 2"), "two hands rated: {out}");
+    let (code, out, err) = kanaszta(&["ratings", s(&dir), s(&dir.join("play"))]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("from 2 runs"), "{out}");
+    // A hands.csv whose `won` cell is not a boolean is refused, by line.
+    let bad = dir.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let text = std::fs::read_to_string(dir.join("hands.csv")).unwrap();
+    let (head, rest) = text.split_once('\n').unwrap();
+    let col = head.split(',').position(|c| c == "won").unwrap();
+    let mut cells: Vec<&str> = rest.lines().next().unwrap().split(',').collect();
+    cells[col] = "maybe";
+    std::fs::write(
+        bad.join("hands.csv"),
+        format!("{head}\n{}\n", cells.join(",")),
+    )
+    .unwrap();
+    let (code, _, err) = kanaszta(&["ratings", s(&bad)]);
+    assert_ne!(code, 0);
+    assert!(err.contains("line 2") && err.contains("`won`"), "{err}");
 }
 
 const FROZEN: &str = r#"{"phase": "draw", "current": 0, "seed": 3,

@@ -23,7 +23,9 @@ use std::process::ExitCode;
 /// Options of `kanaszta ratings`.
 #[derive(Args, Debug, Clone)]
 pub struct RatingsArgs {
-    /// summary.csv files (or run directories holding one).
+    /// summary.csv files (or run directories holding one), or hands.csv
+    /// files (or directories holding one and no summary, such as `kanaszta
+    /// human`'s), rated from their rows.
     #[arg(required = true, value_name = "SUMMARY")]
     files: Vec<PathBuf>,
     /// What counts as a game: hands or matches (ties count half).
@@ -272,9 +274,19 @@ pub struct Input {
 impl Input {
     /// Reads a summary CSV (or `DIR/summary.csv`) and, when a `run.json`
     /// stands beside it, the rules of its run.
+    ///
+    /// A `hands.csv` (or a directory holding one but no summary, such as
+    /// `kanaszta human`'s) is rated from its rows: each row is one seat's
+    /// hand, won, tied or lost against the opponent it names.
     pub fn read(path: &Path) -> Result<Input, CliError> {
         let path = if path.is_dir() {
-            path.join("summary.csv")
+            let summary = path.join("summary.csv");
+            let hands = path.join("hands.csv");
+            if !summary.is_file() && hands.is_file() {
+                hands
+            } else {
+                summary
+            }
         } else {
             path.to_path_buf()
         };
@@ -283,6 +295,14 @@ impl Input {
             "summary CSV",
             crate::input::PLOT_LIMIT,
         )?;
+        if let Some(counted) = summary_of_hands(&text, &path.display().to_string())? {
+            let (summary, rules) = counted;
+            return Ok(Input {
+                name: path.display().to_string(),
+                text: summary,
+                rules: Some(rules),
+            });
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let mut all: Vec<Rules> = Vec::new();
@@ -300,6 +320,98 @@ impl Input {
             text,
             rules,
         })
+    }
+}
+
+/// When `text` is a `hands.csv`, the summary rows it amounts to (hand
+/// wins, ties and hands per agent and opponent, under the settings of its
+/// rows) and the rules its `rule_*` columns give; `None` for any other CSV.
+fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>)>, CliError> {
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let header = r
+        .headers()
+        .map_err(|e| CliError::Input(format!("{name}: cannot read the header: {e}")))?
+        .clone();
+    let at = |w: &str| header.iter().position(|h| h == w);
+    let (Some(agent), Some(opponent), Some(won), Some(winner)) =
+        (at("agent"), at("opponent"), at("won"), at("hand_winner"))
+    else {
+        return Ok(None);
+    };
+    let keys = crate::rows::rule_columns();
+    let rule_at: Vec<usize> = keys
+        .iter()
+        .map(|k| {
+            at(k).ok_or_else(|| {
+                CliError::Input(format!(
+                    "{name}: a hands.csv without the column `{k}`; expected the hands.csv \
+                     of kanaszta play, merge or human"
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    // (agent, opponent) -> (wins, ties, hands), in first-seen order.
+    type Pair = (String, String);
+    let mut pairs: Vec<(Pair, (u64, u64, u64))> = Vec::new();
+    let mut rules: Vec<Rules> = Vec::new();
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    for (line, rec) in r.records().enumerate() {
+        let line = line + 2;
+        let rec = rec.map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?;
+        let field = |i: usize| rec.get(i).unwrap_or("").trim();
+        let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
+        if !seen.contains(&values) {
+            let r = crate::rows::rules_from_values(&values)
+                .map_err(|e| CliError::Input(format!("{name} line {line}: rule columns: {e}")))?;
+            seen.push(values);
+            rules.push(r);
+        }
+        let w = match field(won) {
+            "true" => 1,
+            "false" => 0,
+            v => {
+                return Err(CliError::Input(format!(
+                    "{name} line {line}: column `won`: `{v}` is not true or false"
+                )))
+            }
+        };
+        let t = u64::from(field(winner).is_empty());
+        let key = (field(agent).to_string(), field(opponent).to_string());
+        if key.0.is_empty() || key.1.is_empty() {
+            return Err(CliError::Input(format!(
+                "{name} line {line}: an agent name is empty"
+            )));
+        }
+        match pairs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, c)) => {
+                c.0 += w;
+                c.1 += t;
+                c.2 += 1;
+            }
+            None => pairs.push((key, (w, t, 1))),
+        }
+    }
+    let mut out = String::from(
+        "settings,agent,opponent,hand_wins,hand_ties,hands,match_wins,match_draws,matches\n",
+    );
+    for ((a, b), (w, t, n)) in pairs {
+        out.push_str(&format!(
+            ",{},{},{w},{t},{n},0,0,0\n",
+            csv_cell(&a),
+            csv_cell(&b)
+        ));
+    }
+    Ok(Some((out, rules)))
+}
+
+/// A CSV cell: quoted when it holds a comma or a quote.
+fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 
