@@ -44,9 +44,9 @@ begin tax "1. the tax (D-15): matches to 10,000, tax on vs off, same deals"
 M=$(size 3000 8)
 run "$K" sweep --a rules --b greedy --matches "$M" --seed $SEED --vary tax=on,off --out "$WORK/tax" --quiet
 cp "$WORK/tax/sweep.csv" "$OUT/tax/sweep.csv"
-run "$K" aggregate "$WORK/tax/matches.csv" --by rule_tax,agent --cols hands,won,comeback,tax_paid,total,lead_changes,max_deficit --out "$OUT/tax/matches-by-tax.csv"
-run "$K" plot "$WORK/tax/matches.csv" --kind hist --x hands --group rule_tax --where seat=0 --bins 20 --title "Match length in hands: tax on vs off (rules v greedy)" --out "$OUT/tax/match-length.svg"
-run "$K" plot "$WORK/tax/matches.csv" --kind hist --x total --group rule_tax --bins 30 --title "Final totals: tax on vs off" --out "$OUT/tax/final-totals.svg"
+run "$K" aggregate "$WORK/tax/matches.csv" --by rule_tax,agent --cols hands,won,comeback,tax_paid,total,lead_changes,max_deficit --file "$OUT/tax/matches-by-tax.csv"
+run "$K" plot "$WORK/tax/matches.csv" --kind hist --x hands --group rule_tax --where seat=0 --bins 20 --title "Match length in hands: tax on vs off (rules v greedy)" --file "$OUT/tax/match-length.svg"
+run "$K" plot "$WORK/tax/matches.csv" --kind hist --x total --group rule_tax --bins 30 --title "Final totals: tax on vs off" --file "$OUT/tax/final-totals.svg"
 run "$K" sweep --a rules --b greedy --matches "$M" --seed $SEED --vary 'tax_schedule=5000:2,7000:4,9000:10;3000:2,6000:4,9000:10;7000:2' --out "$WORK/schedules" --quiet
 cp "$WORK/schedules/sweep.csv" "$OUT/tax/schedules.csv"
 # The same question under two more pairings: a stronger player against
@@ -64,8 +64,8 @@ begin opening "2. the opening minimum (I-11)"
 H=$(size 10000 40)
 run "$K" sweep --a rules --b greedy --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening" --quiet
 cp "$WORK/opening/sweep.csv" "$OUT/opening/sweep.csv"
-run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y a_hand_win_rate --lo a_hand_win_lo --hi a_hand_win_hi --title "Hand-win rate of rules v greedy by opening minimum" --out "$OUT/opening/win-rate.svg"
-run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y median_turns_out --title "Hand length (turns, hands that went out, median) by opening minimum" --out "$OUT/opening/hand-length.svg"
+run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y a_hand_win_rate --lo a_hand_win_lo --hi a_hand_win_hi --title "Hand-win rate of rules v greedy by opening minimum" --file "$OUT/opening/win-rate.svg"
+run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y median_turns_out --title "Hand length (turns, hands that went out, median) by opening minimum" --file "$OUT/opening/hand-length.svg"
 # The second pairing: two rules players.
 run "$K" sweep --a rules --b rules --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening-rules" --quiet
 cp "$WORK/opening-rules/sweep.csv" "$OUT/opening/sweep-rules-rules.csv"
@@ -77,7 +77,7 @@ begin seat "3. seat and cut: the starter's advantage"
 H=$(size 20000 40)
 for a in greedy rules; do
     run "$K" play --a $a --b $a --hands "$H" --seed $SEED --out "$WORK/seat-$a" --quiet
-    run "$K" aggregate "$WORK/seat-$a/hands.csv" --by starter --cols won,raw,went_out,opened_turn,first_canasta_turn,red_threes --out "$OUT/seat/$a-v-$a.csv"
+    run "$K" aggregate "$WORK/seat-$a/hands.csv" --by starter --cols won,raw,went_out,opened_turn,first_canasta_turn,red_threes --file "$OUT/seat/$a-v-$a.csv"
 done
 
 fi
@@ -165,10 +165,10 @@ cp "$WORK/ladder/tournament/ratings.csv" "$OUT/ladder/ratings.csv"
 cp "$WORK/ladder/tournament/summary.csv" "$OUT/ladder/summary.csv"
 # Ratings of every agent, search agents included, through the games they
 # played: the round robin above and every step of the ladder.
-run "$K" ratings "$WORK/ladder/tournament" "${STEP_DIRS[@]}" --out "$OUT/ladder/ratings-all.csv"
-run "$K" plot "$OUT/ladder/ratings-all.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "All agents rated through the ladder (Bradley–Terry on hands, Elo scale, 95%)" --out "$OUT/ladder/ratings-all.svg"
-run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Agent ratings (Bradley–Terry, Elo scale, 95%)" --out "$OUT/ladder/ratings.svg"
-run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Ladder steps: hand-win rate of the upper agent (95%)" --out "$OUT/ladder/steps.svg"
+run "$K" ratings "$WORK/ladder/tournament" "${STEP_DIRS[@]}" --file "$OUT/ladder/ratings-all.csv"
+run "$K" plot "$OUT/ladder/ratings-all.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "All agents rated through the ladder (Bradley–Terry on hands, Elo scale, 95%)" --file "$OUT/ladder/ratings-all.svg"
+run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Agent ratings (Bradley–Terry, Elo scale, 95%)" --file "$OUT/ladder/ratings.svg"
+run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Ladder steps: hand-win rate of the upper agent (95%)" --file "$OUT/ladder/steps.svg"
 
 fi
 
@@ -177,8 +177,8 @@ begin anatomy "6. game anatomy (rules v greedy, default rules)"
 H=$(size 20000 40)
 run "$K" play --a rules --b greedy --hands "$H" --seed $SEED --out "$WORK/anatomy" --quiet
 cp "$WORK/anatomy/summary.csv" "$OUT/anatomy/summary.csv"
-run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --out "$OUT/anatomy/by-agent.csv"
-run "$K" plot "$WORK/anatomy/hands.csv" --kind hist --x raw --group agent --bins 40 --title "Raw hand scores (rules v greedy)" --out "$OUT/anatomy/scores.svg"
+run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --file "$OUT/anatomy/by-agent.csv"
+run "$K" plot "$WORK/anatomy/hands.csv" --kind hist --x raw --group agent --bins 40 --title "Raw hand scores (rules v greedy)" --file "$OUT/anatomy/scores.svg"
 
 fi
 
