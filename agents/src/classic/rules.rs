@@ -281,10 +281,7 @@ impl ClassicRulesAgent {
         if legal.contains(&ClassicAction::Draw) {
             return Some(ClassicAction::Draw);
         }
-        legal
-            .iter()
-            .copied()
-            .find(|a| *a == ClassicAction::EndHand)
+        legal.iter().copied().find(|a| *a == ClassicAction::EndHand)
     }
 
     /// C-18: asks when most sampled draws after a "yes" let it go out and
@@ -423,7 +420,13 @@ impl ClassicRulesAgent {
                     return Some((90 + completes, 1));
                 }
                 let joker = if kind == Kind::JOKER { 1 } else { 0 };
-                if len >= self.params.wild_from && len < 7 {
+                // Only a wild that helps close the canasta this turn.
+                let a = kind_counts(view.hand());
+                let reach = len
+                    + a[rank.index()] as u32
+                    + a[Kind::TWO.index()] as u32
+                    + a[Kind::JOKER.index()] as u32;
+                if len >= self.params.wild_from && len < 7 && reach >= 7 {
                     Some((60 + completes - joker, 1))
                 } else {
                     Some((-20 - joker, 1))
@@ -598,9 +601,8 @@ impl ClassicRulesAgent {
         }
         if k.is_wild() {
             let keep = self.params.wild_keep + if k == Kind::JOKER { 30 } else { 0 };
-            let collects = (0..n).any(|p| {
-                r.side_of(p) != my_side && (self.took[p] || !view.known(p).is_empty())
-            });
+            let collects = (0..n)
+                .any(|p| r.side_of(p) != my_side && (self.took[p] || !view.known(p).is_empty()));
             if frozen || !collects || (pile.len() as u32) < self.params.freeze_pile {
                 return 1000 + keep;
             }
