@@ -585,3 +585,78 @@ fn duel_other_presets_beat_the_baseline() {
         }
     }
 }
+
+/// C-10: far behind, it still goes out when an opponent side with its
+/// canastas holds a short hand (it threatens to go out first).
+#[test]
+fn c10_goes_out_against_a_threat() {
+    let r = rules("classic-003", 2);
+    let mut g = position(
+        r,
+        &["Jd Jc Js 7c", "4c 5c"],
+        &[
+            table(&["Kc Kd Kh Ks Kc Kd Kh"], ""),
+            table(&["Qc Qd Qh Qs Qc Qd Qh", "Ac Ad Ah As Ac Ad Ah"], "3h 3d"),
+        ],
+        "4h",
+        "Jh",
+    );
+    let mut patient = ClassicRulesAgent::new(ClassicRulesParams {
+        go_out_margin: 0,
+        concealed: false,
+        ..ClassicRulesParams::default()
+    });
+    g.apply(act("draw")).unwrap();
+    play_turn(&mut patient, &mut g);
+    assert!(matches!(
+        g.end(),
+        Some(ClassicEnd::WentOut { player: 0, .. })
+    ));
+}
+
+/// C-18 (004): going out needs a question first; it asks, and after the
+/// partner's "yes" goes out.
+#[test]
+fn c18_asks_first_under_004() {
+    let r = rules("classic-004", 4);
+    let mut g = position(
+        r,
+        &["Jd Jc Js 9s", "4c 5c 6c 7d 8d", "Tc 5s", "4s 5h 6h 7s 8s"],
+        &[
+            table(&["Kc Kd Kh Ks Kc Kd Kh", "9c 9d 9h"], ""),
+            table(&["Qc Qd Qh"], ""),
+        ],
+        "4h",
+        "7c",
+    );
+    let mut a = rules_agent();
+    assert_eq!(choice(&mut a, &g), ClassicAction::Ask);
+    g.apply(ClassicAction::Ask).unwrap();
+    let yes = choice(&mut a, &g);
+    assert_eq!(yes, ClassicAction::Answer(true));
+    g.apply(yes).unwrap();
+    play_turn(&mut a, &mut g);
+    assert!(matches!(
+        g.end(),
+        Some(ClassicEnd::WentOut { player: 0, .. })
+    ));
+}
+
+/// C-22 (004): the first player takes the turned card alone when it pairs
+/// with his hand, and draws otherwise.
+#[test]
+fn c22_takes_the_turned_card_when_it_pairs() {
+    let r = rules("classic-004", 2);
+    let setup = |hand: &str| {
+        let mut s = ClassicSetup::new(r);
+        s.hands[0] = cs(hand);
+        s.hands[1] = cs("4c 5c 6c 7d 8d Td Jd Qd Kd Ad 4d 5d 6d 7c 8c");
+        s.pile = ordered("9h");
+        s.turns = 0;
+        s.into_state().unwrap()
+    };
+    let g = setup("9c Kc 4h 5h 7h 8h Jh Qh Ah 6s 7s 8s Ts Js Qs");
+    assert_eq!(choice(&mut rules_agent(), &g), ClassicAction::TakeTurned);
+    let g = setup("Tc Kc 4h 5h 7h 8h Jh Qh Ah 6s 7s 8s Ts Js Qs");
+    assert_eq!(choice(&mut rules_agent(), &g), ClassicAction::Draw);
+}
