@@ -447,12 +447,12 @@ impl ClassicRulesAgent {
         let mut pairs = [0i32; 11];
         let mut np = 0;
         let mut triples = false;
-        for k in 0..11 {
+        for (k, &c) in a.iter().enumerate().take(11) {
             let v = Kind::from_index(k).value();
-            if a[k] >= 3 {
-                value += v * a[k] as i32;
+            if c >= 3 {
+                value += v * c as i32;
                 triples = true;
-            } else if a[k] == 2 {
+            } else if c == 2 {
                 pairs[np] = 2 * v;
                 np += 1;
             }
@@ -525,7 +525,7 @@ impl ClassicRulesAgent {
             order[n] = (score, a);
             n += 1;
         }
-        order[..n].sort_by(|x, y| y.0.cmp(&x.0));
+        order[..n].sort_by_key(|x| std::cmp::Reverse(x.0));
         for &(_, a) in &order[..n] {
             let mut h: ClassicState = g.clone();
             if h.apply(a).is_err() {
