@@ -103,6 +103,74 @@ impl ParamText for bool {
 /// ```
 #[macro_export]
 macro_rules! agent_params {
+    // A classic canasta player's parameters (C-1 … C-24): the same
+    // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get` and
+    // `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
+    // inherent items.
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $Name:ident for classic $Agent:ty {
+            name: $agent_name:expr,
+            summary: $summary:expr,
+            $(
+                $(#[$fmeta:meta])*
+                $field:ident: $ty:ty = $default:expr, $parse:expr, $accepts:expr, $doc:expr;
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        $vis struct $Name {
+            $($(#[$fmeta])* pub $field: $ty,)*
+        }
+
+        impl Default for $Name {
+            fn default() -> $Name {
+                $Name {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl $Name {
+            /// The agent's name in specs.
+            pub const NAME: &'static str = $agent_name;
+            /// One line on what the agent does.
+            pub const SUMMARY: &'static str = $summary;
+
+            /// Every parameter, in canonical order.
+            pub fn docs() -> &'static [$crate::ParamDoc] {
+                const DOCS: &[$crate::ParamDoc] = &[$($crate::ParamDoc {
+                    key: stringify!($field),
+                    accepts: $accepts,
+                    doc: $doc,
+                },)*];
+                DOCS
+            }
+
+            /// Sets one parameter; the error says what the key accepts.
+            pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+                match key {
+                    $(stringify!($field) => self.$field = ($parse)(value)?,)*
+                    _ => return Err(format!("unknown key `{key}`")),
+                }
+                Ok(())
+            }
+
+            /// Reads one parameter as text (`None` for an unknown key).
+            pub fn get(&self, key: &str) -> Option<String> {
+                match key {
+                    $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
+                    _ => None,
+                }
+            }
+
+            /// A new agent with these parameters.
+            pub fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
+                Box::new(<$Agent>::new(self.clone()))
+            }
+        }
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident for $Agent:ty {

@@ -6,6 +6,8 @@
 //! drawing randomness from its own seeded generator, as [`crate::Agent`]
 //! does for decorated canasta.
 
+pub mod rules;
+
 use kanaszta_engine::classic::{ClassicAction, ClassicView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;

@@ -68,6 +68,45 @@ impl<'a> ClassicView<'a> {
     pub fn rules(&self) -> &super::rules::ClassicRules {
         &self.state.rules
     }
+    /// Whether the pile is frozen for everybody (C-7).
+    pub fn pile_frozen(&self) -> bool {
+        self.state.frozen
+    }
+    /// A side's opening minimum this hand (C-6).
+    pub fn minimum(&self, side: usize) -> i32 {
+        self.state.minimum(side)
+    }
+    /// A side's running total before this hand (C-6).
+    pub fn total(&self, side: usize) -> i32 {
+        self.state.totals[side]
+    }
+    /// The pickup of the current turn (C-7, C-14).
+    pub fn pickup(&self) -> Option<ClassicPickup> {
+        self.state.turn.pickup
+    }
+    /// C-18: the answer given this turn.
+    pub fn answer(&self) -> Option<bool> {
+        self.state.turn.answer
+    }
+    /// Turns completed (C-22).
+    pub fn turns(&self) -> u32 {
+        self.state.turns
+    }
+    /// C-19: whether a player has melded a card earlier in the hand.
+    pub fn melded_before(&self, p: usize) -> bool {
+        self.state.melded_before[p]
+    }
+    /// C-19: whether the mover drew from the stock this turn.
+    pub fn drew(&self) -> bool {
+        self.state.turn.drew
+    }
+    /// C-18: whether the mover, in his meld phase, can go out from here
+    /// (judged on his own hand, his side's table and the pile only).
+    pub fn can_go_out(&self) -> bool {
+        self.state.phase == ClassicPhase::Meld
+            && self.state.mover as usize == self.seat as usize
+            && self.state.can_go_out()
+    }
     /// The legal actions, when the seat is to act (they depend only on
     /// what it sees).
     pub fn legal_actions(&self, out: &mut Vec<ClassicAction>) {

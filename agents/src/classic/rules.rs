@@ -1,0 +1,762 @@
+//! `rules`: a classic canasta player (C-1 … C-24) that plays like a careful
+//! club player. It sees only its seat's [`ClassicView`]; a partner's hand
+//! is hidden from it like an opponent's.
+//!
+//! - Start of the turn: in partnerships it asks "may I go out?" (C-18)
+//!   when most sampled draws let it go out and its side leads (or the
+//!   opponents threaten); it takes the pile (C-7, C-13, C-14) with a
+//!   natural pair or onto its side's meld whenever the engine allows,
+//!   with a natural and a wild only for a pile worth it; it takes 004's
+//!   turned card (C-22) when it pairs with the hand.
+//! - Answering (C-18): "yes" when its side leads and its own hand would
+//!   cost little, or when the opponents threaten to go out; "no" when
+//!   the partner's going out would cost.
+//! - Opening (C-6, C-17): only when natural melds, with at most `open_wilds`
+//!   wilds, reach the minimum.
+//! - Melding: naturals always (onto the side's melds first: partners
+//!   share one table, C-20); wilds only to bring a meld of `wild_from`
+//!   cards or more to a canasta (C-4, C-5), or a wild canasta (C-21).
+//! - Going out (C-10, C-19): when the side leads by `go_out_margin`, the
+//!   opponents threaten, the answer was "yes", or it goes out concealed.
+//! - Discarding: the card the next opponent is least likely to take the
+//!   pile with (ranks he discarded, ranks gone from play, no meld of his
+//!   side open to it), a black three as a stopper (C-7), keeping two
+//!   black threes to go out with (C-16); a wild to freeze the pile
+//!   (C-7, C-13) against opponents who collect (their known cards).
+
+use crate::agent_params;
+use crate::classic::ClassicAgent;
+use crate::spec::{range, switch};
+use kanaszta_engine::classic::{
+    kind_counts, value_of, ClassicAction, ClassicEnd, ClassicPhase, ClassicRules, ClassicState,
+    ClassicView, Kind, MeldKey, PickupRule, SideTable, WildTop,
+};
+use kanaszta_engine::CardSet;
+use rand_pcg::Pcg64Mcg;
+
+agent_params! {
+    /// Parameters of [`ClassicRulesAgent`].
+    pub struct ClassicRulesParams for classic ClassicRulesAgent {
+        name: "rules",
+        summary: "a careful club player: opens without wrecking the hand, takes the pile when it pays, freezes it against collectors, keeps wilds for canastas, discards safely, goes out when ahead",
+        /// Smallest pile it takes with a natural and a wild (C-7).
+        wild_take: u32 = 4, range(1, 110), "1..110", "smallest pile it takes with one natural and a wild (C-7)";
+        /// Most wilds it spends to open (C-6, C-17).
+        open_wilds: u32 = 1, range(0, 7), "0..7", "most wilds it spends to reach the opening minimum (C-6, C-17)";
+        /// Smallest meld it adds a wild to, short of going out (C-4, C-5).
+        wild_from: u32 = 5, range(2, 7), "2..7", "smallest meld it adds a wild to, short of going out (C-4, C-5)";
+        /// Smallest pile it freezes with a wild against collectors (C-7, C-13).
+        freeze_pile: u32 = 5, range(1, 110), "1..110", "smallest pile it freezes with a wild when the opponents collect (C-7, C-13)";
+        /// What keeping a 2 is worth against a risky discard (a joker 30 more).
+        wild_keep: i32 = 40, range(0, 10_000), "0..10000", "what keeping a 2 is worth against a risky discard (a joker 30 more)";
+        /// What keeping a pair is worth against a risky discard (C-7, C-14).
+        pair_keep: i32 = 20, range(0, 10_000), "0..10000", "what keeping a natural pair is worth against a risky discard (C-14)";
+        /// Keeps two black threes to go out with (C-9, C-16).
+        hold_threes: bool = true, switch, "on|off", "keeps two black threes to go out with when its side has its canastas (C-9, C-16)";
+        /// The least lead (estimated hand score) at which it goes out (C-10).
+        go_out_margin: i32 = -300, range(-100_000, 100_000), "-100000..100000", "the least estimated lead of its side at which it goes out (C-10)";
+        /// Goes out concealed whenever it can (C-19).
+        concealed: bool = true, switch, "on|off", "goes out concealed whenever it can (C-19)";
+        /// The least lead at which it asks "may I go out?" (C-18).
+        ask_margin: i32 = 0, range(-100_000, 100_000), "-100000..100000", "the least estimated lead at which it asks \"may I go out?\" (C-18)";
+        /// Draws sampled before asking (C-18).
+        ask_samples: u32 = 6, range(1, 100), "1..100", "draws sampled before asking \"may I go out?\" (C-18)";
+        /// Share (percent) of sampled draws that must let it go out before it asks.
+        ask_share: u32 = 80, range(1, 100), "1..100", "percent of sampled draws that must let it go out before it asks (C-18)";
+        /// The least lead at which it answers "yes" (C-18).
+        answer_margin: i32 = 0, range(-100_000, 100_000), "-100000..100000", "the least estimated lead at which it answers \"yes\" (C-18)";
+        /// The most card value in its own hand a "yes" gives away (C-18).
+        answer_hand: i32 = 100, range(0, 10_000), "0..10000", "the most card value in its hand that a \"yes\" gives away (C-18)";
+        /// An opponent with its canastas and at most this many cards threatens to go out.
+        threat_hand: u32 = 4, range(0, 20), "0..20", "an opponent side with its canastas and a player holding at most this many cards threatens to go out";
+    }
+}
+
+/// The classic club player (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct ClassicRulesAgent {
+    params: ClassicRulesParams,
+    /// Kinds each player discarded this hand (bit per kind), forgotten
+    /// when he takes the pile.
+    discarded: [u16; 6],
+    /// Players who took the pile this hand.
+    took: [bool; 6],
+}
+
+impl ClassicRulesAgent {
+    /// A player with these parameters.
+    pub fn new(params: ClassicRulesParams) -> ClassicRulesAgent {
+        ClassicRulesAgent {
+            params,
+            ..ClassicRulesAgent::default()
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &ClassicRulesParams {
+        &self.params
+    }
+}
+
+impl ClassicAgent for ClassicRulesAgent {
+    fn name(&self) -> String {
+        "rules".into()
+    }
+
+    fn act(
+        &mut self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        let a = match view.phase() {
+            ClassicPhase::Answer => self.answer(view, legal),
+            ClassicPhase::Draw => self.start(view, legal, rng),
+            ClassicPhase::Meld => self.meld(view, legal, rng),
+            ClassicPhase::Over => None,
+        };
+        match a {
+            Some(a) if legal.contains(&a) => a,
+            _ => fallback(legal),
+        }
+    }
+
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        if player >= 6 {
+            return;
+        }
+        match action {
+            ClassicAction::Discard(k) => self.discarded[player] |= 1 << k.index(),
+            ClassicAction::TakePile { .. } => {
+                self.took[player] = true;
+                self.discarded[player] = 0;
+            }
+            _ => {}
+        }
+    }
+
+    fn restart(&mut self) {
+        self.discarded = [0; 6];
+        self.took = [false; 6];
+    }
+}
+
+/// The first listed action that is not an undo (I-25), else the first.
+fn fallback(legal: &[ClassicAction]) -> ClassicAction {
+    legal
+        .iter()
+        .copied()
+        .find(|a| !matches!(a, ClassicAction::TakeBack { .. } | ClassicAction::Reset))
+        .unwrap_or(legal[0])
+}
+
+/// A side's canasta bonuses (C-5).
+fn canasta_bonus(r: &ClassicRules, t: &SideTable) -> i32 {
+    let mut b = 0;
+    for m in t.melds {
+        if m.len() >= 7 {
+            b += if m.wild_count() == 0 { 500 } else { 300 };
+        }
+    }
+    for w in t.wild_canastas {
+        if !w.is_empty() {
+            b += r.wild_canasta;
+        }
+    }
+    b
+}
+
+/// A side's red threes as they would score now (C-8).
+fn red_three_score(r: &ClassicRules, t: &SideTable) -> i32 {
+    let n = t.red_threes.red_three_count() as i32;
+    let v = if n == 4 { 800 } else { 100 * n };
+    if t.has_melds() || n == 0 {
+        v
+    } else {
+        -v - r.red_three_extra * n
+    }
+}
+
+/// The rough value of an unseen card in a hand.
+const UNSEEN_VALUE: i32 = 10;
+
+/// What a side's hand would score if it ended now, hidden hands valued
+/// at [`UNSEEN_VALUE`] a card (C-23).
+fn side_estimate(view: &ClassicView<'_>, side: usize) -> i32 {
+    let r = view.rules();
+    let t = view.table(side);
+    let mut s = t.melded_value() + canasta_bonus(r, t) + red_three_score(r, t);
+    for p in 0..r.players as usize {
+        if r.side_of(p) != side {
+            continue;
+        }
+        s -= hand_estimate(view, p);
+    }
+    s
+}
+
+/// The value of a player's hand as the seat sees it.
+fn hand_estimate(view: &ClassicView<'_>, p: usize) -> i32 {
+    if p == view.seat() {
+        value_of(view.hand())
+    } else {
+        let k = view.known(p);
+        value_of(k) + (view.hand_len(p) as i32 - k.len() as i32) * UNSEEN_VALUE
+    }
+}
+
+/// The seat's side's estimated lead over the best other side.
+fn lead(view: &ClassicView<'_>) -> i32 {
+    let r = view.rules();
+    let me = r.side_of(view.seat());
+    let mine = side_estimate(view, me);
+    let best = (0..r.sides())
+        .filter(|&s| s != me)
+        .map(|s| side_estimate(view, s))
+        .max()
+        .unwrap_or(0);
+    mine - best
+}
+
+impl ClassicRulesAgent {
+    /// An opponent side with its canastas (C-10) and a player holding at
+    /// most `threat_hand` cards.
+    fn threat(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        let me = r.side_of(view.seat());
+        let need = r.canastas_to_go_out() as u32;
+        (0..r.players as usize).any(|p| {
+            let s = r.side_of(p);
+            s != me
+                && view.table(s).canastas() >= need
+                && view.hand_len(p) <= self.params.threat_hand as usize
+        })
+    }
+
+    /// Whether it wants to go out now (C-10, C-18, C-19).
+    fn want_out(&self, view: &ClassicView<'_>) -> bool {
+        view.answer() == Some(true)
+            || (self.params.concealed && !view.melded_before(view.seat()) && view.drew())
+            || self.threat(view)
+            || lead(view) + 100 >= self.params.go_out_margin
+    }
+
+    /// C-18: the partner's answer.
+    fn answer(&self, view: &ClassicView<'_>, legal: &[ClassicAction]) -> Option<ClassicAction> {
+        let no = ClassicAction::Answer(false);
+        if !legal.contains(&no) {
+            return Some(ClassicAction::Answer(true));
+        }
+        let r = view.rules();
+        let asker = (view.seat() + 2) % r.players as usize;
+        // The asker's cards leave his side's minus; his side gains 100.
+        let gain = lead(view) + 100 + hand_estimate(view, asker);
+        let mine = value_of(view.hand());
+        let yes = self.threat(view)
+            || (gain >= self.params.answer_margin && mine <= self.params.answer_hand);
+        Some(ClassicAction::Answer(yes))
+    }
+
+    /// The start of the turn: ask, take the pile or the turned card, draw.
+    fn start(
+        &self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> Option<ClassicAction> {
+        if legal.contains(&ClassicAction::Ask) && self.should_ask(view, rng) {
+            return Some(ClassicAction::Ask);
+        }
+        if let Some(a) = self.best_take(view, legal) {
+            return Some(a);
+        }
+        if legal.contains(&ClassicAction::TakeTurned) {
+            if let Some(k) = view.pile().last().copied().and_then(Kind::of) {
+                let a = kind_counts(view.hand());
+                if !k.is_wild() && k != Kind::BLACK_THREE && a[k.index()] >= 1 {
+                    return Some(ClassicAction::TakeTurned);
+                }
+            }
+        }
+        if legal.contains(&ClassicAction::Draw) {
+            return Some(ClassicAction::Draw);
+        }
+        legal.iter().copied().find(|a| *a == ClassicAction::EndHand)
+    }
+
+    /// C-18: asks when most sampled draws after a "yes" let it go out and
+    /// going out suits its side.
+    fn should_ask(&self, view: &ClassicView<'_>, rng: &mut Pcg64Mcg) -> bool {
+        let r = view.rules();
+        let me = r.side_of(view.seat());
+        let need = r.canastas_to_go_out() as u32;
+        // Quick refusals: far from its canastas or with a big hand.
+        let t = view.table(me);
+        let near = t.melds.iter().filter(|m| m.len() >= 5).count() as u32 + t.canastas();
+        if near < need || view.hand_len(view.seat()) > 9 || view.stock_len() == 0 {
+            return false;
+        }
+        if !(self.threat(view) || lead(view) + 100 >= self.params.ask_margin) {
+            return false;
+        }
+        let seat = view.seat();
+        let n = self.params.ask_samples;
+        let mut ok = 0;
+        for _ in 0..n {
+            let mut g = view.determinize(rng);
+            if g.apply(ClassicAction::Ask).is_err()
+                || g.apply(ClassicAction::Answer(true)).is_err()
+                || g.apply(ClassicAction::Draw).is_err()
+            {
+                return false;
+            }
+            if g.phase() == ClassicPhase::Meld
+                && g.current_player() == seat
+                && g.view(seat).can_go_out()
+            {
+                ok += 1;
+            }
+        }
+        ok * 100 >= self.params.ask_share * n
+    }
+
+    /// The best way to take the pile (C-7, C-13, C-14), if it pays.
+    fn best_take(&self, view: &ClassicView<'_>, legal: &[ClassicAction]) -> Option<ClassicAction> {
+        let pile = view.pile().len() as u32;
+        let mut best: Option<(i32, ClassicAction)> = None;
+        for &a in legal {
+            let ClassicAction::TakePile { key, with } = a else {
+                continue;
+            };
+            let wilds = with.wilds() as i32;
+            if wilds > 0 && pile < self.params.wild_take && view.stock_len() > 0 {
+                continue;
+            }
+            // Onto a meld first, then a pair, then a natural and a 2, then
+            // with a joker; a black-three pickup goes out (C-16).
+            let mut score = 100 - 40 * wilds - 10 * with.jokers as i32 - with.naturals as i32;
+            if key == MeldKey::BlackThrees {
+                score += 200;
+            }
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, a));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// The meld phase: go out if it suits, else meld what helps and
+    /// discard.
+    fn meld(
+        &self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> Option<ClassicAction> {
+        let out = self.want_out(view);
+        if out && view.can_go_out() {
+            if let Some(a) = self.go_out_step(view, legal, rng) {
+                return Some(a);
+            }
+        }
+        if legal.contains(&ClassicAction::TakeRest) {
+            return Some(ClassicAction::TakeRest);
+        }
+        let free = legal
+            .iter()
+            .any(|a| matches!(a, ClassicAction::Discard(_) | ClassicAction::End));
+        let side = view.rules().side_of(view.seat());
+        let opening = !view.table(side).has_melds() && view.pickup().is_none();
+        if opening && free && !self.opening_reachable(view) {
+            return self.discard(view, legal);
+        }
+        let hand_len = view.hand_len(view.seat()) as i32;
+        let mut best: Option<(i32, ClassicAction)> = None;
+        for &a in legal {
+            let Some((score, used)) = self.meld_score(view, a) else {
+                continue;
+            };
+            // Short of going out, keep two cards so the discard does not
+            // go out (C-10).
+            if free && (score <= 0 || (!out && hand_len - used < 2)) {
+                continue;
+            }
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, a));
+            }
+        }
+        if let Some((_, a)) = best {
+            return Some(a);
+        }
+        self.discard(view, legal)
+    }
+
+    /// A meld step's worth and the hand cards it uses; `None` for other
+    /// actions.
+    fn meld_score(&self, view: &ClassicView<'_>, a: ClassicAction) -> Option<(i32, i32)> {
+        let side = view.rules().side_of(view.seat());
+        let t = view.table(side);
+        match a {
+            ClassicAction::Lay { key, cards } => {
+                let used = cards.len() as i32;
+                let w = cards.wilds() as i32;
+                Some(match key {
+                    MeldKey::Wilds => (1000, used),
+                    MeldKey::BlackThrees => (-50, used),
+                    MeldKey::Rank(k) => {
+                        if w == 0 {
+                            (100 + k.value(), used)
+                        } else {
+                            (-10 - 10 * w - cards.jokers as i32, used)
+                        }
+                    }
+                })
+            }
+            ClassicAction::Extend { rank, kind } => {
+                let m = t.melds[rank.index()];
+                let len = m.len();
+                let completes = if len == 6 { 50 } else { 0 };
+                if !kind.is_wild() {
+                    return Some((90 + completes, 1));
+                }
+                let joker = if kind == Kind::JOKER { 1 } else { 0 };
+                // Only a wild that helps close the canasta this turn.
+                let a = kind_counts(view.hand());
+                let reach = len
+                    + a[rank.index()] as u32
+                    + a[Kind::TWO.index()] as u32
+                    + a[Kind::JOKER.index()] as u32;
+                if len >= self.params.wild_from && len < 7 && reach >= 7 {
+                    Some((60 + completes - joker, 1))
+                } else {
+                    Some((-20 - joker, 1))
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// C-6, C-17: whether natural melds with at most `open_wilds` wilds
+    /// reach the side's minimum.
+    fn opening_reachable(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        let side = r.side_of(view.seat());
+        let need = view.minimum(side);
+        let a = kind_counts(view.hand());
+        let mut value = 0;
+        let mut pairs = [0i32; 11];
+        let mut np = 0;
+        let mut triples = false;
+        for (k, &c) in a.iter().enumerate().take(11) {
+            let v = Kind::from_index(k).value();
+            if c >= 3 {
+                value += v * c as i32;
+                triples = true;
+            } else if c == 2 {
+                pairs[np] = 2 * v;
+                np += 1;
+            }
+        }
+        if value >= need && triples {
+            return true;
+        }
+        // Wilds, jokers first (the minimum counts their values), on
+        // pairs first, then onto the natural melds.
+        let mut wilds = [0i32; 16];
+        let mut nw = 0;
+        for _ in 0..a[Kind::JOKER.index()] {
+            if nw < 16 {
+                wilds[nw] = 50;
+                nw += 1;
+            }
+        }
+        for _ in 0..a[Kind::TWO.index()] {
+            if nw < 16 {
+                wilds[nw] = 20;
+                nw += 1;
+            }
+        }
+        pairs[..np].sort_unstable_by(|x, y| y.cmp(x));
+        let budget = (self.params.open_wilds as usize).min(nw);
+        let mut used = 0;
+        let mut melded = triples;
+        for &p in &pairs[..np] {
+            if used >= budget || value >= need {
+                break;
+            }
+            value += p + wilds[used];
+            used += 1;
+            melded = true;
+        }
+        while used < budget && value < need && melded {
+            value += wilds[used];
+            used += 1;
+        }
+        melded && value >= need
+    }
+
+    /// Plays the step towards going out: the first meld (by worth) after
+    /// which it can still go out, else the discard or end that goes out.
+    fn go_out_step(
+        &self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> Option<ClassicAction> {
+        let seat = view.seat();
+        let g = view.determinize(rng);
+        let mut order: [(i32, ClassicAction); 64] = [(0, ClassicAction::End); 64];
+        let mut n = 0;
+        for &a in legal {
+            if n == order.len() {
+                break;
+            }
+            let score = match a {
+                ClassicAction::TakeBack { .. } | ClassicAction::Reset => continue,
+                ClassicAction::TakeRest => 2000,
+                ClassicAction::Discard(k) => -1000 - k.value(),
+                ClassicAction::End => -900,
+                _ => match self.meld_score(view, a) {
+                    // Every meld goes before the discard; wilds last.
+                    Some((s, _)) => 500 + s,
+                    None => continue,
+                },
+            };
+            order[n] = (score, a);
+            n += 1;
+        }
+        order[..n].sort_by_key(|x| std::cmp::Reverse(x.0));
+        for &(_, a) in &order[..n] {
+            let mut h: ClassicState = g.clone();
+            if h.apply(a).is_err() {
+                continue;
+            }
+            let went = matches!(h.end(), Some(ClassicEnd::WentOut { player, .. }) if player as usize == seat);
+            if went
+                || (h.phase() == ClassicPhase::Meld
+                    && h.current_player() == seat
+                    && h.view(seat).can_go_out())
+            {
+                return Some(a);
+            }
+        }
+        None
+    }
+
+    /// The discard (or the end of the turn) least likely to feed the next
+    /// opponent, keeping pairs, wilds and black threes to go out with.
+    fn discard(&self, view: &ClassicView<'_>, legal: &[ClassicAction]) -> Option<ClassicAction> {
+        let mut best: Option<(i32, ClassicAction)> = None;
+        for &a in legal {
+            let cost = match a {
+                ClassicAction::Discard(k) => self.discard_cost(view, k),
+                ClassicAction::End => -10_000,
+                _ => continue,
+            };
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, a));
+            }
+        }
+        if let Some((_, a)) = best {
+            return Some(a);
+        }
+        // Bound to meld on: the best listed meld step.
+        let mut best: Option<(i32, ClassicAction)> = None;
+        for &a in legal {
+            if let Some((s, _)) = self.meld_score(view, a) {
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, a));
+                }
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// The cost of discarding a card of kind `k`: the chance the next
+    /// opponent takes the pile with it times what the pile holds, plus
+    /// what the card is worth keeping.
+    fn discard_cost(&self, view: &ClassicView<'_>, k: Kind) -> i32 {
+        let r = view.rules();
+        let seat = view.seat();
+        let n = r.players as usize;
+        let next = (seat + 1) % n;
+        let my_side = r.side_of(seat);
+        let next_side = r.side_of(next);
+        let hand = view.hand();
+        let a = kind_counts(hand);
+        let pile = view.pile();
+        let stake = value_of(pile_set(view)) + k.value() + 8 * (pile.len() as i32 + 1);
+        let frozen = view.pile_frozen();
+        let need = r.canastas_to_go_out() as u32;
+        if k == Kind::BLACK_THREE {
+            // A stopper (C-7); two kept to go out with (C-16) once the
+            // side has its canastas.
+            if self.params.hold_threes
+                && a[k.index()] >= 2
+                && view.table(my_side).canastas() >= need
+            {
+                return 150;
+            }
+            return 15;
+        }
+        if k.is_wild() {
+            let keep = self.params.wild_keep + if k == Kind::JOKER { 30 } else { 0 };
+            let collects = (0..n)
+                .any(|p| r.side_of(p) != my_side && (self.took[p] || !view.known(p).is_empty()));
+            if frozen || !collects || (pile.len() as u32) < self.params.freeze_pile {
+                return 1000 + keep;
+            }
+            let exposure = match r.wild_top {
+                // Any natural pair takes a wild on top (C-13).
+                WildTop::Pair => stake,
+                WildTop::Forbidden => 0,
+                // Laid under: the top card stays open to a natural pair.
+                WildTop::Under => match pile.last().copied().and_then(Kind::of) {
+                    Some(t) if t.rank().is_some() => {
+                        (self.p_holds(view, next, t, 2) * stake as f64) as i32
+                    }
+                    _ => 0,
+                },
+            };
+            return keep + exposure;
+        }
+        // A natural: the ways the next opponent takes the pile with it.
+        let open = !frozen && view.table(next_side).has_melds();
+        let mut p = self.p_holds(view, next, k, 2);
+        if open {
+            let onto = r.pickup == PickupRule::PairWildMeld
+                && !view.table(next_side).melds[k.index()].is_empty();
+            if onto {
+                p = 1.0;
+            } else {
+                p = p.max(0.5 * self.p_holds(view, next, k, 1));
+            }
+        }
+        if self.discarded[next] & (1 << k.index()) != 0 {
+            p *= 0.3;
+        }
+        let danger = (p * stake as f64) as i32;
+        let mut keep = -k.value() / 2;
+        if a[k.index()] >= 2 {
+            keep += self.params.pair_keep;
+        }
+        if !view.table(my_side).melds[k.index()].is_empty() {
+            keep += 30;
+        }
+        danger + keep
+    }
+
+    /// The chance that player `p` holds at least `need` naturals of `k`:
+    /// his known cards, then the unseen copies dealt at random.
+    fn p_holds(&self, view: &ClassicView<'_>, p: usize, k: Kind, need: u32) -> f64 {
+        let known = k.count_in(view.known(p));
+        if known >= need {
+            return 1.0;
+        }
+        let need = need - known;
+        let r = view.rules();
+        let mut seen = view.hand();
+        for q in 0..r.players as usize {
+            if q != view.seat() {
+                seen = seen.checked_add(view.known(q)).unwrap_or(seen);
+            }
+        }
+        let mut seen_k = k.count_in(seen) as i32;
+        let mut seen_all = seen.len() as i32;
+        for s in 0..r.sides() {
+            let t = view.table(s).all();
+            seen_k += k.count_in(t) as i32;
+            seen_all += t.len() as i32;
+        }
+        for c in view.pile() {
+            seen_all += 1;
+            if Kind::of(*c) == Some(k) {
+                seen_k += 1;
+            }
+        }
+        // The discarded card itself lies on the pile.
+        let copies = 8 - seen_k - 1;
+        let unseen = r.pack_size() as i32 - seen_all - 1;
+        let slots = view.hand_len(p) as i32 - view.known(p).len() as i32;
+        hyper_at_least(unseen, copies.max(0), slots.max(0), need as i32)
+    }
+}
+
+/// The pile as a set of cards.
+fn pile_set(view: &ClassicView<'_>) -> CardSet {
+    let mut s = CardSet::EMPTY;
+    for c in view.pile() {
+        s.insert(*c);
+    }
+    s
+}
+
+/// P(X ≥ need) for X hypergeometric: `draws` cards from `total`, of which
+/// `good` are good; `need` is 1 or 2.
+fn hyper_at_least(total: i32, good: i32, draws: i32, need: i32) -> f64 {
+    if need <= 0 {
+        return 1.0;
+    }
+    if good < need || draws < need || total <= 0 {
+        return 0.0;
+    }
+    let bad = total - good;
+    if draws > bad {
+        // Fewer bad cards than draws: at least draws - bad good ones.
+        if draws - bad >= need {
+            return 1.0;
+        }
+    }
+    // P(0) = Π (bad - i) / (total - i).
+    let mut p0 = 1.0;
+    for i in 0..draws {
+        let b = (bad - i) as f64;
+        if b <= 0.0 {
+            p0 = 0.0;
+            break;
+        }
+        p0 *= b / (total - i) as f64;
+    }
+    if need == 1 {
+        return (1.0 - p0).clamp(0.0, 1.0);
+    }
+    // P(1) = draws · good · Π_{i<draws-1} (bad - i) / Π_{i<draws} (total - i).
+    let mut p1 = draws as f64 * good as f64 / total as f64;
+    for i in 0..draws - 1 {
+        let b = (bad - i) as f64;
+        if b <= 0.0 {
+            p1 = 0.0;
+            break;
+        }
+        p1 *= b / (total - 1 - i) as f64;
+    }
+    (1.0 - p0 - p1).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hypergeometric_tails() {
+        // All good: certain.
+        assert!((hyper_at_least(10, 10, 3, 2) - 1.0).abs() < 1e-9);
+        // No good card: never.
+        assert_eq!(hyper_at_least(10, 0, 3, 1), 0.0);
+        // 2 good of 4, draw 2: P(both) = 1/6.
+        assert!((hyper_at_least(4, 2, 2, 2) - 1.0 / 6.0).abs() < 1e-9);
+        // 1 good of 4, draw 2: P(≥1) = 1/2.
+        assert!((hyper_at_least(4, 1, 2, 1) - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn params_parse_and_print() {
+        let mut p = ClassicRulesParams::default();
+        p.set("freeze_pile", "3").unwrap();
+        assert_eq!(p.get("freeze_pile").as_deref(), Some("3"));
+        assert!(p.set("freeze_pile", "0").is_err());
+        assert!(p.set("nope", "1").unwrap_err().contains("unknown key"));
+        assert_eq!(ClassicRulesParams::NAME, "rules");
+        assert_eq!(p.build().name(), "rules");
+    }
+}
