@@ -619,10 +619,15 @@ fn ratings_link_agents_through_separate_runs() {
         &["different rules", "run.json"],
     );
     refused(&["ratings", s(&d.join("nothing"))], &["cannot read"]);
-    refused(
-        &["ratings", s(&gr.join("hands.csv"))],
-        &["no column", "summary.csv"],
-    );
+    // A run's hands.csv rates as its summary does: the same counts.
+    let (code, from_hands, err) = kanaszta(&["ratings", s(&gr.join("hands.csv"))]);
+    assert_eq!(code, 0, "{err}");
+    let (code, from_summary, err) = kanaszta(&["ratings", s(&gr.join("summary.csv"))]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(from_hands, from_summary);
+    let other_csv = d.join("other.csv");
+    std::fs::write(&other_csv, "a,b\n1,2\n").unwrap();
+    refused(&["ratings", s(&other_csv)], &["no column", "summary.csv"]);
 }
 
 #[test]
