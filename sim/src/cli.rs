@@ -30,7 +30,7 @@ pub enum Command {
     /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
     /// The default command. Exit 2 if an agent erred in some game.
     #[command(
-        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)"
+        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)\n  kanaszta play --a rules --b random --sprt 50 --hands 4000\n      stops as soon as \"rules is stronger than random by at least 50 points per hand\" is accepted or rejected (a sequential test on paired deals; see --help)"
     )]
     Play(cmd::play::PlayArgs),
     /// Every pair of agents on the same paired deals: win-rate matrix,

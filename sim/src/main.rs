@@ -12,6 +12,7 @@ mod report;
 mod rows;
 mod runner;
 mod signals;
+mod sprt;
 mod stats;
 
 use clap::Parser;
