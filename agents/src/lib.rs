@@ -36,7 +36,10 @@ pub use play::{play_hand, play_match, seat_rng, AgentError, HandPlay};
 pub use random::{RandomAgent, RandomParams};
 pub use registry::{agent_names, Entry, AGENTS};
 pub use rules::{RulesAgent, RulesParams};
-pub use spec::{range, switch, AgentSpec, ParamDoc, ParamText, Params, SpecError};
+pub use spec::{
+    range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, Params, ParseParam,
+    SpecError,
+};
 
 pub use kanaszta_engine::{MoveBuf, Moves};
 

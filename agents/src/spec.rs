@@ -43,8 +43,84 @@ pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'stat
     fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
     /// Reads one parameter as text (`None` for an unknown key).
     fn get(&self, key: &str) -> Option<String>;
+    /// The declared range of a number parameter (`None` for an unknown
+    /// key or a parameter that is not a number in a range).
+    fn bounds(key: &str) -> Option<Bounds> {
+        let _ = key;
+        None
+    }
     /// A new agent with these parameters.
     fn build(&self) -> Box<dyn Agent>;
+}
+
+/// The declared range of a number parameter, from its [`range`] parser.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// The least value accepted.
+    pub lo: f64,
+    /// The greatest value accepted.
+    pub hi: f64,
+    /// Whether the parameter takes whole numbers only.
+    pub integer: bool,
+}
+
+/// A number type a parameter may have in a [`range`].
+pub trait Number: FromStr + PartialOrd + fmt::Display + Copy {
+    /// Whether the type holds whole numbers only.
+    const INTEGER: bool;
+    /// The value as an `f64`.
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! number {
+    ($integer:expr; $($t:ty),*) => {
+        $(impl Number for $t {
+            const INTEGER: bool = $integer;
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        })*
+    };
+}
+number!(true; u8, u16, u32, u64, usize, i8, i16, i32, i64);
+number!(false; f32, f64);
+
+/// How a parameter's text becomes its value, for
+/// [`agent_params!`](crate::agent_params): any `Fn(&str) -> Result<T,
+/// String>`, or a [`range`], which also tells its [`Bounds`].
+pub trait ParseParam<T> {
+    /// The value of `text`, or what is accepted.
+    fn parse_param(&self, text: &str) -> Result<T, String>;
+    /// The range accepted, for a number in a range.
+    fn bounds(&self) -> Option<Bounds> {
+        None
+    }
+}
+
+impl<T, F: Fn(&str) -> Result<T, String>> ParseParam<T> for F {
+    fn parse_param(&self, text: &str) -> Result<T, String> {
+        self(text)
+    }
+}
+
+/// The parser of a number parameter in `lo..=hi`: see [`range`].
+#[derive(Clone, Copy, Debug)]
+pub struct NumberRange<T> {
+    lo: T,
+    hi: T,
+}
+
+impl<T: Number> ParseParam<T> for NumberRange<T> {
+    fn parse_param(&self, text: &str) -> Result<T, String> {
+        parse_in(text, self.lo, self.hi)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        Some(Bounds {
+            lo: self.lo.to_f64(),
+            hi: self.hi.to_f64(),
+            integer: T::INTEGER,
+        })
+    }
 }
 
 /// A parameter's value as text, as specs write it (a switch as `on` or
@@ -211,7 +287,9 @@ macro_rules! agent_params {
 
             fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
                 match key {
-                    $(stringify!($field) => self.$field = ($parse)(value)?,)*
+                    $(stringify!($field) => {
+                        self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
+                    })*
                     _ => return Err(format!("unknown key `{key}`")),
                 }
                 Ok(())
@@ -224,6 +302,13 @@ macro_rules! agent_params {
                 }
             }
 
+            fn bounds(key: &str) -> Option<$crate::Bounds> {
+                match key {
+                    $(stringify!($field) => $crate::ParseParam::<$ty>::bounds(&($parse)),)*
+                    _ => None,
+                }
+            }
+
             fn build(&self) -> Box<dyn $crate::Agent> {
                 Box::new(<$Agent>::new(self.clone()))
             }
@@ -232,12 +317,10 @@ macro_rules! agent_params {
 }
 
 /// The parser of a number parameter in `lo..=hi`, for
-/// [`agent_params!`](crate::agent_params).
-pub fn range<T>(lo: T, hi: T) -> impl Fn(&str) -> Result<T, String>
-where
-    T: FromStr + PartialOrd + fmt::Display + Copy,
-{
-    move |value| parse_in(value, lo, hi)
+/// [`agent_params!`](crate::agent_params); its range is the parameter's
+/// [`Bounds`] (what `kanaszta tune` moves it within).
+pub fn range<T: Number>(lo: T, hi: T) -> NumberRange<T> {
+    NumberRange { lo, hi }
 }
 
 /// The parser of an on/off parameter, for
@@ -255,6 +338,8 @@ trait AnyParams: Send + Sync {
     fn docs(&self) -> &'static [ParamDoc];
     fn get(&self, key: &str) -> Option<String>;
     fn default_get(&self, key: &str) -> Option<String>;
+    fn bounds(&self, key: &str) -> Option<Bounds>;
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
     fn build(&self) -> Box<dyn Agent>;
     fn clone_box(&self) -> Box<dyn AnyParams>;
     fn as_any(&self) -> &dyn Any;
@@ -274,6 +359,12 @@ impl<P: Params> AnyParams for P {
     }
     fn default_get(&self, key: &str) -> Option<String> {
         Params::get(&P::default(), key)
+    }
+    fn bounds(&self, key: &str) -> Option<Bounds> {
+        P::bounds(key)
+    }
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        Params::set(self, key, value)
     }
     fn build(&self) -> Box<dyn Agent> {
         Params::build(self)
@@ -494,6 +585,39 @@ impl AgentSpec {
     pub fn get(&self, key: &str) -> Option<String> {
         self.0.get(key)
     }
+
+    /// The documented parameters of the agent, in canonical order.
+    pub fn docs(&self) -> &'static [ParamDoc] {
+        self.0.docs()
+    }
+
+    /// The declared range of number parameter `key` (`None`: no such
+    /// parameter, or not a number in a range).
+    pub fn bounds(&self, key: &str) -> Option<Bounds> {
+        self.0.bounds(key)
+    }
+
+    /// This spec with parameter `key` set to `value`; the error says what
+    /// the key accepts.
+    pub fn with(&self, key: &str, value: &str) -> Result<AgentSpec, SpecError> {
+        let mut p = self.0.clone_box();
+        if !self.0.docs().iter().any(|d| d.key == key) {
+            return Err(SpecError::UnknownKey {
+                spec: self.to_string(),
+                agent: self.name(),
+                key: key.to_string(),
+                accepted: keys_of(self.0.docs()),
+            });
+        }
+        p.set(key, value).map_err(|reason| SpecError::BadValue {
+            spec: self.to_string(),
+            agent: self.name(),
+            key: key.to_string(),
+            value: value.to_string(),
+            reason,
+        })?;
+        Ok(AgentSpec(p))
+    }
 }
 
 impl fmt::Display for AgentSpec {
@@ -627,6 +751,30 @@ mod tests {
         // Case and spaces are forgiven in the name and around items.
         let s: AgentSpec = " Random: patience = 12 ".parse().unwrap();
         assert_eq!(s.to_string(), "random:patience=12");
+    }
+
+    /// A number parameter's range is the one its `range` parser declares.
+    #[test]
+    fn number_parameters_tell_their_declared_range() {
+        let g: AgentSpec = "greedy".parse().unwrap();
+        let b = g.bounds("pile").expect("pile is a number in a range");
+        assert_eq!((b.lo, b.hi, b.integer), (1.0, 112.0, true));
+        assert_eq!(g.bounds("open_pickup"), None, "a switch has no range");
+        assert_eq!(g.bounds("speed"), None);
+        let r: AgentSpec = "random".parse().unwrap();
+        let b = r.bounds("discard").unwrap();
+        assert_eq!((b.lo, b.hi, b.integer), (0.0, 1.0, false));
+        let moved = g.with("pile", "9").unwrap();
+        assert_eq!(moved.to_string(), "greedy:pile=9");
+        assert!(g
+            .with("pile", "0")
+            .unwrap_err()
+            .to_string()
+            .contains("from 1 to 112"));
+        assert!(matches!(
+            g.with("speed", "1"),
+            Err(SpecError::UnknownKey { .. })
+        ));
     }
 
     #[test]

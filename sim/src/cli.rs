@@ -30,7 +30,7 @@ pub enum Command {
     /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
     /// The default command. Exit 2 if an agent erred in some game.
     #[command(
-        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)"
+        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)\n  kanaszta play --a rules --b random --sprt 50 --hands 4000\n      stops as soon as \"rules is stronger than random by at least 50 points per hand\" is accepted or rejected (a sequential test on paired deals; see --help)"
     )]
     Play(cmd::play::PlayArgs),
     /// Every pair of agents on the same paired deals: win-rate matrix,
@@ -123,6 +123,16 @@ pub enum Command {
         after_help = "Example:\n  kanaszta rules --rules decorated-2003-01 --set tax=off\n      every switch of the 2003-01 rules with the tax turned off"
     )]
     Rules(cmd::rules::RulesCmdArgs),
+    /// Tune an agent's number parameters by self-play against a set of
+    /// opponents on paired deals (SPSA): trace.csv of every step, best.txt
+    /// with the tuned spec, run.json.
+    #[command(
+        after_help = "How it works: each parameter moves within its range (declared by the agent, see `kanaszta agents`, or KEY=LO..HI), as a fraction of it. Step k draws a direction of ±1 per parameter and plays the agent at x + c_k·Δ and at x − c_k·Δ against every opponent on the same paired deals (--hands-per-step each), so the luck of the cards cancels from the difference of the two margins (raw points per hand, averaged over the opponents); x moves by a_k·(m+ − m−)/rms·Δ, rms the root mean square of those differences so far, so a step is a fraction a_k of each range. a_k = --step-size·((1 + A)/(k + A))^0.602 with A a tenth of --steps, c_k = --perturb/k^0.101. Whole-number parameters are rounded.\n\
+Stopping: after --steps, or once settled: in the last --window steps every parameter's gradient estimate (m+ − m−)·Δ/2 averages within one standard error of 0, so no parameter has a direction left (--window 0: never stop early).\n\
+Output in --out: trace.csv (step; each parameter's value at the start of the step; delta_KEY, the direction; plus_KEY and minus_KEY, the values played; margin_plus, margin_minus; margin, their mean; gain, half their difference; perturb and step_size, c_k and a_k), best.txt (the tuned spec: the mean of the points after the last --window steps), run.json (the settings, the steps done, whether settled, and each parameter's range, start and best). The same --seed gives the same files for any --threads.\n\n\
+Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/"
+    )]
+    Tune(cmd::tune::TuneArgs),
 }
 
 /// `--rules` and `--set`.

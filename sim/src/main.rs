@@ -12,7 +12,9 @@ mod report;
 mod rows;
 mod runner;
 mod signals;
+mod sprt;
 mod stats;
+mod tune;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -82,5 +84,6 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Score(a) => cmd::score::run(a),
         Command::Apply(a) => cmd::apply::run(a),
         Command::Rules(a) => cmd::rules::run(a),
+        Command::Tune(a) => cmd::tune::run(a),
     }
 }

@@ -1209,7 +1209,13 @@ pub struct RunResult {
     pub total: u64,
     /// The signal that stopped the run before its last game, if one did.
     pub stopped: Option<i32>,
+    /// Whether the early-stop predicate ended the run (see [`execute_until`]).
+    pub decided: bool,
 }
+
+/// A predicate the writer consults after each game, in game order: `true`
+/// ends the run there, the games after it unwritten and uncounted.
+pub type EarlyStop<'a> = &'a mut (dyn FnMut(&GameOut) -> bool + Send);
 
 /// A progress bar on stderr (rate and ETA), or nothing when stderr is not a
 /// terminal or `quiet`.
@@ -1377,7 +1383,20 @@ pub fn execute(
     out: Option<Outputs>,
     quiet: bool,
 ) -> Result<RunResult, String> {
-    execute_within(plan, threads, out, quiet, REORDER_WINDOW)
+    execute_within(plan, threads, out, quiet, REORDER_WINDOW, None)
+}
+
+/// [`execute`] that ends at the first game, in game order, for which `stop`
+/// says so. The predicate sees the games in the order of the files whatever
+/// the thread count, so where the run ends does not depend on it.
+pub fn execute_until(
+    plan: &Plan,
+    threads: usize,
+    out: Option<Outputs>,
+    quiet: bool,
+    stop: EarlyStop<'_>,
+) -> Result<RunResult, String> {
+    execute_within(plan, threads, out, quiet, REORDER_WINDOW, Some(stop))
 }
 
 /// [`execute`] with a window of `window` games.
@@ -1387,6 +1406,7 @@ fn execute_within(
     mut out: Option<Outputs>,
     quiet: bool,
     window: u64,
+    mut stop: Option<EarlyStop<'_>>,
 ) -> Result<RunResult, String> {
     let start = Instant::now();
     let total = plan.job_count();
@@ -1420,9 +1440,10 @@ fn execute_within(
                 peak_pending: 0,
                 total,
                 stopped: None,
+                decided: false,
             };
             let write_err = |e: std::io::Error| format!("cannot write the CSV files: {e}");
-            while let Ok(batch) = rx.recv() {
+            'games: while let Ok(batch) = rx.recv() {
                 // Everything already sent is taken in before the writing.
                 for (seq, game) in batch.into_iter().chain(rx.try_iter().flatten()) {
                     pending.insert(seq, game);
@@ -1453,6 +1474,11 @@ fn execute_within(
                             .map_err(write_err)?;
                     }
                     pbw.inc(1);
+                    if stop.as_mut().is_some_and(|f| f(&g)) {
+                        // Dropping the receiver on return stops the workers.
+                        res.decided = true;
+                        break 'games;
+                    }
                 }
                 // Every game finished in order is on disk before the next wait.
                 if wrote {
@@ -1500,7 +1526,7 @@ fn execute_within(
     }
     res.stats = stats;
     res.seconds = start.elapsed().as_secs_f64();
-    if res.games < res.total {
+    if res.games < res.total && !res.decided {
         res.stopped = crate::signals::stopped();
     }
     Ok(res)
@@ -1584,9 +1610,9 @@ mod tests {
     #[test]
     fn a_narrow_window_bounds_the_waiting_games_and_changes_no_result() {
         let p = plan(40);
-        let wide = execute_within(&p, 2, None, true, REORDER_WINDOW).expect("runs");
+        let wide = execute_within(&p, 2, None, true, REORDER_WINDOW, None).expect("runs");
         for size in [1, 2, 5] {
-            let narrow = execute_within(&p, 2, None, true, size).expect("runs");
+            let narrow = execute_within(&p, 2, None, true, size, None).expect("runs");
             assert!(
                 narrow.peak_pending <= size,
                 "window {size}: {} games waited",
@@ -1609,5 +1635,35 @@ mod tests {
                 "window {size}: same statistics"
             );
         }
+    }
+
+    #[test]
+    fn an_early_stop_ends_the_run_at_the_same_game_for_any_thread_count() {
+        let p = plan(200);
+        for threads in [1, 2] {
+            let mut seen = Vec::new();
+            let mut stop = |g: &GameOut| {
+                let game = g.hands.first().map_or(u64::MAX, |r| r.game);
+                seen.push(game);
+                game == 37
+            };
+            let r = execute_until(&p, threads, None, true, &mut stop).expect("runs");
+            assert!(r.decided && r.stopped.is_none());
+            assert_eq!(r.games, 38, "{threads} threads: games 0..=37 counted");
+            assert_eq!(seen, (0..38).collect::<Vec<u64>>(), "in game order");
+            assert_eq!(
+                r.stats[0].cells(0),
+                plan_stats(&p, 38),
+                "the statistics of those games"
+            );
+        }
+    }
+
+    /// The statistics of the first `games` games of `p`'s plan.
+    fn plan_stats(p: &Plan, games: u64) -> Vec<String> {
+        let mut m = p.manifest.clone();
+        m.games = games;
+        let short = Plan::new(m).expect("a valid plan");
+        execute(&short, 1, None, true).expect("runs").stats[0].cells(0)
     }
 }

@@ -19,6 +19,7 @@ pub mod rules;
 pub mod score;
 pub mod sweep;
 pub mod tournament;
+pub mod tune;
 
 use crate::error::CliError;
 use crate::input;

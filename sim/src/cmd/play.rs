@@ -5,8 +5,9 @@ use super::parse_agent;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::lock::RunLock;
-use crate::runner::{self, Outputs, Plan, SeriesSpec};
+use crate::runner::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
 use crate::signals;
+use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
 use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
 use std::io::Write;
@@ -22,9 +23,69 @@ pub struct PlayArgs {
     /// Agent B.
     #[arg(long, default_value = "greedy", value_name = "AGENT")]
     b: String,
+    /// Stop as soon as "A is stronger than B by at least X" is accepted or
+    /// rejected: a sequential probability ratio test on paired deals
+    /// (shorthand for --sprt-h0 E --sprt-h1 E+X, E the metric's equal
+    /// value: 0 points, or a 0.5 share of the hands won). --hands or
+    /// --matches is then the most the run plays; a run that reaches it
+    /// says "undecided".
+    #[arg(
+        long,
+        value_name = "X",
+        allow_negative_numbers = true,
+        long_help = SPRT_HELP
+    )]
+    sprt: Option<f64>,
+    /// SPRT: H0, A's mean per deal is at most M0 (default: the metric's equal value).
+    #[arg(long, value_name = "M0", allow_negative_numbers = true)]
+    sprt_h0: Option<f64>,
+    /// SPRT: H1, A's mean per deal is at least M1 (turns the test on, like --sprt).
+    #[arg(long, value_name = "M1", allow_negative_numbers = true)]
+    sprt_h1: Option<f64>,
+    /// SPRT: the chance of accepting H1 when H0 holds, in (0, 1) [default: 0.05].
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    sprt_alpha: Option<f64>,
+    /// SPRT: the chance of accepting H0 when H1 holds, in (0, 1) [default: 0.05].
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    sprt_beta: Option<f64>,
+    /// SPRT: the statistic of a deal: points (A's raw points per hand minus
+    /// B's, averaged over the deal's two games) or wins (A's share of the
+    /// deal's hands won, ties half) [default: points].
+    #[arg(long, value_name = "METRIC", value_parser = Metric::parse)]
+    sprt_metric: Option<Metric>,
+    /// SPRT: deals before the first decision, while the variance is still
+    /// a guess [default: 20].
+    #[arg(long, value_name = "N")]
+    sprt_min_deals: Option<u64>,
     #[command(flatten)]
     run: RunArgs,
 }
+
+/// The long help of `--sprt`.
+const SPRT_HELP: &str = "Stop as soon as \"A is stronger than B by at least X\" is accepted or \
+rejected: a sequential probability ratio test on paired deals.
+
+The unit is a deal played twice with the seats swapped; its statistic is A's mean margin over \
+the two games in raw points per hand (--sprt-metric points), or A's share of the deal's hands \
+won, ties half (--sprt-metric wins). The test is the generalized SPRT with a normal \
+approximation and the variance estimated from the deals, as chess engines are tested: \
+H0: mean ≤ h0 against H1: mean ≥ h1, LLR = n (h1 − h0) (2 mean − h0 − h1) / (2 variance). \
+H1 is accepted when the LLR reaches ln((1 − β) / α), H0 when it falls to ln(β / (1 − α)); \
+no decision is taken before --sprt-min-deals deals.
+
+--sprt X is shorthand for --sprt-h0 E --sprt-h1 E+X, E the equal value (0 points, a 0.5 \
+share); --sprt-h1 alone turns the test on as well. --hands or --matches is the most the run \
+plays: a run that reaches it ends \"undecided\". Deals are fed to the test in deal order, so \
+the decision and the deal it falls on do not depend on --threads; the CSVs hold exactly the \
+deals up to the decision, and run.json records the test under \"sprt\" (its games are the \
+games played, the most under \"sprt\".\"max_games\"). A deal one of whose games ended by an \
+agent error is left out. Needs paired deals and the whole run (not --unpaired, not --shard).
+
+Examples:
+  kanaszta play --a rules --b random --sprt 50 --hands 4000
+      accepts \"rules is stronger than random by at least 50 points per hand\" after a few dozen deals
+  kanaszta play --a rules:caution=2 --b rules --sprt-metric wins --sprt 0.03 --sprt-alpha 0.01
+      does the change win at least 53% of the hands? (at most 10,000 hands)";
 
 /// Runs `kanaszta play`.
 pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
@@ -37,12 +98,76 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
         settings: String::new(),
         rules,
     }];
+    let sprt = p.sprt_config()?;
     let plan = p.run.plan("play", vec![a, b], series, 10_000)?;
-    run_plan(plan, &p.run)
+    if sprt.is_some() {
+        if !plan.manifest.paired {
+            return Err(CliError::Input(
+                "--sprt tests paired deals: drop --unpaired (each deal is played twice with \
+                 the seats swapped)"
+                    .into(),
+            ));
+        }
+        if plan.manifest.shard.n > 1 {
+            return Err(CliError::Input(
+                "--sprt decides on the whole run in deal order: drop --shard".into(),
+            ));
+        }
+    }
+    run_plan_with(plan, &p.run, sprt.map(Sprt::new))
+}
+
+impl PlayArgs {
+    /// The SPRT's configuration, when one of --sprt and --sprt-h1 asks for
+    /// the test; its other options alone are refused.
+    fn sprt_config(&self) -> Result<Option<SprtConfig>, CliError> {
+        let metric = self.sprt_metric.unwrap_or(Metric::Points);
+        let h0 = self.sprt_h0.unwrap_or(metric.equal());
+        let h1 = match (self.sprt, self.sprt_h1) {
+            (Some(_), Some(_)) => {
+                return Err(CliError::Input(
+                    "give either --sprt X (H1 = H0 + X) or --sprt-h1 M1, not both".into(),
+                ))
+            }
+            (Some(x), None) => h0 + x,
+            (None, Some(m1)) => m1,
+            (None, None) => {
+                let set = [
+                    ("--sprt-h0", self.sprt_h0.is_some()),
+                    ("--sprt-alpha", self.sprt_alpha.is_some()),
+                    ("--sprt-beta", self.sprt_beta.is_some()),
+                    ("--sprt-metric", self.sprt_metric.is_some()),
+                    ("--sprt-min-deals", self.sprt_min_deals.is_some()),
+                ];
+                if let Some((name, _)) = set.iter().find(|(_, on)| *on) {
+                    return Err(CliError::Input(format!(
+                        "{name} sets up a sequential test: give --sprt X (e.g. --sprt 50: is A \
+                         stronger than B by at least 50 points per hand?) or --sprt-h1 M1"
+                    )));
+                }
+                return Ok(None);
+            }
+        };
+        SprtConfig::new(
+            metric,
+            h0,
+            h1,
+            self.sprt_alpha.unwrap_or(0.05),
+            self.sprt_beta.unwrap_or(0.05),
+            self.sprt_min_deals.unwrap_or(20),
+        )
+        .map(Some)
+        .map_err(CliError::Input)
+    }
 }
 
 /// Runs a plan into `dir` and prints the report; exit 2 if games erred.
 pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
+    run_plan_with(plan, args, None)
+}
+
+/// [`run_plan`], with a sequential test that may end the run early.
+fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
     let _lock = RunLock::acquire(&args.out)?;
     signals::install()?;
     let m = &plan.manifest;
@@ -64,16 +189,59 @@ pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
         );
     }
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
-    let res = runner::execute(&plan, args.threads, Some(outputs), args.quiet)?;
+    let mut test = sprt;
+    let res = match &mut test {
+        None => runner::execute(&plan, args.threads, Some(outputs), args.quiet)?,
+        Some(t) => {
+            // One series, unsharded: the writer's order is the game index.
+            let mut game = 0u64;
+            let mut stop = |g: &GameOut| {
+                game += 1;
+                t.game(game - 1, g)
+            };
+            runner::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
+        }
+    };
     let mut manifest = plan.manifest.clone();
+    if res.decided {
+        // The run holds the deals up to the decision, whole: it is the run
+        // of that many games (the same games).
+        manifest.games = res.games;
+    }
     if res.stopped.is_some() {
         // What the directory holds: the first games_done games, whole.
         manifest.complete = Some(false);
         manifest.games_done = Some(res.games);
-        manifest.write(&args.out)?;
     }
-    let text = report::report(Some(&args.out), &manifest, &res.stats)?;
+    let mut text = report::report(Some(&args.out), &manifest, &res.stats)?;
+    match &test {
+        Some(t) => {
+            write_with_sprt(&manifest, &t.record(plan.manifest.games), &args.out)?;
+            let [a, b] = [&manifest.agents[0], &manifest.agents[1]];
+            text.push_str(&t.report(a, b, plan.manifest.games / 2));
+        }
+        None if res.stopped.is_some() => manifest.write(&args.out)?,
+        None => {}
+    }
     finish(&text, &res, &args.out)
+}
+
+/// Writes run.json with the record of the sequential test under `sprt`,
+/// after the manifest's own fields.
+fn write_with_sprt(m: &Manifest, record: &SprtRecord, dir: &Path) -> Result<(), CliError> {
+    #[derive(serde::Serialize)]
+    struct WithSprt<'a> {
+        #[serde(flatten)]
+        manifest: &'a Manifest,
+        sprt: &'a SprtRecord,
+    }
+    let json = serde_json::to_string_pretty(&WithSprt {
+        manifest: m,
+        sprt: record,
+    })
+    .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+    let path = dir.join("run.json");
+    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
 }
 
 /// A rate with three significant digits for slow agents (0.145, 2.31)

@@ -1,0 +1,424 @@
+//! `kanaszta tune`: an agent's number parameters tuned by self-play
+//! against a set of opponents on paired deals (SPSA, see `crate::tune`).
+
+use super::parse_agent;
+use crate::cli::RulesArgs;
+use crate::error::CliError;
+use crate::lock::RunLock;
+use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::tune::{spec_at, Spsa, SpsaConfig, TunedParam};
+use clap::Args;
+use kanaszta_agents::{AgentSpec, Bounds};
+use kanaszta_engine::Rules;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Options of `kanaszta tune`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// The agent tuned, with the starting values of its parameters, e.g.
+    /// rules or greedy:pile=5.
+    #[arg(long, value_name = "AGENT")]
+    agent: String,
+    /// Number parameters tuned, comma-separated: KEY (within its declared
+    /// range, see `kanaszta agents`) or KEY=LO..HI (a narrower range).
+    #[arg(long, value_name = "KEYS", required = true, value_delimiter = ',')]
+    param: Vec<String>,
+    /// The opponents, comma-separated; every evaluation plays each of them.
+    #[arg(long, value_name = "AGENTS", required = true, value_delimiter = ',')]
+    vs: Vec<String>,
+    /// Hands per opponent and perturbation in a step, played on paired deals.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    hands_per_step: u64,
+    /// The most steps.
+    #[arg(long, default_value_t = 50, value_name = "K")]
+    steps: u64,
+    /// The first step, as a fraction of each parameter's range.
+    #[arg(long, default_value_t = 0.1, value_name = "A")]
+    step_size: f64,
+    /// The first perturbation, as a fraction of each parameter's range.
+    #[arg(long, default_value_t = 0.1, value_name = "C")]
+    perturb: f64,
+    /// Steps of the settling rule (0: play every step).
+    #[arg(long, default_value_t = 10, value_name = "W")]
+    window: u64,
+    /// Master seed: the directions and every step's deals derive from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0: one per core). The output does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "T")]
+    threads: usize,
+    /// Directory for trace.csv, best.txt and run.json (created).
+    #[arg(long, default_value = "kanaszta-tune", value_name = "DIR")]
+    out: PathBuf,
+    /// No progress bar (it is also hidden when stderr is not a terminal).
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+/// What run.json of a tuning says.
+#[derive(Serialize)]
+struct TuneRun<'a> {
+    command: &'static str,
+    agent: String,
+    params: Vec<ParamRecord>,
+    vs: &'a [String],
+    hands_per_step: u64,
+    steps: u64,
+    steps_done: u64,
+    settled: bool,
+    step_size: f64,
+    perturb: f64,
+    window: u64,
+    seed: u64,
+    best: String,
+    rules: Rules,
+    version: String,
+    commit: String,
+    dirty: String,
+}
+
+#[derive(Serialize)]
+struct ParamRecord {
+    key: String,
+    lo: f64,
+    hi: f64,
+    integer: bool,
+    start: f64,
+    best: f64,
+}
+
+/// A parameter of `--param`: `KEY` or `KEY=LO..HI`, checked against the
+/// agent's declaration.
+fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
+    let (key, range) = match item.split_once('=') {
+        Some((k, r)) => (k.trim(), Some(r.trim())),
+        None => (item.trim(), None),
+    };
+    let numbers = || -> String {
+        let keys: Vec<String> = spec
+            .docs()
+            .iter()
+            .filter_map(|d| {
+                let b = spec.bounds(d.key)?;
+                Some(format!("{} ({}..{})", d.key, b.lo, b.hi))
+            })
+            .collect();
+        if keys.is_empty() {
+            "none".into()
+        } else {
+            keys.join(", ")
+        }
+    };
+    let Some(doc) = spec.docs().iter().find(|d| d.key == key) else {
+        return Err(CliError::Input(format!(
+            "--param {key}: {} has no parameter `{key}`; its number parameters: {}",
+            spec.name(),
+            numbers()
+        )));
+    };
+    let Some(declared) = spec.bounds(key) else {
+        return Err(CliError::Input(format!(
+            "--param {key}: {}'s `{key}` is not a number in a range (it takes {}); tune moves \
+             number parameters: {}",
+            spec.name(),
+            doc.accepts,
+            numbers()
+        )));
+    };
+    let bounds = match range {
+        None => declared,
+        Some(r) => {
+            let bad = || {
+                CliError::Input(format!(
+                    "--param {item}: expected KEY=LO..HI with LO < HI within {key}'s declared \
+                     range {}..{}, e.g. {key}={}..{}",
+                    declared.lo, declared.hi, declared.lo, declared.hi
+                ))
+            };
+            let (lo, hi) = r.split_once("..").ok_or_else(bad)?;
+            let lo: f64 = lo.trim().parse().map_err(|_| bad())?;
+            let hi: f64 = hi.trim().parse().map_err(|_| bad())?;
+            if !(lo.is_finite() && hi.is_finite() && lo < hi)
+                || lo < declared.lo
+                || hi > declared.hi
+            {
+                return Err(bad());
+            }
+            Bounds { lo, hi, ..declared }
+        }
+    };
+    Ok(TunedParam {
+        key: key.to_string(),
+        bounds,
+    })
+}
+
+/// Runs `kanaszta tune`.
+pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
+    let base = parse_agent(&t.agent)?;
+    let mut params: Vec<TunedParam> = Vec::new();
+    for item in &t.param {
+        let p = tuned_param(&base, item)?;
+        if params.iter().any(|q| q.key == p.key) {
+            return Err(CliError::Input(format!(
+                "--param: `{}` is given twice",
+                p.key
+            )));
+        }
+        params.push(p);
+    }
+    let mut vs: Vec<String> = Vec::new();
+    for v in &t.vs {
+        if v.trim().is_empty() {
+            continue;
+        }
+        vs.push(parse_agent(v)?.to_string());
+    }
+    if vs.is_empty() {
+        return Err(CliError::Input(
+            "--vs: expected at least one opponent, e.g. --vs greedy,rules".into(),
+        ));
+    }
+    for (name, v) in [("--step-size", t.step_size), ("--perturb", t.perturb)] {
+        if !(v > 0.0 && v <= 1.0) {
+            return Err(CliError::Input(format!(
+                "{name} {v}: expected a fraction of the parameters' ranges in (0, 1], e.g. 0.1"
+            )));
+        }
+    }
+    if t.steps == 0 || t.hands_per_step < 2 {
+        return Err(CliError::Input(format!(
+            "--steps {} --hands-per-step {}: expected at least 1 step of at least 2 hands \
+             (one paired deal)",
+            t.steps, t.hands_per_step
+        )));
+    }
+    if t.window == 1 {
+        return Err(CliError::Input(
+            "--window 1: the settling rule needs at least 2 steps (0 turns it off)".into(),
+        ));
+    }
+    if t.threads > 1024 {
+        return Err(CliError::Input(format!(
+            "--threads {}: at most 1024 (0: one per core)",
+            t.threads
+        )));
+    }
+    let rules = t.rules.build()?;
+    let start: Vec<f64> = params
+        .iter()
+        .map(|p| {
+            let v = base
+                .get(&p.key)
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(p.bounds.lo);
+            p.fraction(v)
+        })
+        .collect();
+    // Every evaluation is checked before the first game: a plan of the start.
+    evaluate(&base, &params, &start, &vs, rules, &t, 0, true)?;
+
+    std::fs::create_dir_all(&t.out)
+        .map_err(|e| CliError::io("create output directory", t.out.display(), e))?;
+    let _lock = RunLock::acquire(&t.out)?;
+    let trace_path = t.out.join("trace.csv");
+    let mut trace = runner::CsvFile::create(&trace_path, &trace_header(&params))?;
+    let cfg = SpsaConfig {
+        step: t.step_size,
+        perturb: t.perturb,
+        steps: t.steps,
+        window: t.window,
+    };
+    let mut spsa = Spsa::new(cfg, start.clone(), t.seed);
+    let pb = runner::progress(t.steps, t.quiet, "steps");
+    let write_err = |e: std::io::Error| CliError::io("write", trace_path.display(), e);
+    let mut done = 0;
+    let mut settled = false;
+    for _ in 0..t.steps {
+        let st = spsa.propose();
+        let plus = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)?;
+        let minus = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)?;
+        spsa.update(&st, plus, minus);
+        let mut row: Vec<String> = vec![st.k.to_string()];
+        row.extend(params.iter().zip(&st.x).map(|(p, &x)| p.text(p.value(x))));
+        row.extend(st.delta.iter().map(|d| format!("{d}")));
+        for (p, (a, b)) in params.iter().zip(st.plus.iter().zip(&st.minus)) {
+            row.push(p.text(p.value(*a)));
+            row.push(p.text(p.value(*b)));
+        }
+        row.extend(
+            [
+                plus,
+                minus,
+                (plus + minus) / 2.0,
+                (plus - minus) / 2.0,
+                st.perturb,
+                st.step,
+            ]
+            .iter()
+            .map(|v| format!("{v:.4}")),
+        );
+        trace.row(row).map_err(write_err)?;
+        trace.flush().map_err(write_err)?;
+        done = st.k;
+        pb.set_message(format!("steps, margin {:.1}", (plus + minus) / 2.0));
+        pb.inc(1);
+        if spsa.settled() {
+            settled = true;
+            break;
+        }
+    }
+    pb.finish_and_clear();
+    let best_x = spsa.best();
+    let best = spec_at(&base, &params, &best_x)?.to_string();
+    let best_path = t.out.join("best.txt");
+    std::fs::write(&best_path, format!("{best}\n"))
+        .map_err(|e| CliError::io("write", best_path.display(), e))?;
+    let (version, commit, dirty) = runner::build_info();
+    let record = TuneRun {
+        command: "tune",
+        agent: base.to_string(),
+        params: params
+            .iter()
+            .zip(start.iter().zip(&best_x))
+            .map(|(p, (&s, &b))| ParamRecord {
+                key: p.key.clone(),
+                lo: p.bounds.lo,
+                hi: p.bounds.hi,
+                integer: p.bounds.integer,
+                start: p.value(s),
+                best: p.value(b),
+            })
+            .collect(),
+        vs: &vs,
+        hands_per_step: t.hands_per_step,
+        steps: t.steps,
+        steps_done: done,
+        settled,
+        step_size: t.step_size,
+        perturb: t.perturb,
+        window: t.window,
+        seed: t.seed,
+        best: best.clone(),
+        rules,
+        version,
+        commit,
+        dirty,
+    };
+    write_json(&t.out.join("run.json"), &record)?;
+    let how = if settled {
+        format!("settled after {done} of {} steps", t.steps)
+    } else {
+        format!("{done} of {} steps", t.steps)
+    };
+    let mut out = std::io::stdout().lock();
+    crate::error::quiet_pipe(
+        writeln!(
+            out,
+            "{best}\n{} tuned against {} ({how}); trace.csv, best.txt and run.json in {}",
+            base,
+            vs.join(", "),
+            t.out.display()
+        )
+        .map_err(CliError::from),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn trace_header(params: &[TunedParam]) -> Vec<String> {
+    let mut h = vec!["step".to_string()];
+    h.extend(params.iter().map(|p| p.key.clone()));
+    h.extend(params.iter().map(|p| format!("delta_{}", p.key)));
+    for p in params {
+        h.push(format!("plus_{}", p.key));
+        h.push(format!("minus_{}", p.key));
+    }
+    for c in [
+        "margin_plus",
+        "margin_minus",
+        "margin",
+        "gain",
+        "perturb",
+        "step_size",
+    ] {
+        h.push(c.into());
+    }
+    h
+}
+
+fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), CliError> {
+    let json = serde_json::to_string_pretty(v)
+        .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+    std::fs::write(path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
+}
+
+/// The mean margin, in raw points per hand over paired deals, of the agent
+/// at fractions `x` against the opponents, on the deals of step `k`
+/// (the same deals for both points of a step). `check` only validates the
+/// plan.
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    base: &AgentSpec,
+    params: &[TunedParam],
+    x: &[f64],
+    vs: &[String],
+    rules: Rules,
+    t: &TuneArgs,
+    k: u64,
+    check: bool,
+) -> Result<f64, CliError> {
+    let a = spec_at(base, params, x)?.to_string();
+    let series: Vec<SeriesSpec> = vs
+        .iter()
+        .map(|b| SeriesSpec {
+            a: a.clone(),
+            b: b.clone(),
+            settings: String::new(),
+            rules,
+        })
+        .collect();
+    let mut agents = vec![a];
+    agents.extend(vs.iter().cloned());
+    let plan = Plan::new(Manifest {
+        command: "tune".into(),
+        seed: kanaszta_engine::seed::deal(t.seed, k),
+        mode: Mode::Hands,
+        games: t.hands_per_step,
+        paired: true,
+        shard: Shard::all(),
+        agents,
+        series,
+        complete: None,
+        games_done: None,
+        reproducible: None,
+        reproducible_note: None,
+        version: None,
+        commit: None,
+        dirty: None,
+    })?;
+    if let Some(note) = &plan.manifest.reproducible_note {
+        return Err(CliError::Input(format!(
+            "tune needs reproducible games: {note}"
+        )));
+    }
+    if check {
+        return Ok(0.0);
+    }
+    let res = runner::execute(&plan, t.threads, None, true)?;
+    let mut sum = 0.0;
+    for (s, opp) in res.stats.iter().zip(vs) {
+        let Some((m, _, _)) = s.diff(0) else {
+            return Err(CliError::Input(format!(
+                "step {k}: every game against {opp} ended by an agent error ({})",
+                res.first_error.as_deref().unwrap_or("")
+            )));
+        };
+        sum += m;
+    }
+    Ok(sum / vs.len() as f64)
+}

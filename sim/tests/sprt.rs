@@ -1,0 +1,187 @@
+//! `kanaszta play --sprt`: the sequential test on paired deals ends a run
+//! at its decision, at the same deal for any thread count, and refuses bad
+//! bounds.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn sprt_of(dir: &Path) -> serde_json::Value {
+    let v: serde_json::Value = serde_json::from_str(&read(&dir.join("run.json"))).unwrap();
+    v["sprt"].clone()
+}
+
+/// rules against greedy, H1 20 points per hand: decided after some dozens
+/// of deals, the same deal and the same rows on one thread and on two.
+#[test]
+fn the_decision_and_the_rows_do_not_depend_on_the_thread_count() {
+    let d = tmp("sprt-threads");
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let dir = d.join(t);
+        let out = ok(&[
+            "play",
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            "--sprt",
+            "20",
+            "--hands",
+            "2000",
+            "--threads",
+            t,
+            "--out",
+            s(&dir),
+            "--quiet",
+        ]);
+        outs.push((dir, out));
+    }
+    let (a, b) = (&outs[0].0, &outs[1].0);
+    for f in ["hands.csv", "errors.csv", "summary.csv", "run.json"] {
+        assert_eq!(read(&a.join(f)), read(&b.join(f)), "{f}");
+    }
+    let t = sprt_of(a);
+    let deals = t["deals"].as_u64().unwrap();
+    assert!(t["decision"] == "H1" || t["decision"] == "H0", "{t}");
+    assert!(
+        deals > 20 && deals < 1000,
+        "decided after {deals} deals: {t}"
+    );
+    // The CSVs hold exactly the deals up to the decision.
+    let (_, rows) = table(&a.join("hands.csv"));
+    assert_eq!(
+        rows.len() as u64,
+        4 * deals,
+        "two games of two rows per deal"
+    );
+    let m: serde_json::Value = serde_json::from_str(&read(&a.join("run.json"))).unwrap();
+    assert_eq!(
+        m["games"].as_u64(),
+        Some(2 * deals),
+        "run.json: the games played"
+    );
+    assert_eq!(t["max_games"].as_u64(), Some(2000));
+    assert!(outs[0].1.contains("LLR") && outs[0].1.contains("bounds -2.944, 2.944"));
+}
+
+#[test]
+fn a_clearly_stronger_agent_is_accepted_quickly() {
+    let d = tmp("sprt-strong");
+    let out = ok(&[
+        "play",
+        "--a",
+        "rules",
+        "--b",
+        "random",
+        "--sprt",
+        "50",
+        "--hands",
+        "4000",
+        "--out",
+        s(&d),
+        "--quiet",
+    ]);
+    assert!(
+        out.contains("H1 accepted: rules is stronger than random by at least 50 points per hand"),
+        "{out}"
+    );
+    let t = sprt_of(&d);
+    assert_eq!(t["decision"], "H1");
+    assert!(t["deals"].as_u64().unwrap() <= 100, "{t}");
+    assert!(
+        t["llr"].as_f64().unwrap() >= t["upper"].as_f64().unwrap(),
+        "{t}"
+    );
+}
+
+/// greedy against itself is not stronger than itself by 50 points per
+/// hand, in points or in hands won.
+#[test]
+fn equal_agents_are_not_accepted_as_stronger() {
+    for metric in [["--sprt", "50"], ["--sprt-metric", "wins"]] {
+        let d = tmp(&format!("sprt-equal-{}", metric[1]));
+        let mut args = vec!["play", "--a", "greedy", "--b", "greedy", "--hands", "400"];
+        args.extend(metric);
+        if metric[0] == "--sprt-metric" {
+            args.extend(["--sprt", "0.05"]);
+        }
+        args.extend(["--out", s(&d), "--quiet"]);
+        let out = ok(&args);
+        let t = sprt_of(&d);
+        assert_ne!(t["decision"], "H1", "{out}");
+        assert!(!out.contains("H1 accepted"), "{out}");
+    }
+}
+
+/// A run that reaches its maximum says so.
+#[test]
+fn a_truncated_test_ends_undecided() {
+    let d = tmp("sprt-undecided");
+    let out = ok(&[
+        "play",
+        "--a",
+        "rules",
+        "--b",
+        "greedy",
+        "--sprt",
+        "20",
+        "--hands",
+        "20",
+        "--out",
+        s(&d),
+        "--quiet",
+    ]);
+    assert!(out.contains("undecided"), "{out}");
+    assert_eq!(sprt_of(&d)["decision"], "undecided");
+    let (_, rows) = table(&d.join("hands.csv"));
+    assert_eq!(rows.len(), 40, "every game of the run");
+}
+
+#[test]
+fn bad_bounds_are_refused() {
+    let d = tmp("sprt-bad");
+    let out = s(&d);
+    let base = [
+        "play", "--a", "greedy", "--b", "random", "--hands", "10", "--out", out,
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&str> {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend(extra);
+        v
+    };
+    refused(
+        &with(&["--sprt", "50", "--sprt-alpha", "1"]),
+        &["--sprt-alpha", "between 0 and 1"],
+    );
+    refused(
+        &with(&["--sprt", "50", "--sprt-beta", "0"]),
+        &["--sprt-beta"],
+    );
+    refused(
+        &with(&["--sprt-h0", "10", "--sprt-h1", "5"]),
+        &["H1 must be above H0"],
+    );
+    refused(&with(&["--sprt", "-5"]), &["H1 must be above H0"]);
+    refused(
+        &with(&["--sprt-alpha", "0.01"]),
+        &["--sprt-alpha", "give --sprt X"],
+    );
+    refused(&with(&["--sprt", "50", "--sprt-h1", "50"]), &["not both"]);
+    refused(&with(&["--sprt", "50", "--unpaired"]), &["paired deals"]);
+    refused(&with(&["--sprt", "50", "--shard", "0/2"]), &["--shard"]);
+    refused(
+        &with(&["--sprt", "0.6", "--sprt-metric", "wins"]),
+        &["lies in 0..1"],
+    );
+    refused(
+        &with(&["--sprt", "5", "--sprt-metric", "elo"]),
+        &["points", "wins"],
+    );
+    refused(
+        &with(&["--sprt", "5", "--sprt-min-deals", "1"]),
+        &["at least 2"],
+    );
+    refused(&with(&["--sprt", "nan"]), &["finite"]);
+}
