@@ -227,7 +227,9 @@ macro_rules! agent_params {
             /// Sets one parameter; the error says what the key accepts.
             pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
                 match key {
-                    $(stringify!($field) => self.$field = ($parse)(value)?,)*
+                    $(stringify!($field) => {
+                        self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
+                    })*
                     _ => return Err(format!("unknown key `{key}`")),
                 }
                 Ok(())
@@ -237,6 +239,15 @@ macro_rules! agent_params {
             pub fn get(&self, key: &str) -> Option<String> {
                 match key {
                     $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
+                    _ => None,
+                }
+            }
+
+            /// The declared range of a number parameter (`None` for a
+            /// switch or an unknown key).
+            pub fn bounds(key: &str) -> Option<$crate::Bounds> {
+                match key {
+                    $(stringify!($field) => $crate::ParseParam::<$ty>::bounds(&($parse)),)*
                     _ => None,
                 }
             }
