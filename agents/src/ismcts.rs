@@ -52,7 +52,7 @@
 //!   difference, the few most visited options and the policy's choice are
 //!   raced on up to `race` fresh worlds (each world plays every option
 //!   still in, on the same cards and the same random stream; an option
-//!   2 standard errors behind the leader drops out), and the winner is
+//!   2.5 standard errors behind the leader drops out), and the winner is
 //!   played if it leads the policy's choice there by `margin` standard
 //!   errors. `race=0` reads the lead as before (`check`).
 //! - **Budget.** Draw-or-pickup and meld-or-hold decisions (going out is
@@ -113,7 +113,7 @@ agent_params! {
         check: u32 = 0, range(0, 100_000), "0..100000", "fresh worlds in which the search's choice, when it differs from the rollout policy's own, is played against it to the end of the hand to measure its lead; 0 measures the lead on the search's own worlds, where the policy's choice is visited as often as the best";
         /// Standard errors by which the search's choice must beat the policy's
         /// in the check to be played instead.
-        margin: f64 = 1.5, range(0.0, 10.0), "0..10", "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)";
+        margin: f64 = 2.5, range(0.0, 10.0), "0..10", "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)";
         /// Weight of winning the hand against the point margin in the reward.
         win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
         /// Taxed points of margin that count as a full reward.
@@ -121,7 +121,7 @@ agent_params! {
         /// Fresh worlds of the race among the top options after the search
         /// (0: no race; the lead over the policy's choice is read as `check`
         /// says).
-        race: u32 = 48, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
+        race: u32 = 64, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
         /// Standard errors of the paired lead under which the most visited
         /// option is contested by the runner-up and a race is run.
         band: f64 = 2.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over the runner-up under which the two are raced (a choice other than the policy's is always raced)";
@@ -741,10 +741,10 @@ const RACE_TOP: usize = 3;
 
 /// Standard errors of the paired deficit at which an option drops out of
 /// the race.
-const RACE_DROP: f64 = 2.0;
+const RACE_DROP: f64 = 2.5;
 
 /// Worlds an option plays in the race before it may drop out.
-const RACE_MIN: usize = 8;
+const RACE_MIN: usize = 16;
 
 /// Worlds played between two looks at the race.
 const RACE_BATCH: usize = 8;

@@ -73,13 +73,18 @@ fn positions(n: usize) -> Vec<GameState> {
 
 /// The action a fresh agent of `spec` chooses at `g` with the seed, and
 /// whether it searched to choose it.
-fn decide(spec: &AgentSpec, g: &GameState, seed: u64) -> (Action, bool) {
+fn decide(spec: &AgentSpec, g: &GameState, seed: u64) -> (Action, bool, String) {
     let mut agent = spec.build();
     let me = g.current_player();
     let mut buf = MoveBuf::new();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let a = agent.act(&g.view(me), &mut g.moves(&mut buf), &mut rng);
-    (a, !agent.choices().is_empty())
+    let policy = agent
+        .choices()
+        .iter()
+        .find(|c| c.policy)
+        .map_or("-".to_string(), |c| c.option.to_string());
+    (a, !agent.choices().is_empty(), policy)
 }
 
 #[test]
@@ -92,8 +97,8 @@ fn ismcts_decisions_agree_across_seeds() {
     let mut searched = 0;
     let mut agree = 0;
     for (i, g) in positions(n).iter().enumerate() {
-        let (a, sa) = decide(&spec, g, 1);
-        let (b, sb) = decide(&spec, g, 2);
+        let (a, sa, pa) = decide(&spec, g, 1);
+        let (b, sb, pb) = decide(&spec, g, 2);
         // The same seed gives the same decision (results do not depend on
         // anything but the seed).
         assert_eq!(
@@ -105,7 +110,10 @@ fn ismcts_decisions_agree_across_seeds() {
             searched += 1;
             agree += usize::from(a == b);
             if a != b {
-                eprintln!("position {i} (turn {}): {a} v {b}", g.turns() + 1);
+                eprintln!(
+                    "position {i} (turn {}): {a} v {b} (the policy's: {pa}, {pb})",
+                    g.turns() + 1
+                );
             }
         }
     }
