@@ -512,7 +512,7 @@ impl Core {
                 .filter(|&i| alive[i])
                 .max_by(|&a, &b| mean(&rows[a]).total_cmp(&mean(&rows[b])))
                 .unwrap_or(0);
-            if worlds % RACE_BATCH == 0 {
+            if worlds.is_multiple_of(RACE_BATCH) {
                 for i in 0..cands.len() {
                     if i == leader || !alive[i] || rows[i].len() < RACE_MIN {
                         continue;
@@ -629,7 +629,7 @@ impl Core {
             if early > 0.0
                 && nworlds > 0
                 && iters >= budget / 4
-                && iters % EARLY_EVERY == 0
+                && iters.is_multiple_of(EARLY_EVERY)
                 && clear_lead(tree, hist, root_opts, early)
             {
                 break;

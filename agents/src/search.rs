@@ -683,7 +683,7 @@ pub fn reward(g: &GameState, me: usize, rp: &RewardParams) -> f64 {
         let target = g.rules().target as f64;
         let mut opp_before = f64::NEG_INFINITY;
         let mut opp_after = f64::NEG_INFINITY;
-        for p in 0..g.players() {
+        for (p, &total) in totals.iter().enumerate() {
             if p == me {
                 continue;
             }
@@ -692,9 +692,8 @@ pub fn reward(g: &GameState, me: usize, rp: &RewardParams) -> f64 {
             } else {
                 g.score_of(p).total
             };
-            let before = totals[p] as f64;
-            opp_before = opp_before.max(before);
-            opp_after = opp_after.max(before + tax(raw, totals[p], g.rules()) as f64);
+            opp_before = opp_before.max(total as f64);
+            opp_after = opp_after.max((total + tax(raw, total, g.rules())) as f64);
         }
         let my_before = totals[me] as f64;
         let my_after = my_before + mine.1 as f64;
