@@ -113,7 +113,7 @@ agent_params! {
         check: u32 = 0, range(0, 100_000), "0..100000", "fresh worlds in which the search's choice, when it differs from the rollout policy's own, is played against it to the end of the hand to measure its lead; 0 measures the lead on the search's own worlds, where the policy's choice is visited as often as the best";
         /// Standard errors by which the search's choice must beat the policy's
         /// in the check to be played instead.
-        margin: f64 = 2.5, range(0.0, 10.0), "0..10", "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)";
+        margin: f64 = 1.5, range(0.0, 10.0), "0..10", "standard errors by which the searched choice's lead over the policy's own must exceed 0 for it to be played instead (0: whenever it leads)";
         /// Weight of winning the hand against the point margin in the reward.
         win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
         /// Taxed points of margin that count as a full reward.
@@ -121,17 +121,17 @@ agent_params! {
         /// Fresh worlds of the race among the top options after the search
         /// (0: no race; the lead over the policy's choice is read as `check`
         /// says).
-        race: u32 = 64, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
+        race: u32 = 0, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
         /// Standard errors of the paired lead under which the most visited
         /// option is contested by the runner-up and a race is run.
         band: f64 = 2.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over the runner-up under which the two are raced (a choice other than the policy's is always raced)";
         /// Budget factor at the decisions that matter most: draw or pick up,
         /// meld or hold.
-        focus: f64 = 2.0, range(0.1, 10.0), "0.1..10", "factor on `iters` at draw-or-pickup and meld-or-hold decisions (discards get `iters`; an early stop saves at clear ones)";
+        focus: f64 = 1.0, range(0.1, 10.0), "0.1..10", "factor on `iters` at draw-or-pickup and meld-or-hold decisions (discards get `iters`; an early stop saves at clear ones)";
         /// Standard errors of the paired lead at which the search stops early.
-        early: f64 = 3.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over every other at which the search stops early (checked from a quarter of its budget on); 0: never";
+        early: f64 = 0.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over every other at which the search stops early (checked from a quarter of its budget on); 0: never";
         /// The match-aware reward.
-        stakes: bool = true, switch, "on|off", "in match play the reward's margin term is the change in an estimated chance of winning the match (a logistic on the lead after the taxed hand, D-15, and the hands left to the target, D-16.2); off: the taxed hand margin alone";
+        stakes: bool = false, switch, "on|off", "in match play the reward's margin term is the change in an estimated chance of winning the match (a logistic on the lead after the taxed hand, D-15, and the hands left to the target, D-16.2); off: the taxed hand margin alone";
     }
 }
 

@@ -56,14 +56,18 @@ fn draw_or_pickup_gets_focus_times_the_budget() {
 }
 
 #[test]
-fn the_old_search_is_reachable_by_its_keys() {
-    let text = "ismcts:margin=1.5,race=0,band=1,focus=1,early=0,stakes=off";
+fn the_sound_search_is_reachable_by_its_keys() {
+    // The defaults are the search as it was; the race, the focused budget,
+    // the early stop and the match-aware reward are switched on by keys.
+    let text = "ismcts:margin=2.5,race=64,focus=2,early=3,stakes=on";
     let s: AgentSpec = text.parse().expect("the keys parse");
     assert_eq!(s.to_string(), text);
     let p = s.params::<IsmctsParams>().expect("ismcts");
-    assert_eq!((p.race, p.focus, p.early, p.stakes), (0, 1.0, 0.0, false));
+    assert_eq!((p.race, p.focus, p.early, p.stakes), (64, 2.0, 3.0, true));
+    assert_eq!(p.margin, 2.5);
     let d = IsmctsParams::default();
-    assert!(d.race > 0 && d.focus > 1.0 && d.early > 0.0 && d.stakes);
+    assert_eq!((d.race, d.focus, d.early, d.stakes), (0, 1.0, 0.0, false));
+    assert_eq!(d.margin, 1.5);
 }
 
 #[test]

@@ -5,9 +5,9 @@
 //! choice is the best of many noisy means flips from seed to seed.
 //!
 //! Quick by default (a few positions at a small budget). For the measure,
-//! `KANASZTA_STABILITY_POSITIONS=30` and `KANASZTA_STABILITY_SPEC=ismcts`
-//! (the agent at its default budget, any spec accepted), e.g.
-//! `KANASZTA_STABILITY_POSITIONS=30 KANASZTA_STABILITY_SPEC=ismcts:race=0,focus=1,early=0
+//! `KANASZTA_STABILITY_POSITIONS=30` and `KANASZTA_STABILITY_SPEC=SPEC`
+//! (any spec; `ismcts` is the agent at its default budget), e.g.
+//! `KANASZTA_STABILITY_POSITIONS=30 KANASZTA_STABILITY_SPEC=ismcts:margin=2.5,race=64,focus=2,early=3
 //! cargo test --release -p kanaszta-agents --test stability -- --nocapture`.
 
 use kanaszta_agents::{Agent, AgentSpec, RulesAgent};
