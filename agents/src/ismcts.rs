@@ -46,6 +46,25 @@
 //!   plain ISMCTS. The default rollouts play to the end of the hand
 //!   (`depth=0`): measured, rollouts cut at 8 turns and scored by the
 //!   estimate gave a search no better than its policy (`results/README.md`).
+//! - **Race.** The most visited option is the best of a dozen noisy means,
+//!   too good by construction. When it is not the policy's own choice, or
+//!   leads the runner-up by less than `band` standard errors of the paired
+//!   difference, the few most visited options and the policy's choice are
+//!   raced on up to `race` fresh worlds (each world plays every option
+//!   still in, on the same cards and the same random stream; an option
+//!   2.5 standard errors behind the leader drops out), and the winner is
+//!   played if it leads the policy's choice there by `margin` standard
+//!   errors. `race=0` reads the lead as before (`check`).
+//! - **Budget.** Draw-or-pickup and meld-or-hold decisions (going out is
+//!   decided there) search `focus` times `iters`; a discard searches
+//!   `iters`. Any search stops early, from a quarter of its budget on, once
+//!   its most visited option leads every other by `early` standard errors
+//!   of the paired difference. `focus=1,early=0` gives every decision
+//!   `iters`.
+//! - **Match play.** With `stakes` on and a match under way (a running
+//!   total above 0), the margin part of the reward is the change in an
+//!   estimated chance of winning the match ([`crate::search::match_win`]):
+//!   the taxed hand (D-15) moves the totals towards the target (D-16.2).
 //! - **Meld or hold.** The choice is offered only when the policy would lay
 //!   something before its discard; otherwise both are the same move.
 //!
@@ -60,7 +79,7 @@ use crate::agent_params;
 use crate::search::{
     anchored, reward, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
-use crate::spec::{range, ParamDoc, Params};
+use crate::spec::{range, switch, ParamDoc, Params};
 use crate::{Agent, Choice, Moves};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
@@ -99,6 +118,20 @@ agent_params! {
         win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
         /// Taxed points of margin that count as a full reward.
         scale: u32 = 1000, range(1, 100_000), SCALE_DOC.accepts, SCALE_DOC.doc;
+        /// Fresh worlds of the race among the top options after the search
+        /// (0: no race; the lead over the policy's choice is read as `check`
+        /// says).
+        race: u32 = 0, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
+        /// Standard errors of the paired lead under which the most visited
+        /// option is contested by the runner-up and a race is run.
+        band: f64 = 2.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over the runner-up under which the two are raced (a choice other than the policy's is always raced)";
+        /// Budget factor at the decisions that matter most: draw or pick up,
+        /// meld or hold.
+        focus: f64 = 1.0, range(0.1, 10.0), "0.1..10", "factor on `iters` at draw-or-pickup and meld-or-hold decisions (discards get `iters`; an early stop saves at clear ones)";
+        /// Standard errors of the paired lead at which the search stops early.
+        early: f64 = 0.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over every other at which the search stops early (checked from a quarter of its budget on); 0: never";
+        /// The match-aware reward.
+        stakes: bool = false, switch, "on|off", "in match play the reward's margin term is the change in an estimated chance of winning the match (a logistic on the lead after the taxed hand, D-15, and the hands left to the target, D-16.2); off: the taxed hand margin alone";
     }
 }
 
@@ -108,6 +141,7 @@ impl IsmctsParams {
         RewardParams {
             win: self.win,
             scale: self.scale as f64,
+            match_aware: self.stakes,
         }
     }
 }
@@ -255,6 +289,8 @@ struct Core {
     /// order of its visits: the n-th entry of every option was played in
     /// world n (mod `worlds`), so two options' entries pair up.
     hist: Vec<Vec<f64>>,
+    /// Rewards of each option of the race, world by world.
+    race_rows: Vec<Vec<f64>>,
     /// The root options of the decision's last search ([`Agent::choices`]).
     choices: Vec<Choice>,
     last: SearchStats,
@@ -280,6 +316,7 @@ impl IsmctsAgent {
                 opts: Vec::with_capacity(32),
                 cache: Vec::new(),
                 hist: Vec::new(),
+                race_rows: Vec::new(),
                 choices: Vec::with_capacity(32),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
@@ -313,7 +350,8 @@ impl IsmctsAgent {
         root_opts: &[Macro],
         rng: &mut Pcg64Mcg,
     ) -> Vec<OptionStats> {
-        self.core.search(view, stage, root_opts, None, rng)
+        let budget = self.core.params.iters as u64;
+        self.core.search(view, stage, root_opts, None, budget, rng)
     }
 }
 
@@ -336,10 +374,28 @@ impl Core {
         Some(mean_se(hb.iter().zip(ha).map(|(x, y)| x - y)))
     }
 
+    /// The factor on the budget of a decision: `focus` at the draw when a
+    /// pickup is an option and at meld-or-hold, 1 at a discard.
+    fn focus(&self, stage: Stage, opts: &[Macro]) -> f64 {
+        let key = stage == Stage::Start
+            && opts
+                .iter()
+                .any(|m| matches!(m, Macro::Free | Macro::Take | Macro::Hold));
+        if key {
+            self.params.focus
+        } else {
+            1.0
+        }
+    }
+
     /// The search's time budget, less the `share` of it kept for the check.
     fn time_limit(&self, share: f64) -> Option<Duration> {
         let ms = self.params.time as f64;
-        let keep = if self.params.check > 0 { share } else { 0.0 };
+        let keep = if self.params.check > 0 || self.params.race > 0 {
+            share
+        } else {
+            0.0
+        };
         (self.params.time > 0).then(|| Duration::from_secs_f64(ms * (1.0 - keep) / 1000.0))
     }
 
@@ -394,15 +450,140 @@ impl Core {
         mean_se(diffs.into_iter())
     }
 
+    /// The race among `cands` (the policy's own choice `anchor` among
+    /// them) on up to `race` fresh worlds: every option still in the race
+    /// plays each world, all with the same cards and the same random
+    /// stream, by the policy to the end of the hand. After each batch of
+    /// worlds an option whose paired deficit to the leader (the best mean
+    /// of those still in) exceeds [`RACE_DROP`] standard errors drops out.
+    /// Returns the leader and its paired lead over the anchor (over the
+    /// worlds the anchor played). Fresh worlds free the choice of the
+    /// winner's curse of the search, where the best of a dozen noisy means
+    /// is too good by construction.
+    fn race(
+        &mut self,
+        view: &SeatView,
+        stage: Stage,
+        cands: &[Macro],
+        anchor: Macro,
+        rng: &mut Pcg64Mcg,
+    ) -> (Macro, Option<(f64, f64)>) {
+        let t0 = Instant::now();
+        let limit = self.time_limit(0.0);
+        let rp = self.params.reward();
+        let me = view.seat();
+        let Some(sim) = self.sim.as_mut() else {
+            return (anchor, None);
+        };
+        let rows = &mut self.race_rows;
+        rows.iter_mut().for_each(Vec::clear);
+        if rows.len() < cands.len() {
+            rows.resize_with(cands.len(), Vec::new);
+        }
+        let mut alive: Vec<bool> = vec![true; cands.len()];
+        let mut played = 0u64;
+        let mut worlds = 0usize;
+        let mut leader = 0usize;
+        while worlds < self.params.race as usize && alive.iter().filter(|a| **a).count() > 1 {
+            if let Some(l) = limit {
+                if worlds >= 2 && t0.elapsed() + self.last.elapsed >= l {
+                    break;
+                }
+            }
+            let world = view.determinize(rng);
+            let seed = rng.next_u64();
+            for (i, m) in cands.iter().enumerate() {
+                if !alive[i] {
+                    continue;
+                }
+                let mut g = world.clone();
+                let mut r = Pcg64Mcg::seed_from_u64(seed);
+                sim.reset(stage, u32::MAX);
+                sim.apply_macro(&mut g, *m);
+                sim.advance(&mut g, &mut r, false);
+                rows[i].push(reward(&g, me, &rp));
+                played += 1;
+            }
+            worlds += 1;
+            // The leader: the best mean among those still in (all of
+            // them played every world so far).
+            let mean = |r: &Vec<f64>| r.iter().sum::<f64>() / r.len().max(1) as f64;
+            leader = (0..cands.len())
+                .filter(|&i| alive[i])
+                .max_by(|&a, &b| mean(&rows[a]).total_cmp(&mean(&rows[b])))
+                .unwrap_or(0);
+            if worlds.is_multiple_of(RACE_BATCH) {
+                for i in 0..cands.len() {
+                    if i == leader || !alive[i] || rows[i].len() < RACE_MIN {
+                        continue;
+                    }
+                    let (d, se) = mean_se(rows[leader].iter().zip(&rows[i]).map(|(x, y)| x - y));
+                    if d > RACE_DROP * se {
+                        alive[i] = false;
+                    }
+                }
+            }
+        }
+        let spent = t0.elapsed();
+        self.last.elapsed += spent;
+        self.last.iterations += played;
+        self.total.elapsed += spent;
+        self.total.iterations += played;
+        let best = cands[leader];
+        let lead = cands
+            .iter()
+            .position(|m| *m == anchor)
+            .map(|ai| mean_se(rows[leader].iter().zip(&rows[ai]).map(|(x, y)| x - y)));
+        (best, lead)
+    }
+
+    /// The candidates of a race after a search whose most visited option
+    /// is `best`, or none when no race is due: the [`RACE_TOP`] most
+    /// visited options and the policy's own choice `anchor`. A race is due
+    /// when `best` is not the anchor, or when its paired lead over the
+    /// runner-up is under `band` standard errors.
+    fn race_candidates(
+        &self,
+        stats: &[OptionStats],
+        opts: &[Macro],
+        best: Macro,
+        anchor: Macro,
+    ) -> Vec<Macro> {
+        let mut by_visits: Vec<&OptionStats> =
+            stats.iter().filter(|s| opts.contains(&s.m)).collect();
+        by_visits.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.mean.total_cmp(&a.mean)));
+        if best == anchor {
+            let clear = match by_visits.iter().find(|s| s.m != best) {
+                None => true,
+                Some(second) => self
+                    .paired_lead(opts, best, second.m)
+                    .is_some_and(|(d, se)| d > 0.0 && d > self.params.band * se),
+            };
+            if clear {
+                return Vec::new();
+            }
+        }
+        let mut cands: Vec<Macro> = by_visits.iter().take(RACE_TOP).map(|s| s.m).collect();
+        if !cands.contains(&best) {
+            cands.insert(0, best);
+        }
+        if opts.contains(&anchor) && !cands.contains(&anchor) {
+            cands.push(anchor);
+        }
+        cands
+    }
+
     fn search(
         &mut self,
         view: &SeatView,
         stage: Stage,
         root_opts: &[Macro],
         anchor: Option<Macro>,
+        budget: u64,
         rng: &mut Pcg64Mcg,
     ) -> Vec<OptionStats> {
         let t0 = Instant::now();
+        let early = self.params.early;
         let limit = self.time_limit(CHECK_TIME_SHARE);
         let me = view.seat();
         let stop_turn = if self.params.depth == 0 {
@@ -439,11 +620,19 @@ impl Core {
         tree.clear();
         tree.push(Node::new(Macro::Hold));
         let mut iters = 0u64;
-        while iters < self.params.iters as u64 {
+        while iters < budget {
             if let Some(l) = limit {
                 if iters > 0 && t0.elapsed() >= l {
                     break;
                 }
+            }
+            if early > 0.0
+                && nworlds > 0
+                && iters >= budget / 4
+                && iters.is_multiple_of(EARLY_EVERY)
+                && clear_lead(tree, hist, root_opts, early)
+            {
+                break;
             }
             // The root's options are the same in every world, so the
             // option is chosen first. With a fixed set of worlds, the n-th
@@ -544,6 +733,51 @@ fn anchor_due(tree: &[Node], opts: &[Macro], anchor: Option<Macro>) -> Option<Ma
     None
 }
 
+/// Iterations between two checks for an early stop.
+const EARLY_EVERY: u64 = 32;
+
+/// Candidates of the race: the most visited root options.
+const RACE_TOP: usize = 3;
+
+/// Standard errors of the paired deficit at which an option drops out of
+/// the race.
+const RACE_DROP: f64 = 2.5;
+
+/// Worlds an option plays in the race before it may drop out.
+const RACE_MIN: usize = 16;
+
+/// Worlds played between two looks at the race.
+const RACE_BATCH: usize = 8;
+
+/// Whether the most visited root option leads every other one tried by
+/// `z` standard errors of the paired difference (the n-th visits of two
+/// options played the same world): the search has decided and may stop.
+fn clear_lead(tree: &[Node], hist: &[Vec<f64>], opts: &[Macro], z: f64) -> bool {
+    let mut best: Option<(u32, usize)> = None;
+    let mut ch = tree[0].first_child;
+    while ch != NONE {
+        let n = &tree[ch as usize];
+        if let Some(i) = opts.iter().position(|o| *o == n.m) {
+            if best.is_none_or(|(v, _)| n.visits > v) {
+                best = Some((n.visits, i));
+            }
+        }
+        ch = n.next_sibling;
+    }
+    let Some((_, bi)) = best else {
+        return false;
+    };
+    (0..opts.len()).filter(|&i| i != bi).all(|i| {
+        // An option the search has all but left (under four paired
+        // visits) counts as beaten.
+        if hist[i].len().min(hist[bi].len()) < 4 {
+            return true;
+        }
+        let (d, se) = mean_se(hist[bi].iter().zip(&hist[i]).map(|(x, y)| x - y));
+        d > 0.0 && d > z * se
+    })
+}
+
 /// The mean of `xs` and its standard error (infinite, with a mean of 0,
 /// under two values, so that nothing is concluded from them).
 fn mean_se(xs: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -625,9 +859,25 @@ impl Agent for IsmctsAgent {
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
                 let paired = core.params.check == 0;
-                let stats = core.search(view, stage, opts, paired.then_some(anchor), rng);
+                let budget = (core.params.iters as f64 * core.focus(stage, opts)).round() as u64;
+                let stats = core.search(
+                    view,
+                    stage,
+                    opts,
+                    paired.then_some(anchor),
+                    budget.max(1),
+                    rng,
+                );
                 let best = most_visited(&stats, opts);
-                let played = if best == anchor {
+                let cands = if core.params.race > 0 {
+                    core.race_candidates(&stats, opts, best, anchor)
+                } else {
+                    Vec::new()
+                };
+                let played = if cands.len() > 1 {
+                    let (leader, lead) = core.race(view, stage, &cands, anchor, rng);
+                    anchored(leader, anchor, lead, core.params.margin)
+                } else if best == anchor {
                     best
                 } else {
                     let lead = if paired {

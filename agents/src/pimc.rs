@@ -138,6 +138,7 @@ impl Core {
         let rp = RewardParams {
             win: p.win,
             scale: p.scale as f64,
+            match_aware: false,
         };
         let sim = match &mut self.sim {
             Some(s) if s.me() == me && s.players() == view.players() => s,

@@ -39,7 +39,11 @@
 //! `reward = w·sign(d) + (1 − w)·clamp(t / scale, −1, 1)`, in `[-1, 1]`.
 //! `w` (the `win` parameter) weighs winning the hand (D-16.1) against its
 //! margin; the tax term makes points worth less to a player whose running
-//! total is high. A rollout cut at `depth` turns is scored by [`estimate`], a
+//! total is high. With `match_aware` (ismcts's `stakes`) and a match under
+//! way, the margin term is instead the change in [`match_win`], the
+//! estimated chance of winning the match, from the totals before the hand
+//! to the totals after its taxed scores, scaled so that at a match's start
+//! it weighs as the taxed margin does. A rollout cut at `depth` turns is scored by [`estimate`], a
 //! fitted guess of each player's final hand score.
 
 use crate::eval::least_useful_discard;
@@ -160,6 +164,9 @@ pub struct RewardParams {
     pub win: f64,
     /// Points of (taxed) margin that count as a full win.
     pub scale: f64,
+    /// In match play (some running total above 0), the margin term is the
+    /// change in the estimated chance of winning the match ([`match_win`]).
+    pub match_aware: bool,
 }
 
 /// What the simulator reached.
@@ -669,12 +676,75 @@ pub fn reward(g: &GameState, me: usize, rp: &RewardParams) -> f64 {
     let (ob, ot) = best.unwrap_or((0, 0));
     let d = mine.0 - ob;
     let t = (mine.1 - ot) as f64;
+    let totals = g.totals();
+    let margin = if rp.match_aware && totals.iter().any(|&x| x != 0) {
+        // The running totals after the hand: each total plus its taxed
+        // hand score (D-15); the best opponent's is the highest.
+        let target = g.rules().target as f64;
+        let mut opp_before = f64::NEG_INFINITY;
+        let mut opp_after = f64::NEG_INFINITY;
+        for (p, &total) in totals.iter().enumerate() {
+            if p == me {
+                continue;
+            }
+            let raw = if cut {
+                estimate(g, p)
+            } else {
+                g.score_of(p).total
+            };
+            opp_before = opp_before.max(total as f64);
+            opp_after = opp_after.max((total + tax(raw, total, g.rules())) as f64);
+        }
+        let my_before = totals[me] as f64;
+        let my_after = my_before + mine.1 as f64;
+        let gain =
+            match_win(my_after, opp_after, target) - match_win(my_before, opp_before, target);
+        // Scaled so that at a match's start a taxed margin of `scale`
+        // weighs as in a single hand: the slope of the chance at an even
+        // score with a whole match to play is 1 / (4·s0).
+        (gain * 4.0 * match_spread(0.0, target) / rp.scale).clamp(-1.0, 1.0)
+    } else {
+        (t / rp.scale).clamp(-1.0, 1.0)
+    };
     let sign = match d.cmp(&0) {
         std::cmp::Ordering::Greater => 1.0,
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
     };
-    rp.win * sign + (1.0 - rp.win) * (t / rp.scale).clamp(-1.0, 1.0)
+    rp.win * sign + (1.0 - rp.win) * margin
+}
+
+/// The standard deviation, in points, of one hand's score difference
+/// between two players, roughly (fitted by eye to `rules` against itself:
+/// about 900 points a hand each, a difference spread near 1,100).
+const HAND_SPREAD: f64 = 1100.0;
+
+/// Points a player's total gains in a hand on average.
+const HAND_GAIN: f64 = 900.0;
+
+/// The logistic scale of the final lead with the leader at `top` of a
+/// match to `target`: hands still to play times the spread of one, the
+/// normal's sd turned into a logistic scale (× 0.55).
+fn match_spread(top: f64, target: f64) -> f64 {
+    let hands = 1.0 + ((target - top).max(0.0) / HAND_GAIN);
+    0.55 * HAND_SPREAD * hands.sqrt()
+}
+
+/// A simple estimate of the chance that a player with total `mine`
+/// wins the match to `target` against a best opponent with `opp` (D-16.2):
+/// decided once a total passes the target (the higher total wins, an exact
+/// tie is even), else a logistic on the lead whose scale shrinks with the
+/// hands left.
+pub fn match_win(mine: f64, opp: f64, target: f64) -> f64 {
+    if mine > target || opp > target {
+        return match mine.partial_cmp(&opp) {
+            Some(std::cmp::Ordering::Greater) => 1.0,
+            Some(std::cmp::Ordering::Less) => 0.0,
+            _ => 0.5,
+        };
+    }
+    let s = match_spread(mine.max(opp), target);
+    1.0 / (1.0 + (-(mine - opp) / s).exp())
 }
 
 /// The root decision at a real position, or the atomic action to play

@@ -146,15 +146,16 @@ fn ismcts(c: &mut Criterion) {
         if let Some(r) = rollout {
             params.set("rollout", r).expect("a known rollout policy");
         }
-        let iters = params.iters as u64;
         let mut agent = IsmctsAgent::new(params);
         let mut rng = seat_rng(5, p);
         let mut buf = MoveBuf::new();
         let a = agent.act(&view, &mut g.moves(&mut buf), &mut rng);
         assert!(legal.contains(&a), "ismcts chose a legal action");
         let stats = agent.search_stats();
-        assert_eq!(stats.iterations, iters, "the search ran its whole budget");
-        group.throughput(Throughput::Elements(iters));
+        // The budget is `iters`, times `focus` at this draw-or-pickup
+        // decision, less an early stop, plus a race when it is close.
+        assert!(stats.iterations > 0, "the search ran");
+        group.throughput(Throughput::Elements(stats.iterations));
         group.bench_function(name, |b| {
             b.iter(|| {
                 agent.restart();
