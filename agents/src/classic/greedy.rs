@@ -74,11 +74,11 @@ impl ClassicGreedy {
         }
         let n = k.count_in(hand) as i32;
         let mut v = 100 - 40 * n - k.value();
-        if view.table(side).melds[k.index()].len() > 0 {
+        if !view.table(side).melds[k.index()].is_empty() {
             v -= 200;
         }
         // Feeding a side that has the rank melded gives it the pile.
-        if (0..sides).any(|s| s != side && view.table(s).melds[k.index()].len() > 0) {
+        if (0..sides).any(|s| s != side && !view.table(s).melds[k.index()].is_empty()) {
             v -= 80;
         }
         v
