@@ -39,7 +39,7 @@ fn soak<G: Game>(mut g: G, seed: u64) -> u64 {
             "{}: empty listing before the end",
             G::FAMILY
         );
-        if steps % 7 == 0 {
+        if steps.is_multiple_of(7) {
             let world = G::determinize(&g.view(p), &mut rng);
             world.check_invariants().unwrap();
             assert_eq!(world.current_player(), p);

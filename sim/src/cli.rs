@@ -165,9 +165,11 @@ impl RulesArgs {
     pub fn build(&self) -> Result<Rules, CliError> {
         if self.is_classic() {
             return Err(CliError::Input(format!(
-                "--rules {}: not yet for classic canasta in this command; classic rules are \
-                 accepted by kanaszta play, bench and rules",
-                self.rules
+                "--rules {}: not yet for classic canasta in this command (classic rules are \
+                 accepted by kanaszta play, bench and rules); here: a decorated preset ({}) or \
+                 a rules JSON file",
+                self.rules,
+                kanaszta_engine::PRESETS.join(", ")
             )));
         }
         let mut r = match Rules::preset(&self.rules) {
