@@ -3,7 +3,9 @@
 //! lower end of the 95% Wilson interval above one half; and unknown
 //! classic specs are refused with the accepted names.
 
-use kanaszta_agents::classic::{play_classic_hand, ClassicAgent, ClassicSpec};
+use kanaszta_agents::classic::play::play_classic_hand;
+use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::seat_rng;
 use kanaszta_engine::classic::{ClassicRules, ClassicState};
 

@@ -6,15 +6,9 @@
 //! drawing randomness from its own seeded generator, as [`crate::Agent`]
 //! does for decorated canasta.
 
-mod greedy;
-mod play;
-mod registry;
-
-pub use greedy::ClassicGreedy;
-pub use play::{play_classic_hand, play_classic_match, ClassicAgentError};
-pub use registry::{
-    classic_agent_names, ClassicEntry, ClassicSpec, ClassicSpecError, CLASSIC_AGENTS,
-};
+pub mod greedy;
+pub mod play;
+pub mod registry;
 
 use kanaszta_engine::classic::{ClassicAction, ClassicView};
 use rand::RngExt;

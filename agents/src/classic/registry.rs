@@ -2,7 +2,8 @@
 //! `--b NAME` name these, beside [`crate::AGENTS`] for decorated canasta.
 //! A new classic player is one file under `classic/` and one line here.
 
-use super::{ClassicAgent, ClassicGreedy, ClassicRandom};
+use super::greedy::ClassicGreedy;
+use super::{ClassicAgent, ClassicRandom};
 use std::fmt;
 use std::str::FromStr;
 

@@ -17,9 +17,9 @@ pub use stats::ClassicStats;
 
 use crate::error::CliError;
 use crate::runner::{self, CsvFile, Mode, Played, RunResult, Sink};
-use kanaszta_agents::classic::{
-    play_classic_hand, play_classic_match, ClassicAgent, ClassicAgentError, ClassicSpec,
-};
+use kanaszta_agents::classic::play::{play_classic_hand, play_classic_match, ClassicAgentError};
+use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{seat_rng, HandPlay};
 use kanaszta_engine::classic::{
     ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,

@@ -2,7 +2,7 @@
 //! canasta players.
 
 use crate::error::CliError;
-use kanaszta_agents::classic::ClassicSpec;
+use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::AgentSpec;
 use std::process::ExitCode;
 

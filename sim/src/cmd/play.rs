@@ -10,7 +10,7 @@ use crate::runner::{self, CsvFile, Outputs, Plan, SeriesSpec};
 use crate::signals;
 use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
-use kanaszta_agents::classic::{ClassicSpec, ClassicSpecError};
+use kanaszta_agents::classic::registry::{ClassicSpec, ClassicSpecError};
 use kanaszta_engine::classic::ClassicRules;
 use std::io::Write;
 use std::path::Path;
