@@ -20,3 +20,4 @@ bench --a random --b random --hands 2000 --repeat 3
 bench --a greedy --b greedy --hands 4000 --repeat 3
 bench --a rules --b greedy --hands 4000 --repeat 3
 bench --a ismcts --b rules --hands 4 --repeat 1
+bench --rules classic-002 --set players=4 --a greedy --b greedy --hands 4000 --repeat 3

@@ -6,7 +6,8 @@
 //! name the rule of RULES.md they enforce, scoring ([`HandScore`]), the tax
 //! ([`tax`]), matches to 10,000 ([`Match`]), per-seat views and
 //! determinization ([`SeatView`]), JSON positions ([`Position`]) and game
-//! logs ([`GameLog`]). Classic canasta, the second rule family (C-1 …
+//! logs ([`GameLog`]); [`Game`] is the interface both rule
+//! families share. Classic canasta, the second rule family (C-1 …
 //! C-24), is in [`classic`].
 //!
 //! ```
@@ -25,6 +26,7 @@ mod card_set;
 pub mod classic;
 mod deadlock;
 mod error;
+mod game;
 mod group;
 mod log;
 mod matches;
@@ -42,6 +44,7 @@ pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
 pub use error::RuleError;
+pub use game::Game;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
 pub use log::{GameLog, LogError};
 pub use matches::{HandRecord, Match, MatchResult};

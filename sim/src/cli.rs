@@ -7,6 +7,7 @@ use crate::error::CliError;
 use crate::input;
 use crate::runner::{Manifest, Mode, Plan, SeriesSpec, Shard};
 use clap::{Args, Parser, Subcommand};
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::path::PathBuf;
 
@@ -138,7 +139,9 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
 /// `--rules` and `--set`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
-    /// Rules: a preset name (decorated-2003-02, decorated-2003-01) or a JSON file.
+    /// Rules: a preset name (decorated-2003-02, decorated-2003-01; classic
+    /// canasta: classic-002, classic-003, classic-004 for play, bench and
+    /// rules) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
     rules: String,
     /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
@@ -147,8 +150,38 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
-    /// The rules: the preset or file, then every `--set` in order.
+    /// Whether `--rules` names a classic canasta preset.
+    pub fn is_classic(&self) -> bool {
+        self.rules.starts_with("classic") && ClassicRules::preset(&self.rules).is_ok()
+    }
+
+    /// Classic rules when `--rules` names a classic preset (then every
+    /// `--set` in order, with the classic switches); `None` for decorated.
+    pub fn classic(&self) -> Result<Option<ClassicRules>, CliError> {
+        if !self.is_classic() {
+            return Ok(None);
+        }
+        let mut r =
+            ClassicRules::preset(&self.rules).map_err(|e| CliError::Input(e.to_string()))?;
+        r.apply_settings(self.set.iter().map(String::as_str))
+            .and_then(|()| r.validate())
+            .map_err(|e| CliError::Input(format!("--rules {}: {e}", self.rules)))?;
+        Ok(Some(r))
+    }
+
+    /// The rules: the preset or file, then every `--set` in order. A
+    /// classic preset is refused: the commands that call this play
+    /// decorated canasta only.
     pub fn build(&self) -> Result<Rules, CliError> {
+        if self.is_classic() {
+            return Err(CliError::Input(format!(
+                "--rules {}: not yet for classic canasta in this command (classic rules are \
+                 accepted by kanaszta play, bench and rules); here: a decorated preset ({}) or \
+                 a rules JSON file",
+                self.rules,
+                kanaszta_engine::PRESETS.join(", ")
+            )));
+        }
         let mut r = match Rules::preset(&self.rules) {
             Ok(r) => r,
             Err(preset_err) => {
@@ -244,6 +277,24 @@ impl RunArgs {
                 Ok(sh)
             }
         }
+    }
+
+    /// The mode, games, seed and pairing of a classic run (one series, no
+    /// shards yet).
+    pub fn classic_run(&self, default_hands: u64) -> Result<(Mode, u64, u64, bool), CliError> {
+        if self.shard.is_some() {
+            return Err(CliError::Input(
+                "--shard: not yet for classic canasta (play the whole run)".into(),
+            ));
+        }
+        if self.threads > 1024 {
+            return Err(CliError::Input(format!(
+                "--threads {}: at most 1024 (0: one per core)",
+                self.threads
+            )));
+        }
+        let (mode, games) = self.count(default_hands)?;
+        Ok((mode, games, self.seed, !self.unpaired))
     }
 
     /// The manifest of a run of `series` (validated by building its plan).

@@ -2,6 +2,7 @@
 //! options (`cli`) go to one module per command (`cmd`), which turns them
 //! into a validated plan or input; the modules do the work.
 
+mod classic;
 mod cli;
 mod cmd;
 mod error;

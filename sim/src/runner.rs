@@ -1102,45 +1102,52 @@ pub const RUN_FILES: [&str; 8] = [
     "sweep.csv",
 ];
 
+/// Creates the run directory `dir`, or empties it of an earlier run's files
+/// (all of them, with a note on stderr), for any family's run.
+pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
+    // The files of an earlier run are replaced, all of them, never
+    // mixed with the new ones; say so.
+    let earlier: Vec<&str> = RUN_FILES
+        .into_iter()
+        .filter(|f| dir.join(f).exists())
+        .collect();
+    if !earlier.is_empty() {
+        let what = match Manifest::read(dir) {
+            Ok(m) => format!(
+                "the earlier run there ({} {}, seed {}, {} {}{})",
+                m.command,
+                m.agents.join(" "),
+                m.seed,
+                m.games,
+                m.mode,
+                if m.shard.n > 1 {
+                    format!(", shard {}", m.shard)
+                } else {
+                    String::new()
+                }
+            ),
+            Err(_) => format!("the files there ({})", earlier.join(", ")),
+        };
+        eprintln!(
+            "kanaszta: note: {}: replacing {what}; give another --out to keep it",
+            dir.display()
+        );
+    }
+    for f in RUN_FILES {
+        let p = dir.join(f);
+        if p.exists() {
+            std::fs::remove_file(&p).map_err(|e| CliError::io("replace", p.display(), e))?;
+        }
+    }
+    Ok(())
+}
+
 impl Outputs {
     /// Creates `dir` and the files with their headers; writes `run.json`.
     pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
-        // The files of an earlier run are replaced, all of them, never
-        // mixed with the new ones; say so.
-        let earlier: Vec<&str> = RUN_FILES
-            .into_iter()
-            .filter(|f| dir.join(f).exists())
-            .collect();
-        if !earlier.is_empty() {
-            let what = match Manifest::read(dir) {
-                Ok(m) => format!(
-                    "the earlier run there ({} {}, seed {}, {} {}{})",
-                    m.command,
-                    m.agents.join(" "),
-                    m.seed,
-                    m.games,
-                    m.mode,
-                    if m.shard.n > 1 {
-                        format!(", shard {}", m.shard)
-                    } else {
-                        String::new()
-                    }
-                ),
-                Err(_) => format!("the files there ({})", earlier.join(", ")),
-            };
-            eprintln!(
-                "kanaszta: note: {}: replacing {what}; give another --out to keep it",
-                dir.display()
-            );
-        }
-        for f in RUN_FILES {
-            let p = dir.join(f);
-            if p.exists() {
-                std::fs::remove_file(&p).map_err(|e| CliError::io("replace", p.display(), e))?;
-            }
-        }
+        prepare_run_dir(dir)?;
         manifest.write(dir)?;
         Ok(Outputs {
             hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
@@ -1316,14 +1323,14 @@ const BATCH_AGE: Duration = Duration::from_millis(20);
 /// since the last one went (so a slow game goes at once), before its worker
 /// waits for the window (the games the window waits for may be in it), and
 /// when it is dropped.
-struct Batch {
-    tx: mpsc::SyncSender<Vec<(u64, GameOut)>>,
-    games: Vec<(u64, GameOut)>,
+struct Batch<G: Send> {
+    tx: mpsc::SyncSender<Vec<(u64, G)>>,
+    games: Vec<(u64, G)>,
     sent: Instant,
 }
 
-impl Batch {
-    fn new(tx: mpsc::SyncSender<Vec<(u64, GameOut)>>) -> Batch {
+impl<G: Send> Batch<G> {
+    fn new(tx: mpsc::SyncSender<Vec<(u64, G)>>) -> Batch<G> {
         Batch {
             tx,
             games: Vec::new(),
@@ -1333,7 +1340,7 @@ impl Batch {
 
     /// Adds a finished game; sends the batch if it is due. Err once the
     /// writer has stopped.
-    fn push(&mut self, seq: u64, game: GameOut) -> Result<(), ()> {
+    fn push(&mut self, seq: u64, game: G) -> Result<(), ()> {
         self.games.push((seq, game));
         if self.games.len() >= BATCH_GAMES || self.sent.elapsed() >= BATCH_AGE {
             self.send()
@@ -1353,13 +1360,13 @@ impl Batch {
     }
 }
 
-impl Clone for Batch {
-    fn clone(&self) -> Batch {
+impl<G: Send> Clone for Batch<G> {
+    fn clone(&self) -> Batch<G> {
         Batch::new(self.tx.clone())
     }
 }
 
-impl Drop for Batch {
+impl<G: Send> Drop for Batch<G> {
     fn drop(&mut self) {
         let _ = self.send();
     }
@@ -1371,6 +1378,68 @@ struct CloseOnDrop<'a>(&'a Window);
 impl Drop for CloseOnDrop<'_> {
     fn drop(&mut self) {
         self.0.close();
+    }
+}
+
+/// One finished game as the executor's writer takes it in, whatever the
+/// rule family: what it took and whether an error ended it.
+pub trait Played: Send {
+    /// Actions applied.
+    fn actions(&self) -> u64;
+    /// Hands played.
+    fn hands(&self) -> u64;
+    /// The error that ended the game, as the user reads it first.
+    fn error(&self) -> Option<String>;
+}
+
+impl Played for GameOut {
+    fn actions(&self) -> u64 {
+        self.actions
+    }
+    fn hands(&self) -> u64 {
+        self.hands.len() as u64 / 2
+    }
+    fn error(&self) -> Option<String> {
+        self.error
+            .as_ref()
+            .map(|e| format!("series {} game {}: {}", e.series, e.game, e.message))
+    }
+}
+
+/// Where finished games go, one at a time in game order: the statistics
+/// and the CSV files of a run.
+pub trait Sink<G>: Send {
+    /// Takes in the next game.
+    fn take(&mut self, game: &G) -> std::io::Result<()>;
+    /// Writes what is buffered (every game taken in so far is then on disk).
+    fn flush(&mut self) -> std::io::Result<()>;
+}
+
+/// The statistics and files of a decorated run.
+struct RunSink<'a> {
+    stats: &'a mut [SeriesStats],
+    out: Option<Outputs>,
+}
+
+impl Sink<GameOut> for RunSink<'_> {
+    fn take(&mut self, g: &GameOut) -> std::io::Result<()> {
+        let st = &mut self.stats[g.series as usize];
+        if g.error.is_some() {
+            st.add_error();
+        } else {
+            st.add_game(&g.hands, &g.matches);
+        }
+        if let Some(o) = &mut self.out {
+            o.game(&g.hands, &g.matches, g.error.as_ref())?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.out {
+            Some(o) => o.flush(),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1403,30 +1472,70 @@ pub fn execute_until(
 fn execute_within(
     plan: &Plan,
     threads: usize,
-    mut out: Option<Outputs>,
+    out: Option<Outputs>,
     quiet: bool,
     window: u64,
-    mut stop: Option<EarlyStop<'_>>,
+    stop: Option<EarlyStop<'_>>,
 ) -> Result<RunResult, String> {
-    let start = Instant::now();
-    let total = plan.job_count();
     let unit = if plan.mode == Mode::Matches {
         "matches"
     } else {
         "hands"
     };
+    let mut stats = plan.new_stats();
+    let mut sink = RunSink {
+        stats: &mut stats,
+        out,
+    };
+    let mut res = execute_games(
+        plan.jobs(),
+        plan.job_count(),
+        unit,
+        |s, g| plan.play(s, g),
+        &mut sink,
+        threads,
+        quiet,
+        window,
+        stop,
+    )?;
+    for s in &mut stats {
+        s.finish();
+    }
+    res.stats = stats;
+    Ok(res)
+}
+
+/// The executor of any family: plays `jobs` (`(series, game)`, `total` of
+/// them) with `play` on `threads` threads and hands the games to `sink` in
+/// job order as they finish, at most `window` of them in play or waiting
+/// at once. `stop`, when given, sees each game in job order and ends the
+/// run after the first one it answers `true` for (an early stop that does
+/// not depend on the thread count). The result's `stats` is left empty for
+/// the caller.
+#[allow(clippy::too_many_arguments)]
+pub fn execute_games<G: Played>(
+    jobs: impl Iterator<Item = (u32, u64)> + Send,
+    total: u64,
+    unit: &str,
+    play: impl Fn(u32, u64) -> G + Sync,
+    sink: &mut impl Sink<G>,
+    threads: usize,
+    quiet: bool,
+    window: u64,
+    mut stop: Option<&mut (dyn FnMut(&G) -> bool + Send)>,
+) -> Result<RunResult, String> {
+    let start = Instant::now();
     let pb = progress(total, quiet, unit);
     let pool = pool(threads)?;
-    let (tx, rx) = mpsc::sync_channel::<Vec<(u64, GameOut)>>(4 * pool.current_num_threads().max(1));
-    let mut stats = plan.new_stats();
-    let stats_ref = &mut stats;
+    let (tx, rx) = mpsc::sync_channel::<Vec<(u64, G)>>(4 * pool.current_num_threads().max(1));
     let pbw = pb.clone();
     let window = Window::new(window);
     let window = &window;
+    let play = &play;
     let result = std::thread::scope(|scope| {
         let writer = scope.spawn(move || -> Result<RunResult, String> {
             let _close = CloseOnDrop(window);
-            let mut pending: BTreeMap<u64, GameOut> = BTreeMap::new();
+            let mut pending: BTreeMap<u64, G> = BTreeMap::new();
             let mut peak = 0usize;
             let mut next = 0u64;
             let mut res = RunResult {
@@ -1454,25 +1563,15 @@ fn execute_within(
                     next += 1;
                     wrote = true;
                     res.games += 1;
-                    res.actions += g.actions;
-                    res.hands += g.hands.len() as u64 / 2;
-                    let st = &mut stats_ref[g.series as usize];
-                    if let Some(e) = &g.error {
+                    res.actions += g.actions();
+                    res.hands += g.hands();
+                    if let Some(e) = g.error() {
                         res.errors += 1;
                         if res.first_error.is_none() {
-                            res.first_error = Some(format!(
-                                "series {} game {}: {}",
-                                e.series, e.game, e.message
-                            ));
+                            res.first_error = Some(e);
                         }
-                        st.add_error();
-                    } else {
-                        st.add_game(&g.hands, &g.matches);
                     }
-                    if let Some(o) = &mut out {
-                        o.game(&g.hands, &g.matches, g.error.as_ref())
-                            .map_err(write_err)?;
-                    }
+                    sink.take(&g).map_err(write_err)?;
                     pbw.inc(1);
                     if stop.as_mut().is_some_and(|f| f(&g)) {
                         // Dropping the receiver on return stops the workers.
@@ -1482,21 +1581,17 @@ fn execute_within(
                 }
                 // Every game finished in order is on disk before the next wait.
                 if wrote {
-                    if let Some(o) = &mut out {
-                        o.flush().map_err(write_err)?;
-                    }
+                    sink.flush().map_err(write_err)?;
                     window.advance(next);
                 }
             }
-            if let Some(o) = &mut out {
-                o.flush().map_err(write_err)?;
-            }
+            sink.flush().map_err(write_err)?;
             res.peak_pending = peak as u64;
             Ok(res)
         });
         // A send fails only when the writer has stopped on an error: stop too.
         let _ = pool.install(|| {
-            plan.jobs().enumerate().par_bridge().try_for_each_with(
+            jobs.enumerate().par_bridge().try_for_each_with(
                 Batch::new(tx),
                 |batch, (seq, (s, g))| {
                     let seq = seq as u64;
@@ -1511,7 +1606,7 @@ fn execute_within(
                     if !window.enter(seq) || crate::signals::stopped().is_some() {
                         return Err(());
                     }
-                    batch.push(seq, plan.play(s, g))
+                    batch.push(seq, play(s, g))
                 },
             )
         });
@@ -1521,10 +1616,6 @@ fn execute_within(
     });
     pb.finish_and_clear();
     let mut res = result?;
-    for s in &mut stats {
-        s.finish();
-    }
-    res.stats = stats;
     res.seconds = start.elapsed().as_secs_f64();
     if res.games < res.total && !res.decided {
         res.stopped = crate::signals::stopped();

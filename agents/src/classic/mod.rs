@@ -6,6 +6,9 @@
 //! drawing randomness from its own seeded generator, as [`crate::Agent`]
 //! does for decorated canasta.
 
+pub mod greedy;
+pub mod play;
+pub mod registry;
 pub mod rules;
 
 use kanaszta_engine::classic::{ClassicAction, ClassicView};

@@ -583,6 +583,125 @@ impl ClassicRules {
         }
     }
 
+    /// What switch `key` accepts (C- identifiers in brackets), `None` for
+    /// an unknown switch.
+    pub fn accepted(key: &str) -> Option<&'static str> {
+        KEYS.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
+    }
+
+    /// Every switch with its value, as [`ClassicRules::set`] takes it:
+    /// `preset` first, then the switches in the order of
+    /// [`ClassicRules::keys`], so that setting them in order rebuilds
+    /// these rules.
+    ///
+    /// ```
+    /// use kanaszta_engine::classic::ClassicRules;
+    /// let r = ClassicRules::preset("classic-003").unwrap();
+    /// let mut again = ClassicRules::default();
+    /// for (k, v) in r.settings() {
+    ///     again.set(k, &v).unwrap();
+    /// }
+    /// assert_eq!(again, r);
+    /// ```
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        let pick = |b: bool, yes: &str, no: &str| if b { yes } else { no }.to_string();
+        let mut v = vec![("preset", self.preset.to_string())];
+        v.extend([
+            ("players", self.players.to_string()),
+            ("jokers", self.jokers.to_string()),
+            ("deal", pick(self.deal_three == 15, "004", "002")),
+            (
+                "wild_limit",
+                match self.wild_limit {
+                    WildLimit::TwoNaturals => "two_naturals",
+                    WildLimit::WildsLeNaturals => "wilds_le_naturals",
+                    WildLimit::BySize => "by_size",
+                }
+                .to_string(),
+            ),
+            (
+                "wild_canasta",
+                if self.wild_canasta == 0 {
+                    "none".to_string()
+                } else {
+                    self.wild_canasta.to_string()
+                },
+            ),
+            (
+                "minimum",
+                pick(self.minimum == Minimum::Seed004, "004", "002"),
+            ),
+            (
+                "red_three_unmelded",
+                pick(self.red_three_extra == 5, "004", "002"),
+            ),
+            (
+                "wild_top",
+                match self.wild_top {
+                    WildTop::Pair => "pair",
+                    WildTop::Forbidden => "forbidden",
+                    WildTop::Under => "under",
+                }
+                .to_string(),
+            ),
+            (
+                "closed_pile",
+                pick(
+                    self.closed_pile == ClosedPile::WildOnly,
+                    "wild_only",
+                    "unmelded_wild_red",
+                ),
+            ),
+            (
+                "pickup",
+                pick(
+                    self.pickup == PickupRule::PairWild,
+                    "pair_wild",
+                    "pair_wild_meld",
+                ),
+            ),
+            (
+                "black_three_top",
+                pick(
+                    self.black_three_top == BlackThreeTop::GoOut,
+                    "go_out",
+                    "blocked",
+                ),
+            ),
+            (
+                "black_three_meld",
+                match self.black_three_meld {
+                    BlackThreeMeld::WildLimit => "wild_limit",
+                    BlackThreeMeld::WildsLeThrees => "wilds_le_threes",
+                    BlackThreeMeld::ThreeOrTwoAndWild => "three_or_two_and_wild",
+                }
+                .to_string(),
+            ),
+            ("canastas_to_go_out", self.canastas_two_players.to_string()),
+            (
+                "ask",
+                pick(self.ask == Ask::Compulsory, "compulsory", "optional"),
+            ),
+            (
+                "minimum_waived",
+                pick(self.minimum_waived, "canasta_from_hand", "never"),
+            ),
+            (
+                "completed_canasta",
+                pick(
+                    self.completed_naturals_only,
+                    "naturals_only",
+                    "within_limit",
+                ),
+            ),
+            ("turned_card", pick(self.turned_covered, "covered", "stays")),
+            ("target", self.target.to_string()),
+            ("turn_cap", self.turn_cap.to_string()),
+            ("max_hands", self.max_hands.to_string()),
+        ]);
+        v
+    }
+
     /// Checks what the setters cannot: the number of players.
     pub fn validate(&self) -> Result<(), ClassicRulesError> {
         if !(2..=6).contains(&self.players) {

@@ -4,11 +4,13 @@
 //! number of actions, or the run is not deterministic and the bench fails.
 
 use super::parse_agent;
+use crate::classic::{ClassicPlan, ClassicSink};
 use crate::cli::RulesArgs;
 use crate::error::CliError;
-use crate::runner::{execute, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_agents::AgentSpec;
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -44,6 +46,9 @@ pub struct BenchArgs {
 
 /// Runs `kanaszta bench`.
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    if let Some(rules) = a.rules.classic()? {
+        return bench_classic(&a, rules);
+    }
     let options = Options {
         a: parse_agent(&a.a)?,
         b: parse_agent(&a.b)?,
@@ -118,7 +123,6 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
     if args.repeat == 0 {
         return Err(CliError::Input("--repeat must be at least 1".into()));
     }
-    let threads = parse_threads(args.threads)?;
     let (a, b) = (args.a.to_string(), args.b.to_string());
     let plan = Plan::new(Manifest {
         command: "bench".into(),
@@ -143,12 +147,67 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         dirty: None,
     })?;
     let agents = format!("{a} vs {b}");
+    measure(
+        &agents,
+        [&a, &b],
+        args.hands,
+        args.threads,
+        args.repeat,
+        args.csv,
+        |t| execute(&plan, t, None, true),
+    )
+}
+
+/// `kanaszta bench --rules classic-…`: the classic path of the runner.
+fn bench_classic(a: &BenchArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
+    let specs = [
+        super::play::parse_classic_agent(&a.a)?,
+        super::play::parse_classic_agent(&a.b)?,
+    ];
+    if a.hands == 0 {
+        return Err(CliError::Input("--hands must be at least 1".into()));
+    }
+    let plan = ClassicPlan::new(rules, specs, Mode::Hands, a.hands, a.seed, true)?;
+    let agents = format!(
+        "{} vs {} ({}, {} players)",
+        plan.names[0], plan.names[1], rules.preset, rules.players
+    );
+    measure(
+        &agents,
+        [&plan.names[0], &plan.names[1]],
+        a.hands,
+        &a.threads,
+        a.repeat,
+        a.csv,
+        |t| {
+            let mut stats = plan.new_stats();
+            plan.execute(t, &mut ClassicSink::counting(&mut stats), true)
+        },
+    )
+}
+
+/// Measures `run` (one run of `hands` hands on `t` threads) `repeat` times
+/// per thread count and prints the table (or CSV).
+fn measure(
+    agents: &str,
+    [a, b]: [&str; 2],
+    hands: u64,
+    threads: &str,
+    repeat: u32,
+    csv: bool,
+    run: impl Fn(usize) -> Result<RunResult, String>,
+) -> Result<ExitCode, CliError> {
+    if repeat == 0 {
+        return Err(CliError::Input("--repeat must be at least 1".into()));
+    }
+    let threads = parse_threads(threads)?;
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();
+
     let mut actions_seen: Option<u64> = None;
     for &t in &threads {
         let mut secs = Vec::new();
-        for _ in 0..args.repeat {
-            let res = execute(&plan, t, None, true)?;
+        for _ in 0..repeat {
+            let res = run(t)?;
             if res.errors > 0 {
                 return Err(CliError::Input(format!(
                     "{} games ended by an agent error; first: {}",
@@ -171,7 +230,7 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
     }
     let base = rows[0].2;
     let mut text = String::new();
-    if args.csv {
+    if csv {
         let _ = writeln!(
             text,
             "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup"
@@ -180,7 +239,7 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         let _ = writeln!(
             text,
             "bench: {agents}, {} hands per measurement, median of {}",
-            args.hands, args.repeat
+            hands, repeat
         );
         let _ = writeln!(
             text,
@@ -189,15 +248,15 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         );
     }
     for &(t, actions, s) in &rows {
-        let hps = args.hands as f64 / s;
+        let hps = hands as f64 / s;
         let aps = actions as f64 / s;
         let speedup = base / s;
-        if args.csv {
+        if csv {
             let _ = writeln!(
                 text,
                 "{},{t},{},{actions},{s:.4},{hps:.1},{aps:.0},{speedup:.3}",
-                csv_field(&agents),
-                args.hands
+                csv_field(agents),
+                hands
             );
         } else {
             let _ = writeln!(
@@ -208,7 +267,7 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
             );
         }
     }
-    if !args.csv {
+    if !csv {
         crate::stats::legend(
             &mut text,
             &[
@@ -223,10 +282,7 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
                 ("actions/s", "actions applied per second, both seats".into()),
                 (
                     "seconds",
-                    format!(
-                        "the median of {} measurements of {} hands",
-                        args.repeat, args.hands
-                    ),
+                    format!("the median of {} measurements of {} hands", repeat, hands),
                 ),
                 (
                     "speedup",

@@ -15,6 +15,21 @@ pub struct RulesCmdArgs {
 
 /// Runs `kanaszta rules`.
 pub fn run(a: RulesCmdArgs) -> Result<ExitCode, CliError> {
+    if let Some(rules) = a.rules.classic()? {
+        let settings = rules.settings();
+        let w = settings
+            .iter()
+            .map(|(k, v)| k.len() + v.len() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut text = String::new();
+        for (k, v) in &settings {
+            let kv = format!("{k}={v}");
+            let acc = kanaszta_engine::classic::ClassicRules::accepted(k).unwrap_or_default();
+            let _ = writeln!(text, "{kv:<w$}  accepted: {acc}");
+        }
+        return super::print(&text);
+    }
     let rules = a.rules.build()?;
     let mut text = String::new();
     let settings = rules.settings();

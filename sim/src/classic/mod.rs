@@ -1,0 +1,477 @@
+//! The runner's classic path: `kanaszta play` and `kanaszta bench` under
+//! `--rules classic-…`. Games are played by the same executor as decorated
+//! runs ([`runner::execute_games`]: parallel, deterministic per game,
+//! written in game order); the plan, the rows and the statistics are
+//! classic's own.
+//!
+//! Seating: agent A sits in the even seats (0, 2, 4), agent B in the odd
+//! ones, and the paired game of a deal swaps them. With four players that
+//! is A holding side 0 (seats 0 and 2, C-20) and B side 1; with 2, 3, 5 or
+//! 6 every player plays alone and the agents alternate round the table.
+
+mod rows;
+mod stats;
+
+pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
+pub use stats::ClassicStats;
+
+use crate::error::CliError;
+use crate::runner::{self, CsvFile, Mode, Played, RunResult, Sink};
+use kanaszta_agents::classic::play::{play_classic_hand, play_classic_match, ClassicAgentError};
+use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::{seat_rng, HandPlay};
+use kanaszta_engine::classic::{
+    ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,
+};
+use kanaszta_engine::seed;
+use rows::classic_rule_values;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The agent (0: A, 1: B) in `seat`: A in the even seats unless swapped.
+pub fn agent_of(seat: usize, swapped: bool) -> usize {
+    (seat % 2) ^ usize::from(swapped)
+}
+
+/// Which seats each agent holds, for the report.
+pub fn seating_text(players: usize, names: &[String; 2]) -> String {
+    let seats = |i: usize| {
+        (0..players)
+            .filter(|&p| agent_of(p, false) == i)
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let how = if players == 4 {
+        "partnerships (C-20): side 0 is seats 0 and 2"
+    } else {
+        "every player alone"
+    };
+    format!(
+        "{players} players, {how}; {} in seats {}, {} in seats {}, swapped in the paired game",
+        names[0],
+        seats(0),
+        names[1],
+        seats(1)
+    )
+}
+
+/// A checked classic run: the rules, the two agents, the games.
+pub struct ClassicPlan {
+    /// The master seed.
+    pub seed: u64,
+    /// Hands or matches.
+    pub mode: Mode,
+    /// Games (hands or matches).
+    pub games: u64,
+    /// Each deal played twice with the agents swapped.
+    pub paired: bool,
+    /// The rules.
+    pub rules: ClassicRules,
+    specs: [ClassicSpec; 2],
+    /// The agents' names, A then B.
+    pub names: [String; 2],
+    rule_values: Arc<[String]>,
+}
+
+/// One finished classic game.
+#[derive(Debug, Default)]
+pub struct ClassicGame {
+    deal: u64,
+    hands: Vec<ClassicHandRow>,
+    matches: Vec<ClassicMatchRow>,
+    error: Option<ClassicErrorRow>,
+    actions: u64,
+    hand_count: u64,
+}
+
+impl Played for ClassicGame {
+    fn actions(&self) -> u64 {
+        self.actions
+    }
+    fn hands(&self) -> u64 {
+        self.hand_count
+    }
+    fn error(&self) -> Option<String> {
+        self.error
+            .as_ref()
+            .map(|e| format!("game {}: {}", e.game, e.message))
+    }
+}
+
+impl ClassicPlan {
+    /// A plan; the rules are validated.
+    pub fn new(
+        rules: ClassicRules,
+        specs: [ClassicSpec; 2],
+        mode: Mode,
+        games: u64,
+        seed: u64,
+        paired: bool,
+    ) -> Result<ClassicPlan, CliError> {
+        rules
+            .validate()
+            .map_err(|e| CliError::Input(e.to_string()))?;
+        Ok(ClassicPlan {
+            seed,
+            mode,
+            games,
+            paired,
+            rules,
+            names: [specs[0].to_string(), specs[1].to_string()],
+            specs,
+            rule_values: classic_rule_values(&rules),
+        })
+    }
+
+    fn deal(&self, g: u64) -> u64 {
+        if self.paired {
+            g / 2
+        } else {
+            g
+        }
+    }
+
+    fn swapped(&self, g: u64) -> bool {
+        self.paired && g % 2 == 1
+    }
+
+    /// Empty statistics.
+    pub fn new_stats(&self) -> ClassicStats {
+        ClassicStats::new(
+            self.names[0].clone(),
+            self.names[1].clone(),
+            self.rules.players as usize,
+            self.paired,
+        )
+    }
+
+    /// Plays every game on `threads` threads into `sink`.
+    pub fn execute(
+        &self,
+        threads: usize,
+        sink: &mut impl Sink<ClassicGame>,
+        quiet: bool,
+    ) -> Result<RunResult, String> {
+        runner::execute_games(
+            (0..self.games).map(|g| (0, g)),
+            self.games,
+            self.mode.name(),
+            |_, g| self.play(g),
+            sink,
+            threads,
+            quiet,
+            runner::REORDER_WINDOW,
+            None,
+        )
+    }
+
+    /// Plays game `g`; a panic becomes an error row of the game.
+    pub fn play(&self, g: u64) -> ClassicGame {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.play_unguarded(g)));
+        r.unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            ClassicGame {
+                deal: self.deal(g),
+                error: Some(self.error_row(g, 0, None, format!("panic: {msg}"))),
+                ..ClassicGame::default()
+            }
+        })
+    }
+
+    fn error_row(
+        &self,
+        g: u64,
+        hand: u32,
+        e: Option<&ClassicAgentError>,
+        message: String,
+    ) -> ClassicErrorRow {
+        ClassicErrorRow {
+            game: g,
+            deal: self.deal(g),
+            swapped: self.swapped(g),
+            mode: self.mode.name().into(),
+            hand,
+            run_seed: self.seed,
+            deal_seed: seed::deal(self.seed, self.deal(g)),
+            seat: e.map(|e| e.player as u8),
+            agent: e.map_or(String::new(), |e| e.agent.clone()),
+            turn: e.map(|e| e.turn),
+            action: e
+                .and_then(|e| e.action)
+                .map_or(String::new(), |a| a.to_string()),
+            rule: e.map_or(String::new(), |e| e.error.rule.to_string()),
+            message,
+            rules: self.rule_values.clone(),
+        }
+    }
+
+    fn agents(&self, swapped: bool) -> Vec<Box<dyn ClassicAgent>> {
+        (0..self.rules.players as usize)
+            .map(|p| self.specs[agent_of(p, swapped)].build())
+            .collect()
+    }
+
+    fn play_unguarded(&self, g: u64) -> ClassicGame {
+        let deal = self.deal(g);
+        let swapped = self.swapped(g);
+        let deal_seed = seed::deal(self.seed, deal);
+        let players = self.rules.players as usize;
+        let mut agents = self.agents(swapped);
+        let rngs_of = |hand: u32| {
+            let s = seed::match_hand(deal_seed, hand);
+            (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
+        };
+        let mut out = ClassicGame {
+            deal,
+            ..ClassicGame::default()
+        };
+        let mut m = ClassicMatch::new(self.rules, deal_seed);
+        let mut hand_wins = [0u32; 6];
+        let mut rows = Vec::new();
+        let mut actions = 0;
+        let r = match self.mode {
+            Mode::Hands => {
+                let mut hand = m.next_hand();
+                let mut rngs = rngs_of(0);
+                play_classic_hand(&mut hand, &mut agents, &mut rngs).map(|play| {
+                    let before = [0; 6];
+                    m.record(&hand);
+                    actions = play.actions;
+                    self.hand_rows(&mut rows, g, 0, &hand, &before, play);
+                })
+            }
+            Mode::Matches => {
+                let mut before = [0i32; 6];
+                play_classic_match(&mut m, &mut agents, rngs_of, |hand, m, play| {
+                    let index = m.hands_played() - 1;
+                    actions += play.actions;
+                    if let Some(w) = self.hand_rows(&mut rows, g, index, hand, &before, play) {
+                        hand_wins[w] += 1;
+                    }
+                    before[..m.totals().len()].copy_from_slice(m.totals());
+                })
+            }
+        };
+        match r {
+            Ok(()) => {
+                out.actions = actions;
+                out.hand_count = rows.len() as u64 / players as u64;
+                out.hands = rows;
+                if self.mode == Mode::Matches {
+                    out.matches = self.match_rows(g, &m, &hand_wins);
+                }
+            }
+            Err(e) => {
+                out.error = Some(self.error_row(g, m.hands_played(), Some(&e), e.to_string()));
+            }
+        }
+        out
+    }
+
+    /// Appends the rows of a finished hand; returns the winning side.
+    fn hand_rows(
+        &self,
+        rows: &mut Vec<ClassicHandRow>,
+        g: u64,
+        index: u32,
+        hand: &ClassicState,
+        before: &[i32; 6],
+        play: HandPlay,
+    ) -> Option<usize> {
+        let players = self.rules.players as usize;
+        let sides = self.rules.sides();
+        let swapped = self.swapped(g);
+        let scores: Vec<_> = (0..sides).map(|s| hand.side_score(s)).collect();
+        let best = scores.iter().map(|s| s.total).max().unwrap_or(0);
+        let leaders = scores.iter().filter(|s| s.total == best).count();
+        let winner = (leaders == 1)
+            .then(|| scores.iter().position(|s| s.total == best))
+            .flatten();
+        let (end, out_seat, concealed) = match hand.end() {
+            Some(ClassicEnd::WentOut { player, concealed }) => (
+                if concealed { "concealed" } else { "went_out" },
+                Some(player),
+                concealed,
+            ),
+            Some(ClassicEnd::StockOut) => ("stock_out", None, false),
+            Some(ClassicEnd::Stalled) | None => ("stalled", None, false),
+        };
+        let _ = concealed;
+        let starter = (hand.dealer() + 1) % players;
+        let deal_seed = seed::deal(self.seed, self.deal(g));
+        for p in 0..players {
+            let side = self.rules.side_of(p);
+            let s = &scores[side];
+            let t = hand.table(side);
+            let natural = t
+                .melds
+                .iter()
+                .filter(|m| m.len() >= 7 && m.wild_count() == 0)
+                .count();
+            let mixed = t
+                .melds
+                .iter()
+                .filter(|m| m.len() >= 7 && m.wild_count() > 0)
+                .count();
+            let wild = t.wild_canastas.iter().filter(|m| !m.is_empty()).count();
+            rows.push(ClassicHandRow {
+                series: 0,
+                game: g,
+                deal: self.deal(g),
+                swapped,
+                mode: self.mode.name().into(),
+                hand: index,
+                run_seed: self.seed,
+                deal_seed,
+                hand_seed: seed::match_hand(deal_seed, index),
+                seat: p as u8,
+                side: side as u8,
+                agent: self.names[agent_of(p, swapped)].clone(),
+                opponent: self.names[1 - agent_of(p, swapped)].clone(),
+                starter: p == starter,
+                turns: hand.turns(),
+                actions: play.actions,
+                end: end.into(),
+                out_seat,
+                went_out: out_seat == Some(p as u8),
+                hand_winner: winner.map(|w| w as u8),
+                won: winner == Some(side),
+                raw: s.total,
+                total_before: before[side],
+                total_after: before[side] + s.total,
+                red_threes: t.red_threes.len() as u8,
+                red_three_points: s.red_threes,
+                canastas_natural: natural as u8,
+                canastas_mixed: mixed as u8,
+                canastas_wild: wild as u8,
+                canasta_points: s.canastas,
+                going_out_points: s.going_out,
+                melded: s.melds,
+                in_hand: s.in_hand,
+                seat_in_hand: -kanaszta_engine::classic::value_of(hand.hand(p)),
+                failed_yes_points: s.failed_yes,
+                rules: self.rule_values.clone(),
+            });
+        }
+        winner
+    }
+
+    fn match_rows(&self, g: u64, m: &ClassicMatch, hand_wins: &[u32; 6]) -> Vec<ClassicMatchRow> {
+        let swapped = self.swapped(g);
+        let totals = m.totals();
+        let winner = match m.result() {
+            ClassicMatchResult::Won(s) => Some(s),
+            _ => None,
+        };
+        let capped = m.hands_played() >= self.rules.max_hands
+            && totals.iter().all(|&t| t < self.rules.target);
+        (0..self.rules.players as usize)
+            .map(|p| {
+                let side = self.rules.side_of(p);
+                ClassicMatchRow {
+                    series: 0,
+                    game: g,
+                    deal: self.deal(g),
+                    swapped,
+                    run_seed: self.seed,
+                    deal_seed: seed::deal(self.seed, self.deal(g)),
+                    seat: p as u8,
+                    side: side as u8,
+                    agent: self.names[agent_of(p, swapped)].clone(),
+                    opponent: self.names[1 - agent_of(p, swapped)].clone(),
+                    hands: m.hands_played(),
+                    capped,
+                    winner,
+                    won: winner == Some(side as u8),
+                    total: totals[side],
+                    opponent_total: (0..totals.len())
+                        .filter(|&s| s != side)
+                        .map(|s| totals[s])
+                        .max()
+                        .unwrap_or(0),
+                    hand_wins: hand_wins[side],
+                    rules: self.rule_values.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The statistics and (optionally) the CSV files of a classic run.
+pub struct ClassicSink<'a> {
+    /// The statistics.
+    pub stats: &'a mut ClassicStats,
+    files: Option<(CsvFile, Option<CsvFile>, CsvFile)>,
+}
+
+impl<'a> ClassicSink<'a> {
+    /// Statistics only (`bench`).
+    pub fn counting(stats: &'a mut ClassicStats) -> ClassicSink<'a> {
+        ClassicSink { stats, files: None }
+    }
+
+    /// Statistics and `hands.csv`, `errors.csv` (and in matches mode
+    /// `matches.csv`) in `dir`.
+    pub fn files(
+        stats: &'a mut ClassicStats,
+        dir: &Path,
+        mode: Mode,
+    ) -> Result<ClassicSink<'a>, CliError> {
+        let matches = match mode {
+            Mode::Matches => Some(CsvFile::create(
+                &dir.join("matches.csv"),
+                &ClassicMatchRow::header(),
+            )?),
+            Mode::Hands => None,
+        };
+        Ok(ClassicSink {
+            stats,
+            files: Some((
+                CsvFile::create(&dir.join("hands.csv"), &ClassicHandRow::header())?,
+                matches,
+                CsvFile::create(&dir.join("errors.csv"), &ClassicErrorRow::header())?,
+            )),
+        })
+    }
+}
+
+impl Sink<ClassicGame> for ClassicSink<'_> {
+    fn take(&mut self, g: &ClassicGame) -> std::io::Result<()> {
+        if g.error.is_some() {
+            self.stats.add_error();
+        } else {
+            self.stats.add_game(g.deal, &g.hands, &g.matches);
+        }
+        if let Some((h, m, e)) = &mut self.files {
+            for r in &g.hands {
+                h.record(|buf| r.write_csv(buf));
+            }
+            if let Some(m) = m {
+                for r in &g.matches {
+                    m.record(|buf| r.write_csv(buf));
+                }
+            }
+            if let Some(r) = &g.error {
+                e.record(|buf| r.write_csv(buf));
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if let Some((h, m, e)) = &mut self.files {
+            h.flush()?;
+            if let Some(m) = m {
+                m.flush()?;
+            }
+            e.flush()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,160 @@
+//! The rows of a classic run's `hands.csv` and `matches.csv`: one row per
+//! seat, the seat's side named, the side's score by part (C-23); the
+//! decorated files' column names where they mean the same (sim/CSV.md,
+//! "Classic canasta").
+
+use crate::rows::{write_text, Cell};
+use kanaszta_engine::classic::ClassicRules;
+use std::sync::Arc;
+
+/// Declares a classic row: its fields are its columns, then one
+/// `rule_KEY` column per classic switch.
+macro_rules! classic_row {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct $name {
+            $($(#[$fm])* pub $field: $ty,)*
+            /// The classic switches, in [`ClassicRules::settings`] order.
+            pub rules: Arc<[String]>,
+        }
+
+        impl $name {
+            /// The columns before the rule columns.
+            pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            /// Every column name.
+            pub fn header() -> Vec<String> {
+                let mut h: Vec<String> = Self::FIELDS.iter().map(|s| s.to_string()).collect();
+                h.extend(
+                    ClassicRules::default()
+                        .settings()
+                        .into_iter()
+                        .map(|(k, _)| format!("rule_{k}")),
+                );
+                h
+            }
+
+            /// Appends the row as one CSV record, newline included.
+            pub fn write_csv(&self, out: &mut Vec<u8>) {
+                let mut sep = false;
+                $(
+                    if sep {
+                        out.push(b',');
+                    }
+                    sep = true;
+                    Cell::write_cell(&self.$field, out);
+                )*
+                let _ = sep;
+                for r in self.rules.iter() {
+                    out.push(b',');
+                    write_text(out, r);
+                }
+                out.push(b'\n');
+            }
+        }
+    };
+}
+
+/// The values of the rule columns.
+pub fn classic_rule_values(rules: &ClassicRules) -> Arc<[String]> {
+    rules.settings().into_iter().map(|(_, v)| v).collect()
+}
+
+classic_row! {
+    /// One row of a classic `hands.csv`: one seat of one hand.
+    ClassicHandRow {
+        series: u32,
+        game: u64,
+        deal: u64,
+        swapped: bool,
+        mode: String,
+        hand: u32,
+        run_seed: u64,
+        deal_seed: u64,
+        hand_seed: u64,
+        seat: u8,
+        /// The seat's side (C-20: seats 0 and 2 are side 0 with four
+        /// players; otherwise the seat itself).
+        side: u8,
+        agent: String,
+        opponent: String,
+        /// This seat played first (the dealer's left, C-22).
+        starter: bool,
+        turns: u32,
+        actions: u64,
+        /// `went_out`, `concealed` (C-19), `stock_out` (C-11, C-23) or
+        /// `stalled` (I-5).
+        end: String,
+        out_seat: Option<u8>,
+        went_out: bool,
+        /// The side with the highest hand score; empty on a tie.
+        hand_winner: Option<u8>,
+        won: bool,
+        /// The side's hand score (C-23).
+        raw: i32,
+        total_before: i32,
+        total_after: i32,
+        red_threes: u8,
+        red_three_points: i32,
+        canastas_natural: u8,
+        canastas_mixed: u8,
+        canastas_wild: u8,
+        canasta_points: i32,
+        going_out_points: i32,
+        melded: i32,
+        /// The side's cards left in hand, minus (C-23).
+        in_hand: i32,
+        /// This seat's own cards left in hand, minus.
+        seat_in_hand: i32,
+        /// 100 per failed "yes" (C-18), minus.
+        failed_yes_points: i32,
+    }
+}
+
+classic_row! {
+    /// One row of a classic `matches.csv`: one seat of one match.
+    ClassicMatchRow {
+        series: u32,
+        game: u64,
+        deal: u64,
+        swapped: bool,
+        run_seed: u64,
+        deal_seed: u64,
+        seat: u8,
+        side: u8,
+        agent: String,
+        opponent: String,
+        hands: u32,
+        /// Ended by `max_hands` (I-31) before a side reached the target.
+        capped: bool,
+        /// The winning side; empty for a draw.
+        winner: Option<u8>,
+        won: bool,
+        /// The side's total.
+        total: i32,
+        /// The best total of the other sides.
+        opponent_total: i32,
+        /// Hands the side won.
+        hand_wins: u32,
+    }
+}
+
+classic_row! {
+    /// One row of a classic `errors.csv`: a game a player broke (or a crash).
+    ClassicErrorRow {
+        game: u64,
+        deal: u64,
+        swapped: bool,
+        mode: String,
+        hand: u32,
+        run_seed: u64,
+        deal_seed: u64,
+        seat: Option<u8>,
+        agent: String,
+        turn: Option<u32>,
+        action: String,
+        rule: String,
+        message: String,
+    }
+}

@@ -1,0 +1,357 @@
+//! Statistics of a classic run, per agent (A and B): hand and match win
+//! rates with 95% Wilson intervals, mean side scores, the paired score
+//! difference, and how hands ended (went out, stock out, capped).
+
+use super::rows::{ClassicHandRow, ClassicMatchRow};
+use crate::stats::{fmt_opt, legend, num3, pct3, push3, wilson, Mean};
+use std::fmt::Write as _;
+
+/// What one agent did.
+#[derive(Clone, Debug, Default)]
+struct Agent {
+    wins: u64,
+    ties: u64,
+    raw: Mean,
+    went_out: u64,
+    concealed: u64,
+    matches: u64,
+    match_wins: u64,
+    match_draws: u64,
+}
+
+/// Statistics of a classic series.
+#[derive(Clone, Debug)]
+pub struct ClassicStats {
+    /// Specs of agent A and agent B.
+    pub agents: [String; 2],
+    players: usize,
+    agent: [Agent; 2],
+    games: u64,
+    errors: u64,
+    hands: u64,
+    went_out: u64,
+    stock_out: u64,
+    stalled: u64,
+    turns: Mean,
+    matches: u64,
+    capped: u64,
+    match_hands: Mean,
+    diff: Mean,
+    /// The first game of a pair waiting for its second: (deal, difference).
+    pending: Option<(u64, f64)>,
+    paired: bool,
+}
+
+/// The agent (0: A, 1: B) of a row: by its seat, since A and B may be
+/// the same spec.
+fn who(swapped: bool, seat: u8) -> usize {
+    super::agent_of(seat as usize, swapped)
+}
+
+impl ClassicStats {
+    /// Empty statistics.
+    pub fn new(a: String, b: String, players: usize, paired: bool) -> ClassicStats {
+        ClassicStats {
+            agents: [a, b],
+            players,
+            agent: Default::default(),
+            games: 0,
+            errors: 0,
+            hands: 0,
+            went_out: 0,
+            stock_out: 0,
+            stalled: 0,
+            turns: Mean::default(),
+            matches: 0,
+            capped: 0,
+            match_hands: Mean::default(),
+            diff: Mean::default(),
+            pending: None,
+            paired,
+        }
+    }
+
+    /// A game lost to an error.
+    pub fn add_error(&mut self) {
+        self.games += 1;
+        self.errors += 1;
+    }
+
+    /// A finished game: its hand rows (one per seat per hand) and match
+    /// rows (one per seat, matches mode).
+    pub fn add_game(&mut self, deal: u64, hands: &[ClassicHandRow], matches: &[ClassicMatchRow]) {
+        self.games += 1;
+        let mut diff = Mean::default();
+        for hand in hands.chunks(self.players) {
+            let first = &hand[0];
+            self.hands += 1;
+            self.turns.add(first.turns as f64);
+            match first.end.as_str() {
+                "went_out" | "concealed" => self.went_out += 1,
+                "stock_out" => self.stock_out += 1,
+                _ => self.stalled += 1,
+            }
+            // Each agent's mean side score over its seats' sides.
+            let mut sum = [0.0f64; 2];
+            let mut n = [0.0f64; 2];
+            let mut winner = None;
+            for r in hand {
+                let i = who(r.swapped, r.seat);
+                sum[i] += r.raw as f64;
+                n[i] += 1.0;
+                if r.went_out {
+                    self.agent[i].went_out += 1;
+                    if r.end == "concealed" {
+                        self.agent[i].concealed += 1;
+                    }
+                }
+                if r.won {
+                    winner = Some(i);
+                }
+            }
+            for i in 0..2 {
+                if n[i] > 0.0 {
+                    self.agent[i].raw.add(sum[i] / n[i]);
+                }
+            }
+            match winner {
+                Some(i) => self.agent[i].wins += 1,
+                None => {
+                    self.agent[0].ties += 1;
+                    self.agent[1].ties += 1;
+                }
+            }
+            if n[0] > 0.0 && n[1] > 0.0 {
+                diff.add(sum[0] / n[0] - sum[1] / n[1]);
+            }
+        }
+        if let Some(d) = diff.mean() {
+            match self.pending.take() {
+                Some((pd, x)) if pd == deal => self.diff.add((x + d) / 2.0),
+                Some((_, x)) => {
+                    self.diff.add(x);
+                    self.pending = Some((deal, d));
+                }
+                None if self.paired => self.pending = Some((deal, d)),
+                None => self.diff.add(d),
+            }
+        }
+        if let Some(m) = matches.first() {
+            self.matches += 1;
+            self.match_hands.add(m.hands as f64);
+            if m.capped {
+                self.capped += 1;
+            }
+            match matches.iter().find(|r| r.won) {
+                Some(r) => self.agent[who(r.swapped, r.seat)].match_wins += 1,
+                None => {
+                    self.agent[0].match_draws += 1;
+                    self.agent[1].match_draws += 1;
+                }
+            }
+            self.agent[0].matches += 1;
+            self.agent[1].matches += 1;
+        }
+    }
+
+    /// Takes in an unpaired last game.
+    pub fn finish(&mut self) {
+        if let Some((_, x)) = self.pending.take() {
+            self.diff.add(x);
+        }
+    }
+
+    fn hand_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let a = &self.agent[i];
+        wilson(a.wins as f64 + a.ties as f64 / 2.0, self.hands as f64)
+    }
+
+    fn match_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let a = &self.agent[i];
+        wilson(
+            a.match_wins as f64 + a.match_draws as f64 / 2.0,
+            a.matches as f64,
+        )
+    }
+
+    fn diff_of(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let (m, lo, hi) = self.diff.interval()?;
+        Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
+    }
+
+    fn share(&self, x: u64) -> String {
+        fmt_opt((self.hands > 0).then(|| x as f64 / self.hands as f64), 4)
+    }
+
+    /// The columns of a classic `summary.csv`.
+    pub fn columns() -> Vec<&'static str> {
+        vec![
+            "series",
+            "agent",
+            "side",
+            "opponent",
+            "players",
+            "games",
+            "errors",
+            "hands",
+            "hand_wins",
+            "hand_ties",
+            "hand_win_rate",
+            "hand_win_lo",
+            "hand_win_hi",
+            "matches",
+            "match_wins",
+            "match_draws",
+            "match_win_rate",
+            "match_win_lo",
+            "match_win_hi",
+            "mean_raw",
+            "mean_raw_lo",
+            "mean_raw_hi",
+            "deals",
+            "mean_diff",
+            "mean_diff_lo",
+            "mean_diff_hi",
+            "out_share",
+            "out_concealed",
+            "ended_out_share",
+            "stock_out_share",
+            "stalled_share",
+            "mean_turns",
+            "mean_match_hands",
+            "capped_share",
+        ]
+    }
+
+    /// The summary row of agent `i` (0: A, 1: B) in [`Self::columns`] order.
+    pub fn cells(&self, i: usize) -> Vec<String> {
+        let a = &self.agent[i];
+        let mut v = vec![
+            "0".to_string(),
+            self.agents[i].clone(),
+            ["a", "b"][i].to_string(),
+            self.agents[1 - i].clone(),
+            self.players.to_string(),
+            self.games.to_string(),
+            self.errors.to_string(),
+            self.hands.to_string(),
+            a.wins.to_string(),
+            a.ties.to_string(),
+        ];
+        push3(&mut v, self.hand_rate(i), 4);
+        v.push(a.matches.to_string());
+        v.push(a.match_wins.to_string());
+        v.push(a.match_draws.to_string());
+        push3(&mut v, self.match_rate(i), 4);
+        push3(&mut v, a.raw.interval(), 2);
+        v.push(self.diff.n().to_string());
+        push3(&mut v, self.diff_of(i), 2);
+        v.push(self.share(a.went_out));
+        v.push(self.share(a.concealed));
+        v.push(self.share(self.went_out));
+        v.push(self.share(self.stock_out));
+        v.push(self.share(self.stalled));
+        v.push(fmt_opt(self.turns.mean(), 2));
+        v.push(fmt_opt(self.match_hands.mean(), 2));
+        v.push(fmt_opt(
+            (self.matches > 0).then(|| self.capped as f64 / self.matches as f64),
+            4,
+        ));
+        v
+    }
+
+    /// The report's table and legend.
+    pub fn table(&self, out: &mut String, seating: &str) {
+        let matches = self.matches > 0;
+        let _ = writeln!(
+            out,
+            "{:<12} {:>7}  {:<24} {:<24}{}  {:>8}",
+            "agent",
+            "hands",
+            "hand wins [95%]",
+            "points/hand [95%]",
+            if matches {
+                "  match wins [95%]        "
+            } else {
+                ""
+            },
+            "went out"
+        );
+        for i in 0..2 {
+            let a = &self.agent[i];
+            let _ = writeln!(
+                out,
+                "{:<12} {:>7}  {:<24} {:<24}{}  {:>7.1}%",
+                self.agents[i],
+                self.hands,
+                pct3(self.hand_rate(i)),
+                num3(a.raw.interval()),
+                if matches {
+                    format!("  {:<24}", pct3(self.match_rate(i)))
+                } else {
+                    String::new()
+                },
+                100.0 * a.went_out as f64 / (self.hands.max(1)) as f64
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{} − {}: {} points per hand over {} {}",
+            self.agents[0],
+            self.agents[1],
+            num3(self.diff.interval()),
+            self.diff.n(),
+            if self.paired { "paired deals" } else { "games" }
+        );
+        let pct = |x: u64| 100.0 * x as f64 / self.hands.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "{} hands: went out {:.1}%, stock out {:.1}%, capped {:.1}%; turns per hand: mean {}",
+            self.hands,
+            pct(self.went_out),
+            pct(self.stock_out),
+            pct(self.stalled),
+            fmt_opt(self.turns.mean(), 1)
+        );
+        if matches {
+            let _ = writeln!(
+                out,
+                "{} matches to the target (C-12, C-24): mean {} hands, {:.1}% capped by max_hands (I-31)",
+                self.matches,
+                fmt_opt(self.match_hands.mean(), 1),
+                100.0 * self.capped as f64 / self.matches as f64
+            );
+        }
+        let _ = writeln!(out, "seats: {seating}");
+        let mut l: Vec<(&str, String)> = vec![
+                ("hands", "hands played".into()),
+                (
+                    "hand wins",
+                    "share of hands whose highest side score (C-23) was a side of the agent's, ties half; Wilson 95% interval".into(),
+                ),
+                (
+                    "points/hand",
+                    "mean hand score (C-23) of the agent's side (of its sides' mean when it holds several), 95% interval".into(),
+                ),
+                ("went out", "share of hands the agent ended by going out (C-10)".into()),
+                (
+                    "A − B",
+                    "mean difference of the agents' hand scores, averaged per paired deal".into(),
+                ),
+                (
+                    "stock out",
+                    "the stock ran out and nobody went out (C-11, C-23); capped: the turn cap (I-5)".into(),
+                ),
+        ];
+        if matches {
+            l.insert(
+                3,
+                (
+                    "match wins",
+                    "share of matches won (C-24), draws (I-31) half".into(),
+                ),
+            );
+        }
+        legend(out, &l);
+    }
+}

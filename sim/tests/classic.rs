@@ -1,0 +1,305 @@
+//! `kanaszta play|bench|rules --rules classic-…` as users run them: rows
+//! per seat with the side named (C-20), a summary per agent whose win
+//! rates add to one, output identical for one and two threads, matches
+//! to 5,000 (C-12, C-24), and the commands not yet on classic refusing it.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+fn play(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "play",
+        "--rules",
+        "classic-002",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--out",
+    ];
+    args.push(s(dir));
+    args.push("--quiet");
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn classic_partnerships_write_rows_per_seat_with_sides() {
+    let d = tmp("classic-4p");
+    let out = play(&d, &["--set", "players=4", "--hands", "40"]);
+    assert!(out.contains("greedy vs random under classic-002"), "{out}");
+    assert!(out.contains("side 0 is seats 0 and 2"), "{out}");
+    let (h, rows) = table(&d.join("hands.csv"));
+    assert_eq!(rows.len(), 160, "four rows per hand");
+    let doc = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("CSV.md"));
+    for c in &h {
+        assert!(
+            doc.contains(&format!("`{c}`")),
+            "column {c} undocumented in sim/CSV.md"
+        );
+    }
+    let (seat, side, agent, swapped, raw, won) = (
+        col(&h, "seat"),
+        col(&h, "side"),
+        col(&h, "agent"),
+        col(&h, "swapped"),
+        col(&h, "raw"),
+        col(&h, "won"),
+    );
+    for hand in rows.chunks(4) {
+        for r in hand {
+            // C-20: partners sit opposite; A holds side 0 unless swapped.
+            let p: usize = r[seat].parse().unwrap();
+            assert_eq!(r[side], (p % 2).to_string());
+            let a_side = if r[swapped] == "true" { "1" } else { "0" };
+            let want = if r[side] == a_side {
+                "greedy"
+            } else {
+                "random"
+            };
+            assert_eq!(r[agent], want);
+        }
+        // Partners share their side's score and result.
+        assert_eq!(hand[0][raw], hand[2][raw]);
+        assert_eq!(hand[1][raw], hand[3][raw]);
+        assert_eq!(hand[0][won], hand[2][won]);
+    }
+    let (sh, srows) = table(&d.join("summary.csv"));
+    assert_eq!(srows.len(), 2);
+    for c in &sh {
+        assert!(
+            doc.contains(&format!("`{c}`")),
+            "summary column {c} undocumented"
+        );
+    }
+    let rate = col(&sh, "hand_win_rate");
+    let total: f64 = srows.iter().map(|r| r[rate].parse::<f64>().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-3, "win rates add to one: {total}");
+    assert!(!d.join("matches.csv").exists());
+    assert!(read(&d.join("run.json")).contains("\"family\": \"classic\""));
+}
+
+#[test]
+fn classic_output_does_not_depend_on_the_thread_count() {
+    for (name, extra) in [
+        ("hands", vec!["--set", "players=4", "--hands", "30"]),
+        ("three", vec!["--set", "players=3", "--hands", "20"]),
+        ("matches", vec!["--set", "players=4", "--matches", "2"]),
+    ] {
+        let one = tmp(&format!("classic-t1-{name}"));
+        let two = tmp(&format!("classic-t2-{name}"));
+        let mut e1 = extra.clone();
+        e1.extend(["--threads", "1"]);
+        let mut e2 = extra.clone();
+        e2.extend(["--threads", "2"]);
+        play(&one, &e1);
+        play(&two, &e2);
+        for f in ["hands.csv", "matches.csv", "errors.csv", "summary.csv"] {
+            if one.join(f).exists() || two.join(f).exists() {
+                assert_eq!(read(&one.join(f)), read(&two.join(f)), "{name}: {f}");
+            }
+        }
+    }
+}
+
+#[test]
+fn classic_matches_are_played_to_the_target() {
+    let d = tmp("classic-matches");
+    let out = play(&d, &["--set", "players=2", "--matches", "2"]);
+    assert!(out.contains("match wins"), "{out}");
+    let (h, rows) = table(&d.join("matches.csv"));
+    assert_eq!(rows.len(), 4, "a row per seat per match");
+    let (total, won, capped) = (col(&h, "total"), col(&h, "won"), col(&h, "capped"));
+    for m in rows.chunks(2) {
+        let winner = m.iter().find(|r| r[won] == "true").expect("a winner");
+        // C-12, C-24: the winner reached 5,000 unless the match was capped (I-31).
+        if winner[capped] == "false" {
+            assert!(winner[total].parse::<i32>().unwrap() >= 5000);
+        }
+    }
+    // The hands' rows carry the running totals (C-6's minimum depends on them).
+    let (hh, hrows) = table(&d.join("hands.csv"));
+    let (before, after, raw) = (
+        col(&hh, "total_before"),
+        col(&hh, "total_after"),
+        col(&hh, "raw"),
+    );
+    for r in &hrows {
+        let n = |i: usize| r[i].parse::<i32>().unwrap();
+        assert_eq!(n(before) + n(raw), n(after));
+    }
+}
+
+#[test]
+fn classic_rules_list_every_switch_with_its_values() {
+    let out = ok(&["rules", "--rules", "classic-003"]);
+    for key in kanaszta_engine::classic::ClassicRules::keys() {
+        assert!(out.contains(&format!("{key}=")), "{key} missing:\n{out}");
+    }
+    assert!(
+        out.contains("accepted: `optional` or `compulsory` (C-18)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn classic_bench_measures_four_player_hands() {
+    let out = ok(&[
+        "bench",
+        "--rules",
+        "classic-002",
+        "--set",
+        "players=4",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--hands",
+        "20",
+        "--threads",
+        "1,2",
+        "--repeat",
+        "1",
+        "--csv",
+    ]);
+    assert!(
+        out.contains("greedy vs greedy (classic-002, 4 players)"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+#[test]
+fn classic_bad_input_is_refused_with_what_is_accepted() {
+    let d = tmp("classic-bad");
+    let o = s(&d);
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--a",
+            "ismcts",
+            "--out",
+            o,
+        ],
+        &["unknown classic agent `ismcts`", "random, greedy"],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--set",
+            "players=7",
+            "--out",
+            o,
+        ],
+        &["players", "from 2 to 6 (C-2)"],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--set",
+            "tax=off",
+            "--out",
+            o,
+        ],
+        &["unknown classic rule switch `tax`"],
+    );
+    refused(
+        &[
+            "replay",
+            "--rules",
+            "classic-002",
+            "--a",
+            "greedy",
+            "--b",
+            "greedy",
+            "--game",
+            "0",
+        ],
+        &["not yet for classic"],
+    );
+    refused(
+        &[
+            "tournament",
+            "--rules",
+            "classic-002",
+            "--agents",
+            "random,greedy",
+            "--out",
+            o,
+        ],
+        &["not yet for classic"],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--shard",
+            "0/2",
+            "--out",
+            o,
+        ],
+        &["not yet for classic"],
+    );
+}
+
+/// The club player against greedy in partnerships, as the README runs it:
+/// the same files for one and two threads, and rules' side ahead over
+/// the paired deals (the interval of the paired difference above zero).
+#[test]
+fn classic_rules_beats_greedy_in_partnerships_on_any_thread_count() {
+    let d = tmp("classic-rules");
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let dir = d.join(t);
+        let out = ok(&[
+            "play",
+            "--rules",
+            "classic-002",
+            "--set",
+            "players=4",
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            "--hands",
+            "200",
+            "--seed",
+            "5",
+            "--threads",
+            t,
+            "--quiet",
+            "--out",
+            s(&dir),
+        ]);
+        outs.push((dir, out));
+    }
+    for f in ["hands.csv", "summary.csv"] {
+        assert_eq!(read(&outs[0].0.join(f)), read(&outs[1].0.join(f)), "{f}");
+    }
+    let line = outs[0]
+        .1
+        .lines()
+        .find(|l| l.starts_with("rules − greedy:"))
+        .unwrap_or_else(|| panic!("no paired difference in\n{}", outs[0].1));
+    // "rules − greedy: +141 [+91, +191] points per hand ..."
+    let lo: f64 = line
+        .split('[')
+        .nth(1)
+        .and_then(|x| x.split(',').next())
+        .and_then(|x| x.trim().parse().ok())
+        .unwrap_or_else(|| panic!("cannot read the interval of `{line}`"));
+    assert!(lo > 0.0, "{line}");
+}
