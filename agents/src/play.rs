@@ -18,9 +18,10 @@ pub fn seat_rng(game_seed: u64, seat: usize) -> Pcg64Mcg {
 }
 
 /// A game ended by an agent: it returned an illegal action (the engine's
-/// rule error says why) or did not end its turn.
+/// rule error says why) or did not end its turn. `A` is the rule family's
+/// action (`ClassicAction` for classic canasta).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentError {
+pub struct AgentError<A = Action> {
     /// The seat of the agent at fault.
     pub player: usize,
     /// The agent's name.
@@ -29,14 +30,14 @@ pub struct AgentError {
     /// completed before it, plus one), as `kanaszta replay` lists it.
     pub turn: u32,
     /// The action refused, if one was.
-    pub action: Option<Action>,
+    pub action: Option<A>,
     /// The rule broken (the engine's error), or why the game was called off.
     pub error: RuleError,
 }
 
-impl fmt::Display for AgentError {
+impl<A: fmt::Display> fmt::Display for AgentError<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.action {
+        match &self.action {
             Some(a) => write!(
                 f,
                 "agent `{}` in seat {} played the illegal action `{a}` at turn {}: {}",
@@ -51,7 +52,7 @@ impl fmt::Display for AgentError {
     }
 }
 
-impl std::error::Error for AgentError {}
+impl<A: fmt::Display + fmt::Debug> std::error::Error for AgentError<A> {}
 
 /// What playing a hand took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,42 +7,10 @@ use crate::play::{HandPlay, MAX_DECISIONS_PER_TURN};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicMatchResult, ClassicState};
 use kanaszta_engine::RuleError;
 use rand_pcg::Pcg64Mcg;
-use std::fmt;
 
 /// A classic game ended by a player: it returned an unlisted action (the
 /// engine's rule error says why) or did not end its turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClassicAgentError {
-    /// The seat at fault.
-    pub player: usize,
-    /// The player's name.
-    pub agent: String,
-    /// The turn, numbered from 1 (I-24).
-    pub turn: u32,
-    /// The action refused, if one was.
-    pub action: Option<ClassicAction>,
-    /// The rule broken, or why the game was called off.
-    pub error: RuleError,
-}
-
-impl fmt::Display for ClassicAgentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.action {
-            Some(a) => write!(
-                f,
-                "agent `{}` in seat {} played the illegal action `{a}` at turn {}: {}",
-                self.agent, self.player, self.turn, self.error
-            ),
-            None => write!(
-                f,
-                "agent `{}` in seat {} at turn {}: {}",
-                self.agent, self.player, self.turn, self.error
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ClassicAgentError {}
+pub type ClassicAgentError = crate::AgentError<ClassicAction>;
 
 /// Plays `state` to its end: seat `p` is `agents[p]` drawing from
 /// `rngs[p]`. Players are restarted first and told every action.
