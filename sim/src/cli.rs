@@ -279,22 +279,28 @@ impl RunArgs {
         }
     }
 
-    /// The mode, games, seed and pairing of a classic run (one series, no
-    /// shards yet).
-    pub fn classic_run(&self, default_hands: u64) -> Result<(Mode, u64, u64, bool), CliError> {
-        if self.shard.is_some() {
-            return Err(CliError::Input(
-                "--shard: not yet for classic canasta (play the whole run)".into(),
-            ));
-        }
+    /// The mode, the games per series and the shard, checked (with the
+    /// number of threads).
+    pub fn checked(&self, default_hands: u64) -> Result<(Mode, u64, Shard), CliError> {
+        let (mode, games) = self.count(default_hands)?;
+        let shard = self.shard()?;
         if self.threads > 1024 {
             return Err(CliError::Input(format!(
                 "--threads {}: at most 1024 (0: one per core)",
                 self.threads
             )));
         }
-        let (mode, games) = self.count(default_hands)?;
-        Ok((mode, games, self.seed, !self.unpaired))
+        Ok((mode, games, shard))
+    }
+
+    /// The master seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether each deal is played twice with the seats swapped.
+    pub fn paired(&self) -> bool {
+        !self.unpaired
     }
 
     /// The manifest of a run of `series` (validated by building its plan).
@@ -305,14 +311,7 @@ impl RunArgs {
         series: Vec<SeriesSpec>,
         default_hands: u64,
     ) -> Result<Plan, CliError> {
-        let (mode, games) = self.count(default_hands)?;
-        let shard = self.shard()?;
-        if self.threads > 1024 {
-            return Err(CliError::Input(format!(
-                "--threads {}: at most 1024 (0: one per core)",
-                self.threads
-            )));
-        }
+        let (mode, games, shard) = self.checked(default_hands)?;
         let (version, commit, dirty) = crate::runner::build_info();
         Plan::new(Manifest {
             command: command.into(),
