@@ -406,10 +406,10 @@ fn diff_matrix<S: SeriesSummary>(
         let _ = write!(text, "  {:>18}", format!("#{}", j + 1));
     }
     let _ = writeln!(text);
-    for i in 0..k {
+    for (i, row) in cell.iter().enumerate() {
         let _ = write!(text, "{:<w$}", format!("#{} {}", i + 1, agents[i]));
-        for j in 0..k {
-            let shown = match cell[i][j] {
+        for c in row {
+            let shown = match *c {
                 Some((si, side)) => num3(stats[si].diff(side)),
                 None => "-".into(),
             };

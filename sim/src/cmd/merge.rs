@@ -520,7 +520,7 @@ trait Family {
         stats: &mut [Self::Stats],
         m: &Manifest<Self::Rules>,
         k: (u32, u64),
-        rows: (&[Self::Hand], &[Self::Match], Option<&Self::Error>),
+        rows: GameRows<'_, Self>,
     ) -> std::io::Result<(u64, u64)>;
     /// Writes what is buffered.
     fn flush(files: &mut Self::Files) -> std::io::Result<()>;
@@ -533,6 +533,13 @@ trait Family {
         stats: &mut [Self::Stats],
     ) -> Result<String, CliError>;
 }
+
+/// The rows of one game: hands.csv's, matches.csv's, and the error.
+type GameRows<'a, F> = (
+    &'a [<F as Family>::Hand],
+    &'a [<F as Family>::Match],
+    Option<&'a <F as Family>::Error>,
+);
 
 /// Decorated canasta.
 struct Decorated;

@@ -22,7 +22,8 @@ pub struct SweepArgs {
     #[arg(long, default_value = "greedy", value_name = "AGENT")]
     b: String,
     /// A rule switch and its values, e.g. --vary tax=on,off --vary opening=50,75,90,120
-    /// (repeatable; values of tax_schedule are separated by `;`).
+    /// (repeatable; values of tax_schedule are separated by `;`); under
+    /// --rules classic-… a classic switch, e.g. --vary players=2,3,4.
     #[arg(long, required = true, value_name = "KEY=V1,V2,...")]
     vary: Vec<String>,
     #[command(flatten)]
