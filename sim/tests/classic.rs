@@ -256,6 +256,13 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
         ],
     );
     refused(
+        &["sweep", "--vary", "jokers=4,6", "--out", o],
+        &[
+            "unknown rule switch `jokers`",
+            "a switch of classic canasta: sweep it under --rules classic-002",
+        ],
+    );
+    refused(
         &[
             "sweep",
             "--rules",

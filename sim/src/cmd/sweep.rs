@@ -45,7 +45,12 @@ pub fn run(s: SweepArgs) -> Result<ExitCode, CliError> {
         &keys,
         |v, key| {
             format!(
-                "bad --vary `{v}`: unknown rule switch `{key}`: expected one of {}",
+                "bad --vary `{v}`: unknown rule switch `{key}`{}: expected one of {}",
+                if ClassicRules::keys().contains(&key) {
+                    " (a switch of classic canasta: sweep it under --rules classic-002)"
+                } else {
+                    ""
+                },
                 keys.join(", ")
             )
         },
