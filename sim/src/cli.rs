@@ -31,24 +31,24 @@ pub enum Command {
     /// CSVs (hands.csv, matches.csv, errors.csv, summary.csv) in --out.
     /// The default command. Exit 2 if an agent erred in some game.
     #[command(
-        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)\n  kanaszta play --a rules --b random --sprt 50 --hands 4000\n      stops as soon as \"rules is stronger than random by at least 50 points per hand\" is accepted or rejected (a sequential test on paired deals; see --help)"
+        after_help = "Examples:\n  kanaszta play --a ismcts:iters=250 --b rules --hands 2000 --out runs/ir\n      ismcts against rules on 1,000 deals, each played twice with the seats swapped; CSVs in runs/ir/\n  kanaszta play --a rules --b greedy --matches 500 --set tax=off\n      500 full matches to 10,000 without the tax (D-15)\n  kanaszta play --a rules --b random --sprt 50 --hands 4000\n      stops as soon as \"rules is stronger than random by at least 50 points per hand\" is accepted or rejected (a sequential test on paired deals; see --help)\n  kanaszta play --rules classic-002 --set players=4 --a rules --b greedy --hands 4000 --shard 0/2 --out runs/c4/s0\n      classic canasta in partnerships, the first half of the deals (shard 0 of 2); `kanaszta merge` joins the halves"
     )]
     Play(cmd::play::PlayArgs),
     /// Every pair of agents on the same paired deals: win-rate matrix,
     /// Bradley–Terry ratings (tournament.csv, ratings.csv) besides the CSVs of play.
     #[command(
-        after_help = "Example:\n  kanaszta tournament --agents random,greedy,rules --hands 1000 --out runs/t\n      every pair of the three on the same 500 paired deals; win-rate matrix and ratings in runs/t/"
+        after_help = "Examples:\n  kanaszta tournament --agents random,greedy,rules --hands 1000 --out runs/t\n      every pair of the three on the same 500 paired deals; win-rate matrix and ratings in runs/t/\n  kanaszta tournament --rules classic-002 --set players=4 --agents random,greedy,rules --hands 1000 --out runs/ct\n      the same in classic canasta, two partnerships a table (C-20): win rates, points per hand with intervals, ratings"
     )]
     Tournament(cmd::tournament::TournamentArgs),
     /// One matchup over the cartesian product of rule settings: sweep.csv with
     /// the settings as columns, and all games in one hands.csv.
     #[command(
-        after_help = "Example:\n  kanaszta sweep --a rules --b greedy --vary tax=on,off --vary opening=50,90 --matches 500\n      rules v greedy under the four settings, 500 matches each; one sweep.csv row per setting"
+        after_help = "Examples:\n  kanaszta sweep --a rules --b greedy --vary tax=on,off --vary opening=50,90 --matches 500\n      rules v greedy under the four settings, 500 matches each; one sweep.csv row per setting\n  kanaszta sweep --rules classic-002 --a rules --b greedy --vary players=2,3,4 --vary wild_canasta=none,1000 --hands 1000\n      classic canasta under six settings (`kanaszta rules --rules classic-002` lists the switches)"
     )]
     Sweep(cmd::sweep::SweepArgs),
     /// Combine the run directories of shards (or recompute one run's summary).
     #[command(
-        after_help = "Example:\n  kanaszta merge runs/big/s0 runs/big/s1 --out runs/big/all\n      the games of two shards in one run directory, its summary recomputed"
+        after_help = "Examples:\n  kanaszta merge runs/big/s0 runs/big/s1 --out runs/big/all\n      the games of two shards in one run directory, its summary recomputed\n  kanaszta merge runs/c4/s0 runs/c4/s1 --out runs/c4/all\n      the same for a classic canasta run (runs of one family only): the files of the run played whole"
     )]
     Merge(cmd::merge::MergeArgs),
     /// One Bradley–Terry rating table from the summary.csv files of several
@@ -140,8 +140,8 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
     /// Rules: a preset name (decorated-2003-02, decorated-2003-01; classic
-    /// canasta: classic-002, classic-003, classic-004 for play, bench and
-    /// rules) or a JSON file.
+    /// canasta: classic-002, classic-003, classic-004 for play, tournament,
+    /// sweep, bench and rules) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
     rules: String,
     /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
@@ -176,8 +176,8 @@ impl RulesArgs {
         if self.is_classic() {
             return Err(CliError::Input(format!(
                 "--rules {}: not yet for classic canasta in this command (classic rules are \
-                 accepted by kanaszta play, bench and rules); here: a decorated preset ({}) or \
-                 a rules JSON file",
+                 accepted by kanaszta play, tournament, sweep, bench and rules); here: a \
+                 decorated preset ({}) or a rules JSON file",
                 self.rules,
                 kanaszta_engine::PRESETS.join(", ")
             )));
@@ -279,22 +279,28 @@ impl RunArgs {
         }
     }
 
-    /// The mode, games, seed and pairing of a classic run (one series, no
-    /// shards yet).
-    pub fn classic_run(&self, default_hands: u64) -> Result<(Mode, u64, u64, bool), CliError> {
-        if self.shard.is_some() {
-            return Err(CliError::Input(
-                "--shard: not yet for classic canasta (play the whole run)".into(),
-            ));
-        }
+    /// The mode, the games per series and the shard, checked (with the
+    /// number of threads).
+    pub fn checked(&self, default_hands: u64) -> Result<(Mode, u64, Shard), CliError> {
+        let (mode, games) = self.count(default_hands)?;
+        let shard = self.shard()?;
         if self.threads > 1024 {
             return Err(CliError::Input(format!(
                 "--threads {}: at most 1024 (0: one per core)",
                 self.threads
             )));
         }
-        let (mode, games) = self.count(default_hands)?;
-        Ok((mode, games, self.seed, !self.unpaired))
+        Ok((mode, games, shard))
+    }
+
+    /// The master seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Whether each deal is played twice with the seats swapped.
+    pub fn paired(&self) -> bool {
+        !self.unpaired
     }
 
     /// The manifest of a run of `series` (validated by building its plan).
@@ -305,14 +311,7 @@ impl RunArgs {
         series: Vec<SeriesSpec>,
         default_hands: u64,
     ) -> Result<Plan, CliError> {
-        let (mode, games) = self.count(default_hands)?;
-        let shard = self.shard()?;
-        if self.threads > 1024 {
-            return Err(CliError::Input(format!(
-                "--threads {}: at most 1024 (0: one per core)",
-                self.threads
-            )));
-        }
+        let (mode, games, shard) = self.checked(default_hands)?;
         let (version, commit, dirty) = crate::runner::build_info();
         Plan::new(Manifest {
             command: command.into(),

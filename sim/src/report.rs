@@ -3,7 +3,7 @@
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
 use crate::error::CliError;
-use crate::runner::{CsvFile, Manifest, Mode};
+use crate::runner::{CsvFile, Manifest, Mode, RuleFamily};
 use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,16 +34,87 @@ const SHARED: [&str; 21] = [
 ];
 
 /// Summary columns that name rather than measure.
-const NAMES: [&str; 4] = ["settings", "agent", "side", "opponent"];
+const NAMES: [&str; 5] = ["series", "settings", "agent", "side", "opponent"];
 
-fn named(s: &SeriesStats, side: usize) -> Vec<(&'static str, String)> {
-    SeriesStats::columns()
-        .into_iter()
-        .zip(s.cells(side))
-        .collect()
+/// What the tables of a tournament and a sweep read of a series'
+/// statistics, whatever the rule family.
+pub trait SeriesSummary {
+    /// Agent A (`0`) or B (`1`).
+    fn agent(&self, i: usize) -> &str;
+    /// The varied settings of a sweep (`KEY=V;KEY=V`).
+    fn settings(&self) -> &str;
+    /// What agent `i` scored against the other, and of how many (ties half).
+    fn score(&self, i: usize) -> (f64, f64);
+    /// The rate of the score with its 95% interval.
+    fn rate(&self, i: usize) -> Option<(f64, f64, f64)>;
+    /// The mean paired difference from agent `i`'s side, 95% interval.
+    fn diff(&self, i: usize) -> Option<(f64, f64, f64)>;
+    /// The summary columns, as in [`Self::cells`].
+    fn columns() -> Vec<&'static str>;
+    /// Agent `i`'s summary cells.
+    fn cells(&self, i: usize) -> Vec<String>;
+    /// The columns of a sweep row shared by both agents.
+    fn shared() -> &'static [&'static str];
+    /// The rule that decides who won a hand or match, for the legends.
+    fn win_rule(mode: Mode) -> &'static str;
+    /// The legend of `A − B`.
+    fn diff_legend(mode: Mode) -> &'static str;
+    /// The legend of `turns`.
+    fn turns_legend() -> &'static str;
+    /// A tournament prints the matrix of [`Self::diff`] as well.
+    const DIFF_MATRIX: bool;
 }
 
-fn write_csv(
+impl SeriesSummary for SeriesStats {
+    fn agent(&self, i: usize) -> &str {
+        &self.agents[i]
+    }
+    fn settings(&self) -> &str {
+        &self.settings
+    }
+    fn score(&self, i: usize) -> (f64, f64) {
+        SeriesStats::score(self, i)
+    }
+    fn rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        SeriesStats::rate(self, i)
+    }
+    fn diff(&self, i: usize) -> Option<(f64, f64, f64)> {
+        SeriesStats::diff(self, i)
+    }
+    fn columns() -> Vec<&'static str> {
+        SeriesStats::columns()
+    }
+    fn cells(&self, i: usize) -> Vec<String> {
+        SeriesStats::cells(self, i)
+    }
+    fn shared() -> &'static [&'static str] {
+        &SHARED
+    }
+    fn win_rule(mode: Mode) -> &'static str {
+        if mode == Mode::Matches {
+            "D-16.2"
+        } else {
+            "higher raw score, D-16.1, I-19"
+        }
+    }
+    fn diff_legend(mode: Mode) -> &'static str {
+        if mode == Mode::Matches {
+            "mean difference of the final totals (taxed, D-15) per match, A minus B, 95% interval"
+        } else {
+            "mean difference of raw hand scores (D-14, untaxed), A minus B, 95% interval"
+        }
+    }
+    fn turns_legend() -> &'static str {
+        "mean discards per hand (I-24), both seats"
+    }
+    const DIFF_MATRIX: bool = false;
+}
+
+fn named<S: SeriesSummary>(s: &S, side: usize) -> Vec<(&'static str, String)> {
+    S::columns().into_iter().zip(s.cells(side)).collect()
+}
+
+pub fn write_csv(
     dir: &Path,
     name: &str,
     header: &[String],
@@ -80,14 +151,7 @@ pub fn report(
         }
         write_csv(dir, "summary.csv", &header, &rows)?;
     }
-    if manifest.complete == Some(false) {
-        let _ = writeln!(
-            text,
-            "INCOMPLETE: {} of the {} games of this run (run.json: \"complete\": false)",
-            manifest.games_done.unwrap_or(0),
-            manifest.shard_games()
-        );
-    }
+    incomplete(manifest, &mut text);
     let unit = manifest.mode.name();
     let paired = if manifest.paired {
         "paired seats"
@@ -116,10 +180,23 @@ pub fn report(
     Ok(text)
 }
 
-fn tournament(
+/// The line that says a run holds fewer games than it describes.
+pub fn incomplete<R: RuleFamily>(manifest: &Manifest<R>, text: &mut String) {
+    if manifest.complete == Some(false) {
+        let _ = writeln!(
+            text,
+            "INCOMPLETE: {} of the {} games of this run (run.json: \"complete\": false)",
+            manifest.games_done.unwrap_or(0),
+            manifest.shard_games()
+        );
+    }
+}
+
+/// A tournament's tables, and its `tournament.csv` and `ratings.csv`.
+pub fn tournament<R: RuleFamily, S: SeriesSummary>(
     dir: Option<&Path>,
-    manifest: &Manifest,
-    stats: &[SeriesStats],
+    manifest: &Manifest<R>,
+    stats: &[S],
     text: &mut String,
 ) -> Result<(), CliError> {
     let agents = &manifest.agents;
@@ -129,7 +206,7 @@ fn tournament(
     let mut games = vec![vec![0.0; k]; k];
     let mut cell: Vec<Vec<Option<(usize, usize)>>> = vec![vec![None; k]; k];
     for (si, s) in stats.iter().enumerate() {
-        let (Some(i), Some(j)) = (idx(&s.agents[0]), idx(&s.agents[1])) else {
+        let (Some(i), Some(j)) = (idx(s.agent(0)), idx(s.agent(1))) else {
             continue;
         };
         let (wa, na) = s.score(0);
@@ -190,6 +267,9 @@ fn tournament(
         }
         let _ = writeln!(text);
     }
+    if S::DIFF_MATRIX {
+        diff_matrix(agents, &cell, stats, text);
+    }
     let rating_rows = rating_table(agents, &wins, &games, &ratings, text);
     legend(
         text,
@@ -198,16 +278,20 @@ fn tournament(
                 "win rate",
                 format!(
                     "share of the {unit} between the two that the row agent won ({}), ties half; `-` never met",
-                    if manifest.mode == Mode::Matches {
-                        "D-16.2"
-                    } else {
-                        "higher raw score, D-16.1, I-19"
-                    }
+                    S::win_rule(manifest.mode)
                 ),
             ),
             ("#N", "the agents in --agents order".into()),
             rating_legend(unit),
-        ],
+        ]
+        .into_iter()
+        .chain(S::DIFF_MATRIX.then(|| {
+            (
+                "points",
+                format!("{}, row agent minus column agent", S::diff_legend(manifest.mode)),
+            )
+        }))
+        .collect::<Vec<_>>(),
     );
     if let Some(dir) = dir {
         let h: Vec<String> = [
@@ -304,10 +388,42 @@ fn setting_pairs(settings: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn sweep(
+/// The points per hand of each row agent against each column agent.
+fn diff_matrix<S: SeriesSummary>(
+    agents: &[String],
+    cell: &[Vec<Option<(usize, usize)>>],
+    stats: &[S],
+    text: &mut String,
+) {
+    let k = agents.len();
+    let _ = writeln!(
+        text,
+        "points per hand of the row agent minus the column agent, 95% interval:"
+    );
+    let w = agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
+    let _ = write!(text, "{:<w$}", "");
+    for j in 0..k {
+        let _ = write!(text, "  {:>18}", format!("#{}", j + 1));
+    }
+    let _ = writeln!(text);
+    for (i, row) in cell.iter().enumerate() {
+        let _ = write!(text, "{:<w$}", format!("#{} {}", i + 1, agents[i]));
+        for c in row {
+            let shown = match *c {
+                Some((si, side)) => num3(stats[si].diff(side)),
+                None => "-".into(),
+            };
+            let _ = write!(text, "  {shown:>18}");
+        }
+        let _ = writeln!(text);
+    }
+}
+
+/// A sweep's table and its `sweep.csv`.
+pub fn sweep<R: RuleFamily, S: SeriesSummary>(
     dir: Option<&Path>,
-    manifest: &Manifest,
-    stats: &[SeriesStats],
+    manifest: &Manifest<R>,
+    stats: &[S],
     text: &mut String,
 ) -> Result<(), CliError> {
     let keys: Vec<String> = manifest
@@ -323,10 +439,17 @@ fn sweep(
     let mut header = vec!["series".to_string()];
     header.extend(keys.iter().cloned());
     header.extend(["a".to_string(), "b".to_string()]);
-    header.extend(SHARED.iter().map(|s| s.to_string()));
-    let own: Vec<&str> = SeriesStats::columns()
+    // A shared column that is also a varied switch (a classic sweep over
+    // `players`) is given once, among the settings.
+    let shared: Vec<&str> = S::shared()
+        .iter()
+        .copied()
+        .filter(|c| !keys.iter().any(|k| k == c))
+        .collect();
+    header.extend(shared.iter().map(|s| s.to_string()));
+    let own: Vec<&str> = S::columns()
         .into_iter()
-        .filter(|c| !SHARED.contains(c) && !NAMES.contains(c))
+        .filter(|c| !S::shared().contains(c) && !NAMES.contains(c))
         .collect();
     for p in ["a_", "b_"] {
         header.extend(own.iter().map(|c| format!("{p}{c}")));
@@ -349,7 +472,7 @@ fn sweep(
     );
     let sw = stats
         .iter()
-        .map(|s| s.settings.len())
+        .map(|s| s.settings().len())
         .max()
         .unwrap_or(8)
         .max(8);
@@ -376,7 +499,7 @@ fn sweep(
                 .unwrap_or_default()
         };
         let mut r = vec![i.to_string()];
-        let pairs = setting_pairs(&s.settings);
+        let pairs = setting_pairs(s.settings());
         for k in &keys {
             r.push(
                 pairs
@@ -386,9 +509,9 @@ fn sweep(
                     .unwrap_or_default(),
             );
         }
-        r.push(s.agents[0].clone());
-        r.push(s.agents[1].clone());
-        for c in SHARED {
+        r.push(s.agent(0).to_string());
+        r.push(s.agent(1).to_string());
+        for c in &shared {
             r.push(get(&na, c));
         }
         for c in &own {
@@ -401,7 +524,7 @@ fn sweep(
         let _ = writeln!(
             text,
             "{:<sw$}  {:<22}  {:<22}  {:>6}  {:>7}",
-            s.settings,
+            s.settings(),
             pct3(s.rate(0)),
             num3(s.diff(0)),
             get(&na, "mean_turns"),
@@ -414,22 +537,11 @@ fn sweep(
             "wins",
             format!(
                 "share of the {unit} that {a} won ({}), ties half; Wilson 95% interval",
-                if manifest.mode == Mode::Matches {
-                    "D-16.2"
-                } else {
-                    "higher raw score, D-16.1, I-19"
-                }
+                S::win_rule(manifest.mode)
             ),
         ),
-        (
-            "A − B",
-            if manifest.mode == Mode::Matches {
-                "mean difference of the final totals (taxed, D-15) per match, A minus B, 95% interval".into()
-            } else {
-                "mean difference of raw hand scores (D-14, untaxed), A minus B, 95% interval".into()
-            },
-        ),
-        ("turns", "mean discards per hand (I-24), both seats".into()),
+        ("A − B", S::diff_legend(manifest.mode).into()),
+        ("turns", S::turns_legend().into()),
     ];
     if manifest.mode == Mode::Matches {
         l.push(("hands/m", "mean hands per match".into()));
@@ -443,7 +555,7 @@ fn sweep(
 
 /// `, shard I/N` for a run that is a shard (or a partial merge of shards);
 /// nothing for a whole run.
-fn shard_text(manifest: &Manifest) -> String {
+pub fn shard_text<R: RuleFamily>(manifest: &Manifest<R>) -> String {
     if manifest.shard.is_complete() {
         String::new()
     } else {

@@ -130,9 +130,10 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// One matchup under one rule setting, as stored in `run.json`.
+/// One matchup under one rule setting, as stored in `run.json`; `R` is
+/// the rules of the family (decorated [`Rules`], or classic).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeriesSpec {
+pub struct SeriesSpec<R = Rules> {
     /// Agent A (canonical spec).
     pub a: String,
     /// Agent B (canonical spec).
@@ -140,13 +141,15 @@ pub struct SeriesSpec {
     /// The varied settings of a sweep (`tax=off;opening=90`), else empty.
     pub settings: String,
     /// The rules.
-    pub rules: Rules,
+    pub rules: R,
 }
 
 /// `run.json`: everything a run's rows depend on. Runs merge only when their
-/// manifests agree on everything but the shard.
+/// manifests agree on everything but the shard. `R` is the rules of the
+/// family: decorated [`Rules`], or classic (then run.json begins with
+/// `"family": "classic"`, see [`RuleFamily`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
+pub struct Manifest<R = Rules> {
     /// `play`, `tournament` or `sweep`.
     pub command: String,
     /// The master seed.
@@ -162,7 +165,7 @@ pub struct Manifest {
     /// The agents of a tournament (or A and B).
     pub agents: Vec<String>,
     /// The series, in order.
-    pub series: Vec<SeriesSpec>,
+    pub series: Vec<SeriesSpec<R>>,
     /// `false` when the run holds fewer games than it describes (stopped
     /// by a signal, or a merge with games missing); absent when whole.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -213,6 +216,15 @@ pub enum ManifestError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// `run.json` is a run of the other rule family.
+    Family {
+        /// The run directory.
+        dir: PathBuf,
+        /// Its family.
+        found: String,
+        /// The family the reader takes.
+        expected: String,
+    },
     /// `run.json` is not a manifest.
     Malformed {
         /// The file.
@@ -237,6 +249,15 @@ impl std::fmt::Display for ManifestError {
             ManifestError::Read { path, source } => {
                 write!(f, "cannot read {}: {source} ({RUN_DIR})", path.display())
             }
+            ManifestError::Family {
+                dir,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: a run of {found}, where this reads runs of {expected} only",
+                dir.display()
+            ),
             ManifestError::Malformed {
                 path,
                 field: None,
@@ -291,69 +312,158 @@ pub fn games_in_shard(games: u64, paired: bool, shard: &Shard) -> u64 {
     }
 }
 
-impl Manifest {
+/// The rules of a family of canasta as a run stores them.
+pub trait RuleFamily:
+    Serialize + serde::de::DeserializeOwned + Clone + PartialEq + std::fmt::Debug
+{
+    /// `family` in run.json: none for decorated canasta (runs written
+    /// before classic canasta have none), `classic`.
+    const FAMILY: Option<&'static str>;
+    /// Every switch and its value, for messages.
+    fn switches(&self) -> Vec<(String, String)>;
+}
+
+impl RuleFamily for Rules {
+    const FAMILY: Option<&'static str> = None;
+    fn switches(&self) -> Vec<(String, String)> {
+        self.settings()
+    }
+}
+
+/// How a family is named in messages.
+pub fn family_name(family: Option<&str>) -> String {
+    match family {
+        None => "decorated canasta".to_string(),
+        Some("classic") => "classic canasta".to_string(),
+        Some(other) => format!("family `{other}`"),
+    }
+}
+
+impl<R: RuleFamily> Manifest<R> {
     /// The games of the run's shard, over all series (saturating).
     pub fn shard_games(&self) -> u64 {
         games_in_shard(self.games, self.paired, &self.shard)
             .saturating_mul(self.series.len() as u64)
     }
 
-    /// Writes `DIR/run.json`.
+    /// The deal of game `g`: `g / 2` when paired.
+    pub fn deal(&self, g: u64) -> u64 {
+        if self.paired {
+            g / 2
+        } else {
+            g
+        }
+    }
+
+    /// Writes `DIR/run.json` (with the family first, unless decorated).
     pub fn write(&self, dir: &Path) -> Result<(), CliError> {
-        let json = serde_json::to_string_pretty(self)
-            .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+        #[derive(Serialize)]
+        struct Tagged<'a, R: RuleFamily> {
+            family: &'a str,
+            #[serde(flatten)]
+            manifest: &'a Manifest<R>,
+        }
+        let json = match R::FAMILY {
+            None => serde_json::to_string_pretty(self),
+            Some(family) => serde_json::to_string_pretty(&Tagged {
+                family,
+                manifest: self,
+            }),
+        }
+        .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
         let path = dir.join("run.json");
         std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
     }
+}
 
-    /// Reads `DIR/run.json`: the one reader of run.json, used by `merge`,
-    /// `ratings` and `replay`.
+impl Manifest {
+    /// Reads `DIR/run.json` of a decorated run: the one reader of run.json,
+    /// used by `merge`, `ratings` and `replay`. A classic run is refused
+    /// with a message that says so.
     pub fn read(dir: &Path) -> Result<Manifest, ManifestError> {
-        let path = dir.join("run.json");
-        if !dir.is_dir() {
-            return Err(ManifestError::NoDirectory(dir.to_path_buf()));
-        }
-        // Read with a limit: a run.json is a few kilobytes.
-        use std::io::Read;
-        let limit = crate::input::JSON_LIMIT;
-        let mut text = String::new();
-        std::fs::File::open(&path)
-            .and_then(|f| f.take(limit + 1).read_to_string(&mut text))
-            .map_err(|source| ManifestError::Read {
-                path: path.clone(),
-                source,
-            })?;
-        if text.len() as u64 > limit {
-            return Err(ManifestError::Malformed {
-                path,
-                field: None,
-                message: format!(
-                    "more than {} MiB: a run.json is a few kilobytes (is it the right file?)",
-                    limit >> 20
-                ),
-            });
-        }
-        serde_json::from_str(&text).map_err(|e| {
-            let (field, message) = match misfit(&text) {
-                Some((field, m)) => (
-                    Some(field),
-                    format!("{m} (line {}, column {})", e.line(), e.column()),
-                ),
-                None => (None, e.to_string()),
-            };
-            ManifestError::Malformed {
-                path,
-                field,
-                message,
-            }
-        })
+        read_manifest(dir)
     }
+}
+
+/// The family of a run directory's `run.json`: `None` for decorated
+/// canasta, `Some("classic")` for classic.
+pub fn run_family(dir: &Path) -> Result<Option<String>, ManifestError> {
+    let (path, text) = read_run_json(dir)?;
+    #[derive(Deserialize)]
+    struct Family {
+        #[serde(default)]
+        family: Option<String>,
+    }
+    serde_json::from_str::<Family>(&text)
+        .map(|f| f.family)
+        .map_err(|e| ManifestError::Malformed {
+            path,
+            field: None,
+            message: e.to_string(),
+        })
+}
+
+/// `DIR/run.json` and its text, read with a limit.
+fn read_run_json(dir: &Path) -> Result<(PathBuf, String), ManifestError> {
+    let path = dir.join("run.json");
+    if !dir.is_dir() {
+        return Err(ManifestError::NoDirectory(dir.to_path_buf()));
+    }
+    // Read with a limit: a run.json is a few kilobytes.
+    use std::io::Read;
+    let limit = crate::input::JSON_LIMIT;
+    let mut text = String::new();
+    std::fs::File::open(&path)
+        .and_then(|f| f.take(limit + 1).read_to_string(&mut text))
+        .map_err(|source| ManifestError::Read {
+            path: path.clone(),
+            source,
+        })?;
+    if text.len() as u64 > limit {
+        return Err(ManifestError::Malformed {
+            path,
+            field: None,
+            message: format!(
+                "more than {} MiB: a run.json is a few kilobytes (is it the right file?)",
+                limit >> 20
+            ),
+        });
+    }
+    Ok((path, text))
+}
+
+/// Reads `DIR/run.json` of a run of the family of `R`; a run of another
+/// family is refused.
+pub fn read_manifest<R: RuleFamily>(dir: &Path) -> Result<Manifest<R>, ManifestError> {
+    let found = run_family(dir)?;
+    if found.as_deref() != R::FAMILY {
+        return Err(ManifestError::Family {
+            dir: dir.to_path_buf(),
+            found: family_name(found.as_deref()),
+            expected: family_name(R::FAMILY),
+        });
+    }
+    let (path, text) = read_run_json(dir)?;
+    serde_json::from_str(&text).map_err(|e| {
+        let (field, message) = match misfit::<R>(&text) {
+            Some((field, m)) => (
+                Some(field),
+                format!("{m} (line {}, column {})", e.line(), e.column()),
+            ),
+            None => (None, e.to_string()),
+        };
+        ManifestError::Malformed {
+            path,
+            field,
+            message,
+        }
+    })
 }
 
 /// The first field of a manifest whose value does not fit its type, and
 /// why: serde's own message names a missing or unknown field but not the
 /// field of a value of the wrong type, so the fields are tried one by one.
-fn misfit(text: &str) -> Option<(String, String)> {
+fn misfit<R: serde::de::DeserializeOwned>(text: &str) -> Option<(String, String)> {
     use serde::de::DeserializeOwned;
     use serde_json::Value;
     fn check<T: DeserializeOwned>(v: &Value) -> Option<String> {
@@ -387,13 +497,13 @@ fn misfit(text: &str) -> Option<(String, String)> {
             ("a", check::<String>),
             ("b", check::<String>),
             ("settings", check::<String>),
-            ("rules", check::<Rules>),
+            ("rules", check::<R>),
         ];
         // A rule switch alone (the others take their defaults).
         if let Some(rules) = s.get("rules").and_then(Value::as_object) {
             for (k, v) in rules {
                 let one = Value::Object([(k.clone(), v.clone())].into_iter().collect());
-                if let Some(e) = check::<Rules>(&one) {
+                if let Some(e) = check::<R>(&one) {
                     return Some((format!("series[{i}].rules.{k}"), e));
                 }
             }
@@ -403,7 +513,7 @@ fn misfit(text: &str) -> Option<(String, String)> {
                 return Some((format!("series[{i}].{k}"), e));
             }
         }
-        if let Some(e) = check::<SeriesSpec>(s) {
+        if let Some(e) = check::<SeriesSpec<R>>(s) {
             return Some((format!("series[{i}]"), e));
         }
     }
@@ -491,11 +601,7 @@ impl Plan {
 
     /// The deal of game `g`.
     pub fn deal(&self, g: u64) -> u64 {
-        if self.manifest.paired {
-            g / 2
-        } else {
-            g
-        }
+        self.manifest.deal(g)
     }
 
     /// Every `(series, game)` of the shard, in file order.
@@ -1114,8 +1220,21 @@ pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
         .filter(|f| dir.join(f).exists())
         .collect();
     if !earlier.is_empty() {
-        let what = match Manifest::read(dir) {
-            Ok(m) => format!(
+        // What any family's run.json says of the run.
+        #[derive(Deserialize)]
+        struct Earlier {
+            command: String,
+            agents: Vec<String>,
+            seed: u64,
+            games: u64,
+            mode: Mode,
+            shard: Shard,
+        }
+        let earlier_run = read_run_json(dir)
+            .ok()
+            .and_then(|(_, text)| serde_json::from_str::<Earlier>(&text).ok());
+        let what = match earlier_run {
+            Some(m) => format!(
                 "the earlier run there ({} {}, seed {}, {} {}{})",
                 m.command,
                 m.agents.join(" "),
@@ -1128,7 +1247,7 @@ pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
                     String::new()
                 }
             ),
-            Err(_) => format!("the files there ({})", earlier.join(", ")),
+            None => format!("the files there ({})", earlier.join(", ")),
         };
         eprintln!(
             "kanaszta: note: {}: replacing {what}; give another --out to keep it",

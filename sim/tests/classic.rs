@@ -1,7 +1,8 @@
-//! `kanaszta play|bench|rules --rules classic-…` as users run them: rows
-//! per seat with the side named (C-20), a summary per agent whose win
-//! rates add to one, output identical for one and two threads, matches
-//! to 5,000 (C-12, C-24), and the commands not yet on classic refusing it.
+//! `kanaszta play|tournament|sweep|merge|bench|rules --rules classic-…` as
+//! users run them: rows per seat with the side named (C-20), a summary per
+//! agent whose win rates add to one, output identical for one and two
+//! threads, matches to 5,000 (C-12, C-24), shards merged into the run
+//! played whole, and the commands not yet on classic refusing it.
 
 mod common;
 
@@ -231,28 +232,287 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
             "--rules",
             "classic-002",
             "--agents",
-            "random,greedy",
+            "random,ismcts",
             "--out",
             o,
         ],
-        &["not yet for classic"],
+        &["unknown classic agent `ismcts`", "random, greedy"],
+    );
+    // A decorated switch in a classic sweep, and a value out of range.
+    refused(
+        &[
+            "sweep",
+            "--rules",
+            "classic-002",
+            "--vary",
+            "tax=on,off",
+            "--out",
+            o,
+        ],
+        &[
+            "unknown classic rule switch `tax`",
+            "a switch of decorated canasta",
+            "expected one of preset, players",
+        ],
+    );
+    refused(
+        &["sweep", "--vary", "jokers=4,6", "--out", o],
+        &[
+            "unknown rule switch `jokers`",
+            "a switch of classic canasta: sweep it under --rules classic-002",
+        ],
     );
     refused(
         &[
-            "play",
+            "sweep",
             "--rules",
             "classic-002",
-            "--a",
-            "greedy",
-            "--b",
-            "random",
-            "--shard",
-            "0/2",
+            "--vary",
+            "players=4,7",
             "--out",
             o,
         ],
-        &["not yet for classic"],
+        &["--vary players", "from 2 to 6 (C-2)"],
     );
+    refused(
+        &["play", "--rules", "classic-002", "--sprt", "50", "--out", o],
+        &["--sprt: not yet for classic canasta"],
+    );
+}
+
+/// Runs `kanaszta ARGS --rules classic-002 --quiet --out DIR`.
+fn classic(dir: &Path, args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--rules", "classic-002", "--quiet", "--out", s(dir)]);
+    ok(&all)
+}
+
+/// The files of a run that exist, by name, with their bytes.
+fn files_of(dir: &Path) -> Vec<(String, String)> {
+    [
+        "hands.csv",
+        "matches.csv",
+        "errors.csv",
+        "summary.csv",
+        "tournament.csv",
+        "ratings.csv",
+        "sweep.csv",
+    ]
+    .iter()
+    .filter(|f| dir.join(f).exists())
+    .map(|f| (f.to_string(), read(&dir.join(f))))
+    .collect()
+}
+
+/// Shards of a classic run in partnerships (C-20) merge into the files of
+/// the run played whole, byte for byte, for hands and for matches (C-24).
+#[test]
+fn classic_shards_merge_into_the_unsharded_run() {
+    for (name, unit, n, shards) in [
+        ("hands", "--hands", "30", 3),
+        ("matches", "--matches", "3", 2),
+    ] {
+        let d = tmp(&format!("classic-shards-{name}"));
+        let run = [
+            "play",
+            "--set",
+            "players=4",
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            unit,
+            n,
+        ];
+        classic(&d.join("whole"), &run);
+        let mut dirs = Vec::new();
+        for i in 0..shards {
+            let dir = d.join(format!("s{i}"));
+            let shard = format!("{i}/{shards}");
+            let mut args = run.to_vec();
+            args.extend(["--shard", &shard]);
+            let out = classic(&dir, &args);
+            assert!(out.contains(&format!("shard {shard}")), "{out}");
+            dirs.push(dir);
+        }
+        let all = d.join("all");
+        let mut args = vec!["merge"];
+        args.extend(dirs.iter().rev().map(|p| s(p)));
+        args.extend(["--out", s(&all)]);
+        let out = ok(&args);
+        assert!(out.contains("rules vs greedy under classic-002"), "{out}");
+        let whole = files_of(&d.join("whole"));
+        assert!(whole.len() >= 3, "{name}: {whole:?}");
+        assert_eq!(whole, files_of(&all), "{name}: merged files differ");
+        // The shards hold each deal once, both seatings together.
+        let rows: usize = dirs
+            .iter()
+            .map(|p| table(&p.join("hands.csv")).1.len())
+            .sum();
+        assert_eq!(rows, table(&all.join("hands.csv")).1.len(), "{name}");
+    }
+}
+
+/// A merge takes the shards of one classic run only, and says why not.
+#[test]
+fn classic_merge_refuses_other_runs_with_the_reason() {
+    let d = tmp("classic-merge-bad");
+    let run = |dir: &str, extra: &[&str]| {
+        let mut args = vec!["play", "--a", "greedy", "--b", "random", "--hands", "4"];
+        args.extend_from_slice(extra);
+        classic(&d.join(dir), &args);
+    };
+    run("s0", &["--set", "players=4", "--shard", "0/2"]);
+    run("s1", &["--set", "players=4", "--shard", "1/2"]);
+    run("p2", &["--set", "players=2", "--shard", "1/2"]);
+    run(
+        "s1x",
+        &["--set", "players=4", "--shard", "1/2", "--seed", "9"],
+    );
+    let dec = d.join("dec");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--quiet",
+        "--out",
+        s(&dec),
+    ]);
+    let p = |x: &str| d.join(x).display().to_string();
+    let x = p("x");
+    for (dirs, needles) in [
+        (
+            vec![p("dec"), p("s1")],
+            vec![
+                "a run of decorated canasta",
+                "of classic canasta",
+                "of one family",
+            ],
+        ),
+        (vec![p("s0"), p("s0")], vec!["shard 0/2 is given twice"]),
+        (
+            vec![p("s0"), p("p2")],
+            vec!["not shards of one run", "players=4 vs players=2"],
+        ),
+        (
+            vec![p("s0"), p("s1x")],
+            vec!["not shards of one run", "seed 1 vs 9"],
+        ),
+    ] {
+        let mut args = vec!["merge"];
+        args.extend(dirs.iter().map(String::as_str));
+        args.extend(["--out", x.as_str()]);
+        refused(&args, &needles);
+    }
+    // A decorated reader of run.json names the family it met.
+    refused(
+        &["ratings", &p("s0")],
+        &["a run of classic canasta", "runs of decorated canasta only"],
+    );
+}
+
+/// Every pair of three agents meets on the same paired deals at a table of
+/// four (C-20); the files are the same on one and two threads.
+#[test]
+fn classic_tournament_meets_every_pair_on_any_thread_count() {
+    let d = tmp("classic-tournament");
+    let mut outs = Vec::new();
+    for t in ["1", "2"] {
+        let dir = d.join(t);
+        let out = classic(
+            &dir,
+            &[
+                "tournament",
+                "--set",
+                "players=4",
+                "--agents",
+                "random,greedy,rules",
+                "--hands",
+                "12",
+                "--threads",
+                t,
+            ],
+        );
+        outs.push((dir, out));
+    }
+    assert_eq!(files_of(&outs[0].0), files_of(&outs[1].0));
+    let out = &outs[0].1;
+    for want in [
+        "tournament: 3 agents, 12 hands per pair",
+        "points per hand of the row agent minus the column agent",
+        "Bradley–Terry rating",
+    ] {
+        assert!(out.contains(want), "{want} in\n{out}");
+    }
+    let (h, rows) = table(&outs[0].0.join("tournament.csv"));
+    let (agent, opponent, games) = (col(&h, "agent"), col(&h, "opponent"), col(&h, "games"));
+    let mut pairs: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r[agent].clone(), r[opponent].clone()))
+        .collect();
+    pairs.sort();
+    let names = ["greedy", "random", "rules"];
+    let mut want = Vec::new();
+    for a in names {
+        for b in names {
+            if a != b {
+                want.push((a.to_string(), b.to_string()));
+            }
+        }
+    }
+    assert_eq!(pairs, want, "every ordered pair once");
+    assert!(rows.iter().all(|r| r[games] == "12"));
+    let (_, ratings) = table(&outs[0].0.join("ratings.csv"));
+    assert_eq!(ratings.len(), 3);
+    // Three series of twelve hands, four rows a hand.
+    assert_eq!(table(&outs[0].0.join("hands.csv")).1.len(), 3 * 12 * 4);
+}
+
+/// A sweep over a classic switch: a row per value, carrying it, and the
+/// rows of hands.csv played under it.
+#[test]
+fn classic_sweep_rows_carry_the_swept_value() {
+    let d = tmp("classic-sweep");
+    let out = classic(
+        &d,
+        &[
+            "sweep",
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            "--vary",
+            "players=2,4",
+            "--hands",
+            "6",
+        ],
+    );
+    assert!(
+        out.contains("players=2") && out.contains("players=4"),
+        "{out}"
+    );
+    let (h, rows) = table(&d.join("sweep.csv"));
+    assert_eq!(h.iter().filter(|c| *c == "players").count(), 1, "{h:?}");
+    let (players, hands) = (col(&h, "players"), col(&h, "hands"));
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[players].as_str(), r[hands].as_str()))
+        .collect();
+    assert_eq!(got, [("2", "6"), ("4", "6")]);
+    let (hh, hrows) = table(&d.join("hands.csv"));
+    let (series, rule) = (col(&hh, "series"), col(&hh, "rule_players"));
+    for (s, p, n) in [("0", "2", 12), ("1", "4", 24)] {
+        let of: Vec<_> = hrows.iter().filter(|r| r[series] == s).collect();
+        assert_eq!(of.len(), n, "series {s}: a row per seat");
+        assert!(
+            of.iter().all(|r| r[rule] == p),
+            "series {s} under players={p}"
+        );
+    }
 }
 
 /// The club player against greedy in partnerships, as the README runs it:

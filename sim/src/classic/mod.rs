@@ -10,6 +10,7 @@
 //! 6 every player plays alone and the agents alternate round the table.
 
 mod rows;
+pub mod run;
 mod stats;
 
 pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
@@ -25,7 +26,7 @@ use kanaszta_engine::classic::{
     ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,
 };
 use kanaszta_engine::seed;
-use rows::classic_rule_values;
+pub use rows::classic_rule_values;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -73,11 +74,14 @@ pub struct ClassicPlan {
     /// The agents' names, A then B.
     pub names: [String; 2],
     rule_values: Arc<[String]>,
+    /// The series of the run this plan plays (0 for `play`).
+    pub series: u32,
 }
 
 /// One finished classic game.
 #[derive(Debug, Default)]
 pub struct ClassicGame {
+    series: u32,
     deal: u64,
     hands: Vec<ClassicHandRow>,
     matches: Vec<ClassicMatchRow>,
@@ -122,6 +126,7 @@ impl ClassicPlan {
             names: [specs[0].to_string(), specs[1].to_string()],
             specs,
             rule_values: classic_rule_values(&rules),
+            series: 0,
         })
     }
 
@@ -177,6 +182,7 @@ impl ClassicPlan {
                 .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
             ClassicGame {
+                series: self.series,
                 deal: self.deal(g),
                 error: Some(self.error_row(g, 0, None, format!("panic: {msg}"))),
                 ..ClassicGame::default()
@@ -192,6 +198,7 @@ impl ClassicPlan {
         message: String,
     ) -> ClassicErrorRow {
         ClassicErrorRow {
+            series: self.series,
             game: g,
             deal: self.deal(g),
             swapped: self.swapped(g),
@@ -228,6 +235,7 @@ impl ClassicPlan {
             (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
         };
         let mut out = ClassicGame {
+            series: self.series,
             deal,
             ..ClassicGame::default()
         };
@@ -321,7 +329,7 @@ impl ClassicPlan {
                 .count();
             let wild = t.wild_canastas.iter().filter(|m| !m.is_empty()).count();
             rows.push(ClassicHandRow {
-                series: 0,
+                series: self.series,
                 game: g,
                 deal: self.deal(g),
                 swapped,
@@ -375,7 +383,7 @@ impl ClassicPlan {
             .map(|p| {
                 let side = self.rules.side_of(p);
                 ClassicMatchRow {
-                    series: 0,
+                    series: self.series,
                     game: g,
                     deal: self.deal(g),
                     swapped,
@@ -403,23 +411,27 @@ impl ClassicPlan {
     }
 }
 
-/// The statistics and (optionally) the CSV files of a classic run.
+/// The statistics (one per series) and (optionally) the CSV files of a
+/// classic run.
 pub struct ClassicSink<'a> {
-    /// The statistics.
-    pub stats: &'a mut ClassicStats,
+    /// The statistics, one per series.
+    pub stats: &'a mut [ClassicStats],
     files: Option<(CsvFile, Option<CsvFile>, CsvFile)>,
 }
 
 impl<'a> ClassicSink<'a> {
     /// Statistics only (`bench`).
     pub fn counting(stats: &'a mut ClassicStats) -> ClassicSink<'a> {
-        ClassicSink { stats, files: None }
+        ClassicSink {
+            stats: std::slice::from_mut(stats),
+            files: None,
+        }
     }
 
     /// Statistics and `hands.csv`, `errors.csv` (and in matches mode
     /// `matches.csv`) in `dir`.
     pub fn files(
-        stats: &'a mut ClassicStats,
+        stats: &'a mut [ClassicStats],
         dir: &Path,
         mode: Mode,
     ) -> Result<ClassicSink<'a>, CliError> {
@@ -443,10 +455,11 @@ impl<'a> ClassicSink<'a> {
 
 impl Sink<ClassicGame> for ClassicSink<'_> {
     fn take(&mut self, g: &ClassicGame) -> std::io::Result<()> {
+        let st = &mut self.stats[g.series as usize];
         if g.error.is_some() {
-            self.stats.add_error();
+            st.add_error();
         } else {
-            self.stats.add_game(g.deal, &g.hands, &g.matches);
+            st.add_game(g.deal, &g.hands, &g.matches);
         }
         if let Some((h, m, e)) = &mut self.files {
             for r in &g.hands {

@@ -52,8 +52,39 @@ macro_rules! classic_row {
                 }
                 out.push(b'\n');
             }
+
+            /// Reads a row written by [`Self::write_csv`] (the header was
+            /// checked to be [`Self::header`]).
+            pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
+                let rules = rule_count();
+                let want = Self::FIELDS.len() + rules;
+                if rec.len() != want {
+                    return Err(format!("{} fields where {want} were expected", rec.len()));
+                }
+                let mut it = rec.iter();
+                Ok($name {
+                    $($field: {
+                        let s = it.next().unwrap_or_default();
+                        Cell::from_cell(s)
+                            .map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
+                    },)*
+                    rules: it.map(str::to_string).collect(),
+                })
+            }
+        }
+
+        impl crate::rows::Keyed for $name {
+            fn key(&self) -> (u32, u64) {
+                (self.series, self.game)
+            }
         }
     };
+}
+
+/// The number of rule columns (of classic switches), computed once.
+fn rule_count() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| ClassicRules::default().settings().len())
 }
 
 /// The values of the rule columns.
@@ -143,6 +174,7 @@ classic_row! {
 classic_row! {
     /// One row of a classic `errors.csv`: a game a player broke (or a crash).
     ClassicErrorRow {
+        series: u32,
         game: u64,
         deal: u64,
         swapped: bool,

@@ -24,6 +24,13 @@ struct Agent {
 pub struct ClassicStats {
     /// Specs of agent A and agent B.
     pub agents: [String; 2],
+    /// The series of the run (the summary's `series`).
+    pub series: u32,
+    /// The varied settings of a sweep (`minimum=004;players=3`), else empty.
+    pub settings: String,
+    /// Matches are played: [`Self::score`] and [`Self::rate`] count
+    /// matches rather than hands.
+    pub matches_mode: bool,
     players: usize,
     agent: [Agent; 2],
     games: u64,
@@ -53,6 +60,9 @@ impl ClassicStats {
     pub fn new(a: String, b: String, players: usize, paired: bool) -> ClassicStats {
         ClassicStats {
             agents: [a, b],
+            series: 0,
+            settings: String::new(),
+            matches_mode: false,
             players,
             agent: Default::default(),
             games: 0,
@@ -179,6 +189,36 @@ impl ClassicStats {
         Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
     }
 
+    /// What agent `i` (0: A, 1: B) scored against the other, and of how
+    /// many: matches won (C-24) when matches are played, else hands won
+    /// (the higher side score, C-23); ties and draws half.
+    pub fn score(&self, i: usize) -> (f64, f64) {
+        let a = &self.agent[i];
+        if self.matches_mode {
+            (
+                a.match_wins as f64 + a.match_draws as f64 / 2.0,
+                a.matches as f64,
+            )
+        } else {
+            (a.wins as f64 + a.ties as f64 / 2.0, self.hands as f64)
+        }
+    }
+
+    /// The rate of [`Self::score`] with its Wilson 95% interval.
+    pub fn rate(&self, i: usize) -> Option<(f64, f64, f64)> {
+        if self.matches_mode {
+            self.match_rate(i)
+        } else {
+            self.hand_rate(i)
+        }
+    }
+
+    /// The mean paired difference of points per hand, from agent `i`'s
+    /// side, with its 95% interval.
+    pub fn diff(&self, i: usize) -> Option<(f64, f64, f64)> {
+        self.diff_of(i)
+    }
+
     fn share(&self, x: u64) -> String {
         fmt_opt((self.hands > 0).then(|| x as f64 / self.hands as f64), 4)
     }
@@ -220,6 +260,7 @@ impl ClassicStats {
             "mean_turns",
             "mean_match_hands",
             "capped_share",
+            "settings",
         ]
     }
 
@@ -227,7 +268,7 @@ impl ClassicStats {
     pub fn cells(&self, i: usize) -> Vec<String> {
         let a = &self.agent[i];
         let mut v = vec![
-            "0".to_string(),
+            self.series.to_string(),
             self.agents[i].clone(),
             ["a", "b"][i].to_string(),
             self.agents[1 - i].clone(),
@@ -257,6 +298,7 @@ impl ClassicStats {
             (self.matches > 0).then(|| self.capped as f64 / self.matches as f64),
             4,
         ));
+        v.push(self.settings.clone());
         v
     }
 

@@ -3,11 +3,16 @@
 //! `play`, so the merged `hands.csv` is byte-identical to a single run's;
 //! the summaries are recomputed from the rows.
 
+use crate::classic::run::{ClassicFiles, ClassicManifest, ClassicRun, StoredClassicRules};
+use crate::classic::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicStats};
 use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
-use crate::runner::{games_in_shard, Manifest, Mode, Outputs, Plan, Shard};
+use crate::runner::{
+    family_name, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs, Plan,
+    RuleFamily, Shard,
+};
 use crate::stats::SeriesStats;
 use clap::Args;
 use std::fs::File;
@@ -34,7 +39,7 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
 
 /// What two manifests disagree on, besides the shard (and whether they
 /// are complete).
-pub fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
+pub fn difference<R: RuleFamily>(a: &Manifest<R>, b: &Manifest<R>) -> Option<String> {
     if a.command != b.command {
         return Some(format!("command {} vs {}", a.command, b.command));
     }
@@ -71,9 +76,9 @@ pub fn difference(a: &Manifest, b: &Manifest) -> Option<String> {
         if x.rules != y.rules {
             let diff: Vec<String> = x
                 .rules
-                .settings()
+                .switches()
                 .into_iter()
-                .zip(y.rules.settings())
+                .zip(y.rules.switches())
                 .filter(|(p, q)| p != q)
                 .map(|((k, v), (_, w))| format!("{k}={v} vs {k}={w}"))
                 .collect();
@@ -157,6 +162,34 @@ macro_rules! impl_row {
 impl_row!(HandRow);
 impl_row!(MatchRow);
 impl_row!(ErrorRow);
+
+macro_rules! impl_classic_row {
+    ($t:ty) => {
+        impl Row for $t {
+            fn header() -> Vec<String> {
+                <$t>::header()
+            }
+            fn legacy_header() -> Vec<String> {
+                <$t>::header()
+            }
+            fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
+                <$t>::from_cells(rec)
+            }
+            fn rules(&self) -> &[String] {
+                &self.rules
+            }
+            fn deal(&self) -> u64 {
+                self.deal
+            }
+            fn run_seed(&self) -> u64 {
+                self.run_seed
+            }
+        }
+    };
+}
+impl_classic_row!(ClassicHandRow);
+impl_classic_row!(ClassicMatchRow);
+impl_classic_row!(ClassicErrorRow);
 
 impl<T: Row> Source<T> {
     fn open(path: PathBuf) -> Result<Source<T>, String> {
@@ -262,15 +295,15 @@ impl<T: Row> Source<T> {
 }
 
 /// One shard directory's three files.
-struct ShardFiles {
+struct ShardFiles<F: Family> {
     dir: PathBuf,
     shard: Shard,
-    hands: Source<HandRow>,
-    matches: Option<Source<MatchRow>>,
-    errors: Source<ErrorRow>,
+    hands: Source<F::Hand>,
+    matches: Option<Source<F::Match>>,
+    errors: Source<F::Error>,
 }
 
-impl ShardFiles {
+impl<F: Family> ShardFiles<F> {
     fn key(&self) -> Option<(u32, u64)> {
         [
             self.hands.key(),
@@ -283,10 +316,10 @@ impl ShardFiles {
     }
 }
 
-fn check_row<T: Row>(
+fn check_row<T: Row, F: Family>(
     r: &T,
-    plan: &Plan,
-    files: &ShardFiles,
+    m: &Manifest<F::Rules>,
+    files: &ShardFiles<F>,
     rule_values: &[std::sync::Arc<[String]>],
     what: &str,
 ) -> Result<(), String> {
@@ -297,17 +330,17 @@ fn check_row<T: Row>(
             files.dir.display()
         ))
     };
-    if s as usize >= rule_values.len() || g >= plan.manifest.games {
+    if s as usize >= rule_values.len() || g >= m.games {
         return bad("outside the run described by run.json".into());
     }
-    if r.run_seed() != plan.manifest.seed {
+    if r.run_seed() != m.seed {
         return bad(format!(
             "seed {} where run.json says {}",
             r.run_seed(),
-            plan.manifest.seed
+            m.seed
         ));
     }
-    if r.deal() != plan.deal(g) || !files.shard.contains(r.deal()) {
+    if r.deal() != m.deal(g) || !files.shard.contains(r.deal()) {
         return bad(format!(
             "deal {} does not belong to shard {}",
             r.deal(),
@@ -349,8 +382,7 @@ type Gap = (Option<Key>, Option<Key>, u64);
 const GAPS_SHOWN: usize = 8;
 
 impl Gaps {
-    fn new(plan: &Plan) -> Gaps {
-        let m = &plan.manifest;
+    fn new<R: RuleFamily>(m: &Manifest<R>) -> Gaps {
         Gaps {
             per: games_in_shard(m.games, m.paired, &m.shard),
             total: m.shard_games(),
@@ -362,8 +394,7 @@ impl Gaps {
     }
 
     /// The position of game `(s, g)` among the games of the shards.
-    fn rank(&self, plan: &Plan, (s, g): (u32, u64)) -> u64 {
-        let m = &plan.manifest;
+    fn rank<R: RuleFamily>(&self, m: &Manifest<R>, (s, g): (u32, u64)) -> u64 {
         u64::from(s) * self.per + games_in_shard(g, m.paired, &m.shard)
     }
 
@@ -379,20 +410,20 @@ impl Gaps {
         }
     }
 
-    fn see_with(&mut self, plan: &Plan, k: (u32, u64)) {
+    fn see_with<R: RuleFamily>(&mut self, plan: &Manifest<R>, k: (u32, u64)) {
         let r = self.rank(plan, k);
         let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
         self.gap(self.prev, Some(k), r.saturating_sub(from));
         self.prev = Some(k);
     }
 
-    fn end_with(&mut self, plan: &Plan) {
+    fn end_with<R: RuleFamily>(&mut self, plan: &Manifest<R>) {
         let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
         self.gap(self.prev, None, self.total.saturating_sub(from));
     }
 
     /// The gaps by their first and last game.
-    fn describe(&self, plan: &Plan) -> String {
+    fn describe<R: RuleFamily>(&self, plan: &Manifest<R>) -> String {
         let mut parts: Vec<String> = self
             .shown
             .iter()
@@ -422,10 +453,13 @@ impl Gaps {
 /// The game of the shards next after `from` (`forward`) or last before it;
 /// from the start or the end when `from` is `None`. Games of a shard are
 /// at most 2N apart, so the search is short.
-fn step(plan: &Plan, from: Option<(u32, u64)>, forward: bool) -> Option<(u32, u64)> {
-    let m = &plan.manifest;
+fn step<R: RuleFamily>(
+    m: &Manifest<R>,
+    from: Option<(u32, u64)>,
+    forward: bool,
+) -> Option<(u32, u64)> {
     let series = m.series.len() as u32;
-    let held = |g: u64| m.shard.contains(plan.deal(g));
+    let held = |g: u64| m.shard.contains(m.deal(g));
     let (mut s, mut g) = match (from, forward) {
         (Some(k), _) => k,
         (None, true) => (0, 0),
@@ -458,11 +492,203 @@ fn step(plan: &Plan, from: Option<(u32, u64)>, forward: bool) -> Option<(u32, u6
     }
 }
 
-/// Merges run directories into `out`.
+/// What a merge does by the rule family of the runs: their rows, their
+/// statistics, their files and their report.
+trait Family {
+    /// The rules in run.json.
+    type Rules: RuleFamily;
+    /// A hands.csv row.
+    type Hand: Row;
+    /// A matches.csv row.
+    type Match: Row;
+    /// An errors.csv row.
+    type Error: Row;
+    /// The statistics of a series.
+    type Stats;
+    /// The files written.
+    type Files;
+    /// Checks the manifest as a run would (agents, rules); empty
+    /// statistics, one per series.
+    fn stats(m: &Manifest<Self::Rules>) -> Result<Vec<Self::Stats>, CliError>;
+    /// The values of the rule columns of a series.
+    fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]>;
+    /// Creates the files in `dir` (run.json written).
+    fn create(dir: &Path, m: &Manifest<Self::Rules>) -> Result<Self::Files, CliError>;
+    /// Takes in the rows of game `k`; its hands and actions.
+    fn game(
+        files: &mut Self::Files,
+        stats: &mut [Self::Stats],
+        m: &Manifest<Self::Rules>,
+        k: (u32, u64),
+        rows: GameRows<'_, Self>,
+    ) -> std::io::Result<(u64, u64)>;
+    /// Writes what is buffered.
+    fn flush(files: &mut Self::Files) -> std::io::Result<()>;
+    /// An error row as the user reads it first.
+    fn error_text(e: &Self::Error) -> String;
+    /// Finishes the statistics, writes the summaries, returns the report.
+    fn report(
+        dir: &Path,
+        m: &Manifest<Self::Rules>,
+        stats: &mut [Self::Stats],
+    ) -> Result<String, CliError>;
+}
+
+/// The rows of one game: hands.csv's, matches.csv's, and the error.
+type GameRows<'a, F> = (
+    &'a [<F as Family>::Hand],
+    &'a [<F as Family>::Match],
+    Option<&'a <F as Family>::Error>,
+);
+
+/// Decorated canasta.
+struct Decorated;
+
+impl Family for Decorated {
+    type Rules = kanaszta_engine::Rules;
+    type Hand = HandRow;
+    type Match = MatchRow;
+    type Error = ErrorRow;
+    type Stats = SeriesStats;
+    type Files = Outputs;
+    fn stats(m: &Manifest) -> Result<Vec<SeriesStats>, CliError> {
+        Ok(Plan::new(m.clone())?.new_stats())
+    }
+    fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]> {
+        crate::rows::rule_values(r)
+    }
+    fn create(dir: &Path, m: &Manifest) -> Result<Outputs, CliError> {
+        Outputs::create(dir, m, m.mode)
+    }
+    fn game(
+        files: &mut Outputs,
+        stats: &mut [SeriesStats],
+        _: &Manifest,
+        k: (u32, u64),
+        (h, m, e): (&[HandRow], &[MatchRow], Option<&ErrorRow>),
+    ) -> std::io::Result<(u64, u64)> {
+        let st = &mut stats[k.0 as usize];
+        if e.is_some() {
+            st.add_error();
+        } else {
+            st.add_game(h, m);
+        }
+        files.game(h, m, e)?;
+        Ok((
+            h.len() as u64 / 2,
+            h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
+        ))
+    }
+    fn flush(files: &mut Outputs) -> std::io::Result<()> {
+        files.flush()
+    }
+    fn error_text(e: &ErrorRow) -> String {
+        format!("series {} game {}: {}", e.series, e.game, e.message)
+    }
+    fn report(dir: &Path, m: &Manifest, stats: &mut [SeriesStats]) -> Result<String, CliError> {
+        for s in stats.iter_mut() {
+            s.finish();
+        }
+        report(Some(dir), m, stats)
+    }
+}
+
+/// Classic canasta.
+struct Classic;
+
+impl Family for Classic {
+    type Rules = StoredClassicRules;
+    type Hand = ClassicHandRow;
+    type Match = ClassicMatchRow;
+    type Error = ClassicErrorRow;
+    type Stats = ClassicStats;
+    type Files = ClassicFiles;
+    fn stats(m: &ClassicManifest) -> Result<Vec<ClassicStats>, CliError> {
+        Ok(ClassicRun::new(m.clone())?.new_stats())
+    }
+    fn rule_values(r: &StoredClassicRules) -> std::sync::Arc<[String]> {
+        crate::classic::classic_rule_values(&r.0)
+    }
+    fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
+        crate::runner::prepare_run_dir(dir)?;
+        m.write(dir)?;
+        ClassicFiles::create(dir, m.mode)
+    }
+    fn game(
+        files: &mut ClassicFiles,
+        stats: &mut [ClassicStats],
+        manifest: &ClassicManifest,
+        (series, g): (u32, u64),
+        (h, m, e): (
+            &[ClassicHandRow],
+            &[ClassicMatchRow],
+            Option<&ClassicErrorRow>,
+        ),
+    ) -> std::io::Result<(u64, u64)> {
+        let players = manifest.series[series as usize].rules.0.players.max(1) as usize;
+        let st = &mut stats[series as usize];
+        if e.is_some() {
+            st.add_error();
+        } else {
+            st.add_game(manifest.deal(g), h, m);
+        }
+        files.game(h, m, e);
+        Ok((
+            h.len() as u64 / players as u64,
+            h.iter().step_by(players).map(|r| r.actions).sum::<u64>(),
+        ))
+    }
+    fn flush(files: &mut ClassicFiles) -> std::io::Result<()> {
+        files.flush()
+    }
+    fn error_text(e: &ClassicErrorRow) -> String {
+        format!("series {} game {}: {}", e.series, e.game, e.message)
+    }
+    fn report(
+        dir: &Path,
+        m: &ClassicManifest,
+        stats: &mut [ClassicStats],
+    ) -> Result<String, CliError> {
+        for s in stats.iter_mut() {
+            s.finish();
+        }
+        crate::classic::run::report(Some(dir), m, stats)
+    }
+}
+
+/// Merges run directories into `out`: runs of one family, decorated or
+/// classic canasta.
 fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
-    let manifests: Vec<Manifest> = dirs
+    let families: Vec<Option<String>> = dirs
         .iter()
-        .map(|d| Manifest::read(d))
+        .map(|d| run_family(d))
+        .collect::<Result<_, _>>()?;
+    if let Some((d, f)) = dirs.iter().zip(&families).find(|(_, f)| **f != families[0]) {
+        return Err(CliError::Input(format!(
+            "{} is a run of {} but {} of {}: merge the shards of one run, all of one family \
+             (decorated or classic canasta)",
+            dirs[0].display(),
+            family_name(families[0].as_deref()),
+            d.display(),
+            family_name(f.as_deref())
+        )));
+    }
+    match families[0].as_deref() {
+        None => merge_as::<Decorated>(dirs, out),
+        Some("classic") => merge_as::<Classic>(dirs, out),
+        Some(other) => Err(CliError::Input(format!(
+            "{}: run.json says \"family\": \"{other}\": expected classic, or no family \
+             (decorated canasta)",
+            dirs[0].display()
+        ))),
+    }
+}
+
+/// Merges run directories of family `F` into `out`.
+fn merge_as<F: Family>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+    let manifests: Vec<Manifest<F::Rules>> = dirs
+        .iter()
+        .map(|d| read_manifest(d))
         .collect::<Result<_, _>>()?;
     let first = &manifests[0];
     let mut shards = Vec::new();
@@ -478,13 +704,13 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     }
     // Shards built from other sources may play other games; the merged
     // run.json keeps the first one's build, so say when they differ.
-    let build = |m: &Manifest| (m.version.clone(), m.commit.clone(), m.dirty.clone());
+    let build = |m: &Manifest<F::Rules>| (m.version.clone(), m.commit.clone(), m.dirty.clone());
     if let Some((d, m)) = dirs
         .iter()
         .zip(&manifests)
         .find(|(_, m)| build(m) != build(first))
     {
-        let show = |m: &Manifest| {
+        let show = |m: &Manifest<F::Rules>| {
             format!(
                 "version {}, commit {}{}",
                 m.version.as_deref().unwrap_or("unrecorded"),
@@ -560,15 +786,15 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     } else {
         union.clone()
     };
-    let plan =
-        Plan::new(manifest.clone()).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
+    let mut stats =
+        F::stats(&manifest).map_err(|e| format!("{}: run.json: {e}", dirs[0].display()))?;
     let rule_values: Vec<std::sync::Arc<[String]>> = manifest
         .series
         .iter()
-        .map(|s| crate::rows::rule_values(&s.rules))
+        .map(|s| F::rule_values(&s.rules))
         .collect();
 
-    let mut files = Vec::new();
+    let mut files: Vec<ShardFiles<F>> = Vec::new();
     for (d, s) in dirs.iter().zip(shards) {
         for name in ["hands.csv", "errors.csv"] {
             if !d.join(name).exists() {
@@ -579,7 +805,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
             dir: d.clone(),
             shard: s,
             hands: Source::open(d.join("hands.csv"))?,
-            matches: if plan.mode == Mode::Matches {
+            matches: if manifest.mode == Mode::Matches {
                 Some(Source::open(d.join("matches.csv"))?)
             } else {
                 None
@@ -606,11 +832,10 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     }
 
     let _lock = crate::lock::RunLock::acquire(out)?;
-    let mut outputs = Outputs::create(out, &manifest, plan.mode)?;
-    let mut stats: Vec<SeriesStats> = plan.new_stats();
+    let mut outputs = F::create(out, &manifest)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
-    let mut gaps = Gaps::new(&plan);
+    let mut gaps = Gaps::new(&manifest);
     let write_err = |e: std::io::Error| format!("cannot write into {}: {e}", out.display());
     while let Some((k, owner)) = files
         .iter()
@@ -639,32 +864,27 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         }
         f.errors.take(k, &mut e)?;
         for r in &h {
-            check_row(r, &plan, f, &rule_values, "hands.csv")?;
+            check_row(r, &manifest, f, &rule_values, "hands.csv")?;
         }
         for r in &m {
-            check_row(r, &plan, f, &rule_values, "matches.csv")?;
+            check_row(r, &manifest, f, &rule_values, "matches.csv")?;
         }
         for r in &e {
-            check_row(r, &plan, f, &rule_values, "errors.csv")?;
+            check_row(r, &manifest, f, &rule_values, "errors.csv")?;
         }
-        gaps.see_with(&plan, k);
+        gaps.see_with(&manifest, k);
         games += 1;
-        let st = &mut stats[k.0 as usize];
         if let Some(err) = e.first() {
             errors += 1;
-            first_error.get_or_insert_with(|| {
-                format!("series {} game {}: {}", err.series, err.game, err.message)
-            });
-            st.add_error();
-        } else {
-            st.add_game(&h, &m);
+            first_error.get_or_insert_with(|| F::error_text(err));
         }
-        hands_n += h.len() as u64 / 2;
-        actions += h.iter().step_by(2).map(|r| r.actions).sum::<u64>();
-        outputs.game(&h, &m, e.first()).map_err(write_err)?;
+        let (hn, an) = F::game(&mut outputs, &mut stats, &manifest, k, (&h, &m, e.first()))
+            .map_err(write_err)?;
+        hands_n += hn;
+        actions += an;
     }
-    outputs.flush().map_err(write_err)?;
-    gaps.end_with(&plan);
+    F::flush(&mut outputs).map_err(write_err)?;
+    gaps.end_with(&manifest);
     if gaps.missing > 0 {
         eprintln!(
             "kanaszta: note: {} games missing of the {} of {}: {}; \
@@ -676,17 +896,14 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
             } else {
                 format!("shard {}", manifest.shard)
             },
-            gaps.describe(&plan),
+            gaps.describe(&manifest),
             out.display()
         );
         manifest.complete = Some(false);
         manifest.games_done = Some(games);
         manifest.write(out)?;
     }
-    for s in &mut stats {
-        s.finish();
-    }
-    let text = report(Some(out), &manifest, &stats)?;
+    let text = F::report(out, &manifest, &mut stats)?;
     let mut o = std::io::stdout().lock();
     quiet_pipe((|| -> Result<(), CliError> {
         use std::io::Write;

@@ -2,11 +2,11 @@
 //! a plan, shared with `tournament` and `sweep`.
 
 use super::parse_agent;
-use crate::classic::{ClassicPlan, ClassicSink, ClassicStats};
+use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::lock::RunLock;
-use crate::runner::{self, CsvFile, GameOut, Manifest, Outputs, Plan, SeriesSpec};
+use crate::runner::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
 use crate::signals;
 use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
 use crate::{report, EXIT_GAME_ERRORS};
@@ -273,78 +273,32 @@ pub fn parse_classic_agent(text: &str) -> Result<ClassicSpec, CliError> {
 
 /// `kanaszta play --rules classic-…`: the classic path of the runner, into
 /// the same files (hands.csv, matches.csv, errors.csv, summary.csv,
-/// run.json) with classic columns.
+/// run.json) with classic columns; sharded like a decorated run.
 fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
     let specs = [parse_classic_agent(&p.a)?, parse_classic_agent(&p.b)?];
-    let (mode, games, seed, paired) = p.run.classic_run(10_000)?;
-    let plan = ClassicPlan::new(rules, specs, mode, games, seed, paired)?;
-    let dir = &p.run.out;
-    let _lock = RunLock::acquire(dir)?;
-    signals::install()?;
-    if paired && games % 2 == 1 {
-        eprintln!(
-            "kanaszta: warning: --{mode} {games} is odd: with paired seats the last game is \
-             played only once, unpaired; give an even number to pair every deal, or --unpaired"
-        );
+    if p.sprt_config()?.is_some() {
+        return Err(CliError::Input(
+            "--sprt: not yet for classic canasta (play a fixed number of --hands or --matches)"
+                .into(),
+        ));
     }
-    runner::prepare_run_dir(dir)?;
-    let (version, commit, dirty) = runner::build_info();
-    let mut manifest = serde_json::json!({
-        "command": "play",
-        "family": "classic",
-        "seed": seed,
-        "mode": mode.name(),
-        "games": games,
-        "paired": paired,
-        "agents": plan.names,
-        "rules": rules.settings().into_iter().map(|(k, v)| (k.to_string(), v)).collect::<std::collections::BTreeMap<_, _>>(),
-        "version": version,
-        "commit": commit,
-        "dirty": dirty,
-    });
-    write_json(dir, &manifest)?;
-    let mut stats = plan.new_stats();
-    let mut sink = ClassicSink::files(&mut stats, dir, mode)?;
-    let res = plan.execute(p.run.threads, &mut sink, p.run.quiet)?;
-    stats.finish();
-    if res.stopped.is_some() {
-        manifest["complete"] = false.into();
-        manifest["games_done"] = res.games.into();
-        write_json(dir, &manifest)?;
-    }
-    let mut summary = CsvFile::create(
-        &dir.join("summary.csv"),
-        &ClassicStats::columns()
-            .into_iter()
-            .map(String::from)
-            .collect::<Vec<_>>(),
-    )?;
-    for i in 0..2 {
-        summary.row(stats.cells(i))?;
-    }
-    summary.flush()?;
-    let mut text = format!(
-        "{} vs {} under {}: {games} {mode}, {}, seed {seed}\n",
-        plan.names[0],
-        plan.names[1],
-        rules.preset,
-        if paired { "paired seats" } else { "unpaired" },
-    );
-    stats.table(
-        &mut text,
-        &crate::classic::seating_text(rules.players as usize, &plan.names),
-    );
-    finish(&text, &res, dir)
+    let names = vec![specs[0].to_string(), specs[1].to_string()];
+    let series = vec![SeriesSpec {
+        a: names[0].clone(),
+        b: names[1].clone(),
+        settings: String::new(),
+        rules: StoredClassicRules(rules),
+    }];
+    let run = p.run.classic_plan("play", names, series, 10_000)?;
+    crate::classic::run::run(run, &p.run)
 }
 
-fn write_json(dir: &Path, v: &serde_json::Value) -> Result<(), CliError> {
-    let json = serde_json::to_string_pretty(v)
-        .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
-    let path = dir.join("run.json");
-    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
-}
-
-fn finish(text: &str, res: &runner::RunResult, dir: &Path) -> Result<ExitCode, CliError> {
+/// Prints the report and the run's tally; the exit status of a run.
+pub(crate) fn finish(
+    text: &str,
+    res: &runner::RunResult,
+    dir: &Path,
+) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let r = (|| -> Result<(), CliError> {
         write!(out, "{text}")?;

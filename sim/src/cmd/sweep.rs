@@ -2,11 +2,13 @@
 //! settings.
 
 use super::parse_agent;
-use super::play::run_plan;
+use super::play::{parse_classic_agent, run_plan};
+use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::runner::SeriesSpec;
 use clap::Args;
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::process::ExitCode;
 
@@ -20,7 +22,8 @@ pub struct SweepArgs {
     #[arg(long, default_value = "greedy", value_name = "AGENT")]
     b: String,
     /// A rule switch and its values, e.g. --vary tax=on,off --vary opening=50,75,90,120
-    /// (repeatable; values of tax_schedule are separated by `;`).
+    /// (repeatable; values of tax_schedule are separated by `;`); under
+    /// --rules classic-… a classic switch, e.g. --vary players=2,3,4.
     #[arg(long, required = true, value_name = "KEY=V1,V2,...")]
     vary: Vec<String>,
     #[command(flatten)]
@@ -29,25 +32,98 @@ pub struct SweepArgs {
 
 /// Runs `kanaszta sweep`.
 pub fn run(s: SweepArgs) -> Result<ExitCode, CliError> {
+    if let Some(rules) = s.run.rules.classic()? {
+        return run_classic(&s, rules);
+    }
     let a = parse_agent(&s.a)?.to_string();
     let b = parse_agent(&s.b)?.to_string();
     let base = s.run.rules.build()?;
-    let series = sweep_settings(&base, &s.vary)?
-        .into_iter()
-        .map(|(settings, rules)| SeriesSpec {
-            a: a.clone(),
-            b: b.clone(),
-            settings,
-            rules,
-        })
-        .collect();
+    let keys = Rules::keys();
+    let series = sweep_settings(
+        &base,
+        &s.vary,
+        &keys,
+        |v, key| {
+            format!(
+                "bad --vary `{v}`: unknown rule switch `{key}`{}: expected one of {}",
+                if ClassicRules::keys().contains(&key) {
+                    " (a switch of classic canasta: sweep it under --rules classic-002)"
+                } else {
+                    ""
+                },
+                keys.join(", ")
+            )
+        },
+        |r, key, val, context| {
+            r.set(key, val).map_err(|e| CliError::Rules {
+                context: context.into(),
+                source: e,
+            })
+        },
+    )?
+    .into_iter()
+    .map(|(settings, rules)| SeriesSpec {
+        a: a.clone(),
+        b: b.clone(),
+        settings,
+        rules,
+    })
+    .collect();
     let plan = s.run.plan("sweep", vec![a, b], series, 2_000)?;
     run_plan(plan, &s.run)
 }
 
+/// A classic sweep: A against B under every combination of classic
+/// switches (`kanaszta rules --rules classic-002` lists them).
+fn run_classic(s: &SweepArgs, base: ClassicRules) -> Result<ExitCode, CliError> {
+    let a = parse_classic_agent(&s.a)?.to_string();
+    let b = parse_classic_agent(&s.b)?.to_string();
+    let mut keys: Vec<String> = vec!["preset".into()];
+    keys.extend(ClassicRules::keys().into_iter().map(String::from));
+    let decorated = Rules::keys();
+    let series = sweep_settings(
+        &base,
+        &s.vary,
+        &keys,
+        |v, key| {
+            format!(
+                "bad --vary `{v}`: unknown classic rule switch `{key}`{}: expected one of {}",
+                if decorated.iter().any(|k| k == key) {
+                    " (a switch of decorated canasta, not of the classic rules)"
+                } else {
+                    ""
+                },
+                keys.join(", ")
+            )
+        },
+        |r, key, val, context| {
+            r.set(key, val)
+                .and_then(|()| r.validate())
+                .map_err(|e| CliError::Input(format!("{context}: {e}")))
+        },
+    )?
+    .into_iter()
+    .map(|(settings, rules)| SeriesSpec {
+        a: a.clone(),
+        b: b.clone(),
+        settings,
+        rules: StoredClassicRules(rules),
+    })
+    .collect();
+    let run = s.run.classic_plan("sweep", vec![a, b], series, 2_000)?;
+    crate::classic::run::run(run, &s.run)
+}
+
 /// The cartesian product of `--vary KEY=V1,V2` options: every combination as
-/// (settings text, rules).
-fn sweep_settings(base: &Rules, vary: &[String]) -> Result<Vec<(String, Rules)>, CliError> {
+/// (settings text, rules). `keys` are the switches accepted (`unknown` says
+/// so of another); `set` sets one, the context naming it for a message.
+fn sweep_settings<R: Copy>(
+    base: &R,
+    vary: &[String],
+    keys: &[String],
+    unknown: impl Fn(&str, &str) -> String,
+    set: impl Fn(&mut R, &str, &str, &str) -> Result<(), CliError>,
+) -> Result<Vec<(String, R)>, CliError> {
     let mut axes: Vec<(String, Vec<String>)> = Vec::new();
     for v in vary {
         let (k, vals) = v.split_once('=').ok_or_else(|| {
@@ -56,11 +132,8 @@ fn sweep_settings(base: &Rules, vary: &[String]) -> Result<Vec<(String, Rules)>,
             ))
         })?;
         let key = k.trim().replace('-', "_");
-        if !Rules::keys().contains(&key) {
-            return Err(CliError::Input(format!(
-                "bad --vary `{v}`: unknown rule switch `{key}`: expected one of {}",
-                Rules::keys().join(", ")
-            )));
+        if !keys.contains(&key) {
+            return Err(CliError::Input(unknown(v, &key)));
         }
         if axes.iter().any(|(a, _)| *a == key) {
             return Err(CliError::Input(format!(
@@ -85,24 +158,18 @@ fn sweep_settings(base: &Rules, vary: &[String]) -> Result<Vec<(String, Rules)>,
         }
         for val in &values {
             let mut r = *base;
-            r.set(&key, val).map_err(|e| CliError::Rules {
-                context: format!("--vary {key}"),
-                source: e,
-            })?;
+            set(&mut r, &key, val, &format!("--vary {key}"))?;
         }
         axes.push((key, values));
     }
-    let mut out: Vec<(Vec<(String, String)>, Rules)> = vec![(Vec::new(), *base)];
+    let mut out: Vec<(Vec<(String, String)>, R)> = vec![(Vec::new(), *base)];
     for (key, values) in &axes {
         let mut next = Vec::new();
-        for (set, rules) in &out {
+        for (done, rules) in &out {
             for val in values {
                 let mut r = *rules;
-                r.set(key, val).map_err(|e| CliError::Rules {
-                    context: format!("--vary {key}={val}"),
-                    source: e,
-                })?;
-                let mut s = set.clone();
+                set(&mut r, key, val, &format!("--vary {key}={val}"))?;
+                let mut s = done.clone();
                 s.push((key.clone(), val.clone()));
                 next.push((s, r));
             }

@@ -1,11 +1,13 @@
 //! `kanaszta tournament`: every pair of agents on the same paired deals.
 
 use super::parse_agent;
-use super::play::run_plan;
+use super::play::{parse_classic_agent, run_plan};
+use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::runner::SeriesSpec;
 use clap::Args;
+use kanaszta_engine::classic::ClassicRules;
 use std::process::ExitCode;
 
 /// Options of `kanaszta tournament`.
@@ -21,7 +23,10 @@ pub struct TournamentArgs {
 
 /// Runs `kanaszta tournament`.
 pub fn run(t: TournamentArgs) -> Result<ExitCode, CliError> {
-    let agents = split_agents(&t.agents)?;
+    if let Some(rules) = t.run.rules.classic()? {
+        return run_classic(&t, rules);
+    }
+    let agents = split_agents(&t.agents, |a| Ok(parse_agent(a)?.to_string()))?;
     let rules = t.run.rules.build()?;
     let mut series = Vec::new();
     for i in 0..agents.len() {
@@ -38,9 +43,32 @@ pub fn run(t: TournamentArgs) -> Result<ExitCode, CliError> {
     run_plan(plan, &t.run)
 }
 
+/// A classic tournament: every pair on the same paired deals, at a table
+/// of the preset's players (the pair's A in the even seats, B in the odd).
+fn run_classic(t: &TournamentArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
+    let agents = split_agents(&t.agents, |a| Ok(parse_classic_agent(a)?.to_string()))?;
+    let mut series = Vec::new();
+    for i in 0..agents.len() {
+        for j in i + 1..agents.len() {
+            series.push(SeriesSpec {
+                a: agents[i].clone(),
+                b: agents[j].clone(),
+                settings: String::new(),
+                rules: StoredClassicRules(rules),
+            });
+        }
+    }
+    let run = t.run.classic_plan("tournament", agents, series, 2_000)?;
+    crate::classic::run::run(run, &t.run)
+}
+
 /// Splits `random,ismcts:iters=500,c=0.7,greedy` into agent specs: an item
-/// with `=` and no `:` is a parameter of the agent before it.
-fn split_agents(lists: &[String]) -> Result<Vec<String>, CliError> {
+/// with `=` and no `:` is a parameter of the agent before it. `canon_of`
+/// parses a spec into its canonical text.
+fn split_agents(
+    lists: &[String],
+    canon_of: impl Fn(&str) -> Result<String, CliError>,
+) -> Result<Vec<String>, CliError> {
     let mut out: Vec<String> = Vec::new();
     for list in lists {
         let mut here: Vec<String> = Vec::new();
@@ -57,7 +85,7 @@ fn split_agents(lists: &[String]) -> Result<Vec<String>, CliError> {
     }
     let mut canon: Vec<String> = Vec::new();
     for a in out {
-        let c = parse_agent(&a)?.to_string();
+        let c = canon_of(&a)?;
         if canon.contains(&c) {
             return Err(CliError::Input(format!(
                 "agent `{c}` is listed twice in --agents; list each agent once"
