@@ -2,7 +2,7 @@
 //! a plan, shared with `tournament` and `sweep`.
 
 use super::parse_agent;
-use crate::classic::{ClassicPlan, ClassicSink, ClassicStats};
+use crate::classic::{ClassicPlan, ClassicSink, ClassicStats, SideSpec};
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::lock::RunLock;
@@ -95,6 +95,8 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
     if let Some(rules) = p.run.rules.classic()? {
         return run_classic(&p, rules);
     }
+    refuse_mixed_side("--a", &p.a)?;
+    refuse_mixed_side("--b", &p.b)?;
     let a = parse_agent(&p.a)?.to_string();
     let b = parse_agent(&p.b)?.to_string();
     let rules = p.run.rules.build()?;
@@ -271,11 +273,30 @@ pub fn parse_classic_agent(text: &str) -> Result<ClassicSpec, CliError> {
         .map_err(|e: ClassicSpecError| CliError::Input(e.to_string()))
 }
 
+/// A classic side spec (`--a`, `--b` under classic rules): one player
+/// spec, or one per seat of the side joined by `+` (`rules+greedy`);
+/// split on `+` before each part is parsed.
+pub fn parse_classic_side(text: &str) -> Result<SideSpec, CliError> {
+    SideSpec::parse(text, parse_classic_agent)
+}
+
+/// Refuses a side of mixed players (`rules+greedy`) outside classic rules.
+pub fn refuse_mixed_side(flag: &str, text: &str) -> Result<(), CliError> {
+    if text.contains('+') {
+        return Err(CliError::Input(format!(
+            "{flag} {text}: a side of several players joined by `+` is a classic partnership \
+             (--rules classic-002 --set players=4); decorated canasta seats one agent a side: \
+             give one agent spec"
+        )));
+    }
+    Ok(())
+}
+
 /// `kanaszta play --rules classic-…`: the classic path of the runner, into
 /// the same files (hands.csv, matches.csv, errors.csv, summary.csv,
 /// run.json) with classic columns.
 fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
-    let specs = [parse_classic_agent(&p.a)?, parse_classic_agent(&p.b)?];
+    let specs = [parse_classic_side(&p.a)?, parse_classic_side(&p.b)?];
     let (mode, games, seed, paired) = p.run.classic_run(10_000)?;
     let plan = ClassicPlan::new(rules, specs, mode, games, seed, paired)?;
     let dir = &p.run.out;
