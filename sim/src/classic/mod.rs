@@ -15,7 +15,7 @@ mod pile;
 mod rows;
 mod stats;
 
-pub use pile::{PileCounts, PICKUP_KINDS};
+pub use pile::PileCounts;
 pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
 pub use stats::ClassicStats;
 
@@ -100,6 +100,13 @@ impl SideSpec {
             )));
         }
         let seats = players / 2;
+        if seats == 1 {
+            return Err(CliError::Input(format!(
+                "{flag} {}: with {players} players a side is one player; give one player \
+                 spec (without `+`), or --set players=4 for partnerships (C-20)",
+                self.name
+            )));
+        }
         if n != seats {
             let held = if players == 4 {
                 " (partners in seats 0 and 2, or 1 and 3, C-20)".to_string()
@@ -108,10 +115,9 @@ impl SideSpec {
             };
             return Err(CliError::Input(format!(
                 "{flag} {}: names {n} players, but with {players} players a side holds \
-                 {seats} seat{}{held}; give one player for every seat, or {seats} joined by \
+                 {seats} seats{held}; give one player for every seat, or {seats} joined by \
                  `+` in seat order",
                 self.name,
-                if seats == 1 { "" } else { "s" },
             )));
         }
         Ok(())
@@ -125,13 +131,6 @@ impl SideSpec {
     /// The player of the side's `k`-th seat (in seat order).
     pub fn spec(&self, k: usize) -> &ClassicSpec {
         &self.parts[if self.parts.len() == 1 { 0 } else { k }]
-    }
-
-    /// The side mixes different players.
-    pub fn mixed(&self) -> bool {
-        self.parts
-            .iter()
-            .any(|p| p.to_string() != self.parts[0].to_string())
     }
 }
 
@@ -228,9 +227,21 @@ impl ClassicPlan {
         })
     }
 
-    /// The sides' players, A then B.
-    pub fn sides(&self) -> &[SideSpec; 2] {
-        &self.sides
+    /// Which seats each agent holds and, for a side of mixed players,
+    /// who plays in which seat (unswapped), for the report.
+    pub fn seating(&self) -> String {
+        let players = self.rules.players as usize;
+        let mut text = seating_text(players, &self.names);
+        for (i, side) in self.sides.iter().enumerate() {
+            if side.parts.len() > 1 {
+                let who: Vec<String> = (0..players)
+                    .filter(|&p| agent_of(p, false) == i)
+                    .map(|p| format!("{} in seat {p}", self.seat_spec(p, false)))
+                    .collect();
+                text.push_str(&format!("; {}: {}", side.name, who.join(", ")));
+            }
+        }
+        text
     }
 
     /// The player of seat `p`: its agent's side spec, at the seat's place

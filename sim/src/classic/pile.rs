@@ -251,7 +251,13 @@ mod tests {
 
     #[test]
     fn c7_a_side_that_has_not_melded_takes_only_with_a_pair() {
-        let g = position(rules("classic-002", 2), "8C 8D 9S 9H", &[], "5C 8S");
+        // The aces in hand make the opening minimum (C-17) reachable.
+        let g = position(
+            rules("classic-002", 2),
+            "8C 8D AS AH AD 9S 9H",
+            &[],
+            "5C 8S",
+        );
         assert!(!g.pile_frozen());
         only(&count(&g, "take 8 2 0 0"), PAIR_UNMELDED, 2);
     }
@@ -283,6 +289,17 @@ mod tests {
             "5C 6D 2S",
         );
         only(&count(&g, "take 8 2 0 0"), WILD_TOP, 3);
+    }
+
+    #[test]
+    fn c15_c16_a_black_three_on_top_taken_going_out_under_003() {
+        let g = position(
+            rules("classic-003", 2),
+            "3C 3C",
+            &["KS KS KH KH KD KD KC"],
+            "5C 3S",
+        );
+        only(&count(&g, "take 3 2 0 0"), BLACK_THREE, 2);
     }
 
     #[test]

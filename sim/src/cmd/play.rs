@@ -351,10 +351,7 @@ fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> 
         rules.preset,
         if paired { "paired seats" } else { "unpaired" },
     );
-    stats.table(
-        &mut text,
-        &crate::classic::seating_text(rules.players as usize, &plan.names),
-    );
+    stats.table(&mut text, &plan.seating());
     finish(&text, &res, dir)
 }
 
