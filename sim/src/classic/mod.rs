@@ -448,7 +448,7 @@ impl ClassicPlan {
         let _ = concealed;
         let starter = (hand.dealer() + 1) % players;
         let deal_seed = seed::deal(self.seed, self.deal(g));
-        for p in 0..players {
+        for (p, c) in pile.iter().enumerate().take(players) {
             let side = self.rules.side_of(p);
             let s = &scores[side];
             let t = hand.table(side);
@@ -501,18 +501,18 @@ impl ClassicPlan {
                 failed_yes_points: s.failed_yes,
                 rules: self.rule_values.clone(),
                 side_agents: self.names[agent_of(p, swapped)].clone(),
-                draws: pile[p].draws,
-                turned: pile[p].turned,
-                black_three_blocked: pile[p].black_three_blocked,
-                pickups: pile[p].pickups(),
-                pile_pair_open: pile[p].kinds[pile::PAIR_OPEN],
-                pile_pair_frozen: pile[p].kinds[pile::PAIR_FROZEN],
-                pile_pair_unmelded: pile[p].kinds[pile::PAIR_UNMELDED],
-                pile_natural_wild: pile[p].kinds[pile::NATURAL_WILD],
-                pile_onto_meld: pile[p].kinds[pile::ONTO_MELD],
-                pile_wild_top: pile[p].kinds[pile::WILD_TOP],
-                pile_black_three: pile[p].kinds[pile::BLACK_THREE],
-                pile_taken_cards: pile[p].pile_cards,
+                draws: c.draws,
+                turned: c.turned,
+                black_three_blocked: c.black_three_blocked,
+                pickups: c.pickups(),
+                pile_pair_open: c.kinds[pile::PAIR_OPEN],
+                pile_pair_frozen: c.kinds[pile::PAIR_FROZEN],
+                pile_pair_unmelded: c.kinds[pile::PAIR_UNMELDED],
+                pile_natural_wild: c.kinds[pile::NATURAL_WILD],
+                pile_onto_meld: c.kinds[pile::ONTO_MELD],
+                pile_wild_top: c.kinds[pile::WILD_TOP],
+                pile_black_three: c.kinds[pile::BLACK_THREE],
+                pile_taken_cards: c.pile_cards,
             });
         }
         winner
