@@ -7,7 +7,7 @@
 # REUSE=1 with a $WORK of an earlier run keeps the ladder's finished play
 # runs there instead of repeating them (the searches take hours).
 #
-# EXPERIMENT: tax, opening, seat, switches, ladder, anatomy (default: all).
+# EXPERIMENT: tax, opening, seat, switches, ladder, anatomy, classic (default: all).
 #
 # Every figure comes from the `kanaszta` binary ($KANASZTA, default
 # target/release/kanaszta; build it with `cargo build --release -p kanaszta`).
@@ -23,7 +23,7 @@ if [ "${1:-}" = "--quick" ]; then
     OUT=${2:?usage: make.sh --quick DIR}
     shift 2
 fi
-ONLY=" ${*:-tax opening seat switches ladder anatomy} "
+ONLY=" ${*:-tax opening seat switches ladder anatomy classic} "
 want() { [[ "$ONLY" == *" $1 "* ]]; }
 WORK=${WORK:-$(mktemp -d)}
 mkdir -p "$OUT"
@@ -179,6 +179,55 @@ run "$K" play --a rules --b greedy --hands "$H" --seed $SEED --out "$WORK/anatom
 cp "$WORK/anatomy/summary.csv" "$OUT/anatomy/summary.csv"
 run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --file "$OUT/anatomy/by-agent.csv"
 run "$K" plot "$WORK/anatomy/hands.csv" --kind hist --x raw --group agent --bins 40 --title "Raw hand scores (rules v greedy)" --file "$OUT/anatomy/scores.svg"
+
+fi
+
+if want classic; then
+begin classic "7. classic canasta: the presets, the pile, and partnerships of different players"
+# stack OUT PREFIX_HEADER PREFIX FILE: FILE's rows appended to OUT, each
+# after the PREFIX columns (the header written once).
+stack() {
+    [ -s "$1" ] || echo "$2,$(head -1 "$4")" > "$1"
+    tail -n +2 "$4" | sed "s/^/$3,/" >> "$1"
+}
+rm -f "$OUT/classic/presets.csv" "$OUT/classic/presets-length.csv" "$OUT/classic/partners.csv" "$OUT/classic/partners-seats.csv"
+H=$(size 20000 8)
+M=$(size 2000 2)
+# The three presets, rules v greedy, four players then two: hands (the
+# skill gap, how hands end, the pile) and matches to 5,000 (their length).
+for players in 4 2; do
+    for preset in classic-002 classic-003 classic-004; do
+        d="$WORK/classic/$preset-${players}p"
+        run "$K" play --rules $preset --set players=$players --a rules --b greedy --hands "$H" --seed $SEED --threads 2 --out "$d-hands" --quiet
+        stack "$OUT/classic/presets.csv" preset,players,mode $preset,$players,hands "$d-hands/summary.csv"
+        run "$K" aggregate "$d-hands/hands.csv" --where seat=0 --cols turns,actions --file "$d-hands/length.csv"
+        stack "$OUT/classic/presets-length.csv" preset,players $preset,$players "$d-hands/length.csv"
+        run "$K" play --rules $preset --set players=$players --a rules --b greedy --matches "$M" --seed $SEED --threads 2 --out "$d-matches" --quiet
+        stack "$OUT/classic/presets.csv" preset,players,mode $preset,$players,matches "$d-matches/summary.csv"
+    done
+done
+# Partnerships: does a strong partner carry a weak one? Side A against
+# side B on the same deals, four players; the reference is the full gap
+# (both strong against both weak). Under 002 in hands and matches, then
+# the hands under 004 and with random as the weak player.
+partners() { # PRESET WEAK MODE
+    local preset=$1 weak=$2 mode=$3 n
+    if [ "$mode" = hands ]; then n=$H; else n=$M; fi
+    for pair in "rules $weak" "rules+$weak $weak" "$weak+rules $weak" "rules+$weak rules"; do
+        set -- $pair
+        local d="$WORK/classic/partners-$preset-$1-v-$2-$mode"
+        run "$K" play --rules $preset --set players=4 --a "$1" --b "$2" --"$mode" "$n" --seed $SEED --threads 2 --out "$d" --quiet
+        stack "$OUT/classic/partners.csv" preset,weak,mode $preset,$weak,$mode "$d/summary.csv"
+        if [ "$mode" = hands ] && [[ "$1" == *+* ]]; then
+            run "$K" aggregate "$d/hands.csv" --by side_agents,agent --cols went_out,seat_in_hand,pickups,pile_taken_cards,draws --file "$d/seats.csv"
+            stack "$OUT/classic/partners-seats.csv" preset,opponent,mode $preset,$2,$mode "$d/seats.csv"
+        fi
+    done
+}
+partners classic-002 greedy hands
+partners classic-002 greedy matches
+partners classic-004 greedy hands
+partners classic-002 random hands
 
 fi
 

@@ -41,6 +41,10 @@ fn results_pipeline_runs_on_small_samples() {
         "ladder/steps.svg",
         "anatomy/by-agent.csv",
         "anatomy/scores.svg",
+        "classic/presets.csv",
+        "classic/presets-length.csv",
+        "classic/partners.csv",
+        "classic/partners-seats.csv",
     ] {
         let p = out.join(f);
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{f}: {e}"));

@@ -8,11 +8,15 @@
 //! ones, and the paired game of a deal swaps them. With four players that
 //! is A holding side 0 (seats 0 and 2, C-20) and B side 1; with 2, 3, 5 or
 //! 6 every player plays alone and the agents alternate round the table.
+//! A side may mix players (`--a rules+greedy`): one spec per seat of the
+//! side, in seat order ([`SideSpec`]); the swap moves the side whole.
 
+mod pile;
 mod rows;
 pub mod run;
 mod stats;
 
+pub use pile::PileCounts;
 pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
 pub use stats::ClassicStats;
 
@@ -23,9 +27,10 @@ use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{seat_rng, HandPlay};
 use kanaszta_engine::classic::{
-    ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,
+    ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, CLASSIC_MAX_PLAYERS,
 };
 use kanaszta_engine::seed;
+use pile::{Counted, SharedCounts};
 pub use rows::classic_rule_values;
 use std::path::Path;
 use std::sync::Arc;
@@ -33,6 +38,101 @@ use std::sync::Arc;
 /// The agent (0: A, 1: B) in `seat`: A in the even seats unless swapped.
 pub fn agent_of(seat: usize, swapped: bool) -> usize {
     (seat % 2) ^ usize::from(swapped)
+}
+
+/// One side's players (`--a`, `--b`): one spec for every seat of the
+/// side, or one per seat in seat order joined by `+` (`rules+greedy`: the
+/// side's first seat plays rules, its second greedy).
+pub struct SideSpec {
+    parts: Vec<ClassicSpec>,
+    name: String,
+}
+
+impl SideSpec {
+    /// One player in every seat of the side.
+    pub fn single(spec: ClassicSpec) -> SideSpec {
+        SideSpec {
+            name: spec.to_string(),
+            parts: vec![spec],
+        }
+    }
+
+    /// Parses `text`, split on `+` first, each part by `parse_one`.
+    pub fn parse(
+        text: &str,
+        parse_one: impl Fn(&str) -> Result<ClassicSpec, CliError>,
+    ) -> Result<SideSpec, CliError> {
+        if !text.contains('+') {
+            return parse_one(text).map(SideSpec::single);
+        }
+        let mut parts = Vec::new();
+        for part in text.split('+') {
+            if part.trim().is_empty() {
+                return Err(CliError::Input(format!(
+                    "side `{text}` has an empty player: a side is one player spec, or one per \
+                     seat of the side joined by `+` (e.g. rules+greedy)"
+                )));
+            }
+            parts.push(parse_one(part.trim())?);
+        }
+        let name = parts
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("+");
+        Ok(SideSpec { parts, name })
+    }
+
+    /// Checks the spec of `flag` (`--a`) against the table: one spec, or
+    /// one per seat of the side.
+    pub fn check(&self, flag: &str, players: usize) -> Result<(), CliError> {
+        let n = self.parts.len();
+        if n == 1 {
+            return Ok(());
+        }
+        if players % 2 == 1 {
+            return Err(CliError::Input(format!(
+                "{flag} {}: with {players} players every player plays alone and the two \
+                 agents hold {} and {} seats by turns, so a side cannot name one player per \
+                 seat; give one player spec (without `+`), or an even number of players",
+                self.name,
+                players / 2 + 1,
+                players / 2
+            )));
+        }
+        let seats = players / 2;
+        if seats == 1 {
+            return Err(CliError::Input(format!(
+                "{flag} {}: with {players} players a side is one player; give one player \
+                 spec (without `+`), or --set players=4 for partnerships (C-20)",
+                self.name
+            )));
+        }
+        if n != seats {
+            let held = if players == 4 {
+                " (partners in seats 0 and 2, or 1 and 3, C-20)".to_string()
+            } else {
+                String::new()
+            };
+            return Err(CliError::Input(format!(
+                "{flag} {}: names {n} players, but with {players} players a side holds \
+                 {seats} seats{held}; give one player for every seat, or {seats} joined by \
+                 `+` in seat order",
+                self.name,
+            )));
+        }
+        Ok(())
+    }
+
+    /// The spec as written back (`rules+greedy`, or `rules`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The player of the side's `k`-th seat (in seat order).
+    pub fn spec(&self, k: usize) -> &ClassicSpec {
+        &self.parts[if self.parts.len() == 1 { 0 } else { k }]
+    }
 }
 
 /// Which seats each agent holds, for the report.
@@ -70,7 +170,7 @@ pub struct ClassicPlan {
     pub paired: bool,
     /// The rules.
     pub rules: ClassicRules,
-    specs: [ClassicSpec; 2],
+    sides: [SideSpec; 2],
     /// The agents' names, A then B.
     pub names: [String; 2],
     rule_values: Arc<[String]>,
@@ -105,10 +205,10 @@ impl Played for ClassicGame {
 }
 
 impl ClassicPlan {
-    /// A plan; the rules are validated.
+    /// A plan; the rules are validated, and the sides against them.
     pub fn new(
         rules: ClassicRules,
-        specs: [ClassicSpec; 2],
+        sides: [SideSpec; 2],
         mode: Mode,
         games: u64,
         seed: u64,
@@ -117,17 +217,42 @@ impl ClassicPlan {
         rules
             .validate()
             .map_err(|e| CliError::Input(e.to_string()))?;
+        sides[0].check("--a", rules.players as usize)?;
+        sides[1].check("--b", rules.players as usize)?;
         Ok(ClassicPlan {
             seed,
             mode,
             games,
             paired,
             rules,
-            names: [specs[0].to_string(), specs[1].to_string()],
-            specs,
+            names: [sides[0].name().to_string(), sides[1].name().to_string()],
+            sides,
             rule_values: classic_rule_values(&rules),
             series: 0,
         })
+    }
+
+    /// Which seats each agent holds and, for a side of mixed players,
+    /// who plays in which seat (unswapped), for the report.
+    pub fn seating(&self) -> String {
+        let players = self.rules.players as usize;
+        let mut text = seating_text(players, &self.names);
+        for (i, side) in self.sides.iter().enumerate() {
+            if side.parts.len() > 1 {
+                let who: Vec<String> = (0..players)
+                    .filter(|&p| agent_of(p, false) == i)
+                    .map(|p| format!("{} in seat {p}", self.seat_spec(p, false)))
+                    .collect();
+                text.push_str(&format!("; {}: {}", side.name, who.join(", ")));
+            }
+        }
+        text
+    }
+
+    /// The player of seat `p`: its agent's side spec, at the seat's place
+    /// among the agent's seats (they alternate, so `p / 2`).
+    fn seat_spec(&self, p: usize, swapped: bool) -> &ClassicSpec {
+        self.sides[agent_of(p, swapped)].spec(p / 2)
     }
 
     fn deal(&self, g: u64) -> u64 {
@@ -218,9 +343,14 @@ impl ClassicPlan {
         }
     }
 
-    fn agents(&self, swapped: bool) -> Vec<Box<dyn ClassicAgent>> {
+    fn agents(&self, swapped: bool, counts: &SharedCounts) -> Vec<Box<dyn ClassicAgent>> {
         (0..self.rules.players as usize)
-            .map(|p| self.specs[agent_of(p, swapped)].build())
+            .map(|p| {
+                Box::new(Counted::new(
+                    self.seat_spec(p, swapped).build(),
+                    counts.clone(),
+                )) as Box<dyn ClassicAgent>
+            })
             .collect()
     }
 
@@ -229,7 +359,15 @@ impl ClassicPlan {
         let swapped = self.swapped(g);
         let deal_seed = seed::deal(self.seed, deal);
         let players = self.rules.players as usize;
-        let mut agents = self.agents(swapped);
+        let counts = SharedCounts::default();
+        let mut agents = self.agents(swapped, &counts);
+        // The hand's counts, reset for the next hand.
+        let take_counts = || {
+            counts
+                .lock()
+                .map(|mut c| std::mem::take(&mut *c))
+                .unwrap_or_default()
+        };
         let rngs_of = |hand: u32| {
             let s = seed::match_hand(deal_seed, hand);
             (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
@@ -251,7 +389,8 @@ impl ClassicPlan {
                     let before = [0; 6];
                     m.record(&hand);
                     actions = play.actions;
-                    self.hand_rows(&mut rows, g, 0, &hand, &before, play);
+                    let pile = take_counts();
+                    self.hand_rows(&mut rows, g, 0, &hand, &before, play, &pile);
                 })
             }
             Mode::Matches => {
@@ -259,7 +398,9 @@ impl ClassicPlan {
                 play_classic_match(&mut m, &mut agents, rngs_of, |hand, m, play| {
                     let index = m.hands_played() - 1;
                     actions += play.actions;
-                    if let Some(w) = self.hand_rows(&mut rows, g, index, hand, &before, play) {
+                    let pile = take_counts();
+                    if let Some(w) = self.hand_rows(&mut rows, g, index, hand, &before, play, &pile)
+                    {
                         hand_wins[w] += 1;
                     }
                     before[..m.totals().len()].copy_from_slice(m.totals());
@@ -283,6 +424,7 @@ impl ClassicPlan {
     }
 
     /// Appends the rows of a finished hand; returns the winning side.
+    #[allow(clippy::too_many_arguments)]
     fn hand_rows(
         &self,
         rows: &mut Vec<ClassicHandRow>,
@@ -291,6 +433,7 @@ impl ClassicPlan {
         hand: &ClassicState,
         before: &[i32; 6],
         play: HandPlay,
+        pile: &[PileCounts; CLASSIC_MAX_PLAYERS],
     ) -> Option<usize> {
         let players = self.rules.players as usize;
         let sides = self.rules.sides();
@@ -313,7 +456,7 @@ impl ClassicPlan {
         let _ = concealed;
         let starter = (hand.dealer() + 1) % players;
         let deal_seed = seed::deal(self.seed, self.deal(g));
-        for p in 0..players {
+        for (p, c) in pile.iter().enumerate().take(players) {
             let side = self.rules.side_of(p);
             let s = &scores[side];
             let t = hand.table(side);
@@ -340,7 +483,7 @@ impl ClassicPlan {
                 hand_seed: seed::match_hand(deal_seed, index),
                 seat: p as u8,
                 side: side as u8,
-                agent: self.names[agent_of(p, swapped)].clone(),
+                agent: self.seat_spec(p, swapped).to_string(),
                 opponent: self.names[1 - agent_of(p, swapped)].clone(),
                 starter: p == starter,
                 turns: hand.turns(),
@@ -365,6 +508,19 @@ impl ClassicPlan {
                 seat_in_hand: -kanaszta_engine::classic::value_of(hand.hand(p)),
                 failed_yes_points: s.failed_yes,
                 rules: self.rule_values.clone(),
+                side_agents: self.names[agent_of(p, swapped)].clone(),
+                draws: c.draws,
+                turned: c.turned,
+                black_three_blocked: c.black_three_blocked,
+                pickups: c.pickups(),
+                pile_pair_open: c.kinds[pile::PAIR_OPEN],
+                pile_pair_frozen: c.kinds[pile::PAIR_FROZEN],
+                pile_pair_unmelded: c.kinds[pile::PAIR_UNMELDED],
+                pile_natural_wild: c.kinds[pile::NATURAL_WILD],
+                pile_onto_meld: c.kinds[pile::ONTO_MELD],
+                pile_wild_top: c.kinds[pile::WILD_TOP],
+                pile_black_three: c.kinds[pile::BLACK_THREE],
+                pile_taken_cards: c.pile_cards,
             });
         }
         winner
@@ -391,7 +547,7 @@ impl ClassicPlan {
                     deal_seed: seed::deal(self.seed, self.deal(g)),
                     seat: p as u8,
                     side: side as u8,
-                    agent: self.names[agent_of(p, swapped)].clone(),
+                    agent: self.seat_spec(p, swapped).to_string(),
                     opponent: self.names[1 - agent_of(p, swapped)].clone(),
                     hands: m.hands_played(),
                     capped,
@@ -405,6 +561,7 @@ impl ClassicPlan {
                         .unwrap_or(0),
                     hand_wins: hand_wins[side],
                     rules: self.rule_values.clone(),
+                    side_agents: self.names[agent_of(p, swapped)].clone(),
                 }
             })
             .collect()

@@ -8,20 +8,26 @@ use kanaszta_engine::classic::ClassicRules;
 use std::sync::Arc;
 
 /// Declares a classic row: its fields are its columns, then one
-/// `rule_KEY` column per classic switch.
+/// `rule_KEY` column per classic switch, then the fields of its `after`
+/// block (columns added later go there, so the earlier ones keep their
+/// places).
 macro_rules! classic_row {
-    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }
+     $(after { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? })?) => {
         $(#[$m])*
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name {
             $($(#[$fm])* pub $field: $ty,)*
             /// The classic switches, in [`ClassicRules::settings`] order.
             pub rules: Arc<[String]>,
+            $($($(#[$tm])* pub $tfield: $tty,)*)?
         }
 
         impl $name {
             /// The columns before the rule columns.
             pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+            /// The columns after the rule columns.
+            pub const AFTER: &'static [&'static str] = &[$($(stringify!($tfield)),*)?];
 
             /// Every column name.
             pub fn header() -> Vec<String> {
@@ -32,6 +38,7 @@ macro_rules! classic_row {
                         .into_iter()
                         .map(|(k, _)| format!("rule_{k}")),
                 );
+                h.extend(Self::AFTER.iter().map(|s| s.to_string()));
                 h
             }
 
@@ -50,6 +57,10 @@ macro_rules! classic_row {
                     out.push(b',');
                     write_text(out, r);
                 }
+                $($(
+                    out.push(b',');
+                    Cell::write_cell(&self.$tfield, out);
+                )*)?
                 out.push(b'\n');
             }
 
@@ -57,7 +68,7 @@ macro_rules! classic_row {
             /// checked to be [`Self::header`]).
             pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
                 let rules = rule_count();
-                let want = Self::FIELDS.len() + rules;
+                let want = Self::FIELDS.len() + rules + Self::AFTER.len();
                 if rec.len() != want {
                     return Err(format!("{} fields where {want} were expected", rec.len()));
                 }
@@ -68,7 +79,12 @@ macro_rules! classic_row {
                         Cell::from_cell(s)
                             .map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
                     },)*
-                    rules: it.map(str::to_string).collect(),
+                    rules: it.by_ref().take(rules).map(str::to_string).collect(),
+                    $($($tfield: {
+                        let s = it.next().unwrap_or_default();
+                        Cell::from_cell(s)
+                            .map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
+                    },)*)?
                 })
             }
         }
@@ -141,6 +157,35 @@ classic_row! {
         /// 100 per failed "yes" (C-18), minus.
         failed_yes_points: i32,
     }
+    after {
+        /// The seat's side's players, one spec per seat in seat order
+        /// joined by `+` (`rules+greedy`), or the one spec of every seat.
+        side_agents: String,
+        /// Draws from the stock this hand.
+        draws: u32,
+        /// 004's turned card taken alone (C-22).
+        turned: u32,
+        /// Turns begun with a black three on top of the pile, not taken (C-15).
+        black_three_blocked: u32,
+        /// Pile pickups of every kind.
+        pickups: u32,
+        /// A natural pair, the pile open (C-7).
+        pile_pair_open: u32,
+        /// A natural pair, the pile frozen by a wild or red three (C-14).
+        pile_pair_frozen: u32,
+        /// A natural pair, the pile closed because the side had not melded (C-7).
+        pile_pair_unmelded: u32,
+        /// A natural and a wild (C-7).
+        pile_natural_wild: u32,
+        /// The top card onto the side's meld (C-7).
+        pile_onto_meld: u32,
+        /// A wild on top, taken with a natural pair (C-13).
+        pile_wild_top: u32,
+        /// A black three on top, taken going out (C-15, C-16).
+        pile_black_three: u32,
+        /// The pile's cards when taken, summed over the pickups.
+        pile_taken_cards: u32,
+    }
 }
 
 classic_row! {
@@ -168,6 +213,10 @@ classic_row! {
         opponent_total: i32,
         /// Hands the side won.
         hand_wins: u32,
+    }
+    after {
+        /// The side's players (as in hands.csv).
+        side_agents: String,
     }
 }
 

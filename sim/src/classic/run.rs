@@ -145,8 +145,8 @@ impl ClassicRun {
         let mut plans = Vec::new();
         for (i, s) in manifest.series.iter().enumerate() {
             let specs = [
-                crate::cmd::play::parse_classic_agent(&s.a)?,
-                crate::cmd::play::parse_classic_agent(&s.b)?,
+                crate::cmd::play::parse_classic_side(&s.a)?,
+                crate::cmd::play::parse_classic_side(&s.b)?,
             ];
             let mut plan = ClassicPlan::new(
                 s.rules.0,
@@ -281,7 +281,13 @@ pub fn report(
                     manifest.seed,
                     report::shard_text(manifest)
                 ));
-                s.table(&mut text, &seating_text(rules.players as usize, &s.agents));
+                let seating = ClassicRun::new(ClassicManifest {
+                    series: vec![spec.clone()],
+                    ..manifest.clone()
+                })
+                .map(|run| run.plans[0].seating())
+                .unwrap_or_else(|_| seating_text(rules.players as usize, &s.agents));
+                s.table(&mut text, &seating);
             }
         }
     }

@@ -1,7 +1,10 @@
-//! Statistics of a classic run, per agent (A and B): hand and match win
-//! rates with 95% Wilson intervals, mean side scores, the paired score
-//! difference, and how hands ended (went out, stock out, capped).
+//! Statistics of a classic run, per agent (A and B, each a side's spec,
+//! `rules` or `rules+greedy`): hand and match win rates with 95% Wilson
+//! intervals, mean side scores, the paired score difference, how hands
+//! ended (went out, stock out, capped), and how the pile was taken; per
+//! seat player too where a side mixes players.
 
+use super::pile::PICKUP_KINDS;
 use super::rows::{ClassicHandRow, ClassicMatchRow};
 use crate::stats::{fmt_opt, legend, num3, pct3, push3, wilson, Mean};
 use std::fmt::Write as _;
@@ -17,6 +20,94 @@ struct Agent {
     matches: u64,
     match_wins: u64,
     match_draws: u64,
+    pile: Pile,
+}
+
+/// Turn beginnings summed over seats and hands.
+#[derive(Clone, Debug, Default)]
+struct Pile {
+    /// Seat-hands counted.
+    seat_hands: u64,
+    draws: u64,
+    turned: u64,
+    blocked: u64,
+    kinds: [u64; 7],
+    cards: u64,
+}
+
+impl Pile {
+    fn add(&mut self, r: &ClassicHandRow) {
+        self.seat_hands += 1;
+        self.draws += r.draws as u64;
+        self.turned += r.turned as u64;
+        self.blocked += r.black_three_blocked as u64;
+        let kinds = [
+            r.pile_pair_open,
+            r.pile_pair_frozen,
+            r.pile_pair_unmelded,
+            r.pile_natural_wild,
+            r.pile_onto_meld,
+            r.pile_wild_top,
+            r.pile_black_three,
+        ];
+        for (k, n) in self.kinds.iter_mut().zip(kinds) {
+            *k += n as u64;
+        }
+        self.cards += r.pile_taken_cards as u64;
+    }
+
+    fn pickups(&self) -> u64 {
+        self.kinds.iter().sum()
+    }
+
+    fn per(&self, x: u64) -> Option<f64> {
+        (self.seat_hands > 0).then(|| x as f64 / self.seat_hands as f64)
+    }
+
+    fn mean_cards(&self) -> Option<f64> {
+        let n = self.pickups();
+        (n > 0).then(|| self.cards as f64 / n as f64)
+    }
+
+    /// One line: draws, pickups by kind, the pile's size when taken.
+    fn text(&self) -> String {
+        let f = |x: u64| fmt_opt(self.per(x), 2);
+        let kinds: Vec<String> = PICKUP_KINDS
+            .iter()
+            .zip(self.kinds)
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!("{} {}", &name[5..].replace('_', " "), f(n)))
+            .collect();
+        let mut s = format!(
+            "{} draws, {} pickups ({})",
+            f(self.draws),
+            f(self.pickups()),
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            }
+        );
+        if self.turned > 0 {
+            s.push_str(&format!(", {} turned cards", f(self.turned)));
+        }
+        s.push_str(&format!(
+            ", {} black-three blocks; pile {} cards when taken",
+            f(self.blocked),
+            fmt_opt(self.mean_cards(), 1)
+        ));
+        s
+    }
+}
+
+/// One seat player of a side (a side of mixed players has several).
+#[derive(Clone, Debug)]
+struct SeatAgent {
+    side: usize,
+    name: String,
+    went_out: u64,
+    in_hand: Mean,
+    pile: Pile,
 }
 
 /// Statistics of a classic series.
@@ -47,6 +138,7 @@ pub struct ClassicStats {
     /// The first game of a pair waiting for its second: (deal, difference).
     pending: Option<(u64, f64)>,
     paired: bool,
+    seat_agents: Vec<SeatAgent>,
 }
 
 /// The agent (0: A, 1: B) of a row: by its seat, since A and B may be
@@ -78,6 +170,7 @@ impl ClassicStats {
             diff: Mean::default(),
             pending: None,
             paired,
+            seat_agents: Vec::new(),
         }
     }
 
@@ -109,6 +202,8 @@ impl ClassicStats {
                 let i = who(r.swapped, r.seat);
                 sum[i] += r.raw as f64;
                 n[i] += 1.0;
+                self.agent[i].pile.add(r);
+                self.add_seat_agent(i, r);
                 if r.went_out {
                     self.agent[i].went_out += 1;
                     if r.end == "concealed" {
@@ -162,6 +257,30 @@ impl ClassicStats {
             self.agent[0].matches += 1;
             self.agent[1].matches += 1;
         }
+    }
+
+    fn add_seat_agent(&mut self, side: usize, r: &ClassicHandRow) {
+        let k = match self
+            .seat_agents
+            .iter()
+            .position(|a| a.side == side && a.name == r.agent)
+        {
+            Some(k) => k,
+            None => {
+                self.seat_agents.push(SeatAgent {
+                    side,
+                    name: r.agent.clone(),
+                    went_out: 0,
+                    in_hand: Mean::default(),
+                    pile: Pile::default(),
+                });
+                self.seat_agents.len() - 1
+            }
+        };
+        let a = &mut self.seat_agents[k];
+        a.went_out += u64::from(r.went_out);
+        a.in_hand.add(r.seat_in_hand as f64);
+        a.pile.add(r);
     }
 
     /// Takes in an unpaired last game.
@@ -260,6 +379,19 @@ impl ClassicStats {
             "mean_turns",
             "mean_match_hands",
             "capped_share",
+            "seat_hands",
+            "draws_per_seat_hand",
+            "turned_per_seat_hand",
+            "black_three_blocked_per_seat_hand",
+            "pickups_per_seat_hand",
+            "pile_pair_open_per_seat_hand",
+            "pile_pair_frozen_per_seat_hand",
+            "pile_pair_unmelded_per_seat_hand",
+            "pile_natural_wild_per_seat_hand",
+            "pile_onto_meld_per_seat_hand",
+            "pile_wild_top_per_seat_hand",
+            "pile_black_three_per_seat_hand",
+            "mean_pile_taken",
             "settings",
         ]
     }
@@ -298,6 +430,15 @@ impl ClassicStats {
             (self.matches > 0).then(|| self.capped as f64 / self.matches as f64),
             4,
         ));
+        let p = &a.pile;
+        v.push(p.seat_hands.to_string());
+        for x in [p.draws, p.turned, p.blocked, p.pickups()] {
+            v.push(fmt_opt(p.per(x), 4));
+        }
+        for k in p.kinds {
+            v.push(fmt_opt(p.per(k), 4));
+        }
+        v.push(fmt_opt(p.mean_cards(), 2));
         v.push(self.settings.clone());
         v
     }
@@ -365,6 +506,34 @@ impl ClassicStats {
             );
         }
         let _ = writeln!(out, "seats: {seating}");
+        let _ = writeln!(out, "the pile, per seat and hand (C-7, C-13 … C-16):");
+        for i in 0..2 {
+            let _ = writeln!(
+                out,
+                "  {:<12} {}",
+                self.agents[i],
+                self.agent[i].pile.text()
+            );
+        }
+        for i in 0..2 {
+            let players: Vec<&SeatAgent> =
+                self.seat_agents.iter().filter(|a| a.side == i).collect();
+            if players.len() < 2 {
+                continue;
+            }
+            let _ = writeln!(out, "seat players of {}:", self.agents[i]);
+            for a in players {
+                let _ = writeln!(
+                    out,
+                    "  {:<12} {} seat-hands, went out {:.1}%, own cards left {} points; {}",
+                    a.name,
+                    a.pile.seat_hands,
+                    100.0 * a.went_out as f64 / a.pile.seat_hands.max(1) as f64,
+                    fmt_opt(a.in_hand.mean(), 1),
+                    a.pile.text()
+                );
+            }
+        }
         let mut l: Vec<(&str, String)> = vec![
                 ("hands", "hands played".into()),
                 (
@@ -383,6 +552,10 @@ impl ClassicStats {
                 (
                     "stock out",
                     "the stock ran out and nobody went out (C-11, C-23); capped: the turn cap (I-5)".into(),
+                ),
+                (
+                    "the pile",
+                    "per seat and hand: draws from the stock; pickups by way (a natural pair on an open pile, a frozen one, or one closed to a side that has not melded; a natural and a wild; the top card onto a meld; a wild on top; a black three going out); 004's turned card; turns begun with a black three on top; the pile's mean size when taken".into(),
                 ),
         ];
         if matches {

@@ -49,6 +49,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
     if let Some(rules) = a.rules.classic()? {
         return bench_classic(&a, rules);
     }
+    super::play::refuse_mixed_side("--a", &a.a)?;
+    super::play::refuse_mixed_side("--b", &a.b)?;
     let options = Options {
         a: parse_agent(&a.a)?,
         b: parse_agent(&a.b)?,
@@ -161,8 +163,8 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
 /// `kanaszta bench --rules classic-…`: the classic path of the runner.
 fn bench_classic(a: &BenchArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
     let specs = [
-        super::play::parse_classic_agent(&a.a)?,
-        super::play::parse_classic_agent(&a.b)?,
+        super::play::parse_classic_side(&a.a)?,
+        super::play::parse_classic_side(&a.b)?,
     ];
     if a.hands == 0 {
         return Err(CliError::Input("--hands must be at least 1".into()));

@@ -3,6 +3,7 @@
 
 use super::parse_agent;
 use crate::classic::run::StoredClassicRules;
+use crate::classic::SideSpec;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::lock::RunLock;
@@ -95,6 +96,8 @@ pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
     if let Some(rules) = p.run.rules.classic()? {
         return run_classic(&p, rules);
     }
+    refuse_mixed_side("--a", &p.a)?;
+    refuse_mixed_side("--b", &p.b)?;
     let a = parse_agent(&p.a)?.to_string();
     let b = parse_agent(&p.b)?.to_string();
     let rules = p.run.rules.build()?;
@@ -271,18 +274,37 @@ pub fn parse_classic_agent(text: &str) -> Result<ClassicSpec, CliError> {
         .map_err(|e: ClassicSpecError| CliError::Input(e.to_string()))
 }
 
+/// A classic side spec (`--a`, `--b` under classic rules): one player
+/// spec, or one per seat of the side joined by `+` (`rules+greedy`);
+/// split on `+` before each part is parsed.
+pub fn parse_classic_side(text: &str) -> Result<SideSpec, CliError> {
+    SideSpec::parse(text, parse_classic_agent)
+}
+
+/// Refuses a side of mixed players (`rules+greedy`) outside classic rules.
+pub fn refuse_mixed_side(flag: &str, text: &str) -> Result<(), CliError> {
+    if text.contains('+') {
+        return Err(CliError::Input(format!(
+            "{flag} {text}: a side of several players joined by `+` is a classic partnership \
+             (--rules classic-002 --set players=4); decorated canasta seats one agent a side: \
+             give one agent spec"
+        )));
+    }
+    Ok(())
+}
+
 /// `kanaszta play --rules classic-…`: the classic path of the runner, into
 /// the same files (hands.csv, matches.csv, errors.csv, summary.csv,
 /// run.json) with classic columns; sharded like a decorated run.
 fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
-    let specs = [parse_classic_agent(&p.a)?, parse_classic_agent(&p.b)?];
+    let specs = [parse_classic_side(&p.a)?, parse_classic_side(&p.b)?];
     if p.sprt_config()?.is_some() {
         return Err(CliError::Input(
             "--sprt: not yet for classic canasta (play a fixed number of --hands or --matches)"
                 .into(),
         ));
     }
-    let names = vec![specs[0].to_string(), specs[1].to_string()];
+    let names = vec![specs[0].name().to_string(), specs[1].name().to_string()];
     let series = vec![SeriesSpec {
         a: names[0].clone(),
         b: names[1].clone(),

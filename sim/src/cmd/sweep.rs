@@ -2,7 +2,7 @@
 //! settings.
 
 use super::parse_agent;
-use super::play::{parse_classic_agent, run_plan};
+use super::play::{parse_classic_side, run_plan};
 use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::CliError;
@@ -76,8 +76,8 @@ pub fn run(s: SweepArgs) -> Result<ExitCode, CliError> {
 /// A classic sweep: A against B under every combination of classic
 /// switches (`kanaszta rules --rules classic-002` lists them).
 fn run_classic(s: &SweepArgs, base: ClassicRules) -> Result<ExitCode, CliError> {
-    let a = parse_classic_agent(&s.a)?.to_string();
-    let b = parse_classic_agent(&s.b)?.to_string();
+    let a = parse_classic_side(&s.a)?.name().to_string();
+    let b = parse_classic_side(&s.b)?.name().to_string();
     let mut keys: Vec<String> = vec!["preset".into()];
     keys.extend(ClassicRules::keys().into_iter().map(String::from));
     let decorated = Rules::keys();
