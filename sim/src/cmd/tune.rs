@@ -6,6 +6,7 @@ use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, TunedParam};
 use clap::Args;
 use kanaszta_agents::{AgentSpec, Bounds};
@@ -71,6 +72,12 @@ struct TuneRun<'a> {
     steps: u64,
     steps_done: u64,
     settled: bool,
+    /// Only when a signal stopped the tuning: false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    /// The signal that stopped it, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<&'static str>,
     step_size: f64,
     perturb: f64,
     window: u64,
@@ -226,6 +233,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(&t.out)
         .map_err(|e| CliError::io("create output directory", t.out.display(), e))?;
     let _lock = RunLock::acquire(&t.out)?;
+    signals::install_with(Notes::TUNE)?;
     let trace_path = t.out.join("trace.csv");
     let mut trace = runner::CsvFile::create(&trace_path, &trace_header(&params))?;
     let cfg = SpsaConfig {
@@ -240,9 +248,18 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     let mut done = 0;
     let mut settled = false;
     for _ in 0..t.steps {
+        if signals::stopped().is_some() {
+            break;
+        }
         let st = spsa.propose();
-        let plus = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)?;
-        let minus = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)?;
+        // A step cut short by a signal is dropped: the search keeps the
+        // steps finished.
+        let Some(plus) = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)? else {
+            break;
+        };
+        let Some(minus) = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)? else {
+            break;
+        };
         spsa.update(&st, plus, minus);
         let mut row: Vec<String> = vec![st.k.to_string()];
         row.extend(params.iter().zip(&st.x).map(|(p, &x)| p.text(p.value(x))));
@@ -274,6 +291,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         }
     }
     pb.finish_and_clear();
+    let stopped = signals::stopped().filter(|_| !settled && done < t.steps);
     let best_x = spsa.best();
     let best = spec_at(&base, &params, &best_x)?.to_string();
     let best_path = t.out.join("best.txt");
@@ -300,6 +318,8 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         steps: t.steps,
         steps_done: done,
         settled,
+        complete: stopped.map(|_| false),
+        stopped_by: stopped.map(signals::name),
         step_size: t.step_size,
         perturb: t.perturb,
         window: t.window,
@@ -313,6 +333,12 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     write_json(&t.out.join("run.json"), &record)?;
     let how = if settled {
         format!("settled after {done} of {} steps", t.steps)
+    } else if let Some(sig) = stopped {
+        format!(
+            "stopped by {} after {done} of {} steps",
+            signals::name(sig),
+            t.steps
+        )
     } else {
         format!("{done} of {} steps", t.steps)
     };
@@ -327,6 +353,19 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         )
         .map_err(CliError::from),
     )?;
+    if let Some(sig) = stopped {
+        let command: Vec<String> = std::env::args().collect();
+        eprintln!(
+            "kanaszta: stopped by {} after {done} of {} steps: best.txt holds the tuned spec of \
+             the steps finished, trace.csv their rows; run.json says \"complete\": false, \
+             \"steps_done\": {done}. To tune the whole run, run `{}` again (the steps are the \
+             same)",
+            signals::name(sig),
+            t.steps,
+            command.join(" ")
+        );
+        return Ok(ExitCode::from(signals::exit_status(sig)));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -359,8 +398,8 @@ fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), CliError> {
 
 /// The mean margin, in raw points per hand over paired deals, of the agent
 /// at fractions `x` against the opponents, on the deals of step `k`
-/// (the same deals for both points of a step). `check` only validates the
-/// plan.
+/// (the same deals for both points of a step); `None` when a signal stopped
+/// the games before the last. `check` only validates the plan.
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     base: &AgentSpec,
@@ -371,7 +410,7 @@ fn evaluate(
     t: &TuneArgs,
     k: u64,
     check: bool,
-) -> Result<f64, CliError> {
+) -> Result<Option<f64>, CliError> {
     let a = spec_at(base, params, x)?.to_string();
     let series: Vec<SeriesSpec> = vs
         .iter()
@@ -407,9 +446,12 @@ fn evaluate(
         )));
     }
     if check {
-        return Ok(0.0);
+        return Ok(Some(0.0));
     }
     let res = runner::execute(&plan, t.threads, None, true)?;
+    if res.stopped.is_some() && res.games < res.total {
+        return Ok(None);
+    }
     let mut sum = 0.0;
     for (s, opp) in res.stats.iter().zip(vs) {
         let Some((m, _, _)) = s.diff(0) else {
@@ -420,5 +462,5 @@ fn evaluate(
         };
         sum += m;
     }
-    Ok(sum / vs.len() as f64)
+    Ok(Some(sum / vs.len() as f64))
 }
