@@ -31,25 +31,25 @@ pub struct TuneArgs {
     #[arg(long, value_name = "AGENTS", required = true, value_delimiter = ',')]
     vs: Vec<String>,
     /// Hands per opponent and perturbation in a step, played on paired deals.
-    #[arg(long, default_value_t = 200, value_name = "N")]
+    #[arg(long, default_value_t = 200, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>)]
     hands_per_step: u64,
     /// The most steps.
-    #[arg(long, default_value_t = 50, value_name = "K")]
+    #[arg(long, default_value_t = 50, value_name = "K", allow_negative_numbers = true, value_parser = whole::<u64>)]
     steps: u64,
     /// The first step, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.1, value_name = "A")]
+    #[arg(long, default_value_t = 0.1, value_name = "A", allow_negative_numbers = true, value_parser = fraction)]
     step_size: f64,
     /// The first perturbation, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.1, value_name = "C")]
+    #[arg(long, default_value_t = 0.1, value_name = "C", allow_negative_numbers = true, value_parser = fraction)]
     perturb: f64,
     /// Steps of the settling rule (0: play every step).
-    #[arg(long, default_value_t = 10, value_name = "W")]
+    #[arg(long, default_value_t = 10, value_name = "W", allow_negative_numbers = true, value_parser = whole::<u64>)]
     window: u64,
     /// Master seed: the directions and every step's deals derive from it.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
     /// Worker threads (0: one per core). The output does not depend on it.
-    #[arg(long, default_value_t = 0, value_name = "T")]
+    #[arg(long, default_value_t = 0, value_name = "T", allow_negative_numbers = true, value_parser = whole::<usize>)]
     threads: usize,
     /// Directory for trace.csv, best.txt and run.json (created).
     #[arg(long, default_value = "kanaszta-tune", value_name = "DIR")]
@@ -59,6 +59,21 @@ pub struct TuneArgs {
     quiet: bool,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// A count or a seed: a whole number from 0.
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.trim()
+        .parse::<T>()
+        .map_err(|_| "expected a whole number from 0, e.g. 50".to_string())
+}
+
+/// `--step-size` and `--perturb`: a number; its range is checked with the
+/// other options.
+fn fraction(s: &str) -> Result<f64, String> {
+    s.trim().parse::<f64>().map_err(|_| {
+        "expected a fraction of the parameters' ranges in (0, 1], e.g. 0.1".to_string()
+    })
 }
 
 /// What run.json of a tuning says.
@@ -99,6 +114,24 @@ struct ParamRecord {
     best: f64,
 }
 
+/// The number parameters of an agent with their declared ranges, e.g.
+/// `pile (1..112), patience (1..10000)`, or `none`.
+fn number_params(spec: &AgentSpec) -> String {
+    let keys: Vec<String> = spec
+        .docs()
+        .iter()
+        .filter_map(|d| {
+            let b = spec.bounds(d.key)?;
+            Some(format!("{} ({}..{})", d.key, b.lo, b.hi))
+        })
+        .collect();
+    if keys.is_empty() {
+        "none".into()
+    } else {
+        keys.join(", ")
+    }
+}
+
 /// A parameter of `--param`: `KEY` or `KEY=LO..HI`, checked against the
 /// agent's declaration.
 fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
@@ -106,21 +139,15 @@ fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
         Some((k, r)) => (k.trim(), Some(r.trim())),
         None => (item.trim(), None),
     };
-    let numbers = || -> String {
-        let keys: Vec<String> = spec
-            .docs()
-            .iter()
-            .filter_map(|d| {
-                let b = spec.bounds(d.key)?;
-                Some(format!("{} ({}..{})", d.key, b.lo, b.hi))
-            })
-            .collect();
-        if keys.is_empty() {
-            "none".into()
-        } else {
-            keys.join(", ")
-        }
-    };
+    if key.is_empty() {
+        return Err(CliError::Input(format!(
+            "--param `{item}`: no parameter named; expected KEY or KEY=LO..HI, e.g. --param \
+             pile,patience=5..200; {}'s number parameters: {}",
+            spec.name(),
+            number_params(spec)
+        )));
+    }
+    let numbers = || number_params(spec);
     let Some(doc) = spec.docs().iter().find(|d| d.key == key) else {
         return Err(CliError::Input(format!(
             "--param {key}: {} has no parameter `{key}`; its number parameters: {}",
