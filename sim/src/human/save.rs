@@ -66,10 +66,11 @@ impl SaveFile {
                 ))
             }
             None if obj.contains_key("phase") || obj.contains_key("players") => {
-                return Err(format!(
+                return Err(
                     "a position, not a saved game: play one hand from it with --position FILE \
                      (--resume takes a game saved by `save` in kanaszta human)"
-                ))
+                        .into(),
+                )
             }
             None => return Err(format!("no `format`: {}", expected())),
         }
