@@ -2,7 +2,7 @@
 //! error of that game ([`AgentError`]), never a panic of the run.
 
 use crate::Agent;
-use kanaszta_engine::{Action, GameState, HandRecord, Match, MoveBuf, RuleError};
+use kanaszta_engine::{Action, Game, GameState, HandRecord, Match, MoveBuf, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -61,13 +61,73 @@ pub struct HandPlay {
     pub actions: u64,
 }
 
-/// Plays `state` to its end: the agent of seat `p` is `agents[p]`, drawing
-/// from `rngs[p]`. Agents are restarted first and told every action.
-pub fn play_hand(
-    state: &mut GameState,
-    agents: &mut [Box<dyn Agent>],
+/// A player of a game of family `G` as the turn loop drives it: the
+/// family's agent trait object (the two families hand their agents the
+/// legal actions differently).
+pub trait Seat<G: Game> {
+    /// What the loop keeps between decisions to list the legal actions.
+    type Scratch: Default;
+    /// The agent's spec name.
+    fn name(&self) -> String;
+    /// Called before each new hand.
+    fn restart(&mut self);
+    /// Told what a player did.
+    fn inform(&mut self, player: usize, action: G::Action);
+    /// Chooses the action of seat `p`, the mover, and applies it to
+    /// `state`: the action and the rule that refused it, if one did (the
+    /// state then unchanged).
+    fn play(
+        &mut self,
+        state: &mut G,
+        p: usize,
+        scratch: &mut Self::Scratch,
+        rng: &mut Pcg64Mcg,
+    ) -> (G::Action, Result<(), RuleError>);
+}
+
+impl Seat<GameState> for Box<dyn Agent> {
+    type Scratch = MoveBuf;
+    fn name(&self) -> String {
+        Agent::name(&**self)
+    }
+    fn restart(&mut self) {
+        Agent::restart(&mut **self)
+    }
+    fn inform(&mut self, player: usize, action: Action) {
+        Agent::inform(&mut **self, player, action)
+    }
+    #[inline]
+    fn play(
+        &mut self,
+        state: &mut GameState,
+        p: usize,
+        buf: &mut MoveBuf,
+        rng: &mut Pcg64Mcg,
+    ) -> (Action, Result<(), RuleError>) {
+        let view = state.view(p);
+        let mut moves = state.moves(buf);
+        let action = self.act(&view, &mut moves, rng);
+        // A listed action skips the completion check its listing made; any
+        // other goes through the full check and is refused with the rule.
+        let applied = if moves.lists(action) {
+            state.apply_listed(action)
+        } else {
+            state.apply(action)
+        };
+        (action, applied)
+    }
+}
+
+/// Plays `state` to its end, for either family: seat `p` is `agents[p]`,
+/// drawing from `rngs[p]`. Agents are restarted first and told every
+/// action; an illegal action, or a turn not ended within
+/// [`MAX_DECISIONS_PER_TURN`] decisions, ends the game with an
+/// [`AgentError`].
+pub fn play_turns<G: Game, S: Seat<G>>(
+    state: &mut G,
+    agents: &mut [S],
     rngs: &mut [Pcg64Mcg],
-) -> Result<HandPlay, AgentError> {
+) -> Result<HandPlay, AgentError<G::Action>> {
     assert!(
         agents.len() >= state.players() && rngs.len() >= state.players(),
         "one agent and one generator per seat"
@@ -75,7 +135,7 @@ pub fn play_hand(
     for a in agents.iter_mut() {
         a.restart();
     }
-    let mut buf = MoveBuf::new();
+    let mut scratch = S::Scratch::default();
     let mut play = HandPlay::default();
     let mut last = (u32::MAX, usize::MAX);
     let mut in_turn = 0u32;
@@ -99,17 +159,7 @@ pub fn play_hand(
                 ),
             });
         }
-        let view = state.view(p);
-        let mut moves = state.moves(&mut buf);
-        let action = agents[p].act(&view, &mut moves, &mut rngs[p]);
-        // A listed action skips the completion check its listing made; any
-        // other goes through the full check and is refused with the rule.
-        let listed = moves.lists(action);
-        let applied = if listed {
-            state.apply_listed(action)
-        } else {
-            state.apply(action)
-        };
+        let (action, applied) = agents[p].play(state, p, &mut scratch, &mut rngs[p]);
         if let Err(error) = applied {
             return Err(AgentError {
                 player: p,
@@ -125,6 +175,16 @@ pub fn play_hand(
         }
     }
     Ok(play)
+}
+
+/// Plays `state` to its end: the agent of seat `p` is `agents[p]`, drawing
+/// from `rngs[p]`. Agents are restarted first and told every action.
+pub fn play_hand(
+    state: &mut GameState,
+    agents: &mut [Box<dyn Agent>],
+    rngs: &mut [Pcg64Mcg],
+) -> Result<HandPlay, AgentError> {
+    play_turns(state, agents, rngs)
 }
 
 /// Plays a match to its end (D-16): each hand from [`Match::next_hand`],

@@ -180,8 +180,8 @@ impl ParamText for bool {
 #[macro_export]
 macro_rules! agent_params {
     // A classic canasta player's parameters (C-1 … C-24): the same
-    // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get` and
-    // `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
+    // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get`, `bounds`
+    // and `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
     // inherent items.
     (
         $(#[$meta:meta])*
@@ -194,6 +194,26 @@ macro_rules! agent_params {
             )*
         }
     ) => {
+        $crate::agent_params!(@struct $(#[$meta])* $vis $Name { $($(#[$fmeta])* $field: $ty = $default;)* });
+
+        impl $Name {
+            /// The agent's name in specs.
+            pub const NAME: &'static str = $agent_name;
+            /// One line on what the agent does.
+            pub const SUMMARY: &'static str = $summary;
+
+            $crate::agent_params!(@items pub $( $field: $ty, $parse, $accepts, $doc; )*);
+
+            /// A new agent with these parameters.
+            pub fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
+                Box::new(<$Agent>::new(self.clone()))
+            }
+        }
+    };
+    // The struct with its defaults, for both families.
+    (@struct $(#[$meta:meta])* $vis:vis $Name:ident {
+        $($(#[$fmeta:meta])* $field:ident: $ty:ty = $default:expr;)*
+    }) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq)]
         $vis struct $Name {
@@ -207,54 +227,45 @@ macro_rules! agent_params {
                 }
             }
         }
+    };
+    // `docs`, `set`, `get` and `bounds`, for both families: inherent
+    // (`pub`) for classic players, the items of [`Params`] otherwise.
+    (@items $fvis:vis $( $field:ident: $ty:ty, $parse:expr, $accepts:expr, $doc:expr; )*) => {
+        /// Every parameter, in canonical order.
+        $fvis fn docs() -> &'static [$crate::ParamDoc] {
+            const DOCS: &[$crate::ParamDoc] = &[$($crate::ParamDoc {
+                key: stringify!($field),
+                accepts: $accepts,
+                doc: $doc,
+            },)*];
+            DOCS
+        }
 
-        impl $Name {
-            /// The agent's name in specs.
-            pub const NAME: &'static str = $agent_name;
-            /// One line on what the agent does.
-            pub const SUMMARY: &'static str = $summary;
-
-            /// Every parameter, in canonical order.
-            pub fn docs() -> &'static [$crate::ParamDoc] {
-                const DOCS: &[$crate::ParamDoc] = &[$($crate::ParamDoc {
-                    key: stringify!($field),
-                    accepts: $accepts,
-                    doc: $doc,
-                },)*];
-                DOCS
+        /// Sets one parameter; the error says what the key accepts.
+        $fvis fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+            match key {
+                $(stringify!($field) => {
+                    self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
+                })*
+                _ => return Err(format!("unknown key `{key}`")),
             }
+            Ok(())
+        }
 
-            /// Sets one parameter; the error says what the key accepts.
-            pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-                match key {
-                    $(stringify!($field) => {
-                        self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
-                    })*
-                    _ => return Err(format!("unknown key `{key}`")),
-                }
-                Ok(())
+        /// Reads one parameter as text (`None` for an unknown key).
+        $fvis fn get(&self, key: &str) -> Option<String> {
+            match key {
+                $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
+                _ => None,
             }
+        }
 
-            /// Reads one parameter as text (`None` for an unknown key).
-            pub fn get(&self, key: &str) -> Option<String> {
-                match key {
-                    $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
-                    _ => None,
-                }
-            }
-
-            /// The declared range of a number parameter (`None` for a
-            /// switch or an unknown key).
-            pub fn bounds(key: &str) -> Option<$crate::Bounds> {
-                match key {
-                    $(stringify!($field) => $crate::ParseParam::<$ty>::bounds(&($parse)),)*
-                    _ => None,
-                }
-            }
-
-            /// A new agent with these parameters.
-            pub fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
-                Box::new(<$Agent>::new(self.clone()))
+        /// The declared range of a number parameter (`None` for a
+        /// switch or an unknown key).
+        $fvis fn bounds(key: &str) -> Option<$crate::Bounds> {
+            match key {
+                $(stringify!($field) => $crate::ParseParam::<$ty>::bounds(&($parse)),)*
+                _ => None,
             }
         }
     };
@@ -269,56 +280,13 @@ macro_rules! agent_params {
             )*
         }
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq)]
-        $vis struct $Name {
-            $($(#[$fmeta])* pub $field: $ty,)*
-        }
-
-        impl Default for $Name {
-            fn default() -> $Name {
-                $Name {
-                    $($field: $default,)*
-                }
-            }
-        }
+        $crate::agent_params!(@struct $(#[$meta])* $vis $Name { $($(#[$fmeta])* $field: $ty = $default;)* });
 
         impl $crate::Params for $Name {
             const NAME: &'static str = $agent_name;
             const SUMMARY: &'static str = $summary;
 
-            fn docs() -> &'static [$crate::ParamDoc] {
-                const DOCS: &[$crate::ParamDoc] = &[$($crate::ParamDoc {
-                    key: stringify!($field),
-                    accepts: $accepts,
-                    doc: $doc,
-                },)*];
-                DOCS
-            }
-
-            fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-                match key {
-                    $(stringify!($field) => {
-                        self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
-                    })*
-                    _ => return Err(format!("unknown key `{key}`")),
-                }
-                Ok(())
-            }
-
-            fn get(&self, key: &str) -> Option<String> {
-                match key {
-                    $(stringify!($field) => Some($crate::ParamText::text(&self.$field)),)*
-                    _ => None,
-                }
-            }
-
-            fn bounds(key: &str) -> Option<$crate::Bounds> {
-                match key {
-                    $(stringify!($field) => $crate::ParseParam::<$ty>::bounds(&($parse)),)*
-                    _ => None,
-                }
-            }
+            $crate::agent_params!(@items $( $field: $ty, $parse, $accepts, $doc; )*);
 
             fn build(&self) -> Box<dyn $crate::Agent> {
                 Box::new(<$Agent>::new(self.clone()))

@@ -14,14 +14,10 @@ use kanaszta_agents::classic::{ClassicAgent, ClassicRandom};
 mod duel_common;
 
 use duel_common::{interval, play_hand, MeldAll};
+use kanaszta_engine::classic::testing::{cards as cs, ordered, position, table};
 use kanaszta_engine::classic::*;
-use kanaszta_engine::{Card, CardSet};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-
-fn cs(s: &str) -> CardSet {
-    CardSet::parse(s).unwrap()
-}
 
 fn rules(preset: &str, players: u8) -> ClassicRules {
     let mut r = ClassicRules::preset(preset).unwrap();
@@ -31,48 +27,6 @@ fn rules(preset: &str, players: u8) -> ClassicRules {
 
 fn act(s: &str) -> ClassicAction {
     s.parse().unwrap()
-}
-
-/// A side's table from melds written as card lists.
-fn table(melds: &[&str], red: &str) -> SideTable {
-    let mut t = SideTable::default();
-    for m in melds {
-        let set = cs(m);
-        let nat = set.iter().find(|c| !c.is_wild());
-        match nat.and_then(Kind::of) {
-            Some(k) if k == Kind::BLACK_THREE => t.black_threes = set,
-            Some(k) => t.melds[k.index()] = set,
-            None => t.wild_canastas[0] = set,
-        }
-    }
-    t.red_threes = cs(red);
-    t
-}
-
-fn ordered(s: &str) -> Vec<Card> {
-    s.split_whitespace().map(|c| c.parse().unwrap()).collect()
-}
-
-/// Player 0 to move; `pile` bottom first; `stock` the next cards drawn,
-/// the first drawn last.
-fn position(
-    r: ClassicRules,
-    hands: &[&str],
-    tables: &[SideTable],
-    pile: &str,
-    stock: &str,
-) -> ClassicState {
-    let mut s = ClassicSetup::new(r);
-    for (i, h) in hands.iter().enumerate() {
-        s.hands[i] = cs(h);
-    }
-    for (i, t) in tables.iter().enumerate() {
-        s.tables[i] = *t;
-    }
-    s.pile = ordered(pile);
-    s.stock_top = ordered(stock);
-    s.turns = 10;
-    s.into_state().unwrap()
 }
 
 fn rules_agent() -> ClassicRulesAgent {

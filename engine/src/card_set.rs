@@ -374,10 +374,7 @@ impl<'de> serde::Deserialize<'de> for CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cs(s: &str) -> CardSet {
-        CardSet::parse(s).unwrap()
-    }
+    use crate::test_util::cs;
 
     #[test]
     fn min_keeps_each_card_as_often_as_in_both() {

@@ -198,18 +198,7 @@ pub(crate) fn outside(tables: &[Table]) -> CardSet {
 mod tests {
     use super::*;
     use crate::rules::test_variants;
-
-    fn cs(s: &str) -> CardSet {
-        CardSet::parse(s).unwrap()
-    }
-
-    fn table(groups: &[&str]) -> Table {
-        let mut t = Table::default();
-        for g in groups {
-            t.push(Group::from_cards(cs(g)).unwrap()).unwrap();
-        }
-        t
-    }
+    use crate::test_util::{cs, table};
 
     fn groups(t: &Table) -> &[Group] {
         t.groups()

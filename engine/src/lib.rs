@@ -38,6 +38,8 @@ mod solver;
 mod state;
 mod table;
 mod tax;
+#[cfg(test)]
+mod test_util;
 
 pub use action::{Action, ParseActionError};
 pub use card::{Card, ParseCardError, Rank, Suit};

@@ -128,19 +128,7 @@ pub fn score_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::group::Group;
-
-    fn cs(s: &str) -> CardSet {
-        CardSet::parse(s).unwrap()
-    }
-
-    fn table(groups: &[&str]) -> Table {
-        let mut t = Table::default();
-        for g in groups {
-            t.push(Group::from_cards(cs(g)).unwrap()).unwrap();
-        }
-        t
-    }
+    use crate::test_util::{cs, table};
 
     /// D-14 worked example: red canasta of eights, three aces laid, two jacks
     /// in hand: card value 70 + 60 − 20 = 110.

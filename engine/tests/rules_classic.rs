@@ -3,12 +3,8 @@
 //! `ClassicSetup`; actions are written in the classic notation
 //! (`take 8 2 0 0`, `lay 9 2 1 0`, `extend 9 JK`, `discard 4`, …).
 
+use kanaszta_engine::classic::testing::{cards as cs, ordered, position, table};
 use kanaszta_engine::classic::*;
-use kanaszta_engine::{Card, CardSet};
-
-fn cs(s: &str) -> CardSet {
-    CardSet::parse(s).unwrap()
-}
 
 fn rules(preset: &str, players: u8) -> ClassicRules {
     let mut r = ClassicRules::preset(preset).unwrap();
@@ -18,54 +14,6 @@ fn rules(preset: &str, players: u8) -> ClassicRules {
 
 fn act(s: &str) -> ClassicAction {
     s.parse().unwrap()
-}
-
-/// A side's table from melds written as card lists.
-fn table(melds: &[&str], red: &str) -> SideTable {
-    let mut t = SideTable::default();
-    for m in melds {
-        let set = cs(m);
-        let nat = set.iter().find(|c| !c.is_wild());
-        match nat.and_then(Kind::of) {
-            Some(k) if k == Kind::BLACK_THREE => t.black_threes = set,
-            Some(k) => t.melds[k.index()] = set,
-            None => {
-                if t.wild_canastas[0].is_empty() {
-                    t.wild_canastas[0] = set
-                } else {
-                    t.wild_canastas[1] = set
-                }
-            }
-        }
-    }
-    t.red_threes = cs(red);
-    t
-}
-
-/// Player 0 to move; `hands[0]` is his; `pile` bottom first; `stock` the
-/// next cards drawn, the first drawn last.
-fn position(
-    r: ClassicRules,
-    hands: &[&str],
-    tables: &[SideTable],
-    pile: &str,
-    stock: &str,
-) -> ClassicState {
-    let mut s = ClassicSetup::new(r);
-    for (i, h) in hands.iter().enumerate() {
-        s.hands[i] = cs(h);
-    }
-    for (i, t) in tables.iter().enumerate() {
-        s.tables[i] = *t;
-    }
-    s.pile = cs_ordered(pile);
-    s.stock_top = cs_ordered(stock);
-    s.turns = 10;
-    s.into_state().unwrap()
-}
-
-fn cs_ordered(s: &str) -> Vec<Card> {
-    s.split_whitespace().map(|c| c.parse().unwrap()).collect()
 }
 
 fn legal(g: &ClassicState) -> Vec<ClassicAction> {
@@ -405,7 +353,7 @@ fn c11_stock_empty_ends_the_hand() {
     // Everything in hands, tables and pile: an empty stock.
     let mut pack = classic_pack(4);
     let h0 = cs("8C 9S KS");
-    let pile = cs_ordered("5D 6C");
+    let pile = ordered("5D 6C");
     pack = pack.checked_sub(h0).unwrap();
     for c in &pile {
         pack.remove(*c);
@@ -756,7 +704,7 @@ fn c23_scores_and_last_red_three() {
     let mut pack = classic_pack(4);
     let h0 = cs("8C 8D 8S 9S KS");
     pack = pack.checked_sub(h0).unwrap();
-    let pile = cs_ordered("5D 6C");
+    let pile = ordered("5D 6C");
     for c in &pile {
         pack.remove(*c);
     }
@@ -764,7 +712,7 @@ fn c23_scores_and_last_red_three() {
     s.hands[0] = h0;
     s.hands[1] = pack;
     s.pile = pile;
-    s.stock_top = cs_ordered("3H");
+    s.stock_top = ordered("3H");
     s.tables[0] = table(&["AS AH AD"], "");
     s.hands[1] = s.hands[1].checked_sub(cs("AS AH AD")).unwrap();
     let mut g = s.into_state().unwrap();

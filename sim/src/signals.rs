@@ -3,6 +3,7 @@
 //! written, the summary covers them, run.json marks the run incomplete and
 //! the command exits with 128 + the signal's number (130 for SIGINT, 143
 //! for SIGTERM). A second signal quits at once, removing the run's lock.
+//! `tune` stops the same way between steps (see [`Notes::TUNE`]).
 //!
 //! `signal-hook` is used for its iterator: the handler is an ordinary
 //! thread, which may print, remove files and exit, and which is told which
@@ -19,6 +20,32 @@ static STOP: AtomicI32 = AtomicI32::new(0);
 
 static INSTALLED: OnceLock<()> = OnceLock::new();
 
+/// What the user is told at the first signal and at a second one: how the
+/// command stops.
+#[derive(Clone, Copy, Debug)]
+pub struct Notes {
+    /// After the first signal's name.
+    pub first: &'static str,
+    /// After "SIGNAL again: quitting at once; ".
+    pub again: &'static str,
+}
+
+impl Notes {
+    /// A run of games (`play`, `tournament`, `sweep`).
+    pub const RUN: Notes = Notes {
+        first: "no new games are dealt; the games in play finish and the rows so far are \
+                summarized",
+        again: "the whole rows written are kept but summary.csv is not written \
+                (`kanaszta merge DIR --out NEW` summarizes them)",
+    };
+    /// `tune`: the step in play is dropped.
+    pub const TUNE: Notes = Notes {
+        first: "no new step is begun; the step in play is dropped and best.txt and run.json \
+                are written from the steps finished",
+        again: "trace.csv keeps the steps finished but best.txt and run.json are not written",
+    };
+}
+
 /// The signal's name.
 pub fn name(sig: i32) -> &'static str {
     match sig {
@@ -33,8 +60,14 @@ pub fn exit_status(sig: i32) -> u8 {
     (128 + sig).clamp(1, 255) as u8
 }
 
-/// Handles SIGINT and SIGTERM from now on (once per process).
+/// Handles SIGINT and SIGTERM from now on (once per process), for a run
+/// of games.
 pub fn install() -> Result<(), CliError> {
+    install_with(Notes::RUN)
+}
+
+/// [`install`], telling the user `notes` of how the command stops.
+pub fn install_with(notes: Notes) -> Result<(), CliError> {
     if INSTALLED.get().is_some() {
         return Ok(());
     }
@@ -54,17 +87,17 @@ pub fn install() -> Result<(), CliError> {
                 .is_ok()
             {
                 eprintln!(
-                    "{clear}kanaszta: {}: no new games are dealt; the games in play finish and \
-                     the rows so far are summarized ({} again to quit at once)",
+                    "{clear}kanaszta: {}: {} ({} again to quit at once)",
                     name(sig),
+                    notes.first,
                     if sig == SIGINT { "Ctrl-C" } else { "a signal" }
                 );
             } else {
                 crate::lock::release_all();
                 eprintln!(
-                    "{clear}kanaszta: {} again: quitting at once; the whole rows written are kept \
-                     but summary.csv is not written (`kanaszta merge DIR --out NEW` summarizes them)",
-                    name(sig)
+                    "{clear}kanaszta: {} again: quitting at once; {}",
+                    name(sig),
+                    notes.again
                 );
                 std::process::exit(exit_status(sig).into());
             }

@@ -138,3 +138,77 @@ fn parameters_it_cannot_move_are_refused() {
         "nothing written for bad input"
     );
 }
+
+/// Ctrl-C (SIGINT) during a tuning keeps its work like `play` keeps its
+/// finished games: the step in play is dropped, best.txt and run.json are
+/// written from the steps finished (run.json: `"complete": false` and how
+/// many), the lock is removed, and the exit status is 130.
+#[test]
+fn sigint_keeps_the_steps_finished() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let d = tmp("tune-sigint");
+    let child = Command::new(BIN)
+        .args([
+            "tune",
+            "--agent",
+            "greedy",
+            "--param",
+            "pile,patience=5..200",
+            "--vs",
+            "random",
+            "--hands-per-step",
+            "20",
+            "--steps",
+            "1000000",
+            "--window",
+            "0",
+            "--threads",
+            "1",
+            "--out",
+            s(&d),
+            "--quiet",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let trace = d.join("trace.csv");
+    let start = Instant::now();
+    while std::fs::read_to_string(&trace).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no steps");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(130), "{stdout}\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let (_, rows) = table(&trace);
+    let done = rows.len();
+    assert!(done >= 3);
+    let best = read(&d.join("best.txt"));
+    assert!(best.starts_with("greedy"), "{best}");
+    let run: serde_json::Value = serde_json::from_str(&read(&d.join("run.json"))).unwrap();
+    assert_eq!(run["complete"], false, "{run}");
+    assert_eq!(run["stopped_by"], "SIGINT", "{run}");
+    assert_eq!(run["steps_done"], done as u64, "{run}");
+    assert_eq!(run["steps"], 1_000_000);
+    assert_eq!(run["best"], best.trim());
+    assert!(
+        stdout.contains(&format!("stopped by SIGINT after {done} of 1000000 steps")),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(&format!("\"steps_done\": {done}")) && stderr.contains("again"),
+        "{stderr}"
+    );
+    assert!(!d.join(".lock").exists(), "the lock is removed");
+}

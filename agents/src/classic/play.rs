@@ -1,9 +1,10 @@
-//! Driving classic players through a hand or a match: an illegal action
-//! or a turn that never ends is an error of that game
-//! ([`ClassicAgentError`]), never a panic of the run.
+//! Driving classic players through a hand or a match, by the turn loop of
+//! both families ([`crate::play::play_turns`]): an illegal action or a
+//! turn that never ends is an error of that game ([`ClassicAgentError`]),
+//! never a panic of the run.
 
 use super::ClassicAgent;
-use crate::play::{HandPlay, MAX_DECISIONS_PER_TURN};
+use crate::play::{play_turns, HandPlay, Seat};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicMatchResult, ClassicState};
 use kanaszta_engine::RuleError;
 use rand_pcg::Pcg64Mcg;
@@ -12,6 +13,31 @@ use rand_pcg::Pcg64Mcg;
 /// engine's rule error says why) or did not end its turn.
 pub type ClassicAgentError = crate::AgentError<ClassicAction>;
 
+impl Seat<ClassicState> for Box<dyn ClassicAgent> {
+    type Scratch = Vec<ClassicAction>;
+    fn name(&self) -> String {
+        ClassicAgent::name(&**self)
+    }
+    fn restart(&mut self) {
+        ClassicAgent::restart(&mut **self)
+    }
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        ClassicAgent::inform(&mut **self, player, action)
+    }
+    #[inline]
+    fn play(
+        &mut self,
+        state: &mut ClassicState,
+        p: usize,
+        legal: &mut Vec<ClassicAction>,
+        rng: &mut Pcg64Mcg,
+    ) -> (ClassicAction, Result<(), RuleError>) {
+        state.legal_actions(legal);
+        let action = self.act(&state.view(p), legal, rng);
+        (action, state.apply(action))
+    }
+}
+
 /// Plays `state` to its end: seat `p` is `agents[p]` drawing from
 /// `rngs[p]`. Players are restarted first and told every action.
 pub fn play_classic_hand(
@@ -19,56 +45,7 @@ pub fn play_classic_hand(
     agents: &mut [Box<dyn ClassicAgent>],
     rngs: &mut [Pcg64Mcg],
 ) -> Result<HandPlay, ClassicAgentError> {
-    assert!(
-        agents.len() >= state.players() && rngs.len() >= state.players(),
-        "one player and one generator per seat"
-    );
-    for a in agents.iter_mut() {
-        a.restart();
-    }
-    let mut legal = Vec::new();
-    let mut play = HandPlay::default();
-    let mut last = (u32::MAX, usize::MAX);
-    let mut in_turn = 0u32;
-    while !state.is_terminal() {
-        let p = state.current_player();
-        let key = (state.turns(), p);
-        if key != last {
-            last = key;
-            in_turn = 0;
-        }
-        in_turn += 1;
-        let fault = |agents: &[Box<dyn ClassicAgent>], state: &ClassicState, action, error| {
-            ClassicAgentError {
-                player: p,
-                agent: agents[p].name(),
-                turn: state.turns() + 1,
-                action,
-                error,
-            }
-        };
-        if in_turn > MAX_DECISIONS_PER_TURN {
-            return Err(fault(
-                agents,
-                state,
-                None,
-                RuleError::new(
-                    "I-24",
-                    format!("the turn did not end within {MAX_DECISIONS_PER_TURN} decisions"),
-                ),
-            ));
-        }
-        state.legal_actions(&mut legal);
-        let action = agents[p].act(&state.view(p), &legal, &mut rngs[p]);
-        if let Err(error) = state.apply(action) {
-            return Err(fault(agents, state, Some(action), error));
-        }
-        play.actions += 1;
-        for a in agents.iter_mut() {
-            a.inform(p, action);
-        }
-    }
-    Ok(play)
+    play_turns(state, agents, rngs)
 }
 
 /// Plays `m` to its end (C-12, C-24), hand after hand with the same

@@ -35,6 +35,8 @@ mod score;
 mod setup;
 mod solver;
 mod state;
+#[doc(hidden)]
+pub mod testing;
 mod view;
 
 pub use action::{ClassicAction, Counts, Kind, MeldKey};

@@ -7,9 +7,7 @@ use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
 use crate::rules::{GroupsPerRank, Permit};
 
-fn cs(s: &str) -> CardSet {
-    CardSet::parse(s).unwrap()
-}
+use crate::test_util::cs;
 fn g(s: &str) -> Group {
     Group::from_cards(cs(s)).unwrap()
 }

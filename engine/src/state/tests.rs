@@ -802,9 +802,7 @@ fn leaves_left_unmarked_change_no_search() {
 
 // ----- I-32: the dead lock against the engine's own steps ------------------
 
-fn cs(s: &str) -> CardSet {
-    CardSet::parse(s).unwrap()
-}
+use crate::test_util::cs;
 
 /// A probe of `g` in which player `p` begins a meld phase holding
 /// `hand`, his table as at the end of a turn.

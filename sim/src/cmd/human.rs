@@ -81,7 +81,14 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         .pace
         .unwrap_or(if terminal { Pace::Turn } else { Pace::None });
     let position = match &a.position {
-        Some(p) => Some(input::read_text(p, "position", input::JSON_LIMIT)?),
+        Some(p) => {
+            let text = input::read_text(p, "position", input::JSON_LIMIT)?;
+            // Checked here to name the file; the session loads it again.
+            kanaszta_engine::Position::from_json(&text)
+                .and_then(|pos| pos.to_state())
+                .map_err(|e| CliError::Input(format!("{p}: {e}")))?;
+            Some(text)
+        }
         None => None,
     };
     let seed = a.seed.unwrap_or_else(|| {

@@ -6,6 +6,7 @@ use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, TunedParam};
 use clap::Args;
 use kanaszta_agents::{AgentSpec, Bounds};
@@ -30,25 +31,25 @@ pub struct TuneArgs {
     #[arg(long, value_name = "AGENTS", required = true, value_delimiter = ',')]
     vs: Vec<String>,
     /// Hands per opponent and perturbation in a step, played on paired deals.
-    #[arg(long, default_value_t = 200, value_name = "N")]
+    #[arg(long, default_value_t = 200, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>)]
     hands_per_step: u64,
     /// The most steps.
-    #[arg(long, default_value_t = 50, value_name = "K")]
+    #[arg(long, default_value_t = 50, value_name = "K", allow_negative_numbers = true, value_parser = whole::<u64>)]
     steps: u64,
     /// The first step, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.1, value_name = "A")]
+    #[arg(long, default_value_t = 0.1, value_name = "A", allow_negative_numbers = true, value_parser = fraction)]
     step_size: f64,
     /// The first perturbation, as a fraction of each parameter's range.
-    #[arg(long, default_value_t = 0.1, value_name = "C")]
+    #[arg(long, default_value_t = 0.1, value_name = "C", allow_negative_numbers = true, value_parser = fraction)]
     perturb: f64,
     /// Steps of the settling rule (0: play every step).
-    #[arg(long, default_value_t = 10, value_name = "W")]
+    #[arg(long, default_value_t = 10, value_name = "W", allow_negative_numbers = true, value_parser = whole::<u64>)]
     window: u64,
     /// Master seed: the directions and every step's deals derive from it.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
     /// Worker threads (0: one per core). The output does not depend on it.
-    #[arg(long, default_value_t = 0, value_name = "T")]
+    #[arg(long, default_value_t = 0, value_name = "T", allow_negative_numbers = true, value_parser = whole::<usize>)]
     threads: usize,
     /// Directory for trace.csv, best.txt and run.json (created).
     #[arg(long, default_value = "kanaszta-tune", value_name = "DIR")]
@@ -58,6 +59,21 @@ pub struct TuneArgs {
     quiet: bool,
     #[command(flatten)]
     rules: RulesArgs,
+}
+
+/// A count or a seed: a whole number from 0.
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.trim()
+        .parse::<T>()
+        .map_err(|_| "expected a whole number from 0, e.g. 50".to_string())
+}
+
+/// `--step-size` and `--perturb`: a number; its range is checked with the
+/// other options.
+fn fraction(s: &str) -> Result<f64, String> {
+    s.trim().parse::<f64>().map_err(|_| {
+        "expected a fraction of the parameters' ranges in (0, 1], e.g. 0.1".to_string()
+    })
 }
 
 /// What run.json of a tuning says.
@@ -71,6 +87,12 @@ struct TuneRun<'a> {
     steps: u64,
     steps_done: u64,
     settled: bool,
+    /// Only when a signal stopped the tuning: false.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    /// The signal that stopped it, if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<&'static str>,
     step_size: f64,
     perturb: f64,
     window: u64,
@@ -92,6 +114,24 @@ struct ParamRecord {
     best: f64,
 }
 
+/// The number parameters of an agent with their declared ranges, e.g.
+/// `pile (1..112), patience (1..10000)`, or `none`.
+fn number_params(spec: &AgentSpec) -> String {
+    let keys: Vec<String> = spec
+        .docs()
+        .iter()
+        .filter_map(|d| {
+            let b = spec.bounds(d.key)?;
+            Some(format!("{} ({}..{})", d.key, b.lo, b.hi))
+        })
+        .collect();
+    if keys.is_empty() {
+        "none".into()
+    } else {
+        keys.join(", ")
+    }
+}
+
 /// A parameter of `--param`: `KEY` or `KEY=LO..HI`, checked against the
 /// agent's declaration.
 fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
@@ -99,21 +139,15 @@ fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
         Some((k, r)) => (k.trim(), Some(r.trim())),
         None => (item.trim(), None),
     };
-    let numbers = || -> String {
-        let keys: Vec<String> = spec
-            .docs()
-            .iter()
-            .filter_map(|d| {
-                let b = spec.bounds(d.key)?;
-                Some(format!("{} ({}..{})", d.key, b.lo, b.hi))
-            })
-            .collect();
-        if keys.is_empty() {
-            "none".into()
-        } else {
-            keys.join(", ")
-        }
-    };
+    if key.is_empty() {
+        return Err(CliError::Input(format!(
+            "--param `{item}`: no parameter named; expected KEY or KEY=LO..HI, e.g. --param \
+             pile,patience=5..200; {}'s number parameters: {}",
+            spec.name(),
+            number_params(spec)
+        )));
+    }
+    let numbers = || number_params(spec);
     let Some(doc) = spec.docs().iter().find(|d| d.key == key) else {
         return Err(CliError::Input(format!(
             "--param {key}: {} has no parameter `{key}`; its number parameters: {}",
@@ -226,6 +260,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     std::fs::create_dir_all(&t.out)
         .map_err(|e| CliError::io("create output directory", t.out.display(), e))?;
     let _lock = RunLock::acquire(&t.out)?;
+    signals::install_with(Notes::TUNE)?;
     let trace_path = t.out.join("trace.csv");
     let mut trace = runner::CsvFile::create(&trace_path, &trace_header(&params))?;
     let cfg = SpsaConfig {
@@ -240,9 +275,18 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     let mut done = 0;
     let mut settled = false;
     for _ in 0..t.steps {
+        if signals::stopped().is_some() {
+            break;
+        }
         let st = spsa.propose();
-        let plus = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)?;
-        let minus = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)?;
+        // A step cut short by a signal is dropped: the search keeps the
+        // steps finished.
+        let Some(plus) = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)? else {
+            break;
+        };
+        let Some(minus) = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)? else {
+            break;
+        };
         spsa.update(&st, plus, minus);
         let mut row: Vec<String> = vec![st.k.to_string()];
         row.extend(params.iter().zip(&st.x).map(|(p, &x)| p.text(p.value(x))));
@@ -274,6 +318,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         }
     }
     pb.finish_and_clear();
+    let stopped = signals::stopped().filter(|_| !settled && done < t.steps);
     let best_x = spsa.best();
     let best = spec_at(&base, &params, &best_x)?.to_string();
     let best_path = t.out.join("best.txt");
@@ -300,6 +345,8 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         steps: t.steps,
         steps_done: done,
         settled,
+        complete: stopped.map(|_| false),
+        stopped_by: stopped.map(signals::name),
         step_size: t.step_size,
         perturb: t.perturb,
         window: t.window,
@@ -313,6 +360,12 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     write_json(&t.out.join("run.json"), &record)?;
     let how = if settled {
         format!("settled after {done} of {} steps", t.steps)
+    } else if let Some(sig) = stopped {
+        format!(
+            "stopped by {} after {done} of {} steps",
+            signals::name(sig),
+            t.steps
+        )
     } else {
         format!("{done} of {} steps", t.steps)
     };
@@ -327,6 +380,19 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         )
         .map_err(CliError::from),
     )?;
+    if let Some(sig) = stopped {
+        let command: Vec<String> = std::env::args().collect();
+        eprintln!(
+            "kanaszta: stopped by {} after {done} of {} steps: best.txt holds the tuned spec of \
+             the steps finished, trace.csv their rows; run.json says \"complete\": false, \
+             \"steps_done\": {done}. To tune the whole run, run `{}` again (the steps are the \
+             same)",
+            signals::name(sig),
+            t.steps,
+            command.join(" ")
+        );
+        return Ok(ExitCode::from(signals::exit_status(sig)));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -359,8 +425,8 @@ fn write_json<T: Serialize>(path: &Path, v: &T) -> Result<(), CliError> {
 
 /// The mean margin, in raw points per hand over paired deals, of the agent
 /// at fractions `x` against the opponents, on the deals of step `k`
-/// (the same deals for both points of a step). `check` only validates the
-/// plan.
+/// (the same deals for both points of a step); `None` when a signal stopped
+/// the games before the last. `check` only validates the plan.
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     base: &AgentSpec,
@@ -371,7 +437,7 @@ fn evaluate(
     t: &TuneArgs,
     k: u64,
     check: bool,
-) -> Result<f64, CliError> {
+) -> Result<Option<f64>, CliError> {
     let a = spec_at(base, params, x)?.to_string();
     let series: Vec<SeriesSpec> = vs
         .iter()
@@ -407,9 +473,12 @@ fn evaluate(
         )));
     }
     if check {
-        return Ok(0.0);
+        return Ok(Some(0.0));
     }
     let res = runner::execute(&plan, t.threads, None, true)?;
+    if res.stopped.is_some() && res.games < res.total {
+        return Ok(None);
+    }
     let mut sum = 0.0;
     for (s, opp) in res.stats.iter().zip(vs) {
         let Some((m, _, _)) = s.diff(0) else {
@@ -420,5 +489,5 @@ fn evaluate(
         };
         sum += m;
     }
-    Ok(sum / vs.len() as f64)
+    Ok(Some(sum / vs.len() as f64))
 }

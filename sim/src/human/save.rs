@@ -42,13 +42,39 @@ pub struct SaveFile {
 impl SaveFile {
     /// Parses a saved game, checking its format tag and rules.
     pub fn from_json(text: &str) -> Result<SaveFile, String> {
-        let s: SaveFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if s.format != FORMAT {
-            return Err(format!(
-                "format `{}`: expected \"{FORMAT}\" (a file written by `save` in kanaszta human)",
-                s.format
-            ));
+        let expected = || {
+            format!(
+                "expected a game saved by `save` in kanaszta human (a JSON object with \
+                 \"format\": \"{FORMAT}\")"
+            )
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim().is_empty() {
+            return Err(format!("empty: {}", expected()));
         }
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON ({e}): {}", expected()))?;
+        let Some(obj) = v.as_object() else {
+            return Err(format!("not a JSON object: {}", expected()));
+        };
+        match obj.get("format") {
+            Some(serde_json::Value::String(f)) if f == FORMAT => {}
+            Some(f) => {
+                return Err(format!(
+                    "format {f}: expected \"{FORMAT}\" (a file written by `save` in kanaszta \
+                     human)"
+                ))
+            }
+            None if obj.contains_key("phase") || obj.contains_key("players") => {
+                return Err(
+                    "a position, not a saved game: play one hand from it with --position FILE \
+                     (--resume takes a game saved by `save` in kanaszta human)"
+                        .into(),
+                )
+            }
+            None => return Err(format!("no `format`: {}", expected())),
+        }
+        let s: SaveFile = serde_json::from_value(v).map_err(|e| format!("saved game: {e}"))?;
         s.rules.validate().map_err(|e| format!("rules: {e}"))?;
         if s.hands.is_empty() {
             return Err("`hands` is empty: a saved game holds at least the hand in play".into());
