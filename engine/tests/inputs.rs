@@ -1,4 +1,4 @@
-//! Issue 24: rules and positions that were refused with misleading
+//! Rules and positions that were refused with misleading
 //! messages, or accepted although degenerate, are refused saying what was
 //! wrong and what is accepted.
 

@@ -1,4 +1,4 @@
-//! Issue 24: inputs that hung, gave silently wrong results or misleading
+//! Inputs that once hung, gave silently wrong results or misleading
 //! messages. Each is refused with what was wrong and what is accepted (exit
 //! status 1), or handled, in bounded time and memory.
 
