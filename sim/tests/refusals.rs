@@ -43,7 +43,14 @@ fn play_sprt_refusals_name_the_bounds_and_what_is_accepted() {
             ),
             (&["--sprt", "inf"], &["--sprt-h1 inf", "a finite number"]),
             (&["--sprt", "NaN"], &["--sprt-h1 NaN", "a finite number"]),
-            (&["--sprt", "abc"], &["'abc'", "--sprt"]),
+            (
+                &["--sprt", "abc"],
+                &["'abc'", "--sprt", "expected a number, e.g. 50"],
+            ),
+            (
+                &["--sprt", "50", "--sprt-min-deals", "-1"],
+                &["'-1'", "--sprt-min-deals", "a whole number of deals"],
+            ),
             (
                 &["--sprt", "50", "--sprt-alpha", "0"],
                 &["--sprt-alpha 0", "strictly between 0 and 1", "0.05"],

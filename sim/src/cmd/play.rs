@@ -37,20 +37,21 @@ pub struct PlayArgs {
         long,
         value_name = "X",
         allow_negative_numbers = true,
+        value_parser = sprt_number,
         long_help = SPRT_HELP
     )]
     sprt: Option<f64>,
     /// SPRT: H0, A's mean per deal is at most M0 (default: the metric's equal value).
-    #[arg(long, value_name = "M0", allow_negative_numbers = true)]
+    #[arg(long, value_name = "M0", allow_negative_numbers = true, value_parser = sprt_number)]
     sprt_h0: Option<f64>,
     /// SPRT: H1, A's mean per deal is at least M1 (turns the test on, like --sprt).
-    #[arg(long, value_name = "M1", allow_negative_numbers = true)]
+    #[arg(long, value_name = "M1", allow_negative_numbers = true, value_parser = sprt_number)]
     sprt_h1: Option<f64>,
     /// SPRT: the chance of accepting H1 when H0 holds, in (0, 1) [default: 0.05].
-    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = sprt_number)]
     sprt_alpha: Option<f64>,
     /// SPRT: the chance of accepting H0 when H1 holds, in (0, 1) [default: 0.05].
-    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = sprt_number)]
     sprt_beta: Option<f64>,
     /// SPRT: the statistic of a deal: points (A's raw points per hand minus
     /// B's, averaged over the deal's two games) or wins (A's share of the
@@ -59,10 +60,25 @@ pub struct PlayArgs {
     sprt_metric: Option<Metric>,
     /// SPRT: deals before the first decision, while the variance is still
     /// a guess [default: 20].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = sprt_deals)]
     sprt_min_deals: Option<u64>,
     #[command(flatten)]
     run: RunArgs,
+}
+
+/// The SPRT's numbers: a decimal number (its range is checked with the
+/// other options).
+fn sprt_number(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .map_err(|_| "expected a number, e.g. 50 (points) or 0.03 (a share of hands)".to_string())
+}
+
+/// `--sprt-min-deals`: a whole number of deals.
+fn sprt_deals(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .map_err(|_| "expected a whole number of deals from 0, e.g. 20".to_string())
 }
 
 /// The long help of `--sprt`.
