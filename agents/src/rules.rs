@@ -181,6 +181,16 @@ agent_params! {
         /// their own values: the yardstick `rules:expert=off`, the play
         /// before them.
         expert: bool = true, switch, "on|off", "off: movable, piles and track all off whatever their values (the yardstick rules:expert=off)";
+        /// Plans its meld steps over the whole turn (the turn planner,
+        /// [`plan`]); off under `expert=off` and `fixes=off` too.
+        plan: bool = true, switch, "on|off", "plans its meld steps over the turn: a beam search over lays, extensions and wilds moved between groups (D-11.2), scored by the meld policy's worth";
+        /// Meld steps the turn planner looks ahead.
+        plan_depth: u32 = 3, range(1, plan::MAX_PLAN as u32), "1..8", "meld steps the turn planner looks ahead";
+        /// Positions the turn planner keeps at each depth.
+        plan_beam: u32 = 3, range(1, 64), "1..64", "positions the turn planner keeps at each depth";
+        /// How much more than the hill climb's step a plan must be worth to
+        /// be played instead.
+        plan_margin: f64 = 10.0, range(0.0, 1000.0), "0..1000", "how much more than the one-step choice a plan must be worth to be played instead";
     }
 }
 
@@ -221,6 +231,10 @@ impl RulesParams {
     fn track_on(&self) -> bool {
         self.expert_on() && self.track
     }
+
+    fn plan_on(&self) -> bool {
+        self.expert_on() && self.plan
+    }
 }
 
 /// The rule-based player (see the module documentation).
@@ -244,7 +258,11 @@ pub struct RulesAgent {
     members: Vec<(usize, usize)>,
     order: Vec<usize>,
     run: Vec<(usize, usize)>,
+    /// The turn planner ([`plan`]): its plan and scratch.
+    planner: plan::Planner,
 }
+
+mod plan;
 
 /// A meld step weighed by [`RulesAgent::choose_unlisted`], standing for
 /// every candidate with its [`SuitFree`] key (one, with wilds pending):
@@ -376,6 +394,7 @@ impl RulesAgent {
             members: Vec::new(),
             order: Vec::new(),
             run: Vec::new(),
+            planner: plan::Planner::default(),
         }
     }
 }
@@ -972,6 +991,11 @@ impl RulesAgent {
             return Some(Action::TakeRest);
         }
         let me = o.me;
+        if let Some(a) = self.plan_step(s, me) {
+            if cands.contains(&a) && listed(a) {
+                return Some(a);
+            }
+        }
         let table = s.table(me);
         let hand = s.hand(me);
         let pending = !s.pending_wilds().is_empty();
@@ -1136,6 +1160,14 @@ impl RulesAgent {
         if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
             if listed(a) {
                 return Some(a);
+            }
+        }
+        if out_mode != Some(true) {
+            if let Some(a) = self.plan_turn(s, o, &others, best.map(|b| (b.0, b.2))) {
+                if cands.contains(&a) && listed(a) {
+                    return Some(a);
+                }
+                self.planner_drop();
             }
         }
         match best {
@@ -1909,6 +1941,11 @@ mod tests {
                 return Some(Action::TakeRest);
             }
             let me = o.me;
+            if let Some(a) = self.plan_step(s, me) {
+                if legal.contains(&a) {
+                    return Some(a);
+                }
+            }
             let table = s.table(me);
             let hand = s.hand(me);
             let pending = !s.pending_wilds().is_empty();
@@ -2004,6 +2041,14 @@ mod tests {
             if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
                 if legal.contains(&a) {
                     return Some(a);
+                }
+            }
+            if out_mode != Some(true) {
+                if let Some(a) = self.plan_turn(s, o, &others, best.map(|b| (b.0, b.2))) {
+                    if legal.contains(&a) {
+                        return Some(a);
+                    }
+                    self.planner_drop();
                 }
             }
             match best {
