@@ -275,8 +275,86 @@ impl RulesAgent {
 }
 
 impl RulesAgent {
-    /// Drops the plan being played (its first step was not listed).
+    /// Drops the plan being played (its first step was not listed, or a
+    /// new hand begins).
     pub(super) fn planner_drop(&mut self) {
         self.planner.steps.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Others, Outlook, RulesAgent, RulesParams};
+    use crate::Agent;
+    use kanaszta_engine::{Action, GameState, MoveBuf, Phase};
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    /// The search itself finds the way out that needs wilds moved
+    /// (D-13.1, D-11.2, D-10): a joker taken out of the tens (three
+    /// naturals stay) completes the sevens' canasta, the other one laid
+    /// with the nines; the 5S is then discarded and the hand ends. Four
+    /// steps, none of which the hill climb plays on its own.
+    #[test]
+    fn the_search_finds_the_way_out_that_moves_a_wild() {
+        let g = GameState::from_position_json(
+            r#"{"phase": "meld", "turns": 25, "starter": 1, "current": 1, "players": [
+                {"hand": "6C 6S",
+                 "table": {"groups": ["9D 9D 9H 9H 9C 2C JK", "JC JC JD JS JS"]}},
+                {"hand": "9S 9S 5S",
+                 "table": {"groups": ["TD TD TH JK JK", "7D 7H 7S 7S 2H 2S"]}}],
+              "pile": "3C 3S 6H"}"#,
+        )
+        .unwrap();
+        let mut agent = RulesAgent::new(RulesParams::default());
+        let o = Outlook::of(&g.view(1));
+        let (path, len, _) = agent.plan_search(&g, &o, &Others::Here).unwrap();
+        let path = &path[..len];
+        assert!(
+            path.iter().any(|a| matches!(a, Action::TakeWild { .. })),
+            "{path:?}"
+        );
+        let mut t = g.clone();
+        for a in path {
+            t.apply(*a).unwrap_or_else(|e| panic!("`{a}`: {e}"));
+        }
+        t.apply(Action::Discard("5S".parse().unwrap())).unwrap();
+        assert!(t.is_terminal() && t.score_of(1).went_out, "{path:?}");
+    }
+
+    /// Every plan the agent keeps is legal step by step: in hands between
+    /// two planning agents, whenever a plan is made, each of its steps is
+    /// listed by the engine (I-9) in the position it is played from.
+    #[test]
+    fn every_planned_step_is_listed() {
+        let mut listing = Vec::new();
+        let mut plans = 0;
+        for seed in 0..12 {
+            let mut g = GameState::new(kanaszta_engine::Rules::default(), seed);
+            let mut agents = [
+                RulesAgent::new(RulesParams::default()),
+                RulesAgent::new(RulesParams::default()),
+            ];
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut known = Vec::new();
+            while !g.is_terminal() {
+                let p = g.current_player();
+                let view = g.view(p);
+                let a = agents[p].act(&view, &mut g.moves(&mut MoveBuf::new()), &mut rng);
+                let steps = agents[p].planner.steps.clone();
+                if g.phase() == Phase::Meld && !steps.is_empty() && steps != known {
+                    plans += 1;
+                    let mut t = g.clone();
+                    for (_, s) in &steps {
+                        t.legal_actions(&mut listing);
+                        assert!(listing.contains(s), "seed {seed}: `{s}` of {steps:?}");
+                        t.apply(*s).unwrap();
+                    }
+                    known = steps;
+                }
+                g.apply(a).unwrap();
+            }
+        }
+        assert!(plans > 20, "{plans} plans");
     }
 }
