@@ -96,6 +96,16 @@
 //!   declined with his table opened (he held no two of the rank, nor one
 //!   and a wild, D-6.2), which makes those ranks safer to feed him.
 //!
+//! - **Turn planner** (`plan`, [`plan`]): after the draw or the pickup,
+//!   with the table opened, a beam search over sequences of meld steps
+//!   (`plan_depth` steps, `plan_beam` positions kept a depth), wilds
+//!   taken out of groups and placed elsewhere included (D-11.2, D-11.3),
+//!   scored by the same worth plus a bonus where it can then go out and
+//!   wants to. A plan worth more than the hill climb's step by
+//!   `plan_margin`, or one that begins with it, is played step by step
+//!   while the turn follows it. `plan=off` is the play before it, and
+//!   `expert=off` and `fixes=off` turn it off with the rest.
+//!
 //! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
 //! `dead_out` switch the behaviours marked with them above; each one off
 //! (`dead=0`, the others `off`) leaves the rest of the play as it is, so
@@ -181,6 +191,16 @@ agent_params! {
         /// their own values: the yardstick `rules:expert=off`, the play
         /// before them.
         expert: bool = true, switch, "on|off", "off: movable, piles and track all off whatever their values (the yardstick rules:expert=off)";
+        /// Plans its meld steps over the whole turn (the turn planner,
+        /// [`plan`]); off under `expert=off` and `fixes=off` too.
+        plan: bool = true, switch, "on|off", "plans its meld steps over the turn: a beam search over lays, extensions and wilds moved between groups (D-11.2), scored by the meld policy's worth";
+        /// Meld steps the turn planner looks ahead.
+        plan_depth: u32 = 4, range(1, plan::MAX_PLAN as u32), "1..8", "meld steps the turn planner looks ahead";
+        /// Positions the turn planner keeps at each depth.
+        plan_beam: u32 = 3, range(1, 64), "1..64", "positions the turn planner keeps at each depth";
+        /// How much more than the hill climb's step a plan must be worth to
+        /// be played instead.
+        plan_margin: f64 = 0.0, range(0.0, 1000.0), "0..1000", "how much more than the one-step choice a plan must be worth to be played instead";
     }
 }
 
@@ -221,6 +241,10 @@ impl RulesParams {
     fn track_on(&self) -> bool {
         self.expert_on() && self.track
     }
+
+    fn plan_on(&self) -> bool {
+        self.expert_on() && self.plan
+    }
 }
 
 /// The rule-based player (see the module documentation).
@@ -244,7 +268,11 @@ pub struct RulesAgent {
     members: Vec<(usize, usize)>,
     order: Vec<usize>,
     run: Vec<(usize, usize)>,
+    /// The turn planner ([`plan`]): its plan and scratch.
+    planner: plan::Planner,
 }
+
+mod plan;
 
 /// A meld step weighed by [`RulesAgent::choose_unlisted`], standing for
 /// every candidate with its [`SuitFree`] key (one, with wilds pending):
@@ -376,6 +404,7 @@ impl RulesAgent {
             members: Vec::new(),
             order: Vec::new(),
             run: Vec::new(),
+            planner: plan::Planner::default(),
         }
     }
 }
@@ -387,6 +416,7 @@ impl Agent for RulesAgent {
 
     fn restart(&mut self) {
         self.finisher.reset();
+        self.planner_drop();
     }
 
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
@@ -972,6 +1002,11 @@ impl RulesAgent {
             return Some(Action::TakeRest);
         }
         let me = o.me;
+        if let Some(a) = self.plan_step(s, me) {
+            if cands.contains(&a) && listed(a) {
+                return Some(a);
+            }
+        }
         let table = s.table(me);
         let hand = s.hand(me);
         let pending = !s.pending_wilds().is_empty();
@@ -1136,6 +1171,14 @@ impl RulesAgent {
         if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
             if listed(a) {
                 return Some(a);
+            }
+        }
+        if out_mode != Some(true) {
+            if let Some(a) = self.plan_turn(s, o, &others, best.map(|b| (b.0, b.2))) {
+                if cands.contains(&a) && listed(a) {
+                    return Some(a);
+                }
+                self.planner_drop();
             }
         }
         match best {
@@ -1909,6 +1952,11 @@ mod tests {
                 return Some(Action::TakeRest);
             }
             let me = o.me;
+            if let Some(a) = self.plan_step(s, me) {
+                if legal.contains(&a) {
+                    return Some(a);
+                }
+            }
             let table = s.table(me);
             let hand = s.hand(me);
             let pending = !s.pending_wilds().is_empty();
@@ -2004,6 +2052,14 @@ mod tests {
             if let Some(a) = self.planned(s, o, &others, &mut out_mode, best.map(|b| b.2)) {
                 if legal.contains(&a) {
                     return Some(a);
+                }
+            }
+            if out_mode != Some(true) {
+                if let Some(a) = self.plan_turn(s, o, &others, best.map(|b| (b.0, b.2))) {
+                    if legal.contains(&a) {
+                        return Some(a);
+                    }
+                    self.planner_drop();
                 }
             }
             match best {

@@ -245,7 +245,11 @@ fn save_and_resume() {
     let text = std::fs::read_to_string(dir.join("save.json")).unwrap();
     assert!(dir.join("save.position.json").exists() && dir.join("save.log.json").exists());
     let save = SaveFile::from_json(&text).unwrap();
-    let mut r = Session::resume(&save, config("random", 99)).unwrap();
+    // The resumed session writes where the first one does, so a hand that
+    // ends in the steps compared is reported alike by both.
+    let mut again = config("random", 99);
+    again.out = Some(dir.clone());
+    let mut r = Session::resume(&save, again).unwrap();
     let mut rout = String::new();
     r.start(&mut rout);
     assert!(!r.diverged);
