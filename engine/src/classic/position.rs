@@ -76,7 +76,7 @@ pub struct ClassicPosition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     family: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    rules: Option<serde_json::Value>,
+    rules: Option<RulesField>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
     phase: PhaseJson,
@@ -110,6 +110,36 @@ pub struct ClassicPosition {
     turn: Option<TurnJson>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     end: Option<EndJson>,
+}
+
+/// The rules as read (a preset name or an object), or as written: the
+/// switches in order, `preset` first.
+#[derive(Clone, Debug, PartialEq)]
+enum RulesField {
+    Read(serde_json::Value),
+    Ordered(Vec<(String, serde_json::Value)>),
+}
+
+impl Serialize for RulesField {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            RulesField::Read(v) => v.serialize(s),
+            RulesField::Ordered(kv) => {
+                let mut m = s.serialize_map(Some(kv.len()))?;
+                for (k, v) in kv {
+                    m.serialize_entry(k, v)?;
+                }
+                m.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RulesField {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RulesField, D::Error> {
+        serde_json::Value::deserialize(d).map(RulesField::Read)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -351,10 +381,17 @@ fn mask_of(names: &Option<Vec<String>>, path: &str) -> Result<u16, PositionError
 }
 
 /// Rules from a preset name or an object of switches (`preset` first).
-fn rules_of(v: &Option<serde_json::Value>) -> Result<ClassicRules, PositionError> {
+fn rules_of(v: &Option<RulesField>) -> Result<ClassicRules, PositionError> {
     let bad = |m: String| field("rules", m);
     let mut r = ClassicRules::default();
-    match v {
+    let v = match v {
+        None => None,
+        Some(RulesField::Read(v)) => Some(v.clone()),
+        Some(RulesField::Ordered(kv)) => {
+            Some(serde_json::Value::Object(kv.iter().cloned().collect()))
+        }
+    };
+    match &v {
         None => {}
         Some(serde_json::Value::String(p)) => {
             r = ClassicRules::preset(p).map_err(|e| bad(e.to_string()))?;
@@ -388,11 +425,11 @@ fn rules_of(v: &Option<serde_json::Value>) -> Result<ClassicRules, PositionError
 
 /// The rules as written: `preset`, `players`, and the switches that differ
 /// from the preset.
-fn rules_json(r: &ClassicRules) -> serde_json::Value {
+fn rules_json(r: &ClassicRules) -> RulesField {
     let base = ClassicRules::preset(r.preset)
         .unwrap_or_default()
         .settings();
-    let mut m = serde_json::Map::new();
+    let mut m = Vec::new();
     for (k, v) in r.settings() {
         let differs = base.iter().any(|(bk, bv)| *bk == k && *bv != v);
         if k == "preset" || k == "players" || differs {
@@ -400,10 +437,10 @@ fn rules_json(r: &ClassicRules) -> serde_json::Value {
                 Ok(n) if !v.starts_with('0') => serde_json::Value::from(n),
                 _ => serde_json::Value::from(v),
             };
-            m.insert(k.to_string(), val);
+            m.push((k.to_string(), val));
         }
     }
-    serde_json::Value::Object(m)
+    RulesField::Ordered(m)
 }
 
 /// A card count per kind index.
