@@ -906,6 +906,12 @@ impl ClassicPosition {
                 ));
             }
         }
+        if phase != ClassicPhase::Over && hands[mover].red_three_count() > 0 {
+            return Err(invalid(
+                format!("players[{mover}].hand"),
+                "the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); put it in his side's `red_threes`",
+            ));
+        }
         // Sides.
         let default_sides = vec![SideJson::default(); sides];
         let sj = self.sides.as_ref().unwrap_or(&default_sides);
