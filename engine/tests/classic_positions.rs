@@ -235,3 +235,76 @@ fn bad_json_and_unknown_fields_are_named() {
     assert!(e.contains("JSON object"), "{e}");
     let _ = ClassicPosition::from_json("").unwrap_err();
 }
+
+/// Positions with two cards swapped (the pack stays whole, so the deeper
+/// checks decide) or a flag flipped either load or are refused: never a
+/// panic, and what loads lists and takes its legal actions.
+#[test]
+fn mutated_positions_load_or_are_refused_never_panic() {
+    let mut rng = Pcg64Mcg::seed_from_u64(99);
+    let mut loaded = 0;
+    for (i, preset) in CLASSIC_PRESETS.iter().enumerate() {
+        for players in [2u8, 4] {
+            let mut r = ClassicRules::preset(preset).unwrap();
+            r.players = players;
+            let mut g = ClassicState::new(r, 40 + i as u64, 0, [0; 6]);
+            let mut legal: Vec<ClassicAction> = Vec::new();
+            for step in 0..160 {
+                if g.is_terminal() {
+                    break;
+                }
+                g.legal_actions(&mut legal);
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply(a).unwrap();
+                if step % 8 != 0 {
+                    continue;
+                }
+                let text = g.to_position_json();
+                // Card tokens: two upper-case characters inside a card string.
+                let toks: Vec<(usize, usize)> = text
+                    .match_indices(|c: char| c.is_ascii_uppercase() || c.is_ascii_digit())
+                    .map(|(i, _)| i)
+                    .filter(|&i| {
+                        let b = text.as_bytes();
+                        i + 2 <= b.len()
+                            && (i == 0 || b[i - 1] == b' ' || b[i - 1] == b'"')
+                            && (b.get(i + 2) == Some(&b' ') || b.get(i + 2) == Some(&b'"'))
+                            && text[i..i + 2].parse::<kanaszta_engine::Card>().is_ok()
+                    })
+                    .map(|i| (i, i + 2))
+                    .collect();
+                for _ in 0..12 {
+                    let mut t = text.clone();
+                    if rng.random_range(0..4) == 0 {
+                        t = match rng.random_range(0..3) {
+                            0 => t.replacen("false", "true", 1),
+                            1 => t.replacen("true", "false", 1),
+                            _ => t
+                                .replacen("\"phase\": \"", "\"phase\": \"me", 1)
+                                .replace("\"phase\": \"medraw", "\"phase\": \"meld")
+                                .replace("\"phase\": \"memeld", "\"phase\": \"draw"),
+                        };
+                    } else if toks.len() >= 2 {
+                        let a = toks[rng.random_range(0..toks.len())];
+                        let b = toks[rng.random_range(0..toks.len())];
+                        let (x, y) = (text[a.0..a.1].to_string(), text[b.0..b.1].to_string());
+                        let mut bytes = t.into_bytes();
+                        bytes[a.0..a.1].copy_from_slice(y.as_bytes());
+                        bytes[b.0..b.1].copy_from_slice(x.as_bytes());
+                        t = String::from_utf8(bytes).unwrap();
+                    }
+                    if let Ok(m) = ClassicState::from_position_json(&t) {
+                        loaded += 1;
+                        m.check_invariants().unwrap();
+                        m.legal_actions(&mut legal);
+                        for &a in &legal {
+                            let mut c = m.clone();
+                            c.apply(a).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(loaded > 0);
+}
