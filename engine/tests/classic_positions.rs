@@ -34,7 +34,7 @@ fn play_round_trips(preset: &str, players: u8, seed: u64, every: usize) {
         let a = legal[rng.random_range(0..legal.len())];
         g.apply(a).unwrap();
         i += 1;
-        if i % every == 0 || g.is_terminal() || g.phase() == ClassicPhase::Answer {
+        if i.is_multiple_of(every) || g.is_terminal() || g.phase() == ClassicPhase::Answer {
             round_trip(&g);
         }
     }
@@ -115,8 +115,7 @@ fn the_pack_is_conserved_c1() {
     // A stock given with a card missing.
     let text = g.to_position_json();
     let stock_line = text.lines().find(|l| l.contains("\"stock\"")).unwrap();
-    let short = stock_line.replacen("\"stock\": \"", "\"stock\": \"", 1);
-    let (head, cards) = short.split_once(": \"").unwrap();
+    let (head, cards) = stock_line.split_once(": \"").unwrap();
     let first = cards.split(' ').next().unwrap();
     let cut = format!("{head}: \"{}", &cards[first.len() + 1..]);
     let e = refused(&text.replace(stock_line, &cut));
@@ -249,14 +248,14 @@ fn mutated_positions_load_or_are_refused_never_panic() {
             r.players = players;
             let mut g = ClassicState::new(r, 40 + i as u64, 0, [0; 6]);
             let mut legal: Vec<ClassicAction> = Vec::new();
-            for step in 0..160 {
+            for step in 0..160u32 {
                 if g.is_terminal() {
                     break;
                 }
                 g.legal_actions(&mut legal);
                 let a = legal[rng.random_range(0..legal.len())];
                 g.apply(a).unwrap();
-                if step % 8 != 0 {
+                if !step.is_multiple_of(8) {
                     continue;
                 }
                 let text = g.to_position_json();

@@ -235,7 +235,8 @@ fn replay_prints_a_classic_game_that_scores_as_its_rows() {
             .skip(2)
             .map(|x| x.parse().unwrap())
             .collect();
-        for side in 0..2usize {
+        assert_eq!(got.len(), 2, "{total}");
+        for (side, &got) in got.iter().enumerate() {
             let raw: i64 = rows
                 .iter()
                 .find(|r| {
@@ -243,7 +244,7 @@ fn replay_prints_a_classic_game_that_scores_as_its_rows() {
                 })
                 .map(|r| r[col(&h, "raw")].parse().unwrap())
                 .unwrap();
-            assert_eq!(got[side], raw, "game {game} side {side}:\n{text}");
+            assert_eq!(got, raw, "game {game} side {side}:\n{text}");
         }
     }
     // The same game from the flags, as the run's play command gave them.

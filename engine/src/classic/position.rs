@@ -681,7 +681,7 @@ impl ClassicPosition {
     /// [`ClassicPosition::to_state`] does).
     pub fn from_json(text: &str) -> Result<ClassicPosition, PositionError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        if text.trim_start().chars().next() != Some('{') {
+        if !text.trim_start().starts_with('{') {
             return Err(PositionError::Json(
                 "a classic position is one JSON object, e.g. {\"family\": \"classic\", \"rules\": \"classic-002\", \"phase\": \"draw\"}".into(),
             ));

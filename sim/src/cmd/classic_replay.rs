@@ -393,12 +393,12 @@ fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result
     };
     writeln!(out, "{} after {} turns", end_text(&g, end), g.turns())?;
     writeln!(out, "at the end of the hand:")?;
-    for p in 0..g.players() {
+    for (p, label) in labels.iter().enumerate().take(g.players()) {
         let hand = g.hand(p);
         writeln!(
             out,
             "  {:<w$}  hand: {}",
-            labels[p],
+            label,
             if hand.is_empty() {
                 "-".into()
             } else {
