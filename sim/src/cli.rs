@@ -66,7 +66,7 @@ pub enum Command {
     /// One game of a run, move by move in card notation.
     #[command(alias = "show")]
     #[command(
-        after_help = "Examples:\n  kanaszta replay --run runs/ir --game 17\n      game 17 of the run in runs/ir, move by move (agents, seed and rules from its run.json)\n  kanaszta replay --a rules --b greedy --seed 7 --unit matches --game 0 --hand 5\n      hand 5 of match 0 of `kanaszta play --a rules --b greedy --seed 7 --matches N`"
+        after_help = "Examples:\n  kanaszta replay --run runs/ir --game 17\n      game 17 of the run in runs/ir, move by move (agents, seed and rules from its run.json)\n  kanaszta replay --a rules --b greedy --seed 7 --unit matches --game 0 --hand 5\n      hand 5 of match 0 of `kanaszta play --a rules --b greedy --seed 7 --matches N`\n  kanaszta replay --rules classic-002 --set players=4 --a rules --b greedy --seed 7 --game 3\n      game 3 of that classic play, turn by turn: seats and sides, \"may I go out?\" and the answer, pickups, melds, red threes, the end and the score per side"
     )]
     Replay(cmd::replay::ReplayArgs),
     /// Every agent with its parameters, defaults and accepted values.
@@ -98,25 +98,26 @@ pub enum Command {
     Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
     #[command(
-        after_help = "Examples:\n  kanaszta legal p.json\n      the legal actions of the player to move in p.json, one per line, in the notation check and apply take\n  kanaszta apply p.json draw | kanaszta legal -\n      what may follow a draw (the position on standard input)\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+        after_help = "Examples:\n  kanaszta legal p.json\n      the legal actions of the player to move in p.json, one per line, in the notation check and apply take\n  kanaszta apply p.json draw | kanaszta legal -\n      what may follow a draw (the position on standard input)\n  kanaszta legal classic.json\n      a classic canasta position (its `family` or `rules` says so): the actions in classic notation, e.g. take K 2 0 0, lay 8 3 0 0, discard 9\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
     )]
     Legal(cmd::legal::LegalArgs),
     /// Is ACTION legal in the position, and if not which rule forbids it?
     /// Exit status 0 when legal, 3 when illegal.
     #[command(
-        after_help = "Example:\n  kanaszta check p.json \"lay 8D 8S 2C\"\n      exit 0 if laying 8D 8S 2C is legal in p.json; else exit 3 and the rule that forbids it\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+        after_help = "Example:\n  kanaszta check p.json \"lay 8D 8S 2C\"\n      exit 0 if laying 8D 8S 2C is legal in p.json; else exit 3 and the rule that forbids it\n  kanaszta check classic.json \"lay 8 3 0 0\"\n      in a classic canasta position: three eights as a new meld; exit 3 naming the C- rule if not\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
     )]
     Check(cmd::check::CheckArgs),
-    /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15).
+    /// The scoring breakdown (D-14) of a position's hand, raw and taxed (D-15);
+    /// of a classic canasta hand, per side (C-23).
     #[command(
-        after_help = "Example:\n  kanaszta score p.json\n      each player's scoring breakdown (D-14) as CSV: base items, card value, raw, and taxed on the totals before the hand (D-15)\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+        after_help = "Example:\n  kanaszta score p.json\n      each player's scoring breakdown (D-14) as CSV: base items, card value, raw, and taxed on the totals before the hand (D-15)\n  kanaszta score classic.json\n      a classic canasta hand, one CSV row per side: red threes (C-8), canastas natural, mixed and wild (C-5), going out and concealed (C-10, C-19), melded, in hand, failed \"yes\" (C-18), total and the totals before and after\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
     )]
     Score(cmd::score::ScoreArgs),
     /// Apply actions to a position in order and print the position they lead
     /// to (and the score when the hand ended); stderr says what each did.
     /// Exit status 3 at an illegal action, naming the rule.
     #[command(
-        after_help = "Examples:\n  kanaszta apply p.json draw \"lay 8D 8S 2C\" \"discard 9C\"\n      draw, lay a group, discard: the position after them (with the score if the hand ended); stderr says what each did\n  kanaszta apply --each --seed 3 p.json draw \"discard 9C\"\n      the position after each action; the stock p.json leaves out shuffled by seed 3\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
+        after_help = "Examples:\n  kanaszta apply p.json draw \"lay 8D 8S 2C\" \"discard 9C\"\n      draw, lay a group, discard: the position after them (with the score if the hand ended); stderr says what each did\n  kanaszta apply --each --seed 3 p.json draw \"discard 9C\"\n      the position after each action; the stock p.json leaves out shuffled by seed 3\n  kanaszta apply classic.json ask yes draw \"discard 9\"\n      a classic canasta turn with a partner: \"may I go out?\", the answer, a draw, a discard; exit 3 at an illegal action, naming the C- rule\n\nThe position format (every field, its default, an example per phase): sim/POSITIONS.md."
     )]
     Apply(cmd::apply::ApplyArgs),
     /// Print the rule switches and their values.
@@ -141,7 +142,7 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
 pub struct RulesArgs {
     /// Rules: a preset name (decorated-2003-02, decorated-2003-01; classic
     /// canasta: classic-002, classic-003, classic-004 for play, tournament,
-    /// sweep, bench and rules) or a JSON file.
+    /// sweep, bench, replay and rules) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
     rules: String,
     /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
@@ -176,7 +177,7 @@ impl RulesArgs {
         if self.is_classic() {
             return Err(CliError::Input(format!(
                 "--rules {}: not yet for classic canasta in this command (classic rules are \
-                 accepted by kanaszta play, tournament, sweep, bench and rules); here: a \
+                 accepted by kanaszta play, tournament, sweep, bench, replay and rules); here: a \
                  decorated preset ({}) or a rules JSON file",
                 self.rules,
                 kanaszta_engine::PRESETS.join(", ")

@@ -214,20 +214,6 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
     );
     refused(
         &[
-            "replay",
-            "--rules",
-            "classic-002",
-            "--a",
-            "greedy",
-            "--b",
-            "greedy",
-            "--game",
-            "0",
-        ],
-        &["not yet for classic"],
-    );
-    refused(
-        &[
             "tournament",
             "--rules",
             "classic-002",

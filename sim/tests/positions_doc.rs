@@ -1,7 +1,8 @@
 //! sim/POSITIONS.md cannot go stale: every JSON block in it is a position
-//! that loads and saves back to itself, and every action of its list
-//! parses and prints as written.
+//! (decorated, or classic canasta) that loads and saves back to itself,
+//! and every action of its lists parses and prints as written.
 
+use kanaszta_engine::classic::{is_classic_position, ClassicAction, ClassicEnd, ClassicState};
 use kanaszta_engine::{Action, GameState, HandEnd};
 
 fn doc() -> String {
@@ -25,7 +26,10 @@ fn blocks(text: &str, lang: &str) -> Vec<String> {
 
 #[test]
 fn every_json_block_of_positions_md_loads_and_round_trips() {
-    let blocks = blocks(&doc(), "json");
+    let blocks: Vec<String> = blocks(&doc(), "json")
+        .into_iter()
+        .filter(|b| !is_classic_position(b))
+        .collect();
     assert!(blocks.len() >= 6, "one example per phase at least");
     let mut phases = std::collections::BTreeSet::new();
     for b in &blocks {
@@ -74,6 +78,75 @@ fn every_action_of_positions_md_parses() {
     assert!(actions.len() >= 15, "{actions:?}");
     for a in actions {
         let parsed: Action = a.parse().unwrap_or_else(|e| panic!("{a}: {e}"));
+        assert_eq!(parsed.to_string(), a);
+    }
+}
+
+#[test]
+fn every_classic_block_of_positions_md_loads_and_round_trips() {
+    let blocks: Vec<String> = blocks(&doc(), "json")
+        .into_iter()
+        .filter(|b| is_classic_position(b))
+        .collect();
+    let mut phases = std::collections::BTreeSet::new();
+    for b in &blocks {
+        let g = ClassicState::from_position_json(b).unwrap_or_else(|e| panic!("{e}\nin\n{b}"));
+        let saved = g.to_position_json();
+        let back = ClassicState::from_position_json(&saved).unwrap();
+        assert!(back.same_position(&g), "{b}");
+        assert_eq!(back.to_position_json(), saved);
+        phases.insert(format!("{:?}", g.phase()));
+    }
+    assert_eq!(
+        phases.len(),
+        4,
+        "a classic example of every phase (draw, answer, meld, over): {phases:?}"
+    );
+}
+
+/// The classic example of going out scores as the document says (C-5,
+/// C-8, C-10, C-18, C-23).
+#[test]
+fn the_classic_over_example_scores_as_documented() {
+    let b = blocks(&doc(), "json")
+        .into_iter()
+        .find(|b| is_classic_position(b) && b.contains("went_out"))
+        .expect("the classic over example");
+    let g = ClassicState::from_position_json(&b).unwrap();
+    assert_eq!(
+        g.end(),
+        Some(ClassicEnd::WentOut {
+            player: 1,
+            concealed: false
+        })
+    );
+    let s1 = g.side_score(1);
+    assert_eq!(
+        (
+            s1.canastas,
+            s1.red_threes,
+            s1.going_out,
+            s1.melds,
+            s1.in_hand
+        ),
+        (500, 200, 100, 220, -15)
+    );
+    assert_eq!(s1.total, 1005);
+    let s0 = g.side_score(0);
+    assert_eq!((s0.failed_yes, s0.total), (-100, 305));
+}
+
+#[test]
+fn every_classic_action_of_positions_md_parses() {
+    let text = doc();
+    let list = blocks(&text, "text")
+        .into_iter()
+        .find(|b| b.contains("endhand"))
+        .expect("the classic action list");
+    let actions: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
+    assert!(actions.len() >= 14, "{actions:?}");
+    for a in actions {
+        let parsed: ClassicAction = a.parse().unwrap_or_else(|e| panic!("{a}: {e}"));
         assert_eq!(parsed.to_string(), a);
     }
 }

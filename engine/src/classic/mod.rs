@@ -30,6 +30,7 @@ mod action;
 mod flow;
 mod legal;
 mod matches;
+mod position;
 mod rules;
 mod score;
 mod setup;
@@ -41,6 +42,7 @@ mod view;
 
 pub use action::{ClassicAction, Counts, Kind, MeldKey};
 pub use matches::{ClassicMatch, ClassicMatchResult};
+pub use position::{is_classic_position, ClassicPosition};
 pub use rules::{
     Ask, BlackThreeMeld, BlackThreeTop, ClassicRules, ClassicRulesError, ClosedPile, Minimum,
     PickupRule, WildLimit, WildTop, CLASSIC_PRESETS,

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 
 /// Cards as a string (`"8D 8S 2C"`) or an array of card strings.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) enum Cards {
+pub(crate) enum Cards {
     Text(String),
     List(Vec<String>),
 }

@@ -9,7 +9,7 @@ pub(super) const WIDTH: usize = 80;
 /// whitespace, keys in order): every array or object whose one-line form
 /// (`, ` and `: ` separators) fits in [`WIDTH`] columns on one line, the
 /// others one entry a line, indented by two.
-pub(super) fn layout(src: &str) -> String {
+pub(crate) fn layout(src: &str) -> String {
     let b = src.as_bytes();
     // Pass 1: where each array or object ends, and its one-line width.
     let mut end = vec![0u32; b.len()];

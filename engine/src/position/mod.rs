@@ -260,8 +260,8 @@ use json::{AnchorJson, Cards, PlayerJson, TurnJson};
 
 mod defaults;
 mod error;
-mod json;
-mod layout;
+pub(crate) mod json;
+pub(crate) mod layout;
 mod load;
 mod save;
 #[cfg(test)]

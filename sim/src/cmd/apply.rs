@@ -3,7 +3,6 @@
 //! each action did.
 
 use crate::error::CliError;
-use crate::input;
 use clap::Args;
 use kanaszta_engine::{Action, GameState, HandEnd, Phase, Position};
 use std::fmt::Write as _;
@@ -41,7 +40,16 @@ pub struct ApplyArgs {
 /// Runs `kanaszta apply`: exit 0 when every action was applied, 3 at the
 /// first illegal one (after printing the position before it).
 pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
-    let mut g = load(&a.position, a.seed)?;
+    let text = super::classic_pos::read(&a.position)?;
+    if kanaszta_engine::classic::is_classic_position(&text) {
+        let text = match a.seed {
+            Some(seed) => super::classic_pos::with_seed(&a.position, &text, seed)?,
+            None => text,
+        };
+        let g = super::classic_pos::load_classic(&a.position, &text)?;
+        return super::classic_pos::apply(g, &a.actions, a.each, a.save.as_deref());
+    }
+    let mut g = load(&a.position, text, a.seed)?;
     let actions = a
         .actions
         .iter()
@@ -102,8 +110,7 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
 
 /// Reads the position, with `--seed` as its generator's seed when it gives
 /// none.
-fn load(path: &str, seed: Option<u64>) -> Result<GameState, CliError> {
-    let text = input::read_text(path, "position", input::JSON_LIMIT)?;
+fn load(path: &str, text: String, seed: Option<u64>) -> Result<GameState, CliError> {
     let bad = |source| CliError::Position {
         path: path.to_string(),
         source,

@@ -1,7 +1,7 @@
 //! `kanaszta check`: is an action legal in a position, and if not which
 //! rule forbids it.
 
-use super::load_position;
+use super::classic_pos::{self, AnyPosition};
 use crate::error::CliError;
 use clap::Args;
 use kanaszta_engine::Action;
@@ -22,7 +22,10 @@ pub struct CheckArgs {
 
 /// Runs `kanaszta check`: exit 0 when legal, 3 when illegal.
 pub fn run(c: CheckArgs) -> Result<ExitCode, CliError> {
-    let g = load_position(&c.position)?;
+    let g = match classic_pos::load(&c.position)? {
+        AnyPosition::Classic(g) => return classic_pos::check(&g, &c.action),
+        AnyPosition::Decorated(g) => *g,
+    };
     let a: Action = c
         .action
         .parse()

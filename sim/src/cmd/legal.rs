@@ -1,6 +1,6 @@
 //! `kanaszta legal`: the legal actions of a position.
 
-use super::load_position;
+use super::classic_pos::{self, AnyPosition};
 use crate::error::CliError;
 use clap::Args;
 use std::fmt::Write as _;
@@ -16,7 +16,10 @@ pub struct LegalArgs {
 
 /// Runs `kanaszta legal`.
 pub fn run(a: LegalArgs) -> Result<ExitCode, CliError> {
-    let g = load_position(&a.position)?;
+    let g = match classic_pos::load(&a.position)? {
+        AnyPosition::Classic(g) => return classic_pos::legal(&g),
+        AnyPosition::Decorated(g) => *g,
+    };
     let mut legal = Vec::new();
     g.legal_actions(&mut legal);
     let mut text = String::new();

@@ -7,6 +7,8 @@ pub mod aggregate;
 pub mod apply;
 pub mod bench;
 pub mod check;
+pub mod classic_pos;
+pub mod classic_replay;
 pub mod demo;
 pub mod human;
 pub mod legal;
@@ -22,28 +24,12 @@ pub mod tournament;
 pub mod tune;
 
 use crate::error::CliError;
-use crate::input;
 use kanaszta_agents::AgentSpec;
-use kanaszta_engine::{GameState, Position};
 use std::process::ExitCode;
 
 /// An agent spec, e.g. `ismcts:iters=500`.
 pub fn parse_agent(text: &str) -> Result<AgentSpec, CliError> {
     Ok(text.parse::<AgentSpec>()?)
-}
-
-/// Reads a position file (`-`: standard input) in the engine's JSON format
-/// (at most [`input::JSON_LIMIT`]).
-pub fn load_position(path: &str) -> Result<GameState, CliError> {
-    let text = input::read_text(path, "position", input::JSON_LIMIT)?;
-    let bad = |source| CliError::Position {
-        path: path.to_string(),
-        source,
-    };
-    Position::from_json(&text)
-        .map_err(bad)?
-        .to_state()
-        .map_err(bad)
 }
 
 /// `COL=VALUE` filters of `--where`.

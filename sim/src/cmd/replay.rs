@@ -126,6 +126,15 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
         })())?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(c) = classic_source(args)? {
+        if args.save_log.is_some() {
+            return Err(CliError::Input(
+                "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
+                    .into(),
+            ));
+        }
+        return super::classic_replay::run(c, args.game, args.hand);
+    }
     let plan = match &args.run {
         Some(dir) => {
             let m = Manifest::read(dir)?;
@@ -332,6 +341,35 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::io("write game log", path.display(), e))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The classic run to replay: `--run` of a classic run, or `--rules
+/// classic-…` with the agents and seed of `kanaszta play`.
+fn classic_source(
+    args: &ReplayArgs,
+) -> Result<Option<super::classic_replay::ClassicReplay>, CliError> {
+    if let Some(dir) = &args.run {
+        return super::classic_replay::from_run(dir, args.series as usize);
+    }
+    let Some(rules) = args.rules.classic()? else {
+        return Ok(None);
+    };
+    Ok(Some(super::classic_replay::ClassicReplay {
+        command: "play".into(),
+        rules,
+        specs: [
+            super::play::parse_classic_side(&args.a)?,
+            super::play::parse_classic_side(&args.b)?,
+        ],
+        seed: args.seed,
+        mode: match (args.unit, args.is_match) {
+            (Some(m), _) => m,
+            (None, true) => Mode::Matches,
+            (None, false) => Mode::Hands,
+        },
+        paired: !args.unpaired,
+        games: None,
+    }))
 }
 
 /// How [`print_hand`] labels and prints a hand.

@@ -1,6 +1,6 @@
 //! `kanaszta score`: the scoring breakdown of a position's hand.
 
-use super::load_position;
+use super::classic_pos::{self, AnyPosition};
 use crate::error::{quiet_pipe, CliError};
 use clap::Args;
 use kanaszta_engine::{tax, GameState};
@@ -17,7 +17,10 @@ pub struct ScoreArgs {
 
 /// Runs `kanaszta score`.
 pub fn run(a: ScoreArgs) -> Result<ExitCode, CliError> {
-    let g = load_position(&a.position)?;
+    let g = match classic_pos::load(&a.position)? {
+        AnyPosition::Classic(g) => return classic_pos::score(&g),
+        AnyPosition::Decorated(g) => *g,
+    };
     let mut out = std::io::stdout().lock();
     quiet_pipe(score(&mut out, &g))?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,442 @@
+//! `kanaszta replay` for classic canasta: one game of a classic run (or of
+//! `play --rules classic-…` with the same agents and seed), hand by hand,
+//! turn by turn: seats and sides named, the partner's question and answer
+//! (C-18), pickups, melds, red threes (C-8), the end and the score (C-23).
+//! The game is played again as the run played it: the same deal seed,
+//! seating (agent A in the even seats unless swapped) and seat generators.
+
+use super::classic_pos::{end_text, seat_name};
+use crate::classic::agent_of;
+use crate::classic::run::StoredClassicRules;
+use crate::classic::SideSpec;
+use crate::error::{quiet_pipe, CliError};
+use crate::runner::Mode;
+use kanaszta_agents::classic::play::play_classic_hand;
+use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::seat_rng;
+use kanaszta_engine::classic::{
+    ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, ClassicView,
+    SideTable,
+};
+use kanaszta_engine::seed;
+use rand_pcg::Pcg64Mcg;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+/// A classic run to replay a game of.
+pub struct ClassicReplay {
+    /// The command that made the run (`play`).
+    pub command: String,
+    /// The rules.
+    pub rules: ClassicRules,
+    /// The players of sides A and B (`rules` or `rules+greedy`).
+    pub specs: [SideSpec; 2],
+    /// The master seed.
+    pub seed: u64,
+    /// Hands or matches.
+    pub mode: Mode,
+    /// Each deal played twice, seats swapped.
+    pub paired: bool,
+    /// Games in the run (`None`: not known, without `--run`).
+    pub games: Option<u64>,
+}
+
+/// Series `series` of the classic run in `dir` (its run.json says
+/// `"family": "classic"`), or `None` for a decorated run.
+pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliError> {
+    if crate::runner::run_family(dir).ok().flatten().as_deref() != Some("classic") {
+        // The decorated reader says what is wrong with the directory.
+        return Ok(None);
+    }
+    let m = crate::runner::read_manifest::<StoredClassicRules>(dir)?;
+    let Some(s) = m.series.get(series) else {
+        return Err(CliError::Input(format!(
+            "--series {series}: the run in {} has series 0 to {}",
+            dir.display(),
+            m.series.len().saturating_sub(1)
+        )));
+    };
+    Ok(Some(ClassicReplay {
+        command: m.command.clone(),
+        rules: s.rules.0,
+        specs: [
+            super::play::parse_classic_side(&s.a)?,
+            super::play::parse_classic_side(&s.b)?,
+        ],
+        seed: m.seed,
+        mode: m.mode,
+        paired: m.paired,
+        games: Some(m.games_done.unwrap_or(m.games)),
+    }))
+}
+
+/// An agent that also writes down every action of the hand.
+struct Recorder {
+    inner: Box<dyn ClassicAgent>,
+    log: Option<Arc<Mutex<Vec<ClassicAction>>>>,
+}
+
+impl ClassicAgent for Recorder {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn act(
+        &mut self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        self.inner.act(view, legal, rng)
+    }
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        if let Some(l) = &self.log {
+            if let Ok(mut l) = l.lock() {
+                l.push(action);
+            }
+        }
+        self.inner.inform(player, action);
+    }
+    fn restart(&mut self) {
+        self.inner.restart();
+    }
+}
+
+/// One hand as played: the deal, the actions, the running totals before
+/// it, and the error that ended the game, if any.
+struct PlayedHand {
+    start: ClassicState,
+    actions: Vec<ClassicAction>,
+    error: Option<String>,
+}
+
+/// Replays game `game` (only hand `hand` of a match, if given).
+pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, CliError> {
+    if let Some(n) = c.games {
+        if game >= n {
+            return Err(CliError::Input(format!(
+                "--game {game}: the run has games 0 to {}",
+                n.saturating_sub(1)
+            )));
+        }
+    }
+    if let (Mode::Hands, Some(h)) = (c.mode, hand) {
+        if h != 0 {
+            return Err(CliError::Input(format!(
+                "--hand {h}: the run plays single hands (mode hands), so each game is one hand, hand 0; --hand picks a hand of a match (leave it out here)"
+            )));
+        }
+    }
+    c.specs[0].check("--a", c.rules.players as usize)?;
+    c.specs[1].check("--b", c.rules.players as usize)?;
+    let deal = if c.paired { game / 2 } else { game };
+    let swapped = c.paired && game % 2 == 1;
+    let deal_seed = seed::deal(c.seed, deal);
+    let players = c.rules.players as usize;
+    let names = [c.specs[0].name().to_string(), c.specs[1].name().to_string()];
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+        .map(|p| {
+            Box::new(Recorder {
+                inner: c.specs[agent_of(p, swapped)].spec(p / 2).build(),
+                log: (p == 0).then(|| log.clone()),
+            }) as Box<dyn ClassicAgent>
+        })
+        .collect();
+    let rngs_of = |h: u32| {
+        let s = seed::match_hand(deal_seed, h);
+        (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
+    };
+    let take = |log: &Arc<Mutex<Vec<ClassicAction>>>| {
+        log.lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default()
+    };
+    let mut m = ClassicMatch::new(c.rules, deal_seed);
+    let mut hands: Vec<PlayedHand> = Vec::new();
+    loop {
+        let start = m.next_hand();
+        let mut state = start.clone();
+        let mut rngs = rngs_of(m.hands_played());
+        let r = play_classic_hand(&mut state, &mut agents, &mut rngs);
+        let error = r.err().map(|e| e.to_string());
+        hands.push(PlayedHand {
+            start,
+            actions: take(&log),
+            error: error.clone(),
+        });
+        if error.is_some() || c.mode == Mode::Hands {
+            break;
+        }
+        if m.record(&state) != ClassicMatchResult::Playing {
+            break;
+        }
+    }
+    if let Some(h) = hand {
+        if h as usize >= hands.len() {
+            return Err(CliError::Input(format!(
+                "--hand {h}: the match has hands 0 to {}",
+                hands.len() - 1
+            )));
+        }
+    }
+    let label = |p: usize| {
+        format!(
+            "{} {}",
+            seat_name(&hands[0].start, p),
+            c.specs[agent_of(p, swapped)].spec(p / 2)
+        )
+    };
+    let labels: Vec<String> = (0..players).map(label).collect();
+    let mut out = std::io::stdout().lock();
+    quiet_pipe((|| -> Result<(), CliError> {
+        writeln!(
+            out,
+            "{} game {game} (deal {deal}{}), run seed {}, {}: {}",
+            c.command,
+            if swapped { ", seats swapped" } else { "" },
+            c.seed,
+            c.rules.preset,
+            crate::classic::seating_text(players, &names)
+        )?;
+        writeln!(
+            out,
+            "this game: {}",
+            labels
+                .iter()
+                .enumerate()
+                .map(|(p, l)| format!("seat {p} {l}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+        for (i, h) in hands.iter().enumerate() {
+            if hand.is_some_and(|x| x as usize != i) {
+                continue;
+            }
+            if c.mode == Mode::Matches {
+                let totals: Vec<String> = (0..c.rules.sides())
+                    .map(|s| format!("side {s} {}", h.start.total(s)))
+                    .collect();
+                writeln!(out, "\n== hand {i}: totals {}", totals.join(" / "))?;
+            }
+            print_hand(&mut out, h, &labels)?;
+        }
+        Ok(())
+    })())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A side's table in card notation.
+fn table_text(t: &SideTable) -> String {
+    let mut items: Vec<String> = t
+        .melds
+        .iter()
+        .filter(|m| !m.is_empty())
+        .map(|m| m.to_string())
+        .collect();
+    if !t.black_threes.is_empty() {
+        items.push(format!("black threes {}", t.black_threes));
+    }
+    for w in t.wild_canastas.iter().filter(|w| !w.is_empty()) {
+        items.push(format!("wild canasta {w}"));
+    }
+    let melds = if items.is_empty() {
+        "-".to_string()
+    } else {
+        items.join(" | ")
+    };
+    if t.red_threes.is_empty() {
+        melds
+    } else {
+        format!("{melds}; red threes {}", t.red_threes)
+    }
+}
+
+fn pile_text(g: &ClassicState) -> String {
+    format!(
+        "pile {} (top {}{}), stock {}",
+        g.pile().len(),
+        g.pile_top().map_or("-".into(), |c| c.to_string()),
+        if g.pile_frozen() { ", frozen" } else { "" },
+        g.stock_len()
+    )
+}
+
+/// Prints one hand: each action with its turn and seat, what a draw or a
+/// pickup brought, red threes laid, the answer to "may I go out?", the
+/// mover's side's table and the pile at each turn's end; then the end and
+/// the score item by item per side.
+fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result<(), CliError> {
+    let mut g = h.start.clone();
+    let w = labels.iter().map(|l| l.len()).max().unwrap_or(2);
+    let sides = g.rules().sides();
+    writeln!(
+        out,
+        "dealer P{}, first to play P{}; pile at the start: {}",
+        g.dealer(),
+        g.current_player(),
+        g.pile()
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    )?;
+    for s in 0..sides {
+        if !g.table(s).red_threes.is_empty() {
+            writeln!(
+                out,
+                "           side {s} lays red threes {} (C-8)",
+                g.table(s).red_threes
+            )?;
+        }
+    }
+    for (i, &a) in h.actions.iter().enumerate() {
+        let p = g.current_player();
+        let mover_side = g.side_of(g.current_player());
+        let turn = g.turns() + 1;
+        let before = g.clone();
+        g.apply(a)
+            .map_err(|e| format!("the game's action {i} (`{a}`) is refused: {e}"))?;
+        let gained = g.hand(p).checked_sub(before.hand(p)).unwrap_or_default();
+        let extra = match a {
+            ClassicAction::Ask => "   \"may I go out?\" (C-18)".to_string(),
+            ClassicAction::Answer(_) => "   (C-18)".to_string(),
+            ClassicAction::Draw | ClassicAction::TakeTurned | ClassicAction::TakeRest
+                if !gained.is_empty() =>
+            {
+                format!("   +{gained}")
+            }
+            ClassicAction::TakePile { .. } => format!(
+                "   takes the pile's top {} (C-7)",
+                before.pile_top().map_or("-".into(), |c| c.to_string())
+            ),
+            _ => String::new(),
+        };
+        writeln!(out, "turn {turn:>3}  {:<w$}  {a}{extra}", labels[p])?;
+        let turn_ended = g.turns() > before.turns() || g.is_terminal();
+        if turn_ended && !g.is_terminal() {
+            writeln!(
+                out,
+                "           side {mover_side}: {}; P{p} holds {}; {}",
+                table_text(g.table(mover_side)),
+                g.hand(p).len(),
+                pile_text(&g)
+            )?;
+        }
+        for s in 0..sides {
+            let (tb, ta) = (before.table(s).red_threes, g.table(s).red_threes);
+            if ta != tb {
+                let new = ta.checked_sub(tb).unwrap_or_default();
+                writeln!(out, "           side {s} lays red threes {new} (C-8)")?;
+            }
+        }
+    }
+    if let Some(e) = &h.error {
+        writeln!(out, "the game ended by an error: {e}")?;
+        return Ok(());
+    }
+    let Some(end) = g.end() else {
+        writeln!(out, "(the game ends before the hand does)")?;
+        return Ok(());
+    };
+    writeln!(out, "{} after {} turns", end_text(&g, end), g.turns())?;
+    writeln!(out, "at the end of the hand:")?;
+    for (p, label) in labels.iter().enumerate().take(g.players()) {
+        let hand = g.hand(p);
+        writeln!(
+            out,
+            "  {:<w$}  hand: {}",
+            label,
+            if hand.is_empty() {
+                "-".into()
+            } else {
+                hand.to_string()
+            }
+        )?;
+    }
+    for s in 0..sides {
+        writeln!(out, "  side {s} table: {}", table_text(g.table(s)))?;
+    }
+    writeln!(out, "  {}", pile_text(&g))?;
+    let scores: Vec<_> = (0..sides).map(|s| g.side_score(s)).collect();
+    let head: Vec<String> = (0..sides)
+        .map(|s| format!("{:>8}", format!("side {s}")))
+        .collect();
+    writeln!(out, "{:<36}{}", "score (C-23)", head.join(""))?;
+    let count = |s: usize, f: &dyn Fn(&kanaszta_engine::CardSet) -> bool| {
+        g.table(s)
+            .melds
+            .iter()
+            .filter(|m| m.len() >= 7 && f(m))
+            .count() as i64
+    };
+    let rows: Vec<(&str, Vec<i64>)> = vec![
+        (
+            "red threes (count)",
+            (0..sides)
+                .map(|s| g.table(s).red_threes.len() as i64)
+                .collect(),
+        ),
+        (
+            "red_three_points (C-8)",
+            scores.iter().map(|x| x.red_threes as i64).collect(),
+        ),
+        (
+            "canastas natural",
+            (0..sides)
+                .map(|s| count(s, &|m| m.wild_count() == 0))
+                .collect(),
+        ),
+        (
+            "canastas mixed",
+            (0..sides)
+                .map(|s| count(s, &|m| m.wild_count() > 0))
+                .collect(),
+        ),
+        (
+            "canastas wild",
+            (0..sides)
+                .map(|s| {
+                    g.table(s)
+                        .wild_canastas
+                        .iter()
+                        .filter(|m| !m.is_empty())
+                        .count() as i64
+                })
+                .collect(),
+        ),
+        (
+            "canasta_points (C-5)",
+            scores.iter().map(|x| x.canastas as i64).collect(),
+        ),
+        (
+            "going_out_points (C-10, C-19)",
+            scores.iter().map(|x| x.going_out as i64).collect(),
+        ),
+        (
+            "melded (C-9)",
+            scores.iter().map(|x| x.melds as i64).collect(),
+        ),
+        (
+            "in_hand (C-23)",
+            scores.iter().map(|x| x.in_hand as i64).collect(),
+        ),
+        (
+            "failed_yes_points (C-18)",
+            scores.iter().map(|x| x.failed_yes as i64).collect(),
+        ),
+        ("= total", scores.iter().map(|x| x.total as i64).collect()),
+    ];
+    for (name, v) in rows {
+        let cells: Vec<String> = v.iter().map(|x| format!("{x:>8}")).collect();
+        writeln!(out, "  {name:<34}{}", cells.join(""))?;
+    }
+    if (0..sides).any(|s| g.total(s) != 0) {
+        let cells: Vec<String> = (0..sides)
+            .map(|s| format!("{:>8}", g.total(s) + scores[s].total))
+            .collect();
+        writeln!(out, "  {:<34}{}", "total after the hand", cells.join(""))?;
+    }
+    Ok(())
+}
