@@ -181,11 +181,38 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
             "--rules",
             "classic-002",
             "--a",
-            "ismcts",
+            "minimax",
             "--out",
             o,
         ],
-        &["unknown classic agent `ismcts`", "random, greedy"],
+        &[
+            "unknown classic agent `minimax`",
+            "random, greedy, rules, ismcts, pimc",
+        ],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--a",
+            "ismcts:iters=0",
+            "--out",
+            o,
+        ],
+        &["bad value `0` for ismcts's `iters`", "from 1 to 10000000"],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--b",
+            "pimc:rollout=minimax",
+            "--out",
+            o,
+        ],
+        &["pimc's `rollout`", "random|greedy|rules"],
     );
     refused(
         &[
