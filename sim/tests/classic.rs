@@ -330,3 +330,39 @@ fn classic_rules_beats_greedy_in_partnerships_on_any_thread_count() {
         .unwrap_or_else(|| panic!("cannot read the interval of `{line}`"));
     assert!(lo > 0.0, "{line}");
 }
+
+/// Classic specs take parameters on the command line: the searches play
+/// under their canonical spec, and `kanaszta agents` lists their keys.
+#[test]
+fn classic_searches_take_parameters_on_the_command_line() {
+    let d = tmp("classic-search");
+    let out = ok(&[
+        "play",
+        "--rules",
+        "classic-002",
+        "--a",
+        "ismcts:iters=4,rollout=rules",
+        "--b",
+        "pimc:worlds=1",
+        "--hands",
+        "2",
+        "--quiet",
+        "--out",
+        s(&d),
+    ]);
+    assert!(
+        out.contains("ismcts:iters=4,rollout=rules vs pimc:worlds=1 under classic-002"),
+        "{out}"
+    );
+    let agents = ok(&["agents"]);
+    let classic = &agents[agents.find("classic canasta").unwrap()..];
+    for needle in [
+        "ismcts — information-set MCTS",
+        "pimc — perfect-information Monte Carlo",
+        "rollout",
+        "(default 200; accepts 1..10000000)",
+        "open_wilds",
+    ] {
+        assert!(classic.contains(needle), "`{needle}` not in: {classic}");
+    }
+}
