@@ -53,6 +53,28 @@ pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'stat
     fn build(&self) -> Box<dyn Agent>;
 }
 
+/// The parameters of one kind of classic player, as
+/// [`Params`] are for decorated agents: settable by key from
+/// text, readable by key as text, and the player they make. Declared with
+/// [`agent_params!`](crate::agent_params)'s classic form; the classic registry
+/// (`classic::registry`) lists them.
+pub trait ClassicParams: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// The player's name in specs.
+    const NAME: &'static str;
+    /// One line on how it plays.
+    const SUMMARY: &'static str;
+    /// Every parameter, in canonical order.
+    fn docs() -> &'static [ParamDoc];
+    /// Sets one parameter; the error says what the key accepts.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    /// Reads one parameter as text (`None` for an unknown key).
+    fn get(&self, key: &str) -> Option<String>;
+    /// The declared range of a number parameter.
+    fn bounds(key: &str) -> Option<Bounds>;
+    /// A new player with these parameters.
+    fn build(&self) -> Box<dyn crate::classic::ClassicAgent>;
+}
+
 /// The declared range of a number parameter, from its [`range`] parser.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
@@ -183,8 +205,8 @@ macro_rules! agent_params {
     // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get` and
     // `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
     // inherent items and as
-    // [`ClassicParams`](crate::classic::registry::ClassicParams), which
-    // the classic registry lists.
+    // [`ClassicParams`](crate::spec::ClassicParams), which the classic
+    // registry lists.
     (
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident for classic $Agent:ty {
@@ -260,7 +282,7 @@ macro_rules! agent_params {
             }
         }
 
-        impl $crate::classic::registry::ClassicParams for $Name {
+        impl $crate::spec::ClassicParams for $Name {
             const NAME: &'static str = $agent_name;
             const SUMMARY: &'static str = $summary;
 

@@ -19,31 +19,11 @@ use super::greedy::ClassicGreedy;
 use super::rules::ClassicRulesParams;
 use super::search::{ClassicIsmctsParams, ClassicPimcParams};
 use super::{ClassicAgent, ClassicRandom};
+pub use crate::spec::ClassicParams;
 use crate::spec::{parse_items, Bounds, ParamDoc, SpecError};
 use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
-
-/// The parameters of one kind of classic player, as
-/// [`crate::Params`] are for decorated agents: settable by key from
-/// text, readable by key as text, and the player they make. Declared with
-/// [`agent_params!`](crate::agent_params)'s classic form.
-pub trait ClassicParams: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
-    /// The player's name in specs.
-    const NAME: &'static str;
-    /// One line on how it plays.
-    const SUMMARY: &'static str;
-    /// Every parameter, in canonical order.
-    fn docs() -> &'static [ParamDoc];
-    /// Sets one parameter; the error says what the key accepts.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
-    /// Reads one parameter as text (`None` for an unknown key).
-    fn get(&self, key: &str) -> Option<String>;
-    /// The declared range of a number parameter.
-    fn bounds(key: &str) -> Option<Bounds>;
-    /// A new player with these parameters.
-    fn build(&self) -> Box<dyn ClassicAgent>;
-}
 
 /// The parameters of [`ClassicRandom`]: none.
 #[derive(Clone, Debug, Default, PartialEq)]
