@@ -19,6 +19,7 @@ extern crate self as kanaszta_agents;
 pub mod classic;
 pub mod eval;
 mod expert;
+pub mod generic;
 pub mod greedy;
 pub mod ismcts;
 pub mod pimc;

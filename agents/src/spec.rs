@@ -53,6 +53,28 @@ pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'stat
     fn build(&self) -> Box<dyn Agent>;
 }
 
+/// The parameters of one kind of classic player, as
+/// [`Params`] are for decorated agents: settable by key from
+/// text, readable by key as text, and the player they make. Declared with
+/// [`agent_params!`](crate::agent_params)'s classic form; the classic registry
+/// (`classic::registry`) lists them.
+pub trait ClassicParams: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// The player's name in specs.
+    const NAME: &'static str;
+    /// One line on how it plays.
+    const SUMMARY: &'static str;
+    /// Every parameter, in canonical order.
+    fn docs() -> &'static [ParamDoc];
+    /// Sets one parameter; the error says what the key accepts.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    /// Reads one parameter as text (`None` for an unknown key).
+    fn get(&self, key: &str) -> Option<String>;
+    /// The declared range of a number parameter.
+    fn bounds(key: &str) -> Option<Bounds>;
+    /// A new player with these parameters.
+    fn build(&self) -> Box<dyn crate::classic::ClassicAgent>;
+}
+
 /// The declared range of a number parameter, from its [`range`] parser.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
@@ -182,7 +204,9 @@ macro_rules! agent_params {
     // A classic canasta player's parameters (C-1 … C-24): the same
     // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get`, `bounds`
     // and `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
-    // inherent items.
+    // inherent items and as
+    // [`ClassicParams`](crate::spec::ClassicParams), which the classic
+    // registry lists.
     (
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident for classic $Agent:ty {
@@ -207,6 +231,27 @@ macro_rules! agent_params {
             /// A new agent with these parameters.
             pub fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
                 Box::new(<$Agent>::new(self.clone()))
+            }
+        }
+
+        impl $crate::spec::ClassicParams for $Name {
+            const NAME: &'static str = $agent_name;
+            const SUMMARY: &'static str = $summary;
+
+            fn docs() -> &'static [$crate::ParamDoc] {
+                $Name::docs()
+            }
+            fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+                $Name::set(self, key, value)
+            }
+            fn get(&self, key: &str) -> Option<String> {
+                $Name::get(self, key)
+            }
+            fn bounds(key: &str) -> Option<$crate::Bounds> {
+                $Name::bounds(key)
+            }
+            fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
+                $Name::build(self)
             }
         }
     };
@@ -469,6 +514,20 @@ impl std::error::Error for SpecError {}
 
 pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
     let mut p = P::default();
+    parse_items(text, body, P::NAME, P::docs(), |k, v| p.set(k, v))?;
+    Ok(p)
+}
+
+/// Sets each `key=value` of `body` (the part of spec `text` after the
+/// colon) with `set`, refusing what `docs` does not list, a key given
+/// twice and a value `set` refuses.
+pub(crate) fn parse_items(
+    text: &str,
+    body: &str,
+    agent: &'static str,
+    docs: &'static [ParamDoc],
+    mut set: impl FnMut(&str, &str) -> Result<(), String>,
+) -> Result<(), SpecError> {
     let mut seen: Vec<&str> = Vec::new();
     for item in body.split(',') {
         let item = item.trim();
@@ -478,18 +537,18 @@ pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecE
         let Some((key, value)) = item.split_once('=') else {
             return Err(SpecError::NotKeyValue {
                 spec: text.to_string(),
-                agent: P::NAME,
+                agent,
                 item: item.to_string(),
-                accepted: keys_of(P::docs()),
+                accepted: keys_of(docs),
             });
         };
         let (key, value) = (key.trim(), value.trim());
-        if !P::docs().iter().any(|d| d.key == key) {
+        if !docs.iter().any(|d| d.key == key) {
             return Err(SpecError::UnknownKey {
                 spec: text.to_string(),
-                agent: P::NAME,
+                agent,
                 key: key.to_string(),
-                accepted: keys_of(P::docs()),
+                accepted: keys_of(docs),
             });
         }
         if seen.contains(&key) {
@@ -499,18 +558,18 @@ pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecE
             });
         }
         seen.push(key);
-        p.set(key, value).map_err(|reason| SpecError::BadValue {
+        set(key, value).map_err(|reason| SpecError::BadValue {
             spec: text.to_string(),
-            agent: P::NAME,
+            agent,
             key: key.to_string(),
             value: value.to_string(),
             reason,
         })?;
     }
-    Ok(p)
+    Ok(())
 }
 
-fn keys_of(docs: &[ParamDoc]) -> String {
+pub(crate) fn keys_of(docs: &[ParamDoc]) -> String {
     let keys: Vec<String> = docs
         .iter()
         .map(|d| format!("{}={}", d.key, d.accepts))

@@ -85,10 +85,11 @@ fn classic_greedy_beats_random_heads_up() {
 
 #[test]
 fn unknown_classic_agent_is_refused_with_the_accepted_names() {
-    let e = "ismcts".parse::<ClassicSpec>().unwrap_err().to_string();
-    assert!(e.contains("unknown classic agent `ismcts`"), "{e}");
-    assert!(e.contains("random, greedy"), "{e}");
+    let e = "minimax".parse::<ClassicSpec>().unwrap_err().to_string();
+    assert!(e.contains("unknown classic agent `minimax`"), "{e}");
+    assert!(e.contains("random, greedy, rules, ismcts, pimc"), "{e}");
     let e = "greedy:x=1".parse::<ClassicSpec>().unwrap_err().to_string();
+    assert!(e.contains("greedy has no parameter `x`"), "{e}");
     assert!(e.contains("no parameters"), "{e}");
     assert_eq!(
         "GREEDY".parse::<ClassicSpec>().unwrap().to_string(),

@@ -182,11 +182,38 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
             "--rules",
             "classic-002",
             "--a",
-            "ismcts",
+            "minimax",
             "--out",
             o,
         ],
-        &["unknown classic agent `ismcts`", "random, greedy"],
+        &[
+            "unknown classic agent `minimax`",
+            "random, greedy, rules, ismcts, pimc",
+        ],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--a",
+            "ismcts:iters=0",
+            "--out",
+            o,
+        ],
+        &["bad value `0` for ismcts's `iters`", "from 1 to 10000000"],
+    );
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--b",
+            "pimc:rollout=minimax",
+            "--out",
+            o,
+        ],
+        &["pimc's `rollout`", "random|greedy|rules"],
     );
     refused(
         &[
@@ -548,4 +575,40 @@ fn classic_rules_beats_greedy_in_partnerships_on_any_thread_count() {
         .and_then(|x| x.trim().parse().ok())
         .unwrap_or_else(|| panic!("cannot read the interval of `{line}`"));
     assert!(lo > 0.0, "{line}");
+}
+
+/// Classic specs take parameters on the command line: the searches play
+/// under their canonical spec, and `kanaszta agents` lists their keys.
+#[test]
+fn classic_searches_take_parameters_on_the_command_line() {
+    let d = tmp("classic-search");
+    let out = ok(&[
+        "play",
+        "--rules",
+        "classic-002",
+        "--a",
+        "ismcts:iters=4,rollout=rules",
+        "--b",
+        "pimc:worlds=1",
+        "--hands",
+        "2",
+        "--quiet",
+        "--out",
+        s(&d),
+    ]);
+    assert!(
+        out.contains("ismcts:iters=4,rollout=rules vs pimc:worlds=1 under classic-002"),
+        "{out}"
+    );
+    let agents = ok(&["agents"]);
+    let classic = &agents[agents.find("classic canasta").unwrap()..];
+    for needle in [
+        "ismcts — information-set MCTS",
+        "pimc — perfect-information Monte Carlo",
+        "rollout",
+        "(default 200; accepts 1..10000000)",
+        "open_wilds",
+    ] {
+        assert!(classic.contains(needle), "`{needle}` not in: {classic}");
+    }
 }

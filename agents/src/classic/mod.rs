@@ -10,6 +10,7 @@ pub mod greedy;
 pub mod play;
 pub mod registry;
 pub mod rules;
+pub mod search;
 
 use kanaszta_engine::classic::{ClassicAction, ClassicView};
 use rand::RngExt;

@@ -1,0 +1,230 @@
+//! `ismcts` and `pimc` for classic canasta (C-1 … C-24): the searches of
+//! [`crate::generic`], written against the engine's `Game` interface,
+//! over the classic actions one by one (draw or pickup, each meld step,
+//! the discard, C-18's question and answer), with a classic player
+//! (`random`, `greedy` or `rules`) playing the simulations. They see only
+//! the seat's [`ClassicView`]: every world is dealt from it.
+
+use super::greedy::ClassicGreedy;
+use super::rules::{ClassicRulesAgent, ClassicRulesParams};
+use super::{ClassicAgent, ClassicRandom};
+use crate::agent_params;
+use crate::generic::ismcts::{Ismcts, IsmctsConfig};
+use crate::generic::pimc::Pimc;
+use crate::generic::Policy;
+use crate::search::Rollout;
+use crate::spec::range;
+use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
+use rand_pcg::Pcg64Mcg;
+
+/// The classic players are rollout policies: the same `act`, `inform`
+/// and `restart`.
+macro_rules! classic_policy {
+    ($($t:ty),*) => {
+        $(impl Policy<ClassicState> for $t {
+            fn choose(
+                &mut self,
+                view: &ClassicView<'_>,
+                legal: &[ClassicAction],
+                rng: &mut Pcg64Mcg,
+            ) -> ClassicAction {
+                ClassicAgent::act(self, view, legal, rng)
+            }
+            fn inform(&mut self, player: usize, action: ClassicAction) {
+                ClassicAgent::inform(self, player, action)
+            }
+            fn restart(&mut self) {
+                ClassicAgent::restart(self)
+            }
+        })*
+    };
+}
+classic_policy!(ClassicRandom, ClassicGreedy, ClassicRulesAgent);
+
+/// The classic player that plays a search's simulations, by its
+/// [`Rollout`] name, with its default parameters.
+#[derive(Clone, Debug)]
+pub enum ClassicPolicy {
+    /// [`ClassicRandom`].
+    Random(ClassicRandom),
+    /// [`ClassicGreedy`].
+    Greedy(ClassicGreedy),
+    /// [`ClassicRulesAgent`].
+    Rules(ClassicRulesAgent),
+}
+
+impl ClassicPolicy {
+    /// The policy of this name.
+    pub fn of(rollout: Rollout) -> ClassicPolicy {
+        match rollout {
+            Rollout::Random => ClassicPolicy::Random(ClassicRandom),
+            Rollout::Greedy => ClassicPolicy::Greedy(ClassicGreedy),
+            Rollout::Rules => {
+                ClassicPolicy::Rules(ClassicRulesAgent::new(ClassicRulesParams::default()))
+            }
+        }
+    }
+}
+
+impl Policy<ClassicState> for ClassicPolicy {
+    fn choose(
+        &mut self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        match self {
+            ClassicPolicy::Random(p) => p.choose(view, legal, rng),
+            ClassicPolicy::Greedy(p) => p.choose(view, legal, rng),
+            ClassicPolicy::Rules(p) => Policy::<ClassicState>::choose(p, view, legal, rng),
+        }
+    }
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        if let ClassicPolicy::Rules(p) = self {
+            Policy::<ClassicState>::inform(p, player, action);
+        }
+    }
+    fn restart(&mut self) {
+        if let ClassicPolicy::Rules(p) = self {
+            Policy::<ClassicState>::restart(p);
+        }
+    }
+}
+
+agent_params! {
+    /// Parameters of [`ClassicIsmcts`].
+    pub struct ClassicIsmctsParams for classic ClassicIsmcts {
+        name: "ismcts",
+        summary: "information-set MCTS over the classic actions one by one, worlds dealt from its own view, a classic player in the rollouts",
+        /// Iterations per search.
+        iters: u32 = 200, range(1, 10_000_000), "1..10000000", "iterations per search";
+        /// Milliseconds per search (0: no time limit); whichever ends first.
+        time: u32 = 0, range(0, 600_000), "0..600000", "milliseconds per search, 0 for no limit; the search stops at whichever budget ends first (a time limit makes the choice depend on the machine)";
+        /// The UCB exploration constant.
+        c: f64 = 0.7, range(0.0, 100.0), "0..100", "UCB exploration constant (rewards lie in -1..1)";
+        /// The classic player of the simulations.
+        rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
+        /// Points of score difference that make a reward of tanh(1).
+        scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
+    }
+}
+
+agent_params! {
+    /// Parameters of [`ClassicPimc`].
+    pub struct ClassicPimcParams for classic ClassicPimc {
+        name: "pimc",
+        summary: "perfect-information Monte Carlo: every listed action played out in the same worlds dealt from its own view, the best mean chosen",
+        /// Worlds per decision.
+        worlds: u32 = 8, range(1, 100_000), "1..100000", "worlds (determinizations) per decision, each option played out in every one";
+        /// The classic player of the simulations.
+        rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
+        /// Points of score difference that make a reward of tanh(1).
+        scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
+    }
+}
+
+/// Information-set MCTS for classic canasta (see the module docs).
+#[derive(Clone, Debug)]
+pub struct ClassicIsmcts {
+    params: ClassicIsmctsParams,
+    search: Ismcts<ClassicState, ClassicPolicy>,
+}
+
+impl ClassicIsmcts {
+    /// A player with these parameters.
+    pub fn new(params: ClassicIsmctsParams) -> ClassicIsmcts {
+        let config = IsmctsConfig {
+            iters: params.iters,
+            time_ms: params.time,
+            c: params.c,
+            scale: params.scale,
+        };
+        ClassicIsmcts {
+            search: Ismcts::new(config, ClassicPolicy::of(params.rollout)),
+            params,
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &ClassicIsmctsParams {
+        &self.params
+    }
+
+    /// The search, as the last decision left it.
+    pub fn search(&self) -> &Ismcts<ClassicState, ClassicPolicy> {
+        &self.search
+    }
+}
+
+impl ClassicAgent for ClassicIsmcts {
+    fn name(&self) -> String {
+        "ismcts".into()
+    }
+
+    fn act(
+        &mut self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        self.search.search(view, legal, rng)
+    }
+
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        self.search.inform(player, action);
+    }
+
+    fn restart(&mut self) {
+        self.search.restart();
+    }
+}
+
+/// Perfect-information Monte Carlo for classic canasta (see the module
+/// docs).
+#[derive(Clone, Debug)]
+pub struct ClassicPimc {
+    params: ClassicPimcParams,
+    search: Pimc<ClassicState, ClassicPolicy>,
+}
+
+impl ClassicPimc {
+    /// A player with these parameters.
+    pub fn new(params: ClassicPimcParams) -> ClassicPimc {
+        ClassicPimc {
+            search: Pimc::new(
+                params.worlds,
+                params.scale,
+                ClassicPolicy::of(params.rollout),
+            ),
+            params,
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &ClassicPimcParams {
+        &self.params
+    }
+}
+
+impl ClassicAgent for ClassicPimc {
+    fn name(&self) -> String {
+        "pimc".into()
+    }
+
+    fn act(
+        &mut self,
+        view: &ClassicView<'_>,
+        legal: &[ClassicAction],
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        self.search.search(view, legal, rng)
+    }
+
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        self.search.inform(player, action);
+    }
+
+    fn restart(&mut self) {
+        self.search.restart();
+    }
+}
