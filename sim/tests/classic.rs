@@ -245,11 +245,11 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
             "--rules",
             "classic-002",
             "--agents",
-            "random,ismcts",
+            "random,minimax",
             "--out",
             o,
         ],
-        &["unknown classic agent `ismcts`", "random, greedy"],
+        &["unknown classic agent `minimax`", "random, greedy"],
     );
     // A decorated switch in a classic sweep, and a value out of range.
     refused(
