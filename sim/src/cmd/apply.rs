@@ -86,23 +86,7 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
         super::score::score(&mut buf, &g)?;
         out.push_str(&String::from_utf8_lossy(&buf));
     }
-    let code = match illegal {
-        None => ExitCode::SUCCESS,
-        Some((i, act, e)) => {
-            let printed = if i == 0 {
-                "the position printed is the one given"
-            } else {
-                "the position printed is the one after them"
-            };
-            let _ = writeln!(
-                err,
-                "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; {printed}",
-                i + 1,
-                i + 1
-            );
-            ExitCode::from(EXIT_ILLEGAL)
-        }
-    };
+    let code = stop_status(&mut err, n, illegal);
     eprint!("{err}");
     super::print(&out)?;
     Ok(code)
@@ -243,4 +227,28 @@ fn describe(before: &GameState, after: &GameState, act: Action) -> String {
         ));
     }
     notes.join("; ")
+}
+
+/// The exit status of `apply` (either family): success, or the first
+/// illegal action, said on `err` with how far the actions went.
+pub(super) fn stop_status(
+    err: &mut String,
+    n: usize,
+    illegal: Option<(usize, impl std::fmt::Display, impl std::fmt::Display)>,
+) -> ExitCode {
+    let Some((i, act, e)) = illegal else {
+        return ExitCode::SUCCESS;
+    };
+    let printed = if i == 0 {
+        "the position printed is the one given"
+    } else {
+        "the position printed is the one after them"
+    };
+    let _ = writeln!(
+        err,
+        "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; {printed}",
+        i + 1,
+        i + 1
+    );
+    ExitCode::from(EXIT_ILLEGAL)
 }

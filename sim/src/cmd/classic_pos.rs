@@ -213,23 +213,7 @@ pub fn apply(
         out.push('\n');
         out.push_str(&score_text(&g));
     }
-    let code = match illegal {
-        None => ExitCode::SUCCESS,
-        Some((i, act, e)) => {
-            let printed = if i == 0 {
-                "the position printed is the one given"
-            } else {
-                "the position printed is the one after them"
-            };
-            let _ = writeln!(
-                err,
-                "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; {printed}",
-                i + 1,
-                i + 1
-            );
-            ExitCode::from(EXIT_ILLEGAL)
-        }
-    };
+    let code = super::apply::stop_status(&mut err, n, illegal);
     eprint!("{err}");
     super::print(&out)?;
     Ok(code)
