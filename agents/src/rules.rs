@@ -2386,7 +2386,7 @@ mod tests {
     #[test]
     fn stakes_margin_reads_the_tax_and_the_target_d15_d16() {
         let r = Rules::default();
-        let hand = |totals: &[i32]| GameState::new_hand(r.clone(), 7, 0, totals);
+        let hand = |totals: &[i32]| GameState::new_hand(r, 7, 0, totals);
         // No match under way: the raw margin.
         assert_eq!(stakes_margin(&hand(&[0, 0]), 0, 1, 900, 400), 500);
         // D-15.3: 9,725 before the hand, 2,375 → 240 (9,965, not above
