@@ -49,6 +49,8 @@ fn bad_search_parameters_say_what_is_accepted() {
         ("pimc:worlds=0", "from 1 to 1000000"),
         ("pimc:rollout=ismcts", "random|greedy|rules"),
         ("pimc:iters=10", "worlds="),
+        ("ismcts:rollout_plan=maybe", "expected on or off"),
+        ("pimc:rollout_plan=2", "expected on or off"),
     ] {
         let e = text.parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains(want), "`{text}`: {e}");
