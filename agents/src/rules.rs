@@ -797,7 +797,16 @@ impl RulesAgent {
                 }
                 continue;
             }
-            let mut p = self.params.chase_in_force() * group_promise(g.len());
+            // The planner's extra weight (`plan_chase`) is for groups close
+            // to a canasta (D-10: seven cards): a group of four or fewer
+            // with a wild in it is three away, and the wild would be worth
+            // more kept in hand.
+            let chase = if g.len() < 5 && g.wilds() > 0 {
+                self.params.chase
+            } else {
+                self.params.chase_in_force()
+            };
+            let mut p = chase * group_promise(g.len());
             if g.wilds() == 0 && !g.is_wild_only() {
                 // Clean groups may still be red or gold.
                 p *= 1.25;

@@ -2,8 +2,8 @@
 //!
 //! ```
 //! use kanaszta_agents::AgentSpec;
-//! let spec: AgentSpec = "ismcts:iters=500,rollout=greedy".parse().unwrap();
-//! assert_eq!(spec.to_string(), "ismcts:iters=500,rollout=greedy");
+//! let spec: AgentSpec = "ismcts:iters=250,rollout=greedy".parse().unwrap();
+//! assert_eq!(spec.to_string(), "ismcts:iters=250,rollout=greedy");
 //! assert_eq!("greedy".parse::<AgentSpec>().unwrap().to_string(), "greedy");
 //! let err = "grody".parse::<AgentSpec>().unwrap_err().to_string();
 //! assert!(err.contains("random, greedy, rules, ismcts, pimc"));
