@@ -33,7 +33,9 @@ pub mod spec;
 pub use greedy::{GreedyAgent, GreedyParams};
 pub use ismcts::{IsmctsAgent, IsmctsParams};
 pub use pimc::{PimcAgent, PimcParams};
-pub use play::{play_hand, play_match, seat_rng, AgentError, HandPlay};
+pub use play::{
+    play_hand, play_match, play_turns_observed, seat_rng, AgentError, HandPlay, Observer,
+};
 pub use random::{RandomAgent, RandomParams};
 pub use registry::{agent_names, Entry, AGENTS};
 pub use rules::{RulesAgent, RulesParams};

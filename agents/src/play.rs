@@ -61,6 +61,21 @@ pub struct HandPlay {
     pub actions: u64,
 }
 
+/// Watches the turn loop ([`play_turns_observed`]): told each action with
+/// the state it is about to be applied to, after the mover chose it and
+/// before the engine checks it. It sees everything, so it is for the
+/// run's bookkeeping (counts of what was played), never for a player.
+/// `()` watches nothing, at no cost.
+pub trait Observer<G: Game> {
+    /// Seat `p`, the mover of `state`, is about to apply `action`.
+    fn before(&mut self, state: &G, p: usize, action: G::Action);
+}
+
+impl<G: Game> Observer<G> for () {
+    #[inline(always)]
+    fn before(&mut self, _state: &G, _p: usize, _action: G::Action) {}
+}
+
 /// A player of a game of family `G` as the turn loop drives it: the
 /// family's agent trait object (the two families hand their agents the
 /// legal actions differently).
@@ -73,15 +88,17 @@ pub trait Seat<G: Game> {
     fn restart(&mut self);
     /// Told what a player did.
     fn inform(&mut self, player: usize, action: G::Action);
-    /// Chooses the action of seat `p`, the mover, and applies it to
-    /// `state`: the action and the rule that refused it, if one did (the
-    /// state then unchanged).
-    fn play(
+    /// Chooses the action of seat `p`, the mover, shows it to `observer`
+    /// with the state before it, and applies it to `state`: the action
+    /// and the rule that refused it, if one did (the state then
+    /// unchanged).
+    fn play<O: Observer<G>>(
         &mut self,
         state: &mut G,
         p: usize,
         scratch: &mut Self::Scratch,
         rng: &mut Pcg64Mcg,
+        observer: &mut O,
     ) -> (G::Action, Result<(), RuleError>);
 }
 
@@ -97,19 +114,22 @@ impl Seat<GameState> for Box<dyn Agent> {
         Agent::inform(&mut **self, player, action)
     }
     #[inline]
-    fn play(
+    fn play<O: Observer<GameState>>(
         &mut self,
         state: &mut GameState,
         p: usize,
         buf: &mut MoveBuf,
         rng: &mut Pcg64Mcg,
+        observer: &mut O,
     ) -> (Action, Result<(), RuleError>) {
         let view = state.view(p);
         let mut moves = state.moves(buf);
         let action = self.act(&view, &mut moves, rng);
+        let listed = moves.lists(action);
+        observer.before(state, p, action);
         // A listed action skips the completion check its listing made; any
         // other goes through the full check and is refused with the rule.
-        let applied = if moves.lists(action) {
+        let applied = if listed {
             state.apply_listed(action)
         } else {
             state.apply(action)
@@ -127,6 +147,17 @@ pub fn play_turns<G: Game, S: Seat<G>>(
     state: &mut G,
     agents: &mut [S],
     rngs: &mut [Pcg64Mcg],
+) -> Result<HandPlay, AgentError<G::Action>> {
+    play_turns_observed(state, agents, rngs, &mut ())
+}
+
+/// [`play_turns`], with `observer` told every action the agents choose
+/// (the refused one included) and the state it is applied to.
+pub fn play_turns_observed<G: Game, S: Seat<G>, O: Observer<G>>(
+    state: &mut G,
+    agents: &mut [S],
+    rngs: &mut [Pcg64Mcg],
+    observer: &mut O,
 ) -> Result<HandPlay, AgentError<G::Action>> {
     assert!(
         agents.len() >= state.players() && rngs.len() >= state.players(),
@@ -159,7 +190,7 @@ pub fn play_turns<G: Game, S: Seat<G>>(
                 ),
             });
         }
-        let (action, applied) = agents[p].play(state, p, &mut scratch, &mut rngs[p]);
+        let (action, applied) = agents[p].play(state, p, &mut scratch, &mut rngs[p], observer);
         if let Err(error) = applied {
             return Err(AgentError {
                 player: p,
@@ -268,6 +299,52 @@ mod tests {
             }
         }
         assert!(refused >= 10, "{refused} hands ended by a refusal");
+    }
+
+    /// Counts what it is shown, checking that the state is the one
+    /// before the action: the mover is the one to move.
+    #[derive(Default)]
+    struct Tally {
+        seen: u64,
+        last: Option<Action>,
+    }
+    impl Observer<GameState> for Tally {
+        fn before(&mut self, state: &GameState, p: usize, action: Action) {
+            assert_eq!(state.current_player(), p);
+            assert!(!state.is_terminal());
+            self.seen += 1;
+            self.last = Some(action);
+        }
+    }
+
+    /// The observer is shown every action applied, with the state before
+    /// it, and the refused one that ends the game; it changes no choice.
+    #[test]
+    fn the_observer_sees_every_action_before_it_is_applied() {
+        for seed in 0..3 {
+            let agents = || -> Vec<Box<dyn Agent>> {
+                vec![
+                    crate::AgentSpec::of(crate::GreedyParams::default()).build(),
+                    crate::AgentSpec::of(crate::RandomParams::default()).build(),
+                ]
+            };
+            let rngs = || vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            let mut plain = GameState::new(Rules::default(), seed);
+            let played = play_hand(&mut plain, &mut agents(), &mut rngs()).unwrap();
+            let mut watched = GameState::new(Rules::default(), seed);
+            let mut tally = Tally::default();
+            let again =
+                play_turns_observed(&mut watched, &mut agents(), &mut rngs(), &mut tally).unwrap();
+            assert_eq!(again, played);
+            assert_eq!(tally.seen, played.actions);
+            assert_eq!(watched.scores(), plain.scores());
+        }
+        let mut g = GameState::new(Rules::default(), 3);
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Stubborn), Box::new(Stubborn)];
+        let mut tally = Tally::default();
+        let rngs = &mut [seat_rng(3, 0), seat_rng(3, 1)];
+        assert!(play_turns_observed(&mut g, &mut agents, rngs, &mut tally).is_err());
+        assert_eq!((tally.seen, tally.last), (1, Some(Action::TakeRest)));
     }
 
     #[test]

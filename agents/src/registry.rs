@@ -27,7 +27,7 @@ pub struct Entry {
     /// The name in specs.
     pub name: &'static str,
     parse: fn(&str, &str) -> Result<AgentSpec, SpecError>,
-    help: fn(&mut String),
+    help: fn(&mut String, usize),
 }
 
 impl Entry {
@@ -36,13 +36,15 @@ impl Entry {
         Entry {
             name: P::NAME,
             parse: parse_spec::<P>,
-            help: help_of::<P>,
+            help: help_of::<dyn crate::Agent, P>,
         }
     }
 }
 
 fn parse_spec<P: Params>(text: &str, body: &str) -> Result<AgentSpec, SpecError> {
-    Ok(AgentSpec::of(parse_params::<P>(text, body)?))
+    Ok(AgentSpec::of(parse_params::<dyn crate::Agent, P>(
+        text, body,
+    )?))
 }
 
 /// The agent names accepted in specs, in the registry's order.
@@ -56,7 +58,7 @@ impl AgentSpec {
     pub fn help() -> String {
         let mut s = String::new();
         for e in AGENTS {
-            (e.help)(&mut s);
+            (e.help)(&mut s, 10);
         }
         s
     }

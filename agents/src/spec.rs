@@ -32,7 +32,15 @@ pub struct ParamDoc {
 /// The parameters of one kind of agent: settable by key from text, readable
 /// by key as text, and the agent they make. Declared with
 /// [`agent_params!`](crate::agent_params), never by hand.
-pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+///
+/// `A` is the family's agent trait object: `dyn Agent` (decorated
+/// canasta, the default) or `dyn ClassicAgent` (classic canasta, whose
+/// parameters are [`ClassicParams`]). One type erasure serves both
+/// families' specs ([`AgentSpec`] and the classic registry's
+/// `ClassicSpec`).
+pub trait Params<A: ?Sized = dyn Agent>:
+    Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static
+{
     /// The agent's name in specs.
     const NAME: &'static str;
     /// One line on what the agent does.
@@ -50,30 +58,16 @@ pub trait Params: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'stat
         None
     }
     /// A new agent with these parameters.
-    fn build(&self) -> Box<dyn Agent>;
+    fn build(&self) -> Box<A>;
 }
 
-/// The parameters of one kind of classic player, as
-/// [`Params`] are for decorated agents: settable by key from
-/// text, readable by key as text, and the player they make. Declared with
-/// [`agent_params!`](crate::agent_params)'s classic form; the classic registry
-/// (`classic::registry`) lists them.
-pub trait ClassicParams: Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
-    /// The player's name in specs.
-    const NAME: &'static str;
-    /// One line on how it plays.
-    const SUMMARY: &'static str;
-    /// Every parameter, in canonical order.
-    fn docs() -> &'static [ParamDoc];
-    /// Sets one parameter; the error says what the key accepts.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
-    /// Reads one parameter as text (`None` for an unknown key).
-    fn get(&self, key: &str) -> Option<String>;
-    /// The declared range of a number parameter.
-    fn bounds(key: &str) -> Option<Bounds>;
-    /// A new player with these parameters.
-    fn build(&self) -> Box<dyn crate::classic::ClassicAgent>;
-}
+/// The parameters of one kind of classic player: [`Params`] whose agent
+/// is a [`ClassicAgent`](crate::classic::ClassicAgent). Declared with
+/// [`agent_params!`](crate::agent_params)'s classic form; the classic
+/// registry (`classic::registry`) lists them.
+pub trait ClassicParams: Params<dyn crate::classic::ClassicAgent> {}
+
+impl<P: Params<dyn crate::classic::ClassicAgent>> ClassicParams for P {}
 
 /// The declared range of a number parameter, from its [`range`] parser.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -205,6 +199,7 @@ macro_rules! agent_params {
     // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get`, `bounds`
     // and `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
     // inherent items and as
+    // [`Params<dyn ClassicAgent>`](crate::spec::Params), that is
     // [`ClassicParams`](crate::spec::ClassicParams), which the classic
     // registry lists.
     (
@@ -234,7 +229,7 @@ macro_rules! agent_params {
             }
         }
 
-        impl $crate::spec::ClassicParams for $Name {
+        impl $crate::spec::Params<dyn $crate::classic::ClassicAgent> for $Name {
             const NAME: &'static str = $agent_name;
             const SUMMARY: &'static str = $summary;
 
@@ -354,24 +349,25 @@ pub fn switch(value: &str) -> Result<bool, String> {
 }
 
 /// A parsed agent spec: which agent, with which parameters.
-pub struct AgentSpec(Box<dyn AnyParams>);
+pub struct AgentSpec(Erased<dyn Agent>);
 
-/// [`Params`] of any agent, behind one type.
-trait AnyParams: Send + Sync {
+/// [`Params`] of any agent of one family (`A`, its agent trait object),
+/// behind one type.
+trait AnyParams<A: ?Sized>: Send + Sync {
     fn name(&self) -> &'static str;
     fn docs(&self) -> &'static [ParamDoc];
     fn get(&self, key: &str) -> Option<String>;
     fn default_get(&self, key: &str) -> Option<String>;
     fn bounds(&self, key: &str) -> Option<Bounds>;
     fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
-    fn build(&self) -> Box<dyn Agent>;
-    fn clone_box(&self) -> Box<dyn AnyParams>;
+    fn build(&self) -> Box<A>;
+    fn clone_box(&self) -> Box<dyn AnyParams<A>>;
     fn as_any(&self) -> &dyn Any;
-    fn same(&self, other: &dyn AnyParams) -> bool;
+    fn same(&self, other: &dyn AnyParams<A>) -> bool;
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-impl<P: Params> AnyParams for P {
+impl<A: ?Sized + 'static, P: Params<A>> AnyParams<A> for P {
     fn name(&self) -> &'static str {
         P::NAME
     }
@@ -390,16 +386,16 @@ impl<P: Params> AnyParams for P {
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         Params::set(self, key, value)
     }
-    fn build(&self) -> Box<dyn Agent> {
+    fn build(&self) -> Box<A> {
         Params::build(self)
     }
-    fn clone_box(&self) -> Box<dyn AnyParams> {
+    fn clone_box(&self) -> Box<dyn AnyParams<A>> {
         Box::new(self.clone())
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
-    fn same(&self, other: &dyn AnyParams) -> bool {
+    fn same(&self, other: &dyn AnyParams<A>) -> bool {
         other.as_any().downcast_ref::<P>() == Some(self)
     }
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -407,15 +403,90 @@ impl<P: Params> AnyParams for P {
     }
 }
 
+/// The parameters of some agent of the family whose agent trait object
+/// is `A`: what [`AgentSpec`] and the classic `ClassicSpec` hold. Its
+/// [`fmt::Display`] is the canonical text of a spec: the name, then only
+/// the parameters that differ from their defaults, in canonical order.
+pub(crate) struct Erased<A: ?Sized>(Box<dyn AnyParams<A>>);
+
+impl<A: ?Sized + 'static> Erased<A> {
+    /// `p`, erased.
+    pub(crate) fn of<P: Params<A>>(p: P) -> Erased<A> {
+        Erased(Box::new(p))
+    }
+
+    /// The parameters, if they are of type `P`.
+    pub(crate) fn params<P: Params<A>>(&self) -> Option<&P> {
+        self.0.as_any().downcast_ref::<P>()
+    }
+
+    pub(crate) fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    pub(crate) fn docs(&self) -> &'static [ParamDoc] {
+        self.0.docs()
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<String> {
+        self.0.get(key)
+    }
+
+    pub(crate) fn bounds(&self, key: &str) -> Option<Bounds> {
+        self.0.bounds(key)
+    }
+
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        self.0.set(key, value)
+    }
+
+    pub(crate) fn build(&self) -> Box<A> {
+        self.0.build()
+    }
+
+    pub(crate) fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.debug(f)
+    }
+}
+
+impl<A: ?Sized> Clone for Erased<A> {
+    fn clone(&self) -> Erased<A> {
+        Erased(self.0.clone_box())
+    }
+}
+
+impl<A: ?Sized> PartialEq for Erased<A> {
+    fn eq(&self, other: &Erased<A>) -> bool {
+        self.0.same(other.0.as_ref())
+    }
+}
+
+impl<A: ?Sized> fmt::Display for Erased<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.0;
+        f.write_str(p.name())?;
+        let mut first = true;
+        for doc in p.docs() {
+            let v = p.get(doc.key);
+            if v != p.default_get(doc.key) {
+                f.write_str(if first { ":" } else { "," })?;
+                first = false;
+                write!(f, "{}={}", doc.key, v.unwrap_or_default())?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Clone for AgentSpec {
     fn clone(&self) -> AgentSpec {
-        AgentSpec(self.0.clone_box())
+        AgentSpec(self.0.clone())
     }
 }
 
 impl PartialEq for AgentSpec {
     fn eq(&self, other: &AgentSpec) -> bool {
-        self.0.same(other.0.as_ref())
+        self.0 == other.0
     }
 }
 
@@ -512,7 +583,12 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-pub(crate) fn parse_params<P: Params>(text: &str, body: &str) -> Result<P, SpecError> {
+/// The parameters `P` of spec `text`, whose part after the colon is
+/// `body`, the family's agent trait object being `A`.
+pub(crate) fn parse_params<A: ?Sized, P: Params<A>>(
+    text: &str,
+    body: &str,
+) -> Result<P, SpecError> {
     let mut p = P::default();
     parse_items(text, body, P::NAME, P::docs(), |k, v| p.set(k, v))?;
     Ok(p)
@@ -581,14 +657,18 @@ pub(crate) fn keys_of(docs: &[ParamDoc]) -> String {
     }
 }
 
-pub(crate) fn help_of<P: Params>(out: &mut String) {
+/// The help of the agent whose parameters are `P` (of the family whose
+/// agent trait object is `A`): its name and summary, then a line per
+/// parameter with its key padded to `width`, its default and what it
+/// accepts.
+pub(crate) fn help_of<A: ?Sized, P: Params<A>>(out: &mut String, width: usize) {
     use fmt::Write;
     let d = P::default();
     let _ = writeln!(out, "{} — {}", P::NAME, P::SUMMARY);
     for doc in P::docs() {
         let _ = writeln!(
             out,
-            "    {:<10} {} (default {}; accepts {})",
+            "    {:<width$} {} (default {}; accepts {})",
             doc.key,
             doc.doc,
             d.get(doc.key).unwrap_or_default(),
@@ -600,12 +680,12 @@ pub(crate) fn help_of<P: Params>(out: &mut String) {
 impl AgentSpec {
     /// The spec of the agent with parameters `p`.
     pub fn of<P: Params>(p: P) -> AgentSpec {
-        AgentSpec(Box::new(p))
+        AgentSpec(Erased::of(p))
     }
 
     /// The parameters, if the spec is of the agent whose parameters are `P`.
     pub fn params<P: Params>(&self) -> Option<&P> {
-        self.0.as_any().downcast_ref::<P>()
+        self.0.params()
     }
 
     /// The agent's name (`random`, `greedy`, …).
@@ -638,7 +718,7 @@ impl AgentSpec {
     /// This spec with parameter `key` set to `value`; the error says what
     /// the key accepts.
     pub fn with(&self, key: &str, value: &str) -> Result<AgentSpec, SpecError> {
-        let mut p = self.0.clone_box();
+        let mut p = self.0.clone();
         if !self.0.docs().iter().any(|d| d.key == key) {
             return Err(SpecError::UnknownKey {
                 spec: self.to_string(),
@@ -660,18 +740,7 @@ impl AgentSpec {
 
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = &self.0;
-        f.write_str(p.name())?;
-        let mut first = true;
-        for doc in p.docs() {
-            let v = p.get(doc.key);
-            if v != p.default_get(doc.key) {
-                f.write_str(if first { ":" } else { "," })?;
-                first = false;
-                write!(f, "{}={}", doc.key, v.unwrap_or_default())?;
-            }
-        }
-        Ok(())
+        self.0.fmt(f)
     }
 }
 

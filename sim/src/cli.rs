@@ -294,17 +294,7 @@ impl RunArgs {
         Ok((mode, games, shard))
     }
 
-    /// The master seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Whether each deal is played twice with the seats swapped.
-    pub fn paired(&self) -> bool {
-        !self.unpaired
-    }
-
-    /// The manifest of a run of `series` (validated by building its plan).
+    /// The plan of a run of `series` (validated by building it).
     pub fn plan(
         &self,
         command: &str,
@@ -312,9 +302,21 @@ impl RunArgs {
         series: Vec<SeriesSpec>,
         default_hands: u64,
     ) -> Result<Plan, CliError> {
+        Plan::new(self.manifest(command, agents, series, default_hands)?)
+    }
+
+    /// The manifest of a run of `series`, of either family (`R`, its
+    /// rules): the switches checked, the build recorded.
+    pub fn manifest<R>(
+        &self,
+        command: &str,
+        agents: Vec<String>,
+        series: Vec<SeriesSpec<R>>,
+        default_hands: u64,
+    ) -> Result<Manifest<R>, CliError> {
         let (mode, games, shard) = self.checked(default_hands)?;
         let (version, commit, dirty) = crate::runner::build_info();
-        Plan::new(Manifest {
+        Ok(Manifest {
             command: command.into(),
             seed: self.seed,
             mode,

@@ -119,21 +119,24 @@ impl<T: Cell> Cell for Option<T> {
     }
 }
 
-/// Declares a row struct whose fields are its CSV columns, in order, followed
-/// by one `rule_KEY` column per rule switch, then the `tail` columns: those
-/// added after the first files were written, at the end so that readers by
-/// position keep working. A file without the tail columns (written before
-/// them) still reads: the tail takes its default (empty cells) and
-/// `upgrade_legacy` brings the older columns to today's conventions.
-macro_rules! row {
+/// Declares a row struct of either family whose fields are its CSV
+/// columns, in order, followed by one `rule_KEY` column per rule switch
+/// (`columns`, `count` of them; `rules_doc` documents them), then the
+/// `tail` columns: those added after the first files were written, at the
+/// end so that readers by position keep working. With `legacy: true` a
+/// file without the tail columns (written before them) still reads: the
+/// tail takes its default (empty cells) and `upgrade` brings the older
+/// columns to today's conventions; with `legacy: false` it is refused.
+macro_rules! csv_row {
     ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }
-     tail { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? }) => {
+     tail { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? }
+     rules { doc: $rules_doc:expr, columns: $columns:expr, count: $count:expr,
+             legacy: $legacy:expr, upgrade: $upgrade:expr $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $name {
             $($(#[$fm])* pub $field: $ty,)*
-            /// The rule switches the game was played under, in
-            /// [`Rules::keys`] order (shared by every row of a series).
+            #[doc = $rules_doc]
             pub rules: std::sync::Arc<[String]>,
             $($(#[$tm])* pub $tfield: $tty,)*
         }
@@ -147,25 +150,20 @@ macro_rules! row {
 
             /// Every column name.
             pub fn header() -> Vec<String> {
-                let mut h = Self::legacy_header();
-                h.extend(Self::TAIL.iter().map(|s| s.to_string()));
-                h
-            }
-
-            /// The header of files written before the tail columns.
-            pub fn legacy_header() -> Vec<String> {
                 let mut h: Vec<String> = Self::FIELDS.iter().map(|s| s.to_string()).collect();
-                h.extend(rule_columns());
+                h.extend($columns);
+                h.extend(Self::TAIL.iter().map(|s| s.to_string()));
                 h
             }
 
             /// The row's cells, in header order.
             #[cfg(test)]
+            #[allow(dead_code)]
             pub fn cells(&self) -> Vec<String> {
                 let mut v = Vec::with_capacity(Self::FIELDS.len() + self.rules.len());
-                $(v.push(Cell::to_cell(&self.$field));)*
+                $(v.push($crate::rows::Cell::to_cell(&self.$field));)*
                 v.extend(self.rules.iter().cloned());
-                $(v.push(Cell::to_cell(&self.$tfield));)*
+                $(v.push($crate::rows::Cell::to_cell(&self.$tfield));)*
                 v
             }
 
@@ -179,28 +177,31 @@ macro_rules! row {
                         out.push(b',');
                     }
                     sep = true;
-                    Cell::write_cell(&self.$field, out);
+                    $crate::rows::Cell::write_cell(&self.$field, out);
                 )*
                 let _ = sep;
                 for r in self.rules.iter() {
                     out.push(b',');
-                    write_text(out, r);
+                    $crate::rows::write_text(out, r);
                 }
                 $(
                     out.push(b',');
-                    Cell::write_cell(&self.$tfield, out);
+                    $crate::rows::Cell::write_cell(&self.$tfield, out);
                 )*
                 out.push(b'\n');
             }
 
-            /// Reads a row written by [`Self::write_csv`] (the header was checked
-            /// to be [`Self::header`]), or by a version before the tail
-            /// columns ([`Self::legacy_header`]): its tail is left at the
-            /// default and its older columns are brought up to date.
+            /// Reads a row written by [`Self::write_csv`] (the header was
+            /// checked to be [`Self::header`]), or, where legacy files are
+            /// read, by a version before the tail columns: its tail is
+            /// left at the default and its older columns are brought up to
+            /// date.
             pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
-                let legacy = Self::FIELDS.len() + rule_keys().len();
+                let rules = $count;
+                let legacy = Self::FIELDS.len() + rules;
                 let want = legacy + Self::TAIL.len();
-                if rec.len() != want && rec.len() != legacy {
+                let old = $legacy && rec.len() == legacy;
+                if rec.len() != want && !old {
                     return Err(format!("{} fields where {want} were expected", rec.len()));
                 }
                 let mut it = rec.iter();
@@ -208,20 +209,55 @@ macro_rules! row {
                 let mut row = $name {
                     $($field: {
                         let s = it.next().unwrap_or_default();
-                        Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
+                        $crate::rows::Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
                     },)*
-                    rules: it.by_ref().take(rule_keys().len()).map(str::to_string).collect(),
+                    rules: it.by_ref().take(rules).map(str::to_string).collect(),
                     ..$name::default()
                 };
-                if rec.len() == legacy {
-                    row.upgrade_legacy();
+                if old {
+                    ($upgrade)(&mut row);
                 } else {
                     $(row.$tfield = {
                         let s = it.next().unwrap_or_default();
-                        Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
+                        $crate::rows::Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
                     };)*
                 }
                 Ok(row)
+            }
+        }
+
+        impl $crate::rows::Keyed for $name {
+            fn key(&self) -> (u32, u64) {
+                (self.series, self.game)
+            }
+        }
+    };
+}
+pub(crate) use csv_row;
+
+/// A decorated row ([`csv_row!`]): the rule columns of [`Rules::keys`],
+/// files from before the tail columns read and brought up to date by the
+/// row's `upgrade_legacy`.
+macro_rules! row {
+    ($(#[$m:meta])* $name:ident { $($body:tt)* } tail { $($tail:tt)* }) => {
+        csv_row! {
+            $(#[$m])* $name { $($body)* }
+            tail { $($tail)* }
+            rules {
+                doc: "The rule switches the game was played under, in [`Rules::keys`] order (shared by every row of a series).",
+                columns: rule_columns(),
+                count: rule_keys().len(),
+                legacy: true,
+                upgrade: $name::upgrade_legacy,
+            }
+        }
+
+        impl $name {
+            /// The header of files written before the tail columns.
+            pub fn legacy_header() -> Vec<String> {
+                let mut h: Vec<String> = Self::FIELDS.iter().map(|s| s.to_string()).collect();
+                h.extend(rule_columns());
+                h
             }
         }
     };
@@ -416,24 +452,6 @@ impl ErrorRow {
 pub trait Keyed {
     /// `(series, game)`.
     fn key(&self) -> (u32, u64);
-}
-
-impl Keyed for HandRow {
-    fn key(&self) -> (u32, u64) {
-        (self.series, self.game)
-    }
-}
-
-impl Keyed for MatchRow {
-    fn key(&self) -> (u32, u64) {
-        (self.series, self.game)
-    }
-}
-
-impl Keyed for ErrorRow {
-    fn key(&self) -> (u32, u64) {
-        (self.series, self.game)
-    }
 }
 
 #[cfg(test)]

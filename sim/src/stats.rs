@@ -100,13 +100,158 @@ impl Counts {
     }
 }
 
+/// One agent's results against the other in a series, the core of both
+/// families' summaries: hands and matches won (ties and draws half) with
+/// their Wilson intervals, and the mean raw hand score.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    /// Hands played.
+    pub hands: u64,
+    /// Hands won.
+    pub wins: u64,
+    /// Hands tied.
+    pub ties: u64,
+    /// Raw hand scores.
+    pub raw: Mean,
+    /// Matches played.
+    pub matches: u64,
+    /// Matches won.
+    pub match_wins: u64,
+    /// Matches drawn.
+    pub match_draws: u64,
+}
+
+impl Record {
+    /// The summary columns of [`Self::push_cells`].
+    pub const COLUMNS: [&'static str; 15] = [
+        "hands",
+        "hand_wins",
+        "hand_ties",
+        "hand_win_rate",
+        "hand_win_lo",
+        "hand_win_hi",
+        "matches",
+        "match_wins",
+        "match_draws",
+        "match_win_rate",
+        "match_win_lo",
+        "match_win_hi",
+        "mean_raw",
+        "mean_raw_lo",
+        "mean_raw_hi",
+    ];
+
+    /// `(wins + ties/2, hands)`, or of matches in matches mode.
+    pub fn score(&self, matches_mode: bool) -> (f64, f64) {
+        if matches_mode {
+            (
+                self.match_wins as f64 + self.match_draws as f64 / 2.0,
+                self.matches as f64,
+            )
+        } else {
+            (self.wins as f64 + self.ties as f64 / 2.0, self.hands as f64)
+        }
+    }
+
+    /// The hand-win rate with its Wilson interval.
+    pub fn hand_rate(&self) -> Option<(f64, f64, f64)> {
+        let (s, n) = self.score(false);
+        wilson(s, n)
+    }
+
+    /// The match-win rate with its Wilson interval.
+    pub fn match_rate(&self) -> Option<(f64, f64, f64)> {
+        let (s, n) = self.score(true);
+        wilson(s, n)
+    }
+
+    /// The rate of the run's unit (matches in matches mode, else hands).
+    pub fn rate(&self, matches_mode: bool) -> Option<(f64, f64, f64)> {
+        if matches_mode {
+            self.match_rate()
+        } else {
+            self.hand_rate()
+        }
+    }
+
+    /// The cells of [`Self::COLUMNS`].
+    pub fn push_cells(&self, v: &mut Vec<String>) {
+        v.push(self.hands.to_string());
+        v.push(self.wins.to_string());
+        v.push(self.ties.to_string());
+        push3(v, self.hand_rate(), 4);
+        v.push(self.matches.to_string());
+        v.push(self.match_wins.to_string());
+        v.push(self.match_draws.to_string());
+        push3(v, self.match_rate(), 4);
+        push3(v, self.raw.interval(), 2);
+    }
+}
+
+/// The paired difference of a series, agent A minus agent B: the
+/// differences of a deal's games (in game order, each deal's together)
+/// averaged into one per deal, so the luck of the cards cancels.
+#[derive(Clone, Debug, Default)]
+pub struct PairedDiff {
+    deals: Mean,
+    /// The deal in progress: (deal, sum of its games' differences, games).
+    pending: Option<(u64, f64, u32)>,
+}
+
+impl PairedDiff {
+    /// The summary columns of [`Self::push_cells`].
+    pub const COLUMNS: [&'static str; 4] = ["deals", "mean_diff", "mean_diff_lo", "mean_diff_hi"];
+
+    /// The difference `d` of a game of `deal`.
+    pub fn add(&mut self, deal: u64, d: f64) {
+        match &mut self.pending {
+            Some((pending, sum, n)) if *pending == deal => {
+                *sum += d;
+                *n += 1;
+            }
+            p => {
+                if let Some((_, sum, n)) = p.take() {
+                    self.deals.add(sum / n as f64);
+                }
+                *p = Some((deal, d, 1));
+            }
+        }
+    }
+
+    /// Closes the last deal.
+    pub fn finish(&mut self) {
+        if let Some((_, sum, n)) = self.pending.take() {
+            self.deals.add(sum / n as f64);
+        }
+    }
+
+    /// Deals closed.
+    pub fn n(&self) -> u64 {
+        self.deals.n()
+    }
+
+    /// The mean difference, A minus B, with its 95% interval.
+    pub fn interval(&self) -> Option<(f64, f64, f64)> {
+        self.deals.interval()
+    }
+
+    /// The mean difference from agent `i`'s side (0: A, 1: B).
+    pub fn of(&self, i: usize) -> Option<(f64, f64, f64)> {
+        let (m, lo, hi) = self.interval()?;
+        Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
+    }
+
+    /// The cells of [`Self::COLUMNS`], from agent `i`'s side.
+    pub fn push_cells(&self, v: &mut Vec<String>, i: usize) {
+        v.push(self.n().to_string());
+        push3(v, self.of(i), 2);
+    }
+}
+
 /// What one agent did in one series.
 #[derive(Clone, Debug, Default)]
 pub struct Side {
-    hands: u64,
-    wins: u64,
-    ties: u64,
-    raw: Mean,
+    record: Record,
     taxed: Mean,
     opened: u64,
     opened_turn: Mean,
@@ -121,9 +266,6 @@ pub struct Side {
     free_pickups: u64,
     cards_picked: u64,
     frozen_turns: u64,
-    matches: u64,
-    match_wins: u64,
-    match_draws: u64,
     tax_paid: Mean,
     comebacks: u64,
 }
@@ -151,8 +293,7 @@ pub struct SeriesStats {
     starter_ties: u64,
     match_hands: Mean,
     matches_mode: bool,
-    diff: Mean,
-    pending: Option<(u64, f64, u32)>,
+    diff: PairedDiff,
 }
 
 /// The side (0: agent A, 1: agent B) of a seat: A sits in seat 0 unless the
@@ -183,8 +324,7 @@ impl SeriesStats {
             starter_ties: 0,
             match_hands: Mean::default(),
             matches_mode,
-            diff: Mean::default(),
-            pending: None,
+            diff: PairedDiff::default(),
         }
     }
 
@@ -200,13 +340,13 @@ impl SeriesStats {
         self.games += 1;
         for r in hands {
             let s = &mut self.sides[side_of(r.seat, r.swapped)];
-            s.hands += 1;
+            s.record.hands += 1;
             if r.won {
-                s.wins += 1;
+                s.record.wins += 1;
             } else if r.hand_winner.is_none() {
-                s.ties += 1;
+                s.record.ties += 1;
             }
-            s.raw.add(r.raw as f64);
+            s.record.raw.add(r.raw as f64);
             s.taxed.add(r.taxed as f64);
             if let Some(t) = r.opened_turn {
                 s.opened += 1;
@@ -280,25 +420,14 @@ impl SeriesStats {
                 d += sign * r.raw as f64;
             }
         }
-        match &mut self.pending {
-            Some((deal, sum, n)) if *deal == first.deal => {
-                *sum += d;
-                *n += 1;
-            }
-            p => {
-                if let Some((_, sum, n)) = p.take() {
-                    self.diff.add(sum / n as f64);
-                }
-                *p = Some((first.deal, d, 1));
-            }
-        }
+        self.diff.add(first.deal, d);
         for m in matches {
             let s = &mut self.sides[side_of(m.seat, m.swapped)];
-            s.matches += 1;
+            s.record.matches += 1;
             if m.won {
-                s.match_wins += 1;
+                s.record.match_wins += 1;
             } else if m.winner.is_none() {
-                s.match_draws += 1;
+                s.record.match_draws += 1;
             }
             s.tax_paid.add(m.tax_paid as f64);
             if m.comeback {
@@ -312,122 +441,71 @@ impl SeriesStats {
 
     /// Closes the last pair.
     pub fn finish(&mut self) {
-        if let Some((_, sum, n)) = self.pending.take() {
-            self.diff.add(sum / n as f64);
-        }
+        self.diff.finish();
     }
 
     /// The score of side `i` in the unit of the run (hands or matches):
     /// `(wins + ties/2, games)`.
     pub fn score(&self, i: usize) -> (f64, f64) {
-        let s = &self.sides[i];
-        if self.matches_mode {
-            (
-                s.match_wins as f64 + s.match_draws as f64 / 2.0,
-                s.matches as f64,
-            )
-        } else {
-            (s.wins as f64 + s.ties as f64 / 2.0, s.hands as f64)
-        }
-    }
-
-    /// The hand-win rate of side `i` with its interval.
-    pub fn hand_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let s = &self.sides[i];
-        wilson(s.wins as f64 + s.ties as f64 / 2.0, s.hands as f64)
-    }
-
-    /// The match-win rate of side `i` with its interval.
-    pub fn match_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let s = &self.sides[i];
-        wilson(
-            s.match_wins as f64 + s.match_draws as f64 / 2.0,
-            s.matches as f64,
-        )
+        self.sides[i].record.score(self.matches_mode)
     }
 
     /// The rate of the run's unit (matches in matches mode, else hands).
     pub fn rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        if self.matches_mode {
-            self.match_rate(i)
-        } else {
-            self.hand_rate(i)
-        }
+        self.sides[i].record.rate(self.matches_mode)
     }
 
     /// Mean paired difference, from side `i`'s point of view.
     pub fn diff(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let (m, lo, hi) = self.diff.interval()?;
-        Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
+        self.diff.of(i)
     }
 
     /// The columns of summary rows (after `series`), as in [`Self::cells`].
     pub fn columns() -> Vec<&'static str> {
-        vec![
-            "settings",
-            "agent",
-            "side",
-            "opponent",
-            "games",
-            "errors",
-            "hands",
-            "hand_wins",
-            "hand_ties",
-            "hand_win_rate",
-            "hand_win_lo",
-            "hand_win_hi",
-            "matches",
-            "match_wins",
-            "match_draws",
-            "match_win_rate",
-            "match_win_lo",
-            "match_win_hi",
-            "mean_raw",
-            "mean_raw_lo",
-            "mean_raw_hi",
-            "mean_taxed",
-            "diff_unit",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo",
-            "mean_diff_hi",
-            "opened_share",
-            "mean_opened_turn",
-            "canasta_share",
-            "mean_first_canasta_turn",
-            "mean_canastas",
-            "mean_red_threes",
-            "mean_twins",
-            "mean_heart_aces",
-            "mean_pile_pickups",
-            "mean_free_pickups",
-            "mean_cards_picked",
-            "mean_frozen_turns",
-            "out_share",
-            "out_normal",
-            "out_from_hand",
-            "out_table_cleared",
-            "ended_out_share",
-            "exhausted_share",
-            "stalled_share",
-            "deadlocked_share",
-            "mean_turns",
-            "median_turns",
-            "mean_turns_out",
-            "median_turns_out",
-            "starter_win_rate",
-            "starter_win_lo",
-            "starter_win_hi",
-            "mean_match_hands",
-            "mean_tax_paid",
-            "comebacks",
-        ]
+        vec!["settings", "agent", "side", "opponent", "games", "errors"]
+            .into_iter()
+            .chain(Record::COLUMNS)
+            .chain(["mean_taxed", "diff_unit"])
+            .chain(PairedDiff::COLUMNS)
+            .chain([
+                "opened_share",
+                "mean_opened_turn",
+                "canasta_share",
+                "mean_first_canasta_turn",
+                "mean_canastas",
+                "mean_red_threes",
+                "mean_twins",
+                "mean_heart_aces",
+                "mean_pile_pickups",
+                "mean_free_pickups",
+                "mean_cards_picked",
+                "mean_frozen_turns",
+                "out_share",
+                "out_normal",
+                "out_from_hand",
+                "out_table_cleared",
+                "ended_out_share",
+                "exhausted_share",
+                "stalled_share",
+                "deadlocked_share",
+                "mean_turns",
+                "median_turns",
+                "mean_turns_out",
+                "median_turns_out",
+                "starter_win_rate",
+                "starter_win_lo",
+                "starter_win_hi",
+                "mean_match_hands",
+                "mean_tax_paid",
+                "comebacks",
+            ])
+            .collect()
     }
 
     /// One summary row for side `i`, in [`Self::columns`] order.
     pub fn cells(&self, i: usize) -> Vec<String> {
         let s = &self.sides[i];
-        let h = s.hands as f64;
+        let h = s.record.hands as f64;
         let per_hand = |x: u64| ratio(x as f64, h, 3);
         let share = |x: u64| ratio(x as f64, h, 4);
         let mut v = vec![
@@ -437,16 +515,8 @@ impl SeriesStats {
             self.agents[1 - i].clone(),
             self.games.to_string(),
             self.errors.to_string(),
-            s.hands.to_string(),
-            s.wins.to_string(),
-            s.ties.to_string(),
         ];
-        push3(&mut v, self.hand_rate(i), 4);
-        v.push(s.matches.to_string());
-        v.push(s.match_wins.to_string());
-        v.push(s.match_draws.to_string());
-        push3(&mut v, self.match_rate(i), 4);
-        push3(&mut v, s.raw.interval(), 2);
+        s.record.push_cells(&mut v);
         v.push(fmt_opt(s.taxed.mean(), 2));
         v.push(
             if self.matches_mode {
@@ -456,8 +526,7 @@ impl SeriesStats {
             }
             .to_string(),
         );
-        v.push(self.diff.n().to_string());
-        push3(&mut v, self.diff(i), 2);
+        self.diff.push_cells(&mut v, i);
         v.push(share(s.opened));
         v.push(fmt_opt(s.opened_turn.mean(), 2));
         v.push(share(s.canasta));
@@ -538,14 +607,14 @@ impl SeriesStats {
                 self.agents[i].clone()
             };
             let games = if self.matches_mode {
-                s.matches
+                s.record.matches
             } else {
-                s.hands
+                s.record.hands
             };
-            let out_share = if s.hands > 0 {
+            let out_share = if s.record.hands > 0 {
                 format!(
                     "{:.1}%",
-                    100.0 * s.went_out.iter().sum::<u64>() as f64 / s.hands as f64
+                    100.0 * s.went_out.iter().sum::<u64>() as f64 / s.record.hands as f64
                 )
             } else {
                 "-".into()
@@ -556,7 +625,7 @@ impl SeriesStats {
                 label,
                 games,
                 pct3(self.rate(i)),
-                num3(s.raw.interval()),
+                num3(s.record.raw.interval()),
                 s.opened_turn
                     .mean()
                     .map_or("-".into(), |m| format!("t{m:.1}")),
@@ -585,7 +654,7 @@ impl SeriesStats {
                     "points per hand"
                 },
                 self.diff.n(),
-                if self.sides[0].hands > 0 && self.diff.n() * 2 <= self.games {
+                if self.sides[0].record.hands > 0 && self.diff.n() * 2 <= self.games {
                     "paired deals"
                 } else {
                     "deals"
@@ -691,7 +760,7 @@ impl SeriesStats {
                 "mean difference of raw hand scores, A minus B, 95% interval".into()
             },
         ));
-        if self.sides[0].hands > 0 && self.diff.n() * 2 <= self.games {
+        if self.sides[0].record.hands > 0 && self.diff.n() * 2 <= self.games {
             l.push((
                 "paired deals",
                 "each deal played twice with the seats swapped, so the luck of the cards cancels; the difference is averaged per deal".into(),
@@ -891,6 +960,55 @@ mod tests {
         assert_eq!(lo, 0.0);
         assert!((hi - 0.2775).abs() < 1e-4);
         assert!(wilson(0.0, 0.0).is_none());
+    }
+
+    /// A deal's games are averaged into one difference; a deal with one
+    /// game (unpaired, or its pair lost to an error) counts as it is.
+    #[test]
+    fn paired_differences_average_each_deal() {
+        let mut d = PairedDiff::default();
+        for (deal, x) in [
+            (0, 10.0),
+            (0, 30.0),
+            (1, -5.0),
+            (2, 4.0),
+            (2, 8.0),
+            (3, 1.0),
+        ] {
+            d.add(deal, x);
+        }
+        assert_eq!(d.n(), 3, "the last deal waits for finish");
+        d.finish();
+        assert_eq!(d.n(), 4);
+        let (m, lo, hi) = d.of(0).unwrap();
+        assert_eq!(m, (20.0 - 5.0 + 6.0 + 1.0) / 4.0);
+        assert_eq!(d.of(1), Some((-m, -hi, -lo)));
+        let mut v = Vec::new();
+        d.push_cells(&mut v, 1);
+        assert_eq!(v.len(), PairedDiff::COLUMNS.len());
+        assert_eq!(v[..2], ["4".to_string(), "-5.50".to_string()]);
+    }
+
+    /// Ties and draws count half; the rate is of the run's unit.
+    #[test]
+    fn a_record_scores_hands_or_matches() {
+        let r = Record {
+            hands: 10,
+            wins: 4,
+            ties: 2,
+            matches: 3,
+            match_wins: 1,
+            match_draws: 1,
+            ..Record::default()
+        };
+        assert_eq!(r.score(false), (5.0, 10.0));
+        assert_eq!(r.score(true), (1.5, 3.0));
+        assert_eq!(r.rate(false), wilson(5.0, 10.0));
+        assert_eq!(r.rate(true), wilson(1.5, 3.0));
+        let mut v = Vec::new();
+        r.push_cells(&mut v);
+        assert_eq!(v.len(), Record::COLUMNS.len());
+        assert_eq!(v[3], "0.5000");
     }
 
     #[test]

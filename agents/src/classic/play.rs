@@ -4,7 +4,7 @@
 //! never a panic of the run.
 
 use super::ClassicAgent;
-use crate::play::{play_turns, HandPlay, Seat};
+use crate::play::{play_turns_observed, HandPlay, Observer, Seat};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicMatchResult, ClassicState};
 use kanaszta_engine::RuleError;
 use rand_pcg::Pcg64Mcg;
@@ -25,15 +25,17 @@ impl Seat<ClassicState> for Box<dyn ClassicAgent> {
         ClassicAgent::inform(&mut **self, player, action)
     }
     #[inline]
-    fn play(
+    fn play<O: Observer<ClassicState>>(
         &mut self,
         state: &mut ClassicState,
         p: usize,
         legal: &mut Vec<ClassicAction>,
         rng: &mut Pcg64Mcg,
+        observer: &mut O,
     ) -> (ClassicAction, Result<(), RuleError>) {
         state.legal_actions(legal);
         let action = self.act(&state.view(p), legal, rng);
+        observer.before(state, p, action);
         (action, state.apply(action))
     }
 }
@@ -45,7 +47,7 @@ pub fn play_classic_hand(
     agents: &mut [Box<dyn ClassicAgent>],
     rngs: &mut [Pcg64Mcg],
 ) -> Result<HandPlay, ClassicAgentError> {
-    play_turns(state, agents, rngs)
+    play_turns_observed(state, agents, rngs, &mut ())
 }
 
 /// Plays `m` to its end (C-12, C-24), hand after hand with the same
@@ -54,15 +56,30 @@ pub fn play_classic_hand(
 pub fn play_classic_match(
     m: &mut ClassicMatch,
     agents: &mut [Box<dyn ClassicAgent>],
-    mut rngs_of: impl FnMut(u32) -> Vec<Pcg64Mcg>,
+    rngs_of: impl FnMut(u32) -> Vec<Pcg64Mcg>,
     mut on_hand: impl FnMut(&ClassicState, &ClassicMatch, HandPlay),
+) -> Result<(), ClassicAgentError> {
+    play_classic_match_observed(m, agents, rngs_of, &mut (), |hand, m, play, _| {
+        on_hand(hand, m, play)
+    })
+}
+
+/// [`play_classic_match`], with `observer` told every action and the
+/// state before it ([`Observer`]); `on_hand` sees every finished hand and
+/// the observer, to read what it gathered in the hand.
+pub fn play_classic_match_observed<O: Observer<ClassicState>>(
+    m: &mut ClassicMatch,
+    agents: &mut [Box<dyn ClassicAgent>],
+    mut rngs_of: impl FnMut(u32) -> Vec<Pcg64Mcg>,
+    observer: &mut O,
+    mut on_hand: impl FnMut(&ClassicState, &ClassicMatch, HandPlay, &mut O),
 ) -> Result<(), ClassicAgentError> {
     while m.result() == ClassicMatchResult::Playing {
         let mut hand = m.next_hand();
         let mut rngs = rngs_of(m.hands_played());
-        let play = play_classic_hand(&mut hand, agents, &mut rngs)?;
+        let play = play_turns_observed(&mut hand, agents, &mut rngs, observer)?;
         m.record(&hand);
-        on_hand(&hand, m, play);
+        on_hand(&hand, m, play, observer);
     }
     Ok(())
 }

@@ -20,8 +20,9 @@ use super::rules::ClassicRulesParams;
 use super::search::{ClassicIsmctsParams, ClassicPimcParams};
 use super::{ClassicAgent, ClassicRandom};
 pub use crate::spec::ClassicParams;
-use crate::spec::{parse_items, Bounds, ParamDoc, SpecError};
-use std::any::Any;
+use crate::spec::{
+    help_of, parse_items, parse_params, Bounds, Erased, ParamDoc, Params, SpecError,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -35,7 +36,7 @@ pub struct ClassicGreedyParams;
 
 macro_rules! no_params {
     ($Name:ty, $name:expr, $summary:expr, $build:expr) => {
-        impl ClassicParams for $Name {
+        impl Params<dyn ClassicAgent> for $Name {
             const NAME: &'static str = $name;
             const SUMMARY: &'static str = $summary;
             fn docs() -> &'static [ParamDoc] {
@@ -45,9 +46,6 @@ macro_rules! no_params {
                 Err(format!("unknown key `{key}`"))
             }
             fn get(&self, _key: &str) -> Option<String> {
-                None
-            }
-            fn bounds(_key: &str) -> Option<Bounds> {
                 None
             }
             fn build(&self) -> Box<dyn ClassicAgent> {
@@ -88,7 +86,7 @@ pub struct ClassicEntry {
     /// Its parameters.
     pub docs: fn() -> &'static [ParamDoc],
     parse: fn(&str, &str) -> Result<ClassicSpec, SpecError>,
-    default: fn() -> ClassicSpec,
+    help: fn(&mut String, usize),
 }
 
 impl ClassicEntry {
@@ -99,19 +97,15 @@ impl ClassicEntry {
             about: P::SUMMARY,
             docs: P::docs,
             parse: parse_spec::<P>,
-            default: default_spec::<P>,
+            help: help_of::<dyn ClassicAgent, P>,
         }
     }
 }
 
-fn default_spec<P: ClassicParams>() -> ClassicSpec {
-    ClassicSpec(Box::new(P::default()))
-}
-
 fn parse_spec<P: ClassicParams>(text: &str, body: &str) -> Result<ClassicSpec, SpecError> {
-    let mut p = P::default();
-    parse_items(text, body, P::NAME, P::docs(), |k, v| p.set(k, v))?;
-    Ok(ClassicSpec(Box::new(p)))
+    Ok(ClassicSpec::of(parse_params::<dyn ClassicAgent, P>(
+        text, body,
+    )?))
 }
 
 /// The classic player names accepted in specs, in the registry's order.
@@ -119,80 +113,22 @@ pub fn classic_agent_names() -> impl Iterator<Item = &'static str> {
     CLASSIC_AGENTS.iter().map(|e| e.name)
 }
 
-/// [`ClassicParams`] of any classic player, behind one type.
-trait AnyClassicParams: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn docs(&self) -> &'static [ParamDoc];
-    fn get(&self, key: &str) -> Option<String>;
-    fn default_get(&self, key: &str) -> Option<String>;
-    fn bounds(&self, key: &str) -> Option<Bounds>;
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
-    fn build(&self) -> Box<dyn ClassicAgent>;
-    fn clone_box(&self) -> Box<dyn AnyClassicParams>;
-    fn as_any(&self) -> &dyn Any;
-    fn same(&self, other: &dyn AnyClassicParams) -> bool;
-}
-
-impl<P: ClassicParams> AnyClassicParams for P {
-    fn name(&self) -> &'static str {
-        P::NAME
-    }
-    fn docs(&self) -> &'static [ParamDoc] {
-        P::docs()
-    }
-    fn get(&self, key: &str) -> Option<String> {
-        ClassicParams::get(self, key)
-    }
-    fn default_get(&self, key: &str) -> Option<String> {
-        ClassicParams::get(&P::default(), key)
-    }
-    fn bounds(&self, key: &str) -> Option<Bounds> {
-        P::bounds(key)
-    }
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        ClassicParams::set(self, key, value)
-    }
-    fn build(&self) -> Box<dyn ClassicAgent> {
-        ClassicParams::build(self)
-    }
-    fn clone_box(&self) -> Box<dyn AnyClassicParams> {
-        Box::new(self.clone())
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn same(&self, other: &dyn AnyClassicParams) -> bool {
-        other.as_any().downcast_ref::<P>() == Some(self)
-    }
-}
-
 /// A parsed classic player spec: which player, with which parameters.
 /// Its text ([`fmt::Display`]) names only the parameters that differ from
 /// their defaults, in canonical order, and parses back to itself.
-pub struct ClassicSpec(Box<dyn AnyClassicParams>);
-
-impl Clone for ClassicSpec {
-    fn clone(&self) -> ClassicSpec {
-        ClassicSpec(self.0.clone_box())
-    }
-}
-
-impl PartialEq for ClassicSpec {
-    fn eq(&self, other: &ClassicSpec) -> bool {
-        self.0.same(other.0.as_ref())
-    }
-}
+#[derive(Clone, PartialEq)]
+pub struct ClassicSpec(Erased<dyn ClassicAgent>);
 
 impl ClassicSpec {
     /// The spec of the player with parameters `p`.
     pub fn of<P: ClassicParams>(p: P) -> ClassicSpec {
-        ClassicSpec(Box::new(p))
+        ClassicSpec(Erased::of(p))
     }
 
     /// The parameters, if the spec is of the player whose parameters are
     /// `P`.
     pub fn params<P: ClassicParams>(&self) -> Option<&P> {
-        self.0.as_any().downcast_ref::<P>()
+        self.0.params()
     }
 
     /// A fresh player.
@@ -224,7 +160,7 @@ impl ClassicSpec {
     /// the key accepts.
     pub fn with(&self, key: &str, value: &str) -> Result<ClassicSpec, ClassicSpecError> {
         let text = self.to_string();
-        let mut p = self.0.clone_box();
+        let mut p = self.0.clone();
         let docs = self.0.docs();
         parse_items(
             &text,
@@ -240,21 +176,9 @@ impl ClassicSpec {
     /// Every classic player with its parameters, defaults and accepted
     /// values: the classic part of `kanaszta agents`.
     pub fn help() -> String {
-        use fmt::Write;
         let mut s = String::from("classic canasta (--rules classic-002 and its kin):\n");
         for e in CLASSIC_AGENTS {
-            let d = (e.default)();
-            let _ = writeln!(s, "{} — {}", e.name, e.about);
-            for doc in (e.docs)() {
-                let _ = writeln!(
-                    s,
-                    "    {:<14} {} (default {}; accepts {})",
-                    doc.key,
-                    doc.doc,
-                    d.get(doc.key).unwrap_or_default(),
-                    doc.accepts
-                );
-            }
+            (e.help)(&mut s, 14);
         }
         s
     }
@@ -262,18 +186,7 @@ impl ClassicSpec {
 
 impl fmt::Display for ClassicSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = &self.0;
-        f.write_str(p.name())?;
-        let mut first = true;
-        for doc in p.docs() {
-            let v = p.get(doc.key);
-            if v != p.default_get(doc.key) {
-                f.write_str(if first { ":" } else { "," })?;
-                first = false;
-                write!(f, "{}={}", doc.key, v.unwrap_or_default())?;
-            }
-        }
-        Ok(())
+        self.0.fmt(f)
     }
 }
 

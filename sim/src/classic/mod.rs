@@ -22,15 +22,15 @@ pub use stats::ClassicStats;
 
 use crate::error::CliError;
 use crate::runner::{self, CsvFile, Mode, Played, RunResult, Sink};
-use kanaszta_agents::classic::play::{play_classic_hand, play_classic_match, ClassicAgentError};
+use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
 use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::classic::ClassicAgent;
-use kanaszta_agents::{seat_rng, HandPlay};
+use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
 use kanaszta_engine::classic::{
     ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, CLASSIC_MAX_PLAYERS,
 };
 use kanaszta_engine::seed;
-use pile::{Counted, SharedCounts};
+use pile::PileObserver;
 pub use rows::classic_rule_values;
 use std::path::Path;
 use std::sync::Arc;
@@ -343,14 +343,9 @@ impl ClassicPlan {
         }
     }
 
-    fn agents(&self, swapped: bool, counts: &SharedCounts) -> Vec<Box<dyn ClassicAgent>> {
+    fn agents(&self, swapped: bool) -> Vec<Box<dyn ClassicAgent>> {
         (0..self.rules.players as usize)
-            .map(|p| {
-                Box::new(Counted::new(
-                    self.seat_spec(p, swapped).build(),
-                    counts.clone(),
-                )) as Box<dyn ClassicAgent>
-            })
+            .map(|p| self.seat_spec(p, swapped).build())
             .collect()
     }
 
@@ -359,15 +354,8 @@ impl ClassicPlan {
         let swapped = self.swapped(g);
         let deal_seed = seed::deal(self.seed, deal);
         let players = self.rules.players as usize;
-        let counts = SharedCounts::default();
-        let mut agents = self.agents(swapped, &counts);
-        // The hand's counts, reset for the next hand.
-        let take_counts = || {
-            counts
-                .lock()
-                .map(|mut c| std::mem::take(&mut *c))
-                .unwrap_or_default()
-        };
+        let mut agents = self.agents(swapped);
+        let mut pile = PileObserver::default();
         let rngs_of = |hand: u32| {
             let s = seed::match_hand(deal_seed, hand);
             (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
@@ -385,26 +373,32 @@ impl ClassicPlan {
             Mode::Hands => {
                 let mut hand = m.next_hand();
                 let mut rngs = rngs_of(0);
-                play_classic_hand(&mut hand, &mut agents, &mut rngs).map(|play| {
+                play_turns_observed(&mut hand, &mut agents, &mut rngs, &mut pile).map(|play| {
                     let before = [0; 6];
                     m.record(&hand);
                     actions = play.actions;
-                    let pile = take_counts();
-                    self.hand_rows(&mut rows, g, 0, &hand, &before, play, &pile);
+                    self.hand_rows(&mut rows, g, 0, &hand, &before, play, &pile.take());
                 })
             }
             Mode::Matches => {
                 let mut before = [0i32; 6];
-                play_classic_match(&mut m, &mut agents, rngs_of, |hand, m, play| {
-                    let index = m.hands_played() - 1;
-                    actions += play.actions;
-                    let pile = take_counts();
-                    if let Some(w) = self.hand_rows(&mut rows, g, index, hand, &before, play, &pile)
-                    {
-                        hand_wins[w] += 1;
-                    }
-                    before[..m.totals().len()].copy_from_slice(m.totals());
-                })
+                play_classic_match_observed(
+                    &mut m,
+                    &mut agents,
+                    rngs_of,
+                    &mut pile,
+                    |hand, m, play, pile| {
+                        let index = m.hands_played() - 1;
+                        actions += play.actions;
+                        let pile = pile.take();
+                        if let Some(w) =
+                            self.hand_rows(&mut rows, g, index, hand, &before, play, &pile)
+                        {
+                            hand_wins[w] += 1;
+                        }
+                        before[..m.totals().len()].copy_from_slice(m.totals());
+                    },
+                )
             }
         };
         match r {

@@ -4,14 +4,13 @@
 //! size. The engine does not name a pickup's kind: it is read off the
 //! mover's view just before the action is applied (the top card, the
 //! cards laid with it, whether the pile is frozen or closed to his side),
-//! by a wrapper round each player that changes none of its choices.
+//! by an observer of the turn loop ([`PileObserver`]) that changes none
+//! of the players' choices.
 
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::Observer;
 use kanaszta_engine::classic::{
-    ClassicAction, ClassicView, ClosedPile, Kind, MeldKey, CLASSIC_MAX_PLAYERS,
+    ClassicAction, ClassicState, ClassicView, ClosedPile, Kind, MeldKey, CLASSIC_MAX_PLAYERS,
 };
-use rand_pcg::Pcg64Mcg;
-use std::sync::{Arc, Mutex};
 
 /// The ways of taking the pile, in column order; every pickup is exactly
 /// one of them.
@@ -126,48 +125,25 @@ pub fn pickup_kind(
     })
 }
 
-/// Every seat's counts of the hand in play, shared by the seats' wrappers
-/// and the row writer.
-pub type SharedCounts = Arc<Mutex<[PileCounts; CLASSIC_MAX_PLAYERS]>>;
-
-/// A player whose turn beginnings are counted into `counts`; it plays as
-/// `inner` does.
-pub struct Counted {
-    inner: Box<dyn ClassicAgent>,
-    counts: SharedCounts,
+/// Every seat's counts of the hand in play, gathered by the turn loop
+/// ([`Observer`]): each action is counted for its mover, on his view just
+/// before it is applied.
+#[derive(Clone, Debug, Default)]
+pub struct PileObserver {
+    counts: [PileCounts; CLASSIC_MAX_PLAYERS],
 }
 
-impl Counted {
-    /// `inner`, counted into `counts`.
-    pub fn new(inner: Box<dyn ClassicAgent>, counts: SharedCounts) -> Counted {
-        Counted { inner, counts }
+impl PileObserver {
+    /// The counts of the hand, reset for the next one.
+    pub fn take(&mut self) -> [PileCounts; CLASSIC_MAX_PLAYERS] {
+        std::mem::take(&mut self.counts)
     }
 }
 
-impl ClassicAgent for Counted {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-
-    fn act(
-        &mut self,
-        view: &ClassicView<'_>,
-        legal: &[ClassicAction],
-        rng: &mut Pcg64Mcg,
-    ) -> ClassicAction {
-        let a = self.inner.act(view, legal, rng);
-        if let Ok(mut c) = self.counts.lock() {
-            c[view.seat()].record(view, a);
-        }
-        a
-    }
-
-    fn inform(&mut self, player: usize, action: ClassicAction) {
-        self.inner.inform(player, action);
-    }
-
-    fn restart(&mut self) {
-        self.inner.restart();
+impl Observer<ClassicState> for PileObserver {
+    #[inline]
+    fn before(&mut self, state: &ClassicState, p: usize, action: ClassicAction) {
+        self.counts[p].record(&state.view(p), action);
     }
 }
 

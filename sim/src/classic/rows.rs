@@ -3,95 +3,28 @@
 //! decorated files' column names where they mean the same (sim/CSV.md,
 //! "Classic canasta").
 
-use crate::rows::{write_text, Cell};
+use crate::rows::csv_row;
 use kanaszta_engine::classic::ClassicRules;
 use std::sync::Arc;
 
-/// Declares a classic row: its fields are its columns, then one
-/// `rule_KEY` column per classic switch, then the fields of its `after`
-/// block (columns added later go there, so the earlier ones keep their
-/// places).
+/// Declares a classic row ([`csv_row!`]): its fields are its columns,
+/// then one `rule_KEY` column per classic switch, then the fields of its
+/// `after` block (columns added later go there, so the earlier ones keep
+/// their places); a file of other columns is refused.
 macro_rules! classic_row {
-    ($(#[$m:meta])* $name:ident { $($(#[$fm:meta])* $field:ident : $ty:ty),* $(,)? }
-     $(after { $($(#[$tm:meta])* $tfield:ident : $tty:ty),* $(,)? })?) => {
-        $(#[$m])*
-        #[derive(Clone, Debug, Default, PartialEq)]
-        pub struct $name {
-            $($(#[$fm])* pub $field: $ty,)*
-            /// The classic switches, in [`ClassicRules::settings`] order.
-            pub rules: Arc<[String]>,
-            $($($(#[$tm])* pub $tfield: $tty,)*)?
-        }
-
-        impl $name {
-            /// The columns before the rule columns.
-            pub const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
-            /// The columns after the rule columns.
-            pub const AFTER: &'static [&'static str] = &[$($(stringify!($tfield)),*)?];
-
-            /// Every column name.
-            pub fn header() -> Vec<String> {
-                let mut h: Vec<String> = Self::FIELDS.iter().map(|s| s.to_string()).collect();
-                h.extend(
-                    ClassicRules::default()
-                        .settings()
-                        .into_iter()
-                        .map(|(k, _)| format!("rule_{k}")),
-                );
-                h.extend(Self::AFTER.iter().map(|s| s.to_string()));
-                h
-            }
-
-            /// Appends the row as one CSV record, newline included.
-            pub fn write_csv(&self, out: &mut Vec<u8>) {
-                let mut sep = false;
-                $(
-                    if sep {
-                        out.push(b',');
-                    }
-                    sep = true;
-                    Cell::write_cell(&self.$field, out);
-                )*
-                let _ = sep;
-                for r in self.rules.iter() {
-                    out.push(b',');
-                    write_text(out, r);
-                }
-                $($(
-                    out.push(b',');
-                    Cell::write_cell(&self.$tfield, out);
-                )*)?
-                out.push(b'\n');
-            }
-
-            /// Reads a row written by [`Self::write_csv`] (the header was
-            /// checked to be [`Self::header`]).
-            pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
-                let rules = rule_count();
-                let want = Self::FIELDS.len() + rules + Self::AFTER.len();
-                if rec.len() != want {
-                    return Err(format!("{} fields where {want} were expected", rec.len()));
-                }
-                let mut it = rec.iter();
-                Ok($name {
-                    $($field: {
-                        let s = it.next().unwrap_or_default();
-                        Cell::from_cell(s)
-                            .map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
-                    },)*
-                    rules: it.by_ref().take(rules).map(str::to_string).collect(),
-                    $($($tfield: {
-                        let s = it.next().unwrap_or_default();
-                        Cell::from_cell(s)
-                            .map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
-                    },)*)?
-                })
-            }
-        }
-
-        impl crate::rows::Keyed for $name {
-            fn key(&self) -> (u32, u64) {
-                (self.series, self.game)
+    ($(#[$m:meta])* $name:ident { $($body:tt)* } $(after { $($after:tt)* })?) => {
+        csv_row! {
+            $(#[$m])* $name { $($body)* }
+            tail { $($($after)*)? }
+            rules {
+                doc: "The classic switches, in [`ClassicRules::settings`] order.",
+                columns: ClassicRules::default()
+                    .settings()
+                    .into_iter()
+                    .map(|(k, _)| format!("rule_{k}")),
+                count: rule_count(),
+                legacy: false,
+                upgrade: |_: &mut $name| {},
             }
         }
     };

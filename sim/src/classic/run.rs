@@ -357,24 +357,6 @@ impl RunArgs {
         series: Vec<runner::SeriesSpec<StoredClassicRules>>,
         default_hands: u64,
     ) -> Result<ClassicRun, CliError> {
-        let (mode, games, shard) = self.checked(default_hands)?;
-        let (version, commit, dirty) = runner::build_info();
-        ClassicRun::new(Manifest {
-            command: command.into(),
-            seed: self.seed(),
-            mode,
-            games,
-            paired: self.paired(),
-            shard,
-            agents,
-            series,
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
-            version: Some(version),
-            commit: Some(commit),
-            dirty: Some(dirty),
-        })
+        ClassicRun::new(self.manifest(command, agents, series, default_hands)?)
     }
 }

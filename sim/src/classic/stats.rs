@@ -6,20 +6,16 @@
 
 use super::pile::PICKUP_KINDS;
 use super::rows::{ClassicHandRow, ClassicMatchRow};
-use crate::stats::{fmt_opt, legend, num3, pct3, push3, wilson, Mean};
+use crate::stats::{fmt_opt, legend, num3, pct3, Mean, PairedDiff, Record};
 use std::fmt::Write as _;
 
 /// What one agent did.
 #[derive(Clone, Debug, Default)]
 struct Agent {
-    wins: u64,
-    ties: u64,
-    raw: Mean,
+    /// Hands and matches won, mean side score.
+    record: Record,
     went_out: u64,
     concealed: u64,
-    matches: u64,
-    match_wins: u64,
-    match_draws: u64,
     pile: Pile,
 }
 
@@ -134,9 +130,7 @@ pub struct ClassicStats {
     matches: u64,
     capped: u64,
     match_hands: Mean,
-    diff: Mean,
-    /// The first game of a pair waiting for its second: (deal, difference).
-    pending: Option<(u64, f64)>,
+    diff: PairedDiff,
     paired: bool,
     seat_agents: Vec<SeatAgent>,
 }
@@ -167,8 +161,7 @@ impl ClassicStats {
             matches: 0,
             capped: 0,
             match_hands: Mean::default(),
-            diff: Mean::default(),
-            pending: None,
+            diff: PairedDiff::default(),
             paired,
             seat_agents: Vec::new(),
         }
@@ -215,15 +208,17 @@ impl ClassicStats {
                 }
             }
             for i in 0..2 {
+                let r = &mut self.agent[i].record;
+                r.hands += 1;
                 if n[i] > 0.0 {
-                    self.agent[i].raw.add(sum[i] / n[i]);
+                    r.raw.add(sum[i] / n[i]);
                 }
             }
             match winner {
-                Some(i) => self.agent[i].wins += 1,
+                Some(i) => self.agent[i].record.wins += 1,
                 None => {
-                    self.agent[0].ties += 1;
-                    self.agent[1].ties += 1;
+                    self.agent[0].record.ties += 1;
+                    self.agent[1].record.ties += 1;
                 }
             }
             if n[0] > 0.0 && n[1] > 0.0 {
@@ -231,15 +226,7 @@ impl ClassicStats {
             }
         }
         if let Some(d) = diff.mean() {
-            match self.pending.take() {
-                Some((pd, x)) if pd == deal => self.diff.add((x + d) / 2.0),
-                Some((_, x)) => {
-                    self.diff.add(x);
-                    self.pending = Some((deal, d));
-                }
-                None if self.paired => self.pending = Some((deal, d)),
-                None => self.diff.add(d),
-            }
+            self.diff.add(deal, d);
         }
         if let Some(m) = matches.first() {
             self.matches += 1;
@@ -248,14 +235,14 @@ impl ClassicStats {
                 self.capped += 1;
             }
             match matches.iter().find(|r| r.won) {
-                Some(r) => self.agent[who(r.swapped, r.seat)].match_wins += 1,
+                Some(r) => self.agent[who(r.swapped, r.seat)].record.match_wins += 1,
                 None => {
-                    self.agent[0].match_draws += 1;
-                    self.agent[1].match_draws += 1;
+                    self.agent[0].record.match_draws += 1;
+                    self.agent[1].record.match_draws += 1;
                 }
             }
-            self.agent[0].matches += 1;
-            self.agent[1].matches += 1;
+            self.agent[0].record.matches += 1;
+            self.agent[1].record.matches += 1;
         }
     }
 
@@ -285,57 +272,25 @@ impl ClassicStats {
 
     /// Takes in an unpaired last game.
     pub fn finish(&mut self) {
-        if let Some((_, x)) = self.pending.take() {
-            self.diff.add(x);
-        }
-    }
-
-    fn hand_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let a = &self.agent[i];
-        wilson(a.wins as f64 + a.ties as f64 / 2.0, self.hands as f64)
-    }
-
-    fn match_rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let a = &self.agent[i];
-        wilson(
-            a.match_wins as f64 + a.match_draws as f64 / 2.0,
-            a.matches as f64,
-        )
-    }
-
-    fn diff_of(&self, i: usize) -> Option<(f64, f64, f64)> {
-        let (m, lo, hi) = self.diff.interval()?;
-        Some(if i == 0 { (m, lo, hi) } else { (-m, -hi, -lo) })
+        self.diff.finish();
     }
 
     /// What agent `i` (0: A, 1: B) scored against the other, and of how
     /// many: matches won (C-24) when matches are played, else hands won
     /// (the higher side score, C-23); ties and draws half.
     pub fn score(&self, i: usize) -> (f64, f64) {
-        let a = &self.agent[i];
-        if self.matches_mode {
-            (
-                a.match_wins as f64 + a.match_draws as f64 / 2.0,
-                a.matches as f64,
-            )
-        } else {
-            (a.wins as f64 + a.ties as f64 / 2.0, self.hands as f64)
-        }
+        self.agent[i].record.score(self.matches_mode)
     }
 
     /// The rate of [`Self::score`] with its Wilson 95% interval.
     pub fn rate(&self, i: usize) -> Option<(f64, f64, f64)> {
-        if self.matches_mode {
-            self.match_rate(i)
-        } else {
-            self.hand_rate(i)
-        }
+        self.agent[i].record.rate(self.matches_mode)
     }
 
     /// The mean paired difference of points per hand, from agent `i`'s
     /// side, with its 95% interval.
     pub fn diff(&self, i: usize) -> Option<(f64, f64, f64)> {
-        self.diff_of(i)
+        self.diff.of(i)
     }
 
     fn share(&self, x: u64) -> String {
@@ -345,32 +300,12 @@ impl ClassicStats {
     /// The columns of a classic `summary.csv`.
     pub fn columns() -> Vec<&'static str> {
         vec![
-            "series",
-            "agent",
-            "side",
-            "opponent",
-            "players",
-            "games",
-            "errors",
-            "hands",
-            "hand_wins",
-            "hand_ties",
-            "hand_win_rate",
-            "hand_win_lo",
-            "hand_win_hi",
-            "matches",
-            "match_wins",
-            "match_draws",
-            "match_win_rate",
-            "match_win_lo",
-            "match_win_hi",
-            "mean_raw",
-            "mean_raw_lo",
-            "mean_raw_hi",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo",
-            "mean_diff_hi",
+            "series", "agent", "side", "opponent", "players", "games", "errors",
+        ]
+        .into_iter()
+        .chain(Record::COLUMNS)
+        .chain(PairedDiff::COLUMNS)
+        .chain([
             "out_share",
             "out_concealed",
             "ended_out_share",
@@ -393,7 +328,8 @@ impl ClassicStats {
             "pile_black_three_per_seat_hand",
             "mean_pile_taken",
             "settings",
-        ]
+        ])
+        .collect()
     }
 
     /// The summary row of agent `i` (0: A, 1: B) in [`Self::columns`] order.
@@ -407,18 +343,9 @@ impl ClassicStats {
             self.players.to_string(),
             self.games.to_string(),
             self.errors.to_string(),
-            self.hands.to_string(),
-            a.wins.to_string(),
-            a.ties.to_string(),
         ];
-        push3(&mut v, self.hand_rate(i), 4);
-        v.push(a.matches.to_string());
-        v.push(a.match_wins.to_string());
-        v.push(a.match_draws.to_string());
-        push3(&mut v, self.match_rate(i), 4);
-        push3(&mut v, a.raw.interval(), 2);
-        v.push(self.diff.n().to_string());
-        push3(&mut v, self.diff_of(i), 2);
+        a.record.push_cells(&mut v);
+        self.diff.push_cells(&mut v, i);
         v.push(self.share(a.went_out));
         v.push(self.share(a.concealed));
         v.push(self.share(self.went_out));
@@ -467,10 +394,10 @@ impl ClassicStats {
                 "{:<12} {:>7}  {:<24} {:<24}{}  {:>7.1}%",
                 self.agents[i],
                 self.hands,
-                pct3(self.hand_rate(i)),
-                num3(a.raw.interval()),
+                pct3(a.record.hand_rate()),
+                num3(a.record.raw.interval()),
                 if matches {
-                    format!("  {:<24}", pct3(self.match_rate(i)))
+                    format!("  {:<24}", pct3(a.record.match_rate()))
                 } else {
                     String::new()
                 },
