@@ -34,6 +34,9 @@ use kanaszta_engine::classic::{
 use kanaszta_engine::CardSet;
 use rand_pcg::Pcg64Mcg;
 
+mod late;
+use late::{opening_wilds, stakes, Stakes};
+
 agent_params! {
     /// Parameters of [`ClassicRulesAgent`].
     pub struct ClassicRulesParams for classic ClassicRulesAgent {
@@ -69,6 +72,12 @@ agent_params! {
         answer_hand: i32 = 100, range(0, 10_000), "0..10000", "the most card value in its hand that a \"yes\" gives away (C-18)";
         /// An opponent with its canastas and at most this many cards threatens to go out.
         threat_hand: u32 = 4, range(0, 20), "0..20", "an opponent side with its canastas and a player holding at most this many cards threatens to go out";
+        /// Plays towards the opening minimum its side faces (C-6, C-17).
+        minimum: bool = true, switch, "on|off", "opens with the wilds the minimum its side faces asks for, more as the hand goes on (C-6, C-17); off: only within open_wilds";
+        /// Wilds it adds to `open_wilds` per step of the minimum above the lowest (C-6).
+        open_step: u32 = 1, range(0, 7), "0..7", "wilds it adds to open_wilds per step of the opening minimum above the lowest (C-6; with minimum=on)";
+        /// Weighs going out against the match score (C-12, C-24).
+        stakes: bool = true, switch, "on|off", "goes out, asks and answers \"yes\" when going out wins the match, never when it loses it (C-12, C-18, C-24)";
     }
 }
 
@@ -235,8 +244,17 @@ impl ClassicRulesAgent {
 
     /// Whether it wants to go out now (C-10, C-18, C-19).
     fn want_out(&self, view: &ClassicView<'_>) -> bool {
-        view.answer() == Some(true)
-            || (self.params.concealed && !view.melded_before(view.seat()) && view.drew())
+        if view.answer() == Some(true) {
+            return true;
+        }
+        if self.params.stakes {
+            match stakes(view, view.seat()) {
+                Stakes::Wins => return true,
+                Stakes::Loses => return false,
+                Stakes::Open => {}
+            }
+        }
+        (self.params.concealed && !view.melded_before(view.seat()) && view.drew())
             || self.threat(view)
             || lead(view) + 100 >= self.params.go_out_margin
     }
@@ -252,6 +270,13 @@ impl ClassicRulesAgent {
         // The asker's cards leave his side's minus; his side gains 100.
         let gain = lead(view) + 100 + hand_estimate(view, asker);
         let mine = value_of(view.hand());
+        if self.params.stakes {
+            match stakes(view, asker) {
+                Stakes::Wins => return Some(ClassicAction::Answer(true)),
+                Stakes::Loses => return Some(no),
+                Stakes::Open => {}
+            }
+        }
         let yes = self.threat(view)
             || (gain >= self.params.answer_margin && mine <= self.params.answer_hand);
         Some(ClassicAction::Answer(yes))
@@ -296,7 +321,16 @@ impl ClassicRulesAgent {
         if near < need || view.hand_len(view.seat()) > 9 || view.stock_len() == 0 {
             return false;
         }
-        if !(self.threat(view) || lead(view) + 100 >= self.params.ask_margin) {
+        let stake = if self.params.stakes {
+            stakes(view, view.seat())
+        } else {
+            Stakes::Open
+        };
+        if stake == Stakes::Loses
+            || !(stake == Stakes::Wins
+                || self.threat(view)
+                || lead(view) + 100 >= self.params.ask_margin)
+        {
             return false;
         }
         let seat = view.seat();
@@ -367,9 +401,18 @@ impl ClassicRulesAgent {
             .any(|a| matches!(a, ClassicAction::Discard(_) | ClassicAction::End));
         let side = view.rules().side_of(view.seat());
         let opening = !view.table(side).has_melds() && view.pickup().is_none();
-        if opening && free && !self.opening_reachable(view) {
-            return self.discard(view, legal);
+        if opening && free {
+            let open = if self.params.minimum {
+                self.opening_due(view)
+            } else {
+                self.opening_reachable(view)
+            };
+            if !open {
+                return self.discard(view, legal);
+            }
         }
+        // C-17: an opening that needs a wild from its first meld on lays it.
+        let wild_first = opening && free && self.params.minimum;
         let hand_len = view.hand_len(view.seat()) as i32;
         let mut best: Option<(i32, ClassicAction)> = None;
         for &a in legal {
@@ -378,7 +421,8 @@ impl ClassicRulesAgent {
             };
             // Short of going out, keep two cards so the discard does not
             // go out (C-10).
-            if free && (score <= 0 || (!out && hand_len - used < 2)) {
+            let wild_lay = wild_first && matches!(a, ClassicAction::Lay { .. });
+            if free && ((score <= 0 && !wild_lay) || (!out && hand_len - used < 2)) {
                 continue;
             }
             if best.is_none_or(|(s, _)| score > s) {
@@ -434,6 +478,31 @@ impl ClassicRulesAgent {
             }
             _ => None,
         }
+    }
+
+    /// C-6, C-17 (`minimum=on`): whether it opens now: the fewest wilds
+    /// its hand reaches the side's minimum with are at most `open_wilds`,
+    /// `open_step` more for each step of the minimum above 50 (90, 120);
+    /// any number once an opponent side has the canastas to go out
+    /// (C-10): the hand may end any turn, and an unmelded side's red
+    /// threes then count minus and its hands are all minus (C-8, C-23).
+    fn opening_due(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        let me = r.side_of(view.seat());
+        let need = view.minimum(me);
+        let Some(wilds) = opening_wilds(r, view.hand(), need) else {
+            return false;
+        };
+        let steps = if need > 90 {
+            2
+        } else if need > 50 {
+            1
+        } else {
+            0
+        };
+        let need_out = r.canastas_to_go_out() as u32;
+        let late = (0..r.sides()).any(|s| s != me && view.table(s).canastas() >= need_out);
+        late || wilds <= self.params.open_wilds + self.params.open_step * steps
     }
 
     /// C-6, C-17: whether natural melds with at most `open_wilds` wilds
@@ -640,6 +709,9 @@ impl ClassicRulesAgent {
         if a[k.index()] >= 2 {
             keep += self.params.pair_keep;
         }
+        if self.params.minimum && !view.table(my_side).has_melds() {
+            keep += opening_keep(k, a[k.index()]);
+        }
         if !view.table(my_side).melds[k.index()].is_empty() {
             keep += 30;
         }
@@ -679,6 +751,19 @@ impl ClassicRulesAgent {
         let unseen = r.pack_size() as i32 - seen_all - 1;
         let slots = view.hand_len(p) as i32 - view.known(p).len() as i32;
         hyper_at_least(unseen, copies.max(0), slots.max(0), need as i32)
+    }
+}
+
+/// C-6, C-17 (`minimum=on`): what a natural of kind `k`, of which the
+/// hand holds `held`, is worth keeping to a side that has not opened: a
+/// meld's card most, a pair's card by its value, a single's high value
+/// (instead of shedding it, as after the opening).
+fn opening_keep(k: Kind, held: u8) -> i32 {
+    let v = k.value();
+    match held {
+        0 | 1 => v,
+        2 => 10 + 2 * v,
+        _ => 100 + v,
     }
 }
 
