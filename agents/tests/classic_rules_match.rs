@@ -5,6 +5,7 @@
 
 use kanaszta_agents::classic::rules::{ClassicRulesAgent, ClassicRulesParams};
 use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_engine::classic::testing::{cards, ordered, table};
 use kanaszta_engine::classic::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -83,5 +84,205 @@ fn minimum_and_stakes_off_play_as_rules_did_before() {
     assert_ne!(
         fingerprint(&ClassicRulesParams::default(), 30),
         fingerprint(&off, 30)
+    );
+}
+
+/// A position: player 0 to move at turn `turns`, sides at `totals`.
+fn at(
+    preset: &str,
+    players: u8,
+    hands: &[&str],
+    tables: &[SideTable],
+    pile: &str,
+    stock: &str,
+    totals: [i32; 2],
+) -> ClassicState {
+    let mut r = ClassicRules::preset(preset).unwrap();
+    r.set("players", &players.to_string()).unwrap();
+    let mut s = ClassicSetup::new(r);
+    for (i, h) in hands.iter().enumerate() {
+        s.hands[i] = cards(h);
+    }
+    for (i, t) in tables.iter().enumerate() {
+        s.tables[i] = *t;
+    }
+    s.pile = ordered(pile);
+    s.stock_top = ordered(stock);
+    s.turns = 4;
+    s.totals[..2].copy_from_slice(&totals);
+    s.into_state().unwrap()
+}
+
+/// Plays player `p`'s turn with the agent's choices (the hand may end).
+fn play_turn(p: &ClassicRulesParams, g: &mut ClassicState) -> Vec<ClassicAction> {
+    let mut agent = ClassicRulesAgent::new(p.clone());
+    let seat = g.current_player();
+    let mut rng = Pcg64Mcg::seed_from_u64(1);
+    let mut legal = Vec::new();
+    let mut done = Vec::new();
+    while !g.is_terminal() && g.current_player() == seat {
+        g.view(seat).legal_actions(&mut legal);
+        let a = agent.act(&g.view(seat), &legal, &mut rng);
+        assert!(legal.contains(&a), "{a} is not listed: {legal:?}");
+        g.apply(a).unwrap();
+        done.push(a);
+        assert!(done.len() < 200);
+    }
+    done
+}
+
+fn act(s: &str) -> ClassicAction {
+    s.parse().unwrap()
+}
+
+const OFF: &str = "minimum=off,stakes=off";
+
+/// C-6, C-17: at 3,000 (minimum 120) jacks with a joker (70), eights
+/// with a 2 (40) and three sixes (15) open; without `minimum` it waits
+/// for an opening within one wild, as it did. At 0 (minimum 50) the
+/// jacks alone would do, so it keeps the second wild.
+#[test]
+fn c6_opens_with_the_wilds_the_minimum_asks() {
+    let hands = ["6c 6d 6h 8d 8s Jc Js 2d JK 9c Qh", "4c 5c 7d 9d Td"];
+    let empty = [SideTable::default(), SideTable::default()];
+    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(""), &mut g);
+    assert!(g.table(0).has_melds(), "{turn:?}");
+    assert!(g.table(0).melded_value() >= 120, "{turn:?}");
+    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(OFF), &mut g);
+    assert!(!g.table(0).has_melds(), "{turn:?}");
+    // Minimum 50: one wild is enough (the jacks and the joker, or the
+    // sixes and a pair with a 2).
+    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [0, 0]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(""), &mut g);
+    assert!(g.table(0).has_melds(), "{turn:?}");
+    assert!(
+        g.table(0).melds.iter().map(|m| m.wild_count()).sum::<u32>() <= 1,
+        "{turn:?}"
+    );
+}
+
+/// C-17: an opening whose every meld needs a wild (a pair of jacks and a
+/// joker reach 50) is laid; without `minimum` the first meld had to be
+/// natural and it discarded instead.
+#[test]
+fn c17_lays_an_opening_that_starts_with_a_wild() {
+    let hands = ["Jc Js JK 4d 5h 7s 9c", "4c 5c 7d 9d Td"];
+    let empty = [SideTable::default(), SideTable::default()];
+    let mut g = at("classic-003", 2, &hands, &empty, "6h", "8d", [0, 0]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(""), &mut g);
+    assert_eq!(turn[0], act("lay J 2 0 1"), "{turn:?}");
+    let mut g = at("classic-003", 2, &hands, &empty, "6h", "8d", [0, 0]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(OFF), &mut g);
+    assert!(matches!(turn[0], ClassicAction::Discard(_)), "{turn:?}");
+}
+
+/// C-6, C-17: short of the minimum 120, it keeps the three aces it will
+/// open with (60 of the 120) and sheds a low single.
+#[test]
+fn c6_keeps_its_meld_until_it_opens() {
+    let hands = ["Ac Ad Ah 4d 6h 8s 9c Tc Qd", "4c 5c 7d 9d Td"];
+    let empty = [SideTable::default(), SideTable::default()];
+    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
+    g.apply(act("draw")).unwrap();
+    let turn = play_turn(&params(""), &mut g);
+    assert!(!g.table(0).has_melds(), "{turn:?}");
+    let last = *turn.last().unwrap();
+    assert!(
+        [act("discard 4"), act("discard 6")].contains(&last),
+        "{turn:?}"
+    );
+}
+
+/// C-10, C-24: far behind in the hand (the opponents hold two canastas)
+/// it melds on (`go_out_margin`) — unless going out wins the match: at
+/// 4,900 against 3,000 it goes out.
+#[test]
+fn c24_goes_out_when_that_wins_the_match() {
+    let hands = ["Jd Jc Js 7c", "4c 5c 6c 7d 8d Td Ts Qs 9s"];
+    let tables = [
+        table(&["Kc Kd Kh Ks Kc Kd Kh"], ""),
+        table(&["Qc Qd Qh Qs Qc Qd Qh", "Ac Ad Ah As Ac Ad Ah"], "3h 3d"),
+    ];
+    let p = |s: &str| params(&format!("concealed=off,go_out_margin=0,{s}"));
+    let out = |spec: &str, totals: [i32; 2]| {
+        let mut g = at("classic-003", 2, &hands, &tables, "4h", "Jh", totals);
+        g.apply(act("draw")).unwrap();
+        play_turn(&p(spec), &mut g);
+        matches!(g.end(), Some(ClassicEnd::WentOut { player: 0, .. }))
+    };
+    assert!(out("", [4900, 3000]));
+    assert!(!out("stakes=off", [4900, 3000]));
+    // Going out reaches 5,000 but the opponents end higher: no.
+    assert!(!out("", [4900, 4500]));
+}
+
+/// C-24: ahead in the hand it goes out (`go_out_margin`) — unless the
+/// hand's end gives the match to the opponents: at 3,000 against 4,600
+/// (their canasta takes them past 5,000) it melds on.
+#[test]
+fn c24_never_goes_out_into_a_lost_match() {
+    let hands = ["Jd Jc Js 7c", "4c 5c 6c 7d 8d Td Ts Qs 9s"];
+    let tables = [
+        table(&["Kc Kd Kh Ks Kc Kd Kh", "9c 9d 9h 9s 9c"], "3h"),
+        table(&["Qc Qd Qh Qs Qc Qd Qh"], ""),
+    ];
+    let out = |spec: &str, totals: [i32; 2]| {
+        let mut g = at("classic-003", 2, &hands, &tables, "4h", "Jh", totals);
+        g.apply(act("draw")).unwrap();
+        play_turn(&params(&format!("concealed=off,{spec}")), &mut g);
+        matches!(g.end(), Some(ClassicEnd::WentOut { player: 0, .. }))
+    };
+    assert!(out("", [3000, 3000]));
+    assert!(!out("", [3000, 4600]));
+    assert!(out("stakes=off", [3000, 4600]));
+}
+
+/// C-18, C-24: the partner answers "yes" when his side's going out wins
+/// the match, though his own hand would cost (`answer_hand`), and "no"
+/// when it would lose it, though the side leads in the hand.
+#[test]
+fn c18_answers_by_the_match() {
+    let tables = [
+        table(&["Kc Kd Kh Ks Kc Kd Kh", "9c 9d 9h"], ""),
+        table(&["Qc Qd Qh Qs Qc Qd Qh"], ""),
+    ];
+    let hands = [
+        "Jd Jc Js 9s",
+        "4c 5c 6c 7d 8d",
+        "Tc 5s Ac Ad Ah Jh Qs 8c 7s",
+        "4s 5h 6h 7s 8s",
+    ];
+    let answer = |spec: &str, totals: [i32; 2]| {
+        let mut g = at("classic-002", 4, &hands, &tables, "4h", "7c", totals);
+        g.apply(ClassicAction::Ask).unwrap();
+        let mut legal = Vec::new();
+        g.view(2).legal_actions(&mut legal);
+        let mut a = ClassicRulesAgent::new(params(spec));
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        a.act(&g.view(2), &legal, &mut rng)
+    };
+    // His hand (110) is within answer_hand only when that is raised.
+    assert_eq!(
+        answer("answer_hand=50", [4600, 3000]),
+        ClassicAction::Answer(true)
+    );
+    assert_eq!(
+        answer("answer_hand=50,stakes=off", [4600, 3000]),
+        ClassicAction::Answer(false)
+    );
+    assert_eq!(
+        answer("answer_hand=500", [3000, 4990]),
+        ClassicAction::Answer(false)
+    );
+    assert_eq!(
+        answer("answer_hand=500,stakes=off", [3000, 4990]),
+        ClassicAction::Answer(true)
     );
 }

@@ -414,10 +414,20 @@ impl ClassicRulesAgent {
         // C-17: an opening that needs a wild from its first meld on lays it.
         let wild_first = opening && free && self.params.minimum;
         let hand_len = view.hand_len(view.seat()) as i32;
+        // C-17: an opening under way (the minimum not met yet) is laid
+        // with the fewest wilds, each where it adds most.
+        let short = self.params.minimum
+            && !free
+            && !legal.contains(&ClassicAction::TakeRest)
+            && view.table(side).melded_value() < view.minimum(side);
         let mut best: Option<(i32, ClassicAction)> = None;
         for &a in legal {
             let Some((score, used)) = self.meld_score(view, a) else {
                 continue;
+            };
+            let score = match opening_score(a) {
+                Some(s) if short || wild_first => s,
+                _ => score,
             };
             // Short of going out, keep two cards so the discard does not
             // go out (C-10).
@@ -751,6 +761,25 @@ impl ClassicRulesAgent {
         let unseen = r.pack_size() as i32 - seen_all - 1;
         let slots = view.hand_len(p) as i32 - view.known(p).len() as i32;
         hyper_at_least(unseen, copies.max(0), slots.max(0), need as i32)
+    }
+}
+
+/// C-17 (`minimum=on`): a meld step's worth towards the opening
+/// minimum: the card values it lays, less 100 a wild (the fewest wilds
+/// first); `None` for other steps (a wild canasta, black threes).
+fn opening_score(a: ClassicAction) -> Option<i32> {
+    match a {
+        ClassicAction::Lay {
+            key: MeldKey::Rank(k),
+            cards,
+        } => Some(
+            k.value() * cards.naturals as i32 + 20 * cards.twos as i32 + 50 * cards.jokers as i32
+                - 100 * cards.wilds() as i32,
+        ),
+        ClassicAction::Extend { kind, .. } => {
+            Some(kind.value() - if kind.is_wild() { 100 } else { 0 })
+        }
+        _ => None,
     }
 }
 
