@@ -79,7 +79,7 @@ fn minimum_and_stakes_off_play_as_rules_did_before() {
     let off = params("minimum=off,stakes=off");
     assert_eq!(fingerprint(&off, 120), 0x85d3_296f_4975_1005);
     // The parts that only act under minimum=on change nothing without it.
-    let tuned = params("minimum=off,stakes=off,open_step=3");
+    let tuned = params("minimum=off,stakes=off,open_step=3,open_players=2");
     assert_eq!(fingerprint(&tuned, 30), fingerprint(&off, 30));
     assert_ne!(
         fingerprint(&ClassicRulesParams::default(), 30),
@@ -137,33 +137,57 @@ fn act(s: &str) -> ClassicAction {
 
 const OFF: &str = "minimum=off,stakes=off";
 
+/// Four hands: player 0's, then three others that hold nothing to meld.
+fn four(mine: &str) -> [&str; 4] {
+    [mine, "4c 5c 7d 9d Td", "4h 5d 7c 9h Th", "4s 5s 7h 9s Ts"]
+}
+
 /// C-6, C-17: at 3,000 (minimum 120) jacks with a joker (70), eights
 /// with a 2 (40) and three sixes (15) open; without `minimum` it waits
 /// for an opening within one wild, as it did. At 0 (minimum 50) the
 /// jacks alone would do, so it keeps the second wild.
 #[test]
 fn c6_opens_with_the_wilds_the_minimum_asks() {
-    let hands = ["6c 6d 6h 8d 8s Jc Js 2d JK 9c Qh", "4c 5c 7d 9d Td"];
+    let hands = four("6c 6d 6h 8d 8s Jc Js 2d JK 9c Qh");
     let empty = [SideTable::default(), SideTable::default()];
-    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
-    g.apply(act("draw")).unwrap();
-    let turn = play_turn(&params(""), &mut g);
-    assert!(g.table(0).has_melds(), "{turn:?}");
-    assert!(g.table(0).melded_value() >= 120, "{turn:?}");
-    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
-    g.apply(act("draw")).unwrap();
-    let turn = play_turn(&params(OFF), &mut g);
-    assert!(!g.table(0).has_melds(), "{turn:?}");
-    // Minimum 50: one wild is enough (the jacks and the joker, or the
-    // sixes and a pair with a 2).
-    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [0, 0]);
-    g.apply(act("draw")).unwrap();
-    let turn = play_turn(&params(""), &mut g);
-    assert!(g.table(0).has_melds(), "{turn:?}");
-    assert!(
-        g.table(0).melds.iter().map(|m| m.wild_count()).sum::<u32>() <= 1,
-        "{turn:?}"
-    );
+    let open = |spec: &str, totals: [i32; 2]| {
+        let mut g = at("classic-002", 4, &hands, &empty, "5h", "Kd", totals);
+        g.apply(act("draw")).unwrap();
+        let turn = play_turn(&params(spec), &mut g);
+        let t = g.table(0);
+        let wilds: u32 = t.melds.iter().map(|m| m.wild_count()).sum();
+        (t.has_melds(), t.melded_value(), wilds, turn)
+    };
+    let (opened, value, _, turn) = open("", [3000, 3000]);
+    assert!(opened && value >= 120, "{turn:?}");
+    let (opened, _, _, turn) = open(OFF, [3000, 3000]);
+    assert!(!opened, "{turn:?}");
+    let (opened, _, wilds, turn) = open("", [0, 0]);
+    assert!(opened && wilds == 1, "{turn:?}");
+}
+
+/// C-6, C-7: two-handed, and under 004 (no pickup onto a meld), it
+/// waits for an opening within `open_wilds` as before: the hands are
+/// long enough, and an unopened side loses no pickups onto melds.
+#[test]
+fn c6_two_handed_and_004_wait_as_before() {
+    let mine = "6c 6d 6h 8d 8s Jc Js 2d JK 9c Qh";
+    let empty = [SideTable::default(), SideTable::default()];
+    for (preset, players) in [("classic-002", 2), ("classic-004", 4)] {
+        let hands = four(mine);
+        let mut g = at(
+            preset,
+            players,
+            &hands[..players as usize],
+            &empty,
+            "5h",
+            "Kd",
+            [3000, 3000],
+        );
+        g.apply(act("draw")).unwrap();
+        let turn = play_turn(&params(""), &mut g);
+        assert!(!g.table(0).has_melds(), "{preset} {players}: {turn:?}");
+    }
 }
 
 /// C-17: an opening whose every meld needs a wild (a pair of jacks and a
@@ -171,15 +195,16 @@ fn c6_opens_with_the_wilds_the_minimum_asks() {
 /// natural and it discarded instead.
 #[test]
 fn c17_lays_an_opening_that_starts_with_a_wild() {
-    let hands = ["Jc Js JK 4d 5h 7s 9c", "4c 5c 7d 9d Td"];
+    let hands = four("Jc Js JK 4d 5h 7s 9c");
     let empty = [SideTable::default(), SideTable::default()];
-    let mut g = at("classic-003", 2, &hands, &empty, "6h", "8d", [0, 0]);
-    g.apply(act("draw")).unwrap();
-    let turn = play_turn(&params(""), &mut g);
+    let first = |spec: &str| {
+        let mut g = at("classic-003", 4, &hands, &empty, "6h", "8d", [0, 0]);
+        g.apply(act("draw")).unwrap();
+        play_turn(&params(spec), &mut g)
+    };
+    let turn = first("");
     assert_eq!(turn[0], act("lay J 2 0 1"), "{turn:?}");
-    let mut g = at("classic-003", 2, &hands, &empty, "6h", "8d", [0, 0]);
-    g.apply(act("draw")).unwrap();
-    let turn = play_turn(&params(OFF), &mut g);
+    let turn = first(OFF);
     assert!(matches!(turn[0], ClassicAction::Discard(_)), "{turn:?}");
 }
 
@@ -187,9 +212,9 @@ fn c17_lays_an_opening_that_starts_with_a_wild() {
 /// open with (60 of the 120) and sheds a low single.
 #[test]
 fn c6_keeps_its_meld_until_it_opens() {
-    let hands = ["Ac Ad Ah 4d 6h 8s 9c Tc Qd", "4c 5c 7d 9d Td"];
+    let hands = four("Ac Ad Ah 4d 6h 8s 9c Tc Qd");
     let empty = [SideTable::default(), SideTable::default()];
-    let mut g = at("classic-002", 2, &hands, &empty, "5h", "Kd", [3000, 3000]);
+    let mut g = at("classic-002", 4, &hands, &empty, "5h", "Kd", [3000, 3000]);
     g.apply(act("draw")).unwrap();
     let turn = play_turn(&params(""), &mut g);
     assert!(!g.table(0).has_melds(), "{turn:?}");

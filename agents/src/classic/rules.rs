@@ -11,13 +11,23 @@
 //! - Answering (C-18): "yes" when its side leads and its own hand would
 //!   cost little, or when the opponents threaten to go out; "no" when
 //!   the partner's going out would cost.
-//! - Opening (C-6, C-17): only when natural melds, with at most `open_wilds`
-//!   wilds, reach the minimum.
+//! - Opening (C-6, C-17): with `open_players` players or more where an
+//!   opened side takes the pile onto its melds (002, 003; `minimum`,
+//!   rules/late.rs), when its melds reach the minimum its side faces with
+//!   at most `open_wilds` wilds, `open_step` more for each step of the
+//!   minimum above 50 (90, 120), any number once an opponent side can go
+//!   out; the opening is laid with the fewest wilds, and until its side
+//!   opens it keeps the cards it will open with. Otherwise (and with
+//!   `minimum=off`): only natural melds and at most `open_wilds` wilds,
+//!   the first meld natural.
 //! - Melding: naturals always (onto the side's melds first: partners
 //!   share one table, C-20); wilds only to bring a meld of `wild_from`
 //!   cards or more to a canasta (C-4, C-5), or a wild canasta (C-21).
 //! - Going out (C-10, C-19): when the side leads by `go_out_margin`, the
 //!   opponents threaten, the answer was "yes", or it goes out concealed.
+//! - The match (C-12, C-24; `stakes`): it goes out, asks and answers
+//!   "yes" when going out now would win the match on the estimated
+//!   scores, never when it would give the match to the opponents.
 //! - Discarding: the card the next opponent is least likely to take the
 //!   pile with (ranks he discarded, ranks gone from play, no meld of his
 //!   side open to it), a black three as a stopper (C-7), keeping two
@@ -76,6 +86,8 @@ agent_params! {
         minimum: bool = true, switch, "on|off", "opens with the wilds the minimum its side faces asks for, more as the hand goes on (C-6, C-17); off: only within open_wilds";
         /// Wilds it adds to `open_wilds` per step of the minimum above the lowest (C-6).
         open_step: u32 = 1, range(0, 7), "0..7", "wilds it adds to open_wilds per step of the opening minimum above the lowest (C-6; with minimum=on)";
+        /// Fewest players at the table for `minimum` (C-6).
+        open_players: u32 = 3, range(2, 6), "2..6", "fewest players at the table at which minimum=on plays towards the minimum (two-handed hands are long enough to wait)";
         /// Weighs going out against the match score (C-12, C-24).
         stakes: bool = true, switch, "on|off", "goes out, asks and answers \"yes\" when going out wins the match, never when it loses it (C-12, C-18, C-24)";
     }
@@ -242,6 +254,18 @@ impl ClassicRulesAgent {
         })
     }
 
+    /// C-6, C-7 (`minimum`): whether it plays towards the minimum: with
+    /// `open_players` players or more, where an opened side may take the
+    /// pile onto its melds (002, 003). Two-handed the hands are long
+    /// enough to wait for a natural opening, and under 004 an unopened
+    /// side loses no pickups onto melds (there are none).
+    fn minimum_play(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        self.params.minimum
+            && r.players as u32 >= self.params.open_players
+            && r.pickup == PickupRule::PairWildMeld
+    }
+
     /// Whether it wants to go out now (C-10, C-18, C-19).
     fn want_out(&self, view: &ClassicView<'_>) -> bool {
         if view.answer() == Some(true) {
@@ -402,7 +426,7 @@ impl ClassicRulesAgent {
         let side = view.rules().side_of(view.seat());
         let opening = !view.table(side).has_melds() && view.pickup().is_none();
         if opening && free {
-            let open = if self.params.minimum {
+            let open = if self.minimum_play(view) {
                 self.opening_due(view)
             } else {
                 self.opening_reachable(view)
@@ -412,11 +436,11 @@ impl ClassicRulesAgent {
             }
         }
         // C-17: an opening that needs a wild from its first meld on lays it.
-        let wild_first = opening && free && self.params.minimum;
+        let wild_first = opening && free && self.minimum_play(view);
         let hand_len = view.hand_len(view.seat()) as i32;
         // C-17: an opening under way (the minimum not met yet) is laid
         // with the fewest wilds, each where it adds most.
-        let short = self.params.minimum
+        let short = self.minimum_play(view)
             && !free
             && !legal.contains(&ClassicAction::TakeRest)
             && view.table(side).melded_value() < view.minimum(side);
@@ -719,7 +743,7 @@ impl ClassicRulesAgent {
         if a[k.index()] >= 2 {
             keep += self.params.pair_keep;
         }
-        if self.params.minimum && !view.table(my_side).has_melds() {
+        if self.minimum_play(view) && !view.table(my_side).has_melds() {
             keep += opening_keep(k, a[k.index()]);
         }
         if !view.table(my_side).melds[k.index()].is_empty() {
