@@ -102,6 +102,14 @@ pub struct ClassicRulesAgent {
     discarded: [u16; 6],
     /// Players who took the pile this hand.
     took: [bool; 6],
+    /// The player who asked "may I go out?" this turn and was told "yes"
+    /// (C-18), until his turn ends.
+    told_yes: Option<usize>,
+    /// The last player who asked (C-18).
+    asker: usize,
+    /// Failed "yes" answers by asker this hand (C-18: 100 each off his
+    /// side's score): told "yes", he ended his turn without going out.
+    failed_yes: [i32; 6],
 }
 
 impl ClassicRulesAgent {
@@ -147,6 +155,19 @@ impl ClassicAgent for ClassicRulesAgent {
             return;
         }
         match action {
+            ClassicAction::Answer(true) => self.told_yes = Some(self.asker),
+            ClassicAction::Ask => self.asker = player,
+            _ => {}
+        }
+        if matches!(action, ClassicAction::Discard(_) | ClassicAction::End)
+            && self.told_yes == Some(player)
+        {
+            // A turn that went out ends the hand: the count no longer
+            // matters then.
+            self.failed_yes[player] += 1;
+            self.told_yes = None;
+        }
+        match action {
             ClassicAction::Discard(k) => self.discarded[player] |= 1 << k.index(),
             ClassicAction::TakePile { .. } => {
                 self.took[player] = true;
@@ -159,6 +180,8 @@ impl ClassicAgent for ClassicRulesAgent {
     fn restart(&mut self) {
         self.discarded = [0; 6];
         self.took = [false; 6];
+        self.told_yes = None;
+        self.failed_yes = [0; 6];
     }
 }
 
@@ -272,7 +295,7 @@ impl ClassicRulesAgent {
             return true;
         }
         if self.params.stakes {
-            match stakes(view, view.seat()) {
+            match stakes(view, view.seat(), &self.failed_yes) {
                 Stakes::Wins => return true,
                 Stakes::Loses => return false,
                 Stakes::Open => {}
@@ -295,7 +318,7 @@ impl ClassicRulesAgent {
         let gain = lead(view) + 100 + hand_estimate(view, asker);
         let mine = value_of(view.hand());
         if self.params.stakes {
-            match stakes(view, asker) {
+            match stakes(view, asker, &self.failed_yes) {
                 Stakes::Wins => return Some(ClassicAction::Answer(true)),
                 Stakes::Loses => return Some(no),
                 Stakes::Open => {}
@@ -346,7 +369,7 @@ impl ClassicRulesAgent {
             return false;
         }
         let stake = if self.params.stakes {
-            stakes(view, view.seat())
+            stakes(view, view.seat(), &self.failed_yes)
         } else {
             Stakes::Open
         };

@@ -79,15 +79,23 @@ pub(super) enum Stakes {
 
 /// C-24: the match as it stands if player `out` (of the seat's side) went
 /// out now: his hand's cards leave his side's minus and it gains 100
-/// (C-10, C-23); the other sides' hands as [`side_estimate`] values them.
-pub(super) fn stakes(view: &ClassicView<'_>, out: usize) -> Stakes {
+/// (C-10, C-23); the other sides' hands as [`side_estimate`] values them;
+/// 100 off a side for each failed "yes" of its players (`failed`, C-18).
+pub(super) fn stakes(view: &ClassicView<'_>, out: usize, failed: &[i32; 6]) -> Stakes {
     let r = view.rules();
     let target = r.target;
     let me = r.side_of(view.seat());
-    let mine = view.total(me) + side_estimate(view, me) + 100 + hand_estimate(view, out);
+    let side = |s: usize| {
+        let lost: i32 = (0..r.players as usize)
+            .filter(|&p| r.side_of(p) == s)
+            .map(|p| 100 * failed[p])
+            .sum();
+        view.total(s) + side_estimate(view, s) - lost
+    };
+    let mine = side(me) + 100 + hand_estimate(view, out);
     let best = (0..r.sides())
         .filter(|&s| s != me)
-        .map(|s| view.total(s) + side_estimate(view, s))
+        .map(side)
         .max()
         .unwrap_or(i32::MIN);
     if mine >= target && mine > best {
