@@ -311,3 +311,35 @@ fn c18_answers_by_the_match() {
         ClassicAction::Answer(true)
     );
 }
+
+/// C-18, C-24: the failed "yes" answers it has seen count in the
+/// stakes: opponents whose table takes them past 5,000 hold it back from
+/// going out, unless a failed "yes" (100 off) has put them below it.
+#[test]
+fn c18_failed_yes_answers_count_in_the_stakes() {
+    let hands = four("Jd Jc Js 7c");
+    let tables = [
+        table(&["Kc Kd Kh Ks Kc Kd Kh", "9c 9d 9h 9s 9c"], "3h"),
+        table(&["Qc Qd Qh Qs Qc Qd Qh"], ""),
+    ];
+    let out = |failed: bool| {
+        let mut g = at("classic-002", 4, &hands, &tables, "4h", "Jh", [3000, 4530]);
+        let mut agent = ClassicRulesAgent::new(params("concealed=off"));
+        if failed {
+            for (p, a) in [(1, "ask"), (3, "yes"), (1, "discard 5")] {
+                agent.inform(p, act(a));
+            }
+        }
+        g.apply(act("draw")).unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let mut legal = Vec::new();
+        while !g.is_terminal() && g.current_player() == 0 {
+            g.view(0).legal_actions(&mut legal);
+            let a = agent.act(&g.view(0), &legal, &mut rng);
+            g.apply(a).unwrap();
+        }
+        matches!(g.end(), Some(ClassicEnd::WentOut { player: 0, .. }))
+    };
+    assert!(!out(false));
+    assert!(out(true));
+}

@@ -18,7 +18,7 @@ pub(super) fn opening_wilds(r: &ClassicRules, hand: CardSet, need: i32) -> Optio
     let mut melds = [(0u32, 0u32); 11];
     let mut n_melds = 0;
     let mut value = 0;
-    let mut pairs = [(0i32, 0u32); 11];
+    let mut pairs = [0i32; 11];
     let mut n_pairs = 0;
     for (k, &c) in a.iter().enumerate().take(11) {
         let v = Kind::from_index(k).value();
@@ -27,14 +27,14 @@ pub(super) fn opening_wilds(r: &ClassicRules, hand: CardSet, need: i32) -> Optio
             melds[n_melds] = (c as u32, 0);
             n_melds += 1;
         } else if c == 2 && r.meld_ok(2, 1) {
-            pairs[n_pairs] = (2 * v, 2);
+            pairs[n_pairs] = 2 * v;
             n_pairs += 1;
         }
     }
     if n_melds > 0 && value >= need {
         return Some(0);
     }
-    pairs[..n_pairs].sort_unstable_by(|x, y| y.0.cmp(&x.0));
+    pairs[..n_pairs].sort_unstable_by_key(|&x| std::cmp::Reverse(x));
     // Wilds by value, jokers first: the minimum counts their values.
     let jokers = a[Kind::JOKER.index()] as u32;
     let twos = a[Kind::TWO.index()] as u32;
@@ -46,8 +46,8 @@ pub(super) fn opening_wilds(r: &ClassicRules, hand: CardSet, need: i32) -> Optio
         // A pair and the wild first (the pair's naturals count too), else
         // the wild onto a meld that takes it.
         if next_pair < n_pairs {
-            value += pairs[next_pair].0 + w;
-            melds[n_melds] = (pairs[next_pair].1, 1);
+            value += pairs[next_pair] + w;
+            melds[n_melds] = (2, 1);
             n_melds += 1;
             next_pair += 1;
         } else if let Some(m) = melds[..n_melds]
