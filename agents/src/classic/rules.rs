@@ -295,7 +295,12 @@ impl ClassicRulesAgent {
             return true;
         }
         if self.params.stakes {
-            match stakes(view, view.seat(), &self.failed_yes) {
+            match stakes(
+                view,
+                hand_estimate(view, view.seat()),
+                &self.failed_yes,
+                |s| side_estimate(view, s),
+            ) {
                 Stakes::Wins => return true,
                 Stakes::Loses => return false,
                 Stakes::Open => {}
@@ -318,7 +323,9 @@ impl ClassicRulesAgent {
         let gain = lead(view) + 100 + hand_estimate(view, asker);
         let mine = value_of(view.hand());
         if self.params.stakes {
-            match stakes(view, asker, &self.failed_yes) {
+            match stakes(view, hand_estimate(view, asker), &self.failed_yes, |s| {
+                side_estimate(view, s)
+            }) {
                 Stakes::Wins => return Some(ClassicAction::Answer(true)),
                 Stakes::Loses => return Some(no),
                 Stakes::Open => {}
@@ -369,7 +376,12 @@ impl ClassicRulesAgent {
             return false;
         }
         let stake = if self.params.stakes {
-            stakes(view, view.seat(), &self.failed_yes)
+            stakes(
+                view,
+                hand_estimate(view, view.seat()),
+                &self.failed_yes,
+                |s| side_estimate(view, s),
+            )
         } else {
             Stakes::Open
         };

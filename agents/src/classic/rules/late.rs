@@ -3,7 +3,6 @@
 //! (C-6, C-17; `minimum`), and what going out now does to the match
 //! (C-12, C-24; `stakes`).
 
-use super::{hand_estimate, side_estimate};
 use kanaszta_engine::classic::{kind_counts, ClassicRules, ClassicView, Kind};
 use kanaszta_engine::CardSet;
 
@@ -78,10 +77,16 @@ pub(super) enum Stakes {
 }
 
 /// C-24: the match as it stands if player `out` (of the seat's side) went
-/// out now: his hand's cards leave his side's minus and it gains 100
-/// (C-10, C-23); the other sides' hands as [`side_estimate`] values them;
-/// 100 off a side for each failed "yes" of its players (`failed`, C-18).
-pub(super) fn stakes(view: &ClassicView<'_>, out: usize, failed: &[i32; 6]) -> Stakes {
+/// out now: his hand's cards (`out_hand`, as the seat values them) leave
+/// his side's minus and it gains 100 (C-10, C-23); each side's hand as
+/// `estimate` values it (C-23); 100 off a side for each failed "yes" of
+/// its players (`failed`, C-18).
+pub(super) fn stakes(
+    view: &ClassicView<'_>,
+    out_hand: i32,
+    failed: &[i32; 6],
+    estimate: impl Fn(usize) -> i32,
+) -> Stakes {
     let r = view.rules();
     let target = r.target;
     let me = r.side_of(view.seat());
@@ -90,9 +95,9 @@ pub(super) fn stakes(view: &ClassicView<'_>, out: usize, failed: &[i32; 6]) -> S
             .filter(|&p| r.side_of(p) == s)
             .map(|p| 100 * failed[p])
             .sum();
-        view.total(s) + side_estimate(view, s) - lost
+        view.total(s) + estimate(s) - lost
     };
-    let mine = side(me) + 100 + hand_estimate(view, out);
+    let mine = side(me) + 100 + out_hand;
     let best = (0..r.sides())
         .filter(|&s| s != me)
         .map(side)
