@@ -11,13 +11,23 @@
 //! - Answering (C-18): "yes" when its side leads and its own hand would
 //!   cost little, or when the opponents threaten to go out; "no" when
 //!   the partner's going out would cost.
-//! - Opening (C-6, C-17): only when natural melds, with at most `open_wilds`
-//!   wilds, reach the minimum.
+//! - Opening (C-6, C-17): with `open_players` players or more where an
+//!   opened side takes the pile onto its melds (002, 003; `minimum`,
+//!   rules/late.rs), when its melds reach the minimum its side faces with
+//!   at most `open_wilds` wilds, `open_step` more for each step of the
+//!   minimum above 50 (90, 120), any number once an opponent side can go
+//!   out; the opening is laid with the fewest wilds, and until its side
+//!   opens it keeps the cards it will open with. Otherwise (and with
+//!   `minimum=off`): only natural melds and at most `open_wilds` wilds,
+//!   the first meld natural.
 //! - Melding: naturals always (onto the side's melds first: partners
 //!   share one table, C-20); wilds only to bring a meld of `wild_from`
 //!   cards or more to a canasta (C-4, C-5), or a wild canasta (C-21).
 //! - Going out (C-10, C-19): when the side leads by `go_out_margin`, the
 //!   opponents threaten, the answer was "yes", or it goes out concealed.
+//! - The match (C-12, C-24; `stakes`): it goes out, asks and answers
+//!   "yes" when going out now would win the match on the estimated
+//!   scores, never when it would give the match to the opponents.
 //! - Discarding: the card the next opponent is least likely to take the
 //!   pile with (ranks he discarded, ranks gone from play, no meld of his
 //!   side open to it), a black three as a stopper (C-7), keeping two
@@ -33,6 +43,9 @@ use kanaszta_engine::classic::{
 };
 use kanaszta_engine::CardSet;
 use rand_pcg::Pcg64Mcg;
+
+mod late;
+use late::{opening_wilds, stakes, Stakes};
 
 agent_params! {
     /// Parameters of [`ClassicRulesAgent`].
@@ -69,6 +82,14 @@ agent_params! {
         answer_hand: i32 = 100, range(0, 10_000), "0..10000", "the most card value in its hand that a \"yes\" gives away (C-18)";
         /// An opponent with its canastas and at most this many cards threatens to go out.
         threat_hand: u32 = 4, range(0, 20), "0..20", "an opponent side with its canastas and a player holding at most this many cards threatens to go out";
+        /// Plays towards the opening minimum its side faces (C-6, C-17).
+        minimum: bool = true, switch, "on|off", "opens with the wilds the minimum its side faces asks for, more as the hand goes on (C-6, C-17); off: only within open_wilds";
+        /// Wilds it adds to `open_wilds` per step of the minimum above the lowest (C-6).
+        open_step: u32 = 1, range(0, 7), "0..7", "wilds it adds to open_wilds per step of the opening minimum above the lowest (C-6; with minimum=on)";
+        /// Fewest players at the table for `minimum` (C-6).
+        open_players: u32 = 3, range(2, 6), "2..6", "fewest players at the table at which minimum=on plays towards the minimum (two-handed hands are long enough to wait)";
+        /// Weighs going out against the match score (C-12, C-24).
+        stakes: bool = true, switch, "on|off", "goes out, asks and answers \"yes\" when going out wins the match, never when it loses it (C-12, C-18, C-24)";
     }
 }
 
@@ -81,6 +102,14 @@ pub struct ClassicRulesAgent {
     discarded: [u16; 6],
     /// Players who took the pile this hand.
     took: [bool; 6],
+    /// The player who asked "may I go out?" this turn and was told "yes"
+    /// (C-18), until his turn ends.
+    told_yes: Option<usize>,
+    /// The last player who asked (C-18).
+    asker: usize,
+    /// Failed "yes" answers by asker this hand (C-18: 100 each off his
+    /// side's score): told "yes", he ended his turn without going out.
+    failed_yes: [i32; 6],
 }
 
 impl ClassicRulesAgent {
@@ -126,6 +155,19 @@ impl ClassicAgent for ClassicRulesAgent {
             return;
         }
         match action {
+            ClassicAction::Answer(true) => self.told_yes = Some(self.asker),
+            ClassicAction::Ask => self.asker = player,
+            _ => {}
+        }
+        if matches!(action, ClassicAction::Discard(_) | ClassicAction::End)
+            && self.told_yes == Some(player)
+        {
+            // A turn that went out ends the hand: the count no longer
+            // matters then.
+            self.failed_yes[player] += 1;
+            self.told_yes = None;
+        }
+        match action {
             ClassicAction::Discard(k) => self.discarded[player] |= 1 << k.index(),
             ClassicAction::TakePile { .. } => {
                 self.took[player] = true;
@@ -138,6 +180,8 @@ impl ClassicAgent for ClassicRulesAgent {
     fn restart(&mut self) {
         self.discarded = [0; 6];
         self.took = [false; 6];
+        self.told_yes = None;
+        self.failed_yes = [0; 6];
     }
 }
 
@@ -233,10 +277,36 @@ impl ClassicRulesAgent {
         })
     }
 
+    /// C-6, C-7 (`minimum`): whether it plays towards the minimum: with
+    /// `open_players` players or more, where an opened side may take the
+    /// pile onto its melds (002, 003). Two-handed the hands are long
+    /// enough to wait for a natural opening, and under 004 an unopened
+    /// side loses no pickups onto melds (there are none).
+    fn minimum_play(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        self.params.minimum
+            && r.players as u32 >= self.params.open_players
+            && r.pickup == PickupRule::PairWildMeld
+    }
+
     /// Whether it wants to go out now (C-10, C-18, C-19).
     fn want_out(&self, view: &ClassicView<'_>) -> bool {
-        view.answer() == Some(true)
-            || (self.params.concealed && !view.melded_before(view.seat()) && view.drew())
+        if view.answer() == Some(true) {
+            return true;
+        }
+        if self.params.stakes {
+            match stakes(
+                view,
+                hand_estimate(view, view.seat()),
+                &self.failed_yes,
+                |s| side_estimate(view, s),
+            ) {
+                Stakes::Wins => return true,
+                Stakes::Loses => return false,
+                Stakes::Open => {}
+            }
+        }
+        (self.params.concealed && !view.melded_before(view.seat()) && view.drew())
             || self.threat(view)
             || lead(view) + 100 >= self.params.go_out_margin
     }
@@ -252,6 +322,15 @@ impl ClassicRulesAgent {
         // The asker's cards leave his side's minus; his side gains 100.
         let gain = lead(view) + 100 + hand_estimate(view, asker);
         let mine = value_of(view.hand());
+        if self.params.stakes {
+            match stakes(view, hand_estimate(view, asker), &self.failed_yes, |s| {
+                side_estimate(view, s)
+            }) {
+                Stakes::Wins => return Some(ClassicAction::Answer(true)),
+                Stakes::Loses => return Some(no),
+                Stakes::Open => {}
+            }
+        }
         let yes = self.threat(view)
             || (gain >= self.params.answer_margin && mine <= self.params.answer_hand);
         Some(ClassicAction::Answer(yes))
@@ -296,7 +375,21 @@ impl ClassicRulesAgent {
         if near < need || view.hand_len(view.seat()) > 9 || view.stock_len() == 0 {
             return false;
         }
-        if !(self.threat(view) || lead(view) + 100 >= self.params.ask_margin) {
+        let stake = if self.params.stakes {
+            stakes(
+                view,
+                hand_estimate(view, view.seat()),
+                &self.failed_yes,
+                |s| side_estimate(view, s),
+            )
+        } else {
+            Stakes::Open
+        };
+        if stake == Stakes::Loses
+            || !(stake == Stakes::Wins
+                || self.threat(view)
+                || lead(view) + 100 >= self.params.ask_margin)
+        {
             return false;
         }
         let seat = view.seat();
@@ -367,18 +460,38 @@ impl ClassicRulesAgent {
             .any(|a| matches!(a, ClassicAction::Discard(_) | ClassicAction::End));
         let side = view.rules().side_of(view.seat());
         let opening = !view.table(side).has_melds() && view.pickup().is_none();
-        if opening && free && !self.opening_reachable(view) {
-            return self.discard(view, legal);
+        if opening && free {
+            let open = if self.minimum_play(view) {
+                self.opening_due(view)
+            } else {
+                self.opening_reachable(view)
+            };
+            if !open {
+                return self.discard(view, legal);
+            }
         }
+        // C-17: an opening that needs a wild from its first meld on lays it.
+        let wild_first = opening && free && self.minimum_play(view);
         let hand_len = view.hand_len(view.seat()) as i32;
+        // C-17: an opening under way (the minimum not met yet) is laid
+        // with the fewest wilds, each where it adds most.
+        let short = self.minimum_play(view)
+            && !free
+            && !legal.contains(&ClassicAction::TakeRest)
+            && view.table(side).melded_value() < view.minimum(side);
         let mut best: Option<(i32, ClassicAction)> = None;
         for &a in legal {
             let Some((score, used)) = self.meld_score(view, a) else {
                 continue;
             };
+            let score = match opening_score(a) {
+                Some(s) if short || wild_first => s,
+                _ => score,
+            };
             // Short of going out, keep two cards so the discard does not
             // go out (C-10).
-            if free && (score <= 0 || (!out && hand_len - used < 2)) {
+            let wild_lay = wild_first && matches!(a, ClassicAction::Lay { .. });
+            if free && ((score <= 0 && !wild_lay) || (!out && hand_len - used < 2)) {
                 continue;
             }
             if best.is_none_or(|(s, _)| score > s) {
@@ -434,6 +547,31 @@ impl ClassicRulesAgent {
             }
             _ => None,
         }
+    }
+
+    /// C-6, C-17 (`minimum=on`): whether it opens now: the fewest wilds
+    /// its hand reaches the side's minimum with are at most `open_wilds`,
+    /// `open_step` more for each step of the minimum above 50 (90, 120);
+    /// any number once an opponent side has the canastas to go out
+    /// (C-10): the hand may end any turn, and an unmelded side's red
+    /// threes then count minus and its hands are all minus (C-8, C-23).
+    fn opening_due(&self, view: &ClassicView<'_>) -> bool {
+        let r = view.rules();
+        let me = r.side_of(view.seat());
+        let need = view.minimum(me);
+        let Some(wilds) = opening_wilds(r, view.hand(), need) else {
+            return false;
+        };
+        let steps = if need > 90 {
+            2
+        } else if need > 50 {
+            1
+        } else {
+            0
+        };
+        let need_out = r.canastas_to_go_out() as u32;
+        let late = (0..r.sides()).any(|s| s != me && view.table(s).canastas() >= need_out);
+        late || wilds <= self.params.open_wilds + self.params.open_step * steps
     }
 
     /// C-6, C-17: whether natural melds with at most `open_wilds` wilds
@@ -640,6 +778,9 @@ impl ClassicRulesAgent {
         if a[k.index()] >= 2 {
             keep += self.params.pair_keep;
         }
+        if self.minimum_play(view) && !view.table(my_side).has_melds() {
+            keep += opening_keep(k, a[k.index()]);
+        }
         if !view.table(my_side).melds[k.index()].is_empty() {
             keep += 30;
         }
@@ -679,6 +820,38 @@ impl ClassicRulesAgent {
         let unseen = r.pack_size() as i32 - seen_all - 1;
         let slots = view.hand_len(p) as i32 - view.known(p).len() as i32;
         hyper_at_least(unseen, copies.max(0), slots.max(0), need as i32)
+    }
+}
+
+/// C-17 (`minimum=on`): a meld step's worth towards the opening
+/// minimum: the card values it lays, less 100 a wild (the fewest wilds
+/// first); `None` for other steps (a wild canasta, black threes).
+fn opening_score(a: ClassicAction) -> Option<i32> {
+    match a {
+        ClassicAction::Lay {
+            key: MeldKey::Rank(k),
+            cards,
+        } => Some(
+            k.value() * cards.naturals as i32 + 20 * cards.twos as i32 + 50 * cards.jokers as i32
+                - 100 * cards.wilds() as i32,
+        ),
+        ClassicAction::Extend { kind, .. } => {
+            Some(kind.value() - if kind.is_wild() { 100 } else { 0 })
+        }
+        _ => None,
+    }
+}
+
+/// C-6, C-17 (`minimum=on`): what a natural of kind `k`, of which the
+/// hand holds `held`, is worth keeping to a side that has not opened: a
+/// meld's card most, a pair's card by its value, a single's high value
+/// (instead of shedding it, as after the opening).
+fn opening_keep(k: Kind, held: u8) -> i32 {
+    let v = k.value();
+    match held {
+        0 | 1 => v,
+        2 => 10 + 2 * v,
+        _ => 100 + v,
     }
 }
 
