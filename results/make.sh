@@ -213,7 +213,7 @@ begin anatomy "6. game anatomy (rules v greedy, default rules)"
 H=$(size 20000 40)
 run "$K" play --a rules --b greedy --hands "$H" --seed $SEED --out "$WORK/anatomy" --quiet
 cp "$WORK/anatomy/summary.csv" "$OUT/anatomy/summary.csv"
-run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --file "$OUT/anatomy/by-agent.csv"
+run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns,canasta_points,twin_points,red_three_points,heart_ace_points,going_out_points,from_hand_points,card_value --file "$OUT/anatomy/by-agent.csv"
 run "$K" plot "$WORK/anatomy/hands.csv" --kind hist --x raw --group agent --bins 40 --title "Raw hand scores (rules v greedy)" --file "$OUT/anatomy/scores.svg"
 # The same counts under two more pairings: rules against its yardstick,
 # and two rules players.
@@ -221,7 +221,7 @@ for p in "yardstick rules:fixes=off" "rules rules"; do
     set -- $p
     run "$K" play --a rules --b "$2" --hands "$H" --seed $SEED --out "$WORK/anatomy-$1" --quiet
     cp "$WORK/anatomy-$1/summary.csv" "$OUT/anatomy/summary-rules-$1.csv"
-    run "$K" aggregate "$WORK/anatomy-$1/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --file "$OUT/anatomy/by-agent-rules-$1.csv"
+    run "$K" aggregate "$WORK/anatomy-$1/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns,canasta_points,twin_points,red_three_points,heart_ace_points,going_out_points,from_hand_points,card_value --file "$OUT/anatomy/by-agent-rules-$1.csv"
 done
 
 fi
