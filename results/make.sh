@@ -56,6 +56,13 @@ run "$K" sweep --a rules --b rules:fixes=off --matches "$M" --seed $SEED --vary 
 cp "$WORK/tax-yardstick/sweep.csv" "$OUT/tax/sweep-rules-yardstick.csv"
 run "$K" sweep --a rules --b rules --matches "$M" --seed $SEED --vary tax=on,off --out "$WORK/tax-rules" --quiet
 cp "$WORK/tax-rules/sweep.csv" "$OUT/tax/sweep-rules-rules.csv"
+# Per agent under those two pairings as well (spread of the final totals,
+# lead changes, comebacks), and the custom schedules against the yardstick.
+for p in yardstick rules; do
+    run "$K" aggregate "$WORK/tax-$p/matches.csv" --by rule_tax,agent --cols hands,won,comeback,tax_paid,total,lead_changes,max_deficit --file "$OUT/tax/matches-by-tax-rules-$p.csv"
+done
+run "$K" sweep --a rules --b rules:fixes=off --matches "$M" --seed $SEED --vary 'tax_schedule=5000:2,7000:4,9000:10;3000:2,6000:4,9000:10;7000:2' --out "$WORK/schedules-yardstick" --quiet
+cp "$WORK/schedules-yardstick/sweep.csv" "$OUT/tax/schedules-rules-yardstick.csv"
 
 fi
 
@@ -69,6 +76,27 @@ run "$K" plot "$OUT/opening/sweep.csv" --kind line --x opening --y median_turns_
 # The second pairing: two rules players.
 run "$K" sweep --a rules --b rules --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening-rules" --quiet
 cp "$WORK/opening-rules/sweep.csv" "$OUT/opening/sweep-rules-rules.csv"
+# The skill gap under a second unequal pairing: rules against its yardstick.
+run "$K" sweep --a rules --b rules:fixes=off --hands "$H" --seed $SEED --vary opening=50,75,90,120,table --out "$WORK/opening-yardstick" --quiet
+cp "$WORK/opening-yardstick/sweep.csv" "$OUT/opening/sweep-rules-yardstick.csv"
+# The tail of long hands: turns per hand by minimum and pairing (median,
+# 90th and 99th percentile, longest, share over 60 turns; one row a hand).
+echo "pairing,opening,hands,median_turns,p90_turns,p99_turns,max_turns,over_60_share" > "$OUT/opening/long-hands.csv"
+for p in "rules-greedy opening" "rules-rules opening-rules" "rules-yardstick opening-yardstick"; do
+    set -- $p
+    echo "# long-hands.csv, $1: turns of seat 0 of $WORK/$2/hands.csv by rule_opening (awk in make.sh)" >> "$LOG"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["seat"] == 0 { print $c["rule_opening"] "," $c["turns"] }' "$WORK/$2/hands.csv" |
+        sort -t, -k1,1n -k2,2n |
+        awk -F, -v pairing="$1" '
+            function flush() {
+                if (n == 0) return
+                printf "%s,%s,%d,%s,%s,%s,%s,%.4f\n", pairing, key, n, t[int((n - 1) * 0.5) + 1], t[int((n - 1) * 0.9) + 1], t[int((n - 1) * 0.99) + 1], t[n], long / n
+            }
+            $1 != key { flush(); key = $1; n = 0; long = 0 }
+            { t[++n] = $2; if ($2 > 60) long++ }
+            END { flush() }' >> "$OUT/opening/long-hands.csv"
+done
 
 fi
 
@@ -78,6 +106,7 @@ H=$(size 20000 40)
 for a in greedy rules; do
     run "$K" play --a $a --b $a --hands "$H" --seed $SEED --out "$WORK/seat-$a" --quiet
     run "$K" aggregate "$WORK/seat-$a/hands.csv" --by starter --cols won,raw,went_out,opened_turn,first_canasta_turn,red_threes --file "$OUT/seat/$a-v-$a.csv"
+    cp "$WORK/seat-$a/summary.csv" "$OUT/seat/$a-v-$a-summary.csv"
 done
 
 fi
@@ -87,6 +116,13 @@ begin switches "4. rule versions and switches"
 H=$(size 6000 20)
 run "$K" sweep --a rules --b greedy --hands "$H" --seed $SEED --vary version=decorated-2003-02,decorated-2003-01 --vary free_pickup_wild=allow,forbid --vary groups_per_rank=one,many --out "$WORK/switches" --quiet
 cp "$WORK/switches/sweep.csv" "$OUT/switches/sweep.csv"
+# The same switches under two more pairings: rules against its yardstick,
+# and two rules players.
+for p in "yardstick rules:fixes=off" "rules rules"; do
+    set -- $p
+    run "$K" sweep --a rules --b "$2" --hands "$H" --seed $SEED --vary version=decorated-2003-02,decorated-2003-01 --vary free_pickup_wild=allow,forbid --vary groups_per_rank=one,many --out "$WORK/switches-$1" --quiet
+    cp "$WORK/switches-$1/sweep.csv" "$OUT/switches/sweep-rules-$1.csv"
+done
 
 fi
 
@@ -177,8 +213,16 @@ begin anatomy "6. game anatomy (rules v greedy, default rules)"
 H=$(size 20000 40)
 run "$K" play --a rules --b greedy --hands "$H" --seed $SEED --out "$WORK/anatomy" --quiet
 cp "$WORK/anatomy/summary.csv" "$OUT/anatomy/summary.csv"
-run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns --file "$OUT/anatomy/by-agent.csv"
+run "$K" aggregate "$WORK/anatomy/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns,canasta_points,twin_points,red_three_points,heart_ace_points,going_out_points,from_hand_points,card_value --file "$OUT/anatomy/by-agent.csv"
 run "$K" plot "$WORK/anatomy/hands.csv" --kind hist --x raw --group agent --bins 40 --title "Raw hand scores (rules v greedy)" --file "$OUT/anatomy/scores.svg"
+# The same counts under two more pairings: rules against its yardstick,
+# and two rules players.
+for p in "yardstick rules:fixes=off" "rules rules"; do
+    set -- $p
+    run "$K" play --a rules --b "$2" --hands "$H" --seed $SEED --out "$WORK/anatomy-$1" --quiet
+    cp "$WORK/anatomy-$1/summary.csv" "$OUT/anatomy/summary-rules-$1.csv"
+    run "$K" aggregate "$WORK/anatomy-$1/hands.csv" --by agent --cols raw,canastas_black_wild,canastas_black,canastas_red,canastas_red_wild,canastas_gold,twins,red_threes,heart_aces,went_out,turns,pile_pickups,free_pickups,frozen_turns,canasta_points,twin_points,red_three_points,heart_ace_points,going_out_points,from_hand_points,card_value --file "$OUT/anatomy/by-agent-rules-$1.csv"
+done
 
 fi
 
