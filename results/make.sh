@@ -102,13 +102,17 @@ mkdir -p "$WORK/ladder"
 #   STEP      a search agent against another agent (the steps below)
 #   time-X    kanaszta bench of agent X against rules on one thread: the
 #             wall time of its decisions
-# LADDER_ONLY="NAME ..." plays only those parts and stops before the tables
+# LADDER_ONLY="NAME ..." plays only those parts ("time": every time-X) and
+# stops before the tables
 # (to run the long steps side by side; a later REUSE=1 run gathers them).
 # With REUSE=1 a part whose directory holds a finished or interrupted run
 # of the same command is kept (runs are deterministic; a run stopped by a
 # signal keeps its finished games, run.json says "complete": false).
 # A step stopped by SIGINT/SIGTERM (status 130/143) does not stop the rest.
-part() { [ -z "${LADDER_ONLY:-}" ] || [[ " $LADDER_ONLY " == *" $1 "* ]]; }
+part() {
+    [ -z "${LADDER_ONLY:-}" ] || [[ " $LADDER_ONLY " == *" $1 "* ]] ||
+        [[ $1 == time-* && " $LADDER_ONLY " == *" time "* ]]
+}
 # reuse NAME CMD...: whether $WORK/ladder/NAME holds a run of CMD to keep
 # (logged as reused); a run of another command there is refused.
 reuse() {
@@ -153,9 +157,25 @@ TUNED=rules
 RR=rules,$TUNED,rules:plan=off,greedy,random
 play_part rr "$K" tournament --agents "$RR" --hands "$(size 8000 6)" --seed $SEED --out "$WORK/ladder/rr" --quiet
 
-# 3. The search agents, each step into $WORK/ladder/STEP, in the order of
+# 3. Decision time: each agent against rules on one thread (the machine
+# is shared: wall time, other work included).
+TIMED=()
+for x in random greedy rules:plan=off rules "$TUNED" "$PIMC" "$ISMCTS"; do
+    case $x in ismcts*|pimc*) h=$(size 6 1) ;; *) h=$(size 400 4) ;; esac
+    name=time-$(printf '%s' "$x" | tr -c 'A-Za-z0-9=.\n' '_')
+    TIMED+=("$x|$name")
+    if part "$name" && ! reuse "$name" "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv; then
+        mkdir -p "$WORK/ladder/$name"
+        printf '%q ' "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/command.txt"
+        cat "$WORK/ladder/$name/command.txt" >> "$LOG"; echo >> "$LOG"
+        "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/bench.csv.part"
+        mv "$WORK/ladder/$name/bench.csv.part" "$WORK/ladder/$name/bench.csv"
+    fi
+done
+# 4. The search agents, each step into $WORK/ladder/STEP, in the order of
 # priority: the goal (ISMCTS v rules, single paired hands), then matches
-# to 10,000 against rules, then ISMCTS against the others.
+# to 10,000 against rules, then ISMCTS against the others, then each
+# search agent against the cheap ones.
 STEPS=()
 step() { # STEP A B ARGS...
     local name=$1 a=$2 b=$3
@@ -175,21 +195,6 @@ step pimc-rulesold "$PIMC" rules:plan=off --hands "$(size 200 4)" --threads 2
 step ismcts-random "$ISMCTS" random --hands "$(size 100 2)" --threads 2
 step pimc-random "$PIMC" random --hands "$(size 100 2)" --threads 2
 
-# 4. Decision time: each agent against rules on one thread (the machine
-# is shared: wall time, other work included).
-TIMED=()
-for x in random greedy rules:plan=off rules "$TUNED" "$PIMC" "$ISMCTS"; do
-    case $x in ismcts*|pimc*) h=$(size 6 1) ;; *) h=$(size 400 4) ;; esac
-    name=time-$(printf '%s' "$x" | tr -c 'A-Za-z0-9=.\n' '_')
-    TIMED+=("$x|$name")
-    if part "$name" && ! reuse "$name" "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv; then
-        mkdir -p "$WORK/ladder/$name"
-        printf '%q ' "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/command.txt"
-        cat "$WORK/ladder/$name/command.txt" >> "$LOG"; echo >> "$LOG"
-        "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/bench.csv.part"
-        mv "$WORK/ladder/$name/bench.csv.part" "$WORK/ladder/$name/bench.csv"
-    fi
-done
 if [ -n "${LADDER_ONLY:-}" ]; then
     echo "played: $LADDER_ONLY (in $WORK/ladder)"
     exit 0
