@@ -15,11 +15,11 @@
 //! judges each candidate by a single playout per world.
 
 use crate::agent_params;
-use crate::ismcts::{DEPTH_DOC, MARGIN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, WIN_DOC};
+use crate::ismcts::{DEPTH_DOC, MARGIN_DOC, PLAN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, WIN_DOC};
 use crate::search::{
     anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
-use crate::spec::{range, Params};
+use crate::spec::{range, switch, Params};
 use crate::{Agent, Choice, Moves};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
@@ -37,6 +37,9 @@ agent_params! {
         time: u32 = 0, range(0, 600_000), TIME_DOC.accepts, TIME_DOC.doc;
         /// The policy of playouts and of the seat's own meld steps.
         rollout: Rollout = Rollout::Rules, Rollout::parse, ROLLOUT_DOC.accepts, ROLLOUT_DOC.doc;
+        /// Whether a `rules` playout policy plans its meld steps (its turn
+        /// planner); the seat's own moves at the table are planned either way.
+        rollout_plan: bool = true, switch, PLAN_DOC.accepts, PLAN_DOC.doc;
         /// Turns a playout plays before it is cut and evaluated (0: to the end).
         depth: u32 = 8, range(0, 1000), DEPTH_DOC.accepts, DEPTH_DOC.doc;
         /// Standard errors by which the best candidate must beat the policy's
@@ -142,7 +145,7 @@ impl Core {
         };
         let sim = match &mut self.sim {
             Some(s) if s.me() == me && s.players() == view.players() => s,
-            slot => slot.insert(Sim::new(me, view.players(), p.rollout)),
+            slot => slot.insert(Sim::new(me, view.players(), p.rollout, p.rollout_plan)),
         };
         self.rewards.clear();
         let mut worlds = 0u64;

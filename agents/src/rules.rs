@@ -104,7 +104,20 @@
 //!   wants to. A plan worth more than the hill climb's step by
 //!   `plan_margin`, or one that begins with it, is played step by step
 //!   while the turn follows it. `plan=off` is the play before it, and
-//!   `expert=off` and `fixes=off` turn it off with the rest.
+//!   `expert=off` and `fixes=off` turn it off with the rest. With the
+//!   planner on it goes out from `plan_hold` points further behind and
+//!   weighs groups close to a canasta `plan_chase` more (D-10, D-13): the
+//!   planner finds the steps, and a readier way out pays.
+//! - **The pile by what it yields** (`weigh`, `deny`, off by default):
+//!   the pickup and the draw are each weighed by the turn planner's best
+//!   plan after them, besides the hill climb's turn (the melds the pile's
+//!   cards make possible, D-6.2), and the pile left lying counts against
+//!   the draw by its worth to the opponent, who may take it next (`deny`).
+//! - **The match** (`stakes`, off by default): in match play it goes out
+//!   when that wins the match, not when that loses it (the opponent not
+//!   close to going out), and weighs the
+//!   count of going out taxed by each player's running total (D-15,
+//!   D-16.2).
 //!
 //! **The switches and the yardstick.** `dead`, `plan_out`, `hearts` and
 //! `dead_out` switch the behaviours marked with them above; each one off
@@ -201,6 +214,23 @@ agent_params! {
         /// How much more than the hill climb's step a plan must be worth to
         /// be played instead.
         plan_margin: f64 = 0.0, range(0.0, 1000.0), "0..1000", "how much more than the one-step choice a plan must be worth to be played instead";
+        /// Added to `hold` with the turn planner on: the planner finds the
+        /// steps that go out, and going out readier pays (D-13).
+        plan_hold: i32 = 600, range(-1000, 1000), "-1000..1000", "added to hold with the turn planner on: how much further behind it still goes out";
+        /// Added to `chase` with the turn planner on: it finds the steps
+        /// that bring groups close to a canasta (D-10).
+        plan_chase: f64 = 0.5, range(-10.0, 10.0), "-10..10", "added to chase with the turn planner on: more weight on groups close to a canasta";
+        /// Weighs the pile by the turn the planner plays after taking it,
+        /// against the turn after the draw (the melds the pickup makes
+        /// possible, D-6.2), instead of the hill climb's turn alone.
+        weigh: bool = false, switch, "on|off", "weighs the pile by the turn planner's melds after the pickup against those after the draw (D-6.2)";
+        /// Weight of what the pile left lying is worth to the opponent,
+        /// counted against drawing (he may take it next, D-6.2).
+        deny: f64 = 0.0, range(0.0, 10.0), "0..10", "weight of the pile's worth to the opponent, counted against leaving it to him by drawing";
+        /// Reads the match (the running totals, the tax, the target) when
+        /// deciding to go out: a hand that wins the match is ended, and
+        /// the count is taxed as each total will be (D-15, D-16.2).
+        stakes: bool = false, switch, "on|off", "in match play, goes out when that wins the match and weighs the count taxed by each running total (D-15, D-16.2)";
     }
 }
 
@@ -244,6 +274,28 @@ impl RulesParams {
 
     fn plan_on(&self) -> bool {
         self.expert_on() && self.plan
+    }
+
+    /// The `hold` in force: with the planner, `plan_hold` more.
+    fn hold_in_force(&self) -> i32 {
+        if self.plan_on() {
+            self.hold + self.plan_hold
+        } else {
+            self.hold
+        }
+    }
+
+    /// The `chase` in force: with the planner, `plan_chase` more.
+    fn chase_in_force(&self) -> f64 {
+        if self.plan_on() {
+            (self.chase + self.plan_chase).max(0.0)
+        } else {
+            self.chase
+        }
+    }
+
+    fn weigh_on(&self) -> bool {
+        self.plan_on() && self.weigh
     }
 }
 
@@ -745,7 +797,7 @@ impl RulesAgent {
                 }
                 continue;
             }
-            let mut p = self.params.chase * group_promise(g.len());
+            let mut p = self.params.chase_in_force() * group_promise(g.len());
             if g.wilds() == 0 && !g.is_wild_only() {
                 // Clean groups may still be red or gold.
                 p *= 1.25;
@@ -911,6 +963,8 @@ impl RulesAgent {
                 (a, b) => a.or(b),
             };
             if let (Some(t), Some(d)) = (take, draw) {
+                // The pile left lying is the opponent's to take (D-6.2).
+                let d = d - self.params.deny * pile_worth_to(view, o.opp);
                 if t > d {
                     return Action::TakePile;
                 }
@@ -932,6 +986,7 @@ impl RulesAgent {
         let mut s = base.clone();
         s.apply(first).ok()?;
         let mut result = None;
+        let mut planned: Option<Option<f64>> = None;
         for _ in 0..40 {
             if s.phase() != Phase::Meld || s.current_player() != o.me {
                 result = Some(self.worth(&s, o));
@@ -946,6 +1001,12 @@ impl RulesAgent {
                     s = t;
                     continue;
                 }
+            }
+            if planned.is_none() && self.params.weigh_on() {
+                // The turn planner's best plan from the first position the
+                // hill climb starts from: the melds the draw or the pickup
+                // make possible, some of which the hill climb misses.
+                planned = Some(self.plan_weigh(&s, o));
             }
             let a = match self.meld_choice_unlisted(&s, o, Others::Here) {
                 Some(a) => a,
@@ -963,7 +1024,10 @@ impl RulesAgent {
                 break;
             }
         }
-        result
+        match (result, planned.flatten()) {
+            (Some(r), Some(p)) => Some(r.max(p)),
+            (r, _) => r,
+        }
     }
 
     /// The meld policy's choice in `s` from its candidates, each checked
@@ -1397,9 +1461,17 @@ impl RulesAgent {
                 .max()
                 .unwrap_or(0)
         };
-        let hold = -self.params.hold;
+        let hold = -self.params.hold_in_force();
+        let stakes = self.params.stakes;
+        let margin = |theirs: i32| {
+            if stakes {
+                stakes_margin(s, me, o.opp, mine, theirs)
+            } else {
+                mine - theirs
+            }
+        };
         match others {
-            Others::Here => mine - theirs(&|p| s.hand(p).points()) >= hold,
+            Others::Here => margin(theirs(&|p| s.hand(p).points())) >= hold,
             Others::Sample(view, rng) => {
                 // A sampled hand holds its known cards and unseen ones worth
                 // 5 to 100 each (red threes never stay in a hand, D-4):
@@ -1407,14 +1479,14 @@ impl RulesAgent {
                 let unknown = |p: usize| (view.hand_size(p) - view.known(p).len() as usize) as i32;
                 let least = theirs(&|p| card_points(view.known(p)) + 100 * unknown(p));
                 let most = theirs(&|p| card_points(view.known(p)) + 5 * unknown(p));
-                if mine - most >= hold {
+                if margin(most) >= hold {
                     return true;
                 }
-                if mine - least < hold {
+                if margin(least) < hold {
                     return false;
                 }
                 let sampled = view.determinize(&mut rng.clone());
-                mine - theirs(&|p| sampled.hand(p).points()) >= hold
+                margin(theirs(&|p| sampled.hand(p).points())) >= hold
             }
         }
     }
@@ -1636,6 +1708,38 @@ fn grouped_ranks(table: &Table) -> u32 {
         }
     }
     grouped
+}
+
+/// The margin of a hand that ends `mine` to `theirs` (raw, D-14) as the
+/// match sees it (`stakes`): each score taxed by its player's running
+/// total (D-15), and a hand that ends the match counted as won or lost
+/// whatever its margin (D-16.2: the first total above the target, the
+/// higher one where both pass it). Out of a match the totals are nought
+/// and the margin is the raw one.
+fn stakes_margin(s: &GameState, me: usize, opp: usize, mine: i32, theirs: i32) -> i32 {
+    const DECIDED: i32 = 100_000;
+    let r = s.rules();
+    let totals = s.totals();
+    let (tm, to) = (totals[me], totals[opp]);
+    let (am, ao) = (
+        tm + kanaszta_engine::tax(mine, tm, r),
+        to + kanaszta_engine::tax(theirs, to, r),
+    );
+    if (am > r.target || ao > r.target) && am != ao {
+        return if am > ao { DECIDED } else { -DECIDED };
+    }
+    (am - tm) - (ao - to)
+}
+
+/// What the pile as it lies is worth to seat `opp`, card by card
+/// ([`card_worth_to`]), were he to take it (D-6.2).
+fn pile_worth_to(view: &SeatView, opp: usize) -> f64 {
+    let grouped = grouped_ranks(view.table(opp));
+    view.pile()
+        .iter()
+        .map(|c| card_worth_to(grouped, *c))
+        .sum::<f64>()
+        .max(0.0)
 }
 
 /// A rough worth of one pile card to the player with groups of the ranks
@@ -2273,5 +2377,69 @@ mod tests {
         let p = take_probability(0, 0, 10, 0.05, 0.1);
         assert!(p > 0.0 && p < 1.0, "{p}");
         assert!(take_probability(1, 0, 10, 0.05, 0.1) > p);
+    }
+
+    /// `stakes`: each hand score is taxed by its player's running total
+    /// before the hand (D-15, the example of D-15.3), and a hand that
+    /// takes a total above the target ends the match (D-16.2), whatever
+    /// its margin. Out of a match (totals nought) the margin is the raw one.
+    #[test]
+    fn stakes_margin_reads_the_tax_and_the_target_d15_d16() {
+        let r = Rules::default();
+        let hand = |totals: &[i32]| GameState::new_hand(r, 7, 0, totals);
+        // No match under way: the raw margin.
+        assert_eq!(stakes_margin(&hand(&[0, 0]), 0, 1, 900, 400), 500);
+        // D-15.3: 9,725 before the hand, 2,375 → 240 (9,965, not above
+        // the target); the opponent below 5,000 keeps his 500 untaxed.
+        assert_eq!(stakes_margin(&hand(&[9725, 4000]), 0, 1, 2375, 500), -260);
+        // D-15.1: halved above 5,000 (545 → 275), quartered above 7,000.
+        assert_eq!(stakes_margin(&hand(&[5000, 7000]), 0, 1, 545, 400), 175);
+        // D-16.2: 9,900 + 110 passes 10,000 and wins the match, however
+        // much the opponent scores below it.
+        let won = stakes_margin(&hand(&[9900, 3000]), 0, 1, 1100, 3000);
+        assert!(won > 10_000, "{won}");
+        // ... and the opponent passing it first loses it.
+        let lost = stakes_margin(&hand(&[6000, 9950]), 0, 1, 3000, 600);
+        assert!(lost < -10_000, "{lost}");
+        // Both past it: the higher total wins (D-16.2).
+        let both = stakes_margin(&hand(&[9990, 9950]), 0, 1, 200, 700);
+        assert!(both < -10_000, "{both}");
+    }
+
+    /// `deny`: the pile left lying is worth its cards to the opponent who
+    /// may take it next (D-6.2), a black three in it a loss (D-6.3).
+    #[test]
+    fn pile_worth_to_counts_the_pile_cards_d6_2() {
+        let mut g = GameState::new(Rules::default(), 3);
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut moves = MoveBuf::new();
+        let mut a = RulesAgent::default();
+        // Play into the hand until the pile holds a few cards.
+        while !g.is_terminal() && g.view(0).pile().len() < 4 {
+            let p = g.current_player();
+            let act = a.act(&g.view(p), &mut g.moves(&mut moves), &mut rng);
+            g.apply(act).unwrap();
+        }
+        let v = g.view(0);
+        let grouped = grouped_ranks(v.table(1));
+        let sum: f64 = v.pile().iter().map(|c| card_worth_to(grouped, *c)).sum();
+        assert_eq!(pile_worth_to(&v, 1), sum.max(0.0));
+        assert!(pile_worth_to(&v, 1) >= 0.0);
+    }
+
+    /// With the turn planner on, it goes out from further behind (D-13)
+    /// and weighs groups close to a canasta more (D-10); `plan=off` keeps
+    /// the `hold` and `chase` of the play before it.
+    #[test]
+    fn plan_hold_and_chase_apply_with_the_planner_only() {
+        let mut p = RulesParams::default();
+        assert_eq!(p.hold_in_force(), p.hold + p.plan_hold);
+        assert_eq!(p.chase_in_force(), p.chase + p.plan_chase);
+        p.set("plan", "off").unwrap();
+        assert_eq!((p.hold_in_force(), p.chase_in_force()), (p.hold, p.chase));
+        let mut q = RulesParams::default();
+        q.set("plan_hold", "0").unwrap();
+        q.set("plan_chase", "0").unwrap();
+        assert_eq!((q.hold_in_force(), q.chase_in_force()), (q.hold, q.chase));
     }
 }

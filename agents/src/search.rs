@@ -204,11 +204,13 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// A simulator for seat `me` with `players` policy instances.
-    pub fn new(me: usize, players: usize, rollout: Rollout) -> Sim {
+    /// A simulator for seat `me` with `players` policy instances; with
+    /// `plan` off a `rules` policy plays without its turn planner
+    /// (`rules:plan=off`), the other policies are the same either way.
+    pub fn new(me: usize, players: usize, rollout: Rollout, plan: bool) -> Sim {
         Sim {
             me,
-            policies: (0..players).map(|_| Policy::of(rollout)).collect(),
+            policies: (0..players).map(|_| Policy::of(rollout, plan)).collect(),
             legal: Vec::with_capacity(128),
             buf: MoveBuf::new(),
             options: Vec::with_capacity(32),
@@ -504,9 +506,12 @@ enum Policy {
 }
 
 impl Policy {
-    fn of(rollout: Rollout) -> Policy {
+    fn of(rollout: Rollout, plan: bool) -> Policy {
         match rollout {
-            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::new(RulesParams::default()))),
+            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::new(RulesParams {
+                plan,
+                ..RulesParams::default()
+            }))),
             Rollout::Greedy => Policy::Other(rollout.build(), true),
             Rollout::Random => Policy::Other(rollout.build(), false),
         }
@@ -1059,7 +1064,7 @@ mod tests {
                     && legal.len() > 1
                 {
                     let mut w = g.clone();
-                    let mut sim = Sim::new(me, 2, Rollout::Greedy);
+                    let mut sim = Sim::new(me, 2, Rollout::Greedy, true);
                     let mut srng = Pcg64Mcg::seed_from_u64(7);
                     sim.reset(Stage::DiscardNow, u32::MAX);
                     assert_eq!(sim.advance(&mut w, &mut srng, true), Point::Decide);

@@ -4,7 +4,9 @@
 //! match-win chance follows D-16.2.
 
 use kanaszta_agents::search::match_win;
-use kanaszta_agents::{Agent, AgentSpec, IsmctsAgent, IsmctsParams, Params, RulesAgent};
+use kanaszta_agents::{
+    Agent, AgentSpec, IsmctsAgent, IsmctsParams, Params, PimcParams, RulesAgent,
+};
 use kanaszta_engine::{Action, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -56,18 +58,52 @@ fn draw_or_pickup_gets_focus_times_the_budget() {
 }
 
 #[test]
-fn the_sound_search_is_reachable_by_its_keys() {
-    // The defaults are the search as it was; the race, the focused budget,
-    // the early stop and the match-aware reward are switched on by keys.
-    let text = "ismcts:margin=2.5,race=64,focus=2,early=3,stakes=on";
+fn the_sound_search_is_the_default_and_the_old_one_is_reachable() {
+    // The defaults are the sound search: half the iterations, a race of
+    // close options, a focused budget with an early stop, the match-aware
+    // reward and rollouts without the turn planner.
+    let d = IsmctsParams::default();
+    assert_eq!((d.iters, d.race, d.focus, d.early), (500, 64, 2.0, 3.0));
+    assert_eq!((d.margin, d.stakes, d.rollout_plan), (2.5, true, false));
+    // The search as it was is one spec away, and its text is stable.
+    let text = "ismcts:iters=1000,rollout_plan=on,margin=1.5,race=0,focus=1,early=0,stakes=off";
     let s: AgentSpec = text.parse().expect("the keys parse");
     assert_eq!(s.to_string(), text);
     let p = s.params::<IsmctsParams>().expect("ismcts");
-    assert_eq!((p.race, p.focus, p.early, p.stakes), (64, 2.0, 3.0, true));
-    assert_eq!(p.margin, 2.5);
-    let d = IsmctsParams::default();
-    assert_eq!((d.race, d.focus, d.early, d.stakes), (0, 1.0, 0.0, false));
-    assert_eq!(d.margin, 1.5);
+    assert_eq!((p.iters, p.race, p.focus, p.early), (1000, 0, 1.0, 0.0));
+    assert_eq!((p.margin, p.stakes, p.rollout_plan), (1.5, false, true));
+}
+
+/// The action a fresh agent of `spec` chooses at `g` with `seed`.
+fn decide(spec: &str, g: &GameState, seed: u64) -> Action {
+    let mut agent = spec.parse::<AgentSpec>().expect("a valid spec").build();
+    let me = g.current_player();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    agent.act(&g.view(me), &mut g.moves(&mut MoveBuf::new()), &mut rng)
+}
+
+#[test]
+fn rollouts_with_or_without_the_turn_planner_repeat_for_a_seed() {
+    // `rollout_plan` switches the simulated rules policy's turn planner;
+    // either way the same seed gives the same decision.
+    let g = draw_or_pickup();
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    for spec in [
+        "ismcts:iters=24,race=8,rollout_plan=off",
+        "ismcts:iters=24,race=8,rollout_plan=on",
+        "pimc:worlds=4,rollout_plan=off",
+        "pimc:worlds=4,rollout_plan=on",
+    ] {
+        let a = decide(spec, &g, 9);
+        assert!(legal.contains(&a), "{spec}: {a} is legal");
+        assert_eq!(decide(spec, &g, 9), a, "{spec}: same seed, same choice");
+    }
+    let p = "pimc:rollout_plan=off"
+        .parse::<AgentSpec>()
+        .expect("parses");
+    assert!(!p.params::<PimcParams>().expect("pimc").rollout_plan);
+    assert!(PimcParams::default().rollout_plan, "pimc plans by default");
 }
 
 #[test]

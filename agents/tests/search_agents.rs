@@ -49,6 +49,8 @@ fn bad_search_parameters_say_what_is_accepted() {
         ("pimc:worlds=0", "from 1 to 1000000"),
         ("pimc:rollout=ismcts", "random|greedy|rules"),
         ("pimc:iters=10", "worlds="),
+        ("ismcts:rollout_plan=maybe", "expected on or off"),
+        ("pimc:rollout_plan=2", "expected on or off"),
     ] {
         let e = text.parse::<AgentSpec>().unwrap_err().to_string();
         assert!(e.contains(want), "`{text}`: {e}");
@@ -78,19 +80,27 @@ fn play_hands(a: &str, b: &str, deals: u64) {
 
 #[test]
 fn ismcts_plays_complete_hands_legally() {
-    play_hands("ismcts:iters=30,check=8", "greedy", 5);
+    play_hands("ismcts:iters=30,race=0,check=8", "greedy", 5);
     play_hands(
-        "ismcts:iters=20,rollout=random,depth=3,check=0",
+        "ismcts:iters=20,rollout=random,depth=3,race=0,check=0",
         "random",
         3,
     );
-    play_hands("ismcts:iters=20,rollout=rules,check=4,time=20", "rules", 2);
+    play_hands(
+        "ismcts:iters=20,rollout=rules,race=0,check=4,time=20",
+        "rules",
+        2,
+    );
 }
 
 #[test]
 fn pimc_plays_complete_hands_legally() {
     play_hands("pimc:worlds=3", "greedy", 5);
-    play_hands("pimc:worlds=2,rollout=random,depth=3", "ismcts:iters=10", 3);
+    play_hands(
+        "pimc:worlds=2,rollout=random,depth=3",
+        "ismcts:iters=10,race=8",
+        3,
+    );
     play_hands("pimc:worlds=2,rollout=rules", "rules", 2);
 }
 
@@ -136,8 +146,8 @@ fn no_agent_decision_depends_on_hidden_cards() {
         "random",
         "greedy",
         "rules",
-        "ismcts:iters=40",
-        "ismcts:iters=25,rollout=random,depth=6,check=6",
+        "ismcts:iters=40,race=8",
+        "ismcts:iters=25,rollout=random,depth=6,race=0,check=6",
         "pimc:worlds=4",
     ];
     let mut legal = Vec::new();
@@ -296,7 +306,7 @@ fn search_agents_report_their_choices() {
             .unwrap_or(legal[0]);
         g.apply(a).unwrap();
     }
-    for spec in ["ismcts:iters=80", "pimc:worlds=6"] {
+    for spec in ["ismcts:iters=80,race=8", "pimc:worlds=6"] {
         let mut agent = spec.parse::<AgentSpec>().unwrap().build();
         let mut buf = MoveBuf::new();
         let p = g.current_player();

@@ -14,6 +14,7 @@ use kanaszta_agents::{Agent, AgentSpec, RulesAgent};
 use kanaszta_engine::{Action, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use std::time::{Duration, Instant};
 
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
     match std::env::var(key) {
@@ -71,20 +72,35 @@ fn positions(n: usize) -> Vec<GameState> {
     out
 }
 
-/// The action a fresh agent of `spec` chooses at `g` with the seed, and
-/// whether it searched to choose it.
-fn decide(spec: &AgentSpec, g: &GameState, seed: u64) -> (Action, bool, String) {
+/// The time this thread has run on a processor, where Linux tells it
+/// (`/proc/thread-self/schedstat`): on a busy machine a decision's wall time
+/// counts the other processes' turns too.
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// The action a fresh agent of `spec` chooses at `g` with the seed, whether
+/// it searched to choose it, the policy's own choice and the wall time of
+/// the decision (its processor time where known).
+fn decide(spec: &AgentSpec, g: &GameState, seed: u64) -> (Action, bool, String, Duration) {
     let mut agent = spec.build();
     let me = g.current_player();
     let mut buf = MoveBuf::new();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let (start, cpu) = (Instant::now(), cpu_time());
     let a = agent.act(&g.view(me), &mut g.moves(&mut buf), &mut rng);
+    let took = match (cpu, cpu_time()) {
+        (Some(a), Some(b)) => b.saturating_sub(a),
+        _ => start.elapsed(),
+    };
     let policy = agent
         .choices()
         .iter()
         .find(|c| c.policy)
         .map_or("-".to_string(), |c| c.option.to_string());
-    (a, !agent.choices().is_empty(), policy)
+    (a, !agent.choices().is_empty(), policy, took)
 }
 
 #[test]
@@ -96,9 +112,10 @@ fn ismcts_decisions_agree_across_seeds() {
         .unwrap_or_else(|e| panic!("KANASZTA_STABILITY_SPEC={text}: {e}"));
     let mut searched = 0;
     let mut agree = 0;
+    let mut times = Vec::new();
     for (i, g) in positions(n).iter().enumerate() {
-        let (a, sa, pa) = decide(&spec, g, 1);
-        let (b, sb, pb) = decide(&spec, g, 2);
+        let (a, sa, pa, ta) = decide(&spec, g, 1);
+        let (b, sb, pb, tb) = decide(&spec, g, 2);
         // The same seed gives the same decision (results do not depend on
         // anything but the seed).
         assert_eq!(
@@ -107,6 +124,7 @@ fn ismcts_decisions_agree_across_seeds() {
             "position {i}: same seed, same choice"
         );
         if sa || sb {
+            times.extend([ta, tb]);
             searched += 1;
             agree += usize::from(a == b);
             if a != b {
@@ -117,9 +135,18 @@ fn ismcts_decisions_agree_across_seeds() {
             }
         }
     }
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
     eprintln!(
-        "{text}: the same choice at {agree} of {searched} searched positions ({:.0}%)",
-        100.0 * agree as f64 / searched.max(1) as f64
+        "{text}: the same choice at {agree} of {searched} searched positions ({:.0}%); \
+         {:.1} ms the median decision ({} time)",
+        100.0 * agree as f64 / searched.max(1) as f64,
+        median.as_secs_f64() * 1000.0,
+        if cpu_time().is_some() {
+            "processor"
+        } else {
+            "wall"
+        }
     );
     assert!(searched > 0, "no position needed a search");
 }

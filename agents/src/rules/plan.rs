@@ -254,6 +254,21 @@ impl RulesAgent {
         best
     }
 
+    /// The worth the turn planner's best plan from `s` ends in, for
+    /// weighing the pile (`weigh`): `None` where it does not plan (the
+    /// table not opened, D-8, or something pending).
+    pub(super) fn plan_weigh(&mut self, s: &GameState, o: &Outlook) -> Option<f64> {
+        let me = o.me;
+        if !s.table(me).opened
+            || !s.pending_wilds().is_empty()
+            || s.pickup().is_some_and(|p| !p.rest_taken)
+            || s.hand(me).len() < 2
+        {
+            return None;
+        }
+        self.plan_search(s, o, &Others::Here).map(|(_, _, v)| v)
+    }
+
     /// What a settled position of the search is worth: the meld policy's
     /// worth, and [`OUT_BONUS`] where it can go out from there and wants
     /// to (D-13.1; a hand of up to [`PLAN_HAND`] cards, where the planned
