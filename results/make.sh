@@ -143,7 +143,7 @@ play_part() {
 }
 # The search agents at their defaults (tiny budgets with --quick).
 ISMCTS=$(size ismcts ismcts:iters=10)
-ISMCTS_Q=$(size ismcts:iters=250 ismcts:iters=3)
+ISMCTS_Q=$(size ismcts:iters=125 ismcts:iters=3)
 PIMC=$(size pimc pimc:worlds=2)
 
 # 1. The tuned rules: SPSA over five of its numbers against a fixed set.
@@ -186,14 +186,14 @@ step() { # STEP A B ARGS...
 step ismcts-rules-hands "$ISMCTS" rules --hands "$(size 1000 6)" --threads 2
 step ismcts-rules "$ISMCTS" rules --matches "$(size 40 2)" --threads 2
 step pimc-rules "$PIMC" rules --matches "$(size 40 2)" --threads 2
-step ismcts-greedy "$ISMCTS" greedy --hands "$(size 300 4)" --threads 2
-step ismcts-rulesold "$ISMCTS" rules:plan=off --hands "$(size 300 4)" --threads 2
-step ismcts-pimc "$ISMCTS" "$PIMC" --hands "$(size 300 4)" --threads 2
-step ismcts-quarter "$ISMCTS" "$ISMCTS_Q" --hands "$(size 300 4)" --threads 2
-step pimc-greedy "$PIMC" greedy --hands "$(size 200 4)" --threads 2
-step pimc-rulesold "$PIMC" rules:plan=off --hands "$(size 200 4)" --threads 2
-step ismcts-random "$ISMCTS" random --hands "$(size 100 2)" --threads 2
-step pimc-random "$PIMC" random --hands "$(size 100 2)" --threads 2
+step ismcts-greedy "$ISMCTS" greedy --hands "$(size 300 4)" --threads 1
+step ismcts-rulesold "$ISMCTS" rules:plan=off --hands "$(size 300 4)" --threads 1
+step ismcts-pimc "$ISMCTS" "$PIMC" --hands "$(size 300 4)" --threads 1
+step ismcts-quarter "$ISMCTS" "$ISMCTS_Q" --hands "$(size 300 4)" --threads 1
+step pimc-greedy "$PIMC" greedy --hands "$(size 200 4)" --threads 1
+step pimc-rulesold "$PIMC" rules:plan=off --hands "$(size 200 4)" --threads 1
+step ismcts-random "$ISMCTS" random --hands "$(size 100 2)" --threads 1
+step pimc-random "$PIMC" random --hands "$(size 100 2)" --threads 1
 
 if [ -n "${LADDER_ONLY:-}" ]; then
     echo "played: $LADDER_ONLY (in $WORK/ladder)"
