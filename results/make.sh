@@ -105,6 +105,8 @@ mkdir -p "$WORK/ladder"
 # LADDER_ONLY="NAME ..." plays only those parts ("time": every time-X) and
 # stops before the tables
 # (to run the long steps side by side; a later REUSE=1 run gathers them).
+# REUSE_ONLY=1 (with REUSE=1) plays nothing new: the parts not in $WORK
+# are left out of the tables (logged as not played).
 # With REUSE=1 a part whose directory holds a finished or interrupted run
 # of the same command is kept (runs are deterministic; a run stopped by a
 # signal keeps its finished games, run.json says "complete": false).
@@ -134,6 +136,10 @@ play_part() {
     shift
     part "$name" || return 0
     reuse "$name" "$@" && return 0
+    if [ "${REUSE_ONLY:-0}" = 1 ]; then
+        printf '# not played (REUSE_ONLY): %s\n' "$name" >> "$LOG"
+        return 0
+    fi
     mkdir -p "$d"
     printf '%q ' "$@" > "$d/command.txt"
     printf '%q ' "$@" >> "$LOG"; echo >> "$LOG"
@@ -161,10 +167,14 @@ play_part rr "$K" tournament --agents "$RR" --hands "$(size 8000 6)" --seed $SEE
 # is shared: wall time, other work included).
 TIMED=()
 for x in random greedy rules:plan=off rules "$TUNED" "$PIMC" "$ISMCTS"; do
-    case $x in ismcts*|pimc*) h=$(size 6 1) ;; *) h=$(size 400 4) ;; esac
+    case $x in ismcts*) h=$(size 2 1) ;; pimc*) h=$(size 6 1) ;; *) h=$(size 400 4) ;; esac
     name=time-$(printf '%s' "$x" | tr -c 'A-Za-z0-9=.\n' '_')
     TIMED+=("$x|$name")
     if part "$name" && ! reuse "$name" "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv; then
+        if [ "${REUSE_ONLY:-0}" = 1 ]; then
+            printf '# not played (REUSE_ONLY): %s\n' "$name" >> "$LOG"
+            continue
+        fi
         mkdir -p "$WORK/ladder/$name"
         printf '%q ' "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/command.txt"
         cat "$WORK/ladder/$name/command.txt" >> "$LOG"; echo >> "$LOG"
@@ -183,7 +193,7 @@ step() { # STEP A B ARGS...
     STEPS+=("$name")
     play_part "$name" "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet
 }
-step ismcts-rules-hands "$ISMCTS" rules --hands "$(size 1000 6)" --threads 2
+step ismcts-rules-hands "$ISMCTS" rules --hands "$(size 1000 6)" --threads 4
 step ismcts-rules "$ISMCTS" rules --matches "$(size 40 2)" --threads 2
 step pimc-rules "$PIMC" rules --matches "$(size 40 2)" --threads 2
 step ismcts-greedy "$ISMCTS" greedy --hands "$(size 300 4)" --threads 1
@@ -219,6 +229,7 @@ TIMING="$OUT/ladder/timing.csv"
 echo "agent,opponent,hands,actions,decisions,seconds,ms_per_action,ms_per_decision,median_ms_per_decision,command" > "$TIMING"
 for t in "${TIMED[@]}"; do
     x=${t%%|*} name=${t#*|}
+    [ -f "$WORK/ladder/$name/bench.csv" ] || continue
     cmd="kanaszta bench --a $x --b rules --threads 1 --repeat 1 --csv"
     awk -v agent="$x" -v cmd="${cmd% }" -v hands="$(grep -o -- '--hands [0-9]*' "$WORK/ladder/$name/command.txt" | cut -d' ' -f2)" "$CSV_AWK"'
         NR == 1 { n = csv($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
