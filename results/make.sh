@@ -4,8 +4,10 @@
 #   results/make.sh [EXPERIMENT...]             full sizes, into results/ (see README for the time it takes)
 #   results/make.sh --quick DIR [EXPERIMENT...] tiny samples into DIR: checks the pipeline (the test suite runs it)
 #
-# REUSE=1 with a $WORK of an earlier run keeps the ladder's finished play
-# runs there instead of repeating them (the searches take hours).
+# REUSE=1 with a $WORK of an earlier run keeps the ladder's finished (or
+# interrupted) runs there instead of repeating them (the searches take
+# hours); LADDER_ONLY="PART ..." plays only those parts of the ladder (to
+# run the long ones side by side; see the ladder section).
 #
 # EXPERIMENT: tax, opening, seat, switches, ladder, anatomy, classic (default: all).
 #
@@ -127,84 +129,202 @@ done
 fi
 
 if want ladder; then
-begin ladder "5. the agent ladder"
+begin ladder "5. the agent ladder: every agent against every other"
 mkdir -p "$WORK/ladder"
-# Each step of the ladder: agent A against the agent below it, full
-# matches to 10,000 with the tax on paired deals, so that one run gives the
-# hand-win rate, the match-win rate and the point difference; the cheap
-# steps also play hands alone for a paired per-hand point difference.
-LADDER_CSV="$OUT/ladder.csv"
-[ "$QUICK" = 1 ] && LADDER_CSV="$OUT/ladder/ladder.csv"
-echo "step,agent,opponent,mode,hands,hand_win_rate,hand_win_lo,hand_win_hi,matches,match_win_rate,match_win_lo,match_win_hi,points_per_hand,opponent_points_per_hand,diff_unit,deals,mean_diff,mean_diff_lo,mean_diff_hi,command" > "$LADDER_CSV"
-# step NAME A B ARGS...: plays A v B and appends A's row to ladder.csv.
-STEP_DIRS=()
-step() {
+# The parts of the ladder, each into $WORK/ladder/NAME:
+#   tune      SPSA on five of rules' numbers against greedy and the old
+#             rules (rules:plan=off); its spec (best.txt) joins the round robin
+#   rr        round robin of the cheap agents and the tuned rules, hands
+#   STEP      a search agent against another agent (the steps below)
+#   time-X    kanaszta bench of agent X against rules on one thread: the
+#             wall time of its decisions
+# LADDER_ONLY="NAME ..." plays only those parts ("time": every time-X) and
+# stops before the tables
+# (to run the long steps side by side; a later REUSE=1 run gathers them).
+# REUSE_ONLY=1 (with REUSE=1) plays nothing new: the parts not in $WORK
+# are left out of the tables (logged as not played).
+# With REUSE=1 a part whose directory holds a finished or interrupted run
+# of the same command is kept (runs are deterministic; a run stopped by a
+# signal keeps its finished games, run.json says "complete": false).
+# A step stopped by SIGINT/SIGTERM (status 130/143) does not stop the rest.
+part() {
+    [ -z "${LADDER_ONLY:-}" ] || [[ " $LADDER_ONLY " == *" $1 "* ]] ||
+        [[ $1 == time-* && " $LADDER_ONLY " == *" time "* ]]
+}
+# reuse NAME CMD...: whether $WORK/ladder/NAME holds a run of CMD to keep
+# (logged as reused); a run of another command there is refused.
+reuse() {
+    local d="$WORK/ladder/$1" cmd
+    shift
+    cmd=$(printf '%q ' "$@")
+    [ "${REUSE:-0}" = 1 ] && [ -f "$d/command.txt" ] || return 1
+    if [ "$(cat "$d/command.txt")" != "$cmd" ]; then
+        echo "$d holds a run of another command: $(cat "$d/command.txt")" >&2
+        exit 1
+    fi
+    [ -f "$d/summary.csv" ] || [ -f "$d/best.txt" ] || [ -f "$d/bench.csv" ] || return 1
+    printf '%s\n# (reused from $WORK%s)\n' "$cmd" "$(grep -q '"complete": false' "$d/run.json" 2>/dev/null && echo ', stopped by a signal' || true)" >> "$LOG"
+}
+# play_part NAME CMD...: runs CMD (its output directory $WORK/ladder/NAME)
+# unless reused; a signal's stop (130, 143) keeps what it played.
+play_part() {
+    local name=$1 d="$WORK/ladder/$1"
+    shift
+    part "$name" || return 0
+    reuse "$name" "$@" && return 0
+    if [ "${REUSE_ONLY:-0}" = 1 ]; then
+        printf '# not played (REUSE_ONLY): %s\n' "$name" >> "$LOG"
+        return 0
+    fi
+    mkdir -p "$d"
+    printf '%q ' "$@" > "$d/command.txt"
+    printf '%q ' "$@" >> "$LOG"; echo >> "$LOG"
+    local st=0
+    "$@" || st=$?
+    case $st in 0|2) ;; 130|143) echo "# (stopped by a signal: kept as it is)" >> "$LOG" ;; *) exit $st ;; esac
+}
+# The search agents at their defaults (tiny budgets with --quick).
+ISMCTS=$(size ismcts ismcts:iters=10)
+ISMCTS_Q=$(size ismcts:iters=125 ismcts:iters=3)
+PIMC=$(size pimc pimc:worlds=2)
+
+# 1. The tuned rules: SPSA over five of its numbers against a fixed set.
+play_part tune "$K" tune --agent rules --param caution,wild,pair,chase,freeze --vs greedy,rules:plan=off \
+    --hands-per-step "$(size 300 4)" --steps "$(size 60 2)" --window "$(size 15 0)" --seed $SEED \
+    --out "$WORK/ladder/tune" --quiet
+TUNED=rules
+[ -f "$WORK/ladder/tune/best.txt" ] && TUNED=$(head -1 "$WORK/ladder/tune/best.txt")
+
+# 2. The round robin of the cheap agents and the tuned rules, paired hands.
+RR=rules,$TUNED,rules:plan=off,greedy,random
+play_part rr "$K" tournament --agents "$RR" --hands "$(size 8000 6)" --seed $SEED --out "$WORK/ladder/rr" --quiet
+
+# 3. Decision time: each agent against rules on one thread (the machine
+# is shared: wall time, other work included).
+TIMED=()
+for x in random greedy rules:plan=off rules "$TUNED" "$PIMC" "$ISMCTS"; do
+    case $x in ismcts*) h=$(size 2 1) ;; pimc*) h=$(size 6 1) ;; *) h=$(size 400 4) ;; esac
+    name=time-$(printf '%s' "$x" | tr -c 'A-Za-z0-9=.\n' '_')
+    TIMED+=("$x|$name")
+    if part "$name" && ! reuse "$name" "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv; then
+        if [ "${REUSE_ONLY:-0}" = 1 ]; then
+            printf '# not played (REUSE_ONLY): %s\n' "$name" >> "$LOG"
+            continue
+        fi
+        mkdir -p "$WORK/ladder/$name"
+        printf '%q ' "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/command.txt"
+        cat "$WORK/ladder/$name/command.txt" >> "$LOG"; echo >> "$LOG"
+        "$K" bench --a "$x" --b rules --hands "$h" --threads 1 --repeat 1 --csv > "$WORK/ladder/$name/bench.csv.part"
+        mv "$WORK/ladder/$name/bench.csv.part" "$WORK/ladder/$name/bench.csv"
+    fi
+done
+# 4. The search agents, each step into $WORK/ladder/STEP, in the order of
+# priority: the goal (ISMCTS v rules, single paired hands), then matches
+# to 10,000 against rules, then ISMCTS against the others, then each
+# search agent against the cheap ones.
+STEPS=()
+step() { # STEP A B ARGS...
     local name=$1 a=$2 b=$3
     shift 3
-    if [ "${REUSE:-0}" = 1 ] && [ -f "$WORK/ladder/$name/summary.csv" ]; then
-        # A run of this very command already in $WORK (runs are
-        # deterministic): logged, not repeated.
-        printf '%q ' "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet >> "$LOG"
-        echo "# (reused from \$WORK)" >> "$LOG"
-    else
-        run "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet
-    fi
-    cp "$WORK/ladder/$name/summary.csv" "$OUT/ladder/$name.csv"
-    STEP_DIRS+=("$WORK/ladder/$name")
-    local cmd
-    cmd=$(printf '%q ' kanaszta play --a "$a" --b "$b" "$@" --seed $SEED)
-    awk -F, -v step="$name" -v cmd="${cmd% }" '
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["side"] == "a" { A = $0 }
-        $c["side"] == "b" { B = $0 }
-        END {
-            split(A, x, ","); split(B, y, ",")
-            mode = (x[c["matches"]] > 0) ? "matches" : "hands"
-            gsub(/"/, "\"\"", cmd)
-            print step "," x[c["agent"]] "," x[c["opponent"]] "," mode "," x[c["hands"]] "," \
-                x[c["hand_win_rate"]] "," x[c["hand_win_lo"]] "," x[c["hand_win_hi"]] "," \
-                x[c["matches"]] "," x[c["match_win_rate"]] "," x[c["match_win_lo"]] "," x[c["match_win_hi"]] "," \
-                x[c["mean_raw"]] "," y[c["mean_raw"]] "," x[c["diff_unit"]] "," x[c["deals"]] "," \
-                x[c["mean_diff"]] "," x[c["mean_diff_lo"]] "," x[c["mean_diff_hi"]] ",\"" cmd "\""
-        }' "$WORK/ladder/$name/summary.csv" >> "$LADDER_CSV"
+    STEPS+=("$name")
+    play_part "$name" "$K" play --a "$a" --b "$b" "$@" --seed $SEED --out "$WORK/ladder/$name" --quiet
 }
-CHEAP_M=$(size 2000 2)
-CHEAP_H=$(size 20000 20)
-step greedy-random-hands greedy random --hands "$CHEAP_H"
-step greedy-random greedy random --matches "$CHEAP_M"
-step rules-greedy-hands rules greedy --hands "$CHEAP_H"
-step rules-greedy rules greedy --matches "$CHEAP_M"
-step pimc-rules "$(size pimc pimc:worlds=2)" rules --matches "$(size 4 1)"
-step ismcts250-rules "$(size ismcts:iters=250 ismcts:iters=10)" rules --matches "$(size 4 1)"
-step ismcts-rules "$(size ismcts ismcts:iters=20)" rules --matches "$(size 8 1)"
-# The default ISMCTS against rules on single hands as well: the paired
-# per-hand difference is the most sensitive test of the step. Shards 0 and
-# 2 of 3 of 600 hands (the deals whose index is 0 or 2 mod 3), one row
-# each; shard 1 was stopped for time, see README.md.
-step ismcts-rules-hands "$(size ismcts ismcts:iters=20)" rules --hands "$(size 600 6)" --shard 0/3
-step ismcts-rules-hands-s2 "$(size ismcts ismcts:iters=20)" rules --hands "$(size 600 6)" --shard 2/3
-# Both shards as one sample (400 hands): their merged summary.
-run "$K" merge "$WORK/ladder/ismcts-rules-hands" "$WORK/ladder/ismcts-rules-hands-s2" --out "$WORK/ladder/ismcts-rules-hands-0+2"
-cp "$WORK/ladder/ismcts-rules-hands-0+2/summary.csv" "$OUT/ladder/ismcts-rules-hands-0+2.csv"
-# Ratings: every pair of the agents fast enough for a round robin, on the
-# same paired deals (the search agents are placed by their steps above).
-H=$(size 2000 4)
-LADDER=random,greedy,rules
-if [ "${REUSE:-0}" = 1 ] && [ -f "$WORK/ladder/tournament/ratings.csv" ]; then
-    printf '%q ' "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder/tournament" --quiet >> "$LOG"
-    echo "# (reused from \$WORK)" >> "$LOG"
-else
-    run "$K" tournament --agents "$LADDER" --hands "$H" --seed $SEED --out "$WORK/ladder/tournament" --quiet
+step ismcts-rules-hands "$ISMCTS" rules --hands "$(size 1000 6)" --threads 4
+step ismcts-rules "$ISMCTS" rules --matches "$(size 40 2)" --threads 2
+step pimc-rules "$PIMC" rules --matches "$(size 40 2)" --threads 2
+step ismcts-greedy "$ISMCTS" greedy --hands "$(size 300 4)" --threads 1
+step ismcts-rulesold "$ISMCTS" rules:plan=off --hands "$(size 300 4)" --threads 1
+step ismcts-pimc "$ISMCTS" "$PIMC" --hands "$(size 300 4)" --threads 1
+step ismcts-quarter "$ISMCTS" "$ISMCTS_Q" --hands "$(size 300 4)" --threads 1
+step pimc-greedy "$PIMC" greedy --hands "$(size 200 4)" --threads 1
+step pimc-rulesold "$PIMC" rules:plan=off --hands "$(size 200 4)" --threads 1
+step ismcts-random "$ISMCTS" random --hands "$(size 100 2)" --threads 1
+step pimc-random "$PIMC" random --hands "$(size 100 2)" --threads 1
+
+if [ -n "${LADDER_ONLY:-}" ]; then
+    echo "played: $LADDER_ONLY (in $WORK/ladder)"
+    exit 0
 fi
-cp "$WORK/ladder/tournament/tournament.csv" "$OUT/ladder/tournament.csv"
-cp "$WORK/ladder/tournament/ratings.csv" "$OUT/ladder/ratings.csv"
-cp "$WORK/ladder/tournament/summary.csv" "$OUT/ladder/summary.csv"
-# Ratings of every agent, search agents included, through the games they
-# played: the round robin above and every step of the ladder.
-run "$K" ratings "$WORK/ladder/tournament" "${STEP_DIRS[@]}" --file "$OUT/ladder/ratings-all.csv"
+
+# 5. The tables. csv(): a CSV line's fields into f[1..n] (quotes honoured).
+CSV_AWK='function csv(line, f,   n, i, c, q, cur) {
+    n = 0; cur = ""; q = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur c; i++ } else q = 0 } else cur = cur c }
+        else if (c == "\"") q = 1
+        else if (c == ",") { f[++n] = cur; cur = "" }
+        else cur = cur c
+    }
+    f[++n] = cur
+    return n
+}
+function q(s) { if (s ~ /[,"]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }'
+# timing.csv: one row per agent, from its bench against rules.
+TIMING="$OUT/ladder/timing.csv"
+echo "agent,opponent,hands,actions,decisions,seconds,ms_per_action,ms_per_decision,median_ms_per_decision,command" > "$TIMING"
+for t in "${TIMED[@]}"; do
+    x=${t%%|*} name=${t#*|}
+    [ -f "$WORK/ladder/$name/bench.csv" ] || continue
+    cmd="kanaszta bench --a $x --b rules --threads 1 --repeat 1 --csv"
+    awk -v agent="$x" -v cmd="${cmd% }" -v hands="$(grep -o -- '--hands [0-9]*' "$WORK/ladder/$name/command.txt" | cut -d' ' -f2)" "$CSV_AWK"'
+        NR == 1 { n = csv($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+        NR == 2 { csv($0, f)
+            print q(agent) ",rules," f[c["hands"]] "," f[c["a_actions"]] "," f[c["a_decisions"]] "," f[c["a_seconds"]] "," \
+                f[c["a_us_per_action"]] / 1000 "," f[c["a_us_per_decision"]] / 1000 "," f[c["a_median_us_per_decision"]] / 1000 "," q(cmd " --hands " hands) }' \
+        "$WORK/ladder/$name/bench.csv" >> "$TIMING"
+done
+cp "$WORK/ladder/tune/trace.csv" "$WORK/ladder/tune/best.txt" "$WORK/ladder/tune/run.json" "$OUT/ladder/" 2>/dev/null || true
+for f in trace.csv best.txt run.json; do [ -f "$OUT/ladder/$f" ] && mv "$OUT/ladder/$f" "$OUT/ladder/tune-$f"; done
+cp "$WORK/ladder/rr/tournament.csv" "$OUT/ladder/tournament.csv"
+cp "$WORK/ladder/rr/ratings.csv" "$OUT/ladder/ratings.csv"
+cp "$WORK/ladder/rr/summary.csv" "$OUT/ladder/rr-summary.csv"
+# ladder.csv: one row per pair played (side A's row of each summary): the
+# hand-win rate (Wilson 95%), the match-win rate in matches, points per
+# hand, the paired difference, how the hands ended, whether the run is
+# whole, each side's mean decision time (timing.csv) and the command.
+LADDER_CSV="$OUT/ladder.csv"
+[ "$QUICK" = 1 ] && LADDER_CSV="$OUT/ladder/ladder.csv"
+echo "step,agent,opponent,mode,hands,hand_win_rate,hand_win_lo,hand_win_hi,matches,match_win_rate,match_win_lo,match_win_hi,points_per_hand,opponent_points_per_hand,diff_unit,deals,mean_diff,mean_diff_lo,mean_diff_hi,ended_out,exhausted,stalled,deadlocked,complete,agent_ms_per_decision,opponent_ms_per_decision,command" > "$LADDER_CSV"
+rows() { # STEP_OR_EMPTY SUMMARY COMPLETE COMMAND
+    awk -v step="$1" -v complete="$3" -v cmd="$4" -v timing="$TIMING" "$CSV_AWK"'
+        BEGIN { while ((getline l < timing) > 0) { csv(l, t); ms[t[1]] = t[8] } }
+        NR == 1 { n = csv($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+        { csv($0, f); s = f[c["series"]]; side = f[c["side"]] }
+        side == "a" { for (i in f) A[s, i] = f[i]; S[s] = 1 }
+        side == "b" { B[s] = f[c["mean_raw"]] }
+        END {
+            for (s = 0; (s in S); s++) {
+                for (i = 1; i <= n; i++) x[i] = A[s, i]
+                name = (step != "") ? step : "rr:" x[c["agent"]] " v " x[c["opponent"]]
+                mode = (x[c["matches"]] > 0) ? "matches" : "hands"
+                print q(name) "," q(x[c["agent"]]) "," q(x[c["opponent"]]) "," mode "," x[c["hands"]] "," \
+                    x[c["hand_win_rate"]] "," x[c["hand_win_lo"]] "," x[c["hand_win_hi"]] "," \
+                    x[c["matches"]] "," x[c["match_win_rate"]] "," x[c["match_win_lo"]] "," x[c["match_win_hi"]] "," \
+                    x[c["mean_raw"]] "," B[s] "," x[c["diff_unit"]] "," x[c["deals"]] "," \
+                    x[c["mean_diff"]] "," x[c["mean_diff_lo"]] "," x[c["mean_diff_hi"]] "," \
+                    x[c["ended_out_share"]] "," x[c["exhausted_share"]] "," x[c["stalled_share"]] "," x[c["deadlocked_share"]] "," \
+                    complete "," ms[x[c["agent"]]] "," ms[x[c["opponent"]]] "," q(cmd)
+            }
+        }' "$2" >> "$LADDER_CSV"
+}
+whole() { if grep -q '"complete": false' "$1/run.json"; then echo false; else echo true; fi; }
+shown() { # the command of a part as kanaszta NAME ARGS (no paths)
+    sed -e "s|^$(printf '%q' "$K") |kanaszta |" -e "s| --out [^ ]*||" -e "s| --quiet||" -e 's/ *$//' -e 's/\\,/,/g' "$WORK/ladder/$1/command.txt"
+}
+rows "" "$WORK/ladder/rr/summary.csv" "$(whole "$WORK/ladder/rr")" "$(shown rr)"
+RATED=("$WORK/ladder/rr")
+for name in "${STEPS[@]}"; do
+    [ -f "$WORK/ladder/$name/summary.csv" ] || continue
+    cp "$WORK/ladder/$name/summary.csv" "$OUT/ladder/$name.csv"
+    rows "$name" "$WORK/ladder/$name/summary.csv" "$(whole "$WORK/ladder/$name")" "$(shown "$name")"
+    RATED+=("$WORK/ladder/$name")
+done
+# Ratings of every agent through every run: the round robin and every step.
+run "$K" ratings "${RATED[@]}" --file "$OUT/ladder/ratings-all.csv"
 run "$K" plot "$OUT/ladder/ratings-all.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "All agents rated through the ladder (Bradley–Terry on hands, Elo scale, 95%)" --file "$OUT/ladder/ratings-all.svg"
-run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Agent ratings (Bradley–Terry, Elo scale, 95%)" --file "$OUT/ladder/ratings.svg"
-run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Ladder steps: hand-win rate of the upper agent (95%)" --file "$OUT/ladder/steps.svg"
+run "$K" plot "$OUT/ladder/ratings.csv" --kind bar --x agent --y rating --lo rating_lo --hi rating_hi --title "Round robin ratings (Bradley–Terry, Elo scale, 95%)" --file "$OUT/ladder/ratings.svg"
+run "$K" plot "$LADDER_CSV" --kind bar --x step --y hand_win_rate --lo hand_win_lo --hi hand_win_hi --title "Every pair: hand-win rate of the first agent (95%)" --file "$OUT/ladder/steps.svg"
 
 fi
 

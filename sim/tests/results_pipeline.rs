@@ -35,7 +35,11 @@ fn results_pipeline_runs_on_small_samples() {
         "ladder/ratings.csv",
         "ladder/ratings.svg",
         "ladder/ratings-all.csv",
-        "ladder/ismcts-rules-hands-0+2.csv",
+        "ladder/ismcts-rules-hands.csv",
+        "ladder/timing.csv",
+        "ladder/tune-trace.csv",
+        "ladder/tune-best.txt",
+        "ladder/tournament.csv",
         "ladder/ratings-all.svg",
         "ladder/ladder.csv",
         "ladder/steps.svg",
@@ -49,26 +53,55 @@ fn results_pipeline_runs_on_small_samples() {
         let p = out.join(f);
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert!(
-            text.lines().count() >= 2 || f.ends_with(".svg"),
+            text.lines().count() >= 2
+                || f.ends_with(".svg")
+                || (f.ends_with("best.txt") && !text.trim().is_empty()),
             "{f} is empty"
         );
     }
-    // One row per ladder step, each with the hand-win rate, the match-win
-    // rate (in matches mode) and the point difference, and its command.
+    // One row per pair played: the round robin's ten (five agents, the
+    // tuned rules among them) and the search steps, each with the
+    // hand-win rate, the match-win rate (in matches mode), the point
+    // difference, how the hands ended, whether the run is whole, the
+    // decision time of the agents that were timed, and its command.
     let ladder = std::fs::read_to_string(out.join("ladder/ladder.csv")).unwrap();
     let mut rows = csv::Reader::from_reader(ladder.as_bytes());
     let head = rows.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = rows.records().map(|r| r.unwrap()).collect();
-    assert_eq!(rows.len(), 9, "{ladder}");
+    assert_eq!(rows.len(), 10 + 11, "{ladder}");
+    let tuned = std::fs::read_to_string(out.join("ladder/tune-best.txt")).unwrap();
+    let tuned = tuned.trim();
+    assert!(
+        tuned.starts_with("rules:")
+            && rows
+                .iter()
+                .any(|r| &r[col("agent")] == tuned && r[col("step")].starts_with("rr:")),
+        "the tuned spec `{tuned}` is a row of the round robin:\n{ladder}"
+    );
     for r in &rows {
         let rate: f64 = r[col("hand_win_rate")].parse().unwrap();
         assert!((0.0..=1.0).contains(&rate), "{ladder}");
         assert!(r[col("mean_diff")].parse::<f64>().is_ok(), "{ladder}");
+        let ends: f64 = ["ended_out", "exhausted", "stalled", "deadlocked"]
+            .iter()
+            .map(|c| r[col(c)].parse::<f64>().unwrap())
+            .sum();
         assert!(
-            r[col("command")].starts_with("kanaszta play --a "),
+            (ends - 1.0).abs() < 1e-3,
+            "every hand ended one way: {ladder}"
+        );
+        assert_eq!(&r[col("complete")], "true", "{ladder}");
+        let cmd = &r[col("command")];
+        assert!(
+            cmd.starts_with("kanaszta play --a ")
+                || cmd.starts_with("kanaszta tournament --agents "),
             "{ladder}"
         );
+        if &r[col("step")] != "ismcts-quarter" {
+            let ms: f64 = r[col("agent_ms_per_decision")].parse().unwrap();
+            assert!(ms > 0.0, "{ladder}");
+        }
         if &r[col("mode")] == "matches" {
             let m: f64 = r[col("match_win_rate")].parse().unwrap();
             assert!((0.0..=1.0).contains(&m), "{ladder}");

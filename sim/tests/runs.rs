@@ -711,13 +711,66 @@ fn bench_reports_throughput_as_csv() {
         "--csv",
     ]);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup"
-    );
+    let mut header =
+        "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup".to_string();
+    for side in ["a", "b"] {
+        for c in [
+            "actions",
+            "decisions",
+            "seconds",
+            "us_per_action",
+            "us_per_decision",
+            "median_us_per_decision",
+        ] {
+            header += &format!(",{side}_{c}");
+        }
+    }
+    assert_eq!(lines[0], header);
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[1].starts_with("greedy vs greedy,1,20,"), "{out}");
-    assert!(lines[1].ends_with(",1.000"), "{out}");
+    let cells: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(cells[7], "1.000", "{out}");
+    // The agents' clocks: every action of the measured runs is on the
+    // clock of the agent that played it, each played some, and a decision
+    // is one of its actions.
+    let n = |i: usize| -> f64 {
+        cells[i]
+            .parse()
+            .unwrap_or_else(|_| panic!("cell {i}: {out}"))
+    };
+    assert_eq!(n(8) + n(14), n(3), "{out}");
+    for first in [8, 14] {
+        assert!(n(first) > 0.0 && n(first + 1) <= n(first), "{out}");
+        assert!(
+            n(first + 3) > 0.0 && n(first + 4) > 0.0 && n(first + 5) > 0.0,
+            "{out}"
+        );
+    }
+    assert_eq!(
+        cells[8..].to_vec(),
+        lines[2].split(',').collect::<Vec<_>>()[8..].to_vec(),
+        "one timed run for every row"
+    );
+    // Without the timed run the columns stay, empty.
+    let out = ok(&[
+        "bench",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--hands",
+        "4",
+        "--threads",
+        "1",
+        "--repeat",
+        "1",
+        "--csv",
+        "--no-agent-time",
+    ]);
+    assert!(
+        out.lines().nth(1).unwrap().ends_with(",1.000,,,,,,,,,,,,"),
+        "{out}"
+    );
     let out = ok(&[
         "bench",
         "--a",
@@ -732,6 +785,11 @@ fn bench_reports_throughput_as_csv() {
         "1",
     ]);
     assert!(out.contains("hands/s"), "{out}");
+    assert!(
+        out.contains("agent time: one more run of the 10 hands on one thread"),
+        "{out}"
+    );
+    assert!(out.contains("median dec."), "{out}");
 }
 
 #[test]

@@ -2,6 +2,12 @@
 //! counts, the median of repeated runs. The games are those of `play` (same
 //! plan, same executor, no CSV); every measurement must apply the same
 //! number of actions, or the run is not deterministic and the bench fails.
+//!
+//! Decorated runs add the time each agent spends deciding: one more run of
+//! the same hands on one thread, each agent behind a stopwatch ([`Timed`])
+//! that reads the clock around its every `act` and nothing else, so that
+//! the play is that of the measured runs (the bench checks the action
+//! count).
 
 use super::parse_agent;
 use crate::classic::{ClassicPlan, ClassicSink};
@@ -9,11 +15,16 @@ use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
-use kanaszta_agents::AgentSpec;
+use kanaszta_agents::{Agent, AgentSpec, Choice, Moves};
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
+use kanaszta_engine::{Action, SeatView};
+use rand_pcg::Pcg64Mcg;
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::rc::Rc;
+use std::time::Instant;
 
 /// Options of `kanaszta bench`.
 #[derive(Args, Debug, Clone)]
@@ -40,6 +51,9 @@ pub struct BenchArgs {
     /// Machine-readable CSV on stdout.
     #[arg(long)]
     csv: bool,
+    /// Skip the extra one-thread run that times each agent's decisions.
+    #[arg(long)]
+    no_agent_time: bool,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -59,6 +73,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         repeat: a.repeat,
         seed: a.seed,
         csv: a.csv,
+        agent_time: !a.no_agent_time,
         rules: a.rules.build()?,
     };
     bench(&options)
@@ -80,6 +95,8 @@ struct Options<'a> {
     pub seed: u64,
     /// CSV on stdout.
     pub csv: bool,
+    /// Time each agent's decisions in one more run on one thread.
+    pub agent_time: bool,
     /// The rules.
     pub rules: Rules,
 }
@@ -149,6 +166,16 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         dirty: None,
     })?;
     let agents = format!("{a} vs {b}");
+    let timing = |actions: u64| -> Result<[AgentClock; 2], CliError> {
+        let clocks = time_agents(&plan)?;
+        let timed = clocks[0].actions + clocks[1].actions;
+        if timed != actions {
+            return Err(CliError::Input(format!(
+                "nondeterministic: {actions} actions in the measured runs, {timed} in the timed run"
+            )));
+        }
+        Ok(clocks)
+    };
     measure(
         &agents,
         [&a, &b],
@@ -157,7 +184,111 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         args.repeat,
         args.csv,
         |t| execute(&plan, t, None, true),
+        args.agent_time.then_some(&timing as &dyn Fn(u64) -> _),
     )
+}
+
+/// What one agent's decisions took: every `act` call is an action played;
+/// a decision is a call that offered two or more actions (candidates, in
+/// the meld phase), the calls with nothing to choose left out.
+#[derive(Clone, Debug, Default)]
+pub struct AgentClock {
+    /// Actions played (calls of `act`).
+    pub actions: u64,
+    /// Wall time inside all of them, in seconds.
+    pub seconds: f64,
+    /// The wall time of each decision, in seconds, in order.
+    pub decisions: Vec<f64>,
+}
+
+impl AgentClock {
+    /// Mean seconds per action played.
+    pub fn per_action(&self) -> Option<f64> {
+        (self.actions > 0).then(|| self.seconds / self.actions as f64)
+    }
+
+    /// Mean seconds per decision.
+    pub fn per_decision(&self) -> Option<f64> {
+        (!self.decisions.is_empty())
+            .then(|| self.decisions.iter().sum::<f64>() / self.decisions.len() as f64)
+    }
+
+    /// Median seconds per decision.
+    pub fn median_decision(&self) -> Option<f64> {
+        (!self.decisions.is_empty()).then(|| median(self.decisions.clone()))
+    }
+}
+
+/// An agent behind a stopwatch: `act` is timed into the shared clock,
+/// everything else passed through untouched.
+pub struct Timed {
+    inner: Box<dyn Agent>,
+    clock: Rc<RefCell<AgentClock>>,
+}
+
+impl Timed {
+    /// `inner`, timed into `clock`.
+    pub fn new(inner: Box<dyn Agent>, clock: Rc<RefCell<AgentClock>>) -> Timed {
+        Timed { inner, clock }
+    }
+}
+
+impl Agent for Timed {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        let choice = moves.actions().len() >= 2;
+        let start = Instant::now();
+        let action = self.inner.act(view, moves, rng);
+        let secs = start.elapsed().as_secs_f64();
+        let mut c = self.clock.borrow_mut();
+        c.actions += 1;
+        c.seconds += secs;
+        if choice {
+            c.decisions.push(secs);
+        }
+        action
+    }
+    fn inform(&mut self, player: usize, action: Action) {
+        self.inner.inform(player, action)
+    }
+    fn restart(&mut self) {
+        self.inner.restart()
+    }
+    fn choices(&self) -> &[Choice] {
+        self.inner.choices()
+    }
+}
+
+/// Plays every game of `plan` (hands) on this thread, each agent timed:
+/// the clocks of agents A and B.
+fn time_agents(plan: &Plan) -> Result<[AgentClock; 2], CliError> {
+    let clocks = [
+        Rc::new(RefCell::new(AgentClock::default())),
+        Rc::new(RefCell::new(AgentClock::default())),
+    ];
+    for (series, g) in plan.jobs() {
+        let setup = plan.setup(series, g);
+        // Seat 0 plays side A unless the seats are swapped.
+        let side = |seat: usize| if setup.swapped { 1 - seat } else { seat };
+        let mut agents: Vec<Box<dyn Agent>> = setup
+            .agents()
+            .into_iter()
+            .enumerate()
+            .map(|(seat, agent)| {
+                Box::new(Timed::new(agent, Rc::clone(&clocks[side(seat)]))) as Box<dyn Agent>
+            })
+            .collect();
+        let (_, r) = setup.play_hand(&mut agents);
+        if let Err(e) = r {
+            return Err(CliError::Input(format!(
+                "game {g} ended by an agent error in the timed run: {e}"
+            )));
+        }
+    }
+    let [a, b] = clocks;
+    Ok([a.take(), b.take()])
 }
 
 /// `kanaszta bench --rules classic-…`: the classic path of the runner.
@@ -185,11 +316,18 @@ fn bench_classic(a: &BenchArgs, rules: ClassicRules) -> Result<ExitCode, CliErro
             let mut stats = plan.new_stats();
             plan.execute(t, &mut ClassicSink::counting(&mut stats), true)
         },
+        None,
     )
 }
 
+/// The timed run of a bench: given the action count of the measured runs,
+/// the clocks of agents A and B.
+type Timing<'a> = &'a dyn Fn(u64) -> Result<[AgentClock; 2], CliError>;
+
 /// Measures `run` (one run of `hands` hands on `t` threads) `repeat` times
-/// per thread count and prints the table (or CSV).
+/// per thread count and prints the table (or CSV), with the agents' clocks
+/// of `timing` when given.
+#[allow(clippy::too_many_arguments)]
 fn measure(
     agents: &str,
     [a, b]: [&str; 2],
@@ -198,6 +336,7 @@ fn measure(
     repeat: u32,
     csv: bool,
     run: impl Fn(usize) -> Result<RunResult, String>,
+    timing: Option<Timing>,
 ) -> Result<ExitCode, CliError> {
     if repeat == 0 {
         return Err(CliError::Input("--repeat must be at least 1".into()));
@@ -230,13 +369,24 @@ fn measure(
         }
         rows.push((t, actions_seen.unwrap_or(0), median(secs)));
     }
+    let clocks = match timing {
+        Some(f) => Some(f(actions_seen.unwrap_or(0))?),
+        None => None,
+    };
     let base = rows[0].2;
     let mut text = String::new();
     if csv {
-        let _ = writeln!(
+        let _ = write!(
             text,
             "agents,threads,hands,actions,seconds,hands_per_s,actions_per_s,speedup"
         );
+        for side in ["a", "b"] {
+            let _ = write!(
+                text,
+                ",{side}_actions,{side}_decisions,{side}_seconds,{side}_us_per_action,{side}_us_per_decision,{side}_median_us_per_decision"
+            );
+        }
+        let _ = writeln!(text);
     } else {
         let _ = writeln!(
             text,
@@ -249,6 +399,27 @@ fn measure(
             "threads", "hands/s", "actions/s", "seconds", "speedup"
         );
     }
+    // The clocks' columns, the same on every row (one timed run).
+    let mut clock_cells = String::new();
+    for k in 0..2 {
+        match &clocks {
+            Some(c) => {
+                let c = &c[k];
+                let us = |v: Option<f64>| v.map_or(String::new(), |v| format!("{:.3}", v * 1e6));
+                let _ = write!(
+                    clock_cells,
+                    ",{},{},{:.4},{},{},{}",
+                    c.actions,
+                    c.decisions.len(),
+                    c.seconds,
+                    us(c.per_action()),
+                    us(c.per_decision()),
+                    us(c.median_decision())
+                );
+            }
+            None => clock_cells.push_str(",,,,,,"),
+        }
+    }
     for &(t, actions, s) in &rows {
         let hps = hands as f64 / s;
         let aps = actions as f64 / s;
@@ -256,7 +427,7 @@ fn measure(
         if csv {
             let _ = writeln!(
                 text,
-                "{},{t},{},{actions},{s:.4},{hps:.1},{aps:.0},{speedup:.3}",
+                "{},{t},{},{actions},{s:.4},{hps:.1},{aps:.0},{speedup:.3}{clock_cells}",
                 csv_field(agents),
                 hands
             );
@@ -269,31 +440,87 @@ fn measure(
             );
         }
     }
-    if !csv {
-        crate::stats::legend(
-            &mut text,
-            &[
-                ("threads", "worker threads (0: one per core)".into()),
-                (
-                    "hands/s",
-                    format!(
-                        "hands played per second of wall time, {} and {} agents both included",
-                        a, b
-                    ),
-                ),
-                ("actions/s", "actions applied per second, both seats".into()),
-                (
-                    "seconds",
-                    format!("the median of {} measurements of {} hands", repeat, hands),
-                ),
-                (
-                    "speedup",
-                    "the first thread count's time over this one's".into(),
-                ),
-            ],
+    if let (false, Some(c)) = (csv, &clocks) {
+        let _ = writeln!(
+            text,
+            "\nagent time: one more run of the {hands} hands on one thread"
         );
+        let w = a.chars().count().max(b.chars().count()).max(5);
+        let _ = writeln!(
+            text,
+            "{:>4}  {:<w$}  {:>8}  {:>9}  {:>8}  {:>10}  {:>12}  {:>12}",
+            "side",
+            "agent",
+            "actions",
+            "decisions",
+            "time",
+            "per action",
+            "per decision",
+            "median dec."
+        );
+        for (k, (side, name)) in [("A", a), ("B", b)].into_iter().enumerate() {
+            let c = &c[k];
+            let _ = writeln!(
+                text,
+                "{side:>4}  {name:<w$}  {:>8}  {:>9}  {:>8.3}  {:>10}  {:>12}  {:>12}",
+                c.actions,
+                c.decisions.len(),
+                c.seconds,
+                duration_text(c.per_action()),
+                duration_text(c.per_decision()),
+                duration_text(c.median_decision())
+            );
+        }
+    }
+    if !csv {
+        let mut legend = vec![
+            ("threads", "worker threads (0: one per core)".into()),
+            (
+                "hands/s",
+                format!(
+                    "hands played per second of wall time, {} and {} agents both included",
+                    a, b
+                ),
+            ),
+            ("actions/s", "actions applied per second, both seats".into()),
+            (
+                "seconds",
+                format!("the median of {} measurements of {} hands", repeat, hands),
+            ),
+            (
+                "speedup",
+                "the first thread count's time over this one's".into(),
+            ),
+        ];
+        if clocks.is_some() {
+            legend.extend([
+                ("actions", "calls of the agent's act: the actions it played".into()),
+                (
+                    "decisions",
+                    "the calls that offered two or more actions (meld-phase candidates included)".into(),
+                ),
+                (
+                    "time",
+                    "seconds of wall time inside the agent's act calls, in the timed run (shared cores count)".into(),
+                ),
+                ("per action", "mean wall time per action played".into()),
+                ("per decision", "mean wall time per decision".into()),
+                ("median dec.", "median wall time of a decision".into()),
+            ]);
+        }
+        crate::stats::legend(&mut text, &legend);
     }
     super::print(&text)
+}
+
+/// A duration in seconds, in the unit that suits it (`–` for none).
+fn duration_text(secs: Option<f64>) -> String {
+    match secs {
+        None => "–".into(),
+        Some(s) if s >= 1.0 => format!("{s:.2} s"),
+        Some(s) if s >= 1e-3 => format!("{:.2} ms", s * 1e3),
+        Some(s) => format!("{:.2} µs", s * 1e6),
+    }
 }
 
 fn csv_field(s: &str) -> String {
@@ -301,5 +528,66 @@ fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_agents::{play_hand, seat_rng};
+    use kanaszta_engine::GameState;
+
+    fn agents(names: [&str; 2]) -> Vec<Box<dyn Agent>> {
+        names
+            .iter()
+            .map(|n| n.parse::<AgentSpec>().unwrap().build())
+            .collect()
+    }
+
+    /// The stopwatch only reads the clock: a hand played by timed agents
+    /// ends in the very state the bare agents reach, and every action
+    /// played is on the clock of the seat that played it.
+    #[test]
+    fn timed_agents_play_as_the_bare_ones_and_count_every_action() {
+        for seed in 0..6 {
+            let mut bare = GameState::new(Rules::default(), seed);
+            let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            let played = play_hand(&mut bare, &mut agents(["rules", "greedy"]), &mut rngs)
+                .expect("the bare hand plays");
+
+            let clocks = [
+                Rc::new(RefCell::new(AgentClock::default())),
+                Rc::new(RefCell::new(AgentClock::default())),
+            ];
+            let mut timed: Vec<Box<dyn Agent>> = agents(["rules", "greedy"])
+                .into_iter()
+                .zip(&clocks)
+                .map(|(a, c)| Box::new(Timed::new(a, Rc::clone(c))) as Box<dyn Agent>)
+                .collect();
+            let mut state = GameState::new(Rules::default(), seed);
+            let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            let timed_play = play_hand(&mut state, &mut timed, &mut rngs).expect("plays");
+
+            assert_eq!(format!("{state:?}"), format!("{bare:?}"), "seed {seed}");
+            assert_eq!(timed_play, played);
+            let [a, b] = [clocks[0].borrow(), clocks[1].borrow()];
+            assert_eq!(a.actions + b.actions, played.actions, "seed {seed}");
+            for c in [&a, &b] {
+                assert!(c.actions > 0 && c.decisions.len() as u64 <= c.actions);
+                assert!(c.seconds >= c.decisions.iter().sum::<f64>() - 1e-12);
+                let mean = c.per_decision().expect("some decision");
+                let median = c.median_decision().expect("some decision");
+                let max = c.decisions.iter().copied().fold(0.0, f64::max);
+                assert!(mean <= max && median <= max);
+            }
+        }
+    }
+
+    #[test]
+    fn durations_print_in_a_unit_that_suits_them() {
+        assert_eq!(duration_text(Some(0.0881)), "88.10 ms");
+        assert_eq!(duration_text(Some(2.5e-6)), "2.50 µs");
+        assert_eq!(duration_text(Some(3.0)), "3.00 s");
+        assert_eq!(duration_text(None), "–");
     }
 }
