@@ -135,14 +135,17 @@ trait Row: Keyed + Sized {
     fn run_seed(&self) -> u64;
 }
 
+/// `Row` for a row type; `$legacy` names the header that older files of
+/// the type may carry (decorated rows read files written before their tail
+/// columns; classic rows have only their one header).
 macro_rules! impl_row {
-    ($t:ty) => {
+    ($t:ty, $legacy:ident) => {
         impl Row for $t {
             fn header() -> Vec<String> {
                 <$t>::header()
             }
             fn legacy_header() -> Vec<String> {
-                <$t>::legacy_header()
+                <$t>::$legacy()
             }
             fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
                 <$t>::from_cells(rec)
@@ -159,37 +162,12 @@ macro_rules! impl_row {
         }
     };
 }
-impl_row!(HandRow);
-impl_row!(MatchRow);
-impl_row!(ErrorRow);
-
-macro_rules! impl_classic_row {
-    ($t:ty) => {
-        impl Row for $t {
-            fn header() -> Vec<String> {
-                <$t>::header()
-            }
-            fn legacy_header() -> Vec<String> {
-                <$t>::header()
-            }
-            fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
-                <$t>::from_cells(rec)
-            }
-            fn rules(&self) -> &[String] {
-                &self.rules
-            }
-            fn deal(&self) -> u64 {
-                self.deal
-            }
-            fn run_seed(&self) -> u64 {
-                self.run_seed
-            }
-        }
-    };
-}
-impl_classic_row!(ClassicHandRow);
-impl_classic_row!(ClassicMatchRow);
-impl_classic_row!(ClassicErrorRow);
+impl_row!(HandRow, legacy_header);
+impl_row!(MatchRow, legacy_header);
+impl_row!(ErrorRow, legacy_header);
+impl_row!(ClassicHandRow, header);
+impl_row!(ClassicMatchRow, header);
+impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
     fn open(path: PathBuf) -> Result<Source<T>, String> {
