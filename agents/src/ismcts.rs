@@ -881,6 +881,9 @@ impl Agent for IsmctsAgent {
         let legal = moves.all();
         let core = &mut self.core;
         core.choices.clear();
+        if let Some(sim) = core.sim.as_mut() {
+            sim.new_decision();
+        }
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
                 let paired = core.params.check == 0;

@@ -97,6 +97,13 @@ pub struct Choice {
 /// opening of 120 may need seven lays found by deepening).
 pub const FINISHER_BUDGETS: [u32; 3] = [5_000, 200_000, 2_000_000];
 
+/// The finisher's budgets in a search's simulated worlds: no search of
+/// millions of states. A simulated turn the usual searches do not end
+/// resets (I-25) to the turn's start, where the policy's pickup check
+/// found a way within 200,000 states; one that still wanders is ended by
+/// the simulator or scored as it stands. A zero ends the tiers.
+pub const ROLLOUT_FINISHER_BUDGETS: [u32; 3] = [5_000, 200_000, 0];
+
 /// The finisher's deep searches (beyond the usual budget) in one hand.
 /// A few hands in a thousand need one or two; a hand where a step the
 /// engine lists leads to no way the search can find, turn after turn,
@@ -177,6 +184,9 @@ impl TurnFinisher {
             let seed = rng.next_u64();
             let budgets = self.budgets.unwrap_or(FINISHER_BUDGETS);
             for (i, budget) in budgets.into_iter().enumerate() {
+                if budget == 0 {
+                    break;
+                }
                 if i > 0 {
                     if self.deep == 0 || self.deep_in_hand >= DEEP_SEARCHES_PER_HAND {
                         break;
@@ -231,6 +241,33 @@ impl TurnFinisher {
             budgets: self.budgets,
             ..TurnFinisher::default()
         };
+    }
+
+    /// A finisher for a search's simulated worlds: the budgets of
+    /// [`ROLLOUT_FINISHER_BUDGETS`], and deep searches counted by
+    /// decision (see [`TurnFinisher::new_world`]).
+    pub fn for_rollouts() -> TurnFinisher {
+        TurnFinisher {
+            budgets: Some(ROLLOUT_FINISHER_BUDGETS),
+            ..TurnFinisher::default()
+        }
+    }
+
+    /// Forgets the turn, for the next simulated world of the same search
+    /// decision: the deep searches made stay counted, so the
+    /// [`DEEP_SEARCHES_PER_HAND`] bound holds for the decision's worlds
+    /// together (hundreds of worlds may each meet the same hopeless turn).
+    pub fn new_world(&mut self) {
+        *self = TurnFinisher {
+            budgets: self.budgets,
+            deep_in_hand: self.deep_in_hand,
+            ..TurnFinisher::default()
+        };
+    }
+
+    /// Counts deep searches afresh: a new search decision.
+    pub fn new_decision(&mut self) {
+        self.deep_in_hand = 0;
     }
 }
 
@@ -417,5 +454,40 @@ mod tests {
         assert_eq!(f.deep_in_hand, DEEP_SEARCHES_PER_HAND);
         f.reset();
         assert_eq!(per_turn(&mut f, 1), 2);
+    }
+
+    /// In a search's simulated worlds the finisher's tiers end at a zero
+    /// budget (no search of millions of states), and the bound on deep
+    /// searches holds for all the worlds of one decision together: a new
+    /// world keeps the count, a new decision starts it afresh.
+    #[test]
+    fn rollout_deep_searches_are_capped_per_decision() {
+        assert_eq!(ROLLOUT_FINISHER_BUDGETS[2], 0);
+        assert!(ROLLOUT_FINISHER_BUDGETS[1] < FINISHER_BUDGETS[2]);
+        let g = pickup_in_progress();
+        let view = g.view(g.current_player());
+        let mut f = TurnFinisher {
+            budgets: Some([1, 1, 0]),
+            ..TurnFinisher::for_rollouts()
+        };
+        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        let mut world = |f: &mut TurnFinisher| {
+            f.new_world();
+            f.step(&view);
+            let before = f.deep_in_hand;
+            assert_eq!(f.next_with(&view, &mut |_| true, &mut rng), None);
+            f.deep_in_hand - before
+        };
+        // One deep search a call (the third tier is off), until the
+        // decision's eight are spent, whatever the number of worlds.
+        let worlds: Vec<u8> = (0..10).map(|_| world(&mut f)).collect();
+        assert_eq!(worlds, [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]);
+        assert_eq!(f.deep_in_hand, DEEP_SEARCHES_PER_HAND);
+        f.new_decision();
+        assert_eq!(world(&mut f), 1);
+        // The rollout budgets survive a new world and a reset.
+        f.reset();
+        assert_eq!(f.budgets, Some([1, 1, 0]));
+        assert_eq!(TurnFinisher::for_rollouts().budgets, Some(ROLLOUT_FINISHER_BUDGETS));
     }
 }

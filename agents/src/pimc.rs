@@ -217,6 +217,9 @@ impl Agent for PimcAgent {
         let core = &mut self.core;
         let margin = core.params.margin;
         core.choices.clear();
+        if let Some(sim) = core.sim.as_mut() {
+            sim.new_decision();
+        }
         self.driver
             .decide(view, legal, rng, |stage, opts, anchor, rng| {
                 let means = core.search(view, stage, opts, rng);

@@ -459,6 +459,30 @@ impl RulesAgent {
             planner: plan::Planner::default(),
         }
     }
+
+    /// A rules policy for a search's simulated worlds: its finisher
+    /// searches within [`crate::ROLLOUT_FINISHER_BUDGETS`] and counts its
+    /// deep searches by decision ([`RulesAgent::new_world`],
+    /// [`RulesAgent::new_decision`]). It plays as [`RulesAgent::new`]
+    /// wherever the usual finisher budget ends the turn.
+    pub fn for_rollouts(params: RulesParams) -> RulesAgent {
+        RulesAgent {
+            finisher: TurnFinisher::for_rollouts(),
+            ..RulesAgent::new(params)
+        }
+    }
+
+    /// [`Agent::restart`] for the next simulated world of the same search
+    /// decision ([`TurnFinisher::new_world`]).
+    pub fn new_world(&mut self) {
+        self.finisher.new_world();
+        self.planner_drop();
+    }
+
+    /// A new search decision ([`TurnFinisher::new_decision`]).
+    pub fn new_decision(&mut self) {
+        self.finisher.new_decision();
+    }
 }
 
 impl Agent for RulesAgent {

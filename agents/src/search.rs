@@ -234,10 +234,25 @@ impl Sim {
         self.policies.len()
     }
 
-    /// Prepares for a new world: policies forget their turn plans.
+    /// A new search decision: the rules policies' bound on deep
+    /// finisher searches starts afresh ([`RulesAgent::new_decision`]).
+    pub fn new_decision(&mut self) {
+        for p in &mut self.policies {
+            if let Policy::Rules(a) = p {
+                a.new_decision();
+            }
+        }
+    }
+
+    /// Prepares for a new world: policies forget their turn plans (a rules
+    /// policy keeps its count of deep finisher searches, which bounds
+    /// them by decision, [`RulesAgent::new_world`]).
     pub fn reset(&mut self, stage: Stage, stop_turn: u32) {
         for p in &mut self.policies {
-            p.restart();
+            match p {
+                Policy::Rules(a) => a.new_world(),
+                Policy::Other(a, _) => a.restart(),
+            }
         }
         self.stage = stage;
         self.stop_turn = stop_turn;
@@ -508,7 +523,7 @@ enum Policy {
 impl Policy {
     fn of(rollout: Rollout, plan: bool) -> Policy {
         match rollout {
-            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::new(RulesParams {
+            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::for_rollouts(RulesParams {
                 plan,
                 ..RulesParams::default()
             }))),
@@ -525,13 +540,6 @@ impl Policy {
         match self {
             Policy::Rules(_) => true,
             Policy::Other(_, lazy) => *lazy,
-        }
-    }
-
-    fn restart(&mut self) {
-        match self {
-            Policy::Rules(a) => a.restart(),
-            Policy::Other(a, _) => a.restart(),
         }
     }
 
