@@ -488,6 +488,9 @@ mod tests {
         // The rollout budgets survive a new world and a reset.
         f.reset();
         assert_eq!(f.budgets, Some([1, 1, 0]));
-        assert_eq!(TurnFinisher::for_rollouts().budgets, Some(ROLLOUT_FINISHER_BUDGETS));
+        assert_eq!(
+            TurnFinisher::for_rollouts().budgets,
+            Some(ROLLOUT_FINISHER_BUDGETS)
+        );
     }
 }

@@ -11,19 +11,15 @@ use crate::classic::run::StoredClassicRules;
 use crate::classic::SideSpec;
 use crate::error::{quiet_pipe, CliError};
 use crate::runner::Mode;
-use kanaszta_agents::classic::play::play_classic_hand;
 use kanaszta_agents::classic::ClassicAgent;
-use kanaszta_agents::seat_rng;
+use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
 use kanaszta_engine::classic::{
-    ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, ClassicView,
-    SideTable,
+    ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, SideTable,
 };
 use kanaszta_engine::seed;
-use rand_pcg::Pcg64Mcg;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
 
 /// A classic run to replay a game of.
 pub struct ClassicReplay {
@@ -72,34 +68,14 @@ pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliE
     }))
 }
 
-/// An agent that also writes down every action of the hand.
-struct Recorder {
-    inner: Box<dyn ClassicAgent>,
-    log: Option<Arc<Mutex<Vec<ClassicAction>>>>,
-}
+/// The actions of a hand as the turn loop shows them ([`Observer`]), the
+/// one an agent erred with included.
+#[derive(Default)]
+struct ActionLog(Vec<ClassicAction>);
 
-impl ClassicAgent for Recorder {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn act(
-        &mut self,
-        view: &ClassicView<'_>,
-        legal: &[ClassicAction],
-        rng: &mut Pcg64Mcg,
-    ) -> ClassicAction {
-        self.inner.act(view, legal, rng)
-    }
-    fn inform(&mut self, player: usize, action: ClassicAction) {
-        if let Some(l) = &self.log {
-            if let Ok(mut l) = l.lock() {
-                l.push(action);
-            }
-        }
-        self.inner.inform(player, action);
-    }
-    fn restart(&mut self) {
-        self.inner.restart();
+impl Observer<ClassicState> for ActionLog {
+    fn before(&mut self, _state: &ClassicState, _p: usize, action: ClassicAction) {
+        self.0.push(action);
     }
 }
 
@@ -135,23 +111,12 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
     let deal_seed = seed::deal(c.seed, deal);
     let players = c.rules.players as usize;
     let names = [c.specs[0].name().to_string(), c.specs[1].name().to_string()];
-    let log = Arc::new(Mutex::new(Vec::new()));
     let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
-        .map(|p| {
-            Box::new(Recorder {
-                inner: c.specs[agent_of(p, swapped)].spec(p / 2).build(),
-                log: (p == 0).then(|| log.clone()),
-            }) as Box<dyn ClassicAgent>
-        })
+        .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
         .collect();
     let rngs_of = |h: u32| {
         let s = seed::match_hand(deal_seed, h);
         (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
-    };
-    let take = |log: &Arc<Mutex<Vec<ClassicAction>>>| {
-        log.lock()
-            .map(|mut l| std::mem::take(&mut *l))
-            .unwrap_or_default()
     };
     let mut m = ClassicMatch::new(c.rules, deal_seed);
     let mut hands: Vec<PlayedHand> = Vec::new();
@@ -159,11 +124,16 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
         let start = m.next_hand();
         let mut state = start.clone();
         let mut rngs = rngs_of(m.hands_played());
-        let r = play_classic_hand(&mut state, &mut agents, &mut rngs);
+        let mut log = ActionLog::default();
+        let r = play_turns_observed(&mut state, &mut agents, &mut rngs, &mut log);
+        if r.as_ref().is_err_and(|e| e.action.is_some()) {
+            // The refused action was not played.
+            log.0.pop();
+        }
         let error = r.err().map(|e| e.to_string());
         hands.push(PlayedHand {
             start,
-            actions: take(&log),
+            actions: log.0,
             error: error.clone(),
         });
         if error.is_some() || c.mode == Mode::Hands {
