@@ -226,6 +226,15 @@ macro_rules! csv_row {
             }
         }
 
+        impl $crate::runner::CsvRow for $name {
+            fn header() -> Vec<String> {
+                $name::header()
+            }
+            fn write_csv(&self, out: &mut Vec<u8>) {
+                $name::write_csv(self, out)
+            }
+        }
+
         impl $crate::rows::Keyed for $name {
             fn key(&self) -> (u32, u64) {
                 (self.series, self.game)

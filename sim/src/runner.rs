@@ -1188,11 +1188,64 @@ impl CsvFile {
     }
 }
 
-/// The CSV files of a run directory.
-pub struct Outputs {
+/// A row of a run's CSV files (the rows of [`crate::rows::csv_row!`], of
+/// either family).
+pub trait CsvRow {
+    /// Every column name.
+    fn header() -> Vec<String>;
+    /// Appends the row as one CSV record, newline included.
+    fn write_csv(&self, out: &mut Vec<u8>);
+}
+
+/// The CSV files of a run directory: `hands.csv`, `errors.csv` and, in
+/// matches mode, `matches.csv`, with rows `H`, `M` and `E`.
+pub struct RunFiles<H, M, E> {
     hands: CsvFile,
     matches: Option<CsvFile>,
     errors: CsvFile,
+    rows: std::marker::PhantomData<fn(&H, &M, &E)>,
+}
+
+/// The CSV files of a decorated run directory.
+pub type Outputs = RunFiles<HandRow, MatchRow, ErrorRow>;
+
+impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
+    /// Creates the files in `dir` with their headers.
+    pub fn open(dir: &Path, mode: Mode) -> Result<Self, CliError> {
+        Ok(RunFiles {
+            hands: CsvFile::create(&dir.join("hands.csv"), &H::header())?,
+            matches: match mode {
+                Mode::Matches => Some(CsvFile::create(&dir.join("matches.csv"), &M::header())?),
+                Mode::Hands => None,
+            },
+            errors: CsvFile::create(&dir.join("errors.csv"), &E::header())?,
+            rows: std::marker::PhantomData,
+        })
+    }
+
+    /// Buffers one game's rows.
+    pub fn game(&mut self, hands: &[H], matches: &[M], error: Option<&E>) {
+        for r in hands {
+            self.hands.record(|buf| r.write_csv(buf));
+        }
+        if let Some(m) = &mut self.matches {
+            for r in matches {
+                m.record(|buf| r.write_csv(buf));
+            }
+        }
+        if let Some(e) = error {
+            self.errors.record(|buf| e.write_csv(buf));
+        }
+    }
+
+    /// Writes everything buffered.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.hands.flush()?;
+        if let Some(m) = &mut self.matches {
+            m.flush()?;
+        }
+        self.errors.flush()
+    }
 }
 
 /// Files a run may leave in its directory, removed when a new run there
@@ -1268,47 +1321,7 @@ impl Outputs {
     pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
         prepare_run_dir(dir)?;
         manifest.write(dir)?;
-        Ok(Outputs {
-            hands: CsvFile::create(&dir.join("hands.csv"), &HandRow::header())?,
-            matches: match mode {
-                Mode::Matches => Some(CsvFile::create(
-                    &dir.join("matches.csv"),
-                    &MatchRow::header(),
-                )?),
-                Mode::Hands => None,
-            },
-            errors: CsvFile::create(&dir.join("errors.csv"), &ErrorRow::header())?,
-        })
-    }
-
-    /// Buffers one game's rows.
-    pub fn game(
-        &mut self,
-        hands: &[HandRow],
-        matches: &[MatchRow],
-        error: Option<&ErrorRow>,
-    ) -> std::io::Result<()> {
-        for r in hands {
-            self.hands.record(|buf| r.write_csv(buf));
-        }
-        if let Some(m) = &mut self.matches {
-            for r in matches {
-                m.record(|buf| r.write_csv(buf));
-            }
-        }
-        if let Some(e) = error {
-            self.errors.record(|buf| e.write_csv(buf));
-        }
-        Ok(())
-    }
-
-    /// Writes everything buffered.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.hands.flush()?;
-        if let Some(m) = &mut self.matches {
-            m.flush()?;
-        }
-        self.errors.flush()
+        Outputs::open(dir, mode)
     }
 }
 
@@ -1549,7 +1562,7 @@ impl Sink<GameOut> for RunSink<'_> {
             st.add_game(&g.hands, &g.matches);
         }
         if let Some(o) = &mut self.out {
-            o.game(&g.hands, &g.matches, g.error.as_ref())?;
+            o.game(&g.hands, &g.matches, g.error.as_ref());
         }
         Ok(())
     }

@@ -21,7 +21,7 @@ pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
 pub use stats::ClassicStats;
 
 use crate::error::CliError;
-use crate::runner::{self, CsvFile, Mode, Played, RunResult, Sink};
+use crate::runner::{self, Mode, Played, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
 use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::classic::ClassicAgent;
@@ -567,7 +567,7 @@ impl ClassicPlan {
 pub struct ClassicSink<'a> {
     /// The statistics, one per series.
     pub stats: &'a mut [ClassicStats],
-    files: Option<(CsvFile, Option<CsvFile>, CsvFile)>,
+    files: Option<run::ClassicFiles>,
 }
 
 impl<'a> ClassicSink<'a> {
@@ -586,20 +586,9 @@ impl<'a> ClassicSink<'a> {
         dir: &Path,
         mode: Mode,
     ) -> Result<ClassicSink<'a>, CliError> {
-        let matches = match mode {
-            Mode::Matches => Some(CsvFile::create(
-                &dir.join("matches.csv"),
-                &ClassicMatchRow::header(),
-            )?),
-            Mode::Hands => None,
-        };
         Ok(ClassicSink {
             stats,
-            files: Some((
-                CsvFile::create(&dir.join("hands.csv"), &ClassicHandRow::header())?,
-                matches,
-                CsvFile::create(&dir.join("errors.csv"), &ClassicErrorRow::header())?,
-            )),
+            files: Some(run::ClassicFiles::open(dir, mode)?),
         })
     }
 }
@@ -612,30 +601,16 @@ impl Sink<ClassicGame> for ClassicSink<'_> {
         } else {
             st.add_game(g.deal, &g.hands, &g.matches);
         }
-        if let Some((h, m, e)) = &mut self.files {
-            for r in &g.hands {
-                h.record(|buf| r.write_csv(buf));
-            }
-            if let Some(m) = m {
-                for r in &g.matches {
-                    m.record(|buf| r.write_csv(buf));
-                }
-            }
-            if let Some(r) = &g.error {
-                e.record(|buf| r.write_csv(buf));
-            }
+        if let Some(f) = &mut self.files {
+            f.game(&g.hands, &g.matches, g.error.as_ref());
         }
         Ok(())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        if let Some((h, m, e)) = &mut self.files {
-            h.flush()?;
-            if let Some(m) = m {
-                m.flush()?;
-            }
-            e.flush()?;
+        match &mut self.files {
+            Some(f) => f.flush(),
+            None => Ok(()),
         }
-        Ok(())
     }
 }

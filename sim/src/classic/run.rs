@@ -12,7 +12,7 @@ use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::report::{self, SeriesSummary};
-use crate::runner::{self, CsvFile, Manifest, Mode, RuleFamily, RunResult};
+use crate::runner::{self, Manifest, Mode, RuleFamily, RunResult};
 use crate::signals;
 use kanaszta_engine::classic::ClassicRules;
 use serde::{Deserialize, Serialize};
@@ -294,59 +294,8 @@ pub fn report(
     Ok(text)
 }
 
-/// The CSV files of a classic run directory, as a merge writes them.
-pub struct ClassicFiles {
-    hands: CsvFile,
-    matches: Option<CsvFile>,
-    errors: CsvFile,
-}
-
-impl ClassicFiles {
-    /// Creates `hands.csv`, `errors.csv` (and in matches mode
-    /// `matches.csv`) in `dir` with their headers.
-    pub fn create(dir: &Path, mode: Mode) -> Result<ClassicFiles, CliError> {
-        Ok(ClassicFiles {
-            hands: CsvFile::create(&dir.join("hands.csv"), &ClassicHandRow::header())?,
-            matches: match mode {
-                Mode::Matches => Some(CsvFile::create(
-                    &dir.join("matches.csv"),
-                    &ClassicMatchRow::header(),
-                )?),
-                Mode::Hands => None,
-            },
-            errors: CsvFile::create(&dir.join("errors.csv"), &ClassicErrorRow::header())?,
-        })
-    }
-
-    /// Buffers one game's rows.
-    pub fn game(
-        &mut self,
-        hands: &[ClassicHandRow],
-        matches: &[ClassicMatchRow],
-        error: Option<&ClassicErrorRow>,
-    ) {
-        for r in hands {
-            self.hands.record(|buf| r.write_csv(buf));
-        }
-        if let Some(m) = &mut self.matches {
-            for r in matches {
-                m.record(|buf| r.write_csv(buf));
-            }
-        }
-        if let Some(e) = error {
-            self.errors.record(|buf| e.write_csv(buf));
-        }
-    }
-
-    /// Writes everything buffered.
-    pub fn flush(&mut self) -> std::io::Result<()> {
-        self.hands.flush()?;
-        if let Some(m) = &mut self.matches {
-            m.flush()?;
-        }
-        self.errors.flush()
-    }
-}
+/// The CSV files of a classic run directory.
+pub type ClassicFiles = runner::RunFiles<ClassicHandRow, ClassicMatchRow, ClassicErrorRow>;
 
 impl RunArgs {
     /// The checked run of classic `series`.

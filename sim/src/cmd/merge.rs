@@ -551,7 +551,7 @@ impl Family for Decorated {
         } else {
             st.add_game(h, m);
         }
-        files.game(h, m, e)?;
+        files.game(h, m, e);
         Ok((
             h.len() as u64 / 2,
             h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
@@ -590,7 +590,7 @@ impl Family for Classic {
     fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
         crate::runner::prepare_run_dir(dir)?;
         m.write(dir)?;
-        ClassicFiles::create(dir, m.mode)
+        ClassicFiles::open(dir, m.mode)
     }
     fn game(
         files: &mut ClassicFiles,
