@@ -239,9 +239,16 @@ fn once_per_game<'a>(
     (kept.len() < rows.len()).then_some(kept)
 }
 
-/// What `kanaszta plot` says it drew: the chart's kind and columns, the
-/// rows behind it, and whether per-seat rows were counted once per game.
-pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+/// The rows of `table` that `spec` draws, after its filters: each with
+/// its line in the file (the header is line 1), and the columns of x and
+/// of the series.
+struct Selected<'t> {
+    xi: usize,
+    gi: Option<usize>,
+    rows: Vec<(usize, &'t Vec<String>)>,
+}
+
+fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>, String> {
     let xi = table.col(&spec.x, file)?;
     let gi = match &spec.group {
         Some(g) => Some(table.col(g, file)?),
@@ -262,6 +269,13 @@ pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String
         })
         .map(|(i, r)| (i + 2, r))
         .collect();
+    Ok(Selected { xi, gi, rows })
+}
+
+/// What `kanaszta plot` says it drew: the chart's kind and columns, the
+/// rows behind it, and whether per-seat rows were counted once per game.
+pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+    let Selected { xi, gi, rows } = select(table, spec, file)?;
     let kind = match spec.kind {
         Kind::Bar => "bar chart",
         Kind::Line => "line chart",
@@ -303,26 +317,7 @@ struct Series {
 
 /// Draws the chart of `spec` from `table` as SVG text.
 pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
-    let xi = table.col(&spec.x, file)?;
-    let gi = match &spec.group {
-        Some(g) => Some(table.col(g, file)?),
-        None => None,
-    };
-    let mut filters = Vec::new();
-    for (k, v) in &spec.filter {
-        filters.push((table.col(k, file)?, v.clone()));
-    }
-    let rows: Vec<(usize, &Vec<String>)> = table
-        .rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| {
-            filters
-                .iter()
-                .all(|(i, v)| r.get(*i).is_some_and(|c| cell_matches(c, v)))
-        })
-        .map(|(i, r)| (i + 2, r))
-        .collect();
+    let Selected { xi, gi, rows } = select(table, spec, file)?;
     if rows.is_empty() {
         return Err(format!("{file}: no rows to plot (after filters)"));
     }
