@@ -185,7 +185,9 @@ play_part() {
 }
 # The search agents at their defaults (tiny budgets with --quick).
 ISMCTS=$(size ismcts ismcts:iters=10)
-ISMCTS_Q=$(size ismcts:iters=125 ismcts:iters=3)
+# The quarter budget: a quarter of the iterations and of the race (whose
+# 64 worlds would otherwise cost as much as 125 iterations).
+ISMCTS_Q=$(size ismcts:iters=125,race=16 ismcts:iters=3,race=1)
 PIMC=$(size pimc pimc:worlds=2)
 
 # 1. The tuned rules: SPSA over five of its numbers against a fixed set.
