@@ -192,7 +192,7 @@ PIMC=$(size pimc pimc:worlds=2)
 
 # 1. The tuned rules: SPSA over five of its numbers against a fixed set.
 play_part tune "$K" tune --agent rules --param caution,wild,pair,chase,freeze --vs greedy,rules:plan=off \
-    --hands-per-step "$(size 300 4)" --steps "$(size 60 2)" --window "$(size 15 0)" --seed $SEED \
+    --hands-per-step "$(size 2000 4)" --steps "$(size 60 2)" --window "$(size 15 0)" --seed $SEED \
     --out "$WORK/ladder/tune" --quiet
 TUNED=rules
 [ -f "$WORK/ladder/tune/best.txt" ] && TUNED=$(head -1 "$WORK/ladder/tune/best.txt")
