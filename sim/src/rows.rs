@@ -119,6 +119,15 @@ impl<T: Cell> Cell for Option<T> {
     }
 }
 
+/// A row of a run's CSV files (the rows of [`csv_row!`], of either
+/// family).
+pub trait CsvRow {
+    /// Every column name.
+    fn header() -> Vec<String>;
+    /// Appends the row as one CSV record, newline included.
+    fn write_csv(&self, out: &mut Vec<u8>);
+}
+
 /// Declares a row struct of either family whose fields are its CSV
 /// columns, in order, followed by one `rule_KEY` column per rule switch
 /// (`columns`, `count` of them; `rules_doc` documents them), then the
@@ -226,7 +235,7 @@ macro_rules! csv_row {
             }
         }
 
-        impl $crate::runner::CsvRow for $name {
+        impl $crate::rows::CsvRow for $name {
             fn header() -> Vec<String> {
                 $name::header()
             }

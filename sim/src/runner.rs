@@ -9,7 +9,7 @@
 //! order in which games finish; the writer puts them back in order.
 
 use crate::error::CliError;
-use crate::rows::{rule_values, write_text, ErrorRow, HandRow, MatchRow};
+use crate::rows::{rule_values, write_text, CsvRow, ErrorRow, HandRow, MatchRow};
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec, HandPlay};
@@ -1186,15 +1186,6 @@ impl CsvFile {
         }
         Ok(())
     }
-}
-
-/// A row of a run's CSV files (the rows of [`crate::rows::csv_row!`], of
-/// either family).
-pub trait CsvRow {
-    /// Every column name.
-    fn header() -> Vec<String>;
-    /// Appends the row as one CSV record, newline included.
-    fn write_csv(&self, out: &mut Vec<u8>);
 }
 
 /// The CSV files of a run directory: `hands.csv`, `errors.csv` and, in
