@@ -5,7 +5,7 @@
 
 use kanaszta_agents::classic::rules::{ClassicRulesAgent, ClassicRulesParams};
 use kanaszta_agents::classic::ClassicAgent;
-use kanaszta_engine::classic::testing::{cards, ordered, table};
+use kanaszta_engine::classic::testing::{setup, table};
 use kanaszta_engine::classic::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -87,7 +87,7 @@ fn minimum_and_stakes_off_play_as_rules_did_before() {
     );
 }
 
-/// A position: player 0 to move at turn `turns`, sides at `totals`.
+/// A position: player 0 to move at turn 4, sides at `totals`.
 fn at(
     preset: &str,
     players: u8,
@@ -99,15 +99,7 @@ fn at(
 ) -> ClassicState {
     let mut r = ClassicRules::preset(preset).unwrap();
     r.set("players", &players.to_string()).unwrap();
-    let mut s = ClassicSetup::new(r);
-    for (i, h) in hands.iter().enumerate() {
-        s.hands[i] = cards(h);
-    }
-    for (i, t) in tables.iter().enumerate() {
-        s.tables[i] = *t;
-    }
-    s.pile = ordered(pile);
-    s.stock_top = ordered(stock);
+    let mut s = setup(r, hands, tables, pile, stock);
     s.turns = 4;
     s.totals[..2].copy_from_slice(&totals);
     s.into_state().unwrap()

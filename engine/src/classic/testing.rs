@@ -52,6 +52,20 @@ pub fn position(
     pile: &str,
     stock: &str,
 ) -> ClassicState {
+    let mut s = setup(r, hands, tables, pile, stock);
+    s.turns = 10;
+    s.into_state().unwrap_or_else(|e| panic!("position: {e}"))
+}
+
+/// The setup of [`position`] before its turn is set, for a test that
+/// also sets the turn or the running totals.
+pub fn setup(
+    r: ClassicRules,
+    hands: &[&str],
+    tables: &[SideTable],
+    pile: &str,
+    stock: &str,
+) -> ClassicSetup {
     let mut s = ClassicSetup::new(r);
     for (i, h) in hands.iter().enumerate() {
         s.hands[i] = cards(h);
@@ -61,6 +75,5 @@ pub fn position(
     }
     s.pile = ordered(pile);
     s.stock_top = ordered(stock);
-    s.turns = 10;
-    s.into_state().unwrap_or_else(|e| panic!("position: {e}"))
+    s
 }
