@@ -108,6 +108,14 @@
 //!   planner on it goes out from `plan_hold` points further behind and
 //!   weighs groups close to a canasta `plan_chase` more (D-10, D-13): the
 //!   planner finds the steps, and a readier way out pays.
+//! - **Twins kept** (`plan_keep`, `plan_twin`, with the planner on): a
+//!   card identical to the opponent's fresh discard is worth `plan_keep`
+//!   more in hand while it melds, so it is kept for the twin at the
+//!   discard (D-7, 100) rather than laid for its points, and the draw,
+//!   which keeps the twin, is weighed against the pickup, which takes the
+//!   pile's top and with it the twin. In the discard a twin counts
+//!   `plan_twin` more than its 100: it is lost after this turn, while a
+//!   black three held (D-6.3) can still be thrown on the next.
 //! - **The pile by what it yields** (`weigh`, `deny`, off by default):
 //!   the pickup and the draw are each weighed by the turn planner's best
 //!   plan after them, besides the hill climb's turn (the melds the pile's
@@ -231,6 +239,13 @@ agent_params! {
         /// deciding to go out: a hand that wins the match is ended, and
         /// the count is taxed as each total will be (D-15, D-16.2).
         stakes: bool = false, switch, "on|off", "in match play, goes out when that wins the match and weighs the count taxed by each running total (D-15, D-16.2)";
+        /// With the turn planner on: worth of keeping in hand, while
+        /// melding, the card identical to the opponent's fresh discard, for
+        /// the twin it makes at the discard (D-7, 100).
+        plan_keep: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the planner on: worth of keeping, while melding, the card identical to the opponent's fresh discard for a twin (D-7)";
+        /// With the turn planner on: added to the twin's 100 when choosing
+        /// the discard (D-7).
+        plan_twin: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the planner on: added to a twin's 100 when choosing the discard (D-7)";
     }
 }
 
@@ -291,6 +306,25 @@ impl RulesParams {
             (self.chase + self.plan_chase).max(0.0)
         } else {
             self.chase
+        }
+    }
+
+    /// The worth of keeping the twin card while melding: 0 without the
+    /// planner.
+    fn keep_in_force(&self) -> f64 {
+        if self.plan_on() {
+            self.plan_keep
+        } else {
+            0.0
+        }
+    }
+
+    /// A twin's worth in the discard: with the planner, `plan_twin` more.
+    fn twin_in_force(&self) -> f64 {
+        if self.plan_on() {
+            100.0 + self.plan_twin
+        } else {
+            100.0
         }
     }
 
@@ -356,11 +390,15 @@ struct SuitFree {
     group: u8,
     cards: u64,
     more: u32,
+    /// Copies of the twin card (D-7) the step takes from the hand.
+    twin: u8,
 }
 
 impl SuitFree {
-    /// `None` for an action that is not a meld step.
-    fn of(a: &Action) -> Option<SuitFree> {
+    /// `None` for an action that is not a meld step. `twin` is the card
+    /// whose discard would be a twin, where keeping it is worth something
+    /// ([`RulesAgent::twin_card`]): a step that melds it is told apart.
+    fn of(a: &Action, twin: Option<Card>) -> Option<SuitFree> {
         // A card's rank, or 0xFF for a joker, and whether it is the ♥A.
         let kind = |c: Card| match c.rank() {
             _ if c.is_joker() => 0xFF,
@@ -394,11 +432,19 @@ impl SuitFree {
             Action::LayHeartAce => (5, 0, 0, 0),
             _ => return None,
         };
+        let twin = twin.map_or(0, |t| match *a {
+            Action::Lay { cards } => cards.count(t),
+            Action::Extend { card, .. } => (card == t) as u32,
+            Action::Swap { natural, .. } => (natural == t) as u32,
+            Action::Convert { naturals, .. } => naturals.count(t),
+            _ => 0,
+        }) as u8;
         Some(SuitFree {
             step,
             group,
             cards,
             more,
+            twin,
         })
     }
 }
@@ -853,6 +899,11 @@ impl RulesAgent {
         let wilds = hand.wilds();
         v += later * (self.params.wild * wilds.len() as f64 + 0.5 * card_points(wilds) as f64);
         v -= risk(o) * card_points(hand) as f64;
+        if let Some(t) = self.twin_card(s, me) {
+            if hand.contains(t) {
+                v += self.params.keep_in_force();
+            }
+        }
         if !table.opened {
             // The opening (D-8) is laid over several steps; each one towards
             // the minimum earns its share of what opening brings: the
@@ -867,6 +918,20 @@ impl RulesAgent {
             v += part * (self.params.open + 400.0 * hearts);
         }
         v - self.lock_charge(s, me)
+    }
+
+    /// The card whose discard would be a twin for `me`, melding in `s`
+    /// (D-7, I-10: identical to the previous player's fresh discard, not a
+    /// joker), when keeping it is worth something (`plan_keep`).
+    fn twin_card(&self, s: &GameState, me: usize) -> Option<Card> {
+        if self.params.keep_in_force() == 0.0
+            || s.phase() != Phase::Meld
+            || s.current_player() != me
+            || !s.pile_top_fresh()
+        {
+            return None;
+        }
+        s.pile_top().filter(|t| !t.is_joker())
     }
 
     /// The dead-lock charge (`dead`) when the seat, melding in `s`, would
@@ -1130,6 +1195,7 @@ impl RulesAgent {
         // planned.
         let mut out_mode = self.out_mode_start(table);
         let base = self.worth(s, o);
+        let twin = self.twin_card(s, me);
         let mut weighed = std::mem::take(&mut self.weighed);
         weighed.clear();
         let mut members = std::mem::take(&mut self.members);
@@ -1145,7 +1211,7 @@ impl RulesAgent {
             // one but for their suits is worth as much; it is weighed once,
             // for all of them. (With wilds pending, a wild of one suit may
             // come from the hand and one of another from the pending.)
-            let key = if pending { None } else { SuitFree::of(a) };
+            let key = if pending { None } else { SuitFree::of(a, twin) };
             if key.is_some() {
                 if let Some(wi) = weighed.iter().position(|w| w.key == key) {
                     members.push((wi, idx));
@@ -1385,6 +1451,7 @@ impl RulesAgent {
         }
         *budget -= 1;
         let hand = s.hand(me);
+        let twin = self.twin_card(s, me);
         let settled = s.pending_wilds().is_empty() && s.pickup().is_none_or(|p| p.rest_taken);
         if settled && !can_go_out_now(hand, s.table(me).groups(), s.rules()) {
             return;
@@ -1428,7 +1495,7 @@ impl RulesAgent {
             }
             // Steps alike but for their suits lead alike (as in the meld
             // policy), with nothing pending.
-            let key = if pending { None } else { SuitFree::of(a) };
+            let key = if pending { None } else { SuitFree::of(a, twin) };
             if key.is_some() {
                 if keys.contains(&key) {
                     continue;
@@ -1583,7 +1650,7 @@ impl RulesAgent {
         let mut cost = own_use(view, o, seen.unseen, hand, c, p);
         // D-7: identical to the opponent's fresh discard: a twin.
         if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
-            cost -= 100.0;
+            cost -= p.twin_in_force();
         }
         if c.is_black_three() {
             // Held as a safe discard while the pile is small, thrown to
@@ -2119,6 +2186,7 @@ mod tests {
             // only once a step could earn the bonus.
             let mut out_mode = self.out_mode_start(table);
             let base = self.worth(s, o);
+            let twin = self.twin_card(s, me);
             // Best first, ties to the earlier step: (gain, order, step).
             let mut best: Option<(f64, usize, Action)> = None;
             let mut outs: Vec<(f64, usize, Action)> = Vec::new();
@@ -2136,7 +2204,7 @@ mod tests {
                 // one but for their suits gains exactly as much, and a tie goes
                 // to the earlier one. (With wilds pending, a wild of one suit
                 // may come from the hand and one of another from the pending.)
-                let key = if pending { None } else { SuitFree::of(a) };
+                let key = if pending { None } else { SuitFree::of(a, twin) };
                 if key.is_some() && tried.contains(&key) {
                     continue;
                 }
@@ -2306,12 +2374,13 @@ mod tests {
             if g.phase() == Phase::Meld && g.pending_wilds().is_empty() {
                 let me = g.current_player();
                 let o = Outlook::of(&g.view(me));
+                let twin = agent.twin_card(g, me);
                 let mut buf = MoveBuf::new();
                 let cands = g.moves(&mut buf).actions();
                 let steps: Vec<Action> = cands.iter().copied().filter(is_meld).collect();
                 for (i, a) in steps.iter().enumerate() {
                     for b in &steps[i + 1..] {
-                        if SuitFree::of(a) != SuitFree::of(b) {
+                        if SuitFree::of(a, twin) != SuitFree::of(b, twin) {
                             continue;
                         }
                         let (mut ta, mut tb) = (g.clone(), g.clone());

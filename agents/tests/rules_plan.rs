@@ -174,3 +174,65 @@ fn planned_play_is_deterministic() {
     assert_eq!(fingerprint(&p, 12, false), a);
     assert_eq!(fingerprint(&p, 12, true), a);
 }
+
+/// A twin kept (D-7, `plan_keep`): the opponent has just thrown the 8S
+/// and the mover, having drawn, holds the other 8S. Extending its three
+/// eights with it earns its 10 points and a step towards a canasta;
+/// keeping it for the discard earns a twin, 100. The planned play keeps
+/// it and throws it onto its twin; without the keep (`plan_keep=0`,
+/// as `rules` played before it) it extends the eights and earns none.
+#[test]
+fn rules_keeps_the_card_of_a_twin_for_its_discard() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 14, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 5D 6H 9C TD JS KH QC QD",
+             "table": {"groups": ["KC KD KS", "AC AH AS"]}},
+            {"hand": "8S 4D 5C 9S JD KD QH 6C 7D",
+             "table": {"groups": ["8C 8D 8H", "TC TH TS 2D"]}}],
+          "pile": "7C 4H 9D 8S"}"#,
+    );
+    assert!(g.pile_top_fresh());
+    let (t, turn) = play_turn(&g, &params(""));
+    assert_eq!(
+        turn.last(),
+        Some(&Action::Discard("8S".parse().unwrap())),
+        "{turn:?}"
+    );
+    assert_eq!(t.table(1).twins, 1, "{turn:?}");
+    let (t, turn) = play_turn(&g, &params("plan_keep=0"));
+    assert_eq!(t.table(1).twins, 0, "{turn:?}");
+    let (t, turn) = play_turn(&g, &params(OFF));
+    assert_eq!(t.table(1).twins, 0, "{turn:?}");
+}
+
+/// A twin before a black three (D-7, D-6.3, `plan_twin`): the opponent,
+/// one canasta down and three cards in hand, may go out soon, so the
+/// mover's 3C (−100 if it is caught with it) is urgent; but the twin is
+/// 100 now and lost after this turn, while the 3C can still be thrown
+/// next turn. The planned play throws the twin; with a twin worth 100
+/// alone in the discard (`plan_twin=0`, as `rules` played before), it
+/// throws the black three.
+#[test]
+fn rules_throws_a_twin_before_a_black_three() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 30, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "3C 6S 9D JD 5H",
+             "table": {"groups": ["8C 8D 8H 8S", "TC TH TS 2D"]}}],
+          "pile": "7C 4H 6S"}"#,
+    );
+    let (t, turn) = play_turn(&g, &params(""));
+    assert_eq!(
+        turn.last(),
+        Some(&Action::Discard("6S".parse().unwrap())),
+        "{turn:?}"
+    );
+    assert_eq!(t.table(1).twins, 1, "{turn:?}");
+    let (_, turn) = play_turn(&g, &params("plan_twin=0"));
+    assert_eq!(
+        turn.last(),
+        Some(&Action::Discard("3C".parse().unwrap())),
+        "{turn:?}"
+    );
+}

@@ -164,6 +164,7 @@ impl RulesAgent {
             next.clear();
             for node in &frontier {
                 let pending = !node.state.pending_wilds().is_empty();
+                let twin = self.twin_card(&node.state, me);
                 cands.clear();
                 cands.extend(
                     node.state
@@ -183,7 +184,11 @@ impl RulesAgent {
                     {
                         continue;
                     }
-                    let key = if pending { None } else { SuitFree::of(&a) };
+                    let key = if pending {
+                        None
+                    } else {
+                        SuitFree::of(&a, twin)
+                    };
                     if key.is_some() {
                         if keys.contains(&key) {
                             continue;

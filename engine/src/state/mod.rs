@@ -669,6 +669,12 @@ impl GameState {
         self.pile().last().copied()
     }
 
+    /// Whether the pile's top was discarded by the previous player just
+    /// now: a twin may be thrown onto it (D-7, I-10).
+    pub fn pile_top_fresh(&self) -> bool {
+        self.pile_top_fresh
+    }
+
     /// Whether the pile is frozen (D-6.3): a black three or a wild on top.
     pub fn pile_frozen(&self) -> bool {
         self.pile_top()
