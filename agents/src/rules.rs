@@ -108,14 +108,18 @@
 //!   planner on it goes out from `plan_hold` points further behind and
 //!   weighs groups close to a canasta `plan_chase` more (D-10, D-13): the
 //!   planner finds the steps, and a readier way out pays.
-//! - **Twins kept** (`plan_keep`, `plan_twin`, with the planner on): a
-//!   card identical to the opponent's fresh discard is worth `plan_keep`
-//!   more in hand while it melds, so it is kept for the twin at the
-//!   discard (D-7, 100) rather than laid for its points, and the draw,
-//!   which keeps the twin, is weighed against the pickup, which takes the
-//!   pile's top and with it the twin. In the discard a twin counts
-//!   `plan_twin` more than its 100: it is lost after this turn, while a
-//!   black three held (D-6.3) can still be thrown on the next.
+//! - **Twins** (`plan_keep`, `plan_twin`, `plan_guard`, with the planner
+//!   on): a card identical to the opponent's fresh discard is worth
+//!   `plan_keep` more in hand while it melds, so it is kept for the twin
+//!   at the discard (D-7, 100) rather than laid for its points, and the
+//!   draw, which keeps the twin, is weighed against the pickup, which
+//!   takes the pile's top and with it the twin. In the discard a twin
+//!   counts `plan_twin` more than its 100: it is lost after this turn,
+//!   while a black three held (D-6.3) can still be thrown on the next.
+//!   Nor does it hand the opponent a twin: a discard costs `plan_guard`
+//!   times 100 times the chance that he holds the identical card (sure if
+//!   he picked it up, else as often as his unknown cards are among the
+//!   unseen).
 //! - **The pile by what it yields** (`weigh`, `deny`, off by default):
 //!   the pickup and the draw are each weighed by the turn planner's best
 //!   plan after them, besides the hill climb's turn (the melds the pile's
@@ -246,6 +250,10 @@ agent_params! {
         /// With the turn planner on: added to the twin's 100 when choosing
         /// the discard (D-7).
         plan_twin: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the planner on: added to a twin's 100 when choosing the discard (D-7)";
+        /// With the turn planner on: weight of the twin the discard may
+        /// hand the opponent (D-7: he holds the identical card), 100 times
+        /// the chance that he holds it.
+        plan_guard: f64 = 1.0, range(0.0, 10.0), "0..10", "with the planner on: weight of the twin a discard may hand the opponent, who may hold the identical card (D-7)";
     }
 }
 
@@ -325,6 +333,15 @@ impl RulesParams {
             100.0 + self.plan_twin
         } else {
             100.0
+        }
+    }
+
+    /// The weight of the twin handed over: 0 without the planner.
+    fn guard_in_force(&self) -> f64 {
+        if self.plan_on() {
+            self.plan_guard
+        } else {
+            0.0
         }
     }
 
@@ -1652,6 +1669,10 @@ impl RulesAgent {
         if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
             cost -= p.twin_in_force();
         }
+        let guard = p.guard_in_force();
+        if guard > 0.0 && !c.is_joker() {
+            cost += guard * 100.0 * twin_chance(view, o.opp, seen.unseen, c);
+        }
         if c.is_black_three() {
             // Held as a safe discard while the pile is small, thrown to
             // freeze it once it is worth taking (D-6.3).
@@ -1755,6 +1776,25 @@ fn own_use(
     v += 2.0 * live.min(4.0);
     // Loose cards in hand cost their points if the opponent goes out.
     v - risk * c.points() as f64
+}
+
+/// The chance that `opp` holds a card identical to `c`, which he would
+/// throw onto it for a twin (D-7): sure if he picked one up and holds it
+/// still ([`SeatView::known`]), else each unseen copy is in his hand as
+/// often as his unknown cards are among the unseen.
+fn twin_chance(view: &SeatView, opp: usize, unseen: CardSet, c: Card) -> f64 {
+    if view.known(opp).contains(c) {
+        return 1.0;
+    }
+    let copies = unseen.count(c);
+    if copies == 0 {
+        return 0.0;
+    }
+    let unknown = view
+        .hand_size(opp)
+        .saturating_sub(view.known(opp).len() as usize) as f64;
+    let share = (unknown / unseen.len().max(1) as f64).min(1.0);
+    1.0 - (1.0 - share).powi(copies as i32)
 }
 
 /// The danger of discarding the natural `c`: the chance the opponent can

@@ -236,3 +236,25 @@ fn rules_throws_a_twin_before_a_black_three() {
         "{turn:?}"
     );
 }
+
+/// No twin handed over (D-7, `plan_guard`): of two fives alike in every
+/// other way, the 5H, whose twin lies in the pile, is thrown rather than
+/// the 5D, whose twin the opponent may hold among his unknown cards and
+/// would throw onto it for 100. Without the guard (`plan_guard=0`, as
+/// `rules` played before it) the two cost the same and the first is
+/// thrown.
+#[test]
+fn rules_does_not_hand_the_opponent_a_twin() {
+    let g = pos(
+        r#"{"phase": "meld", "turns": 20, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS QD 8H",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "5D 5H",
+             "table": {"groups": ["8C 8D 8H 8S 8S 8D 8C", "TC TH TS 2D"]}}],
+          "pile": "7C 5H 4S"}"#,
+    );
+    let (_, turn) = play_turn(&g, &params(""));
+    assert_eq!(turn, [Action::Discard("5H".parse().unwrap())]);
+    let (_, turn) = play_turn(&g, &params("plan_guard=0"));
+    assert_eq!(turn, [Action::Discard("5D".parse().unwrap())]);
+}
