@@ -299,50 +299,40 @@ impl RulesParams {
         self.expert_on() && self.plan
     }
 
+    /// `planned` with the turn planner on, `before` (the play before it,
+    /// the yardstick `plan=off`) without.
+    fn with_plan<T>(&self, planned: T, before: T) -> T {
+        if self.plan_on() {
+            planned
+        } else {
+            before
+        }
+    }
+
     /// The `hold` in force: with the planner, `plan_hold` more.
     fn hold_in_force(&self) -> i32 {
-        if self.plan_on() {
-            self.hold + self.plan_hold
-        } else {
-            self.hold
-        }
+        self.with_plan(self.hold + self.plan_hold, self.hold)
     }
 
     /// The `chase` in force: with the planner, `plan_chase` more.
     fn chase_in_force(&self) -> f64 {
-        if self.plan_on() {
-            (self.chase + self.plan_chase).max(0.0)
-        } else {
-            self.chase
-        }
+        self.with_plan((self.chase + self.plan_chase).max(0.0), self.chase)
     }
 
     /// The worth of keeping the twin card while melding: 0 without the
     /// planner.
     fn keep_in_force(&self) -> f64 {
-        if self.plan_on() {
-            self.plan_keep
-        } else {
-            0.0
-        }
+        self.with_plan(self.plan_keep, 0.0)
     }
 
     /// A twin's worth in the discard: with the planner, `plan_twin` more.
     fn twin_in_force(&self) -> f64 {
-        if self.plan_on() {
-            100.0 + self.plan_twin
-        } else {
-            100.0
-        }
+        self.with_plan(100.0 + self.plan_twin, 100.0)
     }
 
     /// The weight of the twin handed over: 0 without the planner.
     fn guard_in_force(&self) -> f64 {
-        if self.plan_on() {
-            self.plan_guard
-        } else {
-            0.0
-        }
+        self.with_plan(self.plan_guard, 0.0)
     }
 
     fn weigh_on(&self) -> bool {
