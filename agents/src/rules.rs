@@ -928,17 +928,16 @@ impl RulesAgent {
     }
 
     /// The card whose discard would be a twin for `me`, melding in `s`
-    /// (D-7, I-10: identical to the previous player's fresh discard, not a
-    /// joker), when keeping it is worth something (`plan_keep`).
+    /// ([`GameState::twin_card`]), when keeping it is worth something
+    /// (`plan_keep`).
     fn twin_card(&self, s: &GameState, me: usize) -> Option<Card> {
         if self.params.keep_in_force() == 0.0
             || s.phase() != Phase::Meld
             || s.current_player() != me
-            || !s.pile_top_fresh()
         {
             return None;
         }
-        s.pile_top().filter(|t| !t.is_joker())
+        s.twin_card()
     }
 
     /// The dead-lock charge (`dead`) when the seat, melding in `s`, would
@@ -1656,11 +1655,11 @@ impl RulesAgent {
         let pile = view.pile().len() as f64;
         let mut cost = own_use(view, o, seen.unseen, hand, c, p);
         // D-7: identical to the opponent's fresh discard: a twin.
-        if view.pile_top_fresh() && view.pile_top() == Some(c) && !c.is_joker() {
+        if view.twin_card() == Some(c) {
             cost -= p.twin_in_force();
         }
         let guard = p.guard_in_force();
-        if guard > 0.0 && !c.is_joker() {
+        if guard > 0.0 {
             cost += guard * 100.0 * twin_chance(view, o.opp, seen.unseen, c);
         }
         if c.is_black_three() {
@@ -1769,10 +1768,14 @@ fn own_use(
 }
 
 /// The chance that `opp` holds a card identical to `c`, which he would
-/// throw onto it for a twin (D-7): sure if he picked one up and holds it
-/// still ([`SeatView::known`]), else each unseen copy is in his hand as
-/// often as his unknown cards are among the unseen.
+/// throw onto it for a twin (D-7; never on a joker, D-7.2): sure if he
+/// picked one up and holds it still ([`SeatView::known`]), else each
+/// unseen copy is in his hand as often as his unknown cards are among the
+/// unseen.
 fn twin_chance(view: &SeatView, opp: usize, unseen: CardSet, c: Card) -> f64 {
+    if c.is_joker() {
+        return 0.0;
+    }
     if view.known(opp).contains(c) {
         return 1.0;
     }

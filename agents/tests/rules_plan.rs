@@ -191,7 +191,7 @@ fn rules_keeps_the_card_of_a_twin_for_its_discard() {
              "table": {"groups": ["8C 8D 8H", "TC TH TS 2D"]}}],
           "pile": "7C 4H 9D 8S"}"#,
     );
-    assert!(g.pile_top_fresh());
+    assert_eq!(g.twin_card(), Some("8S".parse().unwrap()));
     let (t, turn) = play_turn(&g, &params(""));
     assert_eq!(
         turn.last(),

@@ -1075,6 +1075,8 @@ fn d7_2_twins_on_black_threes_and_twos_not_jokers() {
         });
         g.apply(Action::Discard(x)).unwrap();
         act(&mut g, "draw");
+        assert_eq!(g.twin_card(), twin.then_some(x), "{what} {x}");
+        assert_eq!(g.view(1).twin_card(), twin.then_some(x), "{what} {x}");
         g.apply(Action::Discard(x)).unwrap();
         assert_eq!(g.table(1).twins, twin as u16, "{what} {x} on {x}");
     }
@@ -1106,6 +1108,7 @@ fn i10_no_twin_once_the_discard_left_the_top() {
     let (mut g, x) = deal_with_starter_card(Rules::default(), 500, |g, x| {
         x.is_natural() && g.hand(0).count(x) == 2
     });
+    assert_eq!(g.twin_card(), None);
     g.apply(Action::Discard(x)).unwrap();
     assert_eq!(g.table(0).twins, 0);
     // Free pickup of x by a holder of x, then x discarded: no twin; had he
@@ -1117,9 +1120,11 @@ fn i10_no_twin_once_the_discard_left_the_top() {
     g.apply(Action::Discard(x)).unwrap();
     let mut drew = g.clone();
     act(&mut g, "free");
+    assert_eq!(g.twin_card(), None);
     g.apply(Action::Discard(x)).unwrap();
     assert_eq!(g.table(1).twins, 0);
     act(&mut drew, "draw");
+    assert_eq!(drew.twin_card(), Some(x));
     drew.apply(Action::Discard(x)).unwrap();
     assert_eq!(drew.table(1).twins, 1);
 }

@@ -289,7 +289,7 @@ impl GameState {
         let going_out = self.hands[p].len() == 1;
         let laid = self.tables[p].has_new();
         self.hand_remove(p, c);
-        if self.pile_top_fresh && self.pile_top() == Some(c) && !c.is_joker() {
+        if self.twin_card() == Some(c) {
             self.tables[p].twins += 1;
         }
         self.pile[self.pile_len as usize] = c;

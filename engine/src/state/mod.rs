@@ -669,10 +669,12 @@ impl GameState {
         self.pile().last().copied()
     }
 
-    /// Whether the pile's top was discarded by the previous player just
-    /// now: a twin may be thrown onto it (D-7, I-10).
-    pub fn pile_top_fresh(&self) -> bool {
-        self.pile_top_fresh
+    /// The card whose discard would now be a twin (D-7, I-10): the pile's
+    /// top while it is the previous player's fresh discard, unless it is a
+    /// joker (D-7.2).
+    pub fn twin_card(&self) -> Option<Card> {
+        self.pile_top()
+            .filter(|c| self.pile_top_fresh && !c.is_joker())
     }
 
     /// Whether the pile is frozen (D-6.3): a black three or a wild on top.

@@ -105,6 +105,11 @@ impl SeatView<'_> {
     pub fn pile_top(&self) -> Option<Card> {
         self.pile().last().copied()
     }
+    /// The card whose discard would now be a twin (D-7, I-10;
+    /// [`GameState::twin_card`]).
+    pub fn twin_card(&self) -> Option<Card> {
+        self.state.twin_card()
+    }
     /// Whether the pile is frozen (D-6.3).
     pub fn pile_frozen(&self) -> bool {
         self.pile_top()
