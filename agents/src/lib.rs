@@ -38,7 +38,7 @@ pub use play::{
 };
 pub use random::{RandomAgent, RandomParams};
 pub use registry::{agent_names, Entry, AGENTS};
-pub use rules::{RulesAgent, RulesParams};
+pub use rules::{RulesAgent, RulesParams, Twins};
 pub use spec::{
     range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, Params, ParseParam,
     SpecError,

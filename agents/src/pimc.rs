@@ -15,12 +15,14 @@
 //! judges each candidate by a single playout per world.
 
 use crate::agent_params;
-use crate::ismcts::{DEPTH_DOC, MARGIN_DOC, PLAN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, WIN_DOC};
+use crate::ismcts::{
+    DEPTH_DOC, MARGIN_DOC, PLAN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, TWINS_DOC, WIN_DOC,
+};
 use crate::search::{
-    anchored, reward, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
+    anchored, reward, rollout_rules, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, Params};
-use crate::{Agent, Choice, Moves};
+use crate::{Agent, Choice, Moves, Twins};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -40,6 +42,8 @@ agent_params! {
         /// Whether a `rules` playout policy plans its meld steps (its turn
         /// planner); the seat's own moves at the table are planned either way.
         rollout_plan: bool = true, switch, PLAN_DOC.accepts, PLAN_DOC.doc;
+        /// When a `rules` playout policy plays for twins (its `twins`).
+        rollout_twins: Twins = Twins::Plan, Twins::parse, TWINS_DOC.accepts, TWINS_DOC.doc;
         /// Turns a playout plays before it is cut and evaluated (0: to the end).
         depth: u32 = 8, range(0, 1000), DEPTH_DOC.accepts, DEPTH_DOC.doc;
         /// Standard errors by which the best candidate must beat the policy's
@@ -145,7 +149,12 @@ impl Core {
         };
         let sim = match &mut self.sim {
             Some(s) if s.me() == me && s.players() == view.players() => s,
-            slot => slot.insert(Sim::new(me, view.players(), p.rollout, p.rollout_plan)),
+            slot => slot.insert(Sim::new(
+                me,
+                view.players(),
+                p.rollout,
+                &rollout_rules(p.rollout_plan, p.rollout_twins),
+            )),
         };
         self.rewards.clear();
         let mut worlds = 0u64;

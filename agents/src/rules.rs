@@ -108,8 +108,9 @@
 //!   planner on it goes out from `plan_hold` points further behind and
 //!   weighs groups close to a canasta `plan_chase` more (D-10, D-13): the
 //!   planner finds the steps, and a readier way out pays.
-//! - **Twins** (`plan_keep`, `plan_twin`, `plan_guard`, with the planner
-//!   on): a card identical to the opponent's fresh discard is worth
+//! - **Twins** (`plan_keep`, `plan_twin`, `plan_guard`; by default with
+//!   the planner on, with `twins=on` without it too, with `twins=off`
+//!   never): a card identical to the opponent's fresh discard is worth
 //!   `plan_keep` more in hand while it melds, so it is kept for the twin
 //!   at the discard (D-7, 100) rather than laid for its points, and the
 //!   draw, which keeps the twin, is weighed against the pickup, which
@@ -243,17 +244,59 @@ agent_params! {
         /// deciding to go out: a hand that wins the match is ended, and
         /// the count is taxed as each total will be (D-15, D-16.2).
         stakes: bool = false, switch, "on|off", "in match play, goes out when that wins the match and weighs the count taxed by each running total (D-15, D-16.2)";
-        /// With the turn planner on: worth of keeping in hand, while
+        /// With the twin play on (`twins`): worth of keeping in hand, while
         /// melding, the card identical to the opponent's fresh discard, for
         /// the twin it makes at the discard (D-7, 100).
-        plan_keep: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the planner on: worth of keeping, while melding, the card identical to the opponent's fresh discard for a twin (D-7)";
-        /// With the turn planner on: added to the twin's 100 when choosing
+        plan_keep: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the twin play on (twins): worth of keeping, while melding, the card identical to the opponent's fresh discard for a twin (D-7)";
+        /// With the twin play on (`twins`): added to the twin's 100 when choosing
         /// the discard (D-7).
-        plan_twin: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the planner on: added to a twin's 100 when choosing the discard (D-7)";
-        /// With the turn planner on: weight of the twin the discard may
+        plan_twin: f64 = 100.0, range(0.0, 1000.0), "0..1000", "with the twin play on (twins): added to a twin's 100 when choosing the discard (D-7)";
+        /// With the twin play on (`twins`): weight of the twin the discard may
         /// hand the opponent (D-7: he holds the identical card), 100 times
         /// the chance that he holds it.
-        plan_guard: f64 = 1.0, range(0.0, 10.0), "0..10", "with the planner on: weight of the twin a discard may hand the opponent, who may hold the identical card (D-7)";
+        plan_guard: f64 = 1.0, range(0.0, 10.0), "0..10", "with the twin play on (twins): weight of the twin a discard may hand the opponent, who may hold the identical card (D-7)";
+        /// When the twin play (`plan_keep`, `plan_twin`, `plan_guard`) is
+        /// in force: with the planner (the default), also without it, or
+        /// never.
+        twins: Twins = Twins::Plan, Twins::parse, Twins::ACCEPTS, "when the twin play (plan_keep, plan_twin, plan_guard; D-7) is in force: plan, with the turn planner; on, also without it (rules:plan=off,twins=on); off, never";
+    }
+}
+
+/// When `rules` plays for twins (D-7): the `twins` parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Twins {
+    /// With the turn planner on (the default).
+    #[default]
+    Plan,
+    /// With the expert play on, planner or not.
+    On,
+    /// Never: a twin counts its 100 in the discard and nothing more.
+    Off,
+}
+
+impl Twins {
+    /// The accepted values.
+    pub const ACCEPTS: &'static str = "plan|on|off";
+
+    /// Parses a `twins` value.
+    pub fn parse(value: &str) -> Result<Twins, String> {
+        match value {
+            "plan" => Ok(Twins::Plan),
+            "on" => Ok(Twins::On),
+            "off" => Ok(Twins::Off),
+            _ => Err(format!("expected one of {}", Twins::ACCEPTS)),
+        }
+    }
+}
+
+impl crate::ParamText for Twins {
+    fn text(&self) -> String {
+        match self {
+            Twins::Plan => "plan",
+            Twins::On => "on",
+            Twins::Off => "off",
+        }
+        .to_string()
     }
 }
 
@@ -319,20 +362,42 @@ impl RulesParams {
         self.with_plan((self.chase + self.plan_chase).max(0.0), self.chase)
     }
 
-    /// The worth of keeping the twin card while melding: 0 without the
+    /// Whether the twin play is in force (`twins`): by default with the
     /// planner.
+    fn twins_on(&self) -> bool {
+        match self.twins {
+            Twins::Plan => self.plan_on(),
+            Twins::On => self.expert_on(),
+            Twins::Off => false,
+        }
+    }
+
+    /// The worth of keeping the twin card while melding: 0 without the
+    /// twin play.
     fn keep_in_force(&self) -> f64 {
-        self.with_plan(self.plan_keep, 0.0)
+        if self.twins_on() {
+            self.plan_keep
+        } else {
+            0.0
+        }
     }
 
-    /// A twin's worth in the discard: with the planner, `plan_twin` more.
+    /// A twin's worth in the discard: with the twin play, `plan_twin` more.
     fn twin_in_force(&self) -> f64 {
-        self.with_plan(100.0 + self.plan_twin, 100.0)
+        if self.twins_on() {
+            100.0 + self.plan_twin
+        } else {
+            100.0
+        }
     }
 
-    /// The weight of the twin handed over: 0 without the planner.
+    /// The weight of the twin handed over: 0 without the twin play.
     fn guard_in_force(&self) -> f64 {
-        self.with_plan(self.plan_guard, 0.0)
+        if self.twins_on() {
+            self.plan_guard
+        } else {
+            0.0
+        }
     }
 
     fn weigh_on(&self) -> bool {

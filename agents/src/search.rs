@@ -49,7 +49,7 @@
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
 use crate::spec::AgentSpec;
-use crate::{Agent, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams};
+use crate::{Agent, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams, Twins};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -59,6 +59,17 @@ use std::fmt;
 /// Hard cap on the policy's steps within one simulated turn: a guard against
 /// a policy that never ends its meld phase (as in [`crate::play_hand`]).
 const MAX_SIM_STEPS_PER_TURN: u32 = 400;
+
+/// The parameters of a `rules` policy in the searchers' simulated worlds:
+/// the defaults, with the turn planner on or off (`rollout_plan`) and the
+/// twin play as `twins` says (`rollout_twins`).
+pub fn rollout_rules(plan: bool, twins: Twins) -> RulesParams {
+    RulesParams {
+        plan,
+        twins,
+        ..RulesParams::default()
+    }
+}
 
 /// The policy that plays simulated moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,13 +215,13 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// A simulator for seat `me` with `players` policy instances; with
-    /// `plan` off a `rules` policy plays without its turn planner
-    /// (`rules:plan=off`), the other policies are the same either way.
-    pub fn new(me: usize, players: usize, rollout: Rollout, plan: bool) -> Sim {
+    /// A simulator for seat `me` with `players` policy instances; a
+    /// `rules` policy plays with the parameters `rules` (e.g. without its
+    /// turn planner, [`rollout_rules`]), the other policies ignore them.
+    pub fn new(me: usize, players: usize, rollout: Rollout, rules: &RulesParams) -> Sim {
         Sim {
             me,
-            policies: (0..players).map(|_| Policy::of(rollout, plan)).collect(),
+            policies: (0..players).map(|_| Policy::of(rollout, rules)).collect(),
             legal: Vec::with_capacity(128),
             buf: MoveBuf::new(),
             options: Vec::with_capacity(32),
@@ -521,12 +532,9 @@ enum Policy {
 }
 
 impl Policy {
-    fn of(rollout: Rollout, plan: bool) -> Policy {
+    fn of(rollout: Rollout, rules: &RulesParams) -> Policy {
         match rollout {
-            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::for_rollouts(RulesParams {
-                plan,
-                ..RulesParams::default()
-            }))),
+            Rollout::Rules => Policy::Rules(Box::new(RulesAgent::for_rollouts(rules.clone()))),
             Rollout::Greedy => Policy::Other(rollout.build(), true),
             Rollout::Random => Policy::Other(rollout.build(), false),
         }
@@ -1072,7 +1080,7 @@ mod tests {
                     && legal.len() > 1
                 {
                     let mut w = g.clone();
-                    let mut sim = Sim::new(me, 2, Rollout::Greedy, true);
+                    let mut sim = Sim::new(me, 2, Rollout::Greedy, &RulesParams::default());
                     let mut srng = Pcg64Mcg::seed_from_u64(7);
                     sim.reset(Stage::DiscardNow, u32::MAX);
                     assert_eq!(sim.advance(&mut w, &mut srng, true), Point::Decide);

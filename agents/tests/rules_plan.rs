@@ -258,3 +258,47 @@ fn rules_does_not_hand_the_opponent_a_twin() {
     let (_, turn) = play_turn(&g, &params("plan_guard=0"));
     assert_eq!(turn, [Action::Discard("5D".parse().unwrap())]);
 }
+
+/// `twins` sets when the twin play (D-7) is in force: with the planner by
+/// default, never with `twins=off`, and without the planner too with
+/// `twins=on` (the play the searchers' rollouts may use,
+/// `rollout_twins=on`). Shown on the two positions above: the twin thrown
+/// before a black three, and no twin handed over.
+#[test]
+fn twins_sets_when_the_twin_play_is_in_force() {
+    let three = pos(
+        r#"{"phase": "meld", "turns": 30, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "3C 6S 9D JD 5H",
+             "table": {"groups": ["8C 8D 8H 8S", "TC TH TS 2D"]}}],
+          "pile": "7C 4H 6S"}"#,
+    );
+    let guard = pos(
+        r#"{"phase": "meld", "turns": 20, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS QD 8H",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "5D 5H",
+             "table": {"groups": ["8C 8D 8H 8S 8S 8D 8C", "TC TH TS 2D"]}}],
+          "pile": "7C 5H 4S"}"#,
+    );
+    let last = |g: &GameState, spec: &str| play_turn(g, &params(spec)).1.last().copied();
+    let card = |c: &str| Some(Action::Discard(c.parse().unwrap()));
+    for (spec, twin_play) in [
+        ("", true),
+        ("twins=plan", true),
+        ("twins=off", false),
+        ("plan=off", false),
+        ("plan=off,twins=plan", false),
+        ("plan=off,twins=on", true),
+        ("expert=off,twins=on", false),
+    ] {
+        let (t, g) = if twin_play {
+            ("6S", "5H")
+        } else {
+            ("3C", "5D")
+        };
+        assert_eq!(last(&three, spec), card(t), "{spec}");
+        assert_eq!(last(&guard, spec), card(g), "{spec}");
+    }
+}
