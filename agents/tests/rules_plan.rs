@@ -214,14 +214,7 @@ fn rules_keeps_the_card_of_a_twin_for_its_discard() {
 /// throws the black three.
 #[test]
 fn rules_throws_a_twin_before_a_black_three() {
-    let g = pos(
-        r#"{"phase": "meld", "turns": 30, "starter": 0, "current": 1, "players": [
-            {"hand": "4C 9C JS",
-             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
-            {"hand": "3C 6S 9D JD 5H",
-             "table": {"groups": ["8C 8D 8H 8S", "TC TH TS 2D"]}}],
-          "pile": "7C 4H 6S"}"#,
-    );
+    let g = twin_or_three();
     let (t, turn) = play_turn(&g, &params(""));
     assert_eq!(
         turn.last(),
@@ -245,14 +238,7 @@ fn rules_throws_a_twin_before_a_black_three() {
 /// thrown.
 #[test]
 fn rules_does_not_hand_the_opponent_a_twin() {
-    let g = pos(
-        r#"{"phase": "meld", "turns": 20, "starter": 0, "current": 1, "players": [
-            {"hand": "4C 9C JS QD 8H",
-             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
-            {"hand": "5D 5H",
-             "table": {"groups": ["8C 8D 8H 8S 8S 8D 8C", "TC TH TS 2D"]}}],
-          "pile": "7C 5H 4S"}"#,
-    );
+    let g = twin_handed_over();
     let (_, turn) = play_turn(&g, &params(""));
     assert_eq!(turn, [Action::Discard("5H".parse().unwrap())]);
     let (_, turn) = play_turn(&g, &params("plan_guard=0"));
@@ -266,22 +252,8 @@ fn rules_does_not_hand_the_opponent_a_twin() {
 /// before a black three, and no twin handed over.
 #[test]
 fn twins_sets_when_the_twin_play_is_in_force() {
-    let three = pos(
-        r#"{"phase": "meld", "turns": 30, "starter": 0, "current": 1, "players": [
-            {"hand": "4C 9C JS",
-             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
-            {"hand": "3C 6S 9D JD 5H",
-             "table": {"groups": ["8C 8D 8H 8S", "TC TH TS 2D"]}}],
-          "pile": "7C 4H 6S"}"#,
-    );
-    let guard = pos(
-        r#"{"phase": "meld", "turns": 20, "starter": 0, "current": 1, "players": [
-            {"hand": "4C 9C JS QD 8H",
-             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
-            {"hand": "5D 5H",
-             "table": {"groups": ["8C 8D 8H 8S 8S 8D 8C", "TC TH TS 2D"]}}],
-          "pile": "7C 5H 4S"}"#,
-    );
+    let three = twin_or_three();
+    let guard = twin_handed_over();
     let last = |g: &GameState, spec: &str| play_turn(g, &params(spec)).1.last().copied();
     let card = |c: &str| Some(Action::Discard(c.parse().unwrap()));
     for (spec, twin_play) in [
@@ -301,4 +273,30 @@ fn twins_sets_when_the_twin_play_is_in_force() {
         assert_eq!(last(&three, spec), card(t), "{spec}");
         assert_eq!(last(&guard, spec), card(g), "{spec}");
     }
+}
+
+/// The position of `rules_throws_a_twin_before_a_black_three`: the mover
+/// may throw the 6S, a twin, or the 3C.
+fn twin_or_three() -> GameState {
+    pos(
+        r#"{"phase": "meld", "turns": 30, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "3C 6S 9D JD 5H",
+             "table": {"groups": ["8C 8D 8H 8S", "TC TH TS 2D"]}}],
+          "pile": "7C 4H 6S"}"#,
+    )
+}
+
+/// The position of `rules_does_not_hand_the_opponent_a_twin`: the mover
+/// throws the 5H, whose twin lies in the pile, or the 5D.
+fn twin_handed_over() -> GameState {
+    pos(
+        r#"{"phase": "meld", "turns": 20, "starter": 0, "current": 1, "players": [
+            {"hand": "4C 9C JS QD 8H",
+             "table": {"groups": ["KC KD KS KH KH 2C JK", "AC AH AS"]}},
+            {"hand": "5D 5H",
+             "table": {"groups": ["8C 8D 8H 8S 8S 8D 8C", "TC TH TS 2D"]}}],
+          "pile": "7C 5H 4S"}"#,
+    )
 }
