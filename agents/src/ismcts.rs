@@ -639,10 +639,14 @@ impl Core {
         let rp = self.params.reward();
         let c = self.params.c;
         let rollout = self.params.rollout;
-        let rules = rollout_rules(self.params.rollout_plan, self.params.rollout_twins);
         let sim = match &mut self.sim {
             Some(s) if s.me() == me && s.players() == view.players() => s,
-            slot => slot.insert(Sim::new(me, view.players(), rollout, &rules)),
+            slot => slot.insert(Sim::new(
+                me,
+                view.players(),
+                rollout,
+                &rollout_rules(self.params.rollout_plan, self.params.rollout_twins),
+            )),
         };
         let tree = &mut self.tree;
         let path = &mut self.path;

@@ -372,32 +372,29 @@ impl RulesParams {
         }
     }
 
+    /// `on` with the twin play in force (`twins`), `off` without.
+    fn with_twins<T>(&self, on: T, off: T) -> T {
+        if self.twins_on() {
+            on
+        } else {
+            off
+        }
+    }
+
     /// The worth of keeping the twin card while melding: 0 without the
     /// twin play.
     fn keep_in_force(&self) -> f64 {
-        if self.twins_on() {
-            self.plan_keep
-        } else {
-            0.0
-        }
+        self.with_twins(self.plan_keep, 0.0)
     }
 
     /// A twin's worth in the discard: with the twin play, `plan_twin` more.
     fn twin_in_force(&self) -> f64 {
-        if self.twins_on() {
-            100.0 + self.plan_twin
-        } else {
-            100.0
-        }
+        self.with_twins(100.0 + self.plan_twin, 100.0)
     }
 
     /// The weight of the twin handed over: 0 without the twin play.
     fn guard_in_force(&self) -> f64 {
-        if self.twins_on() {
-            self.plan_guard
-        } else {
-            0.0
-        }
+        self.with_twins(self.plan_guard, 0.0)
     }
 
     fn weigh_on(&self) -> bool {
