@@ -1212,6 +1212,27 @@ impl RulesAgent {
         choice
     }
 
+    /// Whether the mover may meld at all: wilds pending, a pickup under
+    /// way, opened or something laid already, or an opening (I-11) in
+    /// reach of the hand, the ♥A apart (D-9.4).
+    fn may_meld(&mut self, s: &GameState, me: usize) -> bool {
+        let table = s.table(me);
+        if !s.pending_wilds().is_empty()
+            || s.pickup().is_some_and(|p| !p.rest_taken)
+            || table.opened
+            || !table.groups().is_empty()
+        {
+            return true;
+        }
+        let hand = s.hand(me);
+        let pool = if s.rules().heart_aces() {
+            without_heart_aces(hand)
+        } else {
+            hand
+        };
+        opening_in_reach(pool, s.opening_minimum(me), &mut self.openings)
+    }
+
     /// The meld policy's choice in `s` (the mover is `o.me`): a meld step,
     /// a `Discard`, or `None` when it does not meld. `cands` are the
     /// actions to choose from, in the listing's order, and `listed` tells
@@ -1237,27 +1258,16 @@ impl RulesAgent {
                 return Some(a);
             }
         }
+        if !self.may_meld(s, me) {
+            return None;
+        }
         let table = s.table(me);
         let hand = s.hand(me);
         let pending = !s.pending_wilds().is_empty();
         let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
         let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
-        let opened = table.opened;
-        let hearts = s.rules().heart_aces();
         // The ♥A is laid separately (500, D-9.4), never in a group of aces.
-        let pool = if hearts {
-            without_heart_aces(hand)
-        } else {
-            hand
-        };
-        let may_meld = pending
-            || in_pickup
-            || opened
-            || !table.groups().is_empty()
-            || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
-        if !may_meld {
-            return None;
-        }
+        let hearts = s.rules().heart_aces();
         // Going out (D-13): when every card but one can be melded. Asked
         // only once a step could earn the bonus, unless the way out is
         // planned.
@@ -2256,27 +2266,16 @@ mod tests {
                     return Some(a);
                 }
             }
+            if !self.may_meld(s, me) {
+                return None;
+            }
             let table = s.table(me);
             let hand = s.hand(me);
             let pending = !s.pending_wilds().is_empty();
             let in_pickup = s.pickup().is_some_and(|p| !p.rest_taken);
             let pickup_top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
-            let opened = table.opened;
-            let hearts = s.rules().heart_aces();
             // The ♥A is laid separately (500, D-9.4), never in a group of aces.
-            let pool = if hearts {
-                without_heart_aces(hand)
-            } else {
-                hand
-            };
-            let may_meld = pending
-                || in_pickup
-                || opened
-                || !table.groups().is_empty()
-                || opening_in_reach(pool, s.opening_minimum(me), &mut self.openings);
-            if !may_meld {
-                return None;
-            }
+            let hearts = s.rules().heart_aces();
             // Going out (D-13): when every card but one can be melded. Asked
             // only once a step could earn the bonus.
             let mut out_mode = self.out_mode_start(table);
