@@ -721,6 +721,8 @@ fn bench_reports_throughput_as_csv() {
             "us_per_action",
             "us_per_decision",
             "median_us_per_decision",
+            "searches",
+            "departures",
         ] {
             header += &format!(",{side}_{c}");
         }
@@ -738,13 +740,15 @@ fn bench_reports_throughput_as_csv() {
             .parse()
             .unwrap_or_else(|_| panic!("cell {i}: {out}"))
     };
-    assert_eq!(n(8) + n(14), n(3), "{out}");
-    for first in [8, 14] {
+    assert_eq!(n(8) + n(16), n(3), "{out}");
+    for first in [8, 16] {
         assert!(n(first) > 0.0 && n(first + 1) <= n(first), "{out}");
         assert!(
             n(first + 3) > 0.0 && n(first + 4) > 0.0 && n(first + 5) > 0.0,
             "{out}"
         );
+        // greedy searches nothing, so it never leaves a policy.
+        assert_eq!((n(first + 6), n(first + 7)), (0.0, 0.0), "{out}");
     }
     assert_eq!(
         cells[8..].to_vec(),
@@ -768,7 +772,10 @@ fn bench_reports_throughput_as_csv() {
         "--no-agent-time",
     ]);
     assert!(
-        out.lines().nth(1).unwrap().ends_with(",1.000,,,,,,,,,,,,"),
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(",1.000,,,,,,,,,,,,,,,,"),
         "{out}"
     );
     let out = ok(&[

@@ -199,6 +199,12 @@ pub struct AgentClock {
     pub seconds: f64,
     /// The wall time of each decision, in seconds, in order.
     pub decisions: Vec<f64>,
+    /// Decisions the agent searched (those after which it reported the
+    /// options it weighed, [`Agent::choices`]).
+    pub searches: u64,
+    /// Searches whose move was not its policy's own choice: where the
+    /// search left the policy it anchors on.
+    pub departures: u64,
 }
 
 impl AgentClock {
@@ -247,6 +253,13 @@ impl Agent for Timed {
         c.seconds += secs;
         if choice {
             c.decisions.push(secs);
+        }
+        let weighed = self.inner.choices();
+        if !weighed.is_empty() {
+            c.searches += 1;
+            if weighed.iter().any(|w| w.chosen && !w.policy) {
+                c.departures += 1;
+            }
         }
         action
     }
@@ -383,7 +396,7 @@ fn measure(
         for side in ["a", "b"] {
             let _ = write!(
                 text,
-                ",{side}_actions,{side}_decisions,{side}_seconds,{side}_us_per_action,{side}_us_per_decision,{side}_median_us_per_decision"
+                ",{side}_actions,{side}_decisions,{side}_seconds,{side}_us_per_action,{side}_us_per_decision,{side}_median_us_per_decision,{side}_searches,{side}_departures"
             );
         }
         let _ = writeln!(text);
@@ -408,16 +421,18 @@ fn measure(
                 let us = |v: Option<f64>| v.map_or(String::new(), |v| format!("{:.3}", v * 1e6));
                 let _ = write!(
                     clock_cells,
-                    ",{},{},{:.4},{},{},{}",
+                    ",{},{},{:.4},{},{},{},{},{}",
                     c.actions,
                     c.decisions.len(),
                     c.seconds,
                     us(c.per_action()),
                     us(c.per_decision()),
-                    us(c.median_decision())
+                    us(c.median_decision()),
+                    c.searches,
+                    c.departures
                 );
             }
-            None => clock_cells.push_str(",,,,,,"),
+            None => clock_cells.push_str(",,,,,,,,"),
         }
     }
     for &(t, actions, s) in &rows {
@@ -448,7 +463,7 @@ fn measure(
         let w = a.chars().count().max(b.chars().count()).max(5);
         let _ = writeln!(
             text,
-            "{:>4}  {:<w$}  {:>8}  {:>9}  {:>8}  {:>10}  {:>12}  {:>12}",
+            "{:>4}  {:<w$}  {:>8}  {:>9}  {:>8}  {:>10}  {:>12}  {:>12}  {:>8}  {:>11}",
             "side",
             "agent",
             "actions",
@@ -456,19 +471,23 @@ fn measure(
             "time",
             "per action",
             "per decision",
-            "median dec."
+            "median dec.",
+            "searches",
+            "left policy"
         );
         for (k, (side, name)) in [("A", a), ("B", b)].into_iter().enumerate() {
             let c = &c[k];
             let _ = writeln!(
                 text,
-                "{side:>4}  {name:<w$}  {:>8}  {:>9}  {:>8.3}  {:>10}  {:>12}  {:>12}",
+                "{side:>4}  {name:<w$}  {:>8}  {:>9}  {:>8.3}  {:>10}  {:>12}  {:>12}  {:>8}  {:>11}",
                 c.actions,
                 c.decisions.len(),
                 c.seconds,
                 duration_text(c.per_action()),
                 duration_text(c.per_decision()),
-                duration_text(c.median_decision())
+                duration_text(c.median_decision()),
+                c.searches,
+                departures_text(c)
             );
         }
     }
@@ -506,11 +525,32 @@ fn measure(
                 ("per action", "mean wall time per action played".into()),
                 ("per decision", "mean wall time per decision".into()),
                 ("median dec.", "median wall time of a decision".into()),
+                (
+                    "searches",
+                    "decisions the agent searched (it reported the options it weighed)".into(),
+                ),
+                (
+                    "left policy",
+                    "searches that played another move than the agent's policy would (ismcts, pimc: the rules move they anchor on), and their share".into(),
+                ),
             ]);
         }
         crate::stats::legend(&mut text, &legend);
     }
     super::print(&text)
+}
+
+/// Searches that left the policy, with their share (`–` for no search).
+fn departures_text(c: &AgentClock) -> String {
+    if c.searches == 0 {
+        "–".into()
+    } else {
+        format!(
+            "{} ({:.1}%)",
+            c.departures,
+            100.0 * c.departures as f64 / c.searches as f64
+        )
+    }
 }
 
 /// A duration in seconds, in the unit that suits it (`–` for none).
@@ -581,6 +621,38 @@ mod tests {
                 assert!(mean <= max && median <= max);
             }
         }
+    }
+
+    /// A search agent's clock counts its searches and those that left its
+    /// policy: with no margin pimc leaves the policy on any lead, so some
+    /// of its searches do; an agent that weighs no options searches none.
+    #[test]
+    fn timed_agents_count_searches_and_departures() {
+        let clocks = [
+            Rc::new(RefCell::new(AgentClock::default())),
+            Rc::new(RefCell::new(AgentClock::default())),
+        ];
+        for seed in 0..2 {
+            let mut timed: Vec<Box<dyn Agent>> = agents(["pimc:worlds=4,margin=0", "greedy"])
+                .into_iter()
+                .zip(&clocks)
+                .map(|(a, c)| Box::new(Timed::new(a, Rc::clone(c))) as Box<dyn Agent>)
+                .collect();
+            let mut state = GameState::new(Rules::default(), seed);
+            let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
+            play_hand(&mut state, &mut timed, &mut rngs).expect("plays");
+        }
+        let [a, b] = [clocks[0].borrow(), clocks[1].borrow()];
+        assert!(a.searches > 0 && a.searches <= a.decisions.len() as u64);
+        assert!(a.departures > 0 && a.departures < a.searches, "{a:?}");
+        assert_eq!((b.searches, b.departures), (0, 0));
+        assert_eq!(departures_text(&b), "–");
+        let c = AgentClock {
+            searches: 8,
+            departures: 1,
+            ..AgentClock::default()
+        };
+        assert_eq!(departures_text(&c), "1 (12.5%)");
     }
 
     #[test]
