@@ -262,9 +262,11 @@ CSV_AWK='function csv(line, f,   n, i, c, q, cur) {
     return n
 }
 function q(s) { if (s ~ /[,"]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }'
-# timing.csv: one row per agent, from its bench against rules.
+# timing.csv: one row per agent, from its bench against rules (with, for
+# the search agents, their searches and the searches that left the rules
+# move they anchor on).
 TIMING="$OUT/ladder/timing.csv"
-echo "agent,opponent,hands,actions,decisions,seconds,ms_per_action,ms_per_decision,median_ms_per_decision,command" > "$TIMING"
+echo "agent,opponent,hands,actions,decisions,seconds,ms_per_action,ms_per_decision,median_ms_per_decision,searches,departures,command" > "$TIMING"
 for t in "${TIMED[@]}"; do
     x=${t%%|*} name=${t#*|}
     [ -f "$WORK/ladder/$name/bench.csv" ] || continue
@@ -273,7 +275,8 @@ for t in "${TIMED[@]}"; do
         NR == 1 { n = csv($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
         NR == 2 { csv($0, f)
             print q(agent) ",rules," f[c["hands"]] "," f[c["a_actions"]] "," f[c["a_decisions"]] "," f[c["a_seconds"]] "," \
-                f[c["a_us_per_action"]] / 1000 "," f[c["a_us_per_decision"]] / 1000 "," f[c["a_median_us_per_decision"]] / 1000 "," q(cmd " --hands " hands) }' \
+                f[c["a_us_per_action"]] / 1000 "," f[c["a_us_per_decision"]] / 1000 "," f[c["a_median_us_per_decision"]] / 1000 "," \
+                f[c["a_searches"]] "," f[c["a_departures"]] "," q(cmd " --hands " hands) }' \
         "$WORK/ladder/$name/bench.csv" >> "$TIMING"
 done
 cp "$WORK/ladder/tune/trace.csv" "$WORK/ladder/tune/best.txt" "$WORK/ladder/tune/run.json" "$OUT/ladder/" 2>/dev/null || true
