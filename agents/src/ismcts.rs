@@ -98,8 +98,8 @@
 
 use crate::agent_params;
 use crate::search::{
-    anchored, reward, rollout_rules, Driver, Macro, Point, RewardParams, Rollout, SearchStats, Sim,
-    Stage,
+    anchored, note_departure, reward, rollout_rules, Driver, Macro, Point, RewardParams, Rollout,
+    SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, ParamDoc, Params};
 use crate::{Agent, Choice, Moves, Twins};
@@ -748,6 +748,7 @@ impl Core {
             searches: 1,
             iterations: iters,
             elapsed: t0.elapsed(),
+            departures: 0,
         };
         self.total += self.last;
         out
@@ -932,6 +933,7 @@ impl Agent for IsmctsAgent {
                     };
                     anchored(best, anchor, lead, core.params.margin)
                 };
+                note_departure(&mut core.last, &mut core.total, played != anchor);
                 core.choices.clear();
                 core.choices.extend(stats.iter().map(|s| Choice {
                     option: s.m,
@@ -947,5 +949,9 @@ impl Agent for IsmctsAgent {
 
     fn choices(&self) -> &[Choice] {
         &self.core.choices
+    }
+
+    fn search_totals(&self) -> Option<SearchStats> {
+        Some(self.core.total)
     }
 }

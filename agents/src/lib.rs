@@ -72,6 +72,12 @@ pub trait Agent {
     fn choices(&self) -> &[Choice] {
         &[]
     }
+    /// What every search since the agent was made cost, and how often its
+    /// move left the policy it anchors on ([`search::SearchStats`]); `None`
+    /// for agents that do not search.
+    fn search_totals(&self) -> Option<search::SearchStats> {
+        None
+    }
 }
 
 /// One option of a searched decision ([`Agent::choices`]).

@@ -19,7 +19,8 @@ use crate::ismcts::{
     DEPTH_DOC, MARGIN_DOC, PLAN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, TWINS_DOC, WIN_DOC,
 };
 use crate::search::{
-    anchored, reward, rollout_rules, Driver, Macro, RewardParams, Rollout, SearchStats, Sim, Stage,
+    anchored, note_departure, reward, rollout_rules, Driver, Macro, RewardParams, Rollout,
+    SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, Params};
 use crate::{Agent, Choice, Moves, Twins};
@@ -180,6 +181,7 @@ impl Core {
             searches: 1,
             iterations: worlds * root_opts.len() as u64,
             elapsed: t0.elapsed(),
+            departures: 0,
         };
         self.total += self.last;
         self.worlds_run = worlds as usize;
@@ -245,6 +247,7 @@ impl Agent for PimcAgent {
                     _ => None,
                 };
                 let played = anchored(best.1, anchor, lead, margin);
+                note_departure(&mut core.last, &mut core.total, played != anchor);
                 let worlds = core.worlds_run as u32;
                 core.choices.clear();
                 core.choices.extend(means.iter().map(|(m, q)| Choice {
@@ -261,5 +264,9 @@ impl Agent for PimcAgent {
 
     fn choices(&self) -> &[Choice] {
         &self.core.choices
+    }
+
+    fn search_totals(&self) -> Option<SearchStats> {
+        Some(self.core.total)
     }
 }

@@ -1020,6 +1020,9 @@ pub struct SearchStats {
     pub iterations: u64,
     /// Time spent searching.
     pub elapsed: std::time::Duration,
+    /// Searches whose move was not the policy's own choice (the anchor):
+    /// where the search left the policy.
+    pub departures: u64,
 }
 
 impl SearchStats {
@@ -1043,11 +1046,20 @@ impl SearchStats {
     }
 }
 
+/// Counts the move of the search just run (`last`, already in `total`):
+/// whether it `departed` from the policy's own choice.
+pub(crate) fn note_departure(last: &mut SearchStats, total: &mut SearchStats, departed: bool) {
+    let d = u64::from(departed);
+    last.departures = d;
+    total.departures += d;
+}
+
 impl std::ops::AddAssign for SearchStats {
     fn add_assign(&mut self, o: SearchStats) {
         self.searches += o.searches;
         self.iterations += o.iterations;
         self.elapsed += o.elapsed;
+        self.departures += o.departures;
     }
 }
 

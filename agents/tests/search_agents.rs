@@ -329,3 +329,52 @@ fn search_agents_report_their_choices() {
     rules.act(&g.view(p), &mut g.moves(&mut buf), &mut seat_rng(5, p));
     assert!(rules.choices().is_empty());
 }
+
+/// `Agent::search_totals`: the search agents count every search and every
+/// one whose move was not the policy's own. Through a hand of each (with
+/// no margin, so that they leave the policy often), wherever an action ran
+/// one search its count of departures rises exactly when its choices show
+/// the played option apart from the policy's; and the counts rise
+/// somewhere. Agents that do not search count nothing.
+#[test]
+fn search_agents_count_where_they_leave_their_policy() {
+    for spec in ["ismcts:iters=60,race=8,margin=0", "pimc:worlds=6,margin=0"] {
+        let mut g = GameState::new(Rules::default(), 4);
+        let mut agents: Vec<Box<dyn Agent>> = vec![
+            spec.parse::<AgentSpec>().unwrap().build(),
+            "rules".parse::<AgentSpec>().unwrap().build(),
+        ];
+        let mut rngs = [seat_rng(4, 0), seat_rng(4, 1)];
+        let mut buf = MoveBuf::new();
+        let (mut single, mut departed) = (0, 0);
+        for a in agents.iter_mut() {
+            a.restart();
+        }
+        while !g.is_terminal() && g.turns() < 200 {
+            let p = g.current_player();
+            let before = agents[p].search_totals();
+            let a = agents[p].act(&g.view(p), &mut g.moves(&mut buf), &mut rngs[p]);
+            let after = agents[p].search_totals();
+            if p == 1 {
+                assert_eq!((before, after), (None, None));
+            } else {
+                let (b, n) = (before.unwrap(), after.unwrap());
+                assert!(n.departures - b.departures <= n.searches - b.searches);
+                if n.searches - b.searches == 1 {
+                    single += 1;
+                    let shown = agents[p].choices().iter().any(|c| c.chosen && !c.policy);
+                    assert_eq!(n.departures - b.departures, u64::from(shown), "{spec}");
+                    departed += u64::from(shown);
+                }
+            }
+            g.apply(a).unwrap();
+            for s in agents.iter_mut() {
+                s.inform(p, a);
+            }
+        }
+        assert!(
+            single > 5 && departed > 0,
+            "{spec}: {single} searches, {departed} left"
+        );
+    }
+}

@@ -15,6 +15,7 @@ use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
+use kanaszta_agents::search::SearchStats;
 use kanaszta_agents::{Agent, AgentSpec, Choice, Moves};
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
@@ -199,8 +200,8 @@ pub struct AgentClock {
     pub seconds: f64,
     /// The wall time of each decision, in seconds, in order.
     pub decisions: Vec<f64>,
-    /// Decisions the agent searched (those after which it reported the
-    /// options it weighed, [`Agent::choices`]).
+    /// Searches the agent ran ([`Agent::search_totals`]; a decision may
+    /// run two, meld or hold and then the discard).
     pub searches: u64,
     /// Searches whose move was not its policy's own choice: where the
     /// search left the policy it anchors on.
@@ -245,21 +246,20 @@ impl Agent for Timed {
     }
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
         let choice = moves.actions().len() >= 2;
+        let before = self.inner.search_totals();
         let start = Instant::now();
         let action = self.inner.act(view, moves, rng);
         let secs = start.elapsed().as_secs_f64();
+        let after = self.inner.search_totals();
         let mut c = self.clock.borrow_mut();
         c.actions += 1;
         c.seconds += secs;
         if choice {
             c.decisions.push(secs);
         }
-        let weighed = self.inner.choices();
-        if !weighed.is_empty() {
-            c.searches += 1;
-            if weighed.iter().any(|w| w.chosen && !w.policy) {
-                c.departures += 1;
-            }
+        if let (Some(b), Some(a)) = (before, after) {
+            c.searches += a.searches - b.searches;
+            c.departures += a.departures - b.departures;
         }
         action
     }
@@ -271,6 +271,9 @@ impl Agent for Timed {
     }
     fn choices(&self) -> &[Choice] {
         self.inner.choices()
+    }
+    fn search_totals(&self) -> Option<SearchStats> {
+        self.inner.search_totals()
     }
 }
 
@@ -527,7 +530,7 @@ fn measure(
                 ("median dec.", "median wall time of a decision".into()),
                 (
                     "searches",
-                    "decisions the agent searched (it reported the options it weighed)".into(),
+                    "searches the agent ran (a decision may run two: meld or hold, then the discard)".into(),
                 ),
                 (
                     "left policy",
@@ -624,14 +627,16 @@ mod tests {
     }
 
     /// A search agent's clock counts its searches and those that left its
-    /// policy: with no margin pimc leaves the policy on any lead, so some
-    /// of its searches do; an agent that weighs no options searches none.
+    /// policy, as the agent itself counts them: with no margin pimc leaves
+    /// the policy on any lead, so some of its searches do; an agent that
+    /// does not search counts none.
     #[test]
     fn timed_agents_count_searches_and_departures() {
         let clocks = [
             Rc::new(RefCell::new(AgentClock::default())),
             Rc::new(RefCell::new(AgentClock::default())),
         ];
+        let mut own = SearchStats::default();
         for seed in 0..2 {
             let mut timed: Vec<Box<dyn Agent>> = agents(["pimc:worlds=4,margin=0", "greedy"])
                 .into_iter()
@@ -641,9 +646,11 @@ mod tests {
             let mut state = GameState::new(Rules::default(), seed);
             let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
             play_hand(&mut state, &mut timed, &mut rngs).expect("plays");
+            own += timed[0].search_totals().expect("pimc searches");
+            assert_eq!(timed[1].search_totals(), None);
         }
         let [a, b] = [clocks[0].borrow(), clocks[1].borrow()];
-        assert!(a.searches > 0 && a.searches <= a.decisions.len() as u64);
+        assert_eq!((a.searches, a.departures), (own.searches, own.departures));
         assert!(a.departures > 0 && a.departures < a.searches, "{a:?}");
         assert_eq!((b.searches, b.departures), (0, 0));
         assert_eq!(departures_text(&b), "–");
