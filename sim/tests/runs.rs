@@ -799,6 +799,39 @@ fn bench_reports_throughput_as_csv() {
     assert!(out.contains("median dec."), "{out}");
 }
 
+/// A replay of a search agent notes, under its action, every search that
+/// left its policy (pimc with no margin leaves it on any lead), with the
+/// options' values; the other seat's actions carry none.
+#[test]
+fn replay_notes_where_a_search_leaves_its_policy() {
+    let out = ok(&[
+        "replay",
+        "--a",
+        "pimc:worlds=4,margin=0",
+        "--b",
+        "rules",
+        "--seed",
+        "2026",
+        "--game",
+        "3",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    let mut notes = 0;
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(note) = l.trim_start().strip_prefix("search: ") {
+            notes += 1;
+            assert!(note.contains(" over the policy's "), "{l}");
+            let above = lines[..i]
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("turn"))
+                .unwrap();
+            assert!(above.contains("P1 pimc"), "{above} / {l}");
+        }
+    }
+    assert!(notes > 0, "{out}");
+}
+
 #[test]
 fn replay_reproduces_a_row() {
     let d = tmp("replay");
@@ -832,6 +865,10 @@ fn replay_reproduces_a_row() {
         row[raw]
     );
     assert!(out.contains("discard"), "{out}");
+    assert!(
+        !out.contains("search:"),
+        "greedy and random search nothing: {out}"
+    );
     // The same game from the options alone, and through `show`.
     let again = ok(&["show", "--a", "greedy", "--b", "random", "--game", "3"]);
     assert_eq!(out, again);

@@ -3,16 +3,14 @@
 //! prints a hand of a run.
 
 use super::parse_agent;
-use super::replay::{print_hand, HandPrint, Recorder};
+use super::replay::{print_hand, recorders, HandPrint};
 use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
 use clap::Args;
-use kanaszta_agents::{play_hand, seat_rng, Agent};
+use kanaszta_agents::{play_hand, seat_rng};
 use kanaszta_engine::{GameLog, GameState, Rules};
-use std::cell::RefCell;
 use std::io::Write;
 use std::process::ExitCode;
-use std::rc::Rc;
 
 /// Options of `kanaszta demo`.
 #[derive(Args, Debug, Clone)]
@@ -36,17 +34,7 @@ pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
     let b = parse_agent(&d.b)?;
     let rules = d.rules.build()?;
     let names = [a.to_string(), b.to_string()];
-    let log = Rc::new(RefCell::new(Vec::new()));
-    let mut agents: Vec<Box<dyn Agent>> = [a.build(), b.build()]
-        .into_iter()
-        .enumerate()
-        .map(|(i, inner)| {
-            Box::new(Recorder {
-                inner,
-                log: (i == 0).then(|| log.clone()),
-            }) as Box<dyn Agent>
-        })
-        .collect();
+    let (mut agents, log, notes) = recorders(vec![a.build(), b.build()]);
     let mut state = GameState::new(rules, d.seed);
     let first = GameLog::new(&state, d.seed);
     let mut rngs = vec![seat_rng(d.seed, 0), seat_rng(d.seed, 1)];
@@ -62,6 +50,7 @@ pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
         d.seed,
         &names,
         &hand,
+        &notes.borrow(),
         error.as_deref(),
     ))?;
     Ok(ExitCode::SUCCESS)
@@ -73,6 +62,7 @@ fn demo(
     seed: u64,
     names: &[String; 2],
     log: &GameLog,
+    notes: &[(usize, String)],
     error: Option<&str>,
 ) -> Result<(), CliError> {
     let version = rules
@@ -92,6 +82,7 @@ fn demo(
         names: Some(names),
         show_hand: true,
         taxed: false,
+        notes,
     };
     print_hand(out, log, &how, error)
 }

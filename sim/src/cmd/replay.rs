@@ -10,7 +10,8 @@ use crate::runner::{
     black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
 };
 use clap::Args;
-use kanaszta_agents::{Agent, AgentSpec};
+use kanaszta_agents::search::{Macro, SearchStats};
+use kanaszta_agents::{Agent, AgentSpec, Choice};
 use kanaszta_engine::{tax, Action, GameLog, GameState};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
@@ -70,12 +71,79 @@ fn parse_unit(s: &str) -> Result<Mode, String> {
 }
 
 /// An agent that also writes down every action of the hand (it is told
-/// every action, its own included).
+/// every action, its own included), and where a search agent's move left
+/// the policy it anchors on.
 pub struct Recorder {
     /// The agent.
     pub inner: Box<dyn Agent>,
-    /// Where the actions go (one seat's recorder is enough).
-    pub log: Option<Rc<RefCell<Vec<Action>>>>,
+    /// The hand's actions so far, shared by the seats' recorders.
+    pub log: Rc<RefCell<Vec<Action>>>,
+    /// Whether this one writes them down (one seat's recorder is enough).
+    pub records: bool,
+    /// The departures from the policy, shared: the index in `log` of the
+    /// action they lead to, and what the search found.
+    pub notes: Rc<RefCell<Vec<(usize, String)>>>,
+}
+
+/// Every agent behind a [`Recorder`], seat 0's writing down the actions:
+/// the agents, the shared log and the shared notes.
+#[allow(clippy::type_complexity)]
+pub fn recorders(
+    agents: Vec<Box<dyn Agent>>,
+) -> (
+    Vec<Box<dyn Agent>>,
+    Rc<RefCell<Vec<Action>>>,
+    Rc<RefCell<Vec<(usize, String)>>>,
+) {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let notes = Rc::new(RefCell::new(Vec::new()));
+    let agents = agents
+        .into_iter()
+        .enumerate()
+        .map(|(i, inner)| {
+            Box::new(Recorder {
+                inner,
+                log: Rc::clone(&log),
+                records: i == 0,
+                notes: Rc::clone(&notes),
+            }) as Box<dyn Agent>
+        })
+        .collect();
+    (agents, log, notes)
+}
+
+/// Where a search left its policy at a search before the last of an
+/// action: that can only be a meld-or-hold choice followed by the
+/// discard's search (a `meld` plays the policy's step, no other search),
+/// so a hold where the policy would meld.
+const HOLD_NOTE: &str = "search: hold (lay nothing more) over the policy's meld";
+
+/// What a search found where its move left the policy, from the options
+/// of the search (`None` if it did not leave it).
+fn departure_note(choices: &[Choice]) -> Option<String> {
+    let option = |m: &Macro| match m {
+        Macro::Meld => "meld".to_string(),
+        Macro::Hold => "hold (lay nothing more)".to_string(),
+        m => m.to_string(),
+    };
+    let played = choices.iter().find(|c| c.chosen && !c.policy)?;
+    Some(match choices.iter().find(|c| c.policy) {
+        Some(q) => format!(
+            "search: {} over the policy's {} (mean reward {:+.3} v {:+.3}, {} v {} playouts)",
+            option(&played.option),
+            option(&q.option),
+            played.value,
+            q.value,
+            played.visits,
+            q.visits
+        ),
+        None => format!(
+            "search: {} over the policy's move (mean reward {:+.3}, {} playouts)",
+            option(&played.option),
+            played.value,
+            played.visits
+        ),
+    })
 }
 
 impl Agent for Recorder {
@@ -88,11 +156,28 @@ impl Agent for Recorder {
         moves: &mut kanaszta_engine::Moves,
         rng: &mut Pcg64Mcg,
     ) -> Action {
-        self.inner.act(view, moves, rng)
+        let before = self.inner.search_totals();
+        let a = self.inner.act(view, moves, rng);
+        if let (Some(b), Some(n)) = (before, self.inner.search_totals()) {
+            let at = self.log.borrow().len();
+            let last = departure_note(self.inner.choices());
+            let mut notes = self.notes.borrow_mut();
+            for _ in u64::from(last.is_some())..n.departures - b.departures {
+                notes.push((at, HOLD_NOTE.into()));
+            }
+            notes.extend(last.map(|note| (at, note)));
+        }
+        a
+    }
+    fn choices(&self) -> &[Choice] {
+        self.inner.choices()
+    }
+    fn search_totals(&self) -> Option<SearchStats> {
+        self.inner.search_totals()
     }
     fn inform(&mut self, player: usize, action: Action) {
-        if let Some(l) = &self.log {
-            l.borrow_mut().push(action);
+        if self.records {
+            self.log.borrow_mut().push(action);
         }
         self.inner.inform(player, action);
     }
@@ -121,6 +206,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 names: None,
                 show_hand: false,
                 taxed: true,
+                notes: &[],
             };
             print_hand(&mut out, &log, &how, None)
         })())?;
@@ -225,19 +311,8 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
     let swapped = setup.swapped;
     let names = setup.names();
     let rules = setup.rules;
-    let log = Rc::new(RefCell::new(Vec::new()));
-    let mut agents: Vec<Box<dyn Agent>> = setup
-        .agents()
-        .into_iter()
-        .enumerate()
-        .map(|(i, inner)| {
-            Box::new(Recorder {
-                inner,
-                log: (i == 0).then(|| log.clone()),
-            }) as Box<dyn Agent>
-        })
-        .collect();
-    let mut hands: Vec<(GameLog, Option<String>)> = Vec::new();
+    let (mut agents, log, notes) = recorders(setup.agents());
+    let mut hands: Vec<(GameLog, Notes, Option<String>)> = Vec::new();
     match plan.mode {
         Mode::Hands => {
             let (state, r) = setup.play_hand(&mut agents);
@@ -248,6 +323,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                     actions,
                     ..GameLog::new(&state, setup.deal_seed)
                 },
+                std::mem::take(&mut *notes.borrow_mut()),
                 r.err().map(|e| e.to_string()),
             ));
         }
@@ -268,6 +344,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                         totals: before,
                         actions,
                     },
+                    std::mem::take(&mut *notes.borrow_mut()),
                     None,
                 ));
             });
@@ -281,6 +358,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                         totals: mt.totals().to_vec(),
                         actions,
                     },
+                    std::mem::take(&mut *notes.borrow_mut()),
                     Some(e.to_string()),
                 ));
             }
@@ -315,7 +393,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             names[0],
             names[1]
         )?;
-        for (i, (log, err)) in hands.iter().enumerate() {
+        for (i, (log, hand_notes, err)) in hands.iter().enumerate() {
             if args.hand.is_some_and(|h| h as usize != i) {
                 continue;
             }
@@ -330,6 +408,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 names: Some(&names),
                 show_hand: false,
                 taxed: plan.mode == Mode::Matches,
+                notes: hand_notes,
             };
             print_hand(&mut out, log, &how, err.as_deref())?;
             last = Some(log.clone());
@@ -382,7 +461,13 @@ pub struct HandPrint<'a> {
     /// The hand is scored with the tax (D-15) on its running totals: a hand
     /// of a match or a saved log; single hands (mode hands) are not taxed.
     pub taxed: bool,
+    /// Notes printed under the action of that index (where a search agent
+    /// left its policy), in order.
+    pub notes: &'a [(usize, String)],
 }
+
+/// A hand's notes: the index of the action each is printed under.
+type Notes = Vec<(usize, String)>;
 
 impl HandPrint<'_> {
     fn label(&self, p: usize) -> String {
@@ -438,6 +523,9 @@ pub fn print_hand(
             _ => String::new(),
         };
         writeln!(out, "turn {turn:>3}  {:<w$}  {a}{extra}", labels[p])?;
+        for (_, note) in how.notes.iter().filter(|(at, _)| *at == i) {
+            writeln!(out, "           {note}")?;
+        }
         if matches!(a, Action::Discard(_)) && !g.is_terminal() {
             writeln!(
                 out,
@@ -653,4 +741,114 @@ fn audit(
         ],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::{Card, MoveBuf, Rules};
+
+    /// A stand-in search agent: plays the first legal action and reports
+    /// what it is given to report.
+    struct Scripted {
+        choices: Vec<Choice>,
+        departures_per_act: u64,
+        totals: SearchStats,
+    }
+
+    impl Agent for Scripted {
+        fn name(&self) -> String {
+            "scripted".into()
+        }
+        fn act(
+            &mut self,
+            _view: &kanaszta_engine::SeatView,
+            moves: &mut kanaszta_engine::Moves,
+            _rng: &mut Pcg64Mcg,
+        ) -> Action {
+            self.totals.searches += 2;
+            self.totals.departures += self.departures_per_act;
+            moves.all()[0]
+        }
+        fn choices(&self) -> &[Choice] {
+            &self.choices
+        }
+        fn search_totals(&self) -> Option<SearchStats> {
+            Some(self.totals)
+        }
+    }
+
+    fn choice(option: Macro, policy: bool, chosen: bool) -> Choice {
+        Choice {
+            option,
+            value: if chosen { 0.25 } else { -0.125 },
+            se: None,
+            visits: 10,
+            policy,
+            chosen,
+        }
+    }
+
+    #[test]
+    fn a_departure_is_noted_with_both_options() {
+        let c = [
+            choice(Macro::Draw, true, false),
+            choice(Macro::Take, false, true),
+        ];
+        assert_eq!(
+            departure_note(&c).as_deref(),
+            Some("search: take over the policy's draw (mean reward +0.250 v -0.125, 10 v 10 playouts)")
+        );
+        let kept = [
+            choice(Macro::Draw, true, true),
+            choice(Macro::Take, false, false),
+        ];
+        assert_eq!(departure_note(&kept), None);
+    }
+
+    /// The recorder notes each departure an action made under that action:
+    /// the last search's from its choices, an earlier one's as a hold over
+    /// the policy's meld; none where the counts do not rise.
+    #[test]
+    fn the_recorder_notes_every_departure_of_an_action() {
+        let cases = [
+            (vec![choice(Macro::Draw, true, true)], 0, vec![]),
+            (
+                vec![
+                    choice(Macro::Discard(Card::HEART_ACE), true, false),
+                    choice(Macro::Discard(Card::HEART_ACE), false, true),
+                ],
+                1,
+                vec!["search: discard AH over the policy's discard AH"],
+            ),
+            (vec![choice(Macro::Draw, true, true)], 1, vec![HOLD_NOTE]),
+            (
+                vec![
+                    choice(Macro::Draw, true, false),
+                    choice(Macro::Free, false, true),
+                ],
+                2,
+                vec![HOLD_NOTE, "search: free over the policy's draw"],
+            ),
+        ];
+        for (choices, departures_per_act, expected) in cases {
+            let inner = Box::new(Scripted {
+                choices,
+                departures_per_act,
+                totals: SearchStats::default(),
+            });
+            let (mut agents, log, notes) = recorders(vec![inner]);
+            log.borrow_mut().extend([Action::Draw, Action::Draw]);
+            let g = GameState::new(Rules::default(), 1);
+            let mut buf = MoveBuf::new();
+            let p = g.current_player();
+            agents[0].act(&g.view(p), &mut g.moves(&mut buf), &mut Pcg64Mcg::new(1));
+            let notes = notes.borrow();
+            assert_eq!(notes.len(), expected.len(), "{notes:?}");
+            for ((at, note), want) in notes.iter().zip(&expected) {
+                assert_eq!(*at, 2, "under the action to come");
+                assert!(note.starts_with(want), "{note} v {want}");
+            }
+        }
+    }
 }
