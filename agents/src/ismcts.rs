@@ -920,18 +920,18 @@ impl Agent for IsmctsAgent {
                 } else {
                     Vec::new()
                 };
-                let played = if cands.len() > 1 {
+                let (played, lead) = if cands.len() > 1 {
                     let (leader, lead) = core.race(view, stage, &cands, anchor, rng);
-                    anchored(leader, anchor, lead, core.params.margin)
+                    (anchored(leader, anchor, lead, core.params.margin), lead)
                 } else if best == anchor {
-                    best
+                    (best, None)
                 } else {
                     let lead = if paired {
                         core.paired_lead(opts, best, anchor)
                     } else {
                         Some(core.check(view, stage, best, anchor, rng))
                     };
-                    anchored(best, anchor, lead, core.params.margin)
+                    (anchored(best, anchor, lead, core.params.margin), lead)
                 };
                 note_departure(&mut core.last, &mut core.total, played != anchor);
                 core.choices.clear();
@@ -942,6 +942,7 @@ impl Agent for IsmctsAgent {
                     visits: s.visits,
                     policy: s.m == anchor,
                     chosen: s.m == played,
+                    lead: lead.filter(|_| s.m == played && played != anchor),
                 }));
                 played
             })

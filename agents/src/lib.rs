@@ -96,6 +96,12 @@ pub struct Choice {
     pub policy: bool,
     /// The option the agent played.
     pub chosen: bool,
+    /// On the option played where it is not the policy's: the lead over
+    /// the policy's option that decided it (mean reward difference and
+    /// its standard error), measured where the agent measures it (ismcts:
+    /// its race on fresh worlds, or its own paired worlds; pimc: its
+    /// worlds). `None` elsewhere.
+    pub lead: Option<(f64, f64)>,
 }
 
 /// The budgets of the finisher's searches for a way to end the turn: the

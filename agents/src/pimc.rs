@@ -257,6 +257,7 @@ impl Agent for PimcAgent {
                     visits: worlds,
                     policy: *m == anchor,
                     chosen: *m == played,
+                    lead: lead.filter(|_| *m == played && played != anchor),
                 }));
                 played
             })

@@ -334,8 +334,9 @@ fn search_agents_report_their_choices() {
 /// one whose move was not the policy's own. Through a hand of each (with
 /// no margin, so that they leave the policy often), wherever an action ran
 /// one search its count of departures rises exactly when its choices show
-/// the played option apart from the policy's; and the counts rise
-/// somewhere. Agents that do not search count nothing.
+/// the played option apart from the policy's, that option alone carrying
+/// the lead that decided it; and the counts rise somewhere. Agents that
+/// do not search count nothing.
 #[test]
 fn search_agents_count_where_they_leave_their_policy() {
     for spec in ["ismcts:iters=60,race=8,margin=0", "pimc:worlds=6,margin=0"] {
@@ -362,7 +363,16 @@ fn search_agents_count_where_they_leave_their_policy() {
                 assert!(n.departures - b.departures <= n.searches - b.searches);
                 if n.searches - b.searches == 1 {
                     single += 1;
-                    let shown = agents[p].choices().iter().any(|c| c.chosen && !c.policy);
+                    let ch = agents[p].choices();
+                    let shown = ch.iter().any(|c| c.chosen && !c.policy);
+                    // The lead that decided a departure is on the option
+                    // played, and only there; with no margin, any lead above 0.
+                    for c in ch {
+                        match c.lead {
+                            Some((d, se)) => assert!(c.chosen && !c.policy && d > 0.0 && se >= 0.0),
+                            None => assert!(!c.chosen || c.policy || spec.starts_with("ismcts")),
+                        }
+                    }
                     assert_eq!(n.departures - b.departures, u64::from(shown), "{spec}");
                     departed += u64::from(shown);
                 }

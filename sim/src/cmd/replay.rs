@@ -127,9 +127,13 @@ fn departure_note(choices: &[Choice]) -> Option<String> {
         m => m.to_string(),
     };
     let played = choices.iter().find(|c| c.chosen && !c.policy)?;
+    let lead = played
+        .lead
+        .map(|(d, se)| format!("lead {d:+.3} ± {se:.3}; "))
+        .unwrap_or_default();
     Some(match choices.iter().find(|c| c.policy) {
         Some(q) => format!(
-            "search: {} over the policy's {} (mean reward {:+.3} v {:+.3}, {} v {} playouts)",
+            "search: {} over the policy's {} ({lead}search means {:+.3} v {:+.3}, {} v {} playouts)",
             option(&played.option),
             option(&q.option),
             played.value,
@@ -138,7 +142,7 @@ fn departure_note(choices: &[Choice]) -> Option<String> {
             q.visits
         ),
         None => format!(
-            "search: {} over the policy's move (mean reward {:+.3}, {} playouts)",
+            "search: {} over the policy's move ({lead}search mean {:+.3}, {} playouts)",
             option(&played.option),
             played.value,
             played.visits
@@ -786,6 +790,7 @@ mod tests {
             visits: 10,
             policy,
             chosen,
+            lead: (chosen && !policy).then_some((0.0625, 0.015625)),
         }
     }
 
@@ -797,7 +802,7 @@ mod tests {
         ];
         assert_eq!(
             departure_note(&c).as_deref(),
-            Some("search: take over the policy's draw (mean reward +0.250 v -0.125, 10 v 10 playouts)")
+            Some("search: take over the policy's draw (lead +0.062 ± 0.016; search means +0.250 v -0.125, 10 v 10 playouts)")
         );
         let kept = [
             choice(Macro::Draw, true, true),
