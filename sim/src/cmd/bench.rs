@@ -587,6 +587,15 @@ mod tests {
             .collect()
     }
 
+    /// The agents named, each behind a stopwatch on its clock.
+    fn timed(names: [&str; 2], clocks: &[Rc<RefCell<AgentClock>>; 2]) -> Vec<Box<dyn Agent>> {
+        agents(names)
+            .into_iter()
+            .zip(clocks)
+            .map(|(a, c)| Box::new(Timed::new(a, Rc::clone(c))) as Box<dyn Agent>)
+            .collect()
+    }
+
     /// The stopwatch only reads the clock: a hand played by timed agents
     /// ends in the very state the bare agents reach, and every action
     /// played is on the clock of the seat that played it.
@@ -602,11 +611,7 @@ mod tests {
                 Rc::new(RefCell::new(AgentClock::default())),
                 Rc::new(RefCell::new(AgentClock::default())),
             ];
-            let mut timed: Vec<Box<dyn Agent>> = agents(["rules", "greedy"])
-                .into_iter()
-                .zip(&clocks)
-                .map(|(a, c)| Box::new(Timed::new(a, Rc::clone(c))) as Box<dyn Agent>)
-                .collect();
+            let mut timed = timed(["rules", "greedy"], &clocks);
             let mut state = GameState::new(Rules::default(), seed);
             let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
             let timed_play = play_hand(&mut state, &mut timed, &mut rngs).expect("plays");
@@ -638,11 +643,7 @@ mod tests {
         ];
         let mut own = SearchStats::default();
         for seed in 0..2 {
-            let mut timed: Vec<Box<dyn Agent>> = agents(["pimc:worlds=4,margin=0", "greedy"])
-                .into_iter()
-                .zip(&clocks)
-                .map(|(a, c)| Box::new(Timed::new(a, Rc::clone(c))) as Box<dyn Agent>)
-                .collect();
+            let mut timed = timed(["pimc:worlds=4,margin=0", "greedy"], &clocks);
             let mut state = GameState::new(Rules::default(), seed);
             let mut rngs = vec![seat_rng(seed, 0), seat_rng(seed, 1)];
             play_hand(&mut state, &mut timed, &mut rngs).expect("plays");
