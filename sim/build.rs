@@ -28,19 +28,22 @@ fn main() {
     );
     println!("cargo:rustc-env=KANASZTA_DIRTY={dirty}");
     // Run again when the commit moves (HEAD, the branch's ref) or the
-    // sources change (dirty), not on every build.
+    // sources change (dirty), not on every build. Only files that exist
+    // are watched: cargo reruns a build script on every build while a
+    // watched path is missing (a fresh clone may have no loose branch ref,
+    // a repository that never packed has no packed-refs).
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
         let dir = PathBuf::from(dir);
-        println!("cargo:rerun-if-changed={}", dir.join("HEAD").display());
+        let mut watch = vec![dir.join("HEAD")];
         if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
             let common = PathBuf::from(common);
-            println!(
-                "cargo:rerun-if-changed={}",
-                common.join("packed-refs").display()
-            );
+            watch.push(common.join("packed-refs"));
             if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                println!("cargo:rerun-if-changed={}", common.join(head).display());
+                watch.push(common.join(head));
             }
+        }
+        for path in watch.iter().filter(|p| p.exists()) {
+            println!("cargo:rerun-if-changed={}", path.display());
         }
     }
     for src in ["src", "../engine/src", "../agents/src", "../Cargo.lock"] {
