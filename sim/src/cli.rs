@@ -122,7 +122,7 @@ pub enum Command {
     Apply(cmd::apply::ApplyArgs),
     /// Print the rule switches and their values.
     #[command(
-        after_help = "Example:\n  kanaszta rules --rules decorated-2003-01 --set tax=off\n      every switch of the 2003-01 rules with the tax turned off"
+        after_help = "Examples:\n  kanaszta rules --rules decorated-2003-01 --set tax=off\n      every switch of the 2003-01 rules with the tax turned off\n  kanaszta rules --explain D-6.3 --explain C-18\n      the text of two rules\n\nThe rules reference (every rule, interpretation and switch): docs/RULES.md."
     )]
     Rules(cmd::rules::RulesCmdArgs),
     /// Tune an agent's number parameters by self-play against a set of

@@ -11,6 +11,7 @@ mod input;
 mod lock;
 mod report;
 mod rows;
+mod rules_doc;
 mod runner;
 mod signals;
 mod sprt;
@@ -46,7 +47,11 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kanaszta: {e}");
+            let message = e.to_string();
+            eprintln!("kanaszta: {message}");
+            if let Some(hint) = rules_doc::see_also(&message) {
+                eprintln!("{hint}");
+            }
             ExitCode::from(1)
         }
     }

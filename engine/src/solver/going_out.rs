@@ -277,7 +277,7 @@ pub(super) fn table_canasta_reachable(groups: &[Group]) -> bool {
     wilds - kept + best >= 0
 }
 
-/// Whether a canasta (D-10.1) can be on the table once some of `cards`
+/// Whether a canasta (D-10) can be on the table once some of `cards`
 /// are melded onto `groups`, by counting: a group there is one already,
 /// or seven wilds in all make a group of wilds, or a rank's naturals in
 /// one group (its group's, which no others join, and the hand's) number

@@ -250,5 +250,8 @@ pub(super) fn stop_status(
         i + 1,
         i + 1
     );
+    if let Some(hint) = crate::rules_doc::see_also(&e.to_string()) {
+        let _ = writeln!(err, "{hint}");
+    }
     ExitCode::from(EXIT_ILLEGAL)
 }

@@ -38,6 +38,9 @@ pub fn run(c: CheckArgs) -> Result<ExitCode, CliError> {
         }
         Err(e) => {
             println!("illegal: {a}: {e}");
+            if let Some(hint) = crate::rules_doc::see_also(&e.to_string()) {
+                eprintln!("{hint}");
+            }
             Ok(ExitCode::from(EXIT_ILLEGAL))
         }
     }

@@ -102,6 +102,9 @@ pub fn check(g: &ClassicState, action: &str) -> Result<ExitCode, CliError> {
         }
         Err(e) => {
             println!("illegal: {a}: {e}");
+            if let Some(hint) = crate::rules_doc::see_also(&e.to_string()) {
+                eprintln!("{hint}");
+            }
             Ok(ExitCode::from(EXIT_ILLEGAL))
         }
     }

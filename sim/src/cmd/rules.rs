@@ -2,6 +2,7 @@
 
 use crate::cli::RulesArgs;
 use crate::error::CliError;
+use crate::rules_doc;
 use clap::Args;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -11,10 +12,32 @@ use std::process::ExitCode;
 pub struct RulesCmdArgs {
     #[command(flatten)]
     rules: RulesArgs,
+    /// Print the text of one rule instead (an identifier such as D-6.3,
+    /// I-32 or C-18, or a section such as D-6), from the rules reference
+    /// docs/RULES.md (repeatable).
+    #[arg(long, value_name = "ID")]
+    explain: Vec<String>,
 }
 
 /// Runs `kanaszta rules`.
 pub fn run(a: RulesCmdArgs) -> Result<ExitCode, CliError> {
+    if !a.explain.is_empty() {
+        let mut text = String::new();
+        for id in &a.explain {
+            let id = id.trim().to_ascii_uppercase();
+            let rule =
+                rules_doc::explain(&id).ok_or_else(|| CliError::Input(rules_doc::unknown(&id)))?;
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let _ = writeln!(text, "{rule}");
+        }
+        return super::print(&text);
+    }
+    eprintln!(
+        "every rule named here: {}; `kanaszta rules --explain ID` prints one",
+        rules_doc::RULES_PATH
+    );
     if let Some(rules) = a.rules.classic()? {
         let settings = rules.settings();
         let w = settings
