@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("kanaszta: internal error: {info}");
     }));
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(with_default_command(std::env::args_os().collect())) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -55,6 +55,18 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The arguments with `play` put in front of options given without a
+/// command (`kanaszta --hands 100`), since `play` is the default command;
+/// `--help` and `--version` stay the whole tool's.
+fn with_default_command(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let first = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    let own = ["-h", "--help", "-V", "--version"];
+    if first.starts_with('-') && !own.contains(&first) {
+        args.insert(1, "play".into());
+    }
+    args
 }
 
 /// Runs the command (`play` when none is given).

@@ -68,6 +68,33 @@ fn bad_rule_switch_is_a_clear_error() {
     assert!(!err.contains("panicked"));
 }
 
+/// Options given without a command are the default command's, `play`.
+#[test]
+fn options_without_a_command_are_plays() {
+    let dir = std::env::temp_dir().join(format!("kanaszta-cli-default-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let (code, stdout, stderr) = kanaszta(&[
+        "--a",
+        "random",
+        "--b",
+        "greedy",
+        "--hands",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+        out,
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(dir.join("hands.csv").is_file(), "{stdout}{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, help, _) = kanaszta(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(help.contains("Without a command"), "{help}");
+}
+
 #[test]
 fn rules_lists_switches() {
     let (code, out, _) = kanaszta(&["rules", "--set", "opening=90"]);
