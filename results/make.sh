@@ -14,7 +14,8 @@
 # Every figure comes from the `kanaszta` binary ($KANASZTA, default
 # target/release/kanaszta; build it with `cargo build --release -p kanaszta`).
 # Raw per-hand CSVs are large: they go to $WORK (default a temporary
-# directory) and only summaries and charts are kept in results/.
+# directory, removed at the end; set WORK to keep them) and only summaries
+# and charts are kept in results/.
 set -euo pipefail
 
 K=${KANASZTA:-target/release/kanaszta}
@@ -27,7 +28,12 @@ if [ "${1:-}" = "--quick" ]; then
 fi
 ONLY=" ${*:-tax opening seat switches ladder anatomy classic} "
 want() { [[ "$ONLY" == *" $1 "* ]]; }
-WORK=${WORK:-$(mktemp -d)}
+# Raw runs go to $WORK when it is given (and stay there, for REUSE=1);
+# else to a temporary directory that is removed when the script ends.
+if [ -z "${WORK:-}" ]; then
+    WORK=$(mktemp -d)
+    trap 'rm -rf "$WORK"' EXIT
+fi
 mkdir -p "$OUT"
 [ -x "$K" ] || { echo "no kanaszta binary at $K: cargo build --release -p kanaszta" >&2; exit 1; }
 
