@@ -223,6 +223,103 @@ pub fn cell_matches(cell: &str, want: &str) -> bool {
     cell == want || norm(cell) == norm(want)
 }
 
+/// How a `--where` condition compares a cell with its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// `COL=VALUE`: the same text (`true`/`false` match `1`/`0`).
+    Eq,
+    /// `COL!=VALUE`: not the same text.
+    Ne,
+    /// `COL<VALUE`: a number below.
+    Lt,
+    /// `COL<=VALUE`.
+    Le,
+    /// `COL>VALUE`.
+    Gt,
+    /// `COL>=VALUE`.
+    Ge,
+}
+
+/// One `--where` condition of `aggregate` and `plot`: a column, a
+/// comparison and a value. `=` and `!=` compare text; `<`, `<=`, `>` and
+/// `>=` compare numbers, and a cell that is not a number never passes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Filter {
+    /// The column's name.
+    pub col: String,
+    /// The comparison.
+    pub op: Compare,
+    /// The value as written.
+    pub value: String,
+    /// The value as a number, for `<`, `<=`, `>`, `>=`.
+    number: f64,
+}
+
+impl Filter {
+    /// What `--where` accepts, for messages.
+    pub const ACCEPTED: &'static str =
+        "COL=VALUE, COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N (e.g. `lead_before<=-2000`)";
+
+    /// Reads `COL=VALUE`, `COL!=VALUE`, `COL<N`, `COL<=N`, `COL>N` or
+    /// `COL>=N` (`==` is taken as `=`).
+    pub fn parse(text: &str) -> Result<Filter, String> {
+        let bad = |why: &str| format!("--where `{text}`: {why}; expected {}", Filter::ACCEPTED);
+        let at = text
+            .find(['=', '!', '<', '>'])
+            .ok_or_else(|| bad("no comparison"))?;
+        let col = text[..at].trim();
+        if col.is_empty() {
+            return Err(bad("no column before the comparison"));
+        }
+        let rest = &text[at..];
+        let (op, len) = [
+            ("==", Compare::Eq),
+            ("!=", Compare::Ne),
+            ("<=", Compare::Le),
+            (">=", Compare::Ge),
+            ("=", Compare::Eq),
+            ("<", Compare::Lt),
+            (">", Compare::Gt),
+        ]
+        .iter()
+        .find(|(sym, _)| rest.starts_with(sym))
+        .map(|(sym, op)| (*op, sym.len()))
+        .ok_or_else(|| bad("`!` must be followed by `=`"))?;
+        let value = rest[len..].trim().to_string();
+        let number = match op {
+            Compare::Eq | Compare::Ne => f64::NAN,
+            _ => value
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| bad(&format!("`{value}` is not a number to compare with")))?,
+        };
+        Ok(Filter {
+            col: col.to_string(),
+            op,
+            value,
+            number,
+        })
+    }
+
+    /// Whether `cell` passes the condition.
+    pub fn matches(&self, cell: &str) -> bool {
+        let cmp = |f: fn(f64, f64) -> bool| {
+            cell.trim()
+                .parse::<f64>()
+                .is_ok_and(|x| !x.is_nan() && f(x, self.number))
+        };
+        match self.op {
+            Compare::Eq => cell_matches(cell, &self.value),
+            Compare::Ne => !cell_matches(cell, &self.value),
+            Compare::Lt => cmp(|x, v| x < v),
+            Compare::Le => cmp(|x, v| x <= v),
+            Compare::Gt => cmp(|x, v| x > v),
+            Compare::Ge => cmp(|x, v| x >= v),
+        }
+    }
+}
+
 /// Columns renamed in the command's CSVs, (old, new): a reader asked for
 /// either name finds a file that has the other, so scripts and files from
 /// before the renaming keep working.

@@ -8,7 +8,7 @@
 
 use super::parse_filters;
 use crate::error::CliError;
-use crate::input::{self, cell_matches, column, fmt_num, number, CsvGuard};
+use crate::input::{self, column, fmt_num, number, CsvGuard, Filter};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -27,9 +27,11 @@ pub struct AggregateArgs {
     /// with some cells that are not numbers is left out with a warning).
     #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
     cols: Vec<String>,
-    /// Keep only rows where COL equals VALUE (repeatable; `true` and
-    /// `false` also match 1 and 0).
-    #[arg(long = "where", value_name = "COL=VALUE")]
+    /// Keep only rows that pass this condition (repeatable; all must
+    /// pass): COL=VALUE (`true` and `false` also match 1 and 0),
+    /// COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N,
+    /// e.g. `--where lead_before<=-2000`.
+    #[arg(long = "where", value_name = "COND")]
     filter: Vec<String>,
     /// Write the CSV to this file instead of standard output (also accepted as `--out`).
     #[arg(long = "file", alias = "out", value_name = "FILE")]
@@ -113,7 +115,7 @@ pub fn aggregate(
     name: &str,
     by: &[String],
     cols: &[String],
-    filter: &[(String, String)],
+    filter: &[Filter],
 ) -> Result<String, String> {
     aggregate_from(text.as_bytes(), name, by, cols, filter, &mut Vec::new())
 }
@@ -122,7 +124,7 @@ pub fn aggregate(
 /// file may be of any size) grouped by `by`, over `cols` (when empty: every
 /// column whose non-empty cells are all numbers; columns with some numbers
 /// and some text are left out with a warning in `warnings`). `filter` keeps
-/// rows whose column equals a value (`true`/`false` match `1`/`0`).
+/// the rows that pass every condition.
 /// Returns CSV text. Empty input, a quote left open, a record too long or
 /// a cell of a chosen column that is not a number are errors.
 pub fn aggregate_from(
@@ -130,7 +132,7 @@ pub fn aggregate_from(
     name: &str,
     by: &[String],
     cols: &[String],
-    filter: &[(String, String)],
+    filter: &[Filter],
     warnings: &mut Vec<String>,
 ) -> Result<String, String> {
     let mut r = csv::ReaderBuilder::new()
@@ -157,9 +159,9 @@ pub fn aggregate_from(
     }
     let find = |c: &str| column(&header, c, name);
     let by_i: Vec<usize> = by.iter().map(|c| find(c)).collect::<Result<_, _>>()?;
-    let filt: Vec<(usize, &str)> = filter
+    let filt: Vec<(usize, &Filter)> = filter
         .iter()
-        .map(|(c, v)| find(c).map(|i| (i, v.as_str())))
+        .map(|f| find(&f.col).map(|i| (i, f)))
         .collect::<Result<_, _>>()?;
     let chosen = !cols.is_empty();
     let col_i: Vec<usize> = if chosen {
@@ -187,7 +189,7 @@ pub fn aggregate_from(
         }
         if !filt
             .iter()
-            .all(|(i, v)| cell_matches(rec.get(*i).unwrap_or(""), v))
+            .all(|(i, f)| f.matches(rec.get(*i).unwrap_or("")))
         {
             continue;
         }
@@ -358,8 +360,37 @@ mod tests {
     #[test]
     fn filters_and_chosen_columns() {
         let csv = "a,b,x\n1,k,5\n1,j,7\n2,k,9\n";
-        let out = aggregate(csv, "h", &[], &["x".into()], &[("b".into(), "k".into())]).unwrap();
+        let out = aggregate(csv, "h", &[], &["x".into()], &[where_("b=k")]).unwrap();
         assert!(out.contains("x,2,7.0000,"), "{out}");
+    }
+
+    fn where_(text: &str) -> Filter {
+        Filter::parse(text).unwrap()
+    }
+
+    /// `--where` compares numbers with `<`, `<=`, `>`, `>=` and text with
+    /// `!=`; a cell that is not a number passes no number comparison.
+    #[test]
+    fn filters_compare_numbers_and_exclude_values() {
+        let csv = "lead,b,x\n-2500,k,1\n-2000,j,2\n-1999,k,4\n500,k,8\nnone,k,16\n";
+        let sum = |conds: &[&str]| {
+            let f: Vec<Filter> = conds.iter().map(|c| where_(c)).collect();
+            let out = aggregate(csv, "h", &[], &["x".into()], &f).unwrap();
+            let row = out.lines().nth(1).unwrap_or("").to_string();
+            let n: u64 = row.split(',').nth(1).unwrap_or("0").parse().unwrap_or(0);
+            n
+        };
+        assert_eq!(sum(&["lead<=-2000"]), 2);
+        assert_eq!(sum(&["lead<-2000"]), 1);
+        assert_eq!(sum(&["lead>-2000"]), 2);
+        assert_eq!(sum(&["lead>=-2000"]), 3);
+        assert_eq!(sum(&["b!=k"]), 1);
+        assert_eq!(sum(&["b==k", "lead>0"]), 1);
+        assert_eq!(sum(&["lead=none"]), 1);
+        for bad in ["lead", "lead<abc", "<=3", "lead!3", "lead>=inf"] {
+            let e = Filter::parse(bad).unwrap_err();
+            assert!(e.contains(bad) && e.contains("COL<=N"), "{e}");
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod tournament;
 pub mod tune;
 
 use crate::error::CliError;
+use crate::input::Filter;
 use kanaszta_agents::AgentSpec;
 use std::process::ExitCode;
 
@@ -32,15 +33,11 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, CliError> {
     Ok(text.parse::<AgentSpec>()?)
 }
 
-/// `COL=VALUE` filters of `--where`.
-pub fn parse_filters(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
+/// The conditions of `--where` (see [`Filter::parse`]).
+pub fn parse_filters(items: &[String]) -> Result<Vec<Filter>, CliError> {
     items
         .iter()
-        .map(|f| {
-            f.split_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| CliError::Input(format!("--where `{f}`: expected COL=VALUE")))
-        })
+        .map(|f| Filter::parse(f).map_err(CliError::Input))
         .collect()
 }
 

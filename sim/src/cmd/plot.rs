@@ -12,7 +12,7 @@
 
 use super::parse_filters;
 use crate::error::CliError;
-use crate::input::{self, cell_matches, CsvGuard};
+use crate::input::{self, CsvGuard, Filter};
 use clap::Args;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -44,8 +44,9 @@ pub struct PlotArgs {
     /// One series per value of this column.
     #[arg(long, value_name = "COL")]
     group: Option<String>,
-    /// Keep only rows where COL equals VALUE (repeatable).
-    #[arg(long = "where", value_name = "COL=VALUE")]
+    /// Keep only rows that pass this condition (repeatable): COL=VALUE,
+    /// COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N.
+    #[arg(long = "where", value_name = "COND")]
     filter: Vec<String>,
     /// Chart title.
     #[arg(long, default_value = "")]
@@ -135,8 +136,8 @@ pub struct Spec {
     pub hi: Option<String>,
     /// One series per value of this column.
     pub group: Option<String>,
-    /// Keep only rows where column = value (repeatable).
-    pub filter: Vec<(String, String)>,
+    /// Keep only rows that pass every condition.
+    pub filter: Vec<Filter>,
     /// Chart title.
     pub title: String,
     /// Histogram bins.
@@ -255,8 +256,8 @@ fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>,
         None => None,
     };
     let mut filters = Vec::new();
-    for (k, v) in &spec.filter {
-        filters.push((table.col(k, file)?, v.clone()));
+    for f in &spec.filter {
+        filters.push((table.col(&f.col, file)?, f));
     }
     let rows: Vec<(usize, &Vec<String>)> = table
         .rows
@@ -265,7 +266,7 @@ fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>,
         .filter(|(_, r)| {
             filters
                 .iter()
-                .all(|(i, v)| r.get(*i).is_some_and(|c| cell_matches(c, v)))
+                .all(|(i, f)| r.get(*i).is_some_and(|c| f.matches(c)))
         })
         .map(|(i, r)| (i + 2, r))
         .collect();
@@ -783,7 +784,7 @@ mod tests {
         let svg = render(&t, &s, "x").unwrap();
         assert_eq!(svg.matches("<polyline").count(), 3);
         let mut s2 = s.clone();
-        s2.filter = vec![("tax".into(), "on".into())];
+        s2.filter = vec![Filter::parse("tax=on").unwrap()];
         let svg = render(&t, &s2, "x").unwrap();
         assert_eq!(svg.matches("<polyline").count(), 1);
     }
