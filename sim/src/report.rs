@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Columns of a sweep row shared by both agents (taken from A's summary).
-const SHARED: [&str; 21] = [
+const SHARED: [&str; 27] = [
     "games",
     "errors",
     "hands",
@@ -31,6 +31,12 @@ const SHARED: [&str; 21] = [
     "starter_win_lo",
     "starter_win_hi",
     "mean_match_hands",
+    "mean_lead_changes",
+    "lead_changes_lo",
+    "lead_changes_hi",
+    "all_comeback_rate",
+    "all_comeback_lo",
+    "all_comeback_hi",
 ];
 
 /// Summary columns that name rather than measure.
@@ -476,19 +482,29 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
         .max()
         .unwrap_or(8)
         .max(8);
-    let _ = writeln!(
+    let matches = manifest.mode == Mode::Matches;
+    let _ = write!(
         text,
         "{:<sw$}  {:<22}  {:<22}  {:>6}  {:>7}",
         "setting",
         format!("{a} wins [95%]"),
         "A − B [95%]",
         "turns",
-        if manifest.mode == Mode::Matches {
-            "hands/m"
-        } else {
-            ""
-        }
+        if matches { "hands/m" } else { "" }
     );
+    // The rule-balance columns of a match run, where the family has them.
+    let balance = matches
+        && stats
+            .first()
+            .is_some_and(|s| named(s, 0).iter().any(|(k, _)| *k == "all_comeback_rate"));
+    if balance {
+        let _ = write!(
+            text,
+            "  {:>8}  {:<22}  {:>7}  {:>7}",
+            "lead ch.", "comebacks [95%]", "tax A/m", "tax B/m"
+        );
+    }
+    text.push('\n');
     for (i, s) in stats.iter().enumerate() {
         let na = named(s, 0);
         let nb = named(s, 1);
@@ -521,7 +537,7 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
             r.push(get(&nb, c));
         }
         rows.push(r);
-        let _ = writeln!(
+        let _ = write!(
             text,
             "{:<sw$}  {:<22}  {:<22}  {:>6}  {:>7}",
             s.settings(),
@@ -530,6 +546,32 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
             get(&na, "mean_turns"),
             get(&na, "mean_match_hands")
         );
+        if balance {
+            let num = |c: &str| get(&na, c).parse::<f64>().ok();
+            let comeback = match (
+                num("all_comeback_rate"),
+                num("all_comeback_lo"),
+                num("all_comeback_hi"),
+            ) {
+                (Some(p), Some(lo), Some(hi)) => pct3(Some((p, lo, hi))),
+                _ => "-".to_string(),
+            };
+            let tax = |v: &[(&str, String)]| {
+                v.iter()
+                    .find(|(k, _)| *k == "mean_tax_paid")
+                    .and_then(|(_, x)| x.parse::<f64>().ok())
+                    .map_or("-".to_string(), |x| format!("{x:.0}"))
+            };
+            let _ = write!(
+                text,
+                "  {:>8}  {:<22}  {:>7}  {:>7}",
+                get(&na, "mean_lead_changes"),
+                comeback,
+                tax(&na),
+                tax(&nb)
+            );
+        }
+        text.push('\n');
     }
     let mut l: Vec<(&str, String)> = vec![
         ("setting", "the values of the --vary switches".into()),
@@ -545,6 +587,20 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
     ];
     if manifest.mode == Mode::Matches {
         l.push(("hands/m", "mean hands per match".into()));
+    }
+    if balance {
+        l.push((
+            "lead ch.",
+            "times the strict leader after a hand changed, per match".into(),
+        ));
+        l.push((
+            "comebacks",
+            "of the matches in which a player trailed by 2,000 or more after some hand, the share he won (both agents); Wilson 95% interval".into(),
+        ));
+        l.push((
+            "tax A/m",
+            "points the tax took (D-15) from agent A per match; tax B/m: from agent B".into(),
+        ));
     }
     legend(text, &l);
     if let Some(dir) = dir {

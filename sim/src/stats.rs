@@ -4,6 +4,7 @@
 //! a Bradley–Terry rating for tournaments.
 
 use crate::rows::{HandRow, MatchRow};
+use crate::runner::COMEBACK;
 use std::fmt::Write as _;
 
 /// 97.5% quantile of the standard normal: 95% two-sided intervals.
@@ -268,6 +269,8 @@ pub struct Side {
     frozen_turns: u64,
     tax_paid: Mean,
     comebacks: u64,
+    /// Matches in which this side trailed by at least [`COMEBACK`].
+    trailed: u64,
 }
 
 /// Statistics of one series (one matchup under one rule setting).
@@ -292,6 +295,7 @@ pub struct SeriesStats {
     starter_wins: u64,
     starter_ties: u64,
     match_hands: Mean,
+    lead_changes: Mean,
     matches_mode: bool,
     diff: PairedDiff,
 }
@@ -323,6 +327,7 @@ impl SeriesStats {
             starter_wins: 0,
             starter_ties: 0,
             match_hands: Mean::default(),
+            lead_changes: Mean::default(),
             matches_mode,
             diff: PairedDiff::default(),
         }
@@ -433,8 +438,12 @@ impl SeriesStats {
             if m.comeback {
                 s.comebacks += 1;
             }
+            if m.max_deficit >= COMEBACK {
+                s.trailed += 1;
+            }
             if side_of(m.seat, m.swapped) == 0 {
                 self.match_hands.add(m.hands as f64);
+                self.lead_changes.add(m.lead_changes as f64);
             }
         }
     }
@@ -498,6 +507,18 @@ impl SeriesStats {
                 "mean_match_hands",
                 "mean_tax_paid",
                 "comebacks",
+                "trailed",
+                "comeback_rate",
+                "comeback_lo",
+                "comeback_hi",
+                "mean_tax_paid_lo",
+                "mean_tax_paid_hi",
+                "mean_lead_changes",
+                "lead_changes_lo",
+                "lead_changes_hi",
+                "all_comeback_rate",
+                "all_comeback_lo",
+                "all_comeback_hi",
             ])
             .collect()
     }
@@ -572,7 +593,43 @@ impl SeriesStats {
         } else {
             String::new()
         });
+        if self.matches_mode {
+            v.push(s.trailed.to_string());
+            push3(&mut v, self.comeback_rate(Some(i)), 4);
+            // mean_tax_paid is above; its interval's bounds here.
+            let mut tax = Vec::new();
+            push3(&mut tax, s.tax_paid.interval(), 1);
+            v.extend(tax.into_iter().skip(1));
+            push3(&mut v, self.lead_changes.interval(), 2);
+            push3(&mut v, self.comeback_rate(None), 4);
+        } else {
+            v.extend(std::iter::repeat_n(String::new(), 12));
+        }
         v
+    }
+
+    /// The share of the matches in which a side trailed by at least
+    /// [`COMEBACK`] that it went on to win, with its Wilson 95% interval:
+    /// of side `i`, or of both sides pooled (`None`). Matches mode only.
+    pub fn comeback_rate(&self, side: Option<usize>) -> Option<(f64, f64, f64)> {
+        let sides: &[Side] = match side {
+            Some(i) => std::slice::from_ref(&self.sides[i]),
+            None => &self.sides,
+        };
+        let won: u64 = sides.iter().map(|s| s.comebacks).sum();
+        let trailed: u64 = sides.iter().map(|s| s.trailed).sum();
+        wilson(won as f64, trailed as f64)
+    }
+
+    /// Lead changes per match (the strict leader after a hand changed),
+    /// counted once per match, with a 95% interval.
+    pub fn lead_changes(&self) -> Option<(f64, f64, f64)> {
+        self.lead_changes.interval()
+    }
+
+    /// Tax paid per match by side `i`, with a 95% interval.
+    pub fn tax_paid(&self, i: usize) -> Option<(f64, f64, f64)> {
+        self.sides[i].tax_paid.interval()
     }
 
     /// A few lines for a person: both agents' results and the difference.
@@ -664,13 +721,35 @@ impl SeriesStats {
         if self.matches_mode {
             let _ = writeln!(
                 out,
-                "match length {} hands; tax paid per match: {} {}, {} {}; comebacks (≥ 2,000 behind) {}",
+                "match length {} hands; lead changes per match {}",
                 fmt_opt(self.match_hands.mean(), 1),
+                mean3(self.lead_changes(), 2),
+            );
+            let _ = writeln!(
+                out,
+                "tax paid per match: {} {}, {} {}",
                 self.agents[0],
-                fmt_opt(self.sides[0].tax_paid.mean(), 0),
+                mean3(self.tax_paid(0), 0),
                 self.agents[1],
-                fmt_opt(self.sides[1].tax_paid.mean(), 0),
-                self.sides[0].comebacks + self.sides[1].comebacks
+                mean3(self.tax_paid(1), 0),
+            );
+            let comeback = |side: Option<usize>| {
+                let sides: Vec<&Side> = match side {
+                    Some(i) => vec![&self.sides[i]],
+                    None => self.sides.iter().collect(),
+                };
+                let won: u64 = sides.iter().map(|s| s.comebacks).sum();
+                let trailed: u64 = sides.iter().map(|s| s.trailed).sum();
+                format!("{won} of {trailed}, {}", pct3(self.comeback_rate(side)))
+            };
+            let _ = writeln!(
+                out,
+                "comebacks (won after trailing by ≥ 2,000): {} {}, {} {}; both {}",
+                self.agents[0],
+                comeback(Some(0)),
+                self.agents[1],
+                comeback(Some(1)),
+                comeback(None),
             );
         }
         let n = self.hands as f64;
@@ -769,7 +848,15 @@ impl SeriesStats {
         if self.matches_mode {
             l.push((
                 "match length",
-                "mean hands per match; tax paid: points the tax took (D-15) from the agent's positive hands, per match".into(),
+                "mean hands per match; lead changes: times the strict leader after a hand changed, per match, 95% interval".into(),
+            ));
+            l.push((
+                "tax paid",
+                "points the tax took (D-15) from the agent's positive hands, per match, 95% interval".into(),
+            ));
+            l.push((
+                "comebacks",
+                "of the matches in which the agent trailed by 2,000 or more after some hand, those it won; Wilson 95% interval".into(),
             ));
         }
         l.push((
@@ -814,6 +901,17 @@ pub fn push3(v: &mut Vec<String>, x: Option<(f64, f64, f64)>, decimals: usize) {
 pub fn pct3(x: Option<(f64, f64, f64)>) -> String {
     x.map_or("-".into(), |(p, lo, hi)| {
         format!("{:.1}% [{:.1}, {:.1}]", 100.0 * p, 100.0 * lo, 100.0 * hi)
+    })
+}
+
+/// `2.31 [2.01, 2.61]`: a mean with its interval, unsigned.
+pub fn mean3(x: Option<(f64, f64, f64)>, decimals: usize) -> String {
+    x.map_or("-".into(), |(m, lo, hi)| {
+        if lo.is_finite() {
+            format!("{m:.decimals$} [{lo:.decimals$}, {hi:.decimals$}]")
+        } else {
+            format!("{m:.decimals$} [?]")
+        }
     })
 }
 

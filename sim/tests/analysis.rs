@@ -149,3 +149,65 @@ fn plot_writes_svg_charts_from_run_csvs() {
         &["not a number"],
     );
 }
+
+/// A sweep of matches answers the rule-balance questions on screen and in
+/// sweep.csv: comebacks as a rate with its interval, lead changes, the
+/// tax paid; the counts agree with matches.csv's rows.
+#[test]
+fn match_sweep_reports_comebacks_lead_changes_and_tax() {
+    let d = tmp("balance");
+    let out = ok(&[
+        "sweep",
+        "--a",
+        "rules",
+        "--b",
+        "greedy",
+        "--matches",
+        "8",
+        "--vary",
+        "tax=on,off",
+        "--threads",
+        "1",
+        "--out",
+        s(&d),
+    ]);
+    for needle in ["lead ch.", "comebacks [95%]", "tax A/m", "trailed by 2,000"] {
+        assert!(out.contains(needle), "{needle}:\n{out}");
+    }
+    let (h, rows) = common::table(&d.join("sweep.csv"));
+    let (mh, mrows) = common::table(&d.join("matches.csv"));
+    let f = |r: &[String], c: &str| r[common::col(&h, c)].parse::<f64>().unwrap();
+    for (series, r) in rows.iter().enumerate() {
+        let tax_on = r[common::col(&h, "tax")] == "on";
+        let trailed = f(r, "a_trailed") + f(r, "b_trailed");
+        let won = f(r, "a_comebacks") + f(r, "b_comebacks");
+        let mine: Vec<&Vec<String>> = mrows
+            .iter()
+            .filter(|m| m[common::col(&mh, "series")] == series.to_string())
+            .collect();
+        let behind = mine
+            .iter()
+            .filter(|m| m[common::col(&mh, "max_deficit")].parse::<i32>().unwrap() >= 2000)
+            .count();
+        assert_eq!(trailed as usize, behind, "series {series}");
+        if trailed > 0.0 {
+            let rate = f(r, "all_comeback_rate");
+            assert!(
+                (rate - won / trailed).abs() < 1e-3,
+                "{rate} v {won}/{trailed}"
+            );
+            assert!(f(r, "all_comeback_lo") <= rate && rate <= f(r, "all_comeback_hi"));
+        }
+        let lead: f64 = mine
+            .iter()
+            .filter(|m| m[common::col(&mh, "seat")] == "0")
+            .map(|m| m[common::col(&mh, "lead_changes")].parse::<f64>().unwrap())
+            .sum::<f64>()
+            / 8.0;
+        assert!(
+            (f(r, "mean_lead_changes") - lead).abs() < 0.01,
+            "series {series}"
+        );
+        assert_eq!(f(r, "a_mean_tax_paid") > 0.0, tax_on, "series {series}");
+    }
+}
