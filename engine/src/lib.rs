@@ -9,7 +9,9 @@
 //! logs ([`GameLog`]); [`Game`] is the interface both rule
 //! families share. Classic canasta, the second rule family (C-1 …
 //! C-24), is in [`classic`]. For learners and bindings, both families
-//! have fixed integer action ids with a legal mask ([`ActionIds`]).
+//! have fixed integer action ids with a legal mask ([`ActionIds`]), a
+//! seat's view as a fixed-size array of numbers ([`Encode`], laid out in
+//! docs/ENCODING.md).
 //!
 //! ```
 //! use kanaszta_engine::{GameState, Rules};
@@ -25,8 +27,10 @@ mod action;
 mod card;
 mod card_set;
 pub mod classic;
+mod classic_encode;
 mod classic_ids;
 mod deadlock;
+mod encode;
 mod error;
 mod game;
 mod group;
@@ -47,8 +51,10 @@ mod test_util;
 pub use action::{Action, ParseActionError};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
+pub use classic_encode::CLASSIC_OBS_LEN;
 pub use classic_ids::CLASSIC_ACTION_IDS;
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
+pub use encode::{Encode, Field, DECORATED_OBS_LEN, ENCODING_VERSION};
 pub use error::RuleError;
 pub use game::Game;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
