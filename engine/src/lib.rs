@@ -11,7 +11,8 @@
 //! C-24), is in [`classic`]. For learners and bindings, both families
 //! have fixed integer action ids with a legal mask ([`ActionIds`]), a
 //! seat's view as a fixed-size array of numbers ([`Encode`], laid out in
-//! docs/ENCODING.md).
+//! docs/ENCODING.md), and one concrete type for a hand of either family
+//! ([`AnyGame`]).
 //!
 //! ```
 //! use kanaszta_engine::{GameState, Rules};
@@ -24,6 +25,7 @@
 #![forbid(unsafe_code)]
 
 mod action;
+mod any_game;
 mod card;
 mod card_set;
 pub mod classic;
@@ -49,6 +51,7 @@ mod tax;
 mod test_util;
 
 pub use action::{Action, ParseActionError};
+pub use any_game::{AnyAction, AnyError, AnyGame, AnyScore};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
 pub use classic_encode::CLASSIC_OBS_LEN;
