@@ -11,8 +11,8 @@
 //! let mut mask = vec![false; g.action_ids()];
 //! let mut obs = vec![0.0f32; g.obs_len()];
 //! while !g.is_terminal() {
-//!     g.encode(g.current_player(), &mut obs);
-//!     g.legal_mask(&mut mask);
+//!     g.encode(g.current_player(), &mut obs).unwrap();
+//!     g.legal_mask(&mut mask).unwrap();
 //!     let id = mask.iter().rposition(|&m| m).unwrap() as u32;
 //!     g.apply_id(id).unwrap();
 //! }
@@ -295,11 +295,20 @@ impl AnyGame {
     }
     /// The legal-action mask over the id space ([`ActionIds::legal_mask`]);
     /// `mask` is at least [`AnyGame::action_ids`] long.
-    pub fn legal_mask(&mut self, mask: &mut [bool]) {
+    pub fn legal_mask(&mut self, mask: &mut [bool]) -> Result<(), AnyError> {
+        if mask.len() < self.action_ids() {
+            return Err(AnyError::Argument(format!(
+                "the mask holds {} entries; {} has {} action ids",
+                mask.len(),
+                self.family(),
+                self.action_ids()
+            )));
+        }
         match &self.game {
             Hand::Decorated(g) => g.legal_mask(&mut self.decorated, mask),
             Hand::Classic(g) => g.legal_mask(&mut self.classic, mask),
         }
+        Ok(())
     }
     /// The id of an action of this hand's family.
     pub fn action_id(&self, action: AnyAction) -> Option<u32> {
@@ -371,13 +380,22 @@ impl AnyGame {
     }
 
     /// Writes seat `seat`'s view into `out` ([`Encode::encode`]; `out`
-    /// is at least [`AnyGame::obs_len`] long). Panics on a seat out of
-    /// range, as indexing does.
-    pub fn encode(&self, seat: usize, out: &mut [f32]) {
+    /// is at least [`AnyGame::obs_len`] long).
+    pub fn encode(&self, seat: usize, out: &mut [f32]) -> Result<(), AnyError> {
+        self.check_seat(seat)?;
+        if out.len() < self.obs_len() {
+            return Err(AnyError::Argument(format!(
+                "the buffer holds {} numbers; the {} encoding has {}",
+                out.len(),
+                self.family(),
+                self.obs_len()
+            )));
+        }
         match &self.game {
             Hand::Decorated(g) => GameState::encode(&g.view(seat), out),
             Hand::Classic(g) => ClassicState::encode(&g.view(seat), out),
         }
+        Ok(())
     }
     /// What seat `seat` sees, as text (the view's debug form: the seat's
     /// side only).

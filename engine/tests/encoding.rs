@@ -337,11 +337,11 @@ fn any_game_plays_both_families_by_id_text_and_action() {
         let mut k = 0;
         while !g.is_terminal() {
             g.legal_ids(&mut ids);
-            g.legal_mask(&mut mask);
+            g.legal_mask(&mut mask).unwrap();
             let text = g.legal_text();
             assert_eq!(ids.len(), text.len());
             assert_eq!(mask.iter().filter(|&&m| m).count(), ids.len());
-            g.encode(g.current_player(), &mut obs);
+            g.encode(g.current_player(), &mut obs).unwrap();
             let i = rng.random_range(0..ids.len());
             // By text and by id, the same hand follows.
             let mut by_text = g.clone();
@@ -368,6 +368,11 @@ fn any_game_plays_both_families_by_id_text_and_action() {
         let w = g.determinize(0, 1).unwrap();
         assert_eq!(w.family(), g.family());
         assert!(g.determinize(players, 1).is_err());
+        assert!(g.encode(players, &mut obs).is_err());
+        let e = g.encode(0, &mut obs[1..]).unwrap_err().to_string();
+        assert!(e.contains("the buffer holds"), "{e}");
+        let e = g.legal_mask(&mut mask[1..]).unwrap_err().to_string();
+        assert!(e.contains("action ids"), "{e}");
         assert!(g.score(g.sides()).is_err());
     }
 }
