@@ -1,13 +1,14 @@
 //! Criterion benchmarks of the engine: dealing, legal-action listing in
-//! representative positions, apply, cloning, determinization and whole
-//! hands. Each asserts what it computed (outside the timed loop or cheaply
+//! representative positions, apply, cloning, determinization, a seat's
+//! encoding and legal mask, and whole hands. Each asserts what it computed (outside the timed loop or cheaply
 //! inside it), so a fast wrong answer fails instead of looking good.
 //!
 //! `cargo bench -p kanaszta-benches` (add `-- <filter>` for a subset).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use kanaszta_benches::{draw_state, meld_state, pickup_state, random_hand, simple_hand};
-use kanaszta_engine::{Action, CardSet, GameState, Phase, Rules};
+use kanaszta_engine::classic::{ClassicRules, ClassicState};
+use kanaszta_engine::{Action, ActionIds, CardSet, Encode, GameState, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
@@ -134,6 +135,42 @@ fn determinize(c: &mut Criterion) {
     assert_eq!(d.table(1 - p), g.table(1 - p));
 }
 
+fn encode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("encode");
+    let g = meld_state();
+    let p = g.current_player();
+    let mut obs = vec![0.0f32; GameState::OBS_LEN];
+    GameState::encode(&g.view(p), &mut obs);
+    let expect: f32 = obs.iter().sum();
+    assert!(expect > 0.0);
+    group.bench_function("decorated", |b| {
+        b.iter(|| GameState::encode(&black_box(&g).view(p), &mut obs))
+    });
+    assert_eq!(obs.iter().sum::<f32>(), expect);
+    let cl = ClassicState::new(ClassicRules::default(), 3, 0, [0; 6]);
+    let mut cobs = vec![0.0f32; ClassicState::OBS_LEN];
+    ClassicState::encode(&cl.view(0), &mut cobs);
+    let cexpect: f32 = cobs.iter().sum();
+    assert!(cexpect > 0.0);
+    group.bench_function("classic", |b| {
+        b.iter(|| ClassicState::encode(&black_box(&cl).view(0), &mut cobs))
+    });
+    assert_eq!(cobs.iter().sum::<f32>(), cexpect);
+    // The mask over the listing of the meld state.
+    let mut legal = Vec::with_capacity(1024);
+    let mut mask = vec![false; GameState::ACTION_IDS];
+    g.legal_mask(&mut legal, &mut mask);
+    let n = legal.len();
+    assert!(n > 0 && mask.iter().filter(|&&m| m).count() <= n);
+    group.bench_function("decorated_legal_mask", |b| {
+        b.iter(|| {
+            black_box(&g).legal_mask(&mut legal, &mut mask);
+            assert_eq!(legal.len(), n);
+        })
+    });
+    group.finish();
+}
+
 fn hands(c: &mut Criterion) {
     // The same ten hands every iteration, so that figures compare across
     // versions; throughput is in actions.
@@ -171,6 +208,6 @@ criterion_group! {
         .sample_size(30)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = deal, legal, apply, clone, determinize, hands
+    targets = deal, legal, apply, clone, determinize, encode, hands
 }
 criterion_main!(benches);

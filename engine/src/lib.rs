@@ -8,7 +8,11 @@
 //! determinization ([`SeatView`]), JSON positions ([`Position`]) and game
 //! logs ([`GameLog`]); [`Game`] is the interface both rule
 //! families share. Classic canasta, the second rule family (C-1 …
-//! C-24), is in [`classic`].
+//! C-24), is in [`classic`]. For learners and bindings, both families
+//! have fixed integer action ids with a legal mask ([`ActionIds`]), a
+//! seat's view as a fixed-size array of numbers ([`Encode`], laid out in
+//! docs/ENCODING.md), and one concrete type for a hand of either family
+//! ([`AnyGame`]).
 //!
 //! ```
 //! use kanaszta_engine::{GameState, Rules};
@@ -21,13 +25,18 @@
 #![forbid(unsafe_code)]
 
 mod action;
+mod any_game;
 mod card;
 mod card_set;
 pub mod classic;
+mod classic_encode;
+mod classic_ids;
 mod deadlock;
+mod encode;
 mod error;
 mod game;
 mod group;
+mod ids;
 mod log;
 mod matches;
 mod position;
@@ -42,12 +51,17 @@ mod tax;
 mod test_util;
 
 pub use action::{Action, ParseActionError};
+pub use any_game::{AnyAction, AnyError, AnyGame, AnyScore};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet};
+pub use classic_encode::CLASSIC_OBS_LEN;
+pub use classic_ids::CLASSIC_ACTION_IDS;
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
+pub use encode::{Encode, Field, DECORATED_OBS_LEN, ENCODING_VERSION};
 pub use error::RuleError;
 pub use game::Game;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};
+pub use ids::{ActionIds, ACTION_IDS_VERSION, DECORATED_ACTION_IDS};
 pub use log::{GameLog, LogError};
 pub use matches::{HandRecord, Match, MatchResult};
 pub use position::{Position, PositionError};

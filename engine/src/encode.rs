@@ -1,0 +1,350 @@
+//! [`Encode`]: a seat's view as a fixed-size array of `f32`, for a learner
+//! or a binding. The decorated encoding is here, the classic one in
+//! `classic_encode`; docs/ENCODING.md describes both field by field, and
+//! each family's [`Encode::FIELDS`] is the same table as data (name,
+//! offset, length, range), so a caller can slice the array by name.
+//!
+//! The encoding is made from the view alone ([`SeatView`],
+//! [`ClassicView`](crate::classic::ClassicView)), which holds no hidden
+//! card: two states that look the same from a seat encode the same.
+//! Seats are relative: slot `q` is the seat `q` places after the viewer
+//! (slot 0 the viewer itself), and unused slots of absent players are 0.
+//! Nothing is allocated: the numbers go into the caller's buffer.
+//!
+//! ```
+//! use kanaszta_engine::{Action, Encode, GameState, Rules, DECORATED_OBS_LEN};
+//! let mut g = GameState::new(Rules::default(), 7);
+//! g.apply(Action::KeepCut { mask: 0 }).unwrap(); // the cut; hands are dealt
+//! let mut obs = vec![0.0f32; DECORATED_OBS_LEN];
+//! GameState::encode(&g.view(0), &mut obs);
+//! let hand = GameState::field("hand").unwrap();
+//! // Suited cards count 0.5 a copy, jokers 1/8.
+//! let held: f32 = obs[hand.offset..hand.offset + hand.len - 1].iter().sum::<f32>() * 2.0
+//!     + obs[hand.offset + hand.len - 1] * 8.0;
+//! assert_eq!(held as usize, g.hand(0).len() as usize);
+//! assert!(held > 0.0);
+//! ```
+
+use crate::card::Card;
+use crate::card_set::CardSet;
+use crate::game::Game;
+use crate::group::{CanastaKind, FLAG_RECEIVED};
+use crate::state::view::SeatView;
+use crate::state::{GameState, Phase, MAX_PLAYERS, PACK};
+use crate::table::MAX_GROUPS;
+
+/// The version of both families' encodings: raised whenever a field is
+/// added, moved or rescaled.
+pub const ENCODING_VERSION: u32 = 1;
+
+/// One field of an encoding: `len` numbers from `offset`, each within
+/// `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Field {
+    /// The field's name, as docs/ENCODING.md names it.
+    pub name: &'static str,
+    /// Its first index.
+    pub offset: usize,
+    /// How many numbers it holds.
+    pub len: usize,
+    /// The least value any of them takes.
+    pub min: f32,
+    /// The greatest value any of them takes.
+    pub max: f32,
+}
+
+/// A family whose seat views encode as numbers.
+pub trait Encode: Game {
+    /// Length of the encoding.
+    const OBS_LEN: usize;
+    /// The fields, in order, covering `0..OBS_LEN`.
+    const FIELDS: &'static [Field];
+
+    /// Writes `view` into `out[..OBS_LEN]` (every entry written; `out`
+    /// is at least [`Encode::OBS_LEN`] long).
+    fn encode(view: &Self::View<'_>, out: &mut [f32]);
+
+    /// The field named `name`.
+    fn field(name: &str) -> Option<Field> {
+        Self::FIELDS.iter().copied().find(|f| f.name == name)
+    }
+}
+
+/// Fields from (name, len, min, max), offsets laid end to end.
+pub(crate) const fn layout<const N: usize>(
+    spec: [(&'static str, usize, f32, f32); N],
+) -> [Field; N] {
+    let mut out = [Field {
+        name: "",
+        offset: 0,
+        len: 0,
+        min: 0.0,
+        max: 0.0,
+    }; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < N {
+        let (name, len, min, max) = spec[i];
+        out[i] = Field {
+            name,
+            offset: at,
+            len,
+            min,
+            max,
+        };
+        at += len;
+        i += 1;
+    }
+    out
+}
+
+/// The end of the last field.
+pub(crate) const fn total(fields: &[Field]) -> usize {
+    let f = fields[fields.len() - 1];
+    f.offset + f.len
+}
+
+/// Hands out the fields of a zeroed buffer in order; debug builds check
+/// that the encoder asks for them by the names of the layout.
+pub(crate) struct Writer<'a> {
+    out: &'a mut [f32],
+    fields: &'static [Field],
+    next: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// Zeroes `out[..len]` of the layout.
+    pub(crate) fn new(out: &'a mut [f32], fields: &'static [Field]) -> Writer<'a> {
+        let n = total(fields);
+        assert!(
+            out.len() >= n,
+            "the buffer holds {} numbers; the encoding has {n}",
+            out.len()
+        );
+        out[..n].fill(0.0);
+        Writer {
+            out,
+            fields,
+            next: 0,
+        }
+    }
+
+    /// The next field, which must be `name`.
+    pub(crate) fn field(&mut self, name: &str) -> &mut [f32] {
+        let f = self.fields[self.next];
+        debug_assert_eq!(f.name, name, "field {} written out of order", self.next);
+        let _ = name;
+        self.next += 1;
+        &mut self.out[f.offset..f.offset + f.len]
+    }
+
+    /// Checks that every field was written.
+    pub(crate) fn done(self) {
+        debug_assert_eq!(self.next, self.fields.len(), "every field written");
+    }
+}
+
+/// Sets `out[i] = 1` if `i` is some.
+pub(crate) fn one_hot(out: &mut [f32], i: Option<usize>) {
+    if let Some(i) = i {
+        out[i] = 1.0;
+    }
+}
+
+/// `x / scale` clamped to `lo..=hi`.
+pub(crate) fn scaled(x: f32, scale: f32, lo: f32, hi: f32) -> f32 {
+    (x / scale).clamp(lo, hi)
+}
+
+/// The 53 card counts of a set: suited kinds 0, 0.5 or 1 (one or two
+/// copies, index rank × 4 + suit), jokers / 8 at 52. `out` is zeroed.
+pub(crate) fn cards(out: &mut [f32], set: CardSet) {
+    let (lo, hi, jokers) = set.raw();
+    let mut bits = lo;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out[i] = 0.5;
+    }
+    let mut bits = hi;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out[i] = 1.0;
+    }
+    out[52] = jokers as f32 / 8.0;
+}
+
+/// Numbers per group in the `groups` field.
+pub const GROUP_FEATURES: usize = 30;
+/// Numbers per player in the `table_flags` field.
+const TABLE_FLAGS: usize = 5;
+const K: usize = Card::KINDS;
+const P: usize = MAX_PLAYERS;
+
+const DECORATED_FIELDS: [Field; 24] = layout([
+    ("players", 5, 0.0, 1.0),
+    ("phase", 5, 0.0, 1.0),
+    ("current", P, 0.0, 1.0),
+    ("starter", P, 0.0, 1.0),
+    ("heart_aces_rule", 1, 0.0, 1.0),
+    ("hand", K, 0.0, 1.0),
+    ("pending_wilds", K, 0.0, 1.0),
+    ("hand_sizes", P, 0.0, 1.0),
+    ("known", P * K, 0.0, 1.0),
+    ("pile", K, 0.0, 1.0),
+    ("pile_size", 1, 0.0, 1.0),
+    ("pile_top", K, 0.0, 1.0),
+    ("pile_flags", 2, 0.0, 1.0),
+    ("twin_card", K, 0.0, 1.0),
+    ("stock_size", 1, 0.0, 1.0),
+    ("stock_bottom", K, 0.0, 1.0),
+    ("cut_cards", K, 0.0, 1.0),
+    ("turn", 4, 0.0, 1.0),
+    ("pickup_top", K, 0.0, 1.0),
+    ("turns", 1, 0.0, 1.0),
+    ("totals", P, -2.0, 2.0),
+    ("opening_minimum", P, 0.0, 1.0),
+    ("table_flags", P * TABLE_FLAGS, 0.0, 1.0),
+    ("groups", P * MAX_GROUPS * GROUP_FEATURES, 0.0, 1.0),
+]);
+
+/// Length of the decorated encoding.
+pub const DECORATED_OBS_LEN: usize = total(&DECORATED_FIELDS);
+
+fn phase_index(p: Phase) -> usize {
+    match p {
+        Phase::Cut => 0,
+        Phase::FirstDiscard => 1,
+        Phase::Draw => 2,
+        Phase::Meld => 3,
+        Phase::Over => 4,
+    }
+}
+
+fn canasta_index(k: CanastaKind) -> usize {
+    match k {
+        CanastaKind::BlackWild => 0,
+        CanastaKind::Black => 1,
+        CanastaKind::Red => 2,
+        CanastaKind::RedWild => 3,
+        CanastaKind::Gold => 4,
+    }
+}
+
+impl Encode for GameState {
+    const OBS_LEN: usize = DECORATED_OBS_LEN;
+    const FIELDS: &'static [Field] = &DECORATED_FIELDS;
+
+    fn encode(v: &SeatView<'_>, out: &mut [f32]) {
+        let n = v.players();
+        let seat = v.seat();
+        let slot = |p: usize| (p + n - seat) % n;
+        let pack = PACK as f32;
+        let mut w = Writer::new(out, &DECORATED_FIELDS);
+        one_hot(w.field("players"), n.checked_sub(2));
+        one_hot(w.field("phase"), Some(phase_index(v.phase())));
+        one_hot(w.field("current"), Some(slot(v.current_player())));
+        one_hot(w.field("starter"), Some(slot(v.starter())));
+        w.field("heart_aces_rule")[0] = v.rules().heart_aces() as u8 as f32;
+        cards(w.field("hand"), v.hand());
+        cards(w.field("pending_wilds"), v.pending_wilds());
+        let f = w.field("hand_sizes");
+        for p in 0..n {
+            f[slot(p)] = v.hand_size(p) as f32 / pack;
+        }
+        let f = w.field("known");
+        for p in 0..n {
+            let q = slot(p);
+            cards(&mut f[q * K..(q + 1) * K], v.known(p));
+        }
+        let pile = v.pile();
+        let f = w.field("pile");
+        for c in pile {
+            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+        }
+        w.field("pile_size")[0] = pile.len() as f32 / pack;
+        one_hot(
+            w.field("pile_top"),
+            v.pile_top().map(|c| c.index() as usize),
+        );
+        let f = w.field("pile_flags");
+        f[0] = v.pile_frozen() as u8 as f32;
+        f[1] = v.pile_top_fresh() as u8 as f32;
+        one_hot(
+            w.field("twin_card"),
+            v.twin_card().map(|c| c.index() as usize),
+        );
+        w.field("stock_size")[0] = v.stock_len() as f32 / pack;
+        let f = w.field("stock_bottom");
+        for c in v.stock_bottom() {
+            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+        }
+        let f = w.field("cut_cards");
+        if v.phase() == Phase::Cut {
+            for c in v.cut_cards() {
+                f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+            }
+        }
+        let pickup = v.pickup();
+        let f = w.field("turn");
+        f[0] = v.free_pickup_offered() as u8 as f32;
+        f[1] = v.must_go_out() as u8 as f32;
+        f[2] = pickup.is_some() as u8 as f32;
+        f[3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
+        one_hot(
+            w.field("pickup_top"),
+            pickup.map(|p| p.top.index() as usize),
+        );
+        w.field("turns")[0] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
+        let f = w.field("totals");
+        for p in 0..n {
+            f[slot(p)] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
+        }
+        let f = w.field("opening_minimum");
+        for p in 0..n {
+            f[slot(p)] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+        }
+        let f = w.field("table_flags");
+        for p in 0..n {
+            let t = v.table(p);
+            let f = &mut f[slot(p) * TABLE_FLAGS..][..TABLE_FLAGS];
+            f[0] = t.opened as u8 as f32;
+            f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
+            f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
+            f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
+            f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
+        }
+        let f = w.field("groups");
+        for p in 0..n {
+            let base = slot(p) * MAX_GROUPS * GROUP_FEATURES;
+            for (gi, g) in v.table(p).groups().iter().enumerate() {
+                let f = &mut f[base + gi * GROUP_FEATURES..][..GROUP_FEATURES];
+                f[0] = 1.0;
+                let set = g.cards();
+                match g.rank() {
+                    Some(r) => {
+                        f[1 + r as usize - 2] = 1.0;
+                        let nat = set.of_rank(r);
+                        for (s, x) in f[13..17].iter_mut().enumerate() {
+                            *x = nat.count(Card::new(r, crate::card::Suit::from_index(s as u8)))
+                                as f32
+                                / 2.0;
+                        }
+                    }
+                    None => f[12] = 1.0,
+                }
+                let (lo, hi, jokers) = set.raw();
+                for s in 0..4 {
+                    f[17 + s] = (((lo >> s) & 1) + ((hi >> s) & 1)) as f32 / 2.0;
+                }
+                f[21] = jokers as f32 / 8.0;
+                f[22] = g.len() as f32 / 8.0;
+                one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
+                f[28] = g.is_new() as u8 as f32;
+                f[29] = (g.flags() & FLAG_RECEIVED != 0) as u8 as f32;
+            }
+        }
+        w.done();
+    }
+}

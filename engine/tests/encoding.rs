@@ -1,0 +1,417 @@
+//! The learner's interface of both families, checked at every step of
+//! random hands under each preset and several player counts: every
+//! listed action has an id that names it again (id → action → id), no two
+//! listed actions share one, and the legal mask is the listing; every
+//! seat's encoding has the documented length, fields and ranges; two
+//! determinizations of a seat's view (different hidden cards) encode as
+//! the view itself does; docs/ENCODING.md lists the fields as the code
+//! lays them out; [`AnyGame`] plays by id and by text and scores.
+//!
+//! `KANASZTA_SOAK_HANDS` sets the number of hands per preset and player
+//! count (default 2 in debug builds, 8 in optimised ones).
+
+use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, CLASSIC_PRESETS};
+use kanaszta_engine::{
+    Action, ActionIds, AnyError, AnyGame, Encode, Field, GameState, Rules, CLASSIC_ACTION_IDS,
+    CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, PRESETS,
+};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn hands() -> u64 {
+    std::env::var("KANASZTA_SOAK_HANDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 2 } else { 8 })
+}
+
+/// How the random policy treats an action.
+#[derive(PartialEq)]
+enum Sort {
+    /// Ends the turn (a discard, an end).
+    End,
+    /// Undoes (a reset, a take-back): chosen rarely, so phases end.
+    Undo,
+    Other,
+}
+
+fn decorated_sort(a: &Action) -> Sort {
+    match a {
+        Action::Discard(_) => Sort::End,
+        Action::Reset | Action::TakeBack { .. } | Action::TakeBackHeartAce => Sort::Undo,
+        _ => Sort::Other,
+    }
+}
+
+fn classic_sort(a: &ClassicAction) -> Sort {
+    match a {
+        ClassicAction::Discard(_) | ClassicAction::End => Sort::End,
+        ClassicAction::Reset | ClassicAction::TakeBack { .. } => Sort::Undo,
+        _ => Sort::Other,
+    }
+}
+
+fn pick<A: Copy>(legal: &[A], sort: fn(&A) -> Sort, rng: &mut Pcg64Mcg) -> A {
+    let ends: Vec<A> = legal
+        .iter()
+        .copied()
+        .filter(|a| sort(a) == Sort::End)
+        .collect();
+    if !ends.is_empty() && rng.random_range(0..3) == 0 {
+        return ends[rng.random_range(0..ends.len())];
+    }
+    let pool: Vec<A> = legal
+        .iter()
+        .copied()
+        .filter(|a| sort(a) != Sort::Undo || rng.random_range(0..15) == 0)
+        .collect();
+    let pool = if pool.is_empty() { legal } else { &pool[..] };
+    pool[rng.random_range(0..pool.len())]
+}
+
+/// Every value of every field within the field's documented range.
+fn check_ranges(fields: &[Field], obs: &[f32], what: &str) {
+    for f in fields {
+        for (i, &x) in obs[f.offset..f.offset + f.len].iter().enumerate() {
+            assert!(
+                x.is_finite() && x >= f.min && x <= f.max,
+                "{what}: field {} [{i}] = {x}, outside {}..={}",
+                f.name,
+                f.min,
+                f.max
+            );
+        }
+    }
+}
+
+/// What one family's soak counted.
+#[derive(Default, Debug)]
+struct Counted {
+    steps: u64,
+    ids: u64,
+    determinized: u64,
+    hidden_differ: u64,
+}
+
+/// Plays `g` to its end at random, checking ids, the mask and the
+/// encodings at every step.
+fn soak<G: ActionIds + Encode + PartialEq + std::fmt::Debug>(
+    mut g: G,
+    sort: fn(&G::Action) -> Sort,
+    hidden: fn(&G, &G) -> bool,
+    hand_len: fn(&[f32]) -> u32,
+    hand_size: fn(&G, usize) -> u32,
+    seed: u64,
+    c: &mut Counted,
+) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x1D5);
+    let mut legal = Vec::new();
+    let mut mask = vec![true; G::ACTION_IDS];
+    let mut obs = vec![f32::NAN; G::OBS_LEN + 1];
+    let mut again = vec![0.0f32; G::OBS_LEN];
+    // The listing may hold one action twice (a wild both pending and in
+    // hand extends a group the same way): equal actions share their id.
+    let mut ids = std::collections::BTreeMap::new();
+    while !g.is_terminal() {
+        g.legal_mask(&mut legal, &mut mask);
+        let mut listed = Vec::new();
+        g.legal_actions(&mut listed);
+        assert_eq!(
+            legal, listed,
+            "seed {seed}: legal_mask lists as legal_actions"
+        );
+        assert!(!legal.is_empty(), "seed {seed}: no legal action");
+        ids.clear();
+        for a in &legal {
+            let id = G::action_id(a).unwrap_or_else(|| panic!("seed {seed}: {a} has no id"));
+            assert!((id as usize) < G::ACTION_IDS, "seed {seed}: {a} id {id}");
+            assert_eq!(
+                g.action_from_id(id),
+                Some(*a),
+                "seed {seed}: id {id} of {a}"
+            );
+            let first = *ids.entry(id).or_insert(*a);
+            assert_eq!(first, *a, "seed {seed}: two listed actions share id {id}");
+            c.ids += 1;
+        }
+        for (id, &m) in mask.iter().enumerate() {
+            assert_eq!(m, ids.contains_key(&(id as u32)), "seed {seed}: mask[{id}]");
+        }
+        for seat in 0..g.players() {
+            obs[G::OBS_LEN] = f32::NAN;
+            G::encode(&g.view(seat), &mut obs);
+            assert!(
+                obs[G::OBS_LEN].is_nan(),
+                "nothing written past the encoding"
+            );
+            check_ranges(
+                G::FIELDS,
+                &obs[..G::OBS_LEN],
+                &format!("seed {seed} seat {seat}"),
+            );
+            assert_eq!(
+                hand_len(&obs),
+                hand_size(&g, seat),
+                "seed {seed} seat {seat}: the hand field holds the hand"
+            );
+        }
+        // Two worlds of one view: other hidden cards, the same encoding.
+        if c.steps.is_multiple_of(3) {
+            let seat = (g.current_player() + c.steps as usize / 3) % g.players();
+            G::encode(&g.view(seat), &mut obs);
+            let w1 = G::determinize(&g.view(seat), &mut rng);
+            let w2 = G::determinize(&g.view(seat), &mut rng);
+            for w in [&w1, &w2] {
+                G::encode(&w.view(seat), &mut again);
+                assert!(
+                    obs[..G::OBS_LEN] == again[..],
+                    "seed {seed} seat {seat}: a determinization encodes otherwise"
+                );
+            }
+            c.determinized += 1;
+            if hidden(&w1, &w2) {
+                c.hidden_differ += 1;
+            }
+        }
+        let a = pick(&legal, sort, &mut rng);
+        g.apply(a)
+            .unwrap_or_else(|e| panic!("seed {seed}: listed {a} refused: {e}"));
+        c.steps += 1;
+        assert!(c.steps < 10_000_000, "runaway");
+    }
+}
+
+fn decorated_hidden(a: &GameState, b: &GameState) -> bool {
+    (0..a.players()).any(|p| a.hand(p) != b.hand(p))
+}
+
+fn classic_hidden(a: &ClassicState, b: &ClassicState) -> bool {
+    (0..a.players()).any(|p| a.hand(p) != b.hand(p))
+}
+
+fn check_counted(c: &Counted, what: &str) {
+    assert!(c.steps > 100 && c.ids >= c.steps, "{what}: {c:?}");
+    // The worlds' hidden cards do differ: the encodings' equality is
+    // not that of identical states.
+    assert!(
+        c.hidden_differ * 2 > c.determinized,
+        "{what}: determinizations mostly differ in hidden cards: {c:?}"
+    );
+}
+
+#[test]
+fn decorated_ids_mask_and_encoding_hold_at_every_step() {
+    for preset in PRESETS {
+        for players in [2, 3, 4, 6] {
+            let mut rules = Rules::preset(preset).unwrap();
+            rules.set("players", &players.to_string()).unwrap();
+            let mut c = Counted::default();
+            for h in 0..hands() {
+                let seed = 1000 * players + h;
+                soak(
+                    GameState::new(rules, seed),
+                    decorated_sort,
+                    decorated_hidden,
+                    |obs| {
+                        let f = GameState::field("hand").unwrap();
+                        let h = &obs[f.offset..f.offset + f.len];
+                        (h[..52].iter().sum::<f32>() * 2.0 + h[52] * 8.0).round() as u32
+                    },
+                    |g, seat| g.hand(seat).len(),
+                    seed,
+                    &mut c,
+                );
+            }
+            check_counted(&c, &format!("{preset} {players} players"));
+        }
+    }
+}
+
+#[test]
+fn classic_ids_mask_and_encoding_hold_at_every_step() {
+    for preset in CLASSIC_PRESETS {
+        for players in [2, 3, 4, 6] {
+            let mut rules = ClassicRules::preset(preset).unwrap();
+            rules.set("players", &players.to_string()).unwrap();
+            let mut c = Counted::default();
+            for h in 0..hands() {
+                let seed = 1000 * players + h;
+                let g = ClassicState::new(rules, seed, h as usize % players as usize, [0; 6]);
+                soak(
+                    g,
+                    classic_sort,
+                    classic_hidden,
+                    |obs| {
+                        let f = ClassicState::field("hand").unwrap();
+                        let h = &obs[f.offset..f.offset + f.len];
+                        (h.iter().sum::<f32>() * 8.0).round() as u32
+                    },
+                    |g, seat| g.hand(seat).len(),
+                    seed,
+                    &mut c,
+                );
+            }
+            check_counted(&c, &format!("{preset} {players} players"));
+        }
+    }
+}
+
+/// The fields lie end to end from 0 to the documented length.
+fn check_layout(fields: &[Field], len: usize) {
+    let mut at = 0;
+    for f in fields {
+        assert_eq!(f.offset, at, "field {} starts where the last ended", f.name);
+        assert!(f.len > 0 && f.min < f.max, "field {}", f.name);
+        at += f.len;
+    }
+    assert_eq!(at, len);
+}
+
+#[test]
+fn the_encodings_have_the_documented_sizes() {
+    check_layout(GameState::FIELDS, GameState::OBS_LEN);
+    check_layout(ClassicState::FIELDS, ClassicState::OBS_LEN);
+    assert_eq!(DECORATED_OBS_LEN, 7122);
+    assert_eq!(CLASSIC_OBS_LEN, 456);
+    assert_eq!(DECORATED_ACTION_IDS, 4850);
+    assert_eq!(CLASSIC_ACTION_IDS, 233);
+}
+
+#[test]
+fn the_encoding_doc_lists_every_field_where_the_code_puts_it() {
+    let doc = include_str!("../../docs/ENCODING.md");
+    for (family, fields) in [
+        ("decorated", GameState::FIELDS),
+        ("classic", ClassicState::FIELDS),
+    ] {
+        let section = doc
+            .split("\n## ")
+            .find(|s| s.to_lowercase().starts_with(&format!("{family} encoding")))
+            .unwrap_or_else(|| panic!("docs/ENCODING.md has a section `## {family} encoding`"));
+        for f in fields {
+            let row = format!("| `{}` | {} | {} |", f.name, f.offset, f.len);
+            assert!(
+                section.contains(&row),
+                "{family}: docs/ENCODING.md lacks `{row}`"
+            );
+        }
+        let rows = section.lines().filter(|l| l.starts_with("| `")).count();
+        assert_eq!(rows, fields.len(), "{family}: one row a field");
+    }
+}
+
+#[test]
+fn every_decorated_id_decodes_to_an_action_that_encodes_back() {
+    // Groups on the mover's table, so that steps on them decode.
+    let mut g = AnyGame::new("decorated-2003-02", 2, 11).unwrap();
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let (mut decoded, mut steps) = (0, 0);
+    for _ in 0..400 {
+        if g.is_terminal() {
+            break;
+        }
+        for id in 0..DECORATED_ACTION_IDS as u32 {
+            if let Ok(a) = g.action_from_id(id) {
+                assert_eq!(g.action_id(a), Some(id), "{a}");
+                decoded += 1;
+            }
+        }
+        let legal = g.legal_actions();
+        let a = legal[rng.random_range(0..legal.len())];
+        g.apply(a).unwrap();
+        steps += 1;
+    }
+    // Every id below the group steps decodes; some group steps do too.
+    assert!(steps > 50 && decoded > steps * 825, "{decoded} in {steps}");
+    assert!(g.action_from_id(DECORATED_ACTION_IDS as u32).is_err());
+}
+
+#[test]
+fn any_game_plays_both_families_by_id_text_and_action() {
+    for (preset, players) in [("decorated", 3), ("classic-002", 2), ("classic-003", 4)] {
+        let mut g = AnyGame::new(preset, players, 5).unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        let mut ids = Vec::new();
+        let mut mask = vec![false; g.action_ids()];
+        let mut obs = vec![0.0; g.obs_len()];
+        let mut k = 0;
+        while !g.is_terminal() {
+            g.legal_ids(&mut ids);
+            g.legal_mask(&mut mask).unwrap();
+            let text = g.legal_text();
+            assert_eq!(ids.len(), text.len());
+            assert_eq!(mask.iter().filter(|&&m| m).count(), ids.len());
+            g.encode(g.current_player(), &mut obs).unwrap();
+            let i = rng.random_range(0..ids.len());
+            // By text and by id, the same hand follows.
+            let mut by_text = g.clone();
+            by_text.apply_text(&text[i]).unwrap();
+            g.apply_id(ids[i]).unwrap();
+            assert_eq!(
+                format!("{:?}", by_text.view_text(0)),
+                format!("{:?}", g.view_text(0))
+            );
+            k += 1;
+            if k > 3000 && i % 2 == 0 {
+                break;
+            }
+        }
+        for side in 0..g.sides() {
+            let s = g.score(side).unwrap();
+            assert_eq!(s.total, g.scores()[side]);
+            assert_eq!(
+                s.parts.iter().map(|p| p.1).sum::<i32>(),
+                s.total,
+                "{preset}: the parts sum to the total {s:?}"
+            );
+        }
+        let w = g.determinize(0, 1).unwrap();
+        assert_eq!(w.family(), g.family());
+        assert!(g.determinize(players, 1).is_err());
+        assert!(g.encode(players, &mut obs).is_err());
+        let e = g.encode(0, &mut obs[1..]).unwrap_err().to_string();
+        assert!(e.contains("the buffer holds"), "{e}");
+        let e = g.legal_mask(&mut mask[1..]).unwrap_err().to_string();
+        assert!(e.contains("action ids"), "{e}");
+        assert!(g.score(g.sides()).is_err());
+    }
+}
+
+#[test]
+fn any_game_errors_name_what_was_wrong() {
+    let e = AnyGame::new("bridge", 2, 1).unwrap_err().to_string();
+    assert!(
+        e.contains("unknown preset `bridge`") && e.contains("classic-004"),
+        "{e}"
+    );
+    let e = AnyGame::new("classic", 7, 1).unwrap_err().to_string();
+    assert!(e.contains("players"), "{e}");
+    let mut g = AnyGame::new("decorated-2003-01", 2, 1).unwrap();
+    let e = g.apply_text("discrad 3S").unwrap_err().to_string();
+    assert!(
+        e.contains("unknown action") && e.contains("discard CARD"),
+        "{e}"
+    );
+    let e = g.apply_text("draw").unwrap_err();
+    assert!(e.to_string().starts_with("D-3.1:"), "{e}");
+    let e = g
+        .apply_id(DECORATED_ACTION_IDS as u32)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("names no decorated action") && e.contains("0..4850"),
+        "{e}"
+    );
+    // A step on a group the mover does not have decodes to nothing.
+    let e = g.apply_id(825).unwrap_err().to_string();
+    assert!(e.contains("needs the mover to have that group"), "{e}");
+    let mut c = AnyGame::new("classic", 2, 1).unwrap();
+    let e = c.apply_text("lay 8 1 1 1 1").unwrap_err().to_string();
+    assert!(e.contains("expected 5 word(s)"), "{e}");
+    // A lay before the draw: refused by the rules, naming one.
+    let e = c.apply_id(120).unwrap_err();
+    assert!(
+        matches!(&e, AnyError::Illegal(r) if !r.rule.is_empty()),
+        "{e}"
+    );
+}
