@@ -365,9 +365,15 @@ stack() {
     [ -s "$1" ] || echo "$2,$(head -1 "$4")" > "$1"
     tail -n +2 "$4" | sed "s/^/$3,/" >> "$1"
 }
-rm -f "$OUT/classic/presets.csv" "$OUT/classic/presets-length.csv" "$OUT/classic/partners.csv" "$OUT/classic/partners-seats.csv"
-H=$(size 20000 8)
-M=$(size 2000 2)
+rm -f "$OUT/classic/presets.csv" "$OUT/classic/presets-length.csv" "$OUT/classic/partners.csv" "$OUT/classic/partners-seats.csv" "$OUT/classic/presets-yardstick.csv"
+# CLASSIC_HANDS and CLASSIC_MATCHES set smaller samples (the committed
+# figures say which they used).
+H=${CLASSIC_HANDS:-$(size 20000 8)}
+M=${CLASSIC_MATCHES:-$(size 2000 2)}
+# The second pairing: rules against a weaker player that plays much like
+# it, its yardstick (rules with its later parameters off: the opening
+# towards the minimum, the match stakes, the canasta a discard feeds).
+YARD=rules:minimum=off,stakes=off,feed=off
 # The three presets, rules v greedy, four players then two: hands (the
 # skill gap, how hands end, the pile) and matches to 5,000 (their length).
 for players in 4 2; do
@@ -381,21 +387,32 @@ for players in 4 2; do
         stack "$OUT/classic/presets.csv" preset,players,mode $preset,$players,matches "$d-matches/summary.csv"
     done
 done
+# The skill gap under the second pairing: rules v its yardstick, first hands.
+for players in 4 2; do
+    for preset in classic-002 classic-003 classic-004; do
+        d="$WORK/classic/$preset-${players}p-yardstick"
+        run "$K" play --rules $preset --set players=$players --a rules --b "$YARD" --hands "$H" --seed $SEED --threads 2 --out "$d" --quiet
+        stack "$OUT/classic/presets-yardstick.csv" preset,players,mode $preset,$players,hands "$d/summary.csv"
+    done
+done
 # Partnerships: does a strong partner carry a weak one? Side A against
 # side B on the same deals, four players; the reference is the full gap
 # (both strong against both weak). Under 002 in hands and matches, then
-# the hands under 004 and with random as the weak player.
-partners() { # PRESET WEAK MODE
-    local preset=$1 weak=$2 mode=$3 n
+# the hands under 004 and with random as the weak player; the same with
+# the yardstick as the weak player (named `yardstick` in the CSVs).
+partners() { # PRESET WEAK MODE [LABEL]
+    local preset=$1 weak=$2 mode=$3 label=${4:-$2} n
     if [ "$mode" = hands ]; then n=$H; else n=$M; fi
     for pair in "rules $weak" "rules+$weak $weak" "$weak+rules $weak" "rules+$weak rules"; do
         set -- $pair
         local d="$WORK/classic/partners-$preset-$1-v-$2-$mode"
         run "$K" play --rules $preset --set players=4 --a "$1" --b "$2" --"$mode" "$n" --seed $SEED --threads 2 --out "$d" --quiet
-        stack "$OUT/classic/partners.csv" preset,weak,mode $preset,$weak,$mode "$d/summary.csv"
+        stack "$OUT/classic/partners.csv" preset,weak,mode $preset,$label,$mode "$d/summary.csv"
         if [ "$mode" = hands ] && [[ "$1" == *+* ]]; then
             run "$K" aggregate "$d/hands.csv" --by side_agents,agent --cols went_out,seat_in_hand,pickups,pile_taken_cards,draws --file "$d/seats.csv"
-            stack "$OUT/classic/partners-seats.csv" preset,opponent,mode $preset,$2,$mode "$d/seats.csv"
+            local opp=$2
+            [ "$opp" = "$weak" ] && opp=$label
+            stack "$OUT/classic/partners-seats.csv" preset,opponent,mode $preset,$opp,$mode "$d/seats.csv"
         fi
     done
 }
@@ -403,6 +420,9 @@ partners classic-002 greedy hands
 partners classic-002 greedy matches
 partners classic-004 greedy hands
 partners classic-002 random hands
+partners classic-002 "$YARD" hands yardstick
+partners classic-002 "$YARD" matches yardstick
+partners classic-004 "$YARD" hands yardstick
 
 fi
 

@@ -548,7 +548,7 @@ fn classic_rules_beats_greedy_in_partnerships_on_any_thread_count() {
             "--b",
             "greedy",
             "--hands",
-            "200",
+            "1000",
             "--seed",
             "5",
             "--threads",

@@ -273,3 +273,62 @@ fn c7_pickups_by_kind_sum_and_follow_each_preset() {
         }
     }
 }
+
+/// C-18: the summary's failed-"yes" cost per side is the hand rows' (every
+/// seat row of a side carries its side's points), and the report shows it
+/// with four players; random players ask and answer at random, so their
+/// sides are charged.
+#[test]
+fn c18_summary_counts_the_failed_yes_of_each_side() {
+    let d = tmp("classic-failed-yes");
+    let out = play(
+        &d,
+        "random",
+        "greedy",
+        &[
+            "--rules",
+            "classic-002",
+            "--set",
+            "players=4",
+            "--hands",
+            "60",
+        ],
+    );
+    assert!(
+        out.contains("failed \"yes\" (C-18), per side and hand:"),
+        "{out}"
+    );
+    let (h, rows) = table(&d.join("hands.csv"));
+    let (sh, srows) = table(&d.join("summary.csv"));
+    let (agent, fy) = (col(&h, "agent"), col(&h, "failed_yes_points"));
+    for (i, name) in ["random", "greedy"].iter().enumerate() {
+        assert_eq!(srows[i][col(&sh, "agent")], *name);
+        let mine: Vec<i32> = rows
+            .iter()
+            .filter(|r| r[agent] == *name)
+            .map(|r| r[fy].parse().unwrap())
+            .collect();
+        let n = mine.len() as f64;
+        let share = mine.iter().filter(|&&x| x < 0).count() as f64 / n;
+        let per = mine.iter().sum::<i32>() as f64 / n;
+        let got_share: f64 = srows[i][col(&sh, "failed_yes_share")].parse().unwrap();
+        let got_per: f64 = srows[i][col(&sh, "failed_yes_per_hand")].parse().unwrap();
+        assert!(
+            (got_share - share).abs() < 1e-4,
+            "{name}: {got_share} v {share}"
+        );
+        assert!((got_per - per).abs() < 0.01, "{name}: {got_per} v {per}");
+        if *name == "random" {
+            assert!(share > 0.0, "random's sides are charged: {out}");
+        }
+    }
+    // Two players: no partnerships, no line.
+    let d2 = tmp("classic-failed-yes-2p");
+    let out = play(
+        &d2,
+        "random",
+        "greedy",
+        &["--rules", "classic-002", "--hands", "2"],
+    );
+    assert!(!out.contains("failed \"yes\""), "{out}");
+}

@@ -1,9 +1,13 @@
 //! [`ClassicGreedy`]: a one-step player of classic canasta. It melds what
 //! scores now (naturals before wilds, wilds only towards a canasta or an
 //! opening), takes the pile whenever it may with natural cards (and with a
-//! wild when the pile is big), goes out whenever the listing lets it (in
-//! a partnership it asks first, C-18, when its hand is nearly gone and its
-//! side holds a canasta), and discards its least useful card.
+//! wild when the pile is big), goes out whenever the listing lets it, and
+//! discards its least useful card. In a partnership (C-18) it asks "may I
+//! go out?" only when its whole hand could be laid now (the engine's
+//! completion test, C-10's canastas included), so that after "yes" it
+//! goes out whatever it draws; and it answers "no" when its own hand holds
+//! cards it could lay on its next turn (004's condition for "no"), "yes"
+//! otherwise.
 //!
 //! Every choice is among the listed actions; the engine's listing already
 //! holds each meld phase to a legal end (I-9), so laying greedily never
@@ -19,9 +23,6 @@ pub struct ClassicGreedy;
 
 /// A pile is worth a wild from the hand from this many cards on.
 const PILE_WORTH_A_WILD: usize = 5;
-
-/// Asks "may I go out?" with at most this many cards in hand.
-const ASK_AT: u32 = 3;
 
 impl ClassicGreedy {
     /// The value of a meld step now; `None` for steps it does not take
@@ -96,19 +97,26 @@ impl ClassicAgent for ClassicGreedy {
         legal: &[ClassicAction],
         _rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        let side = view.rules().side_of(view.seat());
         // Going out (C-10) or ending a turn that must end, whenever listed.
         if legal.contains(&ClassicAction::End) {
             return ClassicAction::End;
         }
+        // C-18: "no" while its own cards could still be laid, else "yes".
         if legal.contains(&ClassicAction::Answer(true)) {
-            return ClassicAction::Answer(true);
+            let no = ClassicAction::Answer(false);
+            return if legal.contains(&no) && view.could_lay() {
+                no
+            } else {
+                ClassicAction::Answer(true)
+            };
         }
-        if legal.contains(&ClassicAction::Ask)
-            && view.hand().len() <= ASK_AT
-            && view.table(side).canastas() > 0
-        {
+        // C-18: it asks only when its whole hand lays out now, and after
+        // "yes" it draws: the drawn card is its discard.
+        if legal.contains(&ClassicAction::Ask) && view.stock_len() > 0 && view.lays_out() {
             return ClassicAction::Ask;
+        }
+        if view.answer() == Some(true) && legal.contains(&ClassicAction::Draw) {
+            return ClassicAction::Draw;
         }
         if legal.contains(&ClassicAction::TakeTurned) {
             return ClassicAction::TakeTurned;
@@ -156,5 +164,95 @@ impl ClassicAgent for ClassicGreedy {
         // Only steps it would rather not take are listed (a phase held to
         // going out after "yes", C-18): the first keeps the turn legal.
         legal[0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanaszta_engine::classic::testing::{position, table};
+    use kanaszta_engine::classic::{ClassicEnd, ClassicRules, ClassicState, SideTable};
+    use rand::SeedableRng;
+
+    fn rules(preset: &str) -> ClassicRules {
+        let mut r = ClassicRules::preset(preset).unwrap();
+        r.players = 4;
+        r
+    }
+
+    /// Greedy's choice for the player to act.
+    fn choice(g: &ClassicState) -> ClassicAction {
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let p = g.current_player();
+        let a = ClassicGreedy.act(&g.view(p), &legal, &mut Pcg64Mcg::seed_from_u64(1));
+        assert!(legal.contains(&a));
+        a
+    }
+
+    const KINGS: &str = "KS KS KH KH KD KD KC";
+
+    /// C-18: it asks only when its whole hand lays out now (C-10's
+    /// canasta on the table), not with a short hand that does not.
+    #[test]
+    fn c18_greedy_asks_only_when_its_hand_lays_out() {
+        let tables = [table(&[KINGS], ""), SideTable::default()];
+        let others = ["4C 4D 5S", "6S 6C 9H", "5D 5H 8D"];
+        let with = |h: &'static str, t: &[SideTable]| {
+            let hands = [h, others[0], others[1], others[2]];
+            position(rules("classic-002"), &hands, t, "6D", "9D")
+        };
+        let g = with("9C 9S 9H", &tables);
+        assert!(g.view(0).lays_out());
+        assert_eq!(choice(&g), ClassicAction::Ask);
+        // Two cards that do not meld: it may not go out after any draw.
+        let g = with("9C 9S 4H", &tables);
+        assert!(!g.view(0).lays_out());
+        assert_eq!(choice(&g), ClassicAction::Draw);
+        // Nine 9s lay out only with a canasta on the table (C-10).
+        let g = with("9C 9S 9H", &[SideTable::default(), SideTable::default()]);
+        assert!(!g.view(0).lays_out());
+        assert_ne!(choice(&g), ClassicAction::Ask);
+        // A hand that completes the canasta itself lays out.
+        let nearly = table(&["KS KS KH KH KD KD"], "");
+        let g = with("KC 9C 9S 9H", &[nearly, SideTable::default()]);
+        assert!(g.view(0).lays_out());
+        assert_eq!(choice(&g), ClassicAction::Ask);
+    }
+
+    /// C-18: asked by its partner, it answers "no" while its own hand
+    /// holds cards it could lay (004's condition for "no"), else "yes";
+    /// after "yes" it draws and goes out, never charged the 100.
+    #[test]
+    fn c18_greedy_answers_by_its_hand_and_goes_out_after_yes() {
+        let tables = [table(&[KINGS], ""), SideTable::default()];
+        for preset in ["classic-002", "classic-004"] {
+            let hands = ["9C 9S 9H", "4C 4D 5S", "6S 6C 6H", "5D 5H 8D"];
+            let mut g = position(rules(preset), &hands, &tables, "6D", "4H");
+            g.apply(ClassicAction::Ask).unwrap();
+            assert!(g.view(2).could_lay());
+            assert_eq!(choice(&g), ClassicAction::Answer(false), "{preset}");
+
+            let hands = ["9C 9S 9H", "4C 4D 5S", "6S 6C 9D", "5D 5H 8D"];
+            let mut g = position(rules(preset), &hands, &tables, "6D", "4H");
+            g.apply(ClassicAction::Ask).unwrap();
+            assert!(!g.view(2).could_lay());
+            assert_eq!(choice(&g), ClassicAction::Answer(true), "{preset}");
+            g.apply(ClassicAction::Answer(true)).unwrap();
+            // The pile's 6D pairs with nothing; it draws the 4H.
+            assert_eq!(choice(&g), ClassicAction::Draw);
+            let mut steps = 0;
+            while g.current_player() == 0 && !g.is_terminal() {
+                g.apply(choice(&g)).unwrap();
+                steps += 1;
+                assert!(steps < 50, "{preset}: the turn never ends");
+            }
+            assert!(
+                matches!(g.end(), Some(ClassicEnd::WentOut { player: 0, .. })),
+                "{preset}: {:?}",
+                g.end()
+            );
+            assert_eq!(g.failed_yes(0), 0);
+        }
     }
 }

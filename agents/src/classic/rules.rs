@@ -30,7 +30,10 @@
 //!   scores, never when it would give the match to the opponents.
 //! - Discarding: the card the next opponent is least likely to take the
 //!   pile with (ranks he discarded, ranks gone from play, no meld of his
-//!   side open to it), a black three as a stopper (C-7), keeping two
+//!   side open to it), and never one that completes his side's canasta
+//!   (`feed`: the canasta bonus it hands over, C-5, and the going out
+//!   when that canasta is the one his side lacks, C-10, count against
+//!   it); a black three as a stopper (C-7), keeping two
 //!   black threes to go out with (C-16); a wild to freeze the pile
 //!   (C-7, C-13) against opponents who collect (their known cards).
 
@@ -90,6 +93,8 @@ agent_params! {
         open_players: u32 = 3, range(2, 6), "2..6", "fewest players at the table at which minimum=on plays towards the minimum (two-handed hands are long enough to wait)";
         /// Weighs going out against the match score (C-12, C-24).
         stakes: bool = true, switch, "on|off", "goes out, asks and answers \"yes\" when going out wins the match, never when it loses it (C-12, C-18, C-24)";
+        /// Counts the canasta and the going out a discard hands over (C-5, C-10).
+        feed: bool = true, switch, "on|off", "a discard's cost counts the canasta bonus it hands the next opponent's side and the going out that canasta opens to it (C-5, C-10); off: the pile only";
     }
 }
 
@@ -773,7 +778,10 @@ impl ClassicRulesAgent {
         if self.discarded[next] & (1 << k.index()) != 0 {
             p *= 0.3;
         }
-        let danger = (p * stake as f64) as i32;
+        let mut danger = (p * stake as f64) as i32;
+        if self.params.feed {
+            danger += self.canasta_gift(view, k, open);
+        }
         let mut keep = -k.value() / 2;
         if a[k.index()] >= 2 {
             keep += self.params.pair_keep;
@@ -785,6 +793,55 @@ impl ClassicRulesAgent {
             keep += 30;
         }
         danger + keep
+    }
+
+    /// C-5, C-10 (`feed`): what a discard of the natural `k` hands the
+    /// next opponent's side beyond the pile, by the chance he completes
+    /// its meld of `k` into a canasta with it (the top card alone onto the
+    /// meld of six where the pile is `open` to it, C-7; a natural pair
+    /// from his hand onto a meld of four or more): the canasta's bonus,
+    /// and, when it is the canasta his side still lacks to go out and one
+    /// of its players holds at most `threat_hand` cards, the going out:
+    /// 100 and the cards left in the hands of the seat's side (C-23).
+    fn canasta_gift(&self, view: &ClassicView<'_>, k: Kind, open: bool) -> i32 {
+        let r = view.rules();
+        let n = r.players as usize;
+        let next = (view.seat() + 1) % n;
+        let my_side = r.side_of(view.seat());
+        let next_side = r.side_of(next);
+        if next_side == my_side {
+            return 0;
+        }
+        let t = view.table(next_side);
+        let m = t.melds[k.index()];
+        let len = m.len();
+        if len == 0 || len >= 7 {
+            return 0;
+        }
+        let p = if open && r.pickup == PickupRule::PairWildMeld && len == 6 {
+            1.0
+        } else if len >= 4 {
+            self.p_holds(view, next, k, 2)
+        } else {
+            0.0
+        };
+        if p == 0.0 {
+            return 0;
+        }
+        let bonus = if m.wild_count() == 0 { 500 } else { 300 };
+        let need = r.canastas_to_go_out() as u32;
+        let short_hand = (0..n).any(|q| {
+            r.side_of(q) == next_side && view.hand_len(q) <= self.params.threat_hand as usize
+        });
+        let out = if t.canastas() + 1 == need && short_hand {
+            100 + (0..n)
+                .filter(|&q| r.side_of(q) == my_side)
+                .map(|q| hand_estimate(view, q))
+                .sum::<i32>()
+        } else {
+            0
+        };
+        (p * (bonus + out) as f64) as i32
     }
 
     /// The chance that player `p` holds at least `need` naturals of `k`:
@@ -909,6 +966,7 @@ fn hyper_at_least(total: i32, good: i32, draws: i32, need: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     #[test]
     fn hypergeometric_tails() {
@@ -920,6 +978,78 @@ mod tests {
         assert!((hyper_at_least(4, 2, 2, 2) - 1.0 / 6.0).abs() < 1e-9);
         // 1 good of 4, draw 2: P(≥1) = 1/2.
         assert!((hyper_at_least(4, 1, 2, 1) - 0.5).abs() < 1e-9);
+    }
+
+    /// A 4-player 002 position, player 0 in his meld phase after drawing
+    /// the 5D, the pile empty (as after a pickup): the next opponent
+    /// (player 1, one card left) has six 9s with wilds.
+    fn feeding(theirs: &[&str]) -> ClassicState {
+        use kanaszta_engine::classic::testing::{position, table};
+        let mut r = ClassicRules::preset("classic-002").unwrap();
+        r.players = 4;
+        let tables = [table(&["7C 7D 7S"], ""), table(theirs, "")];
+        let hands = ["9C 3S 5H 5S 8C 8H", "QC", "6S 6C 4H", "QD QS JH"];
+        let mut g = position(r, &hands, &tables, "", "5D");
+        g.apply(ClassicAction::Draw).unwrap();
+        assert_eq!(g.phase(), ClassicPhase::Meld);
+        g
+    }
+
+    fn rules_with(spec: &str) -> ClassicRulesAgent {
+        let mut p = ClassicRulesParams::default();
+        for kv in spec.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap();
+            p.set(k, v).unwrap();
+        }
+        ClassicRulesAgent::new(p)
+    }
+
+    /// C-5, C-7, C-10 (`feed`): a 9 onto the next opponent's six 9s
+    /// completes his side's canasta, the one it lacks to go out: it costs
+    /// the bonus and the going out, and `rules` keeps it through its turn
+    /// (it lays its 5s, then throws another card); `feed=off` counts the
+    /// empty pile only and throws the 9, as the player did before.
+    #[test]
+    fn c5_c10_it_does_not_discard_the_card_completing_the_next_canasta() {
+        let nines = "9D 9H 9S 2C 2C 2H";
+        let g = feeding(&[nines]);
+        let v = g.view(0);
+        let nine = Kind::of("9C".parse().unwrap()).unwrap();
+        let on = rules_with("");
+        let off = rules_with("feed=off");
+        assert!(
+            on.discard_cost(&v, nine) >= 300 + 100,
+            "bonus and going out"
+        );
+        assert!(off.discard_cost(&v, nine) < off.discard_cost(&v, Kind::BLACK_THREE));
+        // The turn to its discard, each player choosing.
+        let discard = |spec: &str| {
+            let mut a = rules_with(spec);
+            let mut rng = Pcg64Mcg::seed_from_u64(3);
+            let mut g = g.clone();
+            let mut legal = Vec::new();
+            for _ in 0..20 {
+                g.legal_actions(&mut legal);
+                let x = a.act(&g.view(0), &legal, &mut rng);
+                if let ClassicAction::Discard(k) = x {
+                    return k;
+                }
+                g.apply(x).unwrap();
+            }
+            panic!("{spec}: no discard");
+        };
+        assert_ne!(discard(""), nine);
+        assert_eq!(discard("feed=off"), nine);
+        // With a canasta already on their table the going out is theirs
+        // anyway: the 9 costs the bonus alone.
+        let g2 = feeding(&[nines, "KC KC KD KD KH KH KS"]);
+        let on = rules_with("");
+        let with_out = on.discard_cost(&v, nine);
+        let bonus_only = on.discard_cost(&g2.view(0), nine);
+        assert!(
+            bonus_only >= 300 && with_out >= bonus_only + 100,
+            "{with_out} v {bonus_only}"
+        );
     }
 
     #[test]

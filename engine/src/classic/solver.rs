@@ -314,6 +314,39 @@ pub(crate) fn could_lay(r: &ClassicRules, hand: CardSet, table: &SideTable, need
     )
 }
 
+/// C-10, C-18: whether all of `hand` could be laid onto `table` in one
+/// meld phase, going out without a discard: C-10's canastas (those the
+/// hand completes count), `min` the opening minimum of a side that has
+/// not melded (C-17), black threes only as a meld of their own (C-16).
+pub(crate) fn lays_out(
+    r: &ClassicRules,
+    hand: CardSet,
+    table: &SideTable,
+    min: Option<i32>,
+) -> bool {
+    let pb = Problem {
+        rules: r,
+        hand: kind_counts(hand),
+        table,
+        new_mask: if table.has_melds() { 0 } else { 0x7FF },
+        top_bit: 0,
+        base_value: 0,
+        waiver_now: false,
+    };
+    solve(
+        &pb,
+        Goal {
+            normal: false,
+            out: true,
+            no_discard: true,
+            kept_free: false,
+            min,
+            nothing_ok: false,
+            black_threes: true,
+        },
+    )
+}
+
 impl ClassicState {
     fn going_out_permitted(&self) -> bool {
         self.turn.answer != Some(false)

@@ -107,6 +107,33 @@ impl<'a> ClassicView<'a> {
             && self.state.mover as usize == self.seat as usize
             && self.state.can_go_out()
     }
+    /// C-18 (004's rule for "no"): whether the seat's hand holds cards it
+    /// could lay on its next turn, onto its side's melds or as a new meld,
+    /// judged on its hand and its side's table now under the rules of a
+    /// meld phase (minimum and wild limits included).
+    pub fn could_lay(&self) -> bool {
+        let s = self.state;
+        let side = s.rules.side_of(self.seat as usize);
+        let t = &s.tables[side];
+        let need = if t.has_melds() {
+            1
+        } else {
+            s.minimum(side).max(1)
+        };
+        super::solver::could_lay(&s.rules, self.hand(), t, need)
+    }
+    /// C-10, C-18: whether the seat's whole hand could be laid onto its
+    /// side's table in one meld phase, going out without a discard (C-10's
+    /// canastas, those it completes counted; the minimum of a side that has
+    /// not melded, C-17; black threes as their own meld, C-16). Then after
+    /// a draw it goes out whatever card it draws, discarding that card.
+    pub fn lays_out(&self) -> bool {
+        let s = self.state;
+        let side = s.rules.side_of(self.seat as usize);
+        let t = &s.tables[side];
+        let min = (!t.has_melds()).then(|| s.minimum(side));
+        super::solver::lays_out(&s.rules, self.hand(), t, min)
+    }
     /// The legal actions, when the seat is to act (they depend only on
     /// what it sees).
     pub fn legal_actions(&self, out: &mut Vec<ClassicAction>) {

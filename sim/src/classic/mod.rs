@@ -515,6 +515,7 @@ impl ClassicPlan {
                 pile_wild_top: c.kinds[pile::WILD_TOP],
                 pile_black_three: c.kinds[pile::BLACK_THREE],
                 pile_taken_cards: c.pile_cards,
+                canasta_feeds: c.canasta_feeds,
             });
         }
         winner

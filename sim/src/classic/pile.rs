@@ -1,7 +1,7 @@
 //! How each seat began its turns: draws from the stock, 004's turned card
 //! (C-22), turns blocked by a black three (C-15), and each way of taking
 //! the pile the classic rules allow (C-7, C-13 … C-16), with the pile's
-//! size. The engine does not name a pickup's kind: it is read off the
+//! size; and the discards that hand the next opponent a canasta. The engine does not name a pickup's kind: it is read off the
 //! mover's view just before the action is applied (the top card, the
 //! cards laid with it, whether the pile is frozen or closed to his side),
 //! by an observer of the turn loop ([`PileObserver`]) that changes none
@@ -58,6 +58,11 @@ pub struct PileCounts {
     /// The pile's cards when taken, summed over the pickups (the top card
     /// included).
     pub pile_cards: u32,
+    /// Discards of a natural the next player's side (an opponent's) holds
+    /// six cards of, the pile not frozen, by a player not going out with
+    /// it: under 002 and 003 the top card alone onto that meld completes a
+    /// canasta (C-5, C-7).
+    pub canasta_feeds: u32,
 }
 
 impl PileCounts {
@@ -81,6 +86,18 @@ impl PileCounts {
                 }
             }
             ClassicAction::TakeTurned => self.turned += 1,
+            ClassicAction::Discard(k) if k.rank().is_some() => {
+                let r = view.rules();
+                let next_side = r.side_of((view.seat() + 1) % r.players as usize);
+                // A discard that goes out (his last card) hands nothing over.
+                if next_side != r.side_of(view.seat())
+                    && view.hand().len() > 1
+                    && !view.pile_frozen()
+                    && view.table(next_side).melds[k.index()].len() == 6
+                {
+                    self.canasta_feeds += 1;
+                }
+            }
             ClassicAction::TakePile { key, with } => {
                 if let Some(k) = pickup_kind(view, key, with) {
                     self.kinds[k] += 1;
@@ -288,5 +305,48 @@ mod tests {
         );
         let c = count(&g, "draw");
         assert_eq!((c.draws, c.black_three_blocked, c.pickups()), (1, 1, 0));
+    }
+
+    /// C-5, C-7: a natural discarded onto the next opponent's six-card
+    /// meld of its rank, the pile open, is a canasta handed over; onto a
+    /// meld of five, or of the mover's own side, or of a frozen pile, or
+    /// as the last card of a player going out, not.
+    #[test]
+    fn c5_a_discard_completing_the_next_opponents_canasta_is_counted() {
+        let r = rules("classic-002", 2);
+        let with_hand = |hand: &str, theirs: &str, pile: &str| {
+            let mut s = ClassicSetup::new(r);
+            s.hands[0] = CardSet::parse(hand).unwrap();
+            s.hands[1] = CardSet::parse("4C 4D 5S").unwrap();
+            let mut t = SideTable::default();
+            let set = CardSet::parse(theirs).unwrap();
+            let k = set.iter().find_map(Kind::of).unwrap();
+            t.melds[k.index()] = set;
+            s.tables[1] = t;
+            s.tables[0].melds[Kind::of("KS".parse().unwrap()).unwrap().index()] =
+                CardSet::parse("KS KH KD").unwrap();
+            s.pile = pile
+                .split_whitespace()
+                .map(|c| c.parse::<Card>().unwrap())
+                .collect();
+            s.turns = 10;
+            s.into_state().unwrap()
+        };
+        let with = |theirs: &str, pile: &str| with_hand("9C 4H 5D", theirs, pile);
+        let feeds = |g: &ClassicState, a: &str| {
+            let mut c = PileCounts::default();
+            c.record(&g.view(0), a.parse().unwrap());
+            c.canasta_feeds
+        };
+        let g = with("9S 9S 9H 9H 9D 9D", "5C 6D");
+        assert_eq!(feeds(&g, "discard 9"), 1);
+        assert_eq!(feeds(&g, "discard 4"), 0);
+        let g = with("9S 9S 9H 9H 9D", "5C 6D");
+        assert_eq!(feeds(&g, "discard 9"), 0);
+        let g = with("9S 9S 9H 9H 9D 9D", "5C JK 6D");
+        assert!(g.pile_frozen());
+        assert_eq!(feeds(&g, "discard 9"), 0);
+        let g = with_hand("9C", "9S 9S 9H 9H 9D 9D", "5C 6D");
+        assert_eq!(feeds(&g, "discard 9"), 0, "going out");
     }
 }

@@ -118,6 +118,9 @@ classic_row! {
         pile_black_three: u32,
         /// The pile's cards when taken, summed over the pickups.
         pile_taken_cards: u32,
+        /// Discards of a natural the next player's side (an opponent's)
+        /// holds six cards of, the pile not frozen, not going out (C-5, C-7).
+        canasta_feeds: u32,
     }
 }
 

@@ -1,8 +1,9 @@
 //! Statistics of a classic run, per agent (A and B, each a side's spec,
 //! `rules` or `rules+greedy`): hand and match win rates with 95% Wilson
 //! intervals, mean side scores, the paired score difference, how hands
-//! ended (went out, stock out, capped), and how the pile was taken; per
-//! seat player too where a side mixes players.
+//! ended (went out, stock out, capped), how the pile was taken, and what
+//! failed "yes" answers cost its sides (C-18); per seat player too where a
+//! side mixes players.
 
 use super::pile::PICKUP_KINDS;
 use super::rows::{ClassicHandRow, ClassicMatchRow};
@@ -17,6 +18,38 @@ struct Agent {
     went_out: u64,
     concealed: u64,
     pile: Pile,
+    failed_yes: FailedYes,
+}
+
+/// C-18: what failed "yes" answers cost an agent's sides (every seat row
+/// of a side carries its side's points, so a mean over rows is a mean
+/// over side-hands).
+#[derive(Clone, Debug, Default)]
+struct FailedYes {
+    /// Rows (seat-hands) counted.
+    rows: u64,
+    /// Rows whose side was charged.
+    charged: u64,
+    /// The points, summed over rows (minus).
+    points: i64,
+}
+
+impl FailedYes {
+    fn add(&mut self, r: &ClassicHandRow) {
+        self.rows += 1;
+        self.charged += u64::from(r.failed_yes_points < 0);
+        self.points += r.failed_yes_points as i64;
+    }
+
+    /// The share of the agent's side-hands charged.
+    fn share(&self) -> Option<f64> {
+        (self.rows > 0).then(|| self.charged as f64 / self.rows as f64)
+    }
+
+    /// The mean points a side-hand (minus).
+    fn per_hand(&self) -> Option<f64> {
+        (self.rows > 0).then(|| self.points as f64 / self.rows as f64)
+    }
 }
 
 /// Turn beginnings summed over seats and hands.
@@ -196,6 +229,7 @@ impl ClassicStats {
                 sum[i] += r.raw as f64;
                 n[i] += 1.0;
                 self.agent[i].pile.add(r);
+                self.agent[i].failed_yes.add(r);
                 self.add_seat_agent(i, r);
                 if r.went_out {
                     self.agent[i].went_out += 1;
@@ -327,6 +361,8 @@ impl ClassicStats {
             "pile_wild_top_per_seat_hand",
             "pile_black_three_per_seat_hand",
             "mean_pile_taken",
+            "failed_yes_share",
+            "failed_yes_per_hand",
             "settings",
         ])
         .collect()
@@ -366,6 +402,8 @@ impl ClassicStats {
             v.push(fmt_opt(p.per(k), 4));
         }
         v.push(fmt_opt(p.mean_cards(), 2));
+        v.push(fmt_opt(a.failed_yes.share(), 4));
+        v.push(fmt_opt(a.failed_yes.per_hand(), 2));
         v.push(self.settings.clone());
         v
     }
@@ -442,6 +480,19 @@ impl ClassicStats {
                 self.agent[i].pile.text()
             );
         }
+        if self.players == 4 {
+            let _ = writeln!(out, "failed \"yes\" (C-18), per side and hand:");
+            for i in 0..2 {
+                let f = &self.agent[i].failed_yes;
+                let _ = writeln!(
+                    out,
+                    "  {:<12} {} points, charged in {}% of hands",
+                    self.agents[i],
+                    fmt_opt(f.per_hand(), 1),
+                    fmt_opt(f.share().map(|x| 100.0 * x), 1)
+                );
+            }
+        }
         for i in 0..2 {
             let players: Vec<&SeatAgent> =
                 self.seat_agents.iter().filter(|a| a.side == i).collect();
@@ -485,6 +536,12 @@ impl ClassicStats {
                     "per seat and hand: draws from the stock; pickups by way (a natural pair on an open pile, a frozen one, or one closed to a side that has not melded; a natural and a wild; the top card onto a meld; a wild on top; a black three going out); 004's turned card; turns begun with a black three on top; the pile's mean size when taken".into(),
                 ),
         ];
+        if self.players == 4 {
+            l.push((
+                "failed \"yes\"",
+                "the 100 a side loses when its player, told \"yes\" to \"may I go out?\", does not go out (C-18): mean points per side and hand, and the share of the agent's side-hands charged".into(),
+            ));
+        }
         if matches {
             l.insert(
                 3,
