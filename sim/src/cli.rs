@@ -17,7 +17,7 @@ use std::path::PathBuf;
     version,
     about = "Decorated canasta (Díszített kanaszta) between AI agents",
     after_help = "Without a command, `kanaszta` runs `kanaszta play`: rules vs greedy, 10,000 paired hands, CSVs in kanaszta-out/.\n\
-Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check` or `apply`: an action is illegal; 130/143 a run stopped by SIGINT/SIGTERM (summary.csv of the games played, run.json \"complete\": false).\n\
+Exit status: 0 done; 1 bad input (the message says what is accepted); 2 some game ended by an agent error (recorded in errors.csv); 3 `check` or `apply`: an action is illegal; 130/143/129 a run stopped by SIGINT/SIGTERM/SIGHUP (summary.csv of the games played, run.json \"complete\": false).\n\
 The CSV columns are documented in sim/CSV.md."
 )]
 pub struct Cli {
