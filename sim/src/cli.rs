@@ -231,8 +231,10 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 0, value_name = "T")]
     pub threads: usize,
     /// Directory for the CSV files (created). The files of an earlier run
-    /// there are replaced, all of them, with a note on stderr. One run at a
-    /// time per directory: DIR/.lock names the run writing there.
+    /// there are replaced, all of them, with a note on stderr; files of a
+    /// run's names that no run wrote (no run.json of a run beside them)
+    /// are never removed: the run is refused. One run at a time per
+    /// directory: DIR/.lock names the run writing there.
     #[arg(long, default_value = "kanaszta-out", value_name = "DIR")]
     pub out: PathBuf,
     /// Play only shard I of N: the deals whose index mod N is I (both seatings of each deal).

@@ -281,3 +281,47 @@ fn human_refuses_a_finished_position_and_an_agents_name() {
     let (h, rows) = table(&out.join("hands.csv"));
     assert!(rows.iter().any(|r| r[col(&h, "agent")] == "ann"), "{rows:?}");
 }
+
+/// `play --out DIR` where DIR holds files of a run's names that no run
+/// wrote (no run.json of a run beside them) is refused before playing,
+/// naming them, and leaves them be; it used to delete the user's own
+/// ratings.csv, sweep.csv or matches.csv. An earlier run's files are
+/// still replaced.
+#[test]
+fn a_run_never_deletes_files_no_run_wrote() {
+    let d = tmp("foreign-files");
+    let play = |dir: &std::path::Path| {
+        kanaszta(&[
+            "play", "--a", "greedy", "--b", "random", "--hands", "4", "-q", "--out", s(dir),
+        ])
+    };
+    for f in ["ratings.csv", "sweep.csv", "matches.csv"] {
+        let dir = d.join(f);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(f), "my,own\n1,2\n").unwrap();
+        let (code, _, err) = play(&dir);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains(&format!("holds {f} and there is no run.json of a kanaszta run"))
+                && err.contains("give another --out")
+                && err.contains("move those files away"),
+            "{err}"
+        );
+        assert_eq!(read(&dir.join(f)), "my,own\n1,2\n");
+        assert!(!dir.join("hands.csv").exists() && !dir.join(".lock").exists());
+    }
+    // A run.json that no run wrote does not vouch for them.
+    let dir = d.join("ratings.csv");
+    std::fs::write(dir.join("run.json"), "{\"mine\": true}\n").unwrap();
+    let (code, _, err) = play(&dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("its run.json is not one a kanaszta run wrote"), "{err}");
+    assert_eq!(read(&dir.join("ratings.csv")), "my,own\n1,2\n");
+    // An earlier run's directory is replaced, as before.
+    let run = d.join("run");
+    let (code, _, err) = play(&run);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = play(&run);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("replacing the earlier run there"), "{err}");
+}
