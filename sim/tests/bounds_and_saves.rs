@@ -325,3 +325,41 @@ fn a_run_never_deletes_files_no_run_wrote() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("replacing the earlier run there"), "{err}");
 }
+
+/// `sweep` counts its settings before building them and refuses more than
+/// 1,000, saying the limit and the count; a million settings used to grow
+/// past 1.25 GB with no output and no message.
+#[test]
+fn sweep_refuses_more_settings_than_its_limit() {
+    let d = tmp("sweep-limit");
+    let values = |lo: u32, hi: u32| {
+        (lo..=hi)
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let opening = format!("opening={}", values(0, 999));
+    let target = format!("target={}", values(1, 1000));
+    let out = d.join("million");
+    let (code, _, err) = kanaszta(&[
+        "sweep", "--vary", &opening, "--vary", &target, "--hands", "2", "--out", s(&out),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--vary gives 1000000 settings (1000 of opening × 1000 of target)")
+            && err.contains("a sweep plays at most 1000 settings"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    // One more than the limit is refused; the limit itself plays.
+    let over = format!("opening={}", values(0, 1000));
+    let (code, _, err) = kanaszta(&["sweep", "--vary", &over, "--hands", "2", "--out", s(&out)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1001 settings (1001 of opening)"), "{err}");
+    let (code, _, err) = kanaszta(&[
+        "sweep", "--vary", &target, "--hands", "2", "--threads", "1", "-q", "--out", s(&out),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, rows) = table(&out.join("sweep.csv"));
+    assert_eq!(rows.len(), 1000);
+}
