@@ -47,7 +47,10 @@ fn demo_plays_every_player_count_d2_1() {
     // Out of the family's range: refused, naming what is accepted.
     let (code, _, err) = kanaszta(&["demo", "--set", "players=7"]);
     assert_eq!(code, 1, "{err}");
-    assert!(!err.contains("panicked") && err.contains("players"), "{err}");
+    assert!(
+        !err.contains("panicked") && err.contains("players"),
+        "{err}"
+    );
 }
 
 /// Runs `kanaszta human --lines ARGS` with `input` written to its
@@ -93,8 +96,7 @@ fn human_fed(args: &[&str], input: Vec<u8>) -> (i32, String, String, usize) {
 fn human_stops_reading_input_without_line_breaks() {
     let d = tmp("human-zero");
     let total = 64 << 20;
-    let (code, out, err, written) =
-        human_fed(&["--seed", "3", "--out", s(&d)], vec![0u8; total]);
+    let (code, out, err, written) = human_fed(&["--seed", "3", "--out", s(&d)], vec![0u8; total]);
     assert_eq!(code, 1, "{err}\n{out}");
     assert!(
         out.contains("the input holds more than 1 MiB without a line break"),
@@ -172,7 +174,10 @@ fn human_saves_the_game_on_a_signal() {
         drop(stdin);
         let out = String::from_utf8_lossy(&seen).into_owned();
         assert_eq!(code, Some(status), "{out}");
-        assert!(out.contains(&format!("SIG{sig}: the game is stopped")), "{out}");
+        assert!(
+            out.contains(&format!("SIG{sig}: the game is stopped")),
+            "{out}"
+        );
         let save = d.join("save.json");
         assert!(
             out.contains(&format!(
@@ -203,8 +208,14 @@ fn human_refuses_an_unwritable_out_before_the_game() {
     let check = |out: &std::path::Path, needle: &str| {
         let (code, sout, err, _) = human_fed(&["--seed", "3", "--out", s(out)], b"1\n".to_vec());
         assert_eq!(code, 1, "{err}\n{sout}");
-        assert!(err.contains(needle) && err.contains("give another --out"), "{err}");
-        assert!(!sout.contains("kanaszta human: you"), "the game started: {sout}");
+        assert!(
+            err.contains(needle) && err.contains("give another --out"),
+            "{err}"
+        );
+        assert!(
+            !sout.contains("kanaszta human: you"),
+            "the game started: {sout}"
+        );
     };
     let dir_csv = d.join("dir");
     std::fs::create_dir_all(dir_csv.join("hands.csv")).unwrap();
@@ -212,7 +223,10 @@ fn human_refuses_an_unwritable_out_before_the_game() {
     let foreign = d.join("foreign");
     std::fs::create_dir_all(&foreign).unwrap();
     std::fs::write(foreign.join("hands.csv"), "name,score\nann,3\n").unwrap();
-    check(&foreign, "hands.csv has other columns than kanaszta play's hands.csv");
+    check(
+        &foreign,
+        "hands.csv has other columns than kanaszta play's hands.csv",
+    );
     assert_eq!(read(&foreign.join("hands.csv")), "name,score\nann,3\n");
     let file = d.join("a-file");
     std::fs::write(&file, "x").unwrap();
@@ -250,10 +264,7 @@ fn human_refuses_a_finished_position_and_an_agents_name() {
     )
     .unwrap();
     let out = d.join("out");
-    let (code, sout, err, _) = human_fed(
-        &["--position", s(&p), "--out", s(&out)],
-        b"1\n".to_vec(),
-    );
+    let (code, sout, err, _) = human_fed(&["--position", s(&p), "--out", s(&out)], b"1\n".to_vec());
     assert_eq!(code, 1, "{err}\n{sout}");
     assert!(
         err.contains("the hand is over") && err.contains("give a position of a hand in play"),
@@ -274,12 +285,24 @@ fn human_refuses_a_finished_position_and_an_agents_name() {
     assert!(!out.join("hands.csv").exists());
     // Another name plays.
     let (code, _, err, _) = human_fed(
-        &["--name", "ann", "--vs", "random", "--seed", "3", "--out", s(&out)],
+        &[
+            "--name",
+            "ann",
+            "--vs",
+            "random",
+            "--seed",
+            "3",
+            "--out",
+            s(&out),
+        ],
         "1\n".repeat(3000).into_bytes(),
     );
     assert_eq!(code, 0, "{err}");
     let (h, rows) = table(&out.join("hands.csv"));
-    assert!(rows.iter().any(|r| r[col(&h, "agent")] == "ann"), "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r[col(&h, "agent")] == "ann"),
+        "{rows:?}"
+    );
 }
 
 /// `play --out DIR` where DIR holds files of a run's names that no run
@@ -292,7 +315,16 @@ fn a_run_never_deletes_files_no_run_wrote() {
     let d = tmp("foreign-files");
     let play = |dir: &std::path::Path| {
         kanaszta(&[
-            "play", "--a", "greedy", "--b", "random", "--hands", "4", "-q", "--out", s(dir),
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            "4",
+            "-q",
+            "--out",
+            s(dir),
         ])
     };
     for f in ["ratings.csv", "sweep.csv", "matches.csv"] {
@@ -302,8 +334,9 @@ fn a_run_never_deletes_files_no_run_wrote() {
         let (code, _, err) = play(&dir);
         assert_eq!(code, 1, "{err}");
         assert!(
-            err.contains(&format!("holds {f} and there is no run.json of a kanaszta run"))
-                && err.contains("give another --out")
+            err.contains(&format!(
+                "holds {f} and there is no run.json of a kanaszta run"
+            )) && err.contains("give another --out")
                 && err.contains("move those files away"),
             "{err}"
         );
@@ -315,7 +348,10 @@ fn a_run_never_deletes_files_no_run_wrote() {
     std::fs::write(dir.join("run.json"), "{\"mine\": true}\n").unwrap();
     let (code, _, err) = play(&dir);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("its run.json is not one a kanaszta run wrote"), "{err}");
+    assert!(
+        err.contains("its run.json is not one a kanaszta run wrote"),
+        "{err}"
+    );
     assert_eq!(read(&dir.join("ratings.csv")), "my,own\n1,2\n");
     // An earlier run's directory is replaced, as before.
     let run = d.join("run");
@@ -342,7 +378,15 @@ fn sweep_refuses_more_settings_than_its_limit() {
     let target = format!("target={}", values(1, 1000));
     let out = d.join("million");
     let (code, _, err) = kanaszta(&[
-        "sweep", "--vary", &opening, "--vary", &target, "--hands", "2", "--out", s(&out),
+        "sweep",
+        "--vary",
+        &opening,
+        "--vary",
+        &target,
+        "--hands",
+        "2",
+        "--out",
+        s(&out),
     ]);
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -357,7 +401,16 @@ fn sweep_refuses_more_settings_than_its_limit() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("1001 settings (1001 of opening)"), "{err}");
     let (code, _, err) = kanaszta(&[
-        "sweep", "--vary", &target, "--hands", "2", "--threads", "1", "-q", "--out", s(&out),
+        "sweep",
+        "--vary",
+        &target,
+        "--hands",
+        "2",
+        "--threads",
+        "1",
+        "-q",
+        "--out",
+        s(&out),
     ]);
     assert_eq!(code, 0, "{err}");
     let (_, rows) = table(&out.join("sweep.csv"));

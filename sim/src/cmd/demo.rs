@@ -39,7 +39,7 @@ pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
     let mut state = GameState::new(rules, d.seed);
     // One agent a seat, A in the even seats and B in the odd ones.
     let players = state.players();
-    let seat = |p: usize| if p % 2 == 0 { &a } else { &b };
+    let seat = |p: usize| if p.is_multiple_of(2) { &a } else { &b };
     let names: Vec<String> = (0..players).map(|p| seat(p).to_string()).collect();
     let (mut agents, log, notes) = recorders((0..players).map(|p| seat(p).build()).collect());
     let first = GameLog::new(&state, d.seed);

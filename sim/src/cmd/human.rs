@@ -9,9 +9,9 @@ use crate::human::save::SaveFile;
 use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
 use crate::input;
-use clap::Args;
 use crate::rows::HandRow;
 use crate::signals;
+use clap::Args;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -307,7 +307,8 @@ fn check_out(dir: &Path) -> Result<(), CliError> {
             dir.display()
         ))
     };
-    std::fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot create the directory: {e}")))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| refuse(format!("cannot create the directory: {e}")))?;
     let hands = dir.join("hands.csv");
     match std::fs::metadata(&hands) {
         Ok(m) if m.is_dir() => return Err(refuse("hands.csv is a directory".into())),

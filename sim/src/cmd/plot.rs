@@ -810,7 +810,10 @@ mod tests {
             }
         }
         let comparisons = EQ.with(Cell::get);
-        assert!(comparisons <= 4 * n, "{comparisons} comparisons for {n} groups");
+        assert!(
+            comparisons <= 4 * n,
+            "{comparisons} comparisons for {n} groups"
+        );
     }
 
     #[test]

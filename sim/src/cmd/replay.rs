@@ -727,7 +727,8 @@ fn audit(
     let taxed: Vec<i32> = (0..n)
         .map(|p| tax(scores[p].total, before[p], &log.rules))
         .collect();
-    let text = |v: &mut dyn Iterator<Item = i64>| -> Vec<String> { v.map(|x| x.to_string()).collect() };
+    let text =
+        |v: &mut dyn Iterator<Item = i64>| -> Vec<String> { v.map(|x| x.to_string()).collect() };
     writeln!(out, "tax (D-15)")?;
     row(
         out,
