@@ -1253,7 +1253,10 @@ pub const RUN_FILES: [&str; 8] = [
 ];
 
 /// Creates the run directory `dir`, or empties it of an earlier run's files
-/// (all of them, with a note on stderr), for any family's run.
+/// (all of them, with a note on stderr), for any family's run. Files of
+/// those names that no run wrote (no run.json of a run beside them: the
+/// user's own `ratings.csv`, say) are never removed: the run is refused,
+/// before anything is played or written.
 pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| CliError::io("create output directory", dir.display(), e))?;
@@ -1277,22 +1280,40 @@ pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
         let earlier_run = read_run_json(dir)
             .ok()
             .and_then(|(_, text)| serde_json::from_str::<Earlier>(&text).ok());
-        let what = match earlier_run {
-            Some(m) => format!(
-                "the earlier run there ({} {}, seed {}, {} {}{})",
-                m.command,
-                m.agents.join(" "),
-                m.seed,
-                m.games,
-                m.mode,
-                if m.shard.n > 1 {
-                    format!(", shard {}", m.shard)
-                } else {
-                    String::new()
-                }
-            ),
-            None => format!("the files there ({})", earlier.join(", ")),
+        let Some(m) = earlier_run else {
+            let run_json = dir.join("run.json");
+            let why = if run_json.exists() {
+                format!(
+                    "its run.json is not one a kanaszta run wrote ({})",
+                    read_run_json(dir).err().map_or_else(
+                        || "not the fields of a run".to_string(),
+                        |e| crate::input::clip(&e.to_string())
+                    )
+                )
+            } else {
+                "there is no run.json of a kanaszta run beside them".to_string()
+            };
+            return Err(CliError::Input(format!(
+                "{}: holds {} and {why}, so they are not files of an earlier run, and a run \
+                 there would replace them; give another --out (a new or empty directory, or \
+                 one of an earlier run), or move those files away",
+                dir.display(),
+                earlier.join(", ")
+            )));
         };
+        let what = format!(
+            "the earlier run there ({} {}, seed {}, {} {}{})",
+            m.command,
+            m.agents.join(" "),
+            m.seed,
+            m.games,
+            m.mode,
+            if m.shard.n > 1 {
+                format!(", shard {}", m.shard)
+            } else {
+                String::new()
+            }
+        );
         eprintln!(
             "kanaszta: note: {}: replacing {what}; give another --out to keep it",
             dir.display()

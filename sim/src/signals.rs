@@ -1,8 +1,9 @@
-//! SIGINT (Ctrl-C) and SIGTERM during a run. The first signal stops the
+//! SIGINT (Ctrl-C), SIGTERM and SIGHUP (the terminal closed) during a
+//! run, all three alike. The first signal stops the
 //! dealing of new games: the games in play finish, the finished rows are
 //! written, the summary covers them, run.json marks the run incomplete and
 //! the command exits with 128 + the signal's number (130 for SIGINT, 143
-//! for SIGTERM). A second signal quits at once, removing the run's lock.
+//! for SIGTERM, 129 for SIGHUP). A second signal quits at once, removing the run's lock.
 //! `tune` stops the same way between steps (see [`Notes::TUNE`]).
 //!
 //! `signal-hook` is used for its iterator: the handler is an ordinary
@@ -10,7 +11,7 @@
 //! signal came (`ctrlc` does not say whether it was SIGINT or SIGTERM).
 
 use crate::error::CliError;
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
@@ -51,6 +52,7 @@ pub fn name(sig: i32) -> &'static str {
     match sig {
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
         _ => "signal",
     }
 }
@@ -60,7 +62,12 @@ pub fn exit_status(sig: i32) -> u8 {
     (128 + sig).clamp(1, 255) as u8
 }
 
-/// Handles SIGINT and SIGTERM from now on (once per process), for a run
+/// The signals that stop a command: Ctrl-C, `kill`, and the terminal
+/// closing (a run started in a terminal that is then closed stops as it
+/// does on Ctrl-C, not at once).
+pub const STOPPING: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+/// Handles SIGINT, SIGTERM and SIGHUP from now on (once per process), for a run
 /// of games.
 pub fn install() -> Result<(), CliError> {
     install_with(Notes::RUN)
@@ -71,8 +78,8 @@ pub fn install_with(notes: Notes) -> Result<(), CliError> {
     if INSTALLED.get().is_some() {
         return Ok(());
     }
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
-        .map_err(|e| CliError::Input(format!("cannot handle SIGINT and SIGTERM: {e}")))?;
+    let mut signals = signal_hook::iterator::Signals::new(STOPPING)
+        .map_err(|e| CliError::Input(format!("cannot handle SIGINT, SIGTERM and SIGHUP: {e}")))?;
     let _ = INSTALLED.set(());
     std::thread::spawn(move || {
         for sig in signals.forever() {

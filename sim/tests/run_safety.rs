@@ -215,6 +215,14 @@ fn sigterm_stops_a_run_with_a_summary_of_what_finished() {
     stopped_run("TERM", 143);
 }
 
+/// A closed terminal (SIGHUP) stops a run as Ctrl-C does: summary,
+/// run.json marked incomplete, lock removed; it used to end the run at
+/// once, leaving the lock.
+#[test]
+fn sighup_stops_a_run_with_a_summary_of_what_finished() {
+    stopped_run("HUP", 129);
+}
+
 #[test]
 fn merge_names_the_games_missing_from_a_shard() {
     let d = tmp("gaps");

@@ -1,6 +1,8 @@
 //! `kanaszta demo`: one seeded hand between two agents (random ones by
 //! default), printed move by move and scored item by item, as `replay`
-//! prints a hand of a run.
+//! prints a hand of a run. With more than two players (`--set players=N`,
+//! 2 to 6, D-2.1) each plays alone: agent A holds the even seats and B the
+//! odd ones.
 
 use super::parse_agent;
 use super::replay::{print_hand, recorders, HandPrint};
@@ -18,10 +20,11 @@ pub struct DemoArgs {
     /// Seed of the deal and of the agents.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The agent in seat 0 (see `kanaszta agents`), e.g. rules, greedy.
+    /// The agent in seat 0 (see `kanaszta agents`), e.g. rules, greedy;
+    /// with more players, in every even seat.
     #[arg(long, default_value = "random", value_name = "AGENT")]
     a: String,
-    /// The agent in seat 1.
+    /// The agent in seat 1; with more players, in every odd seat.
     #[arg(long, default_value = "random", value_name = "AGENT")]
     b: String,
     #[command(flatten)]
@@ -33,11 +36,14 @@ pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
     let a = parse_agent(&d.a)?;
     let b = parse_agent(&d.b)?;
     let rules = d.rules.build()?;
-    let names = [a.to_string(), b.to_string()];
-    let (mut agents, log, notes) = recorders(vec![a.build(), b.build()]);
     let mut state = GameState::new(rules, d.seed);
+    // One agent a seat, A in the even seats and B in the odd ones.
+    let players = state.players();
+    let seat = |p: usize| if p.is_multiple_of(2) { &a } else { &b };
+    let names: Vec<String> = (0..players).map(|p| seat(p).to_string()).collect();
+    let (mut agents, log, notes) = recorders((0..players).map(|p| seat(p).build()).collect());
     let first = GameLog::new(&state, d.seed);
-    let mut rngs = vec![seat_rng(d.seed, 0), seat_rng(d.seed, 1)];
+    let mut rngs: Vec<_> = (0..players).map(|p| seat_rng(d.seed, p)).collect();
     let r = play_hand(&mut state, &mut agents, &mut rngs);
     let hand = GameLog {
         actions: std::mem::take(&mut *log.borrow_mut()),
@@ -60,7 +66,7 @@ fn demo(
     out: &mut impl Write,
     rules: &Rules,
     seed: u64,
-    names: &[String; 2],
+    names: &[String],
     log: &GameLog,
     notes: &[(usize, String)],
     error: Option<&str>,
@@ -71,12 +77,16 @@ fn demo(
         .find(|(k, _)| k == "version")
         .map(|(_, v)| v)
         .unwrap_or_default();
+    let seats: Vec<String> = names
+        .iter()
+        .enumerate()
+        .map(|(p, n)| format!("P{p} {n}"))
+        .collect();
     writeln!(
         out,
-        "kanaszta demo: seed {seed}, {} players, {version}: P0 {}, P1 {}",
+        "kanaszta demo: seed {seed}, {} players, {version}: {}",
         log.totals.len(),
-        names[0],
-        names[1]
+        seats.join(", ")
     )?;
     let how = HandPrint {
         names: Some(names),

@@ -9,10 +9,11 @@ use crate::human::save::SaveFile;
 use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
 use crate::input;
+use crate::rows::HandRow;
+use crate::signals;
 use clap::Args;
-use std::io::{BufRead, IsTerminal, Write};
-
-use std::path::PathBuf;
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Longest input line read (longer lines are refused, not read whole).
@@ -47,6 +48,8 @@ pub struct HumanArgs {
     resume: Option<PathBuf>,
     /// Directory for hands.csv (each finished hand appended, the columns of
     /// `kanaszta play`) and save.json.
+    /// The directory is checked before the game: one that cannot take them
+    /// is refused.
     #[arg(long, default_value = "kanaszta-human", value_name = "DIR")]
     out: PathBuf,
     /// Your name in the CSV's agent column.
@@ -120,11 +123,11 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         }
         None => Session::new(cfg)?,
     };
+    check_out(&a.out)?;
     let echo = !terminal;
     let mut text = String::new();
     session.start(&mut text);
-    let stdin = std::io::stdin();
-    let mut stdin = stdin.lock();
+    let lines = read_lines();
     loop {
         if session.waiting() == Await::Done {
             write_out(&text)?;
@@ -133,31 +136,216 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         text.push_str(session.prompt());
         write_out(&text)?;
         text.clear();
-        let mut line = Vec::new();
-        let n = std::io::Read::take(&mut stdin, LINE_LIMIT)
-            .read_until(b'\n', &mut line)
-            .map_err(|e| CliError::io("read", "standard input", e))?;
-        if n == 0 {
-            let code = session.end_of_input(&mut text);
-            write_out(&text)?;
-            return Ok(ExitCode::from(code));
-        }
-        if !line.ends_with(b"\n") && n as u64 == LINE_LIMIT {
-            // Skip the rest of an overlong line.
-            let mut rest = Vec::new();
-            let _ = stdin.read_until(b'\n', &mut rest);
-            text.push_str(&format!(
+        match lines.recv().unwrap_or(Input::End) {
+            Input::Line(bytes) => {
+                let line = printable(&bytes);
+                if echo {
+                    text.push_str(line.trim_end());
+                    text.push('\n');
+                }
+                session.input(&line, &mut text);
+            }
+            Input::Overlong => text.push_str(&format!(
                 "\na line of more than {LINE_LIMIT} bytes is not a move; type help for the commands\n"
-            ));
-            continue;
+            )),
+            Input::Endless => {
+                text.push_str(&format!(
+                    "\nthe input holds more than {} MiB without a line break: not a person's \
+                     moves (binary data?); it is read no further\n",
+                    SKIP_LIMIT >> 20
+                ));
+                session.end_of_input(&mut text);
+                write_out(&text)?;
+                return Ok(ExitCode::from(1));
+            }
+            Input::End => {
+                let code = session.end_of_input(&mut text);
+                write_out(&text)?;
+                return Ok(ExitCode::from(code));
+            }
+            Input::Failed(e) => {
+                text.push_str(&format!("\ncannot read standard input: {e}\n"));
+                session.end_of_input(&mut text);
+                write_out(&text)?;
+                return Ok(ExitCode::from(1));
+            }
+            Input::Signal(sig) => {
+                session.interrupted(signals::name(sig), &mut text);
+                write_out(&text)?;
+                return Ok(ExitCode::from(signals::exit_status(sig)));
+            }
         }
-        let line = String::from_utf8_lossy(&line).into_owned();
-        if echo {
-            text.push_str(line.trim_end());
-            text.push('\n');
-        }
-        session.input(&line, &mut text);
     }
+}
+
+/// Most bytes of an overlong line skipped in search of its end; more, and
+/// the input is not a person's typing (e.g. `< /dev/zero`).
+const SKIP_LIMIT: u64 = 1 << 20;
+
+/// What the game is told next: a line of the person's, or why there is
+/// none.
+enum Input {
+    /// A line (its end included), at most [`LINE_LIMIT`] bytes.
+    Line(Vec<u8>),
+    /// A line longer than [`LINE_LIMIT`] bytes, skipped.
+    Overlong,
+    /// More than [`SKIP_LIMIT`] bytes without a line break.
+    Endless,
+    /// The end of the input.
+    End,
+    /// Standard input could not be read.
+    Failed(std::io::Error),
+    /// SIGINT, SIGTERM or SIGHUP (the terminal closed).
+    Signal(i32),
+}
+
+/// The person's lines and the stopping signals, in the order they come:
+/// a thread reads standard input a bounded line at a time (never holding
+/// more than [`LINE_LIMIT`] bytes of a line), another waits for signals.
+/// A second signal quits at once.
+fn read_lines() -> std::sync::mpsc::Receiver<Input> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let signal_tx = tx.clone();
+    if let Ok(mut sigs) = signal_hook::iterator::Signals::new(signals::STOPPING) {
+        std::thread::spawn(move || {
+            let mut first = true;
+            for sig in sigs.forever() {
+                if !first {
+                    eprintln!(
+                        "kanaszta: {} again: quitting at once, without saving",
+                        signals::name(sig)
+                    );
+                    std::process::exit(signals::exit_status(sig).into());
+                }
+                first = false;
+                // The game saves itself at its next step; the person is
+                // never waited for.
+                let _ = signal_tx.send(Input::Signal(sig));
+            }
+        });
+    }
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut stdin = stdin.lock();
+        loop {
+            let next = read_line(&mut stdin);
+            let last = matches!(next, Input::End | Input::Endless | Input::Failed(_));
+            if tx.send(next).is_err() || last {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// One line of at most [`LINE_LIMIT`] bytes; a longer one is skipped to
+/// its end, at most [`SKIP_LIMIT`] bytes, without being kept.
+fn read_line(input: &mut impl BufRead) -> Input {
+    let mut line = Vec::new();
+    let n = match std::io::Read::take(&mut *input, LINE_LIMIT).read_until(b'\n', &mut line) {
+        Ok(n) => n,
+        Err(e) => return Input::Failed(e),
+    };
+    if n == 0 {
+        return Input::End;
+    }
+    if line.ends_with(b"\n") || (n as u64) < LINE_LIMIT {
+        return Input::Line(line);
+    }
+    let mut skipped = 0u64;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) => return Input::Failed(e),
+        };
+        if buf.is_empty() {
+            return Input::Overlong;
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(i + 1);
+            return Input::Overlong;
+        }
+        let k = buf.len();
+        input.consume(k);
+        skipped += k as u64;
+        if skipped > SKIP_LIMIT {
+            return Input::Endless;
+        }
+    }
+}
+
+/// A line as text fit to echo and to quote in a message: bytes that are
+/// not UTF-8 as `\xFF`, control characters (the terminal's escapes
+/// among them) as `\u{1b}`; tabs and the line's end are kept.
+fn printable(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Refuses an `--out` the game's rows or its save could not be written
+/// to, before the game starts: a directory that cannot be made or written,
+/// a hands.csv that is a directory, cannot be appended to or has other
+/// columns than `kanaszta play`'s, a save.json that is a directory.
+fn check_out(dir: &Path) -> Result<(), CliError> {
+    let refuse = |what: String| {
+        CliError::Input(format!(
+            "--out {}: {what}; the game's rows (hands.csv) and its save (save.json) go \
+             there: give another --out, a directory you can write holding no hands.csv or \
+             one written by kanaszta human or play",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| refuse(format!("cannot create the directory: {e}")))?;
+    let hands = dir.join("hands.csv");
+    match std::fs::metadata(&hands) {
+        Ok(m) if m.is_dir() => return Err(refuse("hands.csv is a directory".into())),
+        Ok(_) => {
+            let header = HandRow::header().join(",");
+            let mut first = Vec::new();
+            std::fs::File::open(&hands)
+                .and_then(|f| {
+                    std::io::BufReader::new(f)
+                        .take(header.len() as u64 + 2)
+                        .read_until(b'\n', &mut first)
+                })
+                .map_err(|e| refuse(format!("cannot read hands.csv: {e}")))?;
+            let first = first.strip_suffix(b"\n").unwrap_or(&first);
+            if !first.is_empty() && first != header.as_bytes() {
+                return Err(refuse(format!(
+                    "hands.csv has other columns than kanaszta play's hands.csv (its first \
+                     line: `{}`)",
+                    input::clip(&printable(first))
+                )));
+            }
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&hands)
+                .map_err(|e| refuse(format!("cannot append to hands.csv: {e}")))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(refuse(format!("cannot read hands.csv: {e}"))),
+    }
+    if dir.join("save.json").is_dir() {
+        return Err(refuse("save.json is a directory".into()));
+    }
+    // Whether a file can be made there (a read-only directory).
+    let probe = dir.join(format!(".kanaszta-human-{}.probe", std::process::id()));
+    std::fs::File::create(&probe).map_err(|e| refuse(format!("cannot write there: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// Whether the locale says UTF-8 (for the suit symbols).

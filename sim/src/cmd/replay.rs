@@ -409,7 +409,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
                 )?;
             }
             let how = HandPrint {
-                names: Some(&names),
+                names: Some(&names[..]),
                 show_hand: false,
                 taxed: plan.mode == Mode::Matches,
                 notes: hand_notes,
@@ -457,9 +457,9 @@ fn classic_source(
 
 /// How [`print_hand`] labels and prints a hand.
 pub struct HandPrint<'a> {
-    /// The agents seat by seat (`P0 rules`), or none (`P0`: a saved log
-    /// does not name them).
-    pub names: Option<&'a [String; 2]>,
+    /// The agents seat by seat (`P0 rules`), one name a seat, or none
+    /// (`P0`: a saved log does not name them).
+    pub names: Option<&'a [String]>,
     /// After each discard, also the mover's hand (`kanaszta demo`).
     pub show_hand: bool,
     /// The hand is scored with the tax (D-15) on its running totals: a hand
@@ -476,8 +476,8 @@ type Notes = Vec<(usize, String)>;
 impl HandPrint<'_> {
     fn label(&self, p: usize) -> String {
         match self.names {
-            Some(n) => format!("P{p} {}", n[p]),
-            None => format!("P{p}"),
+            Some(n) if p < n.len() => format!("P{p} {}", n[p]),
+            _ => format!("P{p}"),
         }
     }
 }
@@ -494,7 +494,7 @@ pub fn print_hand(
     error: Option<&str>,
 ) -> Result<(), CliError> {
     let mut g = log.initial();
-    let labels: Vec<String> = (0..2).map(|p| how.label(p)).collect();
+    let labels: Vec<String> = (0..g.players()).map(|p| how.label(p)).collect();
     let w = labels.iter().map(|n| n.len()).max().unwrap_or(2);
     let cut = g.cut_cards();
     writeln!(
@@ -669,46 +669,50 @@ fn audit(
     }
     writeln!(out, "  {}", pile_text(g))?;
     let scores = g.scores();
-    let rows: Vec<(&str, [i64; 2])> = {
-        let mut v: Vec<(&str, [i64; 2])> = Vec::new();
-        let per = |f: &dyn Fn(usize, &kanaszta_engine::HandScore) -> i64| {
-            [f(0, &scores[0]), f(1, &scores[1])]
-        };
-        v.push(("red_three_points", per(&|_, s| s.red_three_points as i64)));
-        v.push(("twin_points", per(&|_, s| s.twin_points as i64)));
-        v.push(("canasta_points", per(&|_, s| s.canasta_points as i64)));
-        v.push(("heart_ace_points", per(&|_, s| s.heart_ace_points as i64)));
-        v.push(("going_out_points", per(&|_, s| s.going_out_points as i64)));
-        v.push(("from_hand_points", per(&|_, s| s.from_hand_points as i64)));
-        v.push((
+    let n = labels.len();
+    // One row per hands.csv column, one value per seat.
+    let per = |f: &dyn Fn(usize, &kanaszta_engine::HandScore) -> i64| -> Vec<String> {
+        (0..n).map(|p| f(p, &scores[p]).to_string()).collect()
+    };
+    let rows: Vec<(&str, Vec<String>)> = vec![
+        ("red_three_points", per(&|_, s| s.red_three_points as i64)),
+        ("twin_points", per(&|_, s| s.twin_points as i64)),
+        ("canasta_points", per(&|_, s| s.canasta_points as i64)),
+        ("heart_ace_points", per(&|_, s| s.heart_ace_points as i64)),
+        ("going_out_points", per(&|_, s| s.going_out_points as i64)),
+        ("from_hand_points", per(&|_, s| s.from_hand_points as i64)),
+        (
             "cleared_table_points",
             per(&|_, s| s.cleared_table_points as i64),
-        ));
-        v.push(("= base", per(&|_, s| s.base as i64)));
-        v.push(("melded", per(&|_, s| s.melded as i64)));
-        v.push((
+        ),
+        ("= base", per(&|_, s| s.base as i64)),
+        ("melded", per(&|_, s| s.melded as i64)),
+        (
             "cards_in_hand",
             per(&|p, s| (s.in_hand - black_threes_in_hand(g, p, s)) as i64),
-        ));
-        v.push((
+        ),
+        (
             "black_threes_in_hand",
             per(&|p, s| black_threes_in_hand(g, p, s) as i64),
-        ));
-        v.push(("= card_value", per(&|_, s| s.card_value as i64)));
-        v.push(("= raw", per(&|_, s| s.total as i64)));
-        v
-    };
+        ),
+        ("= card_value", per(&|_, s| s.card_value as i64)),
+        ("= raw", per(&|_, s| s.total as i64)),
+    ];
     let cw = labels.iter().map(|l| l.len()).max().unwrap_or(2).max(8);
-    writeln!(
-        out,
-        "{:<42}  {:>cw$}  {:>cw$}",
-        "score (D-14; rows as hands.csv's columns)", labels[0], labels[1]
-    )?;
-    let row = |out: &mut dyn Write, name: &str, v: [String; 2]| -> std::io::Result<()> {
-        writeln!(out, "  {name:<40}  {:>cw$}  {:>cw$}", v[0], v[1])
+    let row = |out: &mut dyn Write, name: &str, v: &[String]| -> std::io::Result<()> {
+        write!(out, "  {name:<40}")?;
+        for x in v {
+            write!(out, "  {x:>cw$}")?;
+        }
+        writeln!(out)
     };
+    write!(out, "{:<42}", "score (D-14; rows as hands.csv's columns)")?;
+    for l in labels {
+        write!(out, "  {l:>cw$}")?;
+    }
+    writeln!(out)?;
     for (name, v) in &rows {
-        row(out, name, [v[0].to_string(), v[1].to_string()])?;
+        row(out, name, v)?;
     }
     if !how.taxed {
         writeln!(
@@ -717,32 +721,30 @@ fn audit(
         )?;
         return Ok(());
     }
-    let before: Vec<i32> = (0..2)
+    let before: Vec<i32> = (0..n)
         .map(|p| log.totals.get(p).copied().unwrap_or(0))
         .collect();
-    let taxed: Vec<i32> = (0..2)
+    let taxed: Vec<i32> = (0..n)
         .map(|p| tax(scores[p].total, before[p], &log.rules))
         .collect();
-    let divisor: Vec<u32> = (0..2).map(|p| tax_divisor(&log.rules, before[p])).collect();
+    let text =
+        |v: &mut dyn Iterator<Item = i64>| -> Vec<String> { v.map(|x| x.to_string()).collect() };
     writeln!(out, "tax (D-15)")?;
     row(
         out,
         "total_before",
-        [before[0].to_string(), before[1].to_string()],
+        &text(&mut before.iter().map(|&x| x as i64)),
     )?;
     row(
         out,
         "tax_divisor (bracket of total_before)",
-        [divisor[0].to_string(), divisor[1].to_string()],
+        &text(&mut before.iter().map(|&b| tax_divisor(&log.rules, b) as i64)),
     )?;
-    row(out, "taxed", [taxed[0].to_string(), taxed[1].to_string()])?;
+    row(out, "taxed", &text(&mut taxed.iter().map(|&x| x as i64)))?;
     row(
         out,
         "= total_after",
-        [
-            (before[0] + taxed[0]).to_string(),
-            (before[1] + taxed[1]).to_string(),
-        ],
+        &text(&mut (0..n).map(|p| (before[p] + taxed[p]) as i64)),
     )?;
     Ok(())
 }

@@ -23,7 +23,8 @@ pub struct SweepArgs {
     b: String,
     /// A rule switch and its values, e.g. --vary tax=on,off --vary opening=50,75,90,120
     /// (repeatable; values of tax_schedule are separated by `;`); under
-    /// --rules classic-… a classic switch, e.g. --vary players=2,3,4.
+    /// --rules classic-… a classic switch, e.g. --vary players=2,3,4. Every
+    /// combination is played: at most 1,000 settings in all.
     #[arg(long, required = true, value_name = "KEY=V1,V2,...")]
     vary: Vec<String>,
     #[command(flatten)]
@@ -114,6 +115,11 @@ fn run_classic(s: &SweepArgs, base: ClassicRules) -> Result<ExitCode, CliError> 
     crate::classic::run::run(run, &s.run)
 }
 
+/// Most settings a sweep plays (the product of the `--vary` value counts):
+/// run.json holds each (about 0.7 KB a setting), and the commands that read
+/// a run (`merge`, `ratings`, `replay`) read a run.json of at most 4 MiB.
+pub const MAX_SETTINGS: usize = 1_000;
+
 /// The cartesian product of `--vary KEY=V1,V2` options: every combination as
 /// (settings text, rules). `keys` are the switches accepted (`unknown` says
 /// so of another); `set` sets one, the context naming it for a message.
@@ -161,6 +167,27 @@ fn sweep_settings<R: Copy>(
             set(&mut r, &key, val, &format!("--vary {key}"))?;
         }
         axes.push((key, values));
+    }
+    // Counted before any is built: a million settings took gigabytes
+    // before the first game.
+    let count = axes
+        .iter()
+        .try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()))
+        .filter(|&n| n <= MAX_SETTINGS);
+    if count.is_none() {
+        let sizes: Vec<String> = axes
+            .iter()
+            .map(|(k, v)| format!("{} of {k}", v.len()))
+            .collect();
+        return Err(CliError::Input(format!(
+            "--vary gives {} settings ({}): a sweep plays at most {MAX_SETTINGS} settings \
+             (each a series of its own in run.json and the summaries); vary fewer values, or \
+             split the sweep into several runs",
+            axes.iter()
+                .try_fold(1u128, |n, (_, v)| n.checked_mul(v.len() as u128))
+                .map_or("more than 2^128".to_string(), |n| n.to_string()),
+            sizes.join(" × ")
+        )));
     }
     let mut out: Vec<(Vec<(String, String)>, R)> = vec![(Vec::new(), *base)];
     for (key, values) in &axes {

@@ -153,6 +153,7 @@ impl Session {
                 cfg.seat
             )));
         }
+        check_name(&cfg.name)?;
         let m = (cfg.is_match && cfg.position.is_none())
             .then(|| Match::new(cfg.rules, kanaszta_engine::seed::deal(cfg.seed, 0)));
         let (start, seed) = match (&cfg.position, &m) {
@@ -164,6 +165,14 @@ impl Session {
                     return Err(CliError::Input(format!(
                         "the position has {} players: a person plays one agent (2 players)",
                         g.players()
+                    )));
+                }
+                if g.is_terminal() {
+                    return Err(CliError::Input(format!(
+                        "position: the hand is over ({}): there is nothing to play and no \
+                         hand to record; give a position of a hand in play (`kanaszta score \
+                         FILE` scores a finished one)",
+                        screen::end_text(g.end(), &["P0".to_string(), "P1".to_string()])
                     )));
                 }
                 (g, cfg.seed)
@@ -386,6 +395,19 @@ impl Session {
         self.save(None, out);
         self.wait = Await::Done;
         1
+    }
+
+    /// A signal (`name`, e.g. SIGINT) stopped the game: the game in play is
+    /// saved as at the end of the input. Whether there was one to save.
+    pub fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
+        if self.wait == Await::Done {
+            return false;
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{name}: the game is stopped");
+        self.save(None, out);
+        self.wait = Await::Done;
+        true
     }
 
     fn command(&mut self, head: &str, rest: &[&str], line: &str, out: &mut String) {
@@ -671,7 +693,7 @@ impl Session {
     /// Appends the hand's two rows to `hands.csv` in the out directory, in
     /// the columns of `kanaszta play`.
     fn append_rows(
-        &self,
+        &mut self,
         index: u32,
         before: &[i32],
         taxed: &[i32],
@@ -717,7 +739,8 @@ impl Session {
                 let _ = writeln!(out, "the hand's rows are appended to {}", path.display());
             }
             Err(e) => {
-                let _ = writeln!(out, "warning: the hand's rows were not written: {e}");
+                let _ = writeln!(out, "error: the hand's rows were not written: {e}");
+                self.exit = self.exit.max(1);
             }
         }
     }
@@ -962,10 +985,17 @@ impl Session {
             Ok(()) => {
                 let _ = writeln!(
                     out,
-                    "saved to {}; resume with `kanaszta human --resume {}` \
+                    "saved to {}; resume with `kanaszta human --resume {}{}` \
                      ({} holds the position with every hidden card{})",
                     path.display(),
                     path.display(),
+                    // Resumed elsewhere, the game's rows would go to the
+                    // default directory, not beside the earlier ones.
+                    self.cfg
+                        .out
+                        .as_ref()
+                        .map(|d| format!(" --out {}", d.display()))
+                        .unwrap_or_default(),
                     side("position").display(),
                     if log.is_some() {
                         format!(", {} the hand's game log", side("log").display())
@@ -979,6 +1009,31 @@ impl Session {
             }
         }
     }
+}
+
+/// Refuses a person's name that is an agent's (`rules`, `Greedy`,
+/// `ismcts:iterations=50`): the person's hands would be rated as the
+/// agent's by `kanaszta ratings`, which tells players apart by that name.
+fn check_name(name: &str) -> Result<(), CliError> {
+    let t = name.trim();
+    let head = t.split_once(':').map_or(t, |(h, _)| h).trim();
+    let agents: Vec<&str> = kanaszta_agents::agent_names().collect();
+    if let Some(a) = agents.iter().find(|a| a.eq_ignore_ascii_case(head)) {
+        return Err(CliError::Input(format!(
+            "--name {}: `{a}` is an agent's name, and `kanaszta ratings` would count your \
+             hands as that agent's; give a name that is no agent's ({}), e.g. --name human",
+            crate::input::clip(name),
+            agents.join(", ")
+        )));
+    }
+    if t.is_empty() {
+        return Err(CliError::Input(
+            "--name is empty: give the name to write in hands.csv's agent column, e.g. \
+             --name human"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The index of the unique highest score (the hand's winner, I-19).
