@@ -207,28 +207,33 @@ fn never_goes_out_worked(groups: &[Group], tried: u64, rules: &Rules) -> bool {
 }
 
 /// The kinds [`never_goes_out`] tries, as bits by card index (the joker
-/// bit 52): of each class the going-out test tells apart, the first kind
-/// of `outside` in kind order, black and red threes left out.
+/// bit 52): of each class the going-out test tells apart (a natural rank,
+/// the ♥A where it may lie apart, a wild), the first kind of `outside` in
+/// kind order, black and red threes left out. Read off the set's words:
+/// the lowest kind of each rank's four, the lowest 2 else the joker.
 fn representatives(outside: CardSet, rules: &Rules) -> u64 {
-    let mut tried = 0u64;
-    let mut classes = 0u32;
-    for k in outside.kinds() {
-        if k.is_black_three() || k.is_red_three() {
-            continue;
-        }
-        let class = if k.is_wild() {
-            13
-        } else if k.is_heart_ace() && rules.heart_aces() {
-            14
-        } else {
-            k.rank().map_or(15, |r| r as u32)
-        };
-        if classes & (1 << class) == 0 {
-            classes |= 1 << class;
-            tried |= 1 << k.index();
-        }
-    }
-    tried
+    let (lo, hi, jokers) = outside.raw();
+    let present = (lo | hi) & ((1 << 52) - 1);
+    let apart = if rules.heart_aces() {
+        present & 1 << Card::HEART_ACE.index()
+    } else {
+        0
+    };
+    // The naturals 4–A (the 2s are wild, every 3 is red or black).
+    let x = present & !0xFF & !apart;
+    let first = x
+        & !((x << 1) & 0xEEEE_EEEE_EEEE_EEEE)
+        & !((x << 2) & 0xCCCC_CCCC_CCCC_CCCC)
+        & !((x << 3) & 0x8888_8888_8888_8888);
+    let twos = present & 0xF;
+    let wild = if twos != 0 {
+        twos & twos.wrapping_neg()
+    } else if jokers > 0 {
+        1 << Card::JOKER.index()
+    } else {
+        0
+    };
+    first | apart | wild
 }
 
 /// The kinds of a [`representatives`] mask, in kind order.
@@ -387,5 +392,59 @@ mod tests {
             }
         }
         assert!(never > 50 && may > 50, "{never} never, {may} may");
+    }
+
+    /// The kinds tried, as read off the set's words, are those of the
+    /// loop over the kinds: the first of each class in kind order.
+    #[test]
+    fn i32_representatives_are_the_first_kind_of_each_class() {
+        fn by_kinds(outside: CardSet, rules: &Rules) -> u64 {
+            let mut tried = 0u64;
+            let mut classes = 0u32;
+            for k in outside.kinds() {
+                if k.is_black_three() || k.is_red_three() {
+                    continue;
+                }
+                let class = if k.is_wild() {
+                    13
+                } else if k.is_heart_ace() && rules.heart_aces() {
+                    14
+                } else {
+                    k.rank().map_or(15, |r| r as u32)
+                };
+                if classes & (1 << class) == 0 {
+                    classes |= 1 << class;
+                    tried |= 1 << k.index();
+                }
+            }
+            tried
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for r in test_variants() {
+            for _ in 0..2000 {
+                // A pseudo-random subset of the pack, thinned to few cards
+                // as often as to many.
+                let mut s = CardSet::EMPTY;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let keep = 1 + (x % 8);
+                for c in CardSet::FULL_PACK.iter() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if x % 8 < keep {
+                        s.insert(c);
+                    }
+                }
+                assert_eq!(representatives(s, &r), by_kinds(s, &r), "{s:?} {r:?}");
+                checked += 1;
+            }
+            assert_eq!(representatives(CardSet::EMPTY, &r), 0);
+            let full = CardSet::FULL_PACK;
+            assert_eq!(representatives(full, &r), by_kinds(full, &r));
+        }
+        assert!(checked >= 2000);
     }
 }
