@@ -110,7 +110,7 @@ pub(super) fn decorated_plan(
     seed: u64,
     rules: Rules,
 ) -> Result<Plan, CliError> {
-    Ok(Plan::new(Manifest {
+    Plan::new(Manifest {
         command: "bench".into(),
         seed,
         mode: Mode::Hands,
@@ -131,7 +131,7 @@ pub(super) fn decorated_plan(
         version: None,
         commit: None,
         dirty: None,
-    })?)
+    })
 }
 
 /// The checked options of a benchmark.
