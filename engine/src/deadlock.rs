@@ -11,8 +11,8 @@ use crate::card::{Card, Rank, Suit};
 use crate::card_set::CardSet;
 use crate::group::{max_wilds, Group};
 use crate::rules::{Rules, WildCanasta};
-use crate::solver::going_out::can_go_out_with;
-use crate::table::Table;
+use crate::solver::going_out::{can_go_out_with, group_counts, rules_read};
+use crate::table::{Table, MAX_GROUPS};
 
 /// How many more wilds group `g` can hold (D-9.1, D-9.2, D-10): none for a
 /// canasta of naturals of seven or eight, up to seven wilds in a group of
@@ -158,30 +158,112 @@ pub fn never_goes_out(table: &Table, outside: CardSet, rules: &Rules) -> bool {
     let mut t = *table;
     t.end_turn();
     let groups = t.groups();
-    let mut tried = 0u32;
-    for k in outside.kinds() {
-        if k.is_black_three() || k.is_red_three() {
-            continue;
+    let tried = representatives(outside, rules);
+    // The answer depends on the rules the going-out test reads, the
+    // groups as it reads them and the kinds tried, and the same question
+    // comes back turn after turn (the candidates of a stalled hand): each
+    // thread keeps its last answers.
+    let mut counts = [0u32; MAX_GROUPS];
+    let mut h = (tried ^ (rules_read(rules) as u64) << 56).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for (c, g) in counts.iter_mut().zip(groups) {
+        *c = group_counts(g);
+        h = (h ^ *c as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    let key = NeverOutKey {
+        rules: rules_read(rules),
+        tried,
+        len: groups.len() as u8,
+        groups: counts,
+    };
+    let slot = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % NEVER_OUT_SLOTS;
+    if let Some(out) = NEVER_OUT.with(|m| match m.borrow().get(slot) {
+        Some(Some((k, out))) if *k == key => Some(*out),
+        _ => None,
+    }) {
+        return out;
+    }
+    let out = never_goes_out_worked(groups, tried, rules);
+    NEVER_OUT.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_empty() {
+            m.resize(NEVER_OUT_SLOTS, None);
         }
-        let class = if k.is_wild() {
-            13
-        } else if k.is_heart_ace() && rules.heart_aces() {
-            14
-        } else {
-            k.rank().map_or(15, |r| r as u32)
-        };
-        if tried & (1 << class) != 0 {
-            continue;
-        }
-        tried |= 1 << class;
+        m[slot] = Some((key, out));
+    });
+    out
+}
+
+/// [`never_goes_out`] worked out: no kind of `tried` goes out onto
+/// `groups`, the black three discarded.
+fn never_goes_out_worked(groups: &[Group], tried: u64, rules: &Rules) -> bool {
+    !tried_kinds(tried).any(|k| {
         let mut hand = CardSet::EMPTY;
         hand.insert(k);
         hand.insert(BLACK_THREE);
-        if can_go_out_with(hand, groups, rules) {
-            return false;
-        }
-    }
-    true
+        can_go_out_with(hand, groups, rules)
+    })
+}
+
+/// The kinds [`never_goes_out`] tries, as bits by card index (the joker
+/// bit 52): of each class the going-out test tells apart (a natural rank,
+/// the ♥A where it may lie apart, a wild), the first kind of `outside` in
+/// kind order, black and red threes left out. Read off the set's words:
+/// the lowest kind of each rank's four, the lowest 2 else the joker.
+fn representatives(outside: CardSet, rules: &Rules) -> u64 {
+    let (lo, hi, jokers) = outside.raw();
+    let present = (lo | hi) & ((1 << 52) - 1);
+    let apart = if rules.heart_aces() {
+        present & 1 << Card::HEART_ACE.index()
+    } else {
+        0
+    };
+    // The naturals 4–A (the 2s are wild, every 3 is red or black).
+    let x = present & !0xFF & !apart;
+    let first = x
+        & !((x << 1) & 0xEEEE_EEEE_EEEE_EEEE)
+        & !((x << 2) & 0xCCCC_CCCC_CCCC_CCCC)
+        & !((x << 3) & 0x8888_8888_8888_8888);
+    let twos = present & 0xF;
+    let wild = if twos != 0 {
+        twos & twos.wrapping_neg()
+    } else if jokers > 0 {
+        1 << Card::JOKER.index()
+    } else {
+        0
+    };
+    first | apart | wild
+}
+
+/// The kinds of a [`representatives`] mask, in kind order.
+fn tried_kinds(mut tried: u64) -> impl Iterator<Item = Card> {
+    std::iter::from_fn(move || {
+        let i = tried.trailing_zeros();
+        (i < 64).then(|| {
+            tried &= tried - 1;
+            Card::from_index(i as u8).unwrap_or(Card::JOKER)
+        })
+    })
+}
+
+/// The arguments of one [`never_goes_out`] as it reads them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct NeverOutKey {
+    rules: u8,
+    tried: u64,
+    len: u8,
+    groups: [u32; MAX_GROUPS],
+}
+
+/// Slots of the per-thread memory of [`never_goes_out`].
+const NEVER_OUT_SLOTS: usize = 256;
+
+thread_local! {
+    /// The last answers of [`never_goes_out`] on this thread, direct-mapped
+    /// by a hash of the arguments; the whole key is compared on a hit.
+    static NEVER_OUT: std::cell::RefCell<Vec<Option<(NeverOutKey, bool)>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The cards outside every table of `tables` (I-32's "any kind with a copy
@@ -271,5 +353,98 @@ mod tests {
             // A ♥A lies apart beside a canasta only under 2003-02 (D-9.4).
             assert_eq!(dead_locked(&canasta, cs("AH"), &r), !r.heart_aces());
         }
+    }
+
+    /// I-32: the kept answers of `never_goes_out` are the answers worked
+    /// out afresh, for tables of every size met in play and outsides that
+    /// lose cards one by one (the same question asked again is answered
+    /// from memory).
+    #[test]
+    fn i32_never_goes_out_kept_answers_are_fresh_answers() {
+        let tables = [
+            table(&["KC KD KH", "9C 9D 9H 9S 9C"]),
+            table(&["KC KD KH", "9C 9D 9H 9S 9C 9D"]),
+            table(&["KC KD KH KS KC 2C", "9C 9D 9H 9S"]),
+            table(&["JK 2C 2D", "9C 9D 9H", "QC QD QH"]),
+            table(&["AC AD AH", "5C 5D 5H 5S 5C 5D 5H"]),
+        ];
+        let (mut never, mut may) = (0, 0);
+        for r in test_variants() {
+            for t in &tables {
+                let mut outside = CardSet::FULL_PACK.checked_sub(t.cards()).unwrap();
+                let mut ended = *t;
+                ended.end_turn();
+                let kinds: Vec<Card> = outside.kinds().collect();
+                for (i, k) in kinds.into_iter().enumerate() {
+                    let fresh =
+                        never_goes_out_worked(ended.groups(), representatives(outside, &r), &r);
+                    assert_eq!(never_goes_out(t, outside, &r), fresh, "{r:?} {i}");
+                    assert_eq!(never_goes_out(t, outside, &r), fresh, "{r:?} {i} again");
+                    if fresh {
+                        never += 1;
+                    } else {
+                        may += 1;
+                    }
+                    while outside.count(k) > 0 {
+                        outside.remove(k);
+                    }
+                }
+            }
+        }
+        assert!(never > 50 && may > 50, "{never} never, {may} may");
+    }
+
+    /// The kinds tried, as read off the set's words, are those of the
+    /// loop over the kinds: the first of each class in kind order.
+    #[test]
+    fn i32_representatives_are_the_first_kind_of_each_class() {
+        fn by_kinds(outside: CardSet, rules: &Rules) -> u64 {
+            let mut tried = 0u64;
+            let mut classes = 0u32;
+            for k in outside.kinds() {
+                if k.is_black_three() || k.is_red_three() {
+                    continue;
+                }
+                let class = if k.is_wild() {
+                    13
+                } else if k.is_heart_ace() && rules.heart_aces() {
+                    14
+                } else {
+                    k.rank().map_or(15, |r| r as u32)
+                };
+                if classes & (1 << class) == 0 {
+                    classes |= 1 << class;
+                    tried |= 1 << k.index();
+                }
+            }
+            tried
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut checked = 0;
+        for r in test_variants() {
+            for _ in 0..2000 {
+                // A pseudo-random subset of the pack, thinned to few cards
+                // as often as to many.
+                let mut s = CardSet::EMPTY;
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let keep = 1 + (x % 8);
+                for c in CardSet::FULL_PACK.iter() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    if x % 8 < keep {
+                        s.insert(c);
+                    }
+                }
+                assert_eq!(representatives(s, &r), by_kinds(s, &r), "{s:?} {r:?}");
+                checked += 1;
+            }
+            assert_eq!(representatives(CardSet::EMPTY, &r), 0);
+            let full = CardSet::FULL_PACK;
+            assert_eq!(representatives(full, &r), by_kinds(full, &r));
+        }
+        assert!(checked >= 2000);
     }
 }

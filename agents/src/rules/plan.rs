@@ -59,6 +59,9 @@ pub(super) struct Planner {
     cands: Vec<Action>,
     keys: Vec<Option<SuitFree>>,
     seen: PlanSeen,
+    /// The beam's order: indices into `next`, sorted in place of the
+    /// nodes (each holds a whole state).
+    order: Vec<u32>,
 }
 
 impl PartialEq for Planner {
@@ -149,6 +152,7 @@ impl RulesAgent {
         let mut keys = std::mem::take(&mut self.planner.keys);
         let mut buf = std::mem::take(&mut self.planner.buf);
         let mut seen = std::mem::take(&mut self.planner.seen);
+        let mut order = std::mem::take(&mut self.planner.order);
         frontier.clear();
         seen.clear();
         seen.insert(turn_key(s, me), 0);
@@ -233,7 +237,12 @@ impl RulesAgent {
             // The beam: the best settled positions, and as many with a
             // wild pending (their worth counts the wild as lost until it
             // is placed), each best first, ties to the earlier found.
-            next.sort_by(|x, y| {
+            // The indices are sorted, stably as the nodes were, and only
+            // the nodes kept are copied.
+            order.clear();
+            order.extend(0..next.len() as u32);
+            order.sort_by(|&i, &j| {
+                let (x, y) = (&next[i as usize], &next[j as usize]);
                 y.settled.cmp(&x.settled).then(
                     y.value
                         .partial_cmp(&x.value)
@@ -242,13 +251,15 @@ impl RulesAgent {
             });
             frontier.clear();
             let (mut kept, mut held) = (0, 0);
-            for n in next.drain(..) {
+            for &i in &order {
+                let n = &next[i as usize];
                 let count = if n.settled { &mut kept } else { &mut held };
                 if *count < beam {
                     *count += 1;
-                    frontier.push(n);
+                    frontier.push(n.clone());
                 }
             }
+            next.clear();
         }
         self.planner.frontier = frontier;
         self.planner.next = next;
@@ -256,6 +267,7 @@ impl RulesAgent {
         self.planner.keys = keys;
         self.planner.buf = buf;
         self.planner.seen = seen;
+        self.planner.order = order;
         best
     }
 

@@ -95,7 +95,12 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     };
     // One key at a time; `opts` lists (k, x, canasta, waiver, bt, value, kept).
     let mut opts: [(u8, u8, u8, u8, u8, i32, u8); 64] = [(0, 0, 0, 0, 0, 0, 0); 64];
+    // Only the states of at most `wilds` wilds are ever reached (`x` is
+    // the outermost index): the rest stay -1 in both tables, so only this
+    // prefix is cleared and copied.
+    let live = idx(wilds + 1, 0, 0, 0, 0);
     let mut relax = |cur: &mut [i32; STATES], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
+        let next = &mut next[..live];
         next.fill(-1);
         for x in 0..=wilds {
             for kept in 0..3 {
@@ -127,7 +132,7 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
                 }
             }
         }
-        cur.copy_from_slice(&next);
+        cur[..live].copy_from_slice(next);
     };
     for k in 0..11 {
         let kind = Kind::from_index(k);

@@ -99,7 +99,7 @@ pub(super) fn memo_or(
 
 /// The switches the going-out test reads (D-9.4, I-12, I-13, I-21, I-22),
 /// one bit field each.
-pub(super) fn rules_read(rules: &Rules) -> u8 {
+pub(crate) fn rules_read(rules: &Rules) -> u8 {
     rules.heart_aces() as u8
         | ((rules.groups_per_rank == GroupsPerRank::Many) as u8) << 1
         | ((rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly) as u8) << 2
@@ -130,7 +130,7 @@ pub(super) fn hand_read(
 
 /// What the going-out test reads of a group: its rank, its counts of
 /// naturals and wilds, and its flags, never the suits.
-pub(super) fn group_counts(g: &Group) -> u32 {
+pub(crate) fn group_counts(g: &Group) -> u32 {
     // The rank's index, `WILD_GROUP` (0xFF) for a group of wilds only.
     g.rank_index() as u32 | g.naturals() << 8 | g.wilds() << 16 | (g.flags() as u32) << 24
 }

@@ -1,7 +1,7 @@
 //! I-9 and I-26, the quick tests: can the mover still complete the turn
 //! (discard, or go out) from here?
 
-use super::search_memory::Search;
+use super::search_memory::{Search, WordHash};
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -260,17 +260,48 @@ impl GameState {
 
     /// What the forward search tells states apart by: the mover's hand and
     /// table (with the groups' flags), the pending wilds with the groups
-    /// they left, the pickup, I-26's duty.
+    /// they left, the pickup, I-26's duty. Word by word, live groups and
+    /// pending entries only, as the completion search's key.
     pub(super) fn forward_key(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
         let p = self.current as usize;
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.hands[p].hash(&mut h);
-        self.tables[p].hash(&mut h);
-        self.turn.pending.hash(&mut h);
-        self.turn.live_pend().hash(&mut h);
-        self.turn.pickup.hash(&mut h);
-        self.turn.must_go_out.hash(&mut h);
+        let mut h = WordHash::default();
+        let (lo, hi, j) = self.hands[p].raw();
+        h.word(lo);
+        h.word(hi);
+        let table = &self.tables[p];
+        let (tlo, thi, tj) = table.red_threes.raw();
+        h.word(tlo);
+        h.word(thi);
+        let (plo, phi, pj) = self.turn.pending.raw();
+        h.word(plo);
+        h.word(phi);
+        let pend = self.turn.live_pend();
+        h.word(
+            j as u64
+                | (tj as u64) << 8
+                | (pj as u64) << 16
+                | (table.twins as u64) << 24
+                | (table.heart_aces as u64) << 40
+                | (table.heart_aces_new as u64) << 48
+                | (table.opened as u64) << 56
+                | (self.turn.must_go_out as u64) << 57,
+        );
+        h.word(table.len() as u64 | (pend.len() as u64) << 8);
+        h.word(match self.turn.pickup {
+            None => 0,
+            Some(pk) => {
+                1 | (pk.top.index() as u64) << 8
+                    | (pk.group_baseline as u64) << 16
+                    | (pk.pile_size as u64) << 24
+                    | (pk.rest_taken as u64) << 32
+            }
+        });
+        for g in table.groups() {
+            h.word(g.packed());
+        }
+        for &(a, b, c) in pend {
+            h.word(a as u64 | (b as u64) << 8 | (c.index() as u64) << 16);
+        }
         h.finish()
     }
 }

@@ -55,12 +55,33 @@ pub struct BenchArgs {
     /// Skip the extra one-thread run that times each agent's decisions.
     #[arg(long)]
     no_agent_time: bool,
+    /// Every workload of the speed table in one run (see `--quick`,
+    /// `--append`); `--a`, `--b`, `--hands`, `--threads`, `--repeat` and
+    /// the rules options are then ignored.
+    #[arg(long)]
+    suite: bool,
+    /// With `--suite`: tiny sizes (a check that every workload runs, not a
+    /// measurement).
+    #[arg(long, requires = "suite")]
+    quick: bool,
+    /// With `--suite`: the CSV file its rows are appended to (created with
+    /// its header when missing); `-` appends nowhere.
+    #[arg(
+        long,
+        requires = "suite",
+        default_value = "results/bench.csv",
+        value_name = "FILE"
+    )]
+    append: String,
     #[command(flatten)]
     rules: RulesArgs,
 }
 
 /// Runs `kanaszta bench`.
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
+    if a.suite {
+        return super::suite::run(a.quick, a.seed, &a.append);
+    }
     if let Some(rules) = a.rules.classic()? {
         return bench_classic(&a, rules);
     }
@@ -78,6 +99,39 @@ pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
         rules: a.rules.build()?,
     };
     bench(&options)
+}
+
+/// The plan of `hands` paired hands of agents `a` and `b` under `rules`,
+/// as `play` would deal them.
+pub(super) fn decorated_plan(
+    a: &str,
+    b: &str,
+    hands: u64,
+    seed: u64,
+    rules: Rules,
+) -> Result<Plan, CliError> {
+    Plan::new(Manifest {
+        command: "bench".into(),
+        seed,
+        mode: Mode::Hands,
+        games: hands,
+        paired: true,
+        shard: Shard::all(),
+        agents: vec![a.to_string(), b.to_string()],
+        series: vec![SeriesSpec {
+            a: a.to_string(),
+            b: b.to_string(),
+            settings: String::new(),
+            rules,
+        }],
+        complete: None,
+        games_done: None,
+        reproducible: None,
+        reproducible_note: None,
+        version: None,
+        commit: None,
+        dirty: None,
+    })
 }
 
 /// The checked options of a benchmark.
@@ -144,28 +198,7 @@ fn bench(args: &Options) -> Result<ExitCode, CliError> {
         return Err(CliError::Input("--repeat must be at least 1".into()));
     }
     let (a, b) = (args.a.to_string(), args.b.to_string());
-    let plan = Plan::new(Manifest {
-        command: "bench".into(),
-        seed: args.seed,
-        mode: Mode::Hands,
-        games: args.hands,
-        paired: true,
-        shard: Shard::all(),
-        agents: vec![a.clone(), b.clone()],
-        series: vec![SeriesSpec {
-            a: a.clone(),
-            b: b.clone(),
-            settings: String::new(),
-            rules: args.rules,
-        }],
-        complete: None,
-        games_done: None,
-        reproducible: None,
-        reproducible_note: None,
-        version: None,
-        commit: None,
-        dirty: None,
-    })?;
+    let plan = decorated_plan(&a, &b, args.hands, args.seed, args.rules)?;
     let agents = format!("{a} vs {b}");
     let timing = |actions: u64| -> Result<[AgentClock; 2], CliError> {
         let clocks = time_agents(&plan)?;
@@ -279,7 +312,7 @@ impl Agent for Timed {
 
 /// Plays every game of `plan` (hands) on this thread, each agent timed:
 /// the clocks of agents A and B.
-fn time_agents(plan: &Plan) -> Result<[AgentClock; 2], CliError> {
+pub(super) fn time_agents(plan: &Plan) -> Result<[AgentClock; 2], CliError> {
     let clocks = [
         Rc::new(RefCell::new(AgentClock::default())),
         Rc::new(RefCell::new(AgentClock::default())),
@@ -358,33 +391,8 @@ fn measure(
         return Err(CliError::Input("--repeat must be at least 1".into()));
     }
     let threads = parse_threads(threads)?;
-    let mut rows: Vec<(usize, u64, f64)> = Vec::new();
-
-    let mut actions_seen: Option<u64> = None;
-    for &t in &threads {
-        let mut secs = Vec::new();
-        for _ in 0..repeat {
-            let res = run(t)?;
-            if res.errors > 0 {
-                return Err(CliError::Input(format!(
-                    "{} games ended by an agent error; first: {}",
-                    res.errors,
-                    res.first_error.unwrap_or_default()
-                )));
-            }
-            match actions_seen {
-                Some(n) if n != res.actions => {
-                    return Err(CliError::Input(format!(
-                    "nondeterministic: {n} actions in one measurement, {} in another ({t} threads)",
-                    res.actions
-                )))
-                }
-                _ => actions_seen = Some(res.actions),
-            }
-            secs.push(res.seconds);
-        }
-        rows.push((t, actions_seen.unwrap_or(0), median(secs)));
-    }
+    let rows = medians(&threads, repeat, run)?;
+    let actions_seen = rows.last().map(|r| r.1);
     let clocks = match timing {
         Some(f) => Some(f(actions_seen.unwrap_or(0))?),
         None => None,
@@ -543,6 +551,43 @@ fn measure(
     super::print(&text)
 }
 
+/// Runs `run` `repeat` times per thread count: for each count, the
+/// actions applied and the median seconds. Every run must apply the same
+/// number of actions and end without an agent error.
+pub(super) fn medians(
+    threads: &[usize],
+    repeat: u32,
+    run: impl Fn(usize) -> Result<RunResult, String>,
+) -> Result<Vec<(usize, u64, f64)>, CliError> {
+    let mut rows: Vec<(usize, u64, f64)> = Vec::new();
+    let mut actions_seen: Option<u64> = None;
+    for &t in threads {
+        let mut secs = Vec::new();
+        for _ in 0..repeat {
+            let res = run(t)?;
+            if res.errors > 0 {
+                return Err(CliError::Input(format!(
+                    "{} games ended by an agent error; first: {}",
+                    res.errors,
+                    res.first_error.unwrap_or_default()
+                )));
+            }
+            match actions_seen {
+                Some(n) if n != res.actions => {
+                    return Err(CliError::Input(format!(
+                    "nondeterministic: {n} actions in one measurement, {} in another ({t} threads)",
+                    res.actions
+                )))
+                }
+                _ => actions_seen = Some(res.actions),
+            }
+            secs.push(res.seconds);
+        }
+        rows.push((t, actions_seen.unwrap_or(0), median(secs)));
+    }
+    Ok(rows)
+}
+
 /// Searches that left the policy, with their share (`–` for no search).
 fn departures_text(c: &AgentClock) -> String {
     if c.searches == 0 {
@@ -566,7 +611,7 @@ fn duration_text(secs: Option<f64>) -> String {
     }
 }
 
-fn csv_field(s: &str) -> String {
+pub(super) fn csv_field(s: &str) -> String {
     if s.contains([',', '"']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -19,6 +19,7 @@ pub mod ratings;
 pub mod replay;
 pub mod rules;
 pub mod score;
+pub mod suite;
 pub mod sweep;
 pub mod tournament;
 pub mod tune;
