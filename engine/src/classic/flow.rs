@@ -25,6 +25,15 @@ impl ClassicState {
             opening: !self.tables[side].has_melds(),
             ..Turn::default()
         };
+        self.lay_red_threes(p);
+        self.turn.anchor = self.tables[side];
+    }
+
+    /// C-8, C-22: player `p`'s red threes are laid and replaced from the
+    /// stock; each replacement may be a red three again, laid in turn; an
+    /// empty stock leaves the hand short, every red three laid.
+    pub(crate) fn lay_red_threes(&mut self, p: usize) {
+        let side = self.rules.side_of(p);
         while self.hands[p].red_three_count() > 0 {
             let r = self.hands[p]
                 .iter()
@@ -32,14 +41,26 @@ impl ClassicState {
                 .expect("counted");
             self.hands[p].remove(r);
             self.tables[side].red_threes.insert(r);
-            match self.pop_stock() {
-                Some(c) => {
-                    self.hands[p].insert(c);
-                }
-                None => break,
+            if let Some(c) = self.pop_stock() {
+                self.hands[p].insert(c);
             }
         }
-        self.turn.anchor = self.tables[side];
+    }
+
+    /// C-22: red threes still in a hand when the hand ends were dealt to a
+    /// player whose first turn never came; they score as laid (C-8, C-9).
+    fn lay_dealt_red_threes(&mut self) {
+        for p in 0..self.players() {
+            let h = self.hands[p];
+            if h.red_three_count() == 0 {
+                continue;
+            }
+            let side = self.rules.side_of(p);
+            for c in h.iter().filter(|c| c.is_red_three()) {
+                self.hands[p].remove(c);
+                self.tables[side].red_threes.insert(c);
+            }
+        }
     }
 
     /// One action, without the completion test (I-9): the rules of the step
@@ -105,6 +126,21 @@ impl ClassicState {
                         "only the first player's first turn may take the turned card alone (004)",
                     ));
                 }
+                match self.pile_top().and_then(Kind::of) {
+                    None => {
+                        return Err(rule(
+                            "C-22",
+                            "a turned red three is covered, never taken (004)",
+                        ))
+                    }
+                    Some(Kind::BLACK_THREE) => {
+                        return Err(rule(
+                            "C-15",
+                            "a turned black three blocks the first player: he draws (C-22)",
+                        ))
+                    }
+                    Some(_) => {}
+                }
                 self.pile_len -= 1;
                 let c = self.pile[self.pile_len as usize];
                 self.hands[p].insert(c);
@@ -116,6 +152,12 @@ impl ClassicState {
                 Ok(())
             }
             ClassicAction::TakePile { key, with } => {
+                if self.rules.turned_covered && self.turns == 0 {
+                    return Err(rule(
+                        "C-22",
+                        "under 004 the first player may take the turned card alone (turned), never the pile beneath it, not even with a natural pair",
+                    ));
+                }
                 self.pickup_check(key, with)?;
                 self.take_top(key, with);
                 self.turned_open = false;
@@ -128,6 +170,11 @@ impl ClassicState {
                         "C-23",
                         "the hand ends this way only when the stock is empty",
                     ));
+                }
+                if self.turn.answer == Some(true) {
+                    // C-18: a turn after "yes" that does not go out, also
+                    // one that ends the hand at its start.
+                    self.failed_yes[self.side()] += 1;
                 }
                 self.end_hand(ClassicEnd::StockOut);
                 Ok(())
@@ -730,6 +777,7 @@ impl ClassicState {
     }
 
     pub(crate) fn end_hand(&mut self, end: ClassicEnd) {
+        self.lay_dealt_red_threes();
         self.phase = ClassicPhase::Over;
         self.end = Some(end);
     }

@@ -515,10 +515,15 @@ impl ClassicState {
             if !self.hands[p].contains_all(self.known[p]) {
                 return Err(format!("player {p}'s known cards are not in his hand"));
             }
-            if self.hands[p].red_three_count() > 0
-                && !(self.phase == ClassicPhase::Over || p != self.mover as usize)
-            {
-                return Err(format!("C-8: the mover {p} holds a red three"));
+            if self.hands[p].red_three_count() > 0 {
+                if self.phase == ClassicPhase::Over {
+                    return Err(format!(
+                        "C-22: player {p} holds a red three at the end of the hand (dealt red threes score as laid)"
+                    ));
+                }
+                if p == self.mover as usize {
+                    return Err(format!("C-8: the mover {p} holds a red three"));
+                }
             }
         }
         if self.phase == ClassicPhase::Over && self.end.is_none() {
