@@ -906,11 +906,44 @@ impl ClassicPosition {
                 ));
             }
         }
-        if phase != ClassicPhase::Over && hands[mover].red_three_count() > 0 {
-            return Err(invalid(
-                format!("players[{mover}].hand"),
-                "the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); put it in his side's `red_threes`",
-            ));
+        // Red threes in a hand are dealt ones, before the player's first
+        // turn (C-8, C-22); only the hand's end lays them otherwise.
+        let first_turn = |p: usize| ((p + 2 * n - dealer - 1) % n) as u32;
+        let turn_begun = self
+            .turn
+            .as_ref()
+            .is_some_and(|t| t.asked == Some(true) || t.answer.is_some());
+        for (p, h) in hands[..n].iter().enumerate() {
+            let path = format!("players[{p}].hand");
+            if h.red_three_count() > 0 {
+                if phase == ClassicPhase::Over {
+                    return Err(invalid(
+                        path,
+                        "a red three in a hand at the end of the hand: dealt red threes of a player whose first turn never came score as laid (C-22, C-8); put them in his side's `red_threes`",
+                    ));
+                }
+                if p == mover && (phase != ClassicPhase::Draw || turn_begun || turns != first_turn(p)) {
+                    return Err(invalid(
+                        path,
+                        format!("the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); only a player about to begin his first turn (phase draw, turns {}, before asking, C-18, C-22) holds his dealt ones; else put it in his side's `red_threes`", first_turn(p)),
+                    ));
+                }
+                if p != mover && turns > first_turn(p) {
+                    return Err(invalid(
+                        path,
+                        format!("player {p} holds a red three after his first turn (turn {} of this hand, the dealer {dealer}'s left beginning): dealt red threes are laid at the start of it (C-8, C-22); put it in his side's `red_threes`", first_turn(p)),
+                    ));
+                }
+            }
+            if h.is_empty()
+                && phase != ClassicPhase::Over
+                && (p != mover || matches!(phase, ClassicPhase::Draw | ClassicPhase::Answer))
+            {
+                return Err(invalid(
+                    path,
+                    format!("player {p} holds no card, but the hand is not over: a hand empties only by going out, which ends the hand (C-10); only the mover's hand may be empty, in his meld phase"),
+                ));
+            }
         }
         // Sides.
         let default_sides = vec![SideJson::default(); sides];
@@ -1069,6 +1102,18 @@ impl ClassicPosition {
         };
         if self.seed.is_some() && matches!(self.stock, Some(StockJson::Cards(_))) {
             return Err(invalid("seed", "the seed shuffles a stock left out (or given as a count); this position gives the stock's cards"));
+        }
+        if r.wild_top == super::rules::WildTop::Under
+            && pile.last().is_some_and(|c| c.is_wild())
+            && pile.iter().any(|c| !c.is_wild() && !c.is_red_three())
+        {
+            return Err(invalid(
+                "pile",
+                format!(
+                    "a wild on top ({}) under wild_top = under: a discarded wild lies crosswise under the pile, never on top (C-13), and a turned wild is covered (C-22); a wild shows on top only of a pile of nothing but wilds and turned red threes",
+                    pile.last().expect("checked")
+                ),
+            ));
         }
         let frozen_by_pile = pile.iter().any(|&c| freezes(&r, c));
         // While the rest of a pile is pending, it stays closed as it was
@@ -1335,6 +1380,12 @@ impl ClassicPosition {
             undos,
         };
         g.end = end;
+        if phase == ClassicPhase::Draw && g.hands[mover].red_three_count() > 0 {
+            // C-22: his dealt red threes, laid and replaced as his first
+            // turn begins, before he asks (C-18) or draws.
+            g.lay_red_threes(mover);
+            g.turn.anchor = g.tables[side];
+        }
         g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g.normalized())
     }
