@@ -315,7 +315,10 @@ fn the_first_player_holding_dealt_red_threes_loads_and_lays_them_c22_c18() {
     // top, as the start of his turn does, before he asks or draws.
     let text = with("\"turns\": 4", "\"turns\": 0")
         .replace("\"4C 4D 5H", "\"3D 3D 4C 4D 5H")
-        .replace("\"sides\": [{\"melds\": [\"AC AD AH 2C\"], \"red_threes\": \"3H\"}, {}]", "\"sides\": [{}, {}]");
+        .replace(
+            "\"sides\": [{\"melds\": [\"AC AD AH 2C\"], \"red_threes\": \"3H\"}, {}]",
+            "\"sides\": [{}, {}]",
+        );
     let g = ClassicState::from_position_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(g.hand(0).red_three_count(), 0);
     assert_eq!(g.hand(0).len(), 9, "two replacements from the stock");
@@ -337,18 +340,22 @@ fn the_first_player_holding_dealt_red_threes_loads_and_lays_them_c22_c18() {
     assert_eq!(g.table(0).red_threes.len(), 1);
     assert!(g.is_legal("ask".parse().unwrap()));
     // Once he has asked, or after his first turn, he holds none.
-    let asked = text4
-        .replace("\"phase\": \"draw\"", "\"phase\": \"answer\", \"turn\": {\"asked\": true}");
+    let asked = text4.replace(
+        "\"phase\": \"draw\"",
+        "\"phase\": \"answer\", \"turn\": {\"asked\": true}",
+    );
     let e = refused(&asked);
     assert!(e.contains("C-8") && e.contains("players[0].hand"), "{e}");
     let later = text4.replace("\"dealer\": 3", "\"dealer\": 3, \"mover\": 0, \"turns\": 4");
     let e = refused(&later);
     assert!(e.contains("C-8"), "{e}");
     // Another player holds his dealt ones until his first turn, not after.
-    let e = refused(&text4.replace(
-        "\"dealer\": 3",
-        "\"dealer\": 3, \"mover\": 2, \"turns\": 2",
-    ).replace("\"3H 4C 4D 5H\"", "\"4C 4D 5H\"").replace("\"6C 6D\"", "\"3H 6C 6D\""));
+    let e = refused(
+        &text4
+            .replace("\"dealer\": 3", "\"dealer\": 3, \"mover\": 2, \"turns\": 2")
+            .replace("\"3H 4C 4D 5H\"", "\"4C 4D 5H\"")
+            .replace("\"6C 6D\"", "\"3H 6C 6D\""),
+    );
     assert!(e.contains("players[1].hand") && e.contains("C-22"), "{e}");
     // At the end of a hand they lie on the table (C-22: scored as laid).
     let e = refused(&text4.replace(
@@ -360,14 +367,20 @@ fn the_first_player_holding_dealt_red_threes_loads_and_lays_them_c22_c18() {
 
 #[test]
 fn an_empty_hand_mid_hand_is_the_movers_meld_phase_only_c10() {
-    let e = refused(&with("{\"hand\": \"6C 6D 7H 7S QC QD\"}", "{\"hand\": \"\"}"));
+    let e = refused(&with(
+        "{\"hand\": \"6C 6D 7H 7S QC QD\"}",
+        "{\"hand\": \"\"}",
+    ));
     assert!(e.contains("players[1].hand") && e.contains("C-10"), "{e}");
     let e = refused(&with("{\"hand\": \"4C 4D 5H 8S 9S KC KD\"}", "{}"));
     assert!(e.contains("players[0].hand") && e.contains("C-10"), "{e}");
     // At the end of the hand an empty hand is no contradiction.
-    let over = with("\"phase\": \"draw\"", "\"phase\": \"over\", \"end\": {\"kind\": \"stalled\"}")
-        .replace("\"turns\": 4", "\"turns\": 1000")
-        .replace("{\"hand\": \"6C 6D 7H 7S QC QD\"}", "{\"hand\": \"\"}");
+    let over = with(
+        "\"phase\": \"draw\"",
+        "\"phase\": \"over\", \"end\": {\"kind\": \"stalled\"}",
+    )
+    .replace("\"turns\": 4", "\"turns\": 1000")
+    .replace("{\"hand\": \"6C 6D 7H 7S QC QD\"}", "{\"hand\": \"\"}");
     ClassicState::from_position_json(&over).unwrap();
 }
 
@@ -384,7 +397,10 @@ fn a_004_pile_shows_no_wild_on_top_c13_c22() {
         "pile": "9C 5S 2D"
     }"#;
     let e = refused(text);
-    assert!(e.contains("pile") && e.contains("C-13") && e.contains("2D"), "{e}");
+    assert!(
+        e.contains("pile") && e.contains("C-13") && e.contains("2D"),
+        "{e}"
+    );
     // Under it, frozen, as a discarded wild lies.
     let g = ClassicState::from_position_json(&text.replace("9C 5S 2D", "2D 9C 5S")).unwrap();
     assert!(g.pile_frozen());

@@ -850,8 +850,15 @@ fn c22_first_player_takes_turned_card_alone_never_the_pile_004() {
     );
     let mut t = g.clone();
     apply(&mut t, &["turned"]);
-    assert_eq!(t.pile().len(), 1, "the KD stays: only the top card is taken");
-    assert_eq!(Kind::of("9S".parse().unwrap()).unwrap().count_in(t.hand(0)), 3);
+    assert_eq!(
+        t.pile().len(),
+        1,
+        "the KD stays: only the top card is taken"
+    );
+    assert_eq!(
+        Kind::of("9S".parse().unwrap()).unwrap().count_in(t.hand(0)),
+        3
+    );
     // A turned black three blocks him: he draws.
     let g = first_turn("classic-004", "3C 3S 5D 6D 7S", "KD 3S");
     assert_eq!(refused(&g, "turned"), "C-15");
@@ -956,7 +963,10 @@ fn c22_dealt_red_threes_of_a_player_without_a_turn_score_as_laid() {
     assert_eq!(g.hand(1).red_three_count(), 0);
     assert_eq!(g.table(1).red_threes.len(), 4);
     let s1 = g.side_score(1);
-    assert_eq!(s1.red_threes, -800, "four red threes, side 1 melded nothing");
+    assert_eq!(
+        s1.red_threes, -800,
+        "four red threes, side 1 melded nothing"
+    );
     assert_eq!(
         s1.in_hand,
         -value_of(g0.hand(1)) - value_of(g0.hand(3)),
@@ -991,4 +1001,144 @@ fn c22_dealt_red_threes_of_a_player_without_a_turn_score_as_laid() {
         assert_eq!(g.side_score(0).in_hand, -(5 + 10 + 5 + 10), "{preset}");
         g.check_invariants().unwrap();
     }
+}
+
+fn meld_of(g: &ClassicState, side: usize, card: &str) -> kanaszta_engine::CardSet {
+    g.table(side).melds[Kind::of(card.parse().unwrap()).unwrap().index()]
+}
+
+#[test]
+fn c4_i24_i25_a_wild_before_the_natural_that_makes_the_meld_legal() {
+    // 004: kings 2 + 2 wilds; a third wild needs a third natural (5 cards
+    // need 3 naturals). The order of the two steps does not matter: the
+    // meld phase is judged on its final state (I-25).
+    let start = || {
+        let mut g = position(
+            rules("classic-004", 2),
+            &["KH 2H 9S 4D 5D", "4C 4D 5S"],
+            &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+            "6C",
+            "7D",
+        );
+        apply(&mut g, &["draw"]);
+        g
+    };
+    let mut a = start();
+    apply(&mut a, &["extend K K", "extend K 2", "discard 9"]);
+    let mut b = start();
+    apply(&mut b, &["extend K 2"]);
+    // Not yet legal as a whole: the turn cannot end before the natural.
+    assert_eq!(refused(&b, "discard 9"), "C-4");
+    assert!(
+        !legal(&b)
+            .iter()
+            .any(|x| matches!(x, ClassicAction::Discard(_))),
+        "{:?}",
+        legal(&b)
+    );
+    b.check_invariants().unwrap();
+    apply(&mut b, &["extend K K", "discard 9"]);
+    assert_eq!(meld_of(&a, 0, "KC"), meld_of(&b, 0, "KC"));
+    assert_eq!(a.hand(0), b.hand(0));
+    // Without a natural left to make it legal the wild is refused.
+    let mut c = position(
+        rules("classic-004", 2),
+        &["2H 9S 4D 5D", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut c, &["draw"]);
+    assert_eq!(refused(&c, "extend K 2"), "C-4");
+    // 003: no more wilds than naturals, in any order.
+    let mut g = position(
+        rules("classic-003", 2),
+        &["9S 2H 4D 5D 6S", "4C 4D 5S"],
+        &[table(&["9C 9D 9H 2C 2D JK"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw", "extend 9 2"]);
+    assert_eq!(refused(&g, "discard 4"), "C-4");
+    apply(&mut g, &["extend 9 9", "discard 4"]);
+    assert_eq!(meld_of(&g, 0, "9C").len(), 8);
+}
+
+#[test]
+fn c20_i25_a_wild_before_the_natural_that_completes_the_canasta_004() {
+    // 004: only naturals join a completed canasta. Eights 4 + 2 wilds: a
+    // wild then a natural, or a natural then the wild, lay the same cards;
+    // in one order the wild comes before the meld has seven (I-25).
+    let start = || {
+        let mut g = position(
+            rules("classic-004", 2),
+            &["8C 2H 9S KS 4D", "4C 4D 5S"],
+            &[table(&["8S 8H 8D 8D 2C 2D"], ""), SideTable::default()],
+            "6C",
+            "7D",
+        );
+        apply(&mut g, &["draw"]);
+        g
+    };
+    let mut a = start();
+    apply(&mut a, &["extend 8 2", "extend 8 8", "discard 9"]);
+    let mut b = start();
+    apply(&mut b, &["extend 8 8", "extend 8 2", "discard 9"]);
+    assert_eq!(meld_of(&a, 0, "8C"), meld_of(&b, 0, "8C"));
+    assert_eq!(meld_of(&b, 0, "8C").len(), 8);
+    // A canasta completed before this meld phase takes no wild at all.
+    let mut g = position(
+        rules("classic-004", 2),
+        &["8C 2H 9S KS 4D", "4C 4D 5S"],
+        &[table(&["8S 8H 8D 8D 8H 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw"]);
+    assert_eq!(refused(&g, "extend 8 2"), "C-20");
+    apply(&mut g, &["extend 8 8"]);
+    assert_eq!(refused(&g, "extend 8 2"), "C-20");
+}
+
+#[test]
+fn c4_i25_what_is_laid_before_the_rest_is_legal_when_the_rest_is_taken() {
+    // The pile taken with a pair of nines; a wild onto the kings before
+    // the rest waits for its natural: the rest is taken only once the
+    // melds laid before it are legal (I-25: they are committed then).
+    let mut g = position(
+        rules("classic-004", 2),
+        &["9C 9H KH 2H 4D 4S", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "5C 6D 9S",
+        "7D",
+    );
+    apply(&mut g, &["take 9 2 0 0", "extend K 2"]);
+    assert_eq!(refused(&g, "rest"), "C-4");
+    assert!(!legal(&g).contains(&act("rest")));
+    apply(&mut g, &["extend K K", "rest", "discard 4"]);
+    assert_eq!(meld_of(&g, 0, "KC").len(), 6);
+}
+
+#[test]
+fn i25_unfinished_melds_save_and_load_mid_phase() {
+    let mut g = position(
+        rules("classic-004", 2),
+        &["KH 2H 9S 4D 5D", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw", "extend K 2"]);
+    let text = g.to_position_json();
+    let back = ClassicState::from_position_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(back.same_position(&g));
+    assert_eq!(refused(&back, "discard 9"), "C-4");
+    // Without the anchor the meld has nothing to be unfinished from.
+    let i = text.find("\"anchor\"").expect("an anchor");
+    let j = i + text[i..].find('}').unwrap() + 1;
+    let cut = format!("{}\"undos\": 0{}", &text[..i], &text[j..]);
+    let e = ClassicState::from_position_json(&cut)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("C-4") && e.contains("I-25"), "{e}\n{cut}");
 }

@@ -4,7 +4,7 @@
 //! C-19, C-23, I-5).
 
 use super::action::{ClassicAction, Counts, Kind, MeldKey};
-use super::rules::{Ask, BlackThreeTop, ClosedPile, PickupRule, WildTop};
+use super::rules::{Ask, BlackThreeTop, ClassicRules, ClosedPile, PickupRule, WildTop};
 use super::state::*;
 use crate::card_set::CardSet;
 use crate::error::RuleError;
@@ -444,6 +444,8 @@ impl ClassicState {
                 if !rest_pending {
                     return Err(rule("C-14", "there is no pile to take the rest of"));
                 }
+                // I-25: what is laid before the rest is committed now.
+                self.melds_whole_check()?;
                 if self.turn.opening && !self.minimum_met() {
                     return Err(rule(
                         "C-17",
@@ -654,25 +656,102 @@ impl ClassicState {
         if kind.count_in(self.hands[p]) == 0 {
             return Err(rule("D-5.1", "the hand does not hold that card"));
         }
-        if kind.is_wild() {
-            let (n, w) = (rank.count_in(m), m.wild_count());
-            if !self.rules.meld_ok(n, w + 1) {
-                return Err(rule("C-4", "the meld would break the wild limit"));
-            }
-            if self.rules.completed_naturals_only && m.len() >= 7 {
-                return Err(rule(
-                    "C-20",
-                    "under 004 only naturals join a completed canasta",
-                ));
-            }
-        }
         let mut hand = self.hands[p];
         let mut dest = m;
         kind.move_cards(1, &mut hand, &mut dest);
+        // I-25: the meld phase is judged on its final state, so a wild may
+        // come before the natural that makes the meld legal; the step is
+        // refused only if no naturals left in the hand could make it so.
+        let (n, w) = (rank.count_in(dest), dest.wild_count());
+        let left = rank.count_in(hand);
+        let fixable =
+            |r: &ClassicRules| (0..=left).any(|j| self.meld_whole_ok(r, rank.index(), n + j, w));
+        if !fixable(&self.rules) {
+            let relaxed = ClassicRules {
+                completed_naturals_only: false,
+                ..self.rules
+            };
+            return Err(if self.rules.completed_naturals_only && fixable(&relaxed) {
+                rule(
+                    "C-20",
+                    "under 004 only naturals join a completed canasta: no order of this meld phase's cards lays the wild before the meld has seven",
+                )
+            } else {
+                rule(
+                    "C-4",
+                    "the meld would break the wild limit, and the naturals left in the hand cannot make it legal by the end of the meld phase (I-25)",
+                )
+            });
+        }
         self.hands[p] = hand;
         self.known[p] = self.known[p].min(hand);
         self.tables[side].melds[rank.index()] = dest;
         Ok(())
+    }
+
+    /// I-25: whether the mover's side's meld of kind index `k`, holding
+    /// `n` naturals and `w` wilds, is legal as a whole: some order of this
+    /// meld phase's steps reaches it from the meld at the anchor, every
+    /// step legal (C-4, C-20); a meld new this phase from a lay of three.
+    pub(crate) fn meld_whole_ok(&self, r: &ClassicRules, k: usize, n: u32, w: u32) -> bool {
+        if n + w == 0 {
+            return true;
+        }
+        let base = self.turn.anchor.melds[k];
+        if base.is_empty() {
+            super::solver::new_reachable(r, n, w)
+        } else {
+            super::solver::reachable(
+                r,
+                Kind::from_index(k).count_in(base),
+                base.wild_count(),
+                n,
+                w,
+            )
+        }
+    }
+
+    /// I-25: every meld of the mover's side is legal as a whole (see
+    /// [`ClassicState::meld_whole_ok`]); otherwise the rule it breaks.
+    pub(crate) fn melds_whole_check(&self) -> Result<(), RuleError> {
+        let t = &self.tables[self.side()];
+        for k in 0..11 {
+            let m = t.melds[k];
+            let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
+            if m.is_empty() || self.meld_whole_ok(&self.rules, k, n, w) {
+                continue;
+            }
+            let relaxed = ClassicRules {
+                completed_naturals_only: false,
+                ..self.rules
+            };
+            return Err(
+                if self.rules.completed_naturals_only && self.meld_whole_ok(&relaxed, k, n, w) {
+                    rule(
+                        "C-20",
+                        "under 004 only naturals join a completed canasta: a meld holds a wild that no order of this meld phase lays before it has seven",
+                    )
+                } else {
+                    rule(
+                        "C-4",
+                        "a meld breaks the wild limit: add the naturals it needs first (the meld phase is judged on its final state, I-25)",
+                    )
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// I-25: whether the mover's side's meld of kind index `k` (`n`
+    /// naturals, `w` wilds) is legal as a whole, or becomes so with more
+    /// naturals of its rank (at most the 8 of the pack).
+    pub(crate) fn meld_fixable(&self, k: usize, n: u32, w: u32) -> bool {
+        (0..=8).any(|j| self.meld_whole_ok(&self.rules, k, n + j, w))
+    }
+
+    /// Whether every meld of the mover's side is legal as a whole.
+    pub(crate) fn melds_whole_ok(&self) -> bool {
+        self.melds_whole_check().is_ok()
     }
 
     /// Whether the turn may end leaving `hand` (C-10, C-14 … C-18, C-23).
@@ -683,6 +762,7 @@ impl ClassicState {
                 "taking the pile takes all of it: take the rest first",
             ));
         }
+        self.melds_whole_check()?;
         if !self.minimum_met() {
             return Err(rule(
                 "C-17",

@@ -463,11 +463,15 @@ struct TableParts<'a> {
     red_threes: &'a Option<Cards>,
 }
 
+/// `unfinished`: the mover's side in his meld phase, whose melds may wait
+/// for the naturals that make them legal as a whole (I-25; checked against
+/// the anchor once it is read).
 fn table_of(
     parts: TableParts,
     base: &SideTable,
     r: &ClassicRules,
     path: &str,
+    unfinished: bool,
 ) -> Result<SideTable, PositionError> {
     let mut t = *base;
     if let Some(melds) = parts.melds {
@@ -505,7 +509,7 @@ fn table_of(
                 ));
             }
             let (n, w) = (k.count_in(set), set.wild_count());
-            if !r.meld_ok(n, w) {
+            if !r.meld_ok(n, w) && !unfinished {
                 return Err(invalid(
                     &p,
                     format!(
@@ -922,7 +926,9 @@ impl ClassicPosition {
                         "a red three in a hand at the end of the hand: dealt red threes of a player whose first turn never came score as laid (C-22, C-8); put them in his side's `red_threes`",
                     ));
                 }
-                if p == mover && (phase != ClassicPhase::Draw || turn_begun || turns != first_turn(p)) {
+                if p == mover
+                    && (phase != ClassicPhase::Draw || turn_begun || turns != first_turn(p))
+                {
                     return Err(invalid(
                         path,
                         format!("the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); only a player about to begin his first turn (phase draw, turns {}, before asking, C-18, C-22) holds his dealt ones; else put it in his side's `red_threes`", first_turn(p)),
@@ -983,6 +989,7 @@ impl ClassicPosition {
                 &SideTable::default(),
                 &r,
                 &path,
+                phase == ClassicPhase::Meld && s == r.side_of(mover),
             )?;
             if let Some(o) = sd.opened {
                 if o != tables[s].has_melds() {
@@ -1292,6 +1299,7 @@ impl ClassicPosition {
                     t,
                     &r,
                     "turn.anchor",
+                    false,
                 )?;
                 let within = (0..11).all(|k| t.melds[k].contains_all(at.melds[k]))
                     && t.black_threes.contains_all(at.black_threes)
@@ -1380,6 +1388,25 @@ impl ClassicPosition {
             undos,
         };
         g.end = end;
+        if phase == ClassicPhase::Meld {
+            // I-25: a meld of the mover's side not legal by itself is one
+            // whose wild came before the naturals that make it legal.
+            for (k, m) in g.tables[side].melds.iter().enumerate() {
+                let (n, w) = (Kind::from_index(k).count_in(*m), m.wild_count());
+                if !m.is_empty()
+                    && !r.meld_ok(n, w)
+                    && (g.turn.anchor.melds[k] == *m || !g.meld_fixable(k, n, w))
+                {
+                    return Err(invalid(
+                        format!("sides[{side}].melds"),
+                        format!(
+                            "[{m}]: {n} natural(s) and {w} wild(s) break {} (C-4, C-20), and no naturals added later in this meld phase could make it legal from the anchor's [{}] (I-25)",
+                            r.preset, g.turn.anchor.melds[k]
+                        ),
+                    ));
+                }
+            }
+        }
         if phase == ClassicPhase::Draw && g.hands[mover].red_three_count() > 0 {
             // C-22: his dealt red threes, laid and replaced as his first
             // turn begins, before he asks (C-18) or draws.

@@ -489,7 +489,13 @@ impl ClassicState {
                 }
                 let n = Kind::from_index(k).count_in(m);
                 let w = m.wild_count();
-                if n + w != m.len() || !self.rules.meld_ok(n, w) {
+                // I-25: in the mover's meld phase a meld may wait for the
+                // naturals that make it legal as a whole.
+                let unfinished_ok = self.phase == ClassicPhase::Meld
+                    && si == self.side()
+                    && self.turn.anchor.melds[k] != m
+                    && self.meld_fixable(k, n, w);
+                if n + w != m.len() || !(self.rules.meld_ok(n, w) || unfinished_ok) {
                     return Err(format!("C-4: side {si} holds the meld {m:?}"));
                 }
             }
