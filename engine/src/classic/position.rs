@@ -918,38 +918,23 @@ impl ClassicPosition {
             .as_ref()
             .is_some_and(|t| t.asked == Some(true) || t.answer.is_some());
         for (p, h) in hands[..n].iter().enumerate() {
-            let path = format!("players[{p}].hand");
-            if h.red_three_count() > 0 {
-                if phase == ClassicPhase::Over {
-                    return Err(invalid(
-                        path,
-                        "a red three in a hand at the end of the hand: dealt red threes of a player whose first turn never came score as laid (C-22, C-8); put them in his side's `red_threes`",
-                    ));
-                }
-                if p == mover
-                    && (phase != ClassicPhase::Draw || turn_begun || turns != first_turn(p))
-                {
-                    return Err(invalid(
-                        path,
-                        format!("the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); only a player about to begin his first turn (phase draw, turns {}, before asking, C-18, C-22) holds his dealt ones; else put it in his side's `red_threes`", first_turn(p)),
-                    ));
-                }
-                if p != mover && turns > first_turn(p) {
-                    return Err(invalid(
-                        path,
-                        format!("player {p} holds a red three after his first turn (turn {} of this hand, the dealer {dealer}'s left beginning): dealt red threes are laid at the start of it (C-8, C-22); put it in his side's `red_threes`", first_turn(p)),
-                    ));
-                }
-            }
-            if h.is_empty()
+            let (f, red) = (first_turn(p), h.red_three_count() > 0);
+            let why = if red && phase == ClassicPhase::Over {
+                "a red three in a hand at the end of the hand: dealt red threes of a player whose first turn never came score as laid (C-22, C-8); put them in his side's `red_threes`".to_string()
+            } else if red && p == mover && (phase != ClassicPhase::Draw || turn_begun || turns != f)
+            {
+                format!("the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); only a player about to begin his first turn (phase draw, turns {f}, before asking, C-18, C-22) holds his dealt ones; else put it in his side's `red_threes`")
+            } else if red && p != mover && turns > f {
+                format!("player {p} holds a red three after his first turn (turn {f} of this hand, the dealer {dealer}'s left beginning): dealt red threes are laid at the start of it (C-8, C-22); put it in his side's `red_threes`")
+            } else if h.is_empty()
                 && phase != ClassicPhase::Over
                 && (p != mover || matches!(phase, ClassicPhase::Draw | ClassicPhase::Answer))
             {
-                return Err(invalid(
-                    path,
-                    format!("player {p} holds no card, but the hand is not over: a hand empties only by going out, which ends the hand (C-10); only the mover's hand may be empty, in his meld phase"),
-                ));
-            }
+                format!("player {p} holds no card, but the hand is not over: a hand empties only by going out, which ends the hand (C-10); only the mover's hand may be empty, in his meld phase")
+            } else {
+                continue;
+            };
+            return Err(invalid(format!("players[{p}].hand"), why));
         }
         // Sides.
         let default_sides = vec![SideJson::default(); sides];
