@@ -307,3 +307,105 @@ fn mutated_positions_load_or_are_refused_never_panic() {
     }
     assert!(loaded > 0);
 }
+
+#[test]
+fn the_first_player_holding_dealt_red_threes_loads_and_lays_them_c22_c18() {
+    // Player 0, the dealer's left, about to begin his first turn, holds
+    // two dealt red threes: loading lays and replaces them from the stock's
+    // top, as the start of his turn does, before he asks or draws.
+    let text = with("\"turns\": 4", "\"turns\": 0")
+        .replace("\"4C 4D 5H", "\"3D 3D 4C 4D 5H")
+        .replace(
+            "\"sides\": [{\"melds\": [\"AC AD AH 2C\"], \"red_threes\": \"3H\"}, {}]",
+            "\"sides\": [{}, {}]",
+        );
+    let g = ClassicState::from_position_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(g.hand(0).red_three_count(), 0);
+    assert_eq!(g.hand(0).len(), 9, "two replacements from the stock");
+    assert_eq!(g.table(0).red_threes.len(), 2);
+    assert_eq!(g.phase(), ClassicPhase::Draw);
+    assert_eq!(g.stock_len(), 108 - 9 - 6 - 2 - 2);
+    // The same under 004 with partners: then he may ask (C-18), the red
+    // threes already laid.
+    let text4 = r#"{
+        "family": "classic",
+        "rules": {"preset": "classic-004", "players": 4},
+        "phase": "draw",
+        "dealer": 3,
+        "players": [{"hand": "3H 4C 4D 5H"}, {"hand": "6C 6D"}, {"hand": "7C 7D"}, {"hand": "8C 8D"}],
+        "pile": "9C"
+    }"#;
+    let g = ClassicState::from_position_json(text4).unwrap();
+    assert_eq!(g.current_player(), 0);
+    assert_eq!(g.table(0).red_threes.len(), 1);
+    assert!(g.is_legal("ask".parse().unwrap()));
+    // Once he has asked, or after his first turn, he holds none.
+    let asked = text4.replace(
+        "\"phase\": \"draw\"",
+        "\"phase\": \"answer\", \"turn\": {\"asked\": true}",
+    );
+    let e = refused(&asked);
+    assert!(e.contains("C-8") && e.contains("players[0].hand"), "{e}");
+    let later = text4.replace("\"dealer\": 3", "\"dealer\": 3, \"mover\": 0, \"turns\": 4");
+    let e = refused(&later);
+    assert!(e.contains("C-8"), "{e}");
+    // Another player holds his dealt ones until his first turn, not after.
+    let e = refused(
+        &text4
+            .replace("\"dealer\": 3", "\"dealer\": 3, \"mover\": 2, \"turns\": 2")
+            .replace("\"3H 4C 4D 5H\"", "\"4C 4D 5H\"")
+            .replace("\"6C 6D\"", "\"3H 6C 6D\""),
+    );
+    assert!(e.contains("players[1].hand") && e.contains("C-22"), "{e}");
+    // At the end of a hand they lie on the table (C-22: scored as laid).
+    let e = refused(&text4.replace(
+        "\"phase\": \"draw\"",
+        "\"phase\": \"over\", \"end\": {\"kind\": \"stalled\"}, \"turns\": 1000",
+    ));
+    assert!(e.contains("C-22") && e.contains("red_threes"), "{e}");
+}
+
+#[test]
+fn an_empty_hand_mid_hand_is_the_movers_meld_phase_only_c10() {
+    let e = refused(&with(
+        "{\"hand\": \"6C 6D 7H 7S QC QD\"}",
+        "{\"hand\": \"\"}",
+    ));
+    assert!(e.contains("players[1].hand") && e.contains("C-10"), "{e}");
+    let e = refused(&with("{\"hand\": \"4C 4D 5H 8S 9S KC KD\"}", "{}"));
+    assert!(e.contains("players[0].hand") && e.contains("C-10"), "{e}");
+    // At the end of the hand an empty hand is no contradiction.
+    let over = with(
+        "\"phase\": \"draw\"",
+        "\"phase\": \"over\", \"end\": {\"kind\": \"stalled\"}",
+    )
+    .replace("\"turns\": 4", "\"turns\": 1000")
+    .replace("{\"hand\": \"6C 6D 7H 7S QC QD\"}", "{\"hand\": \"\"}");
+    ClassicState::from_position_json(&over).unwrap();
+}
+
+#[test]
+fn a_004_pile_shows_no_wild_on_top_c13_c22() {
+    let text = r#"{
+        "family": "classic",
+        "rules": "classic-004",
+        "phase": "draw",
+        "dealer": 1,
+        "mover": 0,
+        "turns": 6,
+        "players": [{"hand": "4C 4D 5H"}, {"hand": "6C 6D"}],
+        "pile": "9C 5S 2D"
+    }"#;
+    let e = refused(text);
+    assert!(
+        e.contains("pile") && e.contains("C-13") && e.contains("2D"),
+        "{e}"
+    );
+    // Under it, frozen, as a discarded wild lies.
+    let g = ClassicState::from_position_json(&text.replace("9C 5S 2D", "2D 9C 5S")).unwrap();
+    assert!(g.pile_frozen());
+    // A pile of wilds alone (taken, then a wild discarded) shows one.
+    ClassicState::from_position_json(&text.replace("9C 5S 2D", "2D")).unwrap();
+    // 002 takes a wild on top with a natural pair (C-13): loads.
+    ClassicState::from_position_json(&text.replace("classic-004", "classic-002")).unwrap();
+}

@@ -3,7 +3,7 @@
 //! `ClassicSetup`; actions are written in the classic notation
 //! (`take 8 2 0 0`, `lay 9 2 1 0`, `extend 9 JK`, `discard 4`, …).
 
-use kanaszta_engine::classic::testing::{cards as cs, ordered, position, table};
+use kanaszta_engine::classic::testing::{cards as cs, ordered, position, setup, table};
 use kanaszta_engine::classic::*;
 
 fn rules(preset: &str, players: u8) -> ClassicRules {
@@ -691,7 +691,12 @@ fn c22_dealer_rotation_and_turned_card() {
         let g = ClassicState::new(rules("classic-004", 2), seed, 0, [0; 6]);
         let top = g.pile_top().unwrap();
         assert!(!top.is_red_three() && !top.is_wild(), "seed {seed}");
-        assert!(legal(&g).contains(&act("turned")));
+        // A turned black three blocks the first player (C-15).
+        assert_eq!(
+            legal(&g).contains(&act("turned")),
+            !top.is_black_three(),
+            "seed {seed}"
+        );
         let g2 = ClassicState::new(rules("classic-002", 2), seed, 0, [0; 6]);
         assert!(!legal(&g2).contains(&act("turned")));
     }
@@ -819,4 +824,321 @@ fn every_classic_rule_is_named_by_a_test() {
             "no test names C-{n}"
         );
     }
+}
+
+/// The first turn of a two-player hand under `preset`: player 0 to move,
+/// the pile as turned (bottom first).
+fn first_turn(preset: &str, hand: &str, pile: &str) -> ClassicState {
+    let mut s = setup(rules(preset, 2), &[hand, "4C 4D 5S"], &[], pile, "8H");
+    s.turns = 0;
+    s.into_state().unwrap()
+}
+
+#[test]
+fn c22_first_player_takes_turned_card_alone_never_the_pile_004() {
+    // 004: the turned 9S alone, as his draw; never the pile beneath it,
+    // not even with a natural pair of nines.
+    let g = first_turn("classic-004", "9C 9H 5D 6D 7S", "KD 9S");
+    assert_eq!(refused(&g, "take 9 2 0 0"), "C-22");
+    assert_eq!(refused(&g, "take 9 1 0 0"), "C-22");
+    let l = legal(&g);
+    assert!(l.contains(&act("turned")) && l.contains(&act("draw")));
+    assert!(
+        !l.iter()
+            .any(|a| matches!(a, ClassicAction::TakePile { .. })),
+        "{l:?}"
+    );
+    let mut t = g.clone();
+    apply(&mut t, &["turned"]);
+    assert_eq!(
+        t.pile().len(),
+        1,
+        "the KD stays: only the top card is taken"
+    );
+    assert_eq!(
+        Kind::of("9S".parse().unwrap()).unwrap().count_in(t.hand(0)),
+        3
+    );
+    // A turned black three blocks him: he draws.
+    let g = first_turn("classic-004", "3C 3S 5D 6D 7S", "KD 3S");
+    assert_eq!(refused(&g, "turned"), "C-15");
+    assert_eq!(refused(&g, "take 3 2 0 0"), "C-22");
+    assert_eq!(legal(&g), vec![act("draw")]);
+    // The next player takes the pile as usual.
+    let mut s = setup(
+        rules("classic-004", 2),
+        &["5C 6D 7S", "9C 9H AD AH AS 4D 5S"],
+        &[],
+        "KD 9S",
+        "8H",
+    );
+    s.turns = 1;
+    s.current = 1;
+    let g = s.into_state().unwrap();
+    assert!(g.is_legal(act("take 9 2 0 0")));
+    assert_eq!(refused(&g, "turned"), "C-22");
+}
+
+#[test]
+fn c22_turned_card_under_002_and_003_stays_and_blocks_as_a_discard() {
+    // 002, 003: no turned card alone; a natural pair takes the whole pile.
+    for preset in ["classic-002", "classic-003"] {
+        let g = first_turn(preset, "9C 9H AD AH AS 6D 7S", "KD 9S");
+        assert_eq!(refused(&g, "turned"), "C-22", "{preset}");
+        let mut t = g.clone();
+        apply(&mut t, &["take 9 2 0 0", "lay A 3 0 0", "rest"]);
+        assert!(t.pile().is_empty(), "{preset}");
+    }
+    // A turned black three counts as one just discarded: 002 blocks the
+    // first player; under 003 only a player going out takes it.
+    let g = first_turn("classic-002", "3C 3S 5D 6D 7S", "KD 3H 3S");
+    assert_eq!(refused(&g, "take 3 2 0 0"), "C-15");
+    // (003: he cannot go out here, so no meld phase ends the turn, I-9).
+    let g = first_turn("classic-003", "3C 3S 5D 6D 7S", "KD 3S");
+    assert_eq!(refused(&g, "take 3 2 0 0"), "I-9");
+    // A turned red three stays on top and closes the pile (002).
+    let g = first_turn("classic-002", "5D 6D 7S", "KD 3H");
+    assert_eq!(g.pile_top().unwrap().to_string(), "3H");
+    assert!(g.pile_frozen());
+}
+
+/// Four players under `preset`, player 0 to move with the stock empty:
+/// the rest of the pack in player 1's hand (his dealt red threes among
+/// them: he has not had a turn, the dealer being player 3).
+fn stock_empty_four(preset: &str, hand0: &str, pile: &str) -> ClassicState {
+    let r = rules(preset, 4);
+    let mut s = ClassicSetup::new(r);
+    s.dealer = 3;
+    s.turns = 0;
+    s.hands[0] = cs(hand0);
+    s.hands[2] = cs("9S 9D 5C");
+    s.hands[3] = cs("6C 7C QH");
+    s.tables[0] = table(&["KS KS KH KH KD KD KC"], "");
+    s.pile = ordered(pile);
+    let mut rest = classic_pack(r.jokers);
+    for h in &s.hands {
+        rest = rest.checked_sub(*h).unwrap();
+    }
+    rest = rest.checked_sub(s.tables[0].all()).unwrap();
+    for c in &s.pile {
+        assert!(rest.remove(*c));
+    }
+    s.hands[1] = rest;
+    s.into_state().unwrap()
+}
+
+#[test]
+fn c18_yes_then_the_hand_ends_at_the_start_of_the_turn_costs_100() {
+    // "yes", and he can neither draw (the stock is empty) nor take the
+    // pile: ending the hand is a turn after "yes" that does not go out.
+    let mut g = stock_empty_four("classic-002", "8C 4H 7H", "6D 5S");
+    assert_eq!(g.stock_len(), 0);
+    apply(&mut g, &["ask", "yes"]);
+    assert_eq!(legal(&g), vec![act("endhand")]);
+    apply(&mut g, &["endhand"]);
+    assert_eq!(g.end(), Some(ClassicEnd::StockOut));
+    assert_eq!(g.failed_yes(0), 1);
+    assert_eq!(g.side_score(0).failed_yes, -100);
+    assert_eq!(g.failed_yes(1), 0);
+    // Without the question the hand ends uncharged.
+    let mut g = stock_empty_four("classic-002", "8C 4H 7H", "6D 5S");
+    apply(&mut g, &["endhand"]);
+    assert_eq!(g.failed_yes(0), 0);
+    // "no" is no promise: uncharged too.
+    let mut g = stock_empty_four("classic-002", "8C 4H 7H", "6D 5S");
+    apply(&mut g, &["ask", "no", "endhand"]);
+    assert_eq!(g.failed_yes(0), 0);
+}
+
+#[test]
+fn c22_dealt_red_threes_of_a_player_without_a_turn_score_as_laid() {
+    // Player 1 (the dealer's left is player 0) never had a turn: the hand
+    // ends at player 0's first; his dealt red threes score as laid (C-8):
+    // side 1 melded nothing, so they count minus (002: 100 each).
+    let g0 = stock_empty_four("classic-002", "8C 4H 7H", "6D 5S");
+    let held = g0.hand(1).red_three_count();
+    assert_eq!(held, 4, "the rest of the pack holds every red three");
+    let mut g = g0.clone();
+    apply(&mut g, &["endhand"]);
+    assert_eq!(g.hand(1).red_three_count(), 0);
+    assert_eq!(g.table(1).red_threes.len(), 4);
+    let s1 = g.side_score(1);
+    assert_eq!(
+        s1.red_threes, -800,
+        "four red threes, side 1 melded nothing"
+    );
+    assert_eq!(
+        s1.in_hand,
+        -value_of(g0.hand(1)) - value_of(g0.hand(3)),
+        "never as cards in hand (red threes have no card value)"
+    );
+    g.check_invariants().unwrap();
+    // Players 0, 1 and 2 never had a turn: player 3, the dealer's left,
+    // goes out in the first. Side 0's two dealt red threes count minus
+    // (it melded nothing): 100 each under 003, 105 under 004.
+    for (preset, ask, minus) in [("classic-003", false, -200), ("classic-004", true, -210)] {
+        let mut s = ClassicSetup::new(rules(preset, 4));
+        s.dealer = 2;
+        s.current = 3;
+        s.turns = 0;
+        s.hands[0] = cs("3H 4S 8S");
+        s.hands[1] = cs("5C 6C");
+        s.hands[2] = cs("3D 7C QD");
+        s.hands[3] = cs("9C 9S 9H");
+        s.tables[1] = table(&["5D 5D 5H 5H 5S 5S 2C"], "");
+        s.stock_top = ordered("KD");
+        let mut g = s.into_state().unwrap();
+        if ask {
+            apply(&mut g, &["ask", "yes"]);
+        }
+        apply(&mut g, &["draw", "lay 9 3 0 0", "discard K"]);
+        assert!(
+            matches!(g.end(), Some(ClassicEnd::WentOut { player: 3, .. })),
+            "{preset}"
+        );
+        assert_eq!(g.table(0).red_threes.len(), 2, "{preset}");
+        assert_eq!(g.side_score(0).red_threes, minus, "{preset}");
+        assert_eq!(g.side_score(0).in_hand, -(5 + 10 + 5 + 10), "{preset}");
+        g.check_invariants().unwrap();
+    }
+}
+
+fn meld_of(g: &ClassicState, side: usize, card: &str) -> kanaszta_engine::CardSet {
+    g.table(side).melds[Kind::of(card.parse().unwrap()).unwrap().index()]
+}
+
+#[test]
+fn c4_i24_i25_a_wild_before_the_natural_that_makes_the_meld_legal() {
+    // 004: kings 2 + 2 wilds; a third wild needs a third natural (5 cards
+    // need 3 naturals). The order of the two steps does not matter: the
+    // meld phase is judged on its final state (I-25).
+    let start = || {
+        let mut g = position(
+            rules("classic-004", 2),
+            &["KH 2H 9S 4D 5D", "4C 4D 5S"],
+            &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+            "6C",
+            "7D",
+        );
+        apply(&mut g, &["draw"]);
+        g
+    };
+    let mut a = start();
+    apply(&mut a, &["extend K K", "extend K 2", "discard 9"]);
+    let mut b = start();
+    apply(&mut b, &["extend K 2"]);
+    // Not yet legal as a whole: the turn cannot end before the natural.
+    assert_eq!(refused(&b, "discard 9"), "C-4");
+    assert!(
+        !legal(&b)
+            .iter()
+            .any(|x| matches!(x, ClassicAction::Discard(_))),
+        "{:?}",
+        legal(&b)
+    );
+    b.check_invariants().unwrap();
+    apply(&mut b, &["extend K K", "discard 9"]);
+    assert_eq!(meld_of(&a, 0, "KC"), meld_of(&b, 0, "KC"));
+    assert_eq!(a.hand(0), b.hand(0));
+    // Without a natural left to make it legal the wild is refused.
+    let mut c = position(
+        rules("classic-004", 2),
+        &["2H 9S 4D 5D", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut c, &["draw"]);
+    assert_eq!(refused(&c, "extend K 2"), "C-4");
+    // 003: no more wilds than naturals, in any order.
+    let mut g = position(
+        rules("classic-003", 2),
+        &["9S 2H 4D 5D 6S", "4C 4D 5S"],
+        &[table(&["9C 9D 9H 2C 2D JK"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw", "extend 9 2"]);
+    assert_eq!(refused(&g, "discard 4"), "C-4");
+    apply(&mut g, &["extend 9 9", "discard 4"]);
+    assert_eq!(meld_of(&g, 0, "9C").len(), 8);
+}
+
+#[test]
+fn c20_i25_a_wild_before_the_natural_that_completes_the_canasta_004() {
+    // 004: only naturals join a completed canasta. Eights 4 + 2 wilds: a
+    // wild then a natural, or a natural then the wild, lay the same cards;
+    // in one order the wild comes before the meld has seven (I-25).
+    let start = || {
+        let mut g = position(
+            rules("classic-004", 2),
+            &["8C 2H 9S KS 4D", "4C 4D 5S"],
+            &[table(&["8S 8H 8D 8D 2C 2D"], ""), SideTable::default()],
+            "6C",
+            "7D",
+        );
+        apply(&mut g, &["draw"]);
+        g
+    };
+    let mut a = start();
+    apply(&mut a, &["extend 8 2", "extend 8 8", "discard 9"]);
+    let mut b = start();
+    apply(&mut b, &["extend 8 8", "extend 8 2", "discard 9"]);
+    assert_eq!(meld_of(&a, 0, "8C"), meld_of(&b, 0, "8C"));
+    assert_eq!(meld_of(&b, 0, "8C").len(), 8);
+    // A canasta completed before this meld phase takes no wild at all.
+    let mut g = position(
+        rules("classic-004", 2),
+        &["8C 2H 9S KS 4D", "4C 4D 5S"],
+        &[table(&["8S 8H 8D 8D 8H 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw"]);
+    assert_eq!(refused(&g, "extend 8 2"), "C-20");
+    apply(&mut g, &["extend 8 8"]);
+    assert_eq!(refused(&g, "extend 8 2"), "C-20");
+}
+
+#[test]
+fn c4_i25_what_is_laid_before_the_rest_is_legal_when_the_rest_is_taken() {
+    // The pile taken with a pair of nines; a wild onto the kings before
+    // the rest waits for its natural: the rest is taken only once the
+    // melds laid before it are legal (I-25: they are committed then).
+    let mut g = position(
+        rules("classic-004", 2),
+        &["9C 9H KH 2H 4D 4S", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "5C 6D 9S",
+        "7D",
+    );
+    apply(&mut g, &["take 9 2 0 0", "extend K 2"]);
+    assert_eq!(refused(&g, "rest"), "C-4");
+    assert!(!legal(&g).contains(&act("rest")));
+    apply(&mut g, &["extend K K", "rest", "discard 4"]);
+    assert_eq!(meld_of(&g, 0, "KC").len(), 6);
+}
+
+#[test]
+fn i25_unfinished_melds_save_and_load_mid_phase() {
+    let mut g = position(
+        rules("classic-004", 2),
+        &["KH 2H 9S 4D 5D", "4C 4D 5S"],
+        &[table(&["KC KD 2C 2D"], ""), SideTable::default()],
+        "6C",
+        "7D",
+    );
+    apply(&mut g, &["draw", "extend K 2"]);
+    let text = g.to_position_json();
+    let back = ClassicState::from_position_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(back.same_position(&g));
+    assert_eq!(refused(&back, "discard 9"), "C-4");
+    // Without the anchor the meld has nothing to be unfinished from.
+    let i = text.find("\"anchor\"").expect("an anchor");
+    let j = i + text[i..].find('}').unwrap() + 1;
+    let cut = format!("{}\"undos\": 0{}", &text[..i], &text[j..]);
+    let e = ClassicState::from_position_json(&cut)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("C-4") && e.contains("I-25"), "{e}\n{cut}");
 }

@@ -4,7 +4,7 @@
 //! C-19, C-23, I-5).
 
 use super::action::{ClassicAction, Counts, Kind, MeldKey};
-use super::rules::{Ask, BlackThreeTop, ClosedPile, PickupRule, WildTop};
+use super::rules::{Ask, BlackThreeTop, ClassicRules, ClosedPile, PickupRule, WildTop};
 use super::state::*;
 use crate::card_set::CardSet;
 use crate::error::RuleError;
@@ -25,6 +25,15 @@ impl ClassicState {
             opening: !self.tables[side].has_melds(),
             ..Turn::default()
         };
+        self.lay_red_threes(p);
+        self.turn.anchor = self.tables[side];
+    }
+
+    /// C-8, C-22: player `p`'s red threes are laid and replaced from the
+    /// stock; each replacement may be a red three again, laid in turn; an
+    /// empty stock leaves the hand short, every red three laid.
+    pub(crate) fn lay_red_threes(&mut self, p: usize) {
+        let side = self.rules.side_of(p);
         while self.hands[p].red_three_count() > 0 {
             let r = self.hands[p]
                 .iter()
@@ -32,14 +41,26 @@ impl ClassicState {
                 .expect("counted");
             self.hands[p].remove(r);
             self.tables[side].red_threes.insert(r);
-            match self.pop_stock() {
-                Some(c) => {
-                    self.hands[p].insert(c);
-                }
-                None => break,
+            if let Some(c) = self.pop_stock() {
+                self.hands[p].insert(c);
             }
         }
-        self.turn.anchor = self.tables[side];
+    }
+
+    /// C-22: red threes still in a hand when the hand ends were dealt to a
+    /// player whose first turn never came; they score as laid (C-8, C-9).
+    fn lay_dealt_red_threes(&mut self) {
+        for p in 0..self.players() {
+            let h = self.hands[p];
+            if h.red_three_count() == 0 {
+                continue;
+            }
+            let side = self.rules.side_of(p);
+            for c in h.iter().filter(|c| c.is_red_three()) {
+                self.hands[p].remove(c);
+                self.tables[side].red_threes.insert(c);
+            }
+        }
     }
 
     /// One action, without the completion test (I-9): the rules of the step
@@ -105,6 +126,21 @@ impl ClassicState {
                         "only the first player's first turn may take the turned card alone (004)",
                     ));
                 }
+                match self.pile_top().and_then(Kind::of) {
+                    None => {
+                        return Err(rule(
+                            "C-22",
+                            "a turned red three is covered, never taken (004)",
+                        ))
+                    }
+                    Some(Kind::BLACK_THREE) => {
+                        return Err(rule(
+                            "C-15",
+                            "a turned black three blocks the first player: he draws (C-22)",
+                        ))
+                    }
+                    Some(_) => {}
+                }
                 self.pile_len -= 1;
                 let c = self.pile[self.pile_len as usize];
                 self.hands[p].insert(c);
@@ -116,6 +152,12 @@ impl ClassicState {
                 Ok(())
             }
             ClassicAction::TakePile { key, with } => {
+                if self.rules.turned_covered && self.turns == 0 {
+                    return Err(rule(
+                        "C-22",
+                        "under 004 the first player may take the turned card alone (turned), never the pile beneath it, not even with a natural pair",
+                    ));
+                }
                 self.pickup_check(key, with)?;
                 self.take_top(key, with);
                 self.turned_open = false;
@@ -128,6 +170,11 @@ impl ClassicState {
                         "C-23",
                         "the hand ends this way only when the stock is empty",
                     ));
+                }
+                if self.turn.answer == Some(true) {
+                    // C-18: a turn after "yes" that does not go out, also
+                    // one that ends the hand at its start.
+                    self.failed_yes[self.side()] += 1;
                 }
                 self.end_hand(ClassicEnd::StockOut);
                 Ok(())
@@ -397,6 +444,8 @@ impl ClassicState {
                 if !rest_pending {
                     return Err(rule("C-14", "there is no pile to take the rest of"));
                 }
+                // I-25: what is laid before the rest is committed now.
+                self.melds_whole_check()?;
                 if self.turn.opening && !self.minimum_met() {
                     return Err(rule(
                         "C-17",
@@ -607,25 +656,102 @@ impl ClassicState {
         if kind.count_in(self.hands[p]) == 0 {
             return Err(rule("D-5.1", "the hand does not hold that card"));
         }
-        if kind.is_wild() {
-            let (n, w) = (rank.count_in(m), m.wild_count());
-            if !self.rules.meld_ok(n, w + 1) {
-                return Err(rule("C-4", "the meld would break the wild limit"));
-            }
-            if self.rules.completed_naturals_only && m.len() >= 7 {
-                return Err(rule(
-                    "C-20",
-                    "under 004 only naturals join a completed canasta",
-                ));
-            }
-        }
         let mut hand = self.hands[p];
         let mut dest = m;
         kind.move_cards(1, &mut hand, &mut dest);
+        // I-25: the meld phase is judged on its final state, so a wild may
+        // come before the natural that makes the meld legal; the step is
+        // refused only if no naturals left in the hand could make it so.
+        let (n, w) = (rank.count_in(dest), dest.wild_count());
+        let left = rank.count_in(hand);
+        let fixable =
+            |r: &ClassicRules| (0..=left).any(|j| self.meld_whole_ok(r, rank.index(), n + j, w));
+        if !fixable(&self.rules) {
+            let relaxed = ClassicRules {
+                completed_naturals_only: false,
+                ..self.rules
+            };
+            return Err(if self.rules.completed_naturals_only && fixable(&relaxed) {
+                rule(
+                    "C-20",
+                    "under 004 only naturals join a completed canasta: no order of this meld phase's cards lays the wild before the meld has seven",
+                )
+            } else {
+                rule(
+                    "C-4",
+                    "the meld would break the wild limit, and the naturals left in the hand cannot make it legal by the end of the meld phase (I-25)",
+                )
+            });
+        }
         self.hands[p] = hand;
         self.known[p] = self.known[p].min(hand);
         self.tables[side].melds[rank.index()] = dest;
         Ok(())
+    }
+
+    /// I-25: whether the mover's side's meld of kind index `k`, holding
+    /// `n` naturals and `w` wilds, is legal as a whole: some order of this
+    /// meld phase's steps reaches it from the meld at the anchor, every
+    /// step legal (C-4, C-20); a meld new this phase from a lay of three.
+    pub(crate) fn meld_whole_ok(&self, r: &ClassicRules, k: usize, n: u32, w: u32) -> bool {
+        if n + w == 0 {
+            return true;
+        }
+        let base = self.turn.anchor.melds[k];
+        if base.is_empty() {
+            super::solver::new_reachable(r, n, w)
+        } else {
+            super::solver::reachable(
+                r,
+                Kind::from_index(k).count_in(base),
+                base.wild_count(),
+                n,
+                w,
+            )
+        }
+    }
+
+    /// I-25: every meld of the mover's side is legal as a whole (see
+    /// [`ClassicState::meld_whole_ok`]); otherwise the rule it breaks.
+    pub(crate) fn melds_whole_check(&self) -> Result<(), RuleError> {
+        let t = &self.tables[self.side()];
+        for k in 0..11 {
+            let m = t.melds[k];
+            let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
+            if m.is_empty() || self.meld_whole_ok(&self.rules, k, n, w) {
+                continue;
+            }
+            let relaxed = ClassicRules {
+                completed_naturals_only: false,
+                ..self.rules
+            };
+            return Err(
+                if self.rules.completed_naturals_only && self.meld_whole_ok(&relaxed, k, n, w) {
+                    rule(
+                        "C-20",
+                        "under 004 only naturals join a completed canasta: a meld holds a wild that no order of this meld phase lays before it has seven",
+                    )
+                } else {
+                    rule(
+                        "C-4",
+                        "a meld breaks the wild limit: add the naturals it needs first (the meld phase is judged on its final state, I-25)",
+                    )
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// I-25: whether the mover's side's meld of kind index `k` (`n`
+    /// naturals, `w` wilds) is legal as a whole, or becomes so with more
+    /// naturals of its rank (at most the 8 of the pack).
+    pub(crate) fn meld_fixable(&self, k: usize, n: u32, w: u32) -> bool {
+        (0..=8).any(|j| self.meld_whole_ok(&self.rules, k, n + j, w))
+    }
+
+    /// Whether every meld of the mover's side is legal as a whole.
+    pub(crate) fn melds_whole_ok(&self) -> bool {
+        self.melds_whole_check().is_ok()
     }
 
     /// Whether the turn may end leaving `hand` (C-10, C-14 … C-18, C-23).
@@ -636,6 +762,7 @@ impl ClassicState {
                 "taking the pile takes all of it: take the rest first",
             ));
         }
+        self.melds_whole_check()?;
         if !self.minimum_met() {
             return Err(rule(
                 "C-17",
@@ -730,6 +857,7 @@ impl ClassicState {
     }
 
     pub(crate) fn end_hand(&mut self, end: ClassicEnd) {
+        self.lay_dealt_red_threes();
         self.phase = ClassicPhase::Over;
         self.end = Some(end);
     }

@@ -463,11 +463,15 @@ struct TableParts<'a> {
     red_threes: &'a Option<Cards>,
 }
 
+/// `unfinished`: the mover's side in his meld phase, whose melds may wait
+/// for the naturals that make them legal as a whole (I-25; checked against
+/// the anchor once it is read).
 fn table_of(
     parts: TableParts,
     base: &SideTable,
     r: &ClassicRules,
     path: &str,
+    unfinished: bool,
 ) -> Result<SideTable, PositionError> {
     let mut t = *base;
     if let Some(melds) = parts.melds {
@@ -505,7 +509,7 @@ fn table_of(
                 ));
             }
             let (n, w) = (k.count_in(set), set.wild_count());
-            if !r.meld_ok(n, w) {
+            if !r.meld_ok(n, w) && !unfinished {
                 return Err(invalid(
                     &p,
                     format!(
@@ -906,11 +910,31 @@ impl ClassicPosition {
                 ));
             }
         }
-        if phase != ClassicPhase::Over && hands[mover].red_three_count() > 0 {
-            return Err(invalid(
-                format!("players[{mover}].hand"),
-                "the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); put it in his side's `red_threes`",
-            ));
+        // Red threes in a hand are dealt ones, before the player's first
+        // turn (C-8, C-22); only the hand's end lays them otherwise.
+        let first_turn = |p: usize| ((p + 2 * n - dealer - 1) % n) as u32;
+        let turn_begun = self
+            .turn
+            .as_ref()
+            .is_some_and(|t| t.asked == Some(true) || t.answer.is_some());
+        for (p, h) in hands[..n].iter().enumerate() {
+            let (f, red) = (first_turn(p), h.red_three_count() > 0);
+            let why = if red && phase == ClassicPhase::Over {
+                "a red three in a hand at the end of the hand: dealt red threes of a player whose first turn never came score as laid (C-22, C-8); put them in his side's `red_threes`".to_string()
+            } else if red && p == mover && (phase != ClassicPhase::Draw || turn_begun || turns != f)
+            {
+                format!("the mover holds a red three: red threes are laid at once and replaced from the stock (C-8); only a player about to begin his first turn (phase draw, turns {f}, before asking, C-18, C-22) holds his dealt ones; else put it in his side's `red_threes`")
+            } else if red && p != mover && turns > f {
+                format!("player {p} holds a red three after his first turn (turn {f} of this hand, the dealer {dealer}'s left beginning): dealt red threes are laid at the start of it (C-8, C-22); put it in his side's `red_threes`")
+            } else if h.is_empty()
+                && phase != ClassicPhase::Over
+                && (p != mover || matches!(phase, ClassicPhase::Draw | ClassicPhase::Answer))
+            {
+                format!("player {p} holds no card, but the hand is not over: a hand empties only by going out, which ends the hand (C-10); only the mover's hand may be empty, in his meld phase")
+            } else {
+                continue;
+            };
+            return Err(invalid(format!("players[{p}].hand"), why));
         }
         // Sides.
         let default_sides = vec![SideJson::default(); sides];
@@ -950,6 +974,7 @@ impl ClassicPosition {
                 &SideTable::default(),
                 &r,
                 &path,
+                phase == ClassicPhase::Meld && s == r.side_of(mover),
             )?;
             if let Some(o) = sd.opened {
                 if o != tables[s].has_melds() {
@@ -1069,6 +1094,18 @@ impl ClassicPosition {
         };
         if self.seed.is_some() && matches!(self.stock, Some(StockJson::Cards(_))) {
             return Err(invalid("seed", "the seed shuffles a stock left out (or given as a count); this position gives the stock's cards"));
+        }
+        if r.wild_top == super::rules::WildTop::Under
+            && pile.last().is_some_and(|c| c.is_wild())
+            && pile.iter().any(|c| !c.is_wild() && !c.is_red_three())
+        {
+            return Err(invalid(
+                "pile",
+                format!(
+                    "a wild on top ({}) under wild_top = under: a discarded wild lies crosswise under the pile, never on top (C-13), and a turned wild is covered (C-22); a wild shows on top only of a pile of nothing but wilds and turned red threes",
+                    pile.last().expect("checked")
+                ),
+            ));
         }
         let frozen_by_pile = pile.iter().any(|&c| freezes(&r, c));
         // While the rest of a pile is pending, it stays closed as it was
@@ -1247,6 +1284,7 @@ impl ClassicPosition {
                     t,
                     &r,
                     "turn.anchor",
+                    false,
                 )?;
                 let within = (0..11).all(|k| t.melds[k].contains_all(at.melds[k]))
                     && t.black_threes.contains_all(at.black_threes)
@@ -1335,6 +1373,31 @@ impl ClassicPosition {
             undos,
         };
         g.end = end;
+        if phase == ClassicPhase::Meld {
+            // I-25: a meld of the mover's side not legal by itself is one
+            // whose wild came before the naturals that make it legal.
+            for (k, m) in g.tables[side].melds.iter().enumerate() {
+                let (n, w) = (Kind::from_index(k).count_in(*m), m.wild_count());
+                if !m.is_empty()
+                    && !r.meld_ok(n, w)
+                    && (g.turn.anchor.melds[k] == *m || !g.meld_fixable(k, n, w))
+                {
+                    return Err(invalid(
+                        format!("sides[{side}].melds"),
+                        format!(
+                            "[{m}]: {n} natural(s) and {w} wild(s) break {} (C-4, C-20), and no naturals added later in this meld phase could make it legal from the anchor's [{}] (I-25)",
+                            r.preset, g.turn.anchor.melds[k]
+                        ),
+                    ));
+                }
+            }
+        }
+        if phase == ClassicPhase::Draw && g.hands[mover].red_three_count() > 0 {
+            // C-22: his dealt red threes, laid and replaced as his first
+            // turn begins, before he asks (C-18) or draws.
+            g.lay_red_threes(mover);
+            g.turn.anchor = g.tables[side];
+        }
         g.check_invariants().map_err(PositionError::Invariant)?;
         Ok(g.normalized())
     }

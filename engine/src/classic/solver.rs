@@ -6,7 +6,10 @@
 //! out (C-10), with the opening minimum (C-17). A dynamic programme over
 //! the melds, tracking wilds used, cards kept (capped at 2), canastas
 //! (capped at 2), the waiver (C-17) and the black-three meld (C-16),
-//! maximizing the value laid, settles it. The one two-stage case (an
+//! maximizing the value laid, settles it. Each meld is judged on its
+//! final state (I-25): reached from its state at the anchor by some order
+//! of legal steps, so a meld whose wild came before the natural it needs
+//! must still take it. The one two-stage case (an
 //! opening pickup whose rest cannot be discarded from, or that must go
 //! out) is searched step by step.
 
@@ -72,6 +75,10 @@ pub(crate) struct Problem<'a> {
     pub rules: &'a ClassicRules,
     pub hand: [u8; 14],
     pub table: &'a SideTable,
+    /// The table the meld phase's steps are judged from (I-25): a meld's
+    /// final state must be reached from its state here by some order of
+    /// legal steps.
+    pub anchor: &'a SideTable,
     pub new_mask: u16,
     pub top_bit: u16,
     pub base_value: i32,
@@ -134,19 +141,39 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
         }
         cur[..live].copy_from_slice(next);
     };
+    let mut unfinished = false;
     for k in 0..11 {
         let kind = Kind::from_index(k);
         let a = pb.hand[k] as u32;
         let m = pb.table.melds[k];
         let exists = !m.is_empty();
-        if a == 0 && (!exists || wilds == 0) {
-            continue;
-        }
         let (n, w) = if exists {
             (kind.count_in(m), m.wild_count())
         } else {
             (0, 0)
         };
+        // I-25: judged from the anchor; a meld not yet legal as a whole
+        // (a wild laid before the natural it needs) must take more.
+        let base = pb.anchor.melds[k];
+        let whole = |n1: u32, w1: u32| {
+            if n1 + w1 == 0 {
+                true
+            } else if base.is_empty() {
+                new_reachable(r, n1, w1)
+            } else {
+                reachable(r, kind.count_in(base), base.wild_count(), n1, w1)
+            }
+        };
+        if !whole(n, w) {
+            unfinished = true;
+        }
+        if a == 0 && (!exists || wilds == 0) {
+            if !whole(n, w) {
+                // Nothing can be added, and it is not legal as it is.
+                return false;
+            }
+            continue;
+        }
         let mut len = 0;
         let lo = a.saturating_sub(2);
         for kk in 0..=a {
@@ -156,13 +183,7 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
             let nn = n + kk;
             let xmax = wild_cap(nn).saturating_sub(w).min(wilds as u32);
             for x in 0..=xmax {
-                let ok = if kk == 0 && x == 0 {
-                    true
-                } else if exists {
-                    reachable(r, n, w, nn, w + x)
-                } else {
-                    new_reachable(r, nn, x)
-                };
+                let ok = whole(nn, w + x);
                 if !ok {
                     continue;
                 }
@@ -262,14 +283,16 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
         };
     // Laying nothing more: value maximization below may hide it.
     let hand_len: usize = pb.hand.iter().map(|&x| x as usize).sum();
-    if ends(
-        hand_len.min(2),
-        c0.min(2),
-        pb.waiver_now as usize,
-        bt0,
-        0,
-        true,
-    ) {
+    if !unfinished
+        && ends(
+            hand_len.min(2),
+            c0.min(2),
+            pb.waiver_now as usize,
+            bt0,
+            0,
+            true,
+        )
+    {
         return true;
     }
     for x in 0..=wilds {
@@ -300,6 +323,7 @@ pub(crate) fn could_lay(r: &ClassicRules, hand: CardSet, table: &SideTable, need
         rules: r,
         hand: kind_counts(hand),
         table,
+        anchor: table,
         new_mask: if table.has_melds() { 0 } else { 0x7FF },
         top_bit: 0,
         base_value: 0,
@@ -396,6 +420,7 @@ impl ClassicState {
                 && t.black_threes.is_empty()
                 && self.minimum_met()
                 && hand.len() >= 2
+                && self.melds_whole_ok()
             {
                 return true;
             }
@@ -403,6 +428,7 @@ impl ClassicState {
                 rules: &self.rules,
                 hand: kind_counts(hand),
                 table: t,
+                anchor: &self.turn.anchor,
                 new_mask: self.turn.new_mask,
                 top_bit: self.top_bit(),
                 base_value: if self.turn.opening {
@@ -437,6 +463,18 @@ impl ClassicState {
                 rest.insert(*c);
             }
         }
+        if !self.melds_whole_ok() {
+            // A meld not yet legal as a whole must become so before the
+            // rest is taken (I-25: what is laid before it is committed),
+            // and only naturals of its rank from the hand make it so: the
+            // fewest that do are laid in any way out.
+            return match self.unfinished_fixed() {
+                Some(g) => g.solve_turn(out_only),
+                None => false,
+            };
+        }
+        // From here on the table now is the base the rest of the meld
+        // phase is judged from (the anchor once the rest is taken).
         if !self.turn.opening {
             // Anything laid before the rest may as well be laid after it.
             let all = hand.checked_add(rest).expect("cards of the pack");
@@ -447,6 +485,7 @@ impl ClassicState {
                 rules: &self.rules,
                 hand: kind_counts(all),
                 table: t,
+                anchor: t,
                 new_mask: self.turn.new_mask,
                 top_bit: self.top_bit(),
                 base_value: 0,
@@ -471,6 +510,7 @@ impl ClassicState {
                 rules: &self.rules,
                 hand: kind_counts(hand),
                 table: t,
+                anchor: t,
                 new_mask: self.turn.new_mask,
                 top_bit: self.top_bit(),
                 base_value: self.opening_value(),
@@ -491,6 +531,32 @@ impl ClassicState {
         }
         let mut seen = std::collections::HashSet::new();
         self.stage_one(out_only, &mut seen)
+    }
+
+    /// The state with each meld of the mover's side that is not legal as a
+    /// whole given the fewest naturals of its rank from the hand that make
+    /// it so (I-25); `None` if the hand holds too few.
+    fn unfinished_fixed(&self) -> Option<ClassicState> {
+        let mut g = self.clone();
+        let p = g.mover as usize;
+        let side = g.side();
+        for k in 0..11 {
+            let kind = Kind::from_index(k);
+            let m = g.tables[side].melds[k];
+            if m.is_empty() {
+                continue;
+            }
+            let (n, w) = (kind.count_in(m), m.wild_count());
+            let have = kind.count_in(g.hands[p]);
+            let j = (0..=have).find(|&j| g.meld_whole_ok(&g.rules, k, n + j, w))?;
+            let mut hand = g.hands[p];
+            let mut dest = m;
+            kind.move_cards(j, &mut hand, &mut dest);
+            g.hands[p] = hand;
+            g.known[p] = g.known[p].min(hand);
+            g.tables[side].melds[k] = dest;
+        }
+        Some(g)
     }
 
     /// The two-stage case, step by step: lay before the rest until the
@@ -525,8 +591,10 @@ impl ClassicState {
             {
                 return;
             }
+            // Steps that keep every meld legal as a whole reach every
+            // final state (a wild waits for its natural, I-25).
             let mut g = self.clone();
-            if g.step(a).is_ok() && g.stage_one(out_only, seen) {
+            if g.step(a).is_ok() && g.melds_whole_ok() && g.stage_one(out_only, seen) {
                 found = true;
             }
         });

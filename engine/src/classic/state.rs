@@ -489,7 +489,13 @@ impl ClassicState {
                 }
                 let n = Kind::from_index(k).count_in(m);
                 let w = m.wild_count();
-                if n + w != m.len() || !self.rules.meld_ok(n, w) {
+                // I-25: in the mover's meld phase a meld may wait for the
+                // naturals that make it legal as a whole.
+                let unfinished_ok = self.phase == ClassicPhase::Meld
+                    && si == self.side()
+                    && self.turn.anchor.melds[k] != m
+                    && self.meld_fixable(k, n, w);
+                if n + w != m.len() || !(self.rules.meld_ok(n, w) || unfinished_ok) {
                     return Err(format!("C-4: side {si} holds the meld {m:?}"));
                 }
             }
@@ -515,10 +521,15 @@ impl ClassicState {
             if !self.hands[p].contains_all(self.known[p]) {
                 return Err(format!("player {p}'s known cards are not in his hand"));
             }
-            if self.hands[p].red_three_count() > 0
-                && !(self.phase == ClassicPhase::Over || p != self.mover as usize)
-            {
-                return Err(format!("C-8: the mover {p} holds a red three"));
+            if self.hands[p].red_three_count() > 0 {
+                if self.phase == ClassicPhase::Over {
+                    return Err(format!(
+                        "C-22: player {p} holds a red three at the end of the hand (dealt red threes score as laid)"
+                    ));
+                }
+                if p == self.mover as usize {
+                    return Err(format!("C-8: the mover {p} holds a red three"));
+                }
             }
         }
         if self.phase == ClassicPhase::Over && self.end.is_none() {
