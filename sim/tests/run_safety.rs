@@ -496,8 +496,18 @@ fn merge_keeps_whole_games_and_matches_of_a_run_stopped_mid_write() {
     // disk leaves it: the hand rows written, the match rows not.
     let r = d.join("matches");
     ok(&[
-        "play", "--a", "greedy", "--b", "random", "--matches", "12", "--seed", "3", "-q",
-        "--out", s(&r),
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--matches",
+        "12",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
+        s(&r),
     ]);
     let path = r.join("matches.csv");
     let text = read(&path);
@@ -530,7 +540,17 @@ fn merge_keeps_whole_games_and_matches_of_a_run_stopped_mid_write() {
     // the agents' hand counts agree.
     let r = d.join("hands");
     ok(&[
-        "play", "--a", "greedy", "--b", "random", "--hands", "20", "--seed", "3", "-q", "--out",
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "20",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
         s(&r),
     ]);
     let path = r.join("hands.csv");
@@ -560,4 +580,86 @@ fn merge_keeps_whole_games_and_matches_of_a_run_stopped_mid_write() {
     let greedy = rows.iter().filter(|r| r[agent] == "greedy").count();
     assert_eq!(greedy, 18, "the agents' hand counts differ");
     assert!(read(&m.join("run.json")).contains("\"games_done\": 18"));
+}
+
+#[test]
+fn ratings_count_the_same_games_of_runs_of_one_seed_once() {
+    let d = tmp("ratings-same-seed");
+    let (short, long) = (d.join("d200"), d.join("d400"));
+    for (dir, n) in [(&short, "200"), (&long, "400")] {
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            n,
+            "--seed",
+            "1",
+            "-q",
+            "--out",
+            s(dir),
+        ]);
+    }
+    let alone = ok(&["ratings", s(&long)]);
+    for args in [[s(&short), s(&long)], [s(&long), s(&short)]] {
+        let (code, out, err) = kanaszta(&["ratings", args[0], args[1]]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("d200 (shard 0/1, 200 hands) holds games also in")
+                && err.contains("200 and 400 hands: game N of either is the same game")
+                && err.contains("counted once"),
+            "{err}"
+        );
+        assert!(out.contains("of 400") && !out.contains("of 600"), "{out}");
+        assert_eq!(out, alone);
+    }
+    // Another seed plays other games: both count.
+    let other = d.join("seed2");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "200",
+        "--seed",
+        "2",
+        "-q",
+        "--out",
+        s(&other),
+    ]);
+    let (code, out, err) = kanaszta(&["ratings", s(&long), s(&other)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("of 600") && !err.contains("counted once"),
+        "{out}\n{err}"
+    );
+}
+
+#[test]
+fn ratings_of_a_run_still_being_written_say_so() {
+    let d = tmp("ratings-live");
+    let child = start_long_run(&d, &[]);
+    let (code, out, err) = kanaszta(&["ratings", s(&d)]);
+    signal(&child, "TERM");
+    finish(child);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("a run is still writing there")
+            && err.contains(".lock")
+            && err.contains("the ratings will change"),
+        "{err}"
+    );
+    assert!(out.contains("greedy"), "{out}");
+    // Stopped, it says it is incomplete.
+    let (code, _, err) = kanaszta(&["ratings", s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("run.json says the run is incomplete")
+            && err.contains("of its 50000000 games"),
+        "{err}"
+    );
 }

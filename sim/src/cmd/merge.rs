@@ -670,7 +670,11 @@ fn partial<F: Family>(
             format!(
                 "{} of its {seats} hands.csv rows{}",
                 h.len(),
-                if mr.is_empty() { "" } else { " and rows in matches.csv" }
+                if mr.is_empty() {
+                    ""
+                } else {
+                    " and rows in matches.csv"
+                }
             )
         }),
         Mode::Matches => {
