@@ -46,7 +46,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("kanaszta: {e}");
+            eprintln!("kanaszta: {}", error::clip_quotes(&e.to_string()));
             ExitCode::from(1)
         }
     }
