@@ -142,8 +142,9 @@ pub fn quiet_pipe(r: Result<(), CliError>) -> Result<(), CliError> {
     }
 }
 
-/// The longest text a message quotes whole between backticks.
-const QUOTE_LIMIT: usize = 64;
+/// The longest text a message quotes whole between backticks (a command
+/// line, a spec of many parameters are shorter).
+const QUOTE_LIMIT: usize = 400;
 
 /// `message` with every span quoted between backticks that is longer than
 /// [`QUOTE_LIMIT`] characters cut to its start and its length: an argument
@@ -161,7 +162,7 @@ pub fn clip_quotes(message: &str) -> String {
         let quoted = &after[..close];
         let n = quoted.chars().count();
         if n > QUOTE_LIMIT {
-            let cut: String = quoted.chars().take(QUOTE_LIMIT / 2).collect();
+            let cut: String = quoted.chars().take(QUOTE_LIMIT / 4).collect();
             out.push_str(&format!("{cut}…` ({n} characters)"));
         } else {
             out.push_str(quoted);
@@ -182,7 +183,7 @@ mod clip_tests {
         let long = "é".repeat(100_000);
         let m = format!("unknown agent `{long}` in spec `{long}`; accepted: `random`");
         let c = clip_quotes(&m);
-        assert!(c.len() < 400, "{c}");
+        assert!(c.len() < 800, "{c}");
         assert_eq!(c.matches("(100000 characters)").count(), 2, "{c}");
         assert!(c.ends_with("; accepted: `random`"), "{c}");
         assert_eq!(clip_quotes("a `b` c `d"), "a `b` c `d");
