@@ -651,6 +651,13 @@ impl Family for Classic {
     }
 }
 
+/// Every row of one game: hands.csv's, matches.csv's, errors.csv's.
+type AllRows<'a, F> = (
+    &'a [<F as Family>::Hand],
+    &'a [<F as Family>::Match],
+    &'a [<F as Family>::Error],
+);
+
 /// Why the rows of game `k` are not a whole game, if they are not: a run
 /// stopped mid-write (a full disk, a kill) may leave some rows of its last
 /// games and not the others. A whole game is an error row alone, or, in
@@ -659,7 +666,7 @@ impl Family for Classic {
 fn partial<F: Family>(
     m: &Manifest<F::Rules>,
     (s, _): (u32, u64),
-    (h, mr, e): (&[F::Hand], &[F::Match], &[F::Error]),
+    (h, mr, e): AllRows<'_, F>,
 ) -> Option<String> {
     let seats = F::players(m, s);
     if !e.is_empty() {
