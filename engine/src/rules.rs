@@ -710,6 +710,10 @@ impl<'de> Deserialize<'de> for UniqueKeys {
     }
 }
 
+/// The classic presets' names, for messages (the classic module's
+/// `CLASSIC_PRESETS`; this module does not import it).
+pub(crate) const CLASSIC_PRESET_NAMES: [&str; 3] = ["classic-002", "classic-003", "classic-004"];
+
 /// The kind of a JSON value, for messages.
 fn json_kind(v: &serde_json::Value) -> &'static str {
     match v {
@@ -798,7 +802,7 @@ impl fmt::Display for RulesError {
                 "unknown rules preset `{name}`: expected one of {} (decorated canasta), {} \
                  (classic canasta, in play, tournament, sweep, bench, replay and rules)",
                 PRESETS.join(", "),
-                crate::classic::CLASSIC_PRESETS.join(", ")
+                CLASSIC_PRESET_NAMES.join(", ")
             ),
             RulesError::UnknownSwitch(key) => write!(
                 f,

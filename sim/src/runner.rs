@@ -108,7 +108,7 @@ impl Shard {
             let i: u32 = p.trim().parse().map_err(|_| bad())?;
             if i >= n {
                 return Err(format!(
-                    "bad shard `{text}`: shard {i} of {n}: expected 0 ≤ I < N, here I from 0 to {}",
+                    "bad shard `{text}`: shard {i} of {n}: expected I/N with 0 ≤ I < N, here I from 0 to {}",
                     n - 1
                 ));
             }

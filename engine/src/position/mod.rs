@@ -369,7 +369,7 @@ fn de_rules<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Rules>, D::Error> 
         serde_json::Value::Object(m) => m.get("preset").and_then(|p| p.as_str()),
         _ => None,
     }
-    .filter(|p| crate::classic::CLASSIC_PRESETS.contains(p));
+    .filter(|p| crate::rules::CLASSIC_PRESET_NAMES.contains(p));
     if let Some(p) = classic {
         return Err(serde::de::Error::custom(format!(
             "rules: `{p}` is a classic canasta preset, and this reads decorated canasta \
