@@ -325,6 +325,9 @@ impl std::str::FromStr for TaxSchedule {
                 .map_err(|_| RulesError::BadTaxDivisor(b.to_string()))?;
             v.push(TaxBracket { from, divisor });
         }
+        if v.is_empty() {
+            return Err(RulesError::EmptyTaxSchedule);
+        }
         TaxSchedule::new(&v)
     }
 }
@@ -607,6 +610,12 @@ impl Rules {
         let serde_json::Value::Object(given) = v else {
             return Err(RulesError::JsonNotObject(json_kind(&v)));
         };
+        // A map keeps the last of a key given twice: read the keys in order.
+        let keys: UniqueKeys =
+            serde_json::from_str(text).map_err(|e| RulesError::Json(e.to_string()))?;
+        if let Some(k) = keys.twice {
+            return Err(RulesError::DuplicateSwitch(k));
+        }
         let mut r = Rules::default();
         let Ok(serde_json::Value::Object(mut obj)) = serde_json::to_value(r) else {
             return Err(RulesError::NotAnObject);
@@ -668,6 +677,42 @@ fn explain(key: &str, serde_message: &str) -> String {
         _ => serde_message.to_string(),
     }
 }
+
+/// The top-level keys of a JSON object: the first given twice, if one is.
+struct UniqueKeys {
+    twice: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UniqueKeys, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<UniqueKeys, A::Error> {
+                let mut seen = std::collections::HashSet::new();
+                let mut twice = None;
+                while let Some(k) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    if !seen.insert(k.clone()) && twice.is_none() {
+                        twice = Some(k);
+                    }
+                }
+                Ok(UniqueKeys { twice })
+            }
+        }
+        d.deserialize_map(Keys)
+    }
+}
+
+/// The classic presets' names, for messages (the classic module's
+/// `CLASSIC_PRESETS`; this module does not import it).
+pub(crate) const CLASSIC_PRESET_NAMES: [&str; 3] = ["classic-002", "classic-003", "classic-004"];
 
 /// The kind of a JSON value, for messages.
 fn json_kind(v: &serde_json::Value) -> &'static str {
@@ -743,6 +788,10 @@ pub enum RulesError {
     NotAnObject,
     /// Rules JSON that is not an object of switches (an array, a number…).
     JsonNotObject(&'static str),
+    /// A tax schedule of no brackets (a tax that taxes nothing).
+    EmptyTaxSchedule,
+    /// A switch given twice in rules JSON.
+    DuplicateSwitch(String),
 }
 
 impl fmt::Display for RulesError {
@@ -750,8 +799,10 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::UnknownPreset(name) => write!(
                 f,
-                "unknown rules preset `{name}`: expected one of {}",
-                PRESETS.join(", ")
+                "unknown rules preset `{name}`: expected one of {} (decorated canasta), {} \
+                 (classic canasta, in play, tournament, sweep, bench, replay and rules)",
+                PRESETS.join(", "),
+                CLASSIC_PRESET_NAMES.join(", ")
             ),
             RulesError::UnknownSwitch(key) => write!(
                 f,
@@ -814,6 +865,14 @@ impl fmt::Display for RulesError {
             RulesError::NotAnObject => {
                 f.write_str("internal: rules did not serialize to an object")
             }
+            RulesError::EmptyTaxSchedule => f.write_str(
+                "an empty tax schedule taxes nothing: expected THRESHOLD:DIVISOR,… with rising \
+                 thresholds, e.g. `5000:2,7000:4,9000:10` (D-15, I-18); for no tax, set tax=off",
+            ),
+            RulesError::DuplicateSwitch(key) => write!(
+                f,
+                "bad rules JSON: `{key}` is given twice; give each switch once"
+            ),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! messages, or accepted although degenerate, are refused saying what was
 //! wrong and what is accepted.
 
-use kanaszta_engine::{Position, Rules, RulesError};
+use kanaszta_engine::{GameState, Position, Rules, RulesError};
 
 fn set_err(key: &str, value: &str) -> String {
     let mut r = Rules::default();
@@ -118,4 +118,74 @@ fn a_one_player_position_does_not_suggest_one_player() {
         .to_string();
     assert!(e.contains("2 to 6 players") && e.contains("D-2.1"), "{e}");
     assert!(!e.contains("\"players\": 1"), "{e}");
+}
+
+#[test]
+fn rules_json_refuses_a_switch_given_twice() {
+    let e = Rules::from_json(r#"{"target": 5000, "target": 3000}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`target` is given twice") && e.contains("give each switch once"),
+        "{e}"
+    );
+    assert_eq!(
+        Rules::from_json(r#"{"target": 3000}"#).unwrap().target,
+        3000
+    );
+}
+
+#[test]
+fn an_empty_tax_schedule_is_refused_d15_i18() {
+    for v in ["", ",", " , "] {
+        let mut r = Rules::default();
+        let e = r.set("tax_schedule", v).unwrap_err().to_string();
+        assert!(
+            e.contains("an empty tax schedule taxes nothing") && e.contains("set tax=off"),
+            "{v:?}: {e}"
+        );
+        assert_eq!(r, Rules::default(), "unchanged");
+    }
+    let e = Rules::from_json(r#"{"tax_schedule": ""}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("an empty tax schedule"), "{e}");
+}
+
+#[test]
+fn an_unknown_preset_lists_both_families() {
+    let e = Rules::preset("nope").unwrap_err().to_string();
+    for p in [
+        "decorated-2003-02",
+        "decorated-2003-01",
+        "classic-002",
+        "classic-004",
+    ] {
+        assert!(e.contains(p), "{e}");
+    }
+}
+
+#[test]
+fn positions_read_family_decorated_and_name_a_classic_one() {
+    let body = r#""phase": "draw", "current": 0, "players": [{"hand": "8D 8S 2C 5H"}, {"hand": "4C 5D 9S"}], "pile": "9C 8H 3S""#;
+    let plain = GameState::from_position_json(&format!("{{{body}}}")).unwrap();
+    let dec =
+        GameState::from_position_json(&format!(r#"{{"family": "decorated", {body}}}"#)).unwrap();
+    assert_eq!(plain, dec);
+    assert!(!dec.to_position_json().contains("family"), "never written");
+    let e = GameState::from_position_json(&format!(r#"{{"family": "classic", {body}}}"#))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("this reads decorated canasta positions"), "{e}");
+    let e = GameState::from_position_json(&format!(r#"{{"rules": "classic-003", {body}}}"#))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`classic-003` is a classic canasta preset"),
+        "{e}"
+    );
+    let older =
+        GameState::from_position_json(&format!(r#"{{"rules": "decorated-2003-01", {body}}}"#))
+            .unwrap();
+    assert_eq!(older.rules(), &Rules::DECORATED_2003_01);
 }

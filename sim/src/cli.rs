@@ -129,7 +129,7 @@ pub enum Command {
     /// opponents on paired deals (SPSA): trace.csv of every step, best.txt
     /// with the tuned spec, run.json.
     #[command(
-        after_help = "How it works: each parameter moves within its range (declared by the agent, see `kanaszta agents`, or KEY=LO..HI), as a fraction of it. Step k draws a direction of ±1 per parameter and plays the agent at x + c_k·Δ and at x − c_k·Δ against every opponent on the same paired deals (--hands-per-step each), so the luck of the cards cancels from the difference of the two margins (raw points per hand, averaged over the opponents); x moves by a_k·(m+ − m−)/rms·Δ, rms the root mean square of those differences so far, so a step is a fraction a_k of each range. a_k = --step-size·((1 + A)/(k + A))^0.602 with A a tenth of --steps, c_k = --perturb/k^0.101. Whole-number parameters are rounded.\n\
+        after_help = "How it works: each parameter moves within its range (declared by the agent, see `kanaszta agents`, or KEY=LO..HI), as a fraction of it. Step k draws a direction of ±1 per parameter and plays the agent at x + c_k·Δ and at x − c_k·Δ against every opponent on the same paired deals (--hands-per-step each), so the luck of the cards cancels from the difference of the two margins (raw points per hand, averaged over the opponents); x moves by a_k·(m+ − m−)/rms·Δ, rms the root mean square of those differences so far, so a step is a fraction a_k of each range. a_k = --step-size·((1 + A)/(k + A))^0.602 with A a tenth of --steps, c_k = --perturb/k^0.101. Whole-number parameters are rounded, and perturbed by at least 1 (a note says when c_k is less than one unit of the range); a start outside --param's range is refused (a default outside it is moved into it, with a note). --hands-per-step is even: the hands are paired deals.\n\
 Stopping: after --steps, or once settled: in the last --window steps every parameter's gradient estimate (m+ − m−)·Δ/2 averages within one standard error of 0, so no parameter has a direction left (--window 0: never stop early).\n\
 Output in --out: trace.csv (step; each parameter's value at the start of the step; delta_KEY, the direction; plus_KEY and minus_KEY, the values played; margin_plus, margin_minus; margin, their mean; gain, half their difference; perturb and step_size, c_k and a_k), best.txt (the tuned spec: the mean of the points after the last --window steps), run.json (the settings, the steps done, whether settled, and each parameter's range, start and best). The same --seed gives the same files for any --threads.\n\n\
 Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/"
@@ -186,11 +186,28 @@ impl RulesArgs {
         let mut r = match Rules::preset(&self.rules) {
             Ok(r) => r,
             Err(preset_err) => {
-                if std::path::Path::new(&self.rules).exists() {
+                // A file that cannot be read (a symlink loop, no
+                // permission) is named with its error, not taken for a
+                // preset.
+                if std::fs::symlink_metadata(&self.rules).is_ok() {
                     let text = input::read_text(&self.rules, "rules", input::JSON_LIMIT)?;
-                    Rules::from_json(&text).map_err(|e| CliError::Rules {
-                        context: self.rules.clone(),
-                        source: e,
+                    Rules::from_json(&text).map_err(|e| match e {
+                        e if classic_json(&text)
+                            || matches!(&e, kanaszta_engine::RulesError::UnknownSwitch(k) if k == "preset") =>
+                        {
+                            CliError::Input(format!(
+                                "{}: classic canasta rules (a classic `preset` or `family`): a \
+                                 rules JSON file holds the switches of decorated canasta \
+                                 (`kanaszta rules` lists them); classic rules are a preset and \
+                                 --set, e.g. --rules classic-004 --set players=4 (`kanaszta \
+                                 rules --rules classic-002` lists the classic switches)",
+                                self.rules
+                            ))
+                        }
+                        e => CliError::Rules {
+                            context: self.rules.clone(),
+                            source: e,
+                        },
                     })?
                 } else {
                     return Err(CliError::UnknownRules(preset_err));
@@ -203,6 +220,31 @@ impl RulesArgs {
         }
         Ok(r)
     }
+}
+
+/// Whether rules JSON names a classic preset or family.
+fn classic_json(text: &str) -> bool {
+    let v: serde_json::Value = match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+        Ok(v) => v,
+        Err(_) => return false,
+    };
+    v.get("family").and_then(|f| f.as_str()) == Some("classic")
+        || v.get("preset")
+            .and_then(|p| p.as_str())
+            .is_some_and(|p| p.starts_with("classic"))
+}
+
+/// A seed, count or index: a whole number from 0 (a negative number is
+/// named as such, rather than taken for an option).
+pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    let t = s.trim();
+    t.parse::<T>().map_err(|_| {
+        if t.starts_with('-') {
+            "a negative number: expected a whole number from 0, e.g. 7".to_string()
+        } else {
+            "expected a whole number from 0, e.g. 7".to_string()
+        }
+    })
 }
 
 /// A number of hands or matches: a whole number, at least 1.
@@ -225,10 +267,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_count)]
     matches: Option<u64>,
     /// Master seed: every game's deal and generators derive from it and the game index.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
     /// Worker threads (0: one per core). The output does not depend on it.
-    #[arg(long, default_value_t = 0, value_name = "T")]
+    #[arg(long, default_value_t = 0, value_name = "T", allow_negative_numbers = true, value_parser = whole::<usize>)]
     pub threads: usize,
     /// Directory for the CSV files (created). The files of an earlier run
     /// there are replaced, all of them, with a note on stderr; files of a
@@ -317,13 +359,28 @@ impl RunArgs {
         default_hands: u64,
     ) -> Result<Manifest<R>, CliError> {
         let (mode, games, shard) = self.checked(default_hands)?;
+        let paired = !self.unpaired;
+        // A shard may hold no deal of a short run (4 hands in shards of 4
+        // are 2 deals): that is no error, as scripts run every shard, but
+        // it is said, since the run plays nothing.
+        if crate::runner::games_in_shard(games, paired, &shard) == 0 {
+            let deals = if paired { games.div_ceil(2) } else { games };
+            eprintln!(
+                "kanaszta: warning: shard {shard} holds none of this run's deals: {games} {mode}{} \
+                 are {deals} deals (0 to {}), and shard I/N plays the deals whose index mod N is \
+                 I; nothing is played (run.json and empty CSVs are written, and merge with the \
+                 other shards); give more --{mode} or fewer shards",
+                if paired { ", paired," } else { "" },
+                deals.saturating_sub(1)
+            );
+        }
         let (version, commit, dirty) = crate::runner::build_info();
         Ok(Manifest {
             command: command.into(),
             seed: self.seed,
             mode,
             games,
-            paired: !self.unpaired,
+            paired,
             shard,
             agents,
             series,

@@ -141,3 +141,51 @@ pub fn quiet_pipe(r: Result<(), CliError>) -> Result<(), CliError> {
         r => r,
     }
 }
+
+/// The longest text a message quotes whole between backticks (a command
+/// line, a spec of many parameters are shorter).
+const QUOTE_LIMIT: usize = 400;
+
+/// `message` with every span quoted between backticks that is longer than
+/// [`QUOTE_LIMIT`] characters cut to its start and its length: an argument
+/// of 100 KB is not echoed back whole (a message may quote it twice).
+pub fn clip_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut rest = message;
+    while let Some(open) = rest.find('`') {
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else {
+            rest = after;
+            break;
+        };
+        let quoted = &after[..close];
+        let n = quoted.chars().count();
+        if n > QUOTE_LIMIT {
+            let cut: String = quoted.chars().take(QUOTE_LIMIT / 4).collect();
+            out.push_str(&format!("{cut}…` ({n} characters)"));
+        } else {
+            out.push_str(quoted);
+            out.push('`');
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::clip_quotes;
+
+    #[test]
+    fn long_quotes_are_cut_and_short_ones_kept() {
+        let long = "é".repeat(100_000);
+        let m = format!("unknown agent `{long}` in spec `{long}`; accepted: `random`");
+        let c = clip_quotes(&m);
+        assert!(c.len() < 800, "{c}");
+        assert_eq!(c.matches("(100000 characters)").count(), 2, "{c}");
+        assert!(c.ends_with("; accepted: `random`"), "{c}");
+        assert_eq!(clip_quotes("a `b` c `d"), "a `b` c `d");
+    }
+}

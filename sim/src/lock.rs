@@ -77,6 +77,14 @@ fn hostname() -> String {
         .unwrap_or_default()
 }
 
+/// The run that holds the lock of `dir`, if one does: who it is, and
+/// whether its process is known to be gone (a run killed outright).
+pub fn holder(dir: &Path) -> Option<(String, bool)> {
+    let text = std::fs::read_to_string(dir.join(LOCK_FILE)).ok()?;
+    let holder = Holder::parse(&text);
+    Some((holder.describe(), holder.is_gone()))
+}
+
 impl RunLock {
     /// Creates `dir` if need be and locks it for this run.
     pub fn acquire(dir: &Path) -> Result<RunLock, CliError> {

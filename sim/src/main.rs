@@ -47,7 +47,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            let message = e.to_string();
+            let message = error::clip_quotes(&e.to_string());
             eprintln!("kanaszta: {message}");
             if let Some(hint) = rules_doc::see_also(&message) {
                 eprintln!("{hint}");

@@ -79,17 +79,40 @@ impl Shard {
 
     /// Parses `I/N` (or `I+J/N`, written by a partial merge).
     pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad =
-            || format!("bad shard `{text}`: expected I/N with 0 ≤ I < N, e.g. 0/4 (shard I of N)");
+        let bad = || {
+            format!(
+                "bad shard `{text}`: expected I/N with N from 1 to {} and 0 ≤ I < N, e.g. 0/4 \
+                 (shard I of N)",
+                u32::MAX
+            )
+        };
         let (a, b) = text.split_once('/').ok_or_else(bad)?;
-        let n: u32 = b.trim().parse().map_err(|_| bad())?;
+        let b = b.trim();
+        let n: u32 = match b.parse() {
+            Ok(n) => n,
+            Err(_) if !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) => {
+                return Err(format!(
+                    "bad shard `{text}`: N is {b}, above the most shards, {}: expected I/N with \
+                     N from 1 to {} and 0 ≤ I < N, e.g. 0/4",
+                    u32::MAX,
+                    u32::MAX
+                ))
+            }
+            Err(_) => return Err(bad()),
+        };
         if n == 0 {
             return Err(bad());
         }
         let mut indices = Vec::new();
         for p in a.split('+') {
             let i: u32 = p.trim().parse().map_err(|_| bad())?;
-            if i >= n || indices.contains(&i) {
+            if i >= n {
+                return Err(format!(
+                    "bad shard `{text}`: shard {i} of {n}: expected I/N with 0 ≤ I < N, here I from 0 to {}",
+                    n - 1
+                ));
+            }
+            if indices.contains(&i) {
                 return Err(bad());
             }
             indices.push(i);

@@ -61,6 +61,19 @@ impl Metric {
     }
 }
 
+/// The largest mean of points per hand a hypothesis may name: far above
+/// any hand's score, far below where the LLR's products overflow.
+pub const POINTS_BOUND: f64 = 100_000.0;
+
+/// A number as a message shows it: huge ones in exponent form.
+fn short(v: f64) -> String {
+    if v.abs() >= 1e9 {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 /// The test's hypotheses and error rates, validated.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SprtConfig {
@@ -112,6 +125,17 @@ impl SprtConfig {
                 "SPRT bounds H0 {h0}, H1 {h1}: H1 must be above H0 (H0: A's mean {unit} \
                  ≤ h0, H1: ≥ h1), e.g. --sprt 50 for H0 0, H1 50",
                 unit = metric.unit()
+            ));
+        }
+        // Beyond any hand's score the test means nothing, and the LLR's
+        // products overflow (±1e308 gave NaN).
+        if metric == Metric::Points && (h0.abs() > POINTS_BOUND || h1.abs() > POINTS_BOUND) {
+            return Err(format!(
+                "SPRT bounds H0 {}, H1 {}: A's mean points per hand (A's raw score minus B's) \
+                 lies within ±{POINTS_BOUND}; expected -{POINTS_BOUND} ≤ H0 < H1 ≤ {POINTS_BOUND}, \
+                 e.g. --sprt 50 for H0 0, H1 50",
+                short(h0),
+                short(h1)
             ));
         }
         let share = |v: f64| (0.0..=1.0).contains(&v);
@@ -460,5 +484,11 @@ mod tests {
         assert!(e.contains("lies in 0..1"), "{e}");
         let e = SprtConfig::new(Metric::Points, 0.0, f64::NAN, 0.05, 0.05, 20).unwrap_err();
         assert!(e.contains("finite"), "{e}");
+        let e = SprtConfig::new(Metric::Points, -1e308, 1e308, 0.05, 0.05, 20).unwrap_err();
+        assert!(
+            e.contains("H0 -1e308, H1 1e308") && e.contains("within ±100000"),
+            "{e}"
+        );
+        assert!(SprtConfig::new(Metric::Points, -1e5, 1e5, 0.05, 0.05, 20).is_ok());
     }
 }

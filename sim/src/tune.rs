@@ -124,6 +124,9 @@ pub struct Spsa {
     grads: Vec<Vec<f64>>,
     /// The fractions after each step.
     path: Vec<Vec<f64>>,
+    /// The least perturbation of each parameter (one unit of a whole-number
+    /// parameter's range, so that the two points differ once rounded).
+    min_perturb: Vec<f64>,
 }
 
 impl Spsa {
@@ -137,7 +140,14 @@ impl Spsa {
             sum_sq: 0.0,
             grads: Vec::new(),
             path: Vec::new(),
+            min_perturb: Vec::new(),
         }
+    }
+
+    /// Perturbs parameter `i` by at least `min[i]` of its range.
+    pub fn with_min_perturb(mut self, min: Vec<f64>) -> Spsa {
+        self.min_perturb = min;
+        self
     }
 
     /// The next step's points to measure.
@@ -156,7 +166,11 @@ impl Spsa {
             self.x
                 .iter()
                 .zip(&delta)
-                .map(|(x, d)| (x + sign * ck * d).clamp(0.0, 1.0))
+                .enumerate()
+                .map(|(i, (x, d))| {
+                    let c = ck.max(self.min_perturb.get(i).copied().unwrap_or(0.0));
+                    (x + sign * c * d).clamp(0.0, 1.0)
+                })
                 .collect()
         };
         Step {
@@ -256,6 +270,36 @@ mod tests {
             steps += 1;
         }
         assert!(steps < 100, "settled after {steps} steps");
+    }
+
+    /// A whole-number parameter of a narrow range is perturbed by at least
+    /// one unit: its two points differ once rounded, wherever it starts.
+    #[test]
+    fn whole_number_parameters_are_perturbed_by_at_least_one() {
+        let p = TunedParam {
+            key: "pile".into(),
+            bounds: Bounds {
+                lo: 1.0,
+                hi: 5.0,
+                integer: true,
+            },
+        };
+        for start in [0.0, 0.3, 0.5, 0.62, 1.0] {
+            let mut s = Spsa::new(cfg(0), vec![start], 2).with_min_perturb(vec![0.25]);
+            for _ in 0..20 {
+                let st = s.propose();
+                assert_ne!(
+                    p.value(st.plus[0]),
+                    p.value(st.minus[0]),
+                    "from {start}: {st:?}"
+                );
+                s.update(&st, 1.0, 0.0);
+            }
+        }
+        // Without the floor the two points round alike.
+        let mut s = Spsa::new(cfg(0), vec![0.5], 2);
+        let st = s.propose();
+        assert_eq!(p.value(st.plus[0]), p.value(st.minus[0]));
     }
 
     #[test]

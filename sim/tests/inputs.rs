@@ -393,3 +393,337 @@ fn i13_messages_say_what_was_wrong_and_what_is_accepted() {
     );
     refused(&["play", "--matches", "-1"], &["at least 1"]);
 }
+
+// ----- rule switches: empty, twice, the same setting twice ------------------
+
+#[test]
+fn an_empty_tax_schedule_and_a_switch_given_twice_are_refused() {
+    let d = tmp("rules-empty-twice");
+    let out = d.join("run");
+    for set in ["tax_schedule=", "tax_schedule=,", "tax_schedule= , "] {
+        refused(
+            &["play", "--hands", "2", "-q", "--set", set, "--out", s(&out)],
+            &[
+                "for `tax_schedule`: an empty tax schedule taxes nothing",
+                "5000:2,7000:4,9000:10",
+                "for no tax, set tax=off",
+            ],
+        );
+    }
+    assert!(!out.join("run.json").exists(), "nothing run");
+    let f = write(
+        &d,
+        "twice.json",
+        r#"{"target": 5000, "opening": 90, "target": 3000}"#,
+    );
+    refused(
+        &[
+            "play",
+            "--hands",
+            "2",
+            "-q",
+            "--rules",
+            &f,
+            "--out",
+            s(&out),
+        ],
+        &[
+            "twice.json",
+            "`target` is given twice; give each switch once",
+        ],
+    );
+    refused(&["rules", "--rules", &f], &["`target` is given twice"]);
+    // Once each, the file is read as before.
+    let f = write(&d, "once.json", r#"{"target": 3000, "opening": 90}"#);
+    let text = ok(&["rules", "--rules", &f]);
+    assert!(text.contains("target=3000"), "{text}");
+}
+
+#[test]
+fn sweep_refuses_values_that_give_the_same_rules() {
+    let d = tmp("sweep-same");
+    let out = s(&d);
+    refused(
+        &[
+            "sweep",
+            "--vary",
+            "tax=on,on",
+            "--hands",
+            "2",
+            "-q",
+            "--out",
+            out,
+        ],
+        &[
+            "bad --vary `tax=on,on`: tax=on gives the same rules as tax=on",
+            "list each setting once, e.g. --vary tax=on",
+        ],
+    );
+    refused(
+        &[
+            "sweep",
+            "--vary",
+            "opening=50,050,90",
+            "--hands",
+            "2",
+            "-q",
+            "--out",
+            out,
+        ],
+        &[
+            "opening=050 gives the same rules as opening=50",
+            "e.g. --vary opening=50,90",
+        ],
+    );
+    refused(
+        &[
+            "sweep",
+            "--rules",
+            "classic-002",
+            "--vary",
+            "players=2,3,2",
+            "--hands",
+            "2",
+            "-q",
+            "--out",
+            out,
+        ],
+        &[
+            "players=2 gives the same rules as players=2",
+            "e.g. --vary players=2,3",
+        ],
+    );
+}
+
+// ----- an empty shard --------------------------------------------------------
+
+#[test]
+fn a_shard_of_no_deals_says_it_plays_nothing() {
+    let d = tmp("empty-shard");
+    let (code, out, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--shard",
+        "3/4",
+        "-q",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "warning: shard 3/4 holds none of this run's deals: 4 hands, paired, are 2 deals (0 to 1)"
+        ) && err.contains("nothing is played"),
+        "{err}"
+    );
+    assert!(out.contains("0 games, 0 hands"), "{out}");
+    // A shard that holds deals says nothing of the kind.
+    let (code, _, err) = kanaszta(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "4",
+        "--shard",
+        "1/4",
+        "-q",
+        "--out",
+        s(&d.join("one")),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("holds none"), "{err}");
+}
+
+// ----- messages that named the wrong thing -----------------------------------
+
+#[test]
+fn rules_messages_name_both_families_and_the_file_error() {
+    let d = tmp("rules-messages");
+    let out = d.join("run");
+    let play = |rules: &str, needles: &[&str]| {
+        refused(
+            &[
+                "play",
+                "--hands",
+                "2",
+                "-q",
+                "--rules",
+                rules,
+                "--out",
+                s(&out),
+            ],
+            needles,
+        )
+    };
+    play(
+        "nope",
+        &[
+            "unknown rules preset `nope`",
+            "decorated-2003-02, decorated-2003-01 (decorated canasta)",
+            "classic-002, classic-003, classic-004 (classic canasta",
+            "or a path to a rules JSON file",
+        ],
+    );
+    let f = write(
+        &d,
+        "classic.json",
+        r#"{"preset": "classic-004", "players": 4}"#,
+    );
+    play(
+        &f,
+        &[
+            "classic canasta rules",
+            "a rules JSON file holds the switches of decorated canasta",
+            "--rules classic-004 --set players=4",
+        ],
+    );
+    let f = write(&d, "family.json", r#"{"family": "classic"}"#);
+    play(&f, &["classic canasta rules"]);
+    assert!(!out.join("run.json").exists());
+    // A symlink loop is a file that cannot be read, not a preset.
+    let (a, b) = (d.join("loop1"), d.join("loop2"));
+    let _ = std::fs::remove_file(&a);
+    let _ = std::fs::remove_file(&b);
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    play(
+        s(&a),
+        &["cannot read rules file", "loop1", "symbolic links"],
+    );
+    // Classic switches state their bounds.
+    refused(
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--set",
+            "target=99999999",
+            "--hands",
+            "2",
+            "-q",
+            "--out",
+            s(&out),
+        ],
+        &[
+            "bad value `99999999` for `target`",
+            "from -1000000 to 1000000",
+        ],
+    );
+}
+
+#[test]
+fn positions_take_family_decorated_and_name_a_classic_one() {
+    let d = tmp("position-family");
+    let pos = r#""phase": "draw", "current": 0, "players": [{"hand": "8D 8S 2C 5H"}, {"hand": "4C 5D 9S"}], "pile": "9C 8H 3S""#;
+    let f = write(
+        &d,
+        "dec.json",
+        &format!(r#"{{"family": "decorated", {pos}}}"#),
+    );
+    let plain = write(&d, "plain.json", &format!("{{{pos}}}"));
+    assert_eq!(ok(&["legal", &f]), ok(&["legal", &plain]));
+    let f = write(
+        &d,
+        "classic.json",
+        &format!(r#"{{"family": "classic", {pos}}}"#),
+    );
+    refused(
+        &["human", "--position", &f],
+        &[
+            "family is \"classic\": this reads decorated canasta positions",
+            "\"family\": \"decorated\" or no family",
+        ],
+    );
+    let f = write(
+        &d,
+        "crules.json",
+        &format!(r#"{{"rules": "classic-003", {pos}}}"#),
+    );
+    refused(
+        &["human", "--position", &f],
+        &[
+            "`classic-003` is a classic canasta preset",
+            "decorated-2003-02",
+        ],
+    );
+    let f = write(
+        &d,
+        "drules.json",
+        &format!(r#"{{"rules": "decorated-2003-01", {pos}}}"#),
+    );
+    ok(&["legal", &f]);
+}
+
+#[test]
+fn negative_numbers_and_shard_bounds_are_named() {
+    let d = tmp("negative");
+    let out = s(&d);
+    for (opt, shown) in [("--threads", "--threads <T>"), ("--seed", "--seed <SEED>")] {
+        refused(
+            &["play", "--hands", "2", "-q", opt, "-1", "--out", out],
+            &[shown, "a negative number: expected a whole number from 0"],
+        );
+    }
+    refused(
+        &["replay", "--game", "-1"],
+        &[
+            "--game <G>",
+            "a negative number: expected a whole number from 0",
+        ],
+    );
+    refused(
+        &["bench", "--seed", "-1"],
+        &["--seed <SEED>", "a negative number"],
+    );
+    refused(
+        &[
+            "play",
+            "--hands",
+            "2",
+            "-q",
+            "--shard",
+            "5/4294967296",
+            "--out",
+            out,
+        ],
+        &[
+            "N is 4294967296, above the most shards, 4294967295",
+            "N from 1 to 4294967295",
+        ],
+    );
+    refused(
+        &["play", "--hands", "2", "-q", "--shard", "5/4", "--out", out],
+        &["shard 5 of 4", "here I from 0 to 3"],
+    );
+}
+
+#[test]
+fn long_arguments_are_not_echoed_whole() {
+    let d = tmp("long-echo");
+    let long = "x".repeat(100_000);
+    let pos = write(
+        &d,
+        "p.json",
+        r#"{"phase": "draw", "current": 0, "players": [{"hand": "8D 8S 2C 5H"}, {"hand": "4C 5D 9S"}], "pile": "9C 8H 3S"}"#,
+    );
+    let spec = format!("greedy:{long}");
+    let lay = format!("lay {long}");
+    for args in [
+        vec!["play", "--a", &long, "--hands", "2", "-q", "--out", s(&d)],
+        vec!["play", "--a", &spec, "--hands", "2", "-q", "--out", s(&d)],
+        vec!["apply", &pos, &long],
+        vec!["check", &pos, &lay],
+    ] {
+        let (code, _, err) = kanaszta(&args);
+        assert_eq!(code, 1, "{err:.300}");
+        assert!(err.len() < 2_000, "{} bytes: {err:.300}", err.len());
+        assert!(err.contains("(100000 characters)"), "{err}");
+    }
+}

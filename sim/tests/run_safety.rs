@@ -496,3 +496,178 @@ fn replay_refuses_a_hand_of_a_hands_run_and_a_run_of_no_games() {
         &["--game 18446744073709551615"],
     );
 }
+
+#[test]
+fn merge_keeps_whole_games_and_matches_of_a_run_stopped_mid_write() {
+    let d = tmp("partial-write");
+    // A matches run whose last match lost its matches.csv rows, as a full
+    // disk leaves it: the hand rows written, the match rows not.
+    let r = d.join("matches");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--matches",
+        "12",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
+        s(&r),
+    ]);
+    let path = r.join("matches.csv");
+    let text = read(&path);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 25);
+    std::fs::write(&path, lines[..23].join("\n") + "\n").unwrap();
+    let m = d.join("m1");
+    let (code, out, err) = kanaszta(&["merge", s(&r), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("1 games left out as partly written")
+            && err.contains("series 0 game 11 in")
+            && err.contains("0 of its 2 matches.csv rows"),
+        "{err}"
+    );
+    assert!(out.contains("merged 1 directories: 11 games"), "{out}");
+    assert!(out.contains("INCOMPLETE: 11 of the 12 games"), "{out}");
+    let run = read(&m.join("run.json"));
+    assert!(
+        run.contains("\"complete\": false") && run.contains("\"games_done\": 11"),
+        "{run}"
+    );
+    let (h, rows) = table(&m.join("hands.csv"));
+    let game = col(&h, "game");
+    assert!(rows.iter().all(|r| r[game] != "11"), "game 11 kept");
+    assert_eq!(table(&m.join("matches.csv")).1.len(), 22);
+
+    // A hands run that lost the second row of a game's pair of rows in the
+    // middle, and ends in a row cut short: both games are left out, and
+    // the agents' hand counts agree.
+    let r = d.join("hands");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "20",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
+        s(&r),
+    ]);
+    let path = r.join("hands.csv");
+    let text = read(&path);
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 41);
+    let second = lines.iter().position(|l| l.starts_with("0,7,")).unwrap() + 1;
+    assert!(lines[second].starts_with("0,7,"));
+    lines.remove(second);
+    let mut cut = lines.join("\n");
+    cut.truncate(cut.len() - 30);
+    std::fs::write(&path, cut).unwrap();
+    let m = d.join("m2");
+    let (code, out, err) = kanaszta(&["merge", s(&r), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("2 games left out as partly written")
+            && err.contains("series 0 game 7 in")
+            && err.contains("series 0 game 19 in")
+            && err.contains("1 of its 2 hands.csv rows"),
+        "{err}"
+    );
+    assert!(out.contains("INCOMPLETE: 18 of the 20 games"), "{out}");
+    let (h, rows) = table(&m.join("hands.csv"));
+    assert_eq!(rows.len(), 36);
+    let agent = col(&h, "agent");
+    let greedy = rows.iter().filter(|r| r[agent] == "greedy").count();
+    assert_eq!(greedy, 18, "the agents' hand counts differ");
+    assert!(read(&m.join("run.json")).contains("\"games_done\": 18"));
+}
+
+#[test]
+fn ratings_count_the_same_games_of_runs_of_one_seed_once() {
+    let d = tmp("ratings-same-seed");
+    let (short, long) = (d.join("d200"), d.join("d400"));
+    for (dir, n) in [(&short, "200"), (&long, "400")] {
+        ok(&[
+            "play",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--hands",
+            n,
+            "--seed",
+            "1",
+            "-q",
+            "--out",
+            s(dir),
+        ]);
+    }
+    let alone = ok(&["ratings", s(&long)]);
+    for args in [[s(&short), s(&long)], [s(&long), s(&short)]] {
+        let (code, out, err) = kanaszta(&["ratings", args[0], args[1]]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains("d200 (shard 0/1, 200 hands) holds games also in")
+                && err.contains("200 and 400 hands: game N of either is the same game")
+                && err.contains("counted once"),
+            "{err}"
+        );
+        assert!(out.contains("of 400") && !out.contains("of 600"), "{out}");
+        assert_eq!(out, alone);
+    }
+    // Another seed plays other games: both count.
+    let other = d.join("seed2");
+    ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "200",
+        "--seed",
+        "2",
+        "-q",
+        "--out",
+        s(&other),
+    ]);
+    let (code, out, err) = kanaszta(&["ratings", s(&long), s(&other)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("of 600") && !err.contains("counted once"),
+        "{out}\n{err}"
+    );
+}
+
+#[test]
+fn ratings_of_a_run_still_being_written_say_so() {
+    let d = tmp("ratings-live");
+    let child = start_long_run(&d, &[]);
+    let (code, out, err) = kanaszta(&["ratings", s(&d)]);
+    signal(&child, "TERM");
+    finish(child);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("a run is still writing there")
+            && err.contains(".lock")
+            && err.contains("the ratings will change"),
+        "{err}"
+    );
+    assert!(out.contains("greedy"), "{out}");
+    // Stopped, it says it is incomplete.
+    let (code, _, err) = kanaszta(&["ratings", s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("run.json says the run is incomplete")
+            && err.contains("of its 50000000 games"),
+        "{err}"
+    );
+}

@@ -185,3 +185,52 @@ fn bad_bounds_are_refused() {
     );
     refused(&with(&["--sprt", "nan"]), &["finite"]);
 }
+
+/// Hypotheses of ±1e308 points per hand made the LLR NaN on screen and
+/// `-inf` in run.json; they are refused with the range accepted.
+#[test]
+fn sprt_hypotheses_beyond_any_hands_score_are_refused() {
+    let d = tmp("sprt-huge");
+    for (words, shown) in [
+        (
+            &["--sprt-h0", "-1e308", "--sprt-h1", "1e308"][..],
+            "H0 -1e308, H1 1e308",
+        ),
+        (&["--sprt", "1e308"][..], "H0 0, H1 1e308"),
+        (
+            &["--sprt-h0", "-200000", "--sprt", "10"][..],
+            "H0 -200000, H1 -199990",
+        ),
+    ] {
+        let mut args = vec!["play", "--hands", "10", "-q", "--out", s(&d)];
+        args.extend_from_slice(words);
+        refused(
+            &args,
+            &[
+                shown,
+                "within ±100000",
+                "-100000 ≤ H0 < H1 ≤ 100000",
+                "--sprt 50",
+            ],
+        );
+        assert!(!d.join("run.json").exists(), "nothing written");
+    }
+    // The edges are accepted.
+    let out = ok(&[
+        "play",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--hands",
+        "10",
+        "-q",
+        "--sprt-h0",
+        "-100000",
+        "--sprt-h1",
+        "100000",
+        "--out",
+        s(&d),
+    ]);
+    assert!(!out.contains("NaN"), "{out}");
+}

@@ -212,3 +212,89 @@ fn sigint_keeps_the_steps_finished() {
     );
     assert!(!d.join(".lock").exists(), "the lock is removed");
 }
+
+#[test]
+fn a_narrow_whole_number_range_is_perturbed_by_whole_units() {
+    let d = tmp("tune-narrow");
+    let args = |out: &std::path::Path, agent: &'static str| {
+        vec![
+            "tune".to_string(),
+            "--agent".into(),
+            agent.into(),
+            "--param".into(),
+            "pile=1..5".into(),
+            "--vs".into(),
+            "random".into(),
+            "--hands-per-step".into(),
+            "20".into(),
+            "--steps".into(),
+            "4".into(),
+            "--window".into(),
+            "0".into(),
+            "--threads".into(),
+            "1".into(),
+            "--out".into(),
+            s(out).to_string(),
+            "--quiet".into(),
+        ]
+    };
+    let dir = d.join("ok");
+    let a = args(&dir, "greedy:pile=3");
+    let (code, _, err) = kanaszta(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--perturb 0.1 of pile's range 1..5 is under one whole unit")
+            && err.contains("perturbed by at least 1"),
+        "{err}"
+    );
+    let (h, rows) = table(&dir.join("trace.csv"));
+    for r in &rows {
+        let p: i64 = r[col(&h, "plus_pile")].parse().unwrap();
+        let m: i64 = r[col(&h, "minus_pile")].parse().unwrap();
+        assert!(p != m, "both points play pile={p}");
+    }
+    // A start given outside the range is refused; a default outside it is
+    // moved into it with a note.
+    let a = args(&d.join("outside"), "greedy:pile=9");
+    refused(
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+        &[
+            "pile=9 is outside --param pile=1..5",
+            "start within the range",
+        ],
+    );
+    let mut a = args(&d.join("default"), "greedy");
+    a[4] = "pile=20..30".into();
+    a[10] = "1".into();
+    let (code, _, err) = kanaszta(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("greedy's default pile=") && err.contains("the search starts at 20"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_odd_hands_per_step_is_refused() {
+    let d = tmp("tune-odd");
+    refused(
+        &[
+            "tune",
+            "--agent",
+            "greedy",
+            "--param",
+            "pile",
+            "--vs",
+            "random",
+            "--hands-per-step",
+            "3",
+            "--out",
+            s(&d),
+        ],
+        &[
+            "--hands-per-step 3: expected an even number",
+            "paired deals",
+            "e.g. 2 or 4",
+        ],
+    );
+}

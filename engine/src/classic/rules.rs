@@ -240,9 +240,18 @@ const KEYS: [(&str, &str); 21] = [
         "`within_limit` or `naturals_only` (C-20)",
     ),
     ("turned_card", "`stays` or `covered` (C-22)"),
-    ("target", "a whole number of points, e.g. 5000 (C-12, C-24)"),
-    ("turn_cap", "a whole number of turns, at least 1 (I-5)"),
-    ("max_hands", "a whole number of hands, at least 1 (I-31)"),
+    (
+        "target",
+        "a whole number of points from -1000000 to 1000000, e.g. 5000 (C-12, C-24)",
+    ),
+    (
+        "turn_cap",
+        "a whole number of turns from 1 to 1000000 (I-5)",
+    ),
+    (
+        "max_hands",
+        "a whole number of hands from 1 to 1000000 (I-31)",
+    ),
     ("preset", "`classic-002`, `classic-003` or `classic-004`"),
 ];
 

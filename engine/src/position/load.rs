@@ -402,6 +402,14 @@ impl Position {
                 ));
             }
         }
+        if let Some(f) = &self.family {
+            if f != "decorated" {
+                return Err(bad!(
+                    "family",
+                    "family is \"{f}\": this reads decorated canasta positions, \"family\": \"decorated\" or no family (a classic canasta position, \"family\": \"classic\", is read by legal, check, score and apply)"
+                ));
+            }
+        }
         let rules = self.rules.unwrap_or_default();
         rules.validate().map_err(PositionError::Rules)?;
         let n = rules.players as usize;

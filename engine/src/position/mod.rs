@@ -289,10 +289,15 @@ const FORMAT: &str = "kanaszta-position/1";
 pub struct Position {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     format: Option<String>,
+    /// `"decorated"`, the family this reads (classic positions have their
+    /// own reader); accepted, never written.
+    #[serde(default, skip_serializing)]
+    family: Option<String>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_rules"
+        serialize_with = "ser_rules",
+        deserialize_with = "de_rules"
     )]
     rules: Option<Rules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -354,6 +359,33 @@ fn de_end<'de, D: Deserializer<'de>>(d: D) -> Result<Option<HandEnd>, D::Error> 
 }
 
 /// Writes only the rule switches that differ from the defaults.
+/// `rules`: an object of switches, or a decorated preset's name; a classic
+/// preset is named as such (classic positions have their own reader).
+fn de_rules<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Rules>, D::Error> {
+    let v = Option::<serde_json::Value>::deserialize(d)?;
+    let Some(v) = v else { return Ok(None) };
+    let classic = match &v {
+        serde_json::Value::String(p) => Some(p.as_str()),
+        serde_json::Value::Object(m) => m.get("preset").and_then(|p| p.as_str()),
+        _ => None,
+    }
+    .filter(|p| crate::rules::CLASSIC_PRESET_NAMES.contains(p));
+    if let Some(p) = classic {
+        return Err(serde::de::Error::custom(format!(
+            "rules: `{p}` is a classic canasta preset, and this reads decorated canasta \
+             positions (rules: decorated-2003-02, decorated-2003-01 or an object of decorated \
+             switches); a classic canasta position, \"family\": \"classic\", is read by legal, \
+             check, score and apply"
+        )));
+    }
+    if let serde_json::Value::String(p) = &v {
+        return Rules::preset(p).map(Some).map_err(serde::de::Error::custom);
+    }
+    serde_json::from_value(v)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
+
 fn ser_rules<S: Serializer>(rules: &Option<Rules>, s: S) -> Result<S::Ok, S::Error> {
     let r = rules.unwrap_or_default();
     let now = serde_json::to_value(r).map_err(serde::ser::Error::custom)?;

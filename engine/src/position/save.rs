@@ -159,6 +159,7 @@ impl Position {
         };
         Position {
             format: Some(FORMAT.to_string()),
+            family: None,
             rules: (s.rules != Rules::default()).then_some(s.rules),
             rng: Some(format!("{:032x}", s.rng.state())),
             seed: None,

@@ -11,6 +11,7 @@
 
 use super::parse_agent;
 use crate::classic::{ClassicPlan, ClassicSink};
+use crate::cli::whole;
 use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
@@ -37,17 +38,17 @@ pub struct BenchArgs {
     #[arg(long, default_value = "greedy", value_name = "AGENT")]
     b: String,
     /// Hands per measurement.
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>)]
     hands: u64,
     /// Thread counts to measure, comma-separated (0: one per core); the
     /// speedup is relative to the first.
     #[arg(long, default_value = "1,0", value_name = "T,T,...")]
     threads: String,
     /// Measurements per thread count; the median is reported.
-    #[arg(long, default_value_t = 3, value_name = "R")]
+    #[arg(long, default_value_t = 3, value_name = "R", allow_negative_numbers = true, value_parser = whole::<u32>)]
     repeat: u32,
     /// Master seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
     /// Machine-readable CSV on stdout.
     #[arg(long)]

@@ -504,6 +504,11 @@ trait Family {
     fn flush(files: &mut Self::Files) -> std::io::Result<()>;
     /// An error row as the user reads it first.
     fn error_text(e: &Self::Error) -> String;
+    /// The seats of a game of series `s`: the hand rows of one hand, and
+    /// the match rows of one match.
+    fn players(m: &Manifest<Self::Rules>, s: u32) -> usize;
+    /// The hands a match row says its match played.
+    fn match_hands(r: &Self::Match) -> u32;
     /// Finishes the statistics, writes the summaries, returns the report.
     fn report(
         dir: &Path,
@@ -562,6 +567,12 @@ impl Family for Decorated {
     }
     fn error_text(e: &ErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
+    }
+    fn players(_: &Manifest, _: u32) -> usize {
+        2
+    }
+    fn match_hands(r: &MatchRow) -> u32 {
+        r.hands
     }
     fn report(dir: &Path, m: &Manifest, stats: &mut [SeriesStats]) -> Result<String, CliError> {
         for s in stats.iter_mut() {
@@ -622,6 +633,12 @@ impl Family for Classic {
     fn error_text(e: &ClassicErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
     }
+    fn players(m: &ClassicManifest, s: u32) -> usize {
+        m.series[s as usize].rules.0.players.max(1) as usize
+    }
+    fn match_hands(r: &ClassicMatchRow) -> u32 {
+        r.hands
+    }
     fn report(
         dir: &Path,
         m: &ClassicManifest,
@@ -631,6 +648,60 @@ impl Family for Classic {
             s.finish();
         }
         crate::classic::run::report(Some(dir), m, stats)
+    }
+}
+
+/// Every row of one game: hands.csv's, matches.csv's, errors.csv's.
+type AllRows<'a, F> = (
+    &'a [<F as Family>::Hand],
+    &'a [<F as Family>::Match],
+    &'a [<F as Family>::Error],
+);
+
+/// Why the rows of game `k` are not a whole game, if they are not: a run
+/// stopped mid-write (a full disk, a kill) may leave some rows of its last
+/// games and not the others. A whole game is an error row alone, or, in
+/// hands mode, one hand row a seat, or, in matches mode, one match row a
+/// seat, all of one hand count, and one hand row a seat for every hand.
+fn partial<F: Family>(
+    m: &Manifest<F::Rules>,
+    (s, _): (u32, u64),
+    (h, mr, e): AllRows<'_, F>,
+) -> Option<String> {
+    let seats = F::players(m, s);
+    if !e.is_empty() {
+        return (e.len() > 1).then(|| format!("{} error rows", e.len()));
+    }
+    match m.mode {
+        Mode::Hands => (h.len() != seats || !mr.is_empty()).then(|| {
+            format!(
+                "{} of its {seats} hands.csv rows{}",
+                h.len(),
+                if mr.is_empty() {
+                    ""
+                } else {
+                    " and rows in matches.csv"
+                }
+            )
+        }),
+        Mode::Matches => {
+            let hands = mr.first().map(F::match_hands);
+            if mr.len() != seats || mr.iter().any(|r| Some(F::match_hands(r)) != hands) {
+                return Some(format!(
+                    "{} of its {seats} matches.csv rows and {} hands.csv rows",
+                    mr.len(),
+                    h.len()
+                ));
+            }
+            let want = seats as u64 * u64::from(hands.unwrap_or(0));
+            (h.len() as u64 != want).then(|| {
+                format!(
+                    "{} of the {want} hands.csv rows of its {} hands",
+                    h.len(),
+                    hands.unwrap_or(0)
+                )
+            })
+        }
     }
 }
 
@@ -814,6 +885,8 @@ fn merge_as<F: Family>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
     let mut gaps = Gaps::new(&manifest);
+    // Games left out because only some of their rows were written.
+    let (mut partials, mut partial_shown) = (0u64, Vec::<String>::new());
     let write_err = |e: std::io::Error| format!("cannot write into {}: {e}", out.display());
     while let Some((k, owner)) = files
         .iter()
@@ -850,6 +923,18 @@ fn merge_as<F: Family>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         for r in &e {
             check_row(r, &manifest, f, &rule_values, "errors.csv")?;
         }
+        if let Some(why) = partial::<F>(&manifest, k, (&h[..], &m[..], &e[..])) {
+            partials += 1;
+            if partial_shown.len() < GAPS_SHOWN {
+                partial_shown.push(format!(
+                    "series {} game {} in {} ({why})",
+                    k.0,
+                    k.1,
+                    f.dir.display()
+                ));
+            }
+            continue;
+        }
         gaps.see_with(&manifest, k);
         games += 1;
         if let Some(err) = e.first() {
@@ -863,6 +948,18 @@ fn merge_as<F: Family>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     }
     F::flush(&mut outputs).map_err(write_err)?;
     gaps.end_with(&manifest);
+    if partials > 0 {
+        eprintln!(
+            "kanaszta: note: {partials} games left out as partly written (a run stopped \
+             mid-write): {}{}; only whole games and whole matches are merged",
+            partial_shown.join("; "),
+            if partials > partial_shown.len() as u64 {
+                format!("; and {} more", partials - partial_shown.len() as u64)
+            } else {
+                String::new()
+            }
+        );
+    }
     if gaps.missing > 0 {
         eprintln!(
             "kanaszta: note: {} games missing of the {} of {}: {}; \

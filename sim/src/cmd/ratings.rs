@@ -64,21 +64,56 @@ pub fn run(a: RatingsArgs) -> Result<ExitCode, CliError> {
 }
 
 /// The run described by the run.json beside a summary, if there is one.
+/// A run still being written (its lock held), or stopped early, is marked
+/// incomplete, with a note: its games so far are rated.
 fn run_of(f: &Path) -> Result<Option<Manifest>, CliError> {
+    let dir = dir_of(f);
+    let live = crate::lock::holder(&dir);
+    match &live {
+        Some((who, false)) => eprintln!(
+            "kanaszta: note: {}: a run is still writing there ({who} holds {}); the games \
+             written so far are rated, and the ratings will change as it goes on",
+            dir.display(),
+            dir.join(crate::lock::LOCK_FILE).display()
+        ),
+        Some((who, true)) => eprintln!(
+            "kanaszta: note: {}: the run that wrote there ({who}) was stopped without \
+             finishing (its lock {} is left, its process gone); the games it wrote are rated",
+            dir.display(),
+            dir.join(crate::lock::LOCK_FILE).display()
+        ),
+        None => {}
+    }
+    if dir.join("run.json").is_file() {
+        let mut m = Manifest::read(&dir)?;
+        if live.is_some() {
+            m.complete = Some(false);
+        } else if m.complete == Some(false) {
+            eprintln!(
+                "kanaszta: note: {}/run.json says the run is incomplete ({} of its {} games \
+                 played): only those are rated",
+                dir.display(),
+                m.games_done.unwrap_or(0),
+                m.shard_games()
+            );
+        }
+        Ok(Some(m))
+    } else {
+        Ok(None)
+    }
+}
+
+/// The directory of a summary (or the directory given).
+fn dir_of(f: &Path) -> PathBuf {
     let dir = if f.is_dir() {
         f.to_path_buf()
     } else {
         f.parent().unwrap_or(Path::new(".")).to_path_buf()
     };
-    let dir = if dir.as_os_str().is_empty() {
+    if dir.as_os_str().is_empty() {
         PathBuf::from(".")
     } else {
         dir
-    };
-    if dir.join("run.json").is_file() {
-        Ok(Some(Manifest::read(&dir)?))
-    } else {
-        Ok(None)
     }
 }
 
@@ -109,11 +144,14 @@ fn gcd(a: u32, b: u32) -> u32 {
     }
 }
 
-/// The inputs with every game once: of two inputs that hold games of the
-/// same run (same seed, agents, rules, mode and count; overlapping
-/// shards), such as the shards of a run and their merge, the one that
-/// holds the other's games is kept and the other left out, with a note;
-/// when neither holds all of the other's games, the two are refused.
+/// The inputs with every game once. Game `g` of two runs is the same
+/// game when their seed, rules, agents, mode and seating agree, whatever
+/// the number of games each played: so of two inputs that hold games of
+/// the same run (overlapping shards, such as the shards of a run and their
+/// merge) or of the same seed (200 hands and 400 hands of one seed), the
+/// one that holds all of the other's games is kept and the other left out,
+/// with a note; when neither holds all of the other's games, the two are
+/// refused.
 fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
     let mut kept: Vec<(PathBuf, Option<Manifest>)> = Vec::new();
     for f in files {
@@ -126,25 +164,53 @@ fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
                 i += 1;
                 continue;
             };
-            if super::merge::difference(a, b).is_some() || !overlap(&a.shard, &b.shard) {
+            // The two as if of one length: they share games 0 to the
+            // shorter's count.
+            let mut b_as_a = b.clone();
+            b_as_a.games = a.games;
+            if super::merge::difference(a, &b_as_a).is_some()
+                || !overlap(&a.shard, &b.shard)
+                || a.games.min(b.games) == 0
+            {
                 i += 1;
                 continue;
             }
             let whole = |x: &Manifest| x.complete != Some(false);
-            let run = format!(
-                "{} {}, seed {}, {} {}",
-                a.command,
-                a.agents.join(" "),
-                a.seed,
-                a.games,
-                a.mode
-            );
-            if whole(b) && covers(&b.shard, &a.shard) {
+            let games = |x: &Manifest| {
+                if a.games == b.games {
+                    String::new()
+                } else {
+                    format!(", {} {}", x.games, x.mode)
+                }
+            };
+            let run = if a.games == b.games {
+                format!(
+                    "one run ({} {}, seed {}, {} {})",
+                    a.command,
+                    a.agents.join(" "),
+                    a.seed,
+                    a.games,
+                    a.mode
+                )
+            } else {
+                format!(
+                    "runs of one seed and rules ({} {}, seed {}, {} and {} {}: game N of \
+                     either is the same game)",
+                    a.command,
+                    a.agents.join(" "),
+                    a.seed,
+                    a.games.min(b.games),
+                    a.games.max(b.games),
+                    a.mode
+                )
+            };
+            if whole(b) && b.games >= a.games && covers(&b.shard, &a.shard) {
                 eprintln!(
-                    "kanaszta: note: {} (shard {}) holds games also in {} (shard {}) of one run \
-                     ({run}); they are counted once, from {}",
+                    "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
+                     they are counted once, from {}",
                     f.display(),
                     a.shard,
+                    games(a),
                     g.display(),
                     b.shard,
                     g.display()
@@ -152,12 +218,13 @@ fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
                 keep = false;
                 break;
             }
-            if whole(a) && covers(&a.shard, &b.shard) {
+            if whole(a) && a.games >= b.games && covers(&a.shard, &b.shard) {
                 eprintln!(
-                    "kanaszta: note: {} (shard {}) holds games also in {} (shard {}) of one run \
-                     ({run}); they are counted once, from {}",
+                    "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
+                     they are counted once, from {}",
                     g.display(),
                     b.shard,
+                    games(b),
                     f.display(),
                     a.shard,
                     f.display()
@@ -166,8 +233,8 @@ fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
                 continue;
             }
             return Err(CliError::Input(format!(
-                "{} (shard {}) and {} (shard {}) hold some of the same games of one run ({run}); \
-                 pass each game once: either the shards or their merge",
+                "{} (shard {}) and {} (shard {}) hold some of the same games of {run}; \
+                 pass each game once: either the shards or their merge, or the longer run alone",
                 g.display(),
                 b.shard,
                 f.display(),

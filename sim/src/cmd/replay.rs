@@ -4,6 +4,7 @@
 //! or a match as the run), its actions recorded, and then printed from a
 //! [`GameLog`]; or a saved log is printed.
 
+use crate::cli::whole;
 use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::runner::{
@@ -27,13 +28,13 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = ["a", "b", "seed", "unit", "is_match", "unpaired", "log"])]
     run: Option<PathBuf>,
     /// The game index (the `game` column).
-    #[arg(long, default_value_t = 0, value_name = "G")]
+    #[arg(long, default_value_t = 0, value_name = "G", allow_negative_numbers = true, value_parser = whole::<u64>)]
     game: u64,
     /// The series of a tournament or sweep (the `series` column).
-    #[arg(long, default_value_t = 0, value_name = "K")]
+    #[arg(long, default_value_t = 0, value_name = "K", allow_negative_numbers = true, value_parser = whole::<u32>)]
     series: u32,
     /// In a match, only this hand (the `hand` column); default every hand.
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", allow_negative_numbers = true, value_parser = whole::<u32>)]
     hand: Option<u32>,
     /// Agent A (without --run).
     #[arg(long, default_value = "rules", value_name = "AGENT")]
@@ -42,7 +43,7 @@ pub struct ReplayArgs {
     #[arg(long, default_value = "greedy", value_name = "AGENT")]
     b: String,
     /// The run's master seed (without --run).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
     /// What the run's games were (without --run): `hands` (the default) or
     /// `matches` (the run used `--matches N`), as run.json's `mode` and

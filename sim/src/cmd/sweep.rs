@@ -123,7 +123,7 @@ pub const MAX_SETTINGS: usize = 1_000;
 /// The cartesian product of `--vary KEY=V1,V2` options: every combination as
 /// (settings text, rules). `keys` are the switches accepted (`unknown` says
 /// so of another); `set` sets one, the context naming it for a message.
-fn sweep_settings<R: Copy>(
+fn sweep_settings<R: Copy + PartialEq>(
     base: &R,
     vary: &[String],
     keys: &[String],
@@ -162,9 +162,27 @@ fn sweep_settings<R: Copy>(
                 "bad --vary `{v}`: no values after `=`"
             )));
         }
+        // Two values that give the same rules would play one setting
+        // twice under two names.
+        let mut seen: Vec<(&String, R)> = Vec::new();
+        let mut twice: Option<(&String, &String)> = None;
         for val in &values {
             let mut r = *base;
             set(&mut r, &key, val, &format!("--vary {key}"))?;
+            match seen.iter().find(|(_, q)| *q == r) {
+                Some((first, _)) => {
+                    twice.get_or_insert((val, first));
+                }
+                None => seen.push((val, r)),
+            }
+        }
+        if let Some((val, first)) = twice {
+            let once: Vec<&str> = seen.iter().map(|(x, _)| x.as_str()).collect();
+            return Err(CliError::Input(format!(
+                "bad --vary `{v}`: {key}={val} gives the same rules as {key}={first}: list each \
+                 setting once, e.g. --vary {key}={}",
+                once.join(&sep.to_string())
+            )));
         }
         axes.push((key, values));
     }

@@ -232,6 +232,15 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
             t.steps, t.hands_per_step
         )));
     }
+    if t.hands_per_step % 2 == 1 {
+        return Err(CliError::Input(format!(
+            "--hands-per-step {}: expected an even number: the hands are played on paired \
+             deals (each deal twice, seats swapped), e.g. {} or {}",
+            t.hands_per_step,
+            t.hands_per_step - 1,
+            t.hands_per_step + 1
+        )));
+    }
     if t.window == 1 {
         return Err(CliError::Input(
             "--window 1: the settling rule needs at least 2 steps (0 turns it off)".into(),
@@ -244,16 +253,76 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         )));
     }
     let rules = t.rules.build()?;
-    let start: Vec<f64> = params
+    // The keys the spec of --agent sets itself (the others start at the
+    // agent's defaults).
+    let given: Vec<&str> = t
+        .agent
+        .split_once(':')
+        .map(|(_, rest)| {
+            rest.split(',')
+                .filter_map(|kv| kv.split_once('=').map(|(k, _)| k.trim()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut start = Vec::new();
+    for p in &params {
+        let v = base
+            .get(&p.key)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(p.bounds.lo);
+        let (lo, hi) = (p.bounds.lo, p.bounds.hi);
+        if v < lo || v > hi {
+            let range = format!("{}={}..{}", p.key, p.text(lo), p.text(hi));
+            if given.contains(&p.key.as_str()) {
+                return Err(CliError::Input(format!(
+                    "--agent {}: {}={} is outside --param {range}: start within the range, \
+                     or widen it",
+                    t.agent,
+                    p.key,
+                    p.text(v)
+                )));
+            }
+            eprintln!(
+                "kanaszta: note: {}'s default {}={} is outside --param {range}; the search \
+                 starts at {} (give --agent {}:{}=V to start elsewhere)",
+                base.to_string().split(':').next().unwrap_or_default(),
+                p.key,
+                p.text(v),
+                p.text(p.value(p.fraction(v))),
+                base.to_string().split(':').next().unwrap_or_default(),
+                p.key
+            );
+        }
+        start.push(p.fraction(v));
+    }
+    // A whole-number parameter moves by whole units: a perturbation under
+    // one unit of its range would play the same value at both points.
+    let min_perturb: Vec<f64> = params
         .iter()
         .map(|p| {
-            let v = base
-                .get(&p.key)
-                .and_then(|v| v.parse::<f64>().ok())
-                .unwrap_or(p.bounds.lo);
-            p.fraction(v)
+            let span = p.bounds.hi - p.bounds.lo;
+            if p.bounds.integer && span > 0.0 {
+                1.0 / span
+            } else {
+                0.0
+            }
         })
         .collect();
+    for (p, &m) in params.iter().zip(&min_perturb) {
+        if m > t.perturb {
+            eprintln!(
+                "kanaszta: note: --perturb {} of {}'s range {}..{} is under one whole unit, \
+                 which would round both points of a step to the same value; {} is perturbed \
+                 by at least 1 ({:.3} of its range)",
+                t.perturb,
+                p.key,
+                p.text(p.bounds.lo),
+                p.text(p.bounds.hi),
+                p.key,
+                m
+            );
+        }
+    }
     // Every evaluation is checked before the first game: a plan of the start.
     evaluate(&base, &params, &start, &vs, rules, &t, 0, true)?;
 
@@ -269,7 +338,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         steps: t.steps,
         window: t.window,
     };
-    let mut spsa = Spsa::new(cfg, start.clone(), t.seed);
+    let mut spsa = Spsa::new(cfg, start.clone(), t.seed).with_min_perturb(min_perturb);
     let pb = runner::progress(t.steps, t.quiet, "steps");
     let write_err = |e: std::io::Error| CliError::io("write", trace_path.display(), e);
     let mut done = 0;
