@@ -77,7 +77,9 @@
 //!   threes and wilds freeze the pile for one turn (D-6.3): a black three is
 //!   held as a safe discard and thrown when the pile reaches `freeze` cards
 //!   or the opponent is close to going out; a wild is thrown to freeze only
-//!   when nothing else is safe and the pile holds `wildfreeze`  cards.
+//!   when nothing else is safe and the pile holds `wildfreeze` cards, and,
+//!   while no player has opened, fewer than `wildcap` wilds (each freezes
+//!   it for one turn only).
 //!   The ♥A is kept (it is worth 500 once laid apart), except in a hand
 //!   left with one card and no canasta, which could never lay it: laying
 //!   it would leave nothing to discard (D-13.2), so it is an ace like any
@@ -132,7 +134,12 @@
 //!   finished has its rest taken, the meld policy melds again (`resume`)
 //!   rather than discard at once. An opponent on two cards or fewer who
 //!   can still go out counts as at least `close` near, so meldable cards
-//!   are laid rather than held as pairs (off by default).
+//!   are laid rather than held as pairs (off by default). While no player
+//!   has opened and the pile holds `wildfreeze` cards or more, having
+//!   opened is worth `opened` more (D-8: only an opened player takes the
+//!   pile with a pair), so a hand that can open does; and then no wild is
+//!   thrown to freeze a pile that already holds `wildcap` wilds (each
+//!   freezes it for one turn only, D-6.3).
 //! - **The pile by what it yields** (`weigh`, `deny`, off by default):
 //!   the pickup and the draw are each weighed by the turn planner's best
 //!   plan after them, besides the hill climb's turn (the melds the pile's
@@ -286,6 +293,17 @@ agent_params! {
         /// pairs (their worth falls as the threat rises) and the hand's
         /// points weigh more; 0 leaves the threat as read.
         close: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent is on two cards or fewer: melds rather than holds (0, the default: the threat as read)";
+        /// Added to `open` with the expert play on while no player has
+        /// opened and the pile holds `wildfreeze` cards or more: what
+        /// having opened (D-8) is worth then (only an opened player takes
+        /// a pile with a pair, D-6.2), so that a hand that can open does,
+        /// rather than both players holding their cards and throwing
+        /// wilds to freeze.
+        opened: f64 = 50.0, range(0.0, 1000.0), "0..1000", "added to open while no player has opened and the pile holds wildfreeze cards or more: worth of having opened (D-8), so a hand that can open does";
+        /// While no player has opened, the wilds a pile may hold before no
+        /// more are thrown to freeze it (D-6.3: each freezes it for one
+        /// turn only); 0: no limit.
+        wildcap: u32 = 2, range(0, 112), "0..112", "while no player has opened: wilds the pile may hold before it throws no more to freeze it (D-6.3, one turn each); 0: no limit";
         /// When the twin play (`plan_keep`, `plan_twin`, `plan_guard`) is
         /// in force: with the planner (the default), also without it, or
         /// never.
@@ -444,6 +462,25 @@ impl RulesParams {
         } else {
             0.0
         }
+    }
+
+    /// The worth of having opened in force with a pile of `pile` cards,
+    /// `standoff` when no player has opened: `open`, and with the expert
+    /// play on in a stand-off over a pile of `wildfreeze` cards or more
+    /// `opened` more.
+    fn open_in_force(&self, pile: usize, standoff: bool) -> f64 {
+        if self.expert_on() && standoff && pile >= self.wildfreeze as usize {
+            self.open + self.opened
+        } else {
+            self.open
+        }
+    }
+
+    /// Whether a pile holding `wilds` wilds may still be frozen by one
+    /// more, `standoff` when no player has opened (`wildcap`, in a
+    /// stand-off only; no limit with the expert play off).
+    fn wild_freeze_allowed(&self, wilds: usize, standoff: bool) -> bool {
+        !self.expert_on() || !standoff || self.wildcap == 0 || wilds < self.wildcap as usize
     }
 
     fn weigh_on(&self) -> bool {
@@ -1070,7 +1107,8 @@ impl RulesAgent {
             } else {
                 0.0
             };
-            v += part * (self.params.open + 400.0 * hearts);
+            let standoff = (0..s.players()).all(|p| !s.table(p).opened);
+            v += part * (self.params.open_in_force(s.pile().len(), standoff) + 400.0 * hearts);
         }
         v - self.lock_charge(s, me)
     }
@@ -1865,6 +1903,14 @@ impl RulesAgent {
             return cost;
         }
         if c.is_wild() {
+            // Past `wildcap` wilds in the pile, freezing it once more only
+            // delays its loss by a turn (D-6.3): no wild is thrown while a
+            // natural can be.
+            let wilds = view.pile().iter().filter(|x| x.is_wild()).count();
+            let standoff = (0..view.players()).all(|q| !view.table(q).opened);
+            if !p.wild_freeze_allowed(wilds, standoff) {
+                return cost + WILD_CAP_CHARGE;
+            }
             if pile + 1.0 >= p.wildfreeze as f64 {
                 cost -= 3.0 * pile;
             }
@@ -2162,6 +2208,9 @@ const DEAD_OUT_TURNS: u32 = 100;
 
 /// States the planned way out searches at most ([`RulesAgent::way_out`]).
 const PLAN_BUDGET: u32 = 2000;
+
+/// What a wild discard costs more once the pile holds `wildcap` wilds.
+const WILD_CAP_CHARGE: f64 = 1000.0;
 
 /// States the engine's search may try to finish a simulated pickup
 /// (`through`).

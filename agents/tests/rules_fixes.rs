@@ -446,3 +446,38 @@ fn rules_lays_its_triplets_against_a_player_on_two_cards() {
         assert_eq!(t.table(0).groups().len(), 3, "{p}: {turn:?}");
     }
 }
+
+/// Opening and the wild freeze (`opened`, `wildcap`; replay `--a rules
+/// --b rules --seed 2026 --game 24`, turn 22): neither player has opened,
+/// the pile of twenty holds five twos thrown to freeze it (D-6.3), and it
+/// holds four nines and three jokers. With a pile that big, having opened
+/// is worth `opened` (only an opened player takes the pile with a pair,
+/// D-6.2), so it opens with the nines and jokers. Not counting it
+/// (`opened=0`) it holds its cards, and with the pile already holding
+/// `wildcap` wilds it throws a natural, no joker; without the limit
+/// either (`wildcap=0`, as the yardstick) it throws a joker to freeze the
+/// pile once more.
+#[test]
+fn rules_opens_rather_than_throw_wilds_to_freeze() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 1, "current": 0, "turns": 21, "players": [
+            {"hand": "4S 5C 5S 6C 6H 9D 9D 9H 9S JH JS JK JK JK",
+             "table": {"red_threes": "3D 3H", "twins": 1}},
+            {"hand": "4C 4C 5C 5H 5H 5S 6D 6D 6S KD KS KS JK JK", "known": "4C JK",
+             "table": {"twins": 1}}],
+          "pile": "3S 7H 8C 8H QS TC QC 7D KH AD AD QD AC TH TS 2C 2D 2H 2S 2S",
+          "stock": "7S 9H 3C QC AS KC QH 7D 6C 2D KD TH 8C 4H JC 4S 7H QH JD 4D KH AS AH 8H 6S 3C 4H 7S 8D 2H TD TC 8S AH 4D 5D 3D TD 9C KC 8S 8D JS 6H 5D JD JK TS 3H 9S JH JK JK QD JC AC 7C 9C 3S 2C 7C QS",
+          "stock_known_bottom": 2}"#,
+    );
+    let (t, turn) = play_turn(&g, &params(""));
+    assert!(t.table(0).opened, "{turn:?}");
+    assert!(!discard_of(&turn).is_wild(), "{turn:?}");
+    let (t, turn) = play_turn(&g, &params("opened=0"));
+    assert!(!t.table(0).opened, "{turn:?}");
+    assert!(!discard_of(&turn).is_wild(), "{turn:?}");
+    for p in ["opened=0,wildcap=0", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.table(0).opened, "{p}: {turn:?}");
+        assert!(discard_of(&turn).is_wild(), "{p}: {turn:?}");
+    }
+}
