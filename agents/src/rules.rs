@@ -124,7 +124,7 @@
 //!   he picked it up, else as often as his unknown cards are among the
 //!   unseen).
 //! - **Baselines without giveaways** (on by default, off under
-//!   `expert=off` and `fixes=off`): a pickup is weighed through to its
+//!   `plan=off`, `expert=off` and `fixes=off`): a pickup is weighed through to its
 //!   rest (`through`): where the meld policy leaves the top card to the
 //!   engine's way (a wild to move, D-11.2), the simulation follows that way
 //!   until the pile's cards, black threes and all, are in hand (D-6.2,
@@ -293,7 +293,7 @@ agent_params! {
         /// pairs (their worth falls as the threat rises) and the hand's
         /// points weigh more; 0 leaves the threat as read.
         close: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent is on two cards or fewer: melds rather than holds (0, the default: the threat as read)";
-        /// Added to `open` with the expert play on while no player has
+        /// Added to `open` with the turn planner on while no player has
         /// opened and the pile holds `wildfreeze` cards or more: what
         /// having opened (D-8) is worth then (only an opened player takes
         /// a pile with a pair, D-6.2), so that a hand that can open does,
@@ -447,17 +447,17 @@ impl RulesParams {
     }
 
     fn through_on(&self) -> bool {
-        self.expert_on() && self.through
+        self.plan_on() && self.through
     }
 
     fn resume_on(&self) -> bool {
-        self.expert_on() && self.resume
+        self.plan_on() && self.resume
     }
 
     /// The threat floor while an opponent is on two cards or fewer
     /// (`close`; 0 when off).
     fn close_in_force(&self) -> f64 {
-        if self.expert_on() {
+        if self.plan_on() {
             self.close
         } else {
             0.0
@@ -465,11 +465,11 @@ impl RulesParams {
     }
 
     /// The worth of having opened in force with a pile of `pile` cards,
-    /// `standoff` when no player has opened: `open`, and with the expert
-    /// play on in a stand-off over a pile of `wildfreeze` cards or more
+    /// `standoff` when no player has opened: `open`, and with the turn
+    /// planner on in a stand-off over a pile of `wildfreeze` cards or more
     /// `opened` more.
     fn open_in_force(&self, pile: usize, standoff: bool) -> f64 {
-        if self.expert_on() && standoff && pile >= self.wildfreeze as usize {
+        if self.plan_on() && standoff && pile >= self.wildfreeze as usize {
             self.open + self.opened
         } else {
             self.open
@@ -478,9 +478,9 @@ impl RulesParams {
 
     /// Whether a pile holding `wilds` wilds may still be frozen by one
     /// more, `standoff` when no player has opened (`wildcap`, in a
-    /// stand-off only; no limit with the expert play off).
+    /// stand-off only; no limit with the turn planner off).
     fn wild_freeze_allowed(&self, wilds: usize, standoff: bool) -> bool {
-        !self.expert_on() || !standoff || self.wildcap == 0 || wilds < self.wildcap as usize
+        !self.plan_on() || !standoff || self.wildcap == 0 || wilds < self.wildcap as usize
     }
 
     fn weigh_on(&self) -> bool {

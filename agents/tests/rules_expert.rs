@@ -188,11 +188,8 @@ fn expert_off_plays_as_rules_did_before() {
     assert_eq!(spec.to_string(), "rules:expert=off");
     assert_eq!(fingerprint(&off, 100), 0x4d93_682b_831d_0d8e);
     // The turn planner (`plan`) came after the expert parts and is off
-    // under `expert=off` with them, and so are the later fixes (`through`,
-    // `resume`, `close`, `opened`, `wildcap`).
-    let each = params(
-        "movable=off,piles=off,track=off,plan=off,through=off,resume=off,close=0,opened=0,wildcap=0",
-    );
+    // under `expert=off` with them.
+    let each = params("movable=off,piles=off,track=off,plan=off");
     let both = params("expert=off,movable=on,piles=on,track=on,plan=on");
     assert_eq!(fingerprint(&each, 20), fingerprint(&off, 20));
     assert_eq!(fingerprint(&both, 20), fingerprint(&off, 20));
