@@ -255,6 +255,12 @@ impl TurnFinisher {
         };
     }
 
+    /// Stops following the plan: the agent decides again from here.
+    pub fn release(&mut self) {
+        self.finishing = false;
+        self.plan.clear();
+    }
+
     /// A finisher for a search's simulated worlds: the budgets of
     /// [`ROLLOUT_FINISHER_BUDGETS`], and deep searches counted by
     /// decision (see [`TurnFinisher::new_world`]).

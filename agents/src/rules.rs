@@ -77,7 +77,9 @@
 //!   threes and wilds freeze the pile for one turn (D-6.3): a black three is
 //!   held as a safe discard and thrown when the pile reaches `freeze` cards
 //!   or the opponent is close to going out; a wild is thrown to freeze only
-//!   when nothing else is safe and the pile holds `wildfreeze` cards.
+//!   when nothing else is safe and the pile holds `wildfreeze` cards, and,
+//!   while no player has opened, fewer than `wildcap` wilds (each freezes
+//!   it for one turn only).
 //!   The ♥A is kept (it is worth 500 once laid apart), except in a hand
 //!   left with one card and no canasta, which could never lay it: laying
 //!   it would leave nothing to discard (D-13.2), so it is an ace like any
@@ -121,6 +123,23 @@
 //!   times 100 times the chance that he holds the identical card (sure if
 //!   he picked it up, else as often as his unknown cards are among the
 //!   unseen).
+//! - **Baselines without giveaways** (on by default, off under
+//!   `plan=off`, `expert=off` and `fixes=off`): a pickup is weighed through to its
+//!   rest (`through`): where the meld policy leaves the top card to the
+//!   engine's way (a wild to move, D-11.2), the simulation follows that way
+//!   until the pile's cards, black threes and all, are in hand (D-6.2,
+//!   D-6.3); while an opponent is on two cards or fewer a big pile
+//!   holding a black three is weighed so too, and each three that cannot
+//!   be thrown this turn counts its full 100. Once a pickup the engine's way
+//!   finished has its rest taken, the meld policy melds again (`resume`)
+//!   rather than discard at once. An opponent on two cards or fewer who
+//!   can still go out counts as at least `close` near, so meldable cards
+//!   are laid rather than held as pairs (off by default). While no player
+//!   has opened and the pile holds `wildfreeze` cards or more, having
+//!   opened is worth `opened` more (D-8: only an opened player takes the
+//!   pile with a pair), so a hand that can open does; and then no wild is
+//!   thrown to freeze a pile that already holds `wildcap` wilds (each
+//!   freezes it for one turn only, D-6.3).
 //! - **The pile by what it yields** (`weigh`, `deny`, off by default):
 //!   the pickup and the draw are each weighed by the turn planner's best
 //!   plan after them, besides the hill climb's turn (the melds the pile's
@@ -255,6 +274,36 @@ agent_params! {
         /// hand the opponent (D-7: he holds the identical card), 100 times
         /// the chance that he holds it.
         plan_guard: f64 = 1.0, range(0.0, 10.0), "0..10", "with the twin play on (twins): weight of the twin a discard may hand the opponent, who may hold the identical card (D-7)";
+        /// Weighs a pickup through to its rest: where the meld policy
+        /// leaves the pile's top card to the engine's way (a wild to move,
+        /// D-11.2), the simulation follows that way until the rest of the
+        /// pile is in hand, black threes and all (D-6.2, D-6.3), instead of
+        /// valuing the turn with the pile still lying; and while an
+        /// opponent is on two cards or fewer a big pile holding a black
+        /// three is weighed so, never taken unseen, and the black threes
+        /// that cannot be thrown this turn count 100 each.
+        through: bool = true, switch, "on|off", "weighs a pickup with the pile's rest in hand (black threes and all, D-6.2) where the meld policy leaves the top card to the engine's way; weighs a big pile holding a black three while an opponent is on two cards or fewer, each three it cannot throw at once at 100";
+        /// Melds again once a pickup that the engine's way had to finish
+        /// has its rest taken (D-6.2): the rest of the turn is the meld
+        /// policy's, not the shortest way to the discard.
+        resume: bool = true, switch, "on|off", "melds again once a pickup finished by the engine's way has its rest taken, instead of discarding at once";
+        /// The least threat (0..1) counted while an opponent is on two
+        /// cards or fewer: his next draw may make his canasta and his way
+        /// out (D-13.1), so meldable cards are laid rather than kept as
+        /// pairs (their worth falls as the threat rises) and the hand's
+        /// points weigh more; 0 leaves the threat as read.
+        close: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent is on two cards or fewer: melds rather than holds (0, the default: the threat as read)";
+        /// Added to `open` with the turn planner on while no player has
+        /// opened and the pile holds `wildfreeze` cards or more: what
+        /// having opened (D-8) is worth then (only an opened player takes
+        /// a pile with a pair, D-6.2), so that a hand that can open does,
+        /// rather than both players holding their cards and throwing
+        /// wilds to freeze.
+        opened: f64 = 50.0, range(0.0, 1000.0), "0..1000", "added to open while no player has opened and the pile holds wildfreeze cards or more: worth of having opened (D-8), so a hand that can open does";
+        /// While no player has opened, the wilds a pile may hold before no
+        /// more are thrown to freeze it (D-6.3: each freezes it for one
+        /// turn only); 0: no limit.
+        wildcap: u32 = 2, range(0, 112), "0..112", "while no player has opened: wilds the pile may hold before it throws no more to freeze it (D-6.3, one turn each); 0: no limit";
         /// When the twin play (`plan_keep`, `plan_twin`, `plan_guard`) is
         /// in force: with the planner (the default), also without it, or
         /// never.
@@ -395,6 +444,43 @@ impl RulesParams {
     /// The weight of the twin handed over: 0 without the twin play.
     fn guard_in_force(&self) -> f64 {
         self.with_twins(self.plan_guard, 0.0)
+    }
+
+    fn through_on(&self) -> bool {
+        self.plan_on() && self.through
+    }
+
+    fn resume_on(&self) -> bool {
+        self.plan_on() && self.resume
+    }
+
+    /// The threat floor while an opponent is on two cards or fewer
+    /// (`close`; 0 when off).
+    fn close_in_force(&self) -> f64 {
+        if self.plan_on() {
+            self.close
+        } else {
+            0.0
+        }
+    }
+
+    /// The worth of having opened in force with a pile of `pile` cards,
+    /// `standoff` when no player has opened: `open`, and with the turn
+    /// planner on in a stand-off over a pile of `wildfreeze` cards or more
+    /// `opened` more.
+    fn open_in_force(&self, pile: usize, standoff: bool) -> f64 {
+        if self.plan_on() && standoff && pile >= self.wildfreeze as usize {
+            self.open + self.opened
+        } else {
+            self.open
+        }
+    }
+
+    /// Whether a pile holding `wilds` wilds may still be frozen by one
+    /// more, `standoff` when no player has opened (`wildcap`, in a
+    /// stand-off only; no limit with the turn planner off).
+    fn wild_freeze_allowed(&self, wilds: usize, standoff: bool) -> bool {
+        !self.plan_on() || !standoff || self.wildcap == 0 || wilds < self.wildcap as usize
     }
 
     fn weigh_on(&self) -> bool {
@@ -645,6 +731,17 @@ impl RulesAgent {
             return a;
         }
         let steps = self.finisher.step(view);
+        // A pickup the engine's way finished (its top card needed a wild
+        // moved, D-11.2) is the meld policy's again once its rest is in
+        // hand (`resume`): the pile's cards are melded, not held.
+        if self.finisher.finishing
+            && steps <= self.params.patience
+            && self.params.resume_on()
+            && view.pickup().is_some_and(|p| p.rest_taken)
+            && view.pending_wilds().is_empty()
+        {
+            self.finisher.release();
+        }
         if self.finisher.finishing || steps > self.params.patience {
             for _ in 0..2 {
                 if let Some(a) = self.finisher.next_with(view, &mut |a| c.lists(a), rng) {
@@ -828,6 +925,8 @@ struct Outlook {
     /// 0..1: how likely the opponent is to go out soon (cards left in hand
     /// then count against us).
     threat: f64,
+    /// Whether an opponent is on two cards or fewer (`close`).
+    close: bool,
 }
 
 impl Outlook {
@@ -853,7 +952,25 @@ impl Outlook {
             };
             threat = threat.max(t);
         }
-        Outlook { me, opp, threat }
+        // An opponent on two cards or fewer is close (`close`), unless
+        // none of them can ever go out (I-32): one card each, and no group
+        // any card outside the tables brings to a canasta.
+        let others = || (0..n).filter(move |p| *p != me);
+        let close = others().any(|p| view.hand_size(p) <= 2) && {
+            let mut on = view.pending_wilds();
+            for p in 0..n {
+                on = on.checked_add(view.table(p).cards()).unwrap_or(on);
+            }
+            let out = CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY);
+            !others()
+                .all(|p| view.hand_size(p) == 1 && never_goes_out(view.table(p), out, view.rules()))
+        };
+        Outlook {
+            me,
+            opp,
+            threat,
+            close,
+        }
     }
 }
 
@@ -953,8 +1070,14 @@ impl RulesAgent {
             v += p;
         }
         // Pairs and wilds in hand pay off in later turns, which a close
-        // opponent may not leave us.
-        let later = 1.0 - o.threat;
+        // opponent may not leave us; one on two cards or fewer is counted
+        // at least `close` near.
+        let threat = if o.close {
+            o.threat.max(self.params.close_in_force())
+        } else {
+            o.threat
+        };
+        let later = 1.0 - threat;
         let pair = later * self.params.pair;
         let counts = rank_counts(hand);
         for r in Rank::NATURALS {
@@ -967,7 +1090,7 @@ impl RulesAgent {
         // small group just because it scores 50 there.
         let wilds = hand.wilds();
         v += later * (self.params.wild * wilds.len() as f64 + 0.5 * card_points(wilds) as f64);
-        v -= risk(o) * card_points(hand) as f64;
+        v -= (BASE_RISK + (1.0 - BASE_RISK) * threat) * card_points(hand) as f64;
         if let Some(t) = self.twin_card(s, me) {
             if hand.contains(t) {
                 v += self.params.keep_in_force();
@@ -984,7 +1107,8 @@ impl RulesAgent {
             } else {
                 0.0
             };
-            v += part * (self.params.open + 400.0 * hearts);
+            let standoff = (0..s.players()).all(|p| !s.table(p).opened);
+            v += part * (self.params.open_in_force(s.pile().len(), standoff) + 400.0 * hearts);
         }
         v - self.lock_charge(s, me)
     }
@@ -1112,14 +1236,28 @@ impl RulesAgent {
             // by its contents (`piles`): one holding black threes, each 100
             // points against the hand until thrown, one a turn (D-6.3), is
             // weighed by simulation like a small one.
+            // Nor, weighing the pickup through (`through`), one holding a
+            // black three while an opponent is on two cards or fewer: the
+            // three may never be thrown before he goes out.
+            let close = self.params.through_on()
+                && pile_black_threes(view) > 0
+                && (0..view.players()).any(|p| p != o.me && view.hand_size(p) <= 2);
             if opened
                 && view.pile().len() as u32 >= self.params.pile
                 && (!self.params.piles_on() || pile_black_threes(view) <= 1)
+                && !close
             {
                 return Action::TakePile;
             }
             let base = view.determinize(rng);
-            let take = self.simulate_turn(&base, Action::TakePile, &o);
+            let mut take = self.simulate_turn(&base, Action::TakePile, &o);
+            if close {
+                // One black three a turn is thrown (D-6.3); the others
+                // stay in hand, each 100 points against it when he goes
+                // out, not the share of them the worth counts.
+                let kept = pile_black_threes(view).saturating_sub(1) as f64;
+                take = take.map(|t| t - kept * 100.0 * (1.0 - risk(&o)));
+            }
             let other = view.determinize(rng);
             let draw = match (
                 self.simulate_turn(&base, Action::Draw, &o),
@@ -1174,7 +1312,29 @@ impl RulesAgent {
                 // make possible, some of which the hill climb misses.
                 planned = Some(self.plan_weigh(&s, o));
             }
-            let a = match self.meld_choice_unlisted(&s, o, Others::Here) {
+            let choice = self.meld_choice_unlisted(&s, o, Others::Here);
+            // A pickup the meld policy cannot carry on is finished the
+            // engine's way, as in play, until the rest is in hand
+            // (`through`): its cards count, black threes and all.
+            if self.params.through_on()
+                && s.pickup().is_some_and(|p| !p.rest_taken)
+                && !matches!(choice, Some(a) if is_meld(&a))
+            {
+                match s.completion(PICKUP_BUDGET) {
+                    Some(path) => {
+                        for a in path {
+                            if s.apply(a).is_err() || s.pickup().is_none_or(|p| p.rest_taken) {
+                                break;
+                            }
+                        }
+                        if s.pickup().is_none_or(|p| p.rest_taken) {
+                            continue;
+                        }
+                    }
+                    None => return None,
+                }
+            }
+            let a = match choice {
                 Some(a) => a,
                 None => {
                     result = Some(self.worth(&s, o));
@@ -1743,6 +1903,14 @@ impl RulesAgent {
             return cost;
         }
         if c.is_wild() {
+            // Past `wildcap` wilds in the pile, freezing it once more only
+            // delays its loss by a turn (D-6.3): no wild is thrown while a
+            // natural can be.
+            let wilds = view.pile().iter().filter(|x| x.is_wild()).count();
+            let standoff = (0..view.players()).all(|q| !view.table(q).opened);
+            if !p.wild_freeze_allowed(wilds, standoff) {
+                return cost + WILD_CAP_CHARGE;
+            }
             if pile + 1.0 >= p.wildfreeze as f64 {
                 cost -= 3.0 * pile;
             }
@@ -2040,6 +2208,13 @@ const DEAD_OUT_TURNS: u32 = 100;
 
 /// States the planned way out searches at most ([`RulesAgent::way_out`]).
 const PLAN_BUDGET: u32 = 2000;
+
+/// What a wild discard costs more once the pile holds `wildcap` wilds.
+const WILD_CAP_CHARGE: f64 = 1000.0;
+
+/// States the engine's search may try to finish a simulated pickup
+/// (`through`).
+const PICKUP_BUDGET: u32 = 20_000;
 
 /// Cards in hand beyond which the way out is not planned
 /// ([`RulesAgent::planned`]): with more, a search of [`PLAN_BUDGET`]

@@ -346,3 +346,138 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
         fingerprint(&off, 20)
     );
 }
+
+/// A pickup weighed through to its rest (`through`; replay `--a rules --b
+/// greedy --seed 2026 --game 160`, turn 16): with JH JK and the top JD, the
+/// thirteen-card pile holds three black threes while greedy is on one
+/// card, a joker he can move beside five fives. The meld policy puts the
+/// joker on the eights and leaves the JD to the engine's way, so the
+/// simulation used to value the turn with the pile still lying; weighed
+/// with the rest in hand (200 points of threes that cannot all be thrown
+/// before he goes out, D-6.3) it draws. With `piles=off` the big pile was
+/// taken unseen; an opponent on two cards or fewer has it weighed too.
+#[test]
+fn rules_takes_no_black_threes_against_a_player_on_one_card() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 1, "current": 0, "turns": 15, "players": [
+            {"hand": "JH JK", "table": {"groups": ["8C 8D 8H", "9C 9H JK", "QD QH QS", "AC AD AD"],
+                                        "red_threes": "3D"}},
+            {"hand": "4S", "table": {"groups": ["9C 9D 9S JK", "5C 5D 5D 5S 5S", "6H 6H 6S"],
+                                     "red_threes": "3D", "heart_aces": 1}}],
+          "pile": "3S 7C TC TD TH 7H 7D 6D 4S JC 3S 3C JD",
+          "stock": "KD 8S 4H 8C 8H 5H 6S 2C 2C AS AC KD KH JS TC 5C 9S 4C 8S 5H QC 6C AS AH 4D 2H 2S TS TH JK 3C 6C KC KS 7C 3H KS 9H 2D JK JD TS 7H JC JK 6D KH 8D QD JK QH JK 7S 9D 7S QC JS 4H 4D KC 7D 2S 2D QS 4C TD JH 3H 2H",
+          "stock_known_bottom": 2}"#,
+    );
+    for p in ["", "piles=off", "movable=off", "pile=112"] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(turn[0], Action::Draw, "{p}: {turn:?}");
+    }
+    for p in ["through=off", "through=off,piles=off", OFF] {
+        let (_, turn) = play_turn(&g, &params(p));
+        assert_eq!(turn[0], Action::TakePile, "{p}: {turn:?}");
+    }
+}
+
+/// The meld policy again after a pickup the engine's way finished
+/// (`resume`; replay `--a rules --b greedy --seed 2026 --game 912`, turn
+/// 19): the sixes needed the joker moved from the fives (D-11.2), which
+/// the engine's way did; once the rest of the pile is in hand it lays its
+/// aces and extends its groups instead of discarding at once, greedy being
+/// on one card. Without the fix it discards the 3S and keeps 100 points of
+/// meldable cards.
+#[test]
+fn rules_melds_the_pile_after_a_pickup_finished_the_engines_way() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 0, "current": 0, "turns": 18, "players": [
+            {"hand": "6D 7C 7D 7S JC JD 2H",
+             "table": {"groups": ["5C 5D 5S JK JK", "TC TH 2C", "9H 9H 9S"], "red_threes": "3H", "twins": 1}},
+            {"hand": "7H", "table": {"groups": ["JC JD JH JS JK", "KC KS KS JK", "4C 4H 2D"],
+                                     "red_threes": "3D 3D 3H", "heart_aces": 1}}],
+          "pile": "3S AD AC AS 8D AD QD 5H 4H TS 6C 6H",
+          "stock": "KC 4C QH 8H 5H 9D KH 7H TC AC TD JK QS JK 7C TS 9C AS KH AH 8C 6S 3C 3C 2C JK 4S 6D 4D JK JS 4D KD 6C 5D 6S JH QC TD QD 8S 8D 9D 3S 8S QH 9S 8C 7D QC 2S QS 9C 7S 2S 8H 4S TH 6H 2D 5C KD 5S 2H",
+          "stock_known_bottom": 2}"#,
+    );
+    let after_rest = |turn: &[Action]| {
+        let i = turn.iter().position(|a| *a == Action::TakeRest).unwrap();
+        turn[i + 1]
+    };
+    let aces = |t: &GameState| {
+        ["AC", "AD", "AS"]
+            .iter()
+            .map(|c| t.hand(0).count(card(c)))
+            .sum::<u32>()
+    };
+    let (t, turn) = play_turn(&g, &params(""));
+    assert_eq!(turn[0], Action::TakePile, "{turn:?}");
+    assert!(!matches!(after_rest(&turn), Action::Discard(_)), "{turn:?}");
+    assert_eq!(aces(&t), 0, "{turn:?}");
+    let (t, turn) = play_turn(&g, &params("resume=off"));
+    assert_eq!(after_rest(&turn), Action::Discard(card("3S")), "{turn:?}");
+    assert_eq!(aces(&t), 4, "{turn:?}");
+}
+
+/// Meldable cards laid against an opponent on two cards (`close`, off by
+/// default; replay `--a rules --b rules --seed 2026 --game 8`, turn 25):
+/// the opponent holds two wilds and can go out as soon as a seven or a
+/// wild completes his sevens (D-13.1). Counting him at least half-way out
+/// (`close=0.5`) it lays its three fours and three sixes rather than keep
+/// them as pairs for the pile; with the threat as read (the default, and
+/// the yardstick) it keeps them, 30 points, until he goes out.
+#[test]
+fn rules_lays_its_triplets_against_a_player_on_two_cards() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 0, "current": 0, "turns": 24, "players": [
+            {"hand": "4C 4H 4S 6C 6S 7C 7H JC AC", "known": "6C",
+             "table": {"groups": ["KC KD KH KS 2C 2H JK", "QC QH QS", "5C 5H 5H 5S"], "red_threes": "3D 3H 3H"}},
+            {"hand": "2H 2S",
+             "table": {"groups": ["AC AS JK", "9D 9S JK", "7D 7H 7S 2C 2D", "4C 4S JK"],
+                       "red_threes": "3D", "twins": 1, "heart_aces": 1}}],
+          "pile": "8H 8D 3C TH TC JD 3C JS",
+          "stock": "6C QS JH 9D 3S 9S QC 9H QH KS 6S JK TS 5D 4H KD 2S 8C AD TD 4D 6H 6H 9C JK KH TC TD AH JK 7C 7D AD JC 8S 3S 5D JK AS KC 6D JD 9H 4D 8S 2D QD JS QD 8D 7S 8H TS JH 8C 5S 5C TH 9C 6D",
+          "stock_known_bottom": 2}"#,
+    );
+    let fours = |t: &GameState| t.hand(0).count(card("4C")) + t.hand(0).count(card("4H"));
+    let (t, turn) = play_turn(&g, &params("close=0.5"));
+    assert_eq!(fours(&t), 0, "{turn:?}");
+    assert_eq!(t.table(0).groups().len(), 5, "{turn:?}");
+    for p in ["", "close=0.4", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert_eq!(fours(&t), 2, "{p}: {turn:?}");
+        assert_eq!(t.table(0).groups().len(), 3, "{p}: {turn:?}");
+    }
+}
+
+/// Opening and the wild freeze (`opened`, `wildcap`; replay `--a rules
+/// --b rules --seed 2026 --game 24`, turn 22): neither player has opened,
+/// the pile of twenty holds five twos thrown to freeze it (D-6.3), and it
+/// holds four nines and three jokers. With a pile that big, having opened
+/// is worth `opened` (only an opened player takes the pile with a pair,
+/// D-6.2), so it opens with the nines and jokers. Not counting it
+/// (`opened=0`) it holds its cards, and with the pile already holding
+/// `wildcap` wilds it throws a natural, no joker; without the limit
+/// either (`wildcap=0`, as the yardstick) it throws a joker to freeze the
+/// pile once more.
+#[test]
+fn rules_opens_rather_than_throw_wilds_to_freeze() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 1, "current": 0, "turns": 21, "players": [
+            {"hand": "4S 5C 5S 6C 6H 9D 9D 9H 9S JH JS JK JK JK",
+             "table": {"red_threes": "3D 3H", "twins": 1}},
+            {"hand": "4C 4C 5C 5H 5H 5S 6D 6D 6S KD KS KS JK JK", "known": "4C JK",
+             "table": {"twins": 1}}],
+          "pile": "3S 7H 8C 8H QS TC QC 7D KH AD AD QD AC TH TS 2C 2D 2H 2S 2S",
+          "stock": "7S 9H 3C QC AS KC QH 7D 6C 2D KD TH 8C 4H JC 4S 7H QH JD 4D KH AS AH 8H 6S 3C 4H 7S 8D 2H TD TC 8S AH 4D 5D 3D TD 9C KC 8S 8D JS 6H 5D JD JK TS 3H 9S JH JK JK QD JC AC 7C 9C 3S 2C 7C QS",
+          "stock_known_bottom": 2}"#,
+    );
+    let (t, turn) = play_turn(&g, &params(""));
+    assert!(t.table(0).opened, "{turn:?}");
+    assert!(!discard_of(&turn).is_wild(), "{turn:?}");
+    let (t, turn) = play_turn(&g, &params("opened=0"));
+    assert!(!t.table(0).opened, "{turn:?}");
+    assert!(!discard_of(&turn).is_wild(), "{turn:?}");
+    for p in ["opened=0,wildcap=0", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert!(!t.table(0).opened, "{p}: {turn:?}");
+        assert!(discard_of(&turn).is_wild(), "{p}: {turn:?}");
+    }
+}
