@@ -1,0 +1,111 @@
+"""Steps per second of kanaszta from Python, on one core.
+
+Rates are per second of this process's CPU time (time.process_time), so
+that other work on a shared machine does not count against them.
+
+    python python/bench.py [--seconds S]
+
+Game: one hand at a time, a random legal id each step (legal_ids, then
+apply), a new hand dealt when one ends. VectorGame: n hands stepped by
+one call, a random legal id of each row of the returned masks chosen by
+NumPy, observations and masks returned every step; also the rate
+counting only the time inside `step`.
+"""
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+import kanaszta
+
+
+def bench_game(rules, seconds):
+    rng = random.Random(0)
+    seed = 0
+    g = kanaszta.Game(rules, seed=seed)
+    steps = 0
+    start = time.process_time()
+    end = start + seconds
+    while True:
+        for _ in range(1000):
+            if g.is_terminal:
+                seed += 1
+                g = kanaszta.Game(rules, seed=seed)
+            ids = g.legal_ids()
+            g.apply(ids[rng.randrange(len(ids))])
+        steps += 1000
+        now = time.process_time()
+        if now >= end:
+            return steps / (now - start)
+
+
+def bench_game_observed(rules, seconds):
+    """As bench_game, with the mover's observation and mask each step."""
+    rng = random.Random(0)
+    seed = 0
+    g = kanaszta.Game(rules, seed=seed)
+    steps = 0
+    start = time.process_time()
+    end = start + seconds
+    while True:
+        for _ in range(1000):
+            if g.is_terminal:
+                seed += 1
+                g = kanaszta.Game(rules, seed=seed)
+            g.observation()
+            ids = np.flatnonzero(g.legal_mask())
+            g.apply(int(ids[rng.randrange(len(ids))]))
+        steps += 1000
+        now = time.process_time()
+        if now >= end:
+            return steps / (now - start)
+
+
+def random_legal(masks, rng):
+    """One legal id a row, uniformly at random: one pass over the masks."""
+    flat = np.flatnonzero(masks)
+    n, width = masks.shape
+    rows = flat // width
+    counts = np.bincount(rows, minlength=n)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pick = starts + (rng.random(n) * counts).astype(np.int64)
+    return flat[pick] - np.arange(n) * width
+
+
+def bench_vector(rules, n, seconds):
+    """Steps a second overall, and counting only the time inside step."""
+    v = kanaszta.VectorGame(n, rules=rules, seed=0)
+    _, masks, _ = v.reset()
+    rng = np.random.default_rng(0)
+    calls = 0
+    inside = 0.0
+    start = time.process_time()
+    end = start + seconds
+    while True:
+        for _ in range(20):
+            ids = random_legal(masks, rng)
+            t = time.process_time()
+            _, masks, _, _, _ = v.step(ids)
+            inside += time.process_time() - t
+        calls += 20
+        now = time.process_time()
+        if now >= end:
+            return calls * n / (now - start), calls * n / inside
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    a = p.parse_args()
+    for rules in ("classic-002", "decorated-2003-02"):
+        print(f"{rules}: Game, random legal id        {bench_game(rules, a.seconds):>12,.0f} steps/s")
+        print(f"{rules}: Game, + observation and mask {bench_game_observed(rules, a.seconds):>12,.0f} steps/s")
+        for n in (64, 256):
+            r, inside = bench_vector(rules, n, a.seconds)
+            print(f"{rules}: VectorGame n={n:<4} random       {r:>12,.0f} steps/s ({inside:,.0f} inside step)")
+
+
+if __name__ == "__main__":
+    main()

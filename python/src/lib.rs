@@ -1,0 +1,541 @@
+//! The `kanaszta` Python module: [`AnyGame`] as `kanaszta.Game`, and
+//! `kanaszta.VectorGame`, n hands stepped by one call.
+//!
+//! Observations and masks are NumPy arrays of the documented encoding and
+//! action ids (docs/ENCODING.md); an action the rules refuse raises
+//! `kanaszta.IllegalAction`, a `ValueError` carrying the rule identifier.
+
+use kanaszta_engine::{AnyError, AnyGame};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+create_exception!(
+    kanaszta,
+    IllegalAction,
+    PyValueError,
+    "An action the rules refuse; `rule` holds the rule identifier (`D-6.3`, `C-12`, ...)."
+);
+
+/// The Python exception for an engine error: `IllegalAction` with its
+/// `rule` for a refused action, `ValueError` for anything else.
+fn to_py(py: Python<'_>, e: AnyError) -> PyErr {
+    match e {
+        AnyError::Illegal(r) => illegal(py, r.rule, &r.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn illegal(py: Python<'_>, rule: &str, message: &str) -> PyErr {
+    let err = IllegalAction::new_err(message.to_string());
+    if let Err(e) = err.value(py).setattr("rule", rule) {
+        return e;
+    }
+    err
+}
+
+/// Rule switches from a Python dict: keys and values as text; `True` and
+/// `False` become `on` and `off`.
+fn settings(set: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Some(d) = set {
+        for (k, v) in d.iter() {
+            let key: String = k.str()?.extract()?;
+            let value: String = if let Ok(b) = v.extract::<bool>() {
+                if b { "on" } else { "off" }.to_string()
+            } else {
+                v.str()?.extract()?
+            };
+            out.push((key, value));
+        }
+    }
+    Ok(out)
+}
+
+fn make(rules: &str, players: usize, set: &[(String, String)], seed: u64) -> PyResult<AnyGame> {
+    let pairs: Vec<(&str, &str)> = set.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    AnyGame::with_settings(rules, players, &pairs, seed)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// One hand of decorated or classic canasta.
+///
+/// `Game(rules="decorated-2003-02", players=2, seed=0, set=None)`:
+/// `rules` is a preset (`decorated`, `decorated-2003-02`,
+/// `decorated-2003-01`, `classic`, `classic-002`, `classic-003`,
+/// `classic-004`), `set` a dict of rule switches (`{"tax": "off"}`).
+#[pyclass(module = "kanaszta")]
+struct Game {
+    game: AnyGame,
+    rules: String,
+    ids: Vec<u32>,
+}
+
+impl Game {
+    fn wrap(game: AnyGame, rules: String) -> Game {
+        Game {
+            game,
+            rules,
+            ids: Vec::new(),
+        }
+    }
+
+    fn seat(&self, seat: Option<usize>) -> usize {
+        seat.unwrap_or_else(|| self.game.current_player())
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules = "decorated-2003-02", players = 2, seed = 0, set = None))]
+    fn new(
+        rules: &str,
+        players: usize,
+        seed: u64,
+        set: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Game> {
+        let set = settings(set)?;
+        Ok(Game::wrap(
+            make(rules, players, &set, seed)?,
+            rules.to_string(),
+        ))
+    }
+
+    /// The preset the hand was made from.
+    #[getter]
+    fn rules(&self) -> &str {
+        &self.rules
+    }
+    /// `decorated` or `classic`.
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.game.family()
+    }
+    /// Number of players.
+    #[getter]
+    fn players(&self) -> usize {
+        self.game.players()
+    }
+    /// Number of sides (players alone, or partnerships).
+    #[getter]
+    fn sides(&self) -> usize {
+        self.game.sides()
+    }
+    /// The side of a seat.
+    fn side_of(&self, seat: usize) -> PyResult<usize> {
+        if seat >= self.game.players() {
+            return Err(PyValueError::new_err(format!(
+                "no seat {seat}: seats are 0..{}",
+                self.game.players()
+            )));
+        }
+        Ok(self.game.side_of(seat))
+    }
+    /// The seat to act.
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.game.current_player()
+    }
+    /// Whether the hand is over.
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.game.is_terminal()
+    }
+    /// Turns completed.
+    #[getter]
+    fn turns(&self) -> u32 {
+        self.game.turns()
+    }
+    /// Size of the family's action id space (the mask's length).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.action_ids()
+    }
+    /// Length of the family's observation.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.game.obs_len()
+    }
+
+    /// The legal actions in text notation, in the family's order.
+    fn legal_actions(&self) -> Vec<String> {
+        self.game.legal_text()
+    }
+    /// The legal actions' ids, in the same order as `legal_actions()`.
+    fn legal_ids(&mut self) -> Vec<u32> {
+        self.game.legal_ids(&mut self.ids);
+        self.ids.clone()
+    }
+    /// A bool array over the id space, true at the legal actions' ids.
+    fn legal_mask<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let arr = PyArray1::<bool>::zeros(py, self.game.action_ids(), false);
+        {
+            let mut w = arr.readwrite();
+            let s = w.as_slice_mut()?;
+            self.game.legal_mask(s).map_err(|e| to_py(py, e))?;
+        }
+        Ok(arr)
+    }
+    /// The id of an action given in text (parsed, not checked for
+    /// legality); `None` if the action has no id.
+    fn action_id(&self, py: Python<'_>, text: &str) -> PyResult<Option<u32>> {
+        let a = self.game.parse(text).map_err(|e| to_py(py, e))?;
+        Ok(self.game.action_id(a))
+    }
+    /// The text of the action `id` names in this state.
+    fn action_text(&self, py: Python<'_>, id: u32) -> PyResult<String> {
+        let a = self.game.action_from_id(id).map_err(|e| to_py(py, e))?;
+        Ok(a.to_string())
+    }
+
+    /// Plays an action given as text (`"draw"`, `"lay 8D 8S 2C"`) or as an
+    /// integer id. Raises `IllegalAction` (with `.rule`) if the rules
+    /// refuse it, `ValueError` if it does not parse or the id names
+    /// nothing here; the hand is unchanged on an error.
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let r = if let Ok(s) = action.cast::<PyString>() {
+            self.game.apply_text(&s.to_cow()?)
+        } else if let Ok(id) = action.extract::<i64>() {
+            match u32::try_from(id) {
+                Ok(id) => self.game.apply_id(id),
+                Err(_) => {
+                    return Err(PyValueError::new_err(format!(
+                        "action id {id} is out of range: ids are 0..{}",
+                        self.game.action_ids()
+                    )))
+                }
+            }
+        } else {
+            return Err(PyValueError::new_err(
+                "an action is its text (`draw`, `lay 8D 8S 2C`) or an integer id",
+            ));
+        };
+        r.map_err(|e| to_py(py, e))
+    }
+
+    /// The seat's observation (float32, `observation_size` long); the seat
+    /// to act if `seat` is omitted.
+    #[pyo3(signature = (seat = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let arr = PyArray1::<f32>::zeros(py, self.game.obs_len(), false);
+        {
+            let mut w = arr.readwrite();
+            let s = w.as_slice_mut()?;
+            self.game
+                .encode(self.seat(seat), s)
+                .map_err(|e| to_py(py, e))?;
+        }
+        Ok(arr)
+    }
+    /// What the seat sees, as text; the seat to act if omitted.
+    #[pyo3(signature = (seat = None))]
+    fn view(&self, py: Python<'_>, seat: Option<usize>) -> PyResult<String> {
+        self.game
+            .view_text(self.seat(seat))
+            .map_err(|e| to_py(py, e))
+    }
+    /// A hand consistent with what `seat` sees, the unseen cards dealt at
+    /// random from `seed`.
+    #[pyo3(signature = (seat, seed = 0))]
+    fn determinize(&self, py: Python<'_>, seat: usize, seed: u64) -> PyResult<Game> {
+        let g = self
+            .game
+            .determinize(seat, seed)
+            .map_err(|e| to_py(py, e))?;
+        Ok(Game::wrap(g, self.rules.clone()))
+    }
+    /// An independent copy.
+    fn clone(&self) -> Game {
+        Game::wrap(self.game.clone(), self.rules.clone())
+    }
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    /// Each side's hand score as it stands (final once terminal): a list
+    /// of dicts, one a side, `{"total": int, "parts": {name: int}}`.
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let mut out = Vec::with_capacity(self.game.sides());
+        for side in 0..self.game.sides() {
+            let s = self.game.score(side).map_err(|e| to_py(py, e))?;
+            let d = PyDict::new(py);
+            d.set_item("total", s.total)?;
+            let parts = PyDict::new(py);
+            for (k, v) in s.parts {
+                parts.set_item(k, v)?;
+            }
+            d.set_item("parts", parts)?;
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(rules={:?}, players={}, turns={}, current_player={}, terminal={})",
+            self.rules,
+            self.game.players(),
+            self.game.turns(),
+            self.game.current_player(),
+            self.game.is_terminal()
+        )
+    }
+}
+
+/// `n` hands of one preset stepped together.
+///
+/// `VectorGame(n, rules="decorated-2003-02", players=2, seed=0, set=None)`.
+/// Slot `i` plays deals from seeds `seed + i`, `seed + i + n`,
+/// `seed + i + 2n`, ...: a hand that ends in `step` is scored and the slot
+/// is dealt its next hand at once (auto-reset), so every slot always has
+/// a player to act. `reset()` deals every slot its first hand again.
+#[pyclass(module = "kanaszta")]
+struct VectorGame {
+    games: Vec<AnyGame>,
+    deals: Vec<u64>,
+    rules: String,
+    players: usize,
+    set: Vec<(String, String)>,
+    seed: u64,
+    obs_len: usize,
+    ids: usize,
+    sides: usize,
+    /// The masks last returned, to check the next step's actions before
+    /// any hand moves.
+    mask: Vec<bool>,
+}
+
+type Step<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+impl VectorGame {
+    fn slot_seed(&self, slot: usize) -> u64 {
+        let n = self.games.len() as u64;
+        self.seed
+            .wrapping_add(slot as u64)
+            .wrapping_add(self.deals[slot].wrapping_mul(n))
+    }
+
+    fn deal(&mut self, slot: usize) -> PyResult<()> {
+        let s = self.slot_seed(slot);
+        self.games[slot] = make(&self.rules, self.players, &self.set, s)?;
+        Ok(())
+    }
+
+    /// Observations of the seats to act, masks and the seats, into new
+    /// arrays; the masks are kept for the next step's check.
+    #[allow(clippy::type_complexity)]
+    fn outputs<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        let n = self.games.len();
+        let obs = PyArray2::<f32>::zeros(py, [n, self.obs_len], false);
+        let mut seats = vec![0i64; n];
+        {
+            let mut w = obs.readwrite();
+            let o = w.as_slice_mut()?;
+            for (i, g) in self.games.iter_mut().enumerate() {
+                let p = g.current_player();
+                seats[i] = p as i64;
+                g.encode(p, &mut o[i * self.obs_len..(i + 1) * self.obs_len])
+                    .map_err(|e| to_py(py, e))?;
+                g.legal_mask(&mut self.mask[i * self.ids..(i + 1) * self.ids])
+                    .map_err(|e| to_py(py, e))?;
+            }
+        }
+        let mask = PyArray1::from_slice(py, &self.mask).reshape([n, self.ids])?;
+        Ok((obs, mask, PyArray1::from_vec(py, seats)))
+    }
+}
+
+#[pymethods]
+impl VectorGame {
+    #[new]
+    #[pyo3(signature = (n, rules = "decorated-2003-02", players = 2, seed = 0, set = None))]
+    fn new(
+        n: usize,
+        rules: &str,
+        players: usize,
+        seed: u64,
+        set: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<VectorGame> {
+        if n == 0 {
+            return Err(PyValueError::new_err(
+                "a VectorGame needs at least one game (n >= 1)",
+            ));
+        }
+        let set = settings(set)?;
+        let first = make(rules, players, &set, seed)?;
+        let (obs_len, ids, sides) = (first.obs_len(), first.action_ids(), first.sides());
+        let mut v = VectorGame {
+            games: vec![first; n],
+            deals: vec![0; n],
+            rules: rules.to_string(),
+            players,
+            set,
+            seed,
+            obs_len,
+            ids,
+            sides,
+            mask: vec![false; n * ids],
+        };
+        for i in 1..n {
+            v.deal(i)?;
+        }
+        for (i, g) in v.games.iter_mut().enumerate() {
+            g.legal_mask(&mut v.mask[i * ids..(i + 1) * ids])
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        }
+        Ok(v)
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+    /// `decorated` or `classic`.
+    #[getter]
+    fn family(&self) -> &'static str {
+        self.games[0].family()
+    }
+    /// Size of the action id space (a mask row's length).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.ids
+    }
+    /// Length of an observation row.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.obs_len
+    }
+    /// Number of sides: the columns of `rewards`.
+    #[getter]
+    fn sides(&self) -> usize {
+        self.sides
+    }
+
+    /// Deals every slot its first hand again; returns
+    /// `(observations, masks, players)` for the seats to act.
+    #[allow(clippy::type_complexity)]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        for i in 0..self.games.len() {
+            self.deals[i] = 0;
+            self.deal(i)?;
+        }
+        self.outputs(py)
+    }
+
+    /// Plays `actions[i]` (an action id) in slot `i`, for every slot, and
+    /// returns `(observations, masks, rewards, terminal, players)`:
+    /// the seats to act's observations (n x observation_size float32) and
+    /// masks (n x num_actions bool), each side's hand score in the rows
+    /// whose hand ended on this step (n x sides float32, zero elsewhere),
+    /// which slots' hands ended (and were dealt anew), and the seats to
+    /// act. Every action is checked before any hand moves: an illegal one
+    /// raises `IllegalAction` and no slot steps.
+    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Step<'py>> {
+        let ids: Vec<i64> = if let Ok(a) = actions.extract::<PyReadonlyArray1<'py, i64>>() {
+            a.as_array().to_vec()
+        } else {
+            actions.extract()?
+        };
+        let n = self.games.len();
+        if ids.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "step takes one action id a game: {} given for {n} games",
+                ids.len()
+            )));
+        }
+        for (i, &id) in ids.iter().enumerate() {
+            let ok = usize::try_from(id).is_ok_and(|u| u < self.ids && self.mask[i * self.ids + u]);
+            if !ok {
+                let why = match u32::try_from(id)
+                    .map_err(|_| AnyError::Argument(String::new()))
+                    .and_then(|u| self.games[i].action_from_id(u))
+                    .and_then(|a| {
+                        let mut g = self.games[i].clone();
+                        g.apply(a)
+                    }) {
+                    Err(AnyError::Illegal(r)) => {
+                        return Err(illegal(py, r.rule, &format!("game {i}: {r}")))
+                    }
+                    Err(e) if !e.to_string().is_empty() => e.to_string(),
+                    _ => format!("ids are 0..{}", self.ids),
+                };
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: action id {id} is not legal here: {why}"
+                )));
+            }
+        }
+        let mut rewards = vec![0f32; n * self.sides];
+        let mut done = vec![false; n];
+        for i in 0..n {
+            self.games[i]
+                .apply_id(ids[i] as u32)
+                .map_err(|e| to_py(py, e))?;
+            if self.games[i].is_terminal() {
+                for (s, r) in self.games[i].scores().into_iter().enumerate() {
+                    rewards[i * self.sides + s] = r as f32;
+                }
+                done[i] = true;
+                self.deals[i] += 1;
+                self.deal(i)?;
+            }
+        }
+        let (obs, mask, seats) = self.outputs(py)?;
+        let rewards = PyArray1::from_vec(py, rewards).reshape([n, self.sides])?;
+        Ok((obs, mask, rewards, PyArray1::from_vec(py, done), seats))
+    }
+
+    /// A copy of slot `i`'s hand as a `Game`.
+    fn game(&self, i: usize) -> PyResult<Game> {
+        self.games
+            .get(i)
+            .map(|g| Game::wrap(g.clone(), self.rules.clone()))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("no game {i}: games are 0..{}", self.games.len()))
+            })
+    }
+}
+
+#[pymodule]
+fn kanaszta(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<VectorGame>()?;
+    m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
+    m.add(
+        "DECORATED_ACTION_IDS",
+        kanaszta_engine::DECORATED_ACTION_IDS,
+    )?;
+    m.add("CLASSIC_ACTION_IDS", kanaszta_engine::CLASSIC_ACTION_IDS)?;
+    m.add("DECORATED_OBS_LEN", kanaszta_engine::DECORATED_OBS_LEN)?;
+    m.add("CLASSIC_OBS_LEN", kanaszta_engine::CLASSIC_OBS_LEN)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

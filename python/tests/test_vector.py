@@ -1,0 +1,93 @@
+"""kanaszta.VectorGame: batched stepping equals single stepping."""
+
+import numpy as np
+import pytest
+
+import kanaszta
+
+
+def random_ids(masks, rng):
+    """One legal id a row, chosen at random from each mask."""
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
+
+
+@pytest.mark.parametrize("rules,players,steps", [("classic-002", 2, 700), ("classic-003", 4, 500), ("decorated-2003-02", 2, 400)])
+def test_vector_stepping_equals_single_stepping(rules, players, steps):
+    n, seed = 3, 40
+    v = kanaszta.VectorGame(n, rules=rules, players=players, seed=seed)
+    assert len(v) == n and v.family == kanaszta.Game(rules, players=players).family
+    obs, masks, seats = v.reset()
+    deals = [0] * n
+    singles = [kanaszta.Game(rules, players=players, seed=seed + i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    ended = 0
+
+    def check(obs, masks, seats):
+        assert obs.shape == (n, v.observation_size) and obs.dtype == np.float32
+        assert masks.shape == (n, v.num_actions) and masks.dtype == np.bool_
+        for i, g in enumerate(singles):
+            assert seats[i] == g.current_player
+            assert np.array_equal(obs[i], g.observation(g.current_player))
+            assert np.array_equal(masks[i], g.legal_mask())
+
+    check(obs, masks, seats)
+    for _ in range(steps):
+        ids = random_ids(masks, rng)
+        obs, masks, rewards, done, seats = v.step(ids)
+        assert rewards.shape == (n, v.sides) and rewards.dtype == np.float32
+        for i, g in enumerate(singles):
+            g.apply(int(ids[i]))
+            assert done[i] == g.is_terminal
+            if g.is_terminal:
+                ended += 1
+                assert rewards[i].tolist() == [s["total"] for s in g.scores()]
+                deals[i] += 1
+                singles[i] = kanaszta.Game(rules, players=players, seed=seed + i + n * deals[i])
+            else:
+                assert not rewards[i].any()
+        check(obs, masks, seats)
+    assert ended > 0, "no hand ended: the auto-reset was not exercised"
+
+
+def test_first_step_without_reset_and_reset_redeals():
+    v = kanaszta.VectorGame(2, rules="classic-002", seed=9)
+    g0 = v.game(0)
+    obs, masks, rewards, done, seats = v.step([g0.legal_ids()[0], v.game(1).legal_ids()[0]])
+    assert not done.any()
+    obs2, _, _ = v.reset()
+    fresh = kanaszta.Game("classic-002", seed=9)
+    assert np.array_equal(obs2[0], fresh.observation(fresh.current_player))
+
+
+def test_step_accepts_int32_arrays_and_lists():
+    v = kanaszta.VectorGame(2, rules="classic-002", seed=1)
+    _, masks, _ = v.reset()
+    ids = [int(np.flatnonzero(m)[0]) for m in masks]
+    v.step(np.array(ids, dtype=np.int32))
+
+
+def test_a_bad_step_moves_no_game():
+    v = kanaszta.VectorGame(3, rules="classic-002", seed=2)
+    obs, masks, seats = v.reset()
+    good = [int(np.flatnonzero(m)[0]) for m in masks]
+    illegal = int(np.flatnonzero(~masks[2])[0])
+    with pytest.raises(ValueError, match="game 2") as e:
+        v.step(good[:2] + [illegal])
+    if isinstance(e.value, kanaszta.IllegalAction):
+        assert e.value.rule
+    with pytest.raises(ValueError, match="game 1"):
+        v.step([good[0], -3, good[2]])
+    with pytest.raises(ValueError, match="2 given for 3"):
+        v.step(good[:2])
+    for i in range(3):
+        g = v.game(i)
+        assert np.array_equal(g.observation(g.current_player), obs[i])
+    with pytest.raises(ValueError):
+        v.game(3)
+
+
+def test_bad_construction():
+    with pytest.raises(ValueError, match="at least one"):
+        kanaszta.VectorGame(0)
+    with pytest.raises(ValueError, match="unknown preset"):
+        kanaszta.VectorGame(2, rules="bridge")
