@@ -357,6 +357,8 @@ pub(crate) fn lays_out(
         rules: r,
         hand: kind_counts(hand),
         table,
+        // A meld phase yet to begin: judged from the table as it is.
+        anchor: table,
         new_mask: if table.has_melds() { 0 } else { 0x7FF },
         top_bit: 0,
         base_value: 0,
