@@ -612,13 +612,21 @@ impl SeriesStats {
     /// [`COMEBACK`] that it went on to win, with its Wilson 95% interval:
     /// of side `i`, or of both sides pooled (`None`). Matches mode only.
     pub fn comeback_rate(&self, side: Option<usize>) -> Option<(f64, f64, f64)> {
+        let (won, trailed) = self.comebacks(side);
+        wilson(won as f64, trailed as f64)
+    }
+
+    /// The comebacks and the matches trailed by at least [`COMEBACK`], of
+    /// side `i` or of both sides (`None`).
+    fn comebacks(&self, side: Option<usize>) -> (u64, u64) {
         let sides: &[Side] = match side {
             Some(i) => std::slice::from_ref(&self.sides[i]),
             None => &self.sides,
         };
-        let won: u64 = sides.iter().map(|s| s.comebacks).sum();
-        let trailed: u64 = sides.iter().map(|s| s.trailed).sum();
-        wilson(won as f64, trailed as f64)
+        (
+            sides.iter().map(|s| s.comebacks).sum(),
+            sides.iter().map(|s| s.trailed).sum(),
+        )
     }
 
     /// Lead changes per match (the strict leader after a hand changed),
@@ -734,12 +742,7 @@ impl SeriesStats {
                 mean3(self.tax_paid(1), 0),
             );
             let comeback = |side: Option<usize>| {
-                let sides: Vec<&Side> = match side {
-                    Some(i) => vec![&self.sides[i]],
-                    None => self.sides.iter().collect(),
-                };
-                let won: u64 = sides.iter().map(|s| s.comebacks).sum();
-                let trailed: u64 = sides.iter().map(|s| s.trailed).sum();
+                let (won, trailed) = self.comebacks(side);
                 format!("{won} of {trailed}, {}", pct3(self.comeback_rate(side)))
             };
             let _ = writeln!(
