@@ -9,6 +9,7 @@ use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::classic::{is_classic_position, ClassicPosition};
 use kanaszta_engine::{AnyError, AnyGame, Position, Rules};
 
+mod agent;
 mod matches;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::create_exception;
@@ -586,6 +587,7 @@ fn kanaszta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<VectorGame>()?;
     m.add_class::<matches::Match>()?;
+    agent::register(m)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add(
         "DECORATED_ACTION_IDS",

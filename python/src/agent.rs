@@ -1,0 +1,579 @@
+//! The built-in agents from Python: `kanaszta.Agent(spec)` acting on a
+//! `Game`, and `kanaszta.evaluate`, a Python policy (or a built-in agent)
+//! against a built-in agent over paired deals, seeded and scored as the
+//! command line's `play` seeds and scores its hands. The only file of the
+//! module that uses the agents crate.
+
+use crate::{make_rules, to_py, Game};
+use kanaszta_agents::classic::play::play_classic_hand;
+use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::{play_hand, seat_rng, Agent as DecoratedAgent, AgentSpec, MoveBuf};
+use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicRules, ClassicState};
+use kanaszta_engine::{seed, AnyAction, AnyGame, GameState, Rules};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// Decisions a seat may take in one turn before the game is called off,
+/// as the agents' own turn loop counts them.
+const MAX_DECISIONS_PER_TURN: u32 = 2_000;
+
+/// A spec parsed for the families it names a player of.
+#[derive(Clone)]
+struct Specs {
+    text: String,
+    decorated: Result<AgentSpec, String>,
+    classic: Result<ClassicSpec, String>,
+}
+
+impl Specs {
+    fn parse(text: &str, family: Option<&str>) -> PyResult<Specs> {
+        let s = Specs {
+            text: text.to_string(),
+            decorated: text.parse::<AgentSpec>().map_err(|e| e.to_string()),
+            classic: text.parse::<ClassicSpec>().map_err(|e| e.to_string()),
+        };
+        match family {
+            Some("decorated") => drop(s.decorated_spec()?),
+            Some(_) => drop(s.classic_spec()?),
+            None if s.decorated.is_err() && s.classic.is_err() => drop(s.decorated_spec()?),
+            None => {}
+        }
+        Ok(s)
+    }
+    fn decorated_spec(&self) -> PyResult<AgentSpec> {
+        self.decorated
+            .clone()
+            .map_err(|e| PyValueError::new_err(format!("decorated canasta: {e}")))
+    }
+    fn classic_spec(&self) -> PyResult<ClassicSpec> {
+        self.classic
+            .clone()
+            .map_err(|e| PyValueError::new_err(format!("classic canasta: {e}")))
+    }
+}
+
+enum Built {
+    None,
+    Decorated(Box<dyn DecoratedAgent>, MoveBuf),
+    Classic(Box<dyn ClassicAgent>, Vec<ClassicAction>),
+}
+
+/// A built-in agent (`kanaszta agents` lists them): `random`, `greedy`,
+/// `rules`, `ismcts:iters=500`, `pimc:worlds=20`, ...
+///
+/// `Agent(spec, rules=None, seed=0)`: `rules` (a preset or a family name)
+/// checks the spec against that family at once; without it the spec is
+/// checked when the agent first acts, against the game's family. The agent
+/// draws its randomness from its own generator, seeded by `seed`.
+#[pyclass(module = "kanaszta", unsendable)]
+pub struct Agent {
+    specs: Specs,
+    built: Built,
+    rng: Pcg64Mcg,
+}
+
+fn family_of(rules: &str) -> PyResult<&'static str> {
+    match rules {
+        "decorated" | "classic" => Ok(if rules == "decorated" {
+            "decorated"
+        } else {
+            "classic"
+        }),
+        preset => Ok(match make_rules(preset, 2, None)? {
+            Ok(_) => "decorated",
+            Err(_) => "classic",
+        }),
+    }
+}
+
+impl Agent {
+    /// The agent built for the game's family (built on first use).
+    fn built_for(&mut self, game: &AnyGame) -> PyResult<()> {
+        let fits = matches!(
+            (&self.built, game.family()),
+            (Built::Decorated(..), "decorated") | (Built::Classic(..), "classic")
+        );
+        if !fits {
+            self.built = match game.family() {
+                "decorated" => {
+                    Built::Decorated(self.specs.decorated_spec()?.build(), MoveBuf::default())
+                }
+                _ => Built::Classic(self.specs.classic_spec()?.build(), Vec::new()),
+            };
+        }
+        Ok(())
+    }
+}
+
+/// The built-in player of `game`'s mover chooses; its action.
+fn choose(built: &mut Built, game: &AnyGame, rng: &mut Pcg64Mcg) -> AnyAction {
+    let p = game.current_player();
+    match (built, game.decorated(), game.classic()) {
+        (Built::Decorated(a, buf), Some(g), _) => {
+            let view = g.view(p);
+            let mut moves = g.moves(buf);
+            AnyAction::Decorated(a.act(&view, &mut moves, rng))
+        }
+        (Built::Classic(a, legal), _, Some(g)) => {
+            g.legal_actions(legal);
+            AnyAction::Classic(a.act(&g.view(p), legal, rng))
+        }
+        _ => unreachable!("the agent is built for the game's family"),
+    }
+}
+
+fn inform(built: &mut Built, player: usize, action: AnyAction) {
+    match (built, action) {
+        (Built::Decorated(a, _), AnyAction::Decorated(x)) => a.inform(player, x),
+        (Built::Classic(a, _), AnyAction::Classic(x)) => a.inform(player, x),
+        _ => {}
+    }
+}
+
+#[pymethods]
+impl Agent {
+    #[new]
+    #[pyo3(signature = (spec, rules = None, seed = 0))]
+    fn new(spec: &str, rules: Option<&str>, seed: u64) -> PyResult<Agent> {
+        let family = rules.map(family_of).transpose()?;
+        Ok(Agent {
+            specs: Specs::parse(spec, family)?,
+            built: Built::None,
+            rng: Pcg64Mcg::seed_from_u64(seed),
+        })
+    }
+
+    /// The spec as given.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.specs.text
+    }
+
+    /// The action id the agent chooses for the seat to move in `game`
+    /// (the game is not changed). `ValueError` if the hand is over.
+    fn act(&mut self, py: Python<'_>, game: &Game) -> PyResult<u32> {
+        let a = self.act_action(game)?;
+        game.game.action_id(a).ok_or_else(|| {
+            let _ = py;
+            PyValueError::new_err(format!("the agent chose `{a}`, which has no action id"))
+        })
+    }
+
+    /// As `act`, the action in text notation.
+    fn act_text(&mut self, game: &Game) -> PyResult<String> {
+        Ok(self.act_action(game)?.to_string())
+    }
+
+    /// Tells the agent what a player did (the command line tells every
+    /// agent every action of the hand, its own included; agents that keep
+    /// no memory ignore it). `action` is text or an id of `game`'s family,
+    /// read in `game` before the action is applied.
+    fn inform(
+        &mut self,
+        py: Python<'_>,
+        game: &Game,
+        player: usize,
+        action: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let a = if let Ok(id) = action.extract::<u32>() {
+            game.game.action_from_id(id)
+        } else {
+            game.game.parse(&action.extract::<String>()?)
+        }
+        .map_err(|e| to_py(py, e))?;
+        self.built_for(&game.game)?;
+        inform(&mut self.built, player, a);
+        Ok(())
+    }
+
+    /// Forgets the hand (before a new one).
+    fn restart(&mut self) {
+        match &mut self.built {
+            Built::Decorated(a, _) => a.restart(),
+            Built::Classic(a, _) => a.restart(),
+            Built::None => {}
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?})", self.specs.text)
+    }
+}
+
+impl Agent {
+    fn act_action(&mut self, game: &Game) -> PyResult<AnyAction> {
+        if game.game.is_terminal() {
+            return Err(PyValueError::new_err("the hand is over: nobody is to act"));
+        }
+        self.built_for(&game.game)?;
+        Ok(choose(&mut self.built, &game.game, &mut self.rng))
+    }
+}
+
+/// Win rate and points of paired deals, as the command line's statistics
+/// count them (sim/src/stats.rs).
+#[derive(Default)]
+struct Tally {
+    hands: u64,
+    wins: u64,
+    ties: u64,
+    errors: u64,
+    raw: Mean,
+    diff: Mean,
+    pending: Option<(u64, f64, u32)>,
+}
+
+/// A running mean with its 95% interval (normal approximation).
+#[derive(Default)]
+struct Mean {
+    n: u64,
+    sum: f64,
+    sumsq: f64,
+}
+
+const Z95: f64 = 1.959_963_984_540_054;
+
+impl Mean {
+    fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sumsq += x * x;
+    }
+    fn interval(&self) -> Option<(f64, f64, f64)> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n as f64;
+        let m = self.sum / n;
+        if self.n < 2 {
+            return Some((m, f64::NAN, f64::NAN));
+        }
+        let var = ((self.sumsq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        let half = Z95 * (var / n).sqrt();
+        Some((m, m - half, m + half))
+    }
+}
+
+/// The Wilson score interval (95%).
+fn wilson(successes: f64, n: f64) -> Option<(f64, f64, f64)> {
+    if n <= 0.0 {
+        return None;
+    }
+    let p = successes / n;
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    Some((p, (centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
+impl Tally {
+    /// A finished game of `deal`: the policy's and the opponent's side
+    /// scores.
+    fn add(&mut self, deal: u64, mine: i32, theirs: i32) {
+        self.hands += 1;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => self.wins += 1,
+            std::cmp::Ordering::Equal => self.ties += 1,
+            std::cmp::Ordering::Less => {}
+        }
+        self.raw.add(mine as f64);
+        let d = (mine - theirs) as f64;
+        match &mut self.pending {
+            Some((p, sum, n)) if *p == deal => {
+                *sum += d;
+                *n += 1;
+            }
+            p => {
+                if let Some((_, sum, n)) = p.take() {
+                    self.diff.add(sum / n as f64);
+                }
+                *p = Some((deal, d, 1));
+            }
+        }
+    }
+    fn finish(&mut self) {
+        if let Some((_, sum, n)) = self.pending.take() {
+            self.diff.add(sum / n as f64);
+        }
+    }
+}
+
+/// The family's rules of an evaluation.
+#[derive(Clone, Copy)]
+enum EvalRules {
+    Decorated(Rules),
+    Classic(ClassicRules),
+}
+
+/// The hand of game `g`'s deal and the seats' generators, as `play` deals
+/// them in mode hands.
+fn deal_game(rules: EvalRules, deal_seed: u64) -> (AnyGame, Vec<Pcg64Mcg>) {
+    match rules {
+        EvalRules::Decorated(r) => {
+            let g = GameState::new(r, deal_seed);
+            let rngs = (0..g.players()).map(|p| seat_rng(deal_seed, p)).collect();
+            (g.into(), rngs)
+        }
+        EvalRules::Classic(r) => {
+            let g = ClassicMatch::new(r, deal_seed).next_hand();
+            let s = seed::match_hand(deal_seed, 0);
+            let rngs = (0..g.players()).map(|p| seat_rng(s, p)).collect();
+            (g.into(), rngs)
+        }
+    }
+}
+
+/// Side scores of the policy's side (0) and the opponent's, or `None` for
+/// a game an agent broke.
+type Outcome = Option<(i32, i32)>;
+
+/// Both seats' built-in agents through the agents crate's own loop: the
+/// command line's play exactly.
+fn native_game(
+    rules: EvalRules,
+    specs: [&Specs; 2],
+    swapped: bool,
+    deal_seed: u64,
+) -> PyResult<Outcome> {
+    let (game, mut rngs) = deal_game(rules, deal_seed);
+    let players = game.players();
+    let who = |p: usize| (p % 2) ^ usize::from(swapped);
+    let side = |g: &AnyGame, i: usize| (0..players).find(|&p| who(p) == i).map(|p| g.side_of(p));
+    match (rules, game) {
+        (EvalRules::Decorated(_), g) => {
+            let mut state = g.decorated().cloned().expect("decorated");
+            let mut agents: Vec<_> = (0..players)
+                .map(|p| specs[who(p)].decorated_spec().map(|s| s.build()))
+                .collect::<PyResult<_>>()?;
+            if play_hand(&mut state, &mut agents, &mut rngs).is_err() {
+                return Ok(None);
+            }
+            let g: AnyGame = state.into();
+            let s = g.scores();
+            Ok(Some((
+                s[side(&g, 0).unwrap_or(0)],
+                s[side(&g, 1).unwrap_or(1)],
+            )))
+        }
+        (EvalRules::Classic(_), g) => {
+            let mut state: ClassicState = g.classic().cloned().expect("classic");
+            let mut agents: Vec<_> = (0..players)
+                .map(|p| specs[who(p)].classic_spec().map(|s| s.build()))
+                .collect::<PyResult<_>>()?;
+            if play_classic_hand(&mut state, &mut agents, &mut rngs).is_err() {
+                return Ok(None);
+            }
+            let g: AnyGame = state.into();
+            let s = g.scores();
+            Ok(Some((
+                s[side(&g, 0).unwrap_or(0)],
+                s[side(&g, 1).unwrap_or(1)],
+            )))
+        }
+    }
+}
+
+/// The Python policy in the policy's seats, the built-in opponent in the
+/// others, by the same turn loop as the agents crate's: players told every
+/// action, a turn called off after its decision limit.
+fn policy_game(
+    py: Python<'_>,
+    rules: EvalRules,
+    policy: &Bound<'_, PyAny>,
+    opponent: &Specs,
+    swapped: bool,
+    deal_seed: u64,
+    g_index: u64,
+) -> PyResult<Outcome> {
+    let (mut game, mut rngs) = deal_game(rules, deal_seed);
+    let players = game.players();
+    let mine = |p: usize| (p % 2) ^ usize::from(swapped) == 0;
+    let mut agents: Vec<Built> = Vec::with_capacity(players);
+    for p in 0..players {
+        agents.push(if mine(p) {
+            Built::None
+        } else {
+            match rules {
+                EvalRules::Decorated(_) => {
+                    Built::Decorated(opponent.decorated_spec()?.build(), MoveBuf::default())
+                }
+                EvalRules::Classic(_) => {
+                    Built::Classic(opponent.classic_spec()?.build(), Vec::new())
+                }
+            }
+        });
+    }
+    for a in agents.iter_mut() {
+        match a {
+            Built::Decorated(a, _) => a.restart(),
+            Built::Classic(a, _) => a.restart(),
+            Built::None => {}
+        }
+    }
+    let mut last = (u32::MAX, usize::MAX);
+    let mut in_turn = 0u32;
+    while !game.is_terminal() {
+        let p = game.current_player();
+        if (game.turns(), p) != last {
+            last = (game.turns(), p);
+            in_turn = 0;
+        }
+        in_turn += 1;
+        if in_turn > MAX_DECISIONS_PER_TURN {
+            if mine(p) {
+                return Err(PyValueError::new_err(format!(
+                    "game {g_index}: the policy did not end its turn within {MAX_DECISIONS_PER_TURN} decisions"
+                )));
+            }
+            return Ok(None);
+        }
+        let action = if mine(p) {
+            let obs = PyArray1::<f32>::zeros(py, game.obs_len(), false);
+            let mask = PyArray1::<bool>::zeros(py, game.action_ids(), false);
+            {
+                let mut o = obs.readwrite();
+                game.encode(p, o.as_slice_mut()?)
+                    .map_err(|e| to_py(py, e))?;
+                let mut m = mask.readwrite();
+                game.legal_mask(m.as_slice_mut()?)
+                    .map_err(|e| to_py(py, e))?;
+            }
+            let id: i64 = policy.call1((obs, mask.clone()))?.extract().map_err(|_| {
+                PyValueError::new_err("the policy must return an action id (an int)")
+            })?;
+            let legal = usize::try_from(id).ok().is_some_and(|i| {
+                i < game.action_ids() && mask.readonly().as_slice().is_ok_and(|m| m[i])
+            });
+            if !legal {
+                return Err(PyValueError::new_err(format!(
+                    "game {g_index}, seat {p}: the policy chose action id {id}, which the mask does not allow"
+                )));
+            }
+            game.action_from_id(id as u32).map_err(|e| to_py(py, e))?
+        } else {
+            choose(&mut agents[p], &game, &mut rngs[p])
+        };
+        if let Err(e) = game.apply(action) {
+            if mine(p) {
+                return Err(to_py(py, e));
+            }
+            return Ok(None);
+        }
+        for a in agents.iter_mut() {
+            inform(a, p, action);
+        }
+    }
+    let s = game.scores();
+    let side = |i: usize| {
+        (0..players)
+            .find(|&p| mine(p) == (i == 0))
+            .map(|p| game.side_of(p))
+    };
+    Ok(Some((s[side(0).unwrap_or(0)], s[side(1).unwrap_or(1)])))
+}
+
+/// Plays `policy` against a built-in agent over paired deals and returns
+/// the command line's statistics of the policy's side.
+///
+/// `evaluate(policy, opponent="rules", hands=1000, seed=0, rules="decorated-2003-02", players=2, set=None)`:
+/// `policy` is a callable `(observation, mask) -> action id` (NumPy
+/// arrays of the mover's encoding and legal mask), a `kanaszta.Agent`, or
+/// an agent spec; it sits in the even seats of even games and the odd
+/// seats of odd games. Game `g` deals deal `g // 2` from `seed` as
+/// `kanaszta play --hands N --seed S` does; a policy given as an agent
+/// plays through the agents' own loop, so `evaluate("greedy", "random",
+/// ...)` gives `play --a greedy --b random`'s figures on the same seed.
+#[pyfunction]
+#[pyo3(signature = (policy, opponent = "rules", hands = 1000, seed = 0, rules = "decorated-2003-02", players = 2, set = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    policy: &Bound<'py, PyAny>,
+    opponent: &str,
+    hands: u64,
+    seed: u64,
+    rules: &str,
+    players: usize,
+    set: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let er = match make_rules(rules, players, set)? {
+        Ok(r) => EvalRules::Decorated(r),
+        Err(r) => EvalRules::Classic(r),
+    };
+    let family = match er {
+        EvalRules::Decorated(r) => {
+            if r.players != 2 {
+                return Err(PyValueError::new_err(format!(
+                    "decorated canasta is evaluated between two players; players = {}",
+                    r.players
+                )));
+            }
+            "decorated"
+        }
+        EvalRules::Classic(r) => {
+            if r.sides() != 2 {
+                return Err(PyValueError::new_err(format!(
+                    "classic canasta is evaluated between two sides: 2 or 4 players, not {}",
+                    r.players
+                )));
+            }
+            "classic"
+        }
+    };
+    let opp = Specs::parse(opponent, Some(family))?;
+    let native: Option<Specs> = if let Ok(a) = policy.cast::<Agent>() {
+        Some(Specs::parse(&a.borrow().specs.text, Some(family))?)
+    } else if let Ok(s) = policy.extract::<String>() {
+        Some(Specs::parse(&s, Some(family))?)
+    } else if policy.is_callable() {
+        None
+    } else {
+        return Err(PyValueError::new_err(
+            "policy is a callable (observation, mask) -> action id, a kanaszta.Agent or an agent spec",
+        ));
+    };
+    let mut t = Tally::default();
+    for g in 0..hands {
+        let deal = g / 2;
+        let swapped = g % 2 == 1;
+        let deal_seed = seed::deal(seed, deal);
+        let out = match &native {
+            Some(mine) => native_game(er, [mine, &opp], swapped, deal_seed)?,
+            None => policy_game(py, er, policy, &opp, swapped, deal_seed, g)?,
+        };
+        match out {
+            Some((a, b)) => t.add(deal, a, b),
+            None => t.errors += 1,
+        }
+        if g % 64 == 63 {
+            py.check_signals()?;
+        }
+    }
+    t.finish();
+    let d = PyDict::new(py);
+    d.set_item("hands", t.hands)?;
+    d.set_item("wins", t.wins)?;
+    d.set_item("ties", t.ties)?;
+    d.set_item("errors", t.errors)?;
+    d.set_item("deals", t.diff.n)?;
+    d.set_item(
+        "win_rate",
+        wilson(t.wins as f64 + t.ties as f64 / 2.0, t.hands as f64),
+    )?;
+    d.set_item("points", t.raw.interval())?;
+    d.set_item("diff", t.diff.interval())?;
+    Ok(d)
+}
+
+/// Registers `Agent` and `evaluate`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Agent>()?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    Ok(())
+}
