@@ -583,6 +583,7 @@ impl VectorGame {
 }
 
 #[pymodule]
+#[pyo3(name = "_kanaszta")]
 fn kanaszta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<VectorGame>()?;
