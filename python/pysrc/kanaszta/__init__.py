@@ -19,6 +19,7 @@ from ._kanaszta import (
     __version__,
     evaluate,
 )
+from . import runs
 
 __all__ = [
     "CLASSIC_ACTION_IDS",
@@ -32,4 +33,5 @@ __all__ = [
     "VectorGame",
     "__version__",
     "evaluate",
+    "runs",
 ]
