@@ -379,6 +379,48 @@ fn native_game(
     }
 }
 
+/// Games `0..hands` of two built-in agents on `threads` threads, without
+/// the GIL: their outcomes in game order (the figures do not depend on
+/// the threads, as the command line's do not).
+fn native_games(
+    py: Python<'_>,
+    rules: EvalRules,
+    specs: [&Specs; 2],
+    seed: u64,
+    hands: u64,
+    threads: usize,
+) -> PyResult<Vec<Outcome>> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicU64::new(0);
+    let outs: Mutex<Vec<(u64, PyResult<Outcome>)>> = Mutex::new(Vec::new());
+    py.detach(|| {
+        std::thread::scope(|s| {
+            for _ in 0..threads.min(hands.max(1) as usize) {
+                s.spawn(|| loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= hands {
+                        break;
+                    }
+                    let r = native_game(rules, specs, g % 2 == 1, seed::deal(seed, g / 2));
+                    let failed = r.is_err();
+                    if let Ok(mut o) = outs.lock() {
+                        o.push((g, r));
+                    }
+                    if failed {
+                        next.store(hands, Ordering::Relaxed);
+                    }
+                });
+            }
+        })
+    });
+    let mut outs = outs
+        .into_inner()
+        .map_err(|_| PyValueError::new_err("a worker thread failed"))?;
+    outs.sort_by_key(|(g, _)| *g);
+    outs.into_iter().map(|(_, r)| r).collect()
+}
+
 /// The Python policy in the policy's seats, the built-in opponent in the
 /// others, by the same turn loop as the agents crate's: players told every
 /// action, a turn called off after its decision limit.
@@ -487,10 +529,12 @@ fn policy_game(
 /// an agent spec; it sits in the even seats of even games and the odd
 /// seats of odd games. Game `g` deals deal `g // 2` from `seed` as
 /// `kanaszta play --hands N --seed S` does; a policy given as an agent
-/// plays through the agents' own loop, so `evaluate("greedy", "random",
-/// ...)` gives `play --a greedy --b random`'s figures on the same seed.
+/// plays through the agents' own loop, on `threads` threads (0: one a
+/// core; the figures do not depend on it), so `evaluate("greedy",
+/// "random", ...)` gives `play --a greedy --b random`'s figures on the
+/// same seed. A Python policy plays on the calling thread.
 #[pyfunction]
-#[pyo3(signature = (policy, opponent = "rules", hands = 1000, seed = 0, rules = "decorated-2003-02", players = 2, set = None))]
+#[pyo3(signature = (policy, opponent = "rules", hands = 1000, seed = 0, rules = "decorated-2003-02", players = 2, set = None, threads = 0))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate<'py>(
     py: Python<'py>,
@@ -501,6 +545,7 @@ pub fn evaluate<'py>(
     rules: &str,
     players: usize,
     set: Option<&Bound<'py, PyDict>>,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let er = match make_rules(rules, players, set)? {
         Ok(r) => EvalRules::Decorated(r),
@@ -539,20 +584,34 @@ pub fn evaluate<'py>(
         ));
     };
     let mut t = Tally::default();
-    for g in 0..hands {
-        let deal = g / 2;
-        let swapped = g % 2 == 1;
-        let deal_seed = seed::deal(seed, deal);
-        let out = match &native {
-            Some(mine) => native_game(er, [mine, &opp], swapped, deal_seed)?,
-            None => policy_game(py, er, policy, &opp, swapped, deal_seed, g)?,
-        };
-        match out {
-            Some((a, b)) => t.add(deal, a, b),
-            None => t.errors += 1,
+    let mut count = |g: u64, out: Outcome| match out {
+        Some((a, b)) => t.add(g / 2, a, b),
+        None => t.errors += 1,
+    };
+    match &native {
+        Some(mine) => {
+            let threads = match threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            for (g, out) in native_games(py, er, [mine, &opp], seed, hands, threads)?
+                .into_iter()
+                .enumerate()
+            {
+                count(g as u64, out);
+            }
         }
-        if g % 64 == 63 {
-            py.check_signals()?;
+        None => {
+            for g in 0..hands {
+                let deal_seed = seed::deal(seed, g / 2);
+                count(
+                    g,
+                    policy_game(py, er, policy, &opp, g % 2 == 1, deal_seed, g)?,
+                );
+                if g % 64 == 63 {
+                    py.check_signals()?;
+                }
+            }
         }
     }
     t.finish();

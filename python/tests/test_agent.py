@@ -92,6 +92,12 @@ def test_a_policy_that_breaks_the_rules_is_told_so():
         kanaszta.evaluate("random", hands=2, players=3)
 
 
+def test_agents_evaluated_on_threads_give_the_same_figures():
+    one = kanaszta.evaluate("greedy", opponent="random", hands=12, seed=5, rules="classic-002", threads=1)
+    three = kanaszta.evaluate("greedy", opponent="random", hands=12, seed=5, rules="classic-002", threads=3)
+    assert one == three and one["hands"] + one["errors"] == 12
+
+
 def cli_summary(binary, tmp, rules, a, b, hands, seed):
     out = tmp / f"run-{rules}"
     subprocess.run(
