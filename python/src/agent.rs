@@ -156,10 +156,9 @@ impl Agent {
 
     /// The action id the agent chooses for the seat to move in `game`
     /// (the game is not changed). `ValueError` if the hand is over.
-    fn act(&mut self, py: Python<'_>, game: &Game) -> PyResult<u32> {
+    fn act(&mut self, game: &Game) -> PyResult<u32> {
         let a = self.act_action(game)?;
         game.game.action_id(a).ok_or_else(|| {
-            let _ = py;
             PyValueError::new_err(format!("the agent chose `{a}`, which has no action id"))
         })
     }
