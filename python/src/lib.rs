@@ -11,6 +11,7 @@ use kanaszta_engine::{AnyError, AnyGame, Position, Rules};
 
 mod agent;
 mod matches;
+mod stats;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
