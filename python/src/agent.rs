@@ -332,13 +332,33 @@ fn native_games(
     outs.into_iter().map(|(_, r)| r).collect()
 }
 
-/// The Python policy in the policy's seats, the built-in opponent in the
-/// others, by the same turn loop as the agents crate's: players told every
-/// action, a turn called off after its decision limit.
+/// The policy's player: a Python callable, or a built-in agent played
+/// through the same loop (which a test compares with the command line's).
+enum Policy<'a, 'py> {
+    Python(&'a Bound<'py, PyAny>),
+    Agent(&'a Specs),
+}
+
+fn build(spec: &Specs, rules: EvalRules) -> PyResult<Built> {
+    Ok(match rules {
+        EvalRules::Decorated(_) => {
+            Built::Decorated(spec.decorated_spec()?.build(), MoveBuf::default())
+        }
+        EvalRules::Classic(_) => Built::Classic(spec.classic_spec()?.build(), Vec::new()),
+    })
+}
+
+/// The policy in the policy's seats, the built-in opponent in the others,
+/// by the same turn loop as the agents crate's: players restarted, told
+/// every action, a turn called off after its decision limit. A built-in
+/// player's illegal action or endless turn ends the game as an error of
+/// the game (`None`), as the command line counts it; a Python policy's
+/// raises.
+#[allow(clippy::too_many_arguments)]
 fn policy_game(
     py: Python<'_>,
     rules: EvalRules,
-    policy: &Bound<'_, PyAny>,
+    policy: &Policy<'_, '_>,
     opponent: &Specs,
     swapped: bool,
     deal_seed: u64,
@@ -347,19 +367,13 @@ fn policy_game(
     let (mut game, mut rngs) = deal_game(rules, deal_seed);
     let players = game.players();
     let mine = |p: usize| (p % 2) ^ usize::from(swapped) == 0;
+    let python = |p: usize| mine(p) && matches!(policy, Policy::Python(_));
     let mut agents: Vec<Built> = Vec::with_capacity(players);
     for p in 0..players {
-        agents.push(if mine(p) {
-            Built::None
-        } else {
-            match rules {
-                EvalRules::Decorated(_) => {
-                    Built::Decorated(opponent.decorated_spec()?.build(), MoveBuf::default())
-                }
-                EvalRules::Classic(_) => {
-                    Built::Classic(opponent.classic_spec()?.build(), Vec::new())
-                }
-            }
+        agents.push(match (mine(p), policy) {
+            (true, Policy::Python(_)) => Built::None,
+            (true, Policy::Agent(spec)) => build(spec, rules)?,
+            (false, _) => build(opponent, rules)?,
         });
     }
     for a in agents.iter_mut() {
@@ -369,6 +383,7 @@ fn policy_game(
             Built::None => {}
         }
     }
+    let mut scratch: Vec<bool> = Vec::new();
     let mut last = (u32::MAX, usize::MAX);
     let mut in_turn = 0u32;
     while !game.is_terminal() {
@@ -379,30 +394,32 @@ fn policy_game(
         }
         in_turn += 1;
         if in_turn > MAX_DECISIONS_PER_TURN {
-            if mine(p) {
+            if python(p) {
                 return Err(PyValueError::new_err(format!(
                     "game {g_index}: the policy did not end its turn within {MAX_DECISIONS_PER_TURN} decisions"
                 )));
             }
             return Ok(None);
         }
-        let action = if mine(p) {
+        let action = if let (true, Policy::Python(policy)) = (mine(p), policy) {
             let obs = PyArray1::<f32>::zeros(py, game.obs_len(), false);
-            let mask = PyArray1::<bool>::zeros(py, game.action_ids(), false);
             {
                 let mut o = obs.readwrite();
                 game.encode(p, o.as_slice_mut()?)
                     .map_err(|e| to_py(py, e))?;
-                let mut m = mask.readwrite();
-                game.legal_mask(m.as_slice_mut()?)
-                    .map_err(|e| to_py(py, e))?;
             }
-            let id: i64 = policy.call1((obs, mask.clone()))?.extract().map_err(|_| {
+            // The policy gets a copy of the mask: what it does to its
+            // array cannot change what is legal.
+            scratch.clear();
+            scratch.resize(game.action_ids(), false);
+            game.legal_mask(&mut scratch).map_err(|e| to_py(py, e))?;
+            let mask = PyArray1::from_slice(py, &scratch);
+            let id: i64 = policy.call1((obs, mask))?.extract().map_err(|_| {
                 PyValueError::new_err("the policy must return an action id (an int)")
             })?;
-            let legal = usize::try_from(id).ok().is_some_and(|i| {
-                i < game.action_ids() && mask.readonly().as_slice().is_ok_and(|m| m[i])
-            });
+            let legal = usize::try_from(id)
+                .ok()
+                .is_some_and(|i| scratch.get(i).copied().unwrap_or(false));
             if !legal {
                 return Err(PyValueError::new_err(format!(
                     "game {g_index}, seat {p}: the policy chose action id {id}, which the mask does not allow"
@@ -413,7 +430,7 @@ fn policy_game(
             choose(&mut agents[p], &game, &mut rngs[p])
         };
         if let Err(e) = game.apply(action) {
-            if mine(p) {
+            if python(p) {
                 return Err(to_py(py, e));
             }
             return Ok(None);
@@ -500,6 +517,17 @@ pub fn evaluate<'py>(
         None => t.errors += 1,
     };
     match &native {
+        Some(mine) if threads == 1 => {
+            // One thread: the loop a Python policy plays through.
+            for g in 0..hands {
+                let deal_seed = seed::deal(seed, g / 2);
+                let p = Policy::Agent(mine);
+                count(g, policy_game(py, er, &p, &opp, g % 2 == 1, deal_seed, g)?);
+                if g % 64 == 63 {
+                    py.check_signals()?;
+                }
+            }
+        }
         Some(mine) => {
             let threads = match threads {
                 0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -515,10 +543,8 @@ pub fn evaluate<'py>(
         None => {
             for g in 0..hands {
                 let deal_seed = seed::deal(seed, g / 2);
-                count(
-                    g,
-                    policy_game(py, er, policy, &opp, g % 2 == 1, deal_seed, g)?,
-                );
+                let p = Policy::Python(policy);
+                count(g, policy_game(py, er, &p, &opp, g % 2 == 1, deal_seed, g)?);
                 if g % 64 == 63 {
                     py.check_signals()?;
                 }

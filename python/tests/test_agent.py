@@ -92,30 +92,38 @@ def test_a_policy_that_breaks_the_rules_is_told_so():
         kanaszta.evaluate("random", hands=2, players=3)
 
 
-def test_agents_evaluated_on_threads_give_the_same_figures():
-    one = kanaszta.evaluate("greedy", opponent="random", hands=12, seed=5, rules="classic-002", threads=1)
-    three = kanaszta.evaluate("greedy", opponent="random", hands=12, seed=5, rules="classic-002", threads=3)
+@pytest.mark.parametrize("rules", ["decorated-2003-02", "classic-002"])
+def test_agents_evaluated_on_threads_give_the_same_figures(rules):
+    # threads=1 is the loop of Python policies, others the agents' own.
+    one = kanaszta.evaluate("rules", opponent="random", hands=12, seed=5, rules=rules, threads=1)
+    three = kanaszta.evaluate("rules", opponent="random", hands=12, seed=5, rules=rules, threads=3)
     assert one == three and one["hands"] + one["errors"] == 12
 
 
-def cli_summary(binary, tmp, rules, a, b, hands, seed):
+def cli_summary(binary, tmp, rules, a, b, hands, seed, players=2):
     out = tmp / f"run-{rules}"
     subprocess.run(
-        [str(binary), "play", "--rules", rules, "--a", a, "--b", b, "--hands", str(hands),
-         "--seed", str(seed), "--threads", "1", "--out", str(out)],
+        [str(binary), "play", "--rules", rules, "--set", f"players={players}", "--a", a, "--b", b,
+         "--hands", str(hands), "--seed", str(seed), "--threads", "1", "--out", str(out)],
         check=True, capture_output=True,
     )
     with open(out / "summary.csv", newline="") as f:
         return next(r for r in csv.DictReader(f) if r["agent"] == a)
 
 
-@pytest.mark.parametrize("rules", ["decorated-2003-02", "classic-002"])
-def test_an_agent_as_policy_gives_the_command_lines_figures(tmp_path, rules):
+# threads=1 plays the agent through the loop a Python policy plays
+# through; other counts through the agents crate's own loop, on threads.
+@pytest.mark.parametrize("threads", [1, 0])
+@pytest.mark.parametrize("rules", ["decorated-2003-02", "classic-002", "classic-003"])
+def test_an_agent_as_policy_gives_the_command_lines_figures(tmp_path, rules, threads):
     binary = kanaszta_binary()
     if binary is None:
         pytest.skip("the kanaszta command is not built (cargo build -p kanaszta --profile testing)")
-    row = cli_summary(binary, tmp_path, rules, "greedy", "random", 8, 11)
-    r = kanaszta.evaluate(kanaszta.Agent("greedy"), opponent="random", hands=8, seed=11, rules=rules)
+    players = 4 if rules == "classic-003" else 2
+    row = cli_summary(binary, tmp_path, rules, "greedy", "random", 8, 11, players)
+    r = kanaszta.evaluate(
+        kanaszta.Agent("greedy"), opponent="random", hands=8, seed=11, rules=rules, players=players, threads=threads
+    )
     assert r["hands"] == int(row["hands"]) and r["wins"] == int(row["hand_wins"])
     assert r["ties"] == int(row["hand_ties"]) and r["deals"] == int(row["deals"])
     for key, cols, places in [
