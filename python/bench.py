@@ -9,7 +9,10 @@ Game: one hand at a time, a random legal id each step (legal_ids, then
 apply), a new hand dealt when one ends. VectorGame: n hands stepped by
 one call, a random legal id of each row of the returned masks chosen by
 NumPy, observations and masks returned every step; also the rate
-counting only the time inside `step`.
+counting only the time inside `step`. AEC: the PettingZoo environment
+of kanaszta.envs (when the envs extra is installed), a random legal id
+from each observation's action mask, `env.last()` and `env.step()` each
+step, a new hand (reset) when one ends.
 """
 
 import argparse
@@ -95,6 +98,32 @@ def bench_vector(rules, n, seconds):
             return calls * n / (now - start), calls * n / inside
 
 
+def bench_aec(rules, seconds):
+    """PettingZoo AEC steps a second, random legal actions by the mask."""
+    from kanaszta.envs import aec_env
+
+    env = aec_env(rules=rules)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = time.process_time()
+    end = start + seconds
+    while True:
+        for _ in range(200):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                if not env.agents:
+                    env.reset()
+                continue
+            ids = np.flatnonzero(obs["action_mask"])
+            env.step(int(ids[int(rng.random() * len(ids))]))
+            steps += 1
+        now = time.process_time()
+        if now >= end:
+            return steps / (now - start)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
@@ -102,6 +131,11 @@ def main():
     for rules in ("classic-002", "decorated-2003-02"):
         print(f"{rules}: Game, random legal id        {bench_game(rules, a.seconds):>12,.0f} steps/s")
         print(f"{rules}: Game, + observation and mask {bench_game_observed(rules, a.seconds):>12,.0f} steps/s")
+        try:
+            aec = f"{bench_aec(rules, a.seconds):>12,.0f} steps/s"
+        except ImportError:
+            aec = "(not measured: pip install './python[envs]')"
+        print(f"{rules}: PettingZoo AEC, random legal {aec}")
         for n in (64, 256):
             r, inside = bench_vector(rules, n, a.seconds)
             print(f"{rules}: VectorGame n={n:<4} random       {r:>12,.0f} steps/s ({inside:,.0f} inside step)")

@@ -5,7 +5,13 @@
 //! action ids (docs/ENCODING.md); an action the rules refuse raises
 //! `kanaszta.IllegalAction`, a `ValueError` carrying the rule identifier.
 
-use kanaszta_engine::{AnyError, AnyGame};
+use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::classic::{is_classic_position, ClassicPosition};
+use kanaszta_engine::{AnyError, AnyGame, Position, Rules};
+
+mod agent;
+mod matches;
+mod stats;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -52,6 +58,21 @@ fn settings(set: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> 
         }
     }
     Ok(out)
+}
+
+/// The rules of a preset with switches: decorated (`Ok`) or classic
+/// (`Err`), checked as `Game` checks them.
+fn make_rules(
+    rules: &str,
+    players: usize,
+    set: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Result<Rules, ClassicRules>> {
+    let g = make(rules, players, &settings(set)?, 0)?;
+    Ok(match (g.decorated(), g.classic()) {
+        (Some(d), _) => Ok(*d.rules()),
+        (_, Some(c)) => Err(*c.rules()),
+        _ => unreachable!("a hand is of one family"),
+    })
 }
 
 fn make(rules: &str, players: usize, set: &[(String, String)], seed: u64) -> PyResult<AnyGame> {
@@ -262,14 +283,52 @@ impl Game {
         self.clone()
     }
 
+    /// The hand as position JSON (`kanaszta-position/1`, sim/POSITIONS.md):
+    /// every card's place, the turn so far, the rules and the chance
+    /// generator, so `Game.from_json(g.to_json())` plays on exactly as `g`.
+    fn to_json(&self) -> String {
+        match (self.game.decorated(), self.game.classic()) {
+            (Some(g), _) => g.to_position_json(),
+            (_, Some(g)) => g.to_position_json(),
+            _ => unreachable!("a hand is of one family"),
+        }
+    }
+    /// A hand from position JSON (sim/POSITIONS.md), either family (a
+    /// classic position says `"family": "classic"` or names a classic
+    /// preset), checked completely: `ValueError` says what is wrong. Its
+    /// `rules` is the family's name, `decorated` or `classic`.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Game> {
+        let bad = |e: kanaszta_engine::PositionError| PyValueError::new_err(e.to_string());
+        if is_classic_position(text) {
+            let g = ClassicPosition::from_json(text)
+                .and_then(|p| p.to_state())
+                .map_err(bad)?;
+            Ok(Game::wrap(g.into(), "classic".into()))
+        } else {
+            let g = Position::from_json(text)
+                .and_then(|p| p.to_state())
+                .map_err(bad)?;
+            Ok(Game::wrap(g.into(), "decorated".into()))
+        }
+    }
+
     /// Each side's hand score as it stands (final once terminal): a list
-    /// of dicts, one a side, `{"total": int, "parts": {name: int}}`.
+    /// of dicts, one a side, `{"total": int, "taxed": int, "parts": {name:
+    /// int}}`; `taxed` is the total after the decorated tax on the side's
+    /// running total before the hand (D-15; a hand outside a match has
+    /// totals of zero), the total itself in classic canasta.
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let mut out = Vec::with_capacity(self.game.sides());
         for side in 0..self.game.sides() {
             let s = self.game.score(side).map_err(|e| to_py(py, e))?;
             let d = PyDict::new(py);
             d.set_item("total", s.total)?;
+            let taxed = match self.game.decorated() {
+                Some(g) => kanaszta_engine::tax(s.total, g.totals()[side], g.rules()),
+                None => s.total,
+            };
+            d.set_item("taxed", taxed)?;
             let parts = PyDict::new(py);
             for (k, v) in s.parts {
                 parts.set_item(k, v)?;
@@ -525,9 +584,12 @@ impl VectorGame {
 }
 
 #[pymodule]
+#[pyo3(name = "_kanaszta")]
 fn kanaszta(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<VectorGame>()?;
+    m.add_class::<matches::Match>()?;
+    agent::register(m)?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
     m.add(
         "DECORATED_ACTION_IDS",

@@ -234,8 +234,10 @@ def test_scores_have_parts_and_a_hand_ends(rules, players):
     s = g.scores()
     assert len(s) == g.sides
     for side in s:
-        assert set(side) == {"total", "parts"}
+        assert set(side) == {"total", "taxed", "parts"}
         assert isinstance(side["total"], int)
+        # Outside a match the running totals are zero: no tax (D-15).
+        assert side["taxed"] == side["total"]
         assert side["parts"] and all(isinstance(v, int) for v in side["parts"].values())
     if g.family == "classic":
         for side in s:
