@@ -88,7 +88,7 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Play one seeded hand between two agents (random by default), printed move by move, with its score.
     #[command(
-        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move\n  kanaszta demo --a rules --b greedy --seed 3\n      rules against greedy on deal 3, ending with the hands, tables and score items"
+        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move\n  kanaszta demo --a rules --b greedy --seed 3\n      rules against greedy on deal 3, ending with the hands, tables and score items\n  kanaszta demo --rules classic-002 --set players=4 --a rules+greedy --b ismcts\n      a classic canasta hand with partnerships (C-20), the side of rules and greedy against two ismcts: game 0 of a play run of the same seed, as replay prints it, ending with each side's score (C-23)"
     )]
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).

@@ -104,45 +104,11 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    c.specs[0].check("--a", c.rules.players as usize)?;
-    c.specs[1].check("--b", c.rules.players as usize)?;
+    let (hands, labels) = play_game(&c, game)?;
     let deal = if c.paired { game / 2 } else { game };
     let swapped = c.paired && game % 2 == 1;
-    let deal_seed = seed::deal(c.seed, deal);
     let players = c.rules.players as usize;
     let names = [c.specs[0].name().to_string(), c.specs[1].name().to_string()];
-    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
-        .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
-        .collect();
-    let rngs_of = |h: u32| {
-        let s = seed::match_hand(deal_seed, h);
-        (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
-    };
-    let mut m = ClassicMatch::new(c.rules, deal_seed);
-    let mut hands: Vec<PlayedHand> = Vec::new();
-    loop {
-        let start = m.next_hand();
-        let mut state = start.clone();
-        let mut rngs = rngs_of(m.hands_played());
-        let mut log = ActionLog::default();
-        let r = play_turns_observed(&mut state, &mut agents, &mut rngs, &mut log);
-        if r.as_ref().is_err_and(|e| e.action.is_some()) {
-            // The refused action was not played.
-            log.0.pop();
-        }
-        let error = r.err().map(|e| e.to_string());
-        hands.push(PlayedHand {
-            start,
-            actions: log.0,
-            error: error.clone(),
-        });
-        if error.is_some() || c.mode == Mode::Hands {
-            break;
-        }
-        if m.record(&state) != ClassicMatchResult::Playing {
-            break;
-        }
-    }
     if let Some(h) = hand {
         if h as usize >= hands.len() {
             return Err(CliError::Input(format!(
@@ -151,14 +117,6 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    let label = |p: usize| {
-        format!(
-            "{} {}",
-            seat_name(&hands[0].start, p),
-            c.specs[agent_of(p, swapped)].spec(p / 2)
-        )
-    };
-    let labels: Vec<String> = (0..players).map(label).collect();
     let mut out = std::io::stdout().lock();
     quiet_pipe((|| -> Result<(), CliError> {
         writeln!(
@@ -195,6 +153,94 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
         Ok(())
     })())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `kanaszta demo --rules classic-…`: one hand, game 0 of a `play` run of
+/// the same rules, sides and seed (so `replay` with `--game 0` shows the
+/// same hand), printed as `replay` prints it.
+pub fn demo(rules: ClassicRules, specs: [SideSpec; 2], seed: u64) -> Result<ExitCode, CliError> {
+    let c = ClassicReplay {
+        command: "demo".into(),
+        rules,
+        specs,
+        seed,
+        mode: Mode::Hands,
+        paired: false,
+        games: None,
+    };
+    let (hands, labels) = play_game(&c, 0)?;
+    let players = c.rules.players as usize;
+    let how = if c.rules.partnerships() {
+        ", partnerships (C-20)"
+    } else {
+        ""
+    };
+    let mut out = std::io::stdout().lock();
+    quiet_pipe((|| -> Result<(), CliError> {
+        writeln!(
+            out,
+            "kanaszta demo: seed {seed}, {players} players{how}, {}: {}",
+            c.rules.preset,
+            labels.join(", ")
+        )?;
+        for h in &hands {
+            print_hand(&mut out, h, &labels)?;
+        }
+        Ok(())
+    })())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays game `game` of the run as the run played it: its hands (one in
+/// mode hands, else the match's) and each seat's label (`P0 rules`).
+fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
+    c.specs[0].check("--a", c.rules.players as usize)?;
+    c.specs[1].check("--b", c.rules.players as usize)?;
+    let deal = if c.paired { game / 2 } else { game };
+    let swapped = c.paired && game % 2 == 1;
+    let deal_seed = seed::deal(c.seed, deal);
+    let players = c.rules.players as usize;
+    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+        .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
+        .collect();
+    let rngs_of = |h: u32| {
+        let s = seed::match_hand(deal_seed, h);
+        (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
+    };
+    let mut m = ClassicMatch::new(c.rules, deal_seed);
+    let mut hands: Vec<PlayedHand> = Vec::new();
+    loop {
+        let start = m.next_hand();
+        let mut state = start.clone();
+        let mut rngs = rngs_of(m.hands_played());
+        let mut log = ActionLog::default();
+        let r = play_turns_observed(&mut state, &mut agents, &mut rngs, &mut log);
+        if r.as_ref().is_err_and(|e| e.action.is_some()) {
+            // The refused action was not played.
+            log.0.pop();
+        }
+        let error = r.err().map(|e| e.to_string());
+        hands.push(PlayedHand {
+            start,
+            actions: log.0,
+            error: error.clone(),
+        });
+        if error.is_some() || c.mode == Mode::Hands {
+            break;
+        }
+        if m.record(&state) != ClassicMatchResult::Playing {
+            break;
+        }
+    }
+    let label = |p: usize| {
+        format!(
+            "{} {}",
+            seat_name(&hands[0].start, p),
+            c.specs[agent_of(p, swapped)].spec(p / 2)
+        )
+    };
+    let labels: Vec<String> = (0..players).map(label).collect();
+    Ok((hands, labels))
 }
 
 /// A side's table in card notation.
