@@ -55,7 +55,7 @@ pub enum Command {
     /// runs (play, tournament, merge): agents are rated through the pairs
     /// they played, e.g. the steps of a ladder, when all are linked.
     #[command(
-        after_help = "Example:\n  kanaszta ratings runs/greedy-random runs/rules-greedy --file ratings.csv\n      one Bradley–Terry table of random, greedy and rules from two runs, also written to ratings.csv"
+        after_help = "Example:\n  kanaszta ratings runs/greedy-random runs/rules-greedy --file ratings.csv\n      one Bradley–Terry table of random, greedy and rules from two runs, also written to ratings.csv\n  kanaszta ratings runs/ct runs/c4/all\n      the same for classic canasta runs (runs of one family and rule set only); a partnership is rated by its players, e.g. rules+greedy"
     )]
     Ratings(cmd::ratings::RatingsArgs),
     /// Engine and agent throughput: hands/s and actions/s per thread count.

@@ -421,10 +421,14 @@ fn classic_merge_refuses_other_runs_with_the_reason() {
         args.extend(["--out", x.as_str()]);
         refused(&args, &needles);
     }
-    // A decorated reader of run.json names the family it met.
+    // Ratings take runs of one family only, naming both.
     refused(
-        &["ratings", &p("s0")],
-        &["a run of classic canasta", "runs of decorated canasta only"],
+        &["ratings", &p("s0"), &p("dec")],
+        &[
+            "a run of classic canasta",
+            "of decorated canasta",
+            "of one family",
+        ],
     );
 }
 

@@ -90,3 +90,148 @@ fn classic_demo_seats_partnerships_and_refuses_bad_sides() {
         &["unknown classic agent `nobody`", "greedy"],
     );
 }
+
+/// Runs `kanaszta ARGS --quiet --out DIR` and returns DIR as text.
+fn run_into(dir: &std::path::Path, args: &[&str]) -> String {
+    let mut a = args.to_vec();
+    a.extend(["--quiet", "--out", s(dir)]);
+    ok(&a);
+    s(dir).to_string()
+}
+
+/// The rating of `agent` in a ratings CSV.
+fn rating(csv: &str, agent: &str) -> f64 {
+    let (h, rows) = {
+        let mut r = csv::Reader::from_reader(csv.as_bytes());
+        let h: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+        let rows: Vec<Vec<String>> = r
+            .records()
+            .map(|x| x.unwrap().iter().map(str::to_string).collect())
+            .collect();
+        (h, rows)
+    };
+    let (a, v) = (col(&h, "agent"), col(&h, "rating"));
+    rows.iter()
+        .find(|r| r[a] == agent)
+        .unwrap_or_else(|| panic!("{agent} not rated in\n{csv}"))[v]
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn classic_ratings_rate_the_agents_of_a_run_from_its_summary_or_hands() {
+    let d = tmp("classic-ratings");
+    let run = run_into(
+        &d.join("run"),
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--a",
+            "rules",
+            "--b",
+            "random",
+            "--hands",
+            "40",
+        ],
+    );
+    let from_summary = d.join("summary-ratings.csv");
+    let out = ok(&["ratings", &run, "--file", s(&from_summary)]);
+    assert!(
+        out.contains("ratings: 2 agents, 1 pairs, from 1 run"),
+        "{out}"
+    );
+    let csv = read(&from_summary);
+    assert!(
+        rating(&csv, "rules") > rating(&csv, "random") + 100.0,
+        "{csv}"
+    );
+    // The rows of hands.csv count as the summary does.
+    let from_hands = d.join("hands-ratings.csv");
+    let hands = format!("{run}/hands.csv");
+    ok(&["ratings", &hands, "--file", s(&from_hands)]);
+    assert_eq!(read(&from_hands), csv);
+    // Partnerships: a side is rated by its players, as the summary names it,
+    // from either file.
+    let four = run_into(
+        &d.join("four"),
+        &[
+            "play",
+            "--rules",
+            "classic-004",
+            "--set",
+            "players=4",
+            "--a",
+            "rules+greedy",
+            "--b",
+            "random",
+            "--hands",
+            "10",
+        ],
+    );
+    let out = ok(&["ratings", &four]);
+    assert!(
+        out.contains("rules+greedy") && out.contains("random"),
+        "{out}"
+    );
+    assert!(out.contains("of 10\n"), "ten hands a side: {out}");
+    assert_eq!(ok(&["ratings", &format!("{four}/hands.csv")]), out);
+    // A tournament of three rates the three.
+    let t = run_into(
+        &d.join("t"),
+        &[
+            "tournament",
+            "--rules",
+            "classic-002",
+            "--agents",
+            "random,greedy,rules",
+            "--hands",
+            "10",
+        ],
+    );
+    let out = ok(&["ratings", &t]);
+    assert!(out.contains("ratings: 3 agents, 3 pairs"), "{out}");
+}
+
+#[test]
+fn classic_ratings_count_shared_games_once_and_keep_families_apart() {
+    let d = tmp("classic-ratings-shards");
+    let shard = |i: &str| {
+        run_into(
+            &d.join(format!("s{i}")),
+            &[
+                "play",
+                "--rules",
+                "classic-002",
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--hands",
+                "20",
+                "--shard",
+                &format!("{i}/2"),
+            ],
+        )
+    };
+    let (s0, s1) = (shard("0"), shard("1"));
+    let all = d.join("all").display().to_string();
+    ok(&["merge", &s0, &s1, "--out", &all]);
+    let (code, out, err) = kanaszta(&["ratings", &s0, &s1, &all]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("they are counted once"), "{err}");
+    assert_eq!(out, ok(&["ratings", &all]));
+    assert!(out.contains("of 20\n"), "{out}");
+    let dec = run_into(
+        &d.join("dec"),
+        &["play", "--a", "greedy", "--b", "random", "--hands", "4"],
+    );
+    refused(
+        &["ratings", &dec, &format!("{all}/hands.csv")],
+        &[
+            "of decorated canasta",
+            "of classic canasta",
+            "of one family",
+        ],
+    );
+}
