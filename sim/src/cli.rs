@@ -93,7 +93,7 @@ pub enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).
     #[command(
-        after_help = "Examples:\n  kanaszta human --vs ismcts:iters=500 --match\n      a whole match with the tax against ismcts, in the terminal; `help` at the prompt lists the commands\n  kanaszta human --vs rules --seed 7 --lines\n      the same deal every time, plain text, moves read line by line from standard input (numbers or the action notation), e.g. piped from a file"
+        after_help = "Examples:\n  kanaszta human --vs ismcts:iters=500 --match\n      a whole match with the tax against ismcts, in the terminal; `help` at the prompt lists the commands\n  kanaszta human --vs rules --seed 7 --lines\n      the same deal every time, plain text, moves read line by line from standard input (numbers or the action notation), e.g. piped from a file\n  kanaszta human --rules classic-002 --set players=4 --vs rules --seed 3\n      classic canasta at a table of four, rules in the other three seats (your partner too, C-20); a number or the classic notation (draw, take K 2 0 0, lay 8 3 0 0, discard 9, yes) is a move; save and --resume as in decorated games"
     )]
     Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).

@@ -6,6 +6,35 @@
 mod common;
 
 use common::*;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `kanaszta human ARGS` with `input` on standard input.
+fn human(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(BIN)
+        .arg("human")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kanaszta human");
+    let mut stdin = child.stdin.take().unwrap();
+    // The game may end before the script does: a closed pipe is fine.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `n` lines of `1`: the first listed move, every time.
+fn firsts(n: usize) -> String {
+    "1\n".repeat(n)
+}
 
 /// The lines of `demo` after its first (the header), and of `replay`
 /// after its two.
@@ -234,4 +263,186 @@ fn classic_ratings_count_shared_games_once_and_keep_families_apart() {
             "of one family",
         ],
     );
+}
+
+/// A classic hand at the terminal, always the first listed move: played
+/// to its end and score (C-23), exit 0; stopped by the end of the input,
+/// the game is saved, and resumed it ends as the hand played through.
+#[test]
+fn classic_human_plays_a_hand_through_a_pipe_and_resumes_a_save() {
+    let d = tmp("classic-human");
+    let game = [
+        "--lines",
+        "--rules",
+        "classic-002",
+        "--vs",
+        "rules",
+        "--seed",
+        "3",
+        "--out",
+    ];
+    let whole = d.join("whole");
+    let mut args = game.to_vec();
+    args.push(s(&whole));
+    let (code, out, err) = human(&args, &firsts(3000));
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(
+        out.starts_with(
+            "kanaszta human: you (P0) against rules (P1), one hand, seed 3, classic-002"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("your moves:\n    1  draw\n> 1\nP0 you: draw"),
+        "{out}"
+    );
+    assert!(out.contains("P1 rules: "), "the agent's moves are shown");
+    for line in ["at the end of the hand:", "score (C-23)", "= total"] {
+        assert!(out.contains(line), "`{line}` not in the output");
+    }
+    let last = out.lines().last().unwrap();
+    assert!(
+        ["you won the hand", "you lost the hand", "the hand is a tie"]
+            .iter()
+            .any(|w| last.starts_with(w)),
+        "{last}"
+    );
+    let tail = |t: &str| t.lines().rev().take(20).collect::<Vec<_>>().join("\n");
+    // Stopped after a few moves: saved, exit 1.
+    let part = d.join("part");
+    let mut args = game.to_vec();
+    args.push(s(&part));
+    let (code, out, _) = human(&args, &firsts(30));
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("input ended before the end of the game"),
+        "{out}"
+    );
+    let save = part.join("save.json");
+    let saved = read(&save);
+    assert!(
+        saved.contains("\"format\": \"kanaszta-human-classic/1\""),
+        "{saved}"
+    );
+    assert!(saved.contains("\"preset\": \"classic-002\""), "{saved}");
+    // Resumed: the game goes on where it stopped and ends as played through.
+    let (code, again, err) = human(
+        &["--lines", "--resume", s(&save), "--out", s(&part)],
+        &firsts(3000),
+    );
+    assert_eq!(code, 0, "{err}\n{again}");
+    assert!(
+        !again.contains("note: an agent now chooses otherwise"),
+        "{again}"
+    );
+    assert!(
+        !again.contains("turn 1, P0 to play (draw)"),
+        "resumed past turn 1: {again}"
+    );
+    let (_, full, _) = human(
+        &game.iter().copied().chain([s(&whole)]).collect::<Vec<_>>(),
+        &firsts(3000),
+    );
+    assert_eq!(tail(&again), tail(&full));
+    // A broken save is refused saying what is wrong.
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, saved.replace("\"seat\": 0", "\"seat\": 5")).unwrap();
+    let (code, _, err) = human(&["--lines", "--resume", s(&bad)], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`seat` 5") && err.contains("players 0 to 1"),
+        "{err}"
+    );
+}
+
+/// Partnerships at the terminal: the person's partner is an agent (C-20),
+/// its question "may I go out?" is the person's to answer (C-18); a match
+/// is played to the target (C-24); bad options say what is accepted.
+#[test]
+fn classic_human_partnerships_matches_and_bad_options() {
+    let d = tmp("classic-human-4");
+    let (code, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-002",
+            "--set",
+            "players=4",
+            "--vs",
+            "greedy",
+            "--seat",
+            "1",
+            "--seed",
+            "5",
+            "--out",
+            s(&d),
+        ],
+        &firsts(5000),
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(
+        out.contains("you (P1) against greedy (P0, P2, P3), one hand, seed 5, classic-002, 4 players, partnerships (C-20): your partner is P3"),
+        "{out}"
+    );
+    assert!(out.contains("P1 (side 1) you: ask"), "{out}");
+    assert!(out.contains("side 1 (yours)"), "{out}");
+    assert!(out.contains("(your side is side 1)"), "{out}");
+    let (code, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-004",
+            "--match",
+            "--vs",
+            "random",
+            "--seed",
+            "2",
+            "--out",
+            s(&d),
+        ],
+        &firsts(20000),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("== hand 1: totals side 0"), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("the match is over: side "),
+        "{out}"
+    );
+    let (code, _, err) = human(&["--lines", "--rules", "classic-002", "--seat", "2"], "");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("--seat 2") && err.contains("seats are 0 to 1"),
+        "{err}"
+    );
+    let (code, _, err) = human(&["--lines", "--rules", "classic-002", "--vs", "nobody"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown classic agent `nobody`"), "{err}");
+    let (code, out, _) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-002",
+            "--seed",
+            "3",
+            "--out",
+            s(&d),
+        ],
+        "draw\nlay 7 2 1 0\nlay 7 9 9 9\nhint greedy\n42\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("P0 you: draw"), "{out}");
+    assert!(out.contains("P0 you: lay 7 2 1 0"), "{out}");
+    assert!(
+        out.contains("illegal: lay 7 9 9 9") || out.contains("bad action"),
+        "{out}"
+    );
+    assert!(out.contains("hint: greedy would play"), "{out}");
+    assert!(
+        out.contains("no move 42: the moves are numbered 1 to"),
+        "{out}"
+    );
+    assert!(out.contains("saved to"), "{out}");
 }

@@ -244,7 +244,7 @@ fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<Strin
 }
 
 /// A side's table in card notation.
-fn table_text(t: &SideTable) -> String {
+pub(crate) fn table_text(t: &SideTable) -> String {
     let mut items: Vec<String> = t
         .melds
         .iter()
@@ -269,7 +269,8 @@ fn table_text(t: &SideTable) -> String {
     }
 }
 
-fn pile_text(g: &ClassicState) -> String {
+/// The pile and the stock: their sizes, the top card, frozen or not.
+pub(crate) fn pile_text(g: &ClassicState) -> String {
     format!(
         "pile {} (top {}{}), stock {}",
         g.pile().len(),
@@ -352,11 +353,23 @@ fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result
         writeln!(out, "the game ended by an error: {e}")?;
         return Ok(());
     }
+    print_end(out, &g, labels)
+}
+
+/// The end of a hand: how it ended, every hand and table, the pile, and
+/// the score item by item per side (C-23).
+pub(crate) fn print_end(
+    out: &mut impl Write,
+    g: &ClassicState,
+    labels: &[String],
+) -> Result<(), CliError> {
+    let w = labels.iter().map(|l| l.len()).max().unwrap_or(2);
+    let sides = g.rules().sides();
     let Some(end) = g.end() else {
         writeln!(out, "(the game ends before the hand does)")?;
         return Ok(());
     };
-    writeln!(out, "{} after {} turns", end_text(&g, end), g.turns())?;
+    writeln!(out, "{} after {} turns", end_text(g, end), g.turns())?;
     writeln!(out, "at the end of the hand:")?;
     for (p, label) in labels.iter().enumerate().take(g.players()) {
         let hand = g.hand(p);
