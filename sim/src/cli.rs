@@ -132,7 +132,7 @@ pub enum Command {
         after_help = "How it works: each parameter moves within its range (declared by the agent, see `kanaszta agents`, or KEY=LO..HI), as a fraction of it. Step k draws a direction of ±1 per parameter and plays the agent at x + c_k·Δ and at x − c_k·Δ against every opponent on the same paired deals (--hands-per-step each), so the luck of the cards cancels from the difference of the two margins (raw points per hand, averaged over the opponents); x moves by a_k·(m+ − m−)/rms·Δ, rms the root mean square of those differences so far, so a step is a fraction a_k of each range. a_k = --step-size·((1 + A)/(k + A))^0.602 with A a tenth of --steps, c_k = --perturb/k^0.101. Whole-number parameters are rounded, and perturbed by at least 1 (a note says when c_k is less than one unit of the range); a start outside --param's range is refused (a default outside it is moved into it, with a note). --hands-per-step is even: the hands are paired deals.\n\
 Stopping: after --steps, or once settled: in the last --window steps every parameter's gradient estimate (m+ − m−)·Δ/2 averages within one standard error of 0, so no parameter has a direction left (--window 0: never stop early).\n\
 Output in --out: trace.csv (step; each parameter's value at the start of the step; delta_KEY, the direction; plus_KEY and minus_KEY, the values played; margin_plus, margin_minus; margin, their mean; gain, half their difference; perturb and step_size, c_k and a_k), best.txt (the tuned spec: the mean of the points after the last --window steps), run.json (the settings, the steps done, whether settled, and each parameter's range, start and best). The same --seed gives the same files for any --threads.\n\n\
-Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/"
+Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/\n  kanaszta tune --rules classic-002 --set players=4 --agent rules --param ask_margin=-500..500,wild_take --vs greedy,rules+greedy --hands-per-step 100 --steps 20\n      a classic player's parameters, both seats of its side playing it (C-20), against greedy and a side of rules and greedy; the margins are the side's points per hand (C-23); run.json says \"family\": \"classic\""
     )]
     Tune(cmd::tune::TuneArgs),
 }
@@ -141,8 +141,7 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
     /// Rules: a preset name (decorated-2003-02, decorated-2003-01; classic
-    /// canasta: classic-002, classic-003, classic-004 for play, tournament,
-    /// sweep, bench, replay and rules) or a JSON file.
+    /// canasta: classic-002, classic-003, classic-004) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
     rules: String,
     /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
@@ -171,13 +170,12 @@ impl RulesArgs {
     }
 
     /// The rules: the preset or file, then every `--set` in order. A
-    /// classic preset is refused: the commands that call this play
-    /// decorated canasta only.
+    /// classic preset is refused: the commands take it through
+    /// [`RulesArgs::classic`] first, and call this for decorated canasta.
     pub fn build(&self) -> Result<Rules, CliError> {
         if self.is_classic() {
             return Err(CliError::Input(format!(
-                "--rules {}: not yet for classic canasta in this command (classic rules are \
-                 accepted by kanaszta play, tournament, sweep, bench, replay and rules); here: a \
+                "--rules {}: classic canasta where decorated rules are read; here: a \
                  decorated preset ({}) or a rules JSON file",
                 self.rules,
                 kanaszta_engine::PRESETS.join(", ")

@@ -2,7 +2,7 @@
 //! users run them: rows per seat with the side named (C-20), a summary per
 //! agent whose win rates add to one, output identical for one and two
 //! threads, matches to 5,000 (C-12, C-24), shards merged into the run
-//! played whole, and the commands not yet on classic refusing it.
+//! played whole, and what is not yet on classic (`--sprt`) refusing it.
 
 mod common;
 

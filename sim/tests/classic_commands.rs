@@ -446,3 +446,125 @@ fn classic_human_partnerships_matches_and_bad_options() {
     );
     assert!(out.contains("saved to"), "{out}");
 }
+
+/// A classic player's number parameters tuned on a tiny budget: the trace
+/// has a row a step, best.txt the tuned spec within the range, run.json
+/// the classic rules; the same seed gives the same files on any thread
+/// count; partnerships tune against a side of mixed players.
+#[test]
+fn classic_tune_moves_a_players_parameters_on_a_tiny_budget() {
+    let d = tmp("classic-tune");
+    let tune = |dir: &str, threads: &str, extra: &[&str]| {
+        let out = d.join(dir);
+        let mut args = vec![
+            "tune",
+            "--rules",
+            "classic-002",
+            "--agent",
+            "rules",
+            "--param",
+            "wild_take,pair_keep=0..100",
+            "--vs",
+            "greedy",
+            "--hands-per-step",
+            "20",
+            "--steps",
+            "3",
+            "--window",
+            "0",
+            "--quiet",
+            "--threads",
+            threads,
+            "--out",
+        ];
+        args.push(s(&out));
+        args.extend_from_slice(extra);
+        (ok(&args), out)
+    };
+    let (text, one) = tune("one", "1", &[]);
+    assert!(
+        text.contains("rules tuned against greedy (3 of 3 steps)"),
+        "{text}"
+    );
+    let best = read(&one.join("best.txt"));
+    assert!(best.starts_with("rules:"), "{best}");
+    assert_eq!(text.lines().next().unwrap(), best.trim());
+    let (h, rows) = table(&one.join("trace.csv"));
+    assert_eq!(rows.len(), 3, "a row a step");
+    let keep = col(&h, "pair_keep");
+    for r in &rows {
+        let v: f64 = r[keep].parse().unwrap();
+        assert!((0.0..=100.0).contains(&v), "pair_keep {v} outside 0..100");
+    }
+    // The margins are points per classic hand, not all equal.
+    let plus = col(&h, "margin_plus");
+    let minus = col(&h, "margin_minus");
+    assert!(rows.iter().any(|r| r[plus] != r[minus]), "{rows:?}");
+    let run = read(&one.join("run.json"));
+    assert!(run.contains("\"family\": \"classic\""), "{run}");
+    assert!(run.contains("\"preset\": \"classic-002\""), "{run}");
+    let (_, two) = tune("two", "2", &[]);
+    assert_eq!(read(&one.join("trace.csv")), read(&two.join("trace.csv")));
+    assert_eq!(best, read(&two.join("best.txt")));
+    // Partnerships: the tuned player holds both seats of its side.
+    let four = d.join("four");
+    let text = ok(&[
+        "tune",
+        "--rules",
+        "classic-002",
+        "--set",
+        "players=4",
+        "--agent",
+        "rules",
+        "--param",
+        "ask_margin=-500..500",
+        "--vs",
+        "rules+greedy",
+        "--hands-per-step",
+        "8",
+        "--steps",
+        "1",
+        "--quiet",
+        "--out",
+        s(&four),
+    ]);
+    assert!(
+        text.contains("rules tuned against rules+greedy (1 of 1 steps)"),
+        "{text}"
+    );
+    let bad = d.join("bad");
+    for (extra, needles) in [
+        (
+            vec!["--vs", "rules+greedy"],
+            vec!["--vs rules+greedy", "with 2 players a side is one player"],
+        ),
+        (
+            vec!["--param", "hold_threes"],
+            vec![
+                "`hold_threes` is not a number in a range",
+                "wild_take (1..110)",
+            ],
+        ),
+        (
+            vec!["--vs", "ismcts:time=5"],
+            vec!["tune needs reproducible games", "time=0"],
+        ),
+    ] {
+        let mut args = vec![
+            "tune",
+            "--rules",
+            "classic-002",
+            "--agent",
+            "rules",
+            "--param",
+            "wild_take",
+            "--vs",
+            "greedy",
+            "--out",
+            s(&bad),
+        ];
+        args.extend(extra);
+        refused(&args, &needles);
+    }
+    assert!(!bad.exists(), "nothing written for a refused tuning");
+}
