@@ -387,7 +387,7 @@ pub(crate) fn print_end(
     for s in 0..sides {
         writeln!(out, "  side {s} table: {}", table_text(g.table(s)))?;
     }
-    writeln!(out, "  {}", pile_text(&g))?;
+    writeln!(out, "  {}", pile_text(g))?;
     let scores: Vec<_> = (0..sides).map(|s| g.side_score(s)).collect();
     let head: Vec<String> = (0..sides)
         .map(|s| format!("{:>8}", format!("side {s}")))
