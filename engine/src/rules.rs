@@ -800,7 +800,7 @@ impl fmt::Display for RulesError {
             RulesError::UnknownPreset(name) => write!(
                 f,
                 "unknown rules preset `{name}`: expected one of {} (decorated canasta), {} \
-                 (classic canasta, in play, tournament, sweep, bench, replay and rules)",
+                 (classic canasta)",
                 PRESETS.join(", "),
                 CLASSIC_PRESET_NAMES.join(", ")
             ),

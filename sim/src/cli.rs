@@ -55,7 +55,7 @@ pub enum Command {
     /// runs (play, tournament, merge): agents are rated through the pairs
     /// they played, e.g. the steps of a ladder, when all are linked.
     #[command(
-        after_help = "Example:\n  kanaszta ratings runs/greedy-random runs/rules-greedy --file ratings.csv\n      one Bradley–Terry table of random, greedy and rules from two runs, also written to ratings.csv"
+        after_help = "Example:\n  kanaszta ratings runs/greedy-random runs/rules-greedy --file ratings.csv\n      one Bradley–Terry table of random, greedy and rules from two runs, also written to ratings.csv\n  kanaszta ratings runs/ct runs/c4/all\n      the same for classic canasta runs (runs of one family and rule set only); a partnership is rated by its players, e.g. rules+greedy"
     )]
     Ratings(cmd::ratings::RatingsArgs),
     /// Engine and agent throughput: hands/s and actions/s per thread count.
@@ -88,12 +88,12 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Play one seeded hand between two agents (random by default), printed move by move, with its score.
     #[command(
-        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move\n  kanaszta demo --a rules --b greedy --seed 3\n      rules against greedy on deal 3, ending with the hands, tables and score items"
+        after_help = "Example:\n  kanaszta demo --seed 7 --set opening=90\n      one hand of two random agents with an opening minimum of 90, move by move\n  kanaszta demo --a rules --b greedy --seed 3\n      rules against greedy on deal 3, ending with the hands, tables and score items\n  kanaszta demo --rules classic-002 --set players=4 --a rules+greedy --b ismcts\n      a classic canasta hand with partnerships (C-20), the side of rules and greedy against two ismcts: game 0 of a play run of the same seed, as replay prints it, ending with each side's score (C-23)"
     )]
     Demo(cmd::demo::DemoArgs),
     /// Play a hand or a match against an agent in the terminal (--lines for pipes).
     #[command(
-        after_help = "Examples:\n  kanaszta human --vs ismcts:iters=500 --match\n      a whole match with the tax against ismcts, in the terminal; `help` at the prompt lists the commands\n  kanaszta human --vs rules --seed 7 --lines\n      the same deal every time, plain text, moves read line by line from standard input (numbers or the action notation), e.g. piped from a file"
+        after_help = "Examples:\n  kanaszta human --vs ismcts:iters=500 --match\n      a whole match with the tax against ismcts, in the terminal; `help` at the prompt lists the commands\n  kanaszta human --vs rules --seed 7 --lines\n      the same deal every time, plain text, moves read line by line from standard input (numbers or the action notation), e.g. piped from a file\n  kanaszta human --rules classic-002 --set players=4 --vs rules --seed 3\n      classic canasta at a table of four, rules in the other three seats (your partner too, C-20); a number or the classic notation (draw, take K 2 0 0, lay 8 3 0 0, discard 9, yes) is a move; save and --resume as in decorated games"
     )]
     Human(cmd::human::HumanArgs),
     /// List the legal actions of the player to move in a position (JSON file, `-` for stdin).
@@ -132,7 +132,7 @@ pub enum Command {
         after_help = "How it works: each parameter moves within its range (declared by the agent, see `kanaszta agents`, or KEY=LO..HI), as a fraction of it. Step k draws a direction of ±1 per parameter and plays the agent at x + c_k·Δ and at x − c_k·Δ against every opponent on the same paired deals (--hands-per-step each), so the luck of the cards cancels from the difference of the two margins (raw points per hand, averaged over the opponents); x moves by a_k·(m+ − m−)/rms·Δ, rms the root mean square of those differences so far, so a step is a fraction a_k of each range. a_k = --step-size·((1 + A)/(k + A))^0.602 with A a tenth of --steps, c_k = --perturb/k^0.101. Whole-number parameters are rounded, and perturbed by at least 1 (a note says when c_k is less than one unit of the range); a start outside --param's range is refused (a default outside it is moved into it, with a note). --hands-per-step is even: the hands are paired deals.\n\
 Stopping: after --steps, or once settled: in the last --window steps every parameter's gradient estimate (m+ − m−)·Δ/2 averages within one standard error of 0, so no parameter has a direction left (--window 0: never stop early).\n\
 Output in --out: trace.csv (step; each parameter's value at the start of the step; delta_KEY, the direction; plus_KEY and minus_KEY, the values played; margin_plus, margin_minus; margin, their mean; gain, half their difference; perturb and step_size, c_k and a_k), best.txt (the tuned spec: the mean of the points after the last --window steps), run.json (the settings, the steps done, whether settled, and each parameter's range, start and best). The same --seed gives the same files for any --threads.\n\n\
-Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/"
+Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/\n  kanaszta tune --rules classic-002 --set players=4 --agent rules --param ask_margin=-500..500,wild_take --vs greedy,rules+greedy --hands-per-step 100 --steps 20\n      a classic player's parameters, both seats of its side playing it (C-20), against greedy and a side of rules and greedy; the margins are the side's points per hand (C-23); run.json says \"family\": \"classic\""
     )]
     Tune(cmd::tune::TuneArgs),
 }
@@ -141,8 +141,7 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
     /// Rules: a preset name (decorated-2003-02, decorated-2003-01; classic
-    /// canasta: classic-002, classic-003, classic-004 for play, tournament,
-    /// sweep, bench, replay and rules) or a JSON file.
+    /// canasta: classic-002, classic-003, classic-004) or a JSON file.
     #[arg(long, default_value = "decorated-2003-02")]
     rules: String,
     /// Change one rule switch, e.g. --set tax=off --set opening=90 (repeatable).
@@ -171,13 +170,12 @@ impl RulesArgs {
     }
 
     /// The rules: the preset or file, then every `--set` in order. A
-    /// classic preset is refused: the commands that call this play
-    /// decorated canasta only.
+    /// classic preset is refused: the commands take it through
+    /// [`RulesArgs::classic`] first, and call this for decorated canasta.
     pub fn build(&self) -> Result<Rules, CliError> {
         if self.is_classic() {
             return Err(CliError::Input(format!(
-                "--rules {}: not yet for classic canasta in this command (classic rules are \
-                 accepted by kanaszta play, tournament, sweep, bench, replay and rules); here: a \
+                "--rules {}: classic canasta where decorated rules are read; here: a \
                  decorated preset ({}) or a rules JSON file",
                 self.rules,
                 kanaszta_engine::PRESETS.join(", ")

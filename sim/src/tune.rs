@@ -17,9 +17,49 @@
 //! estimate `(m+ − m−) Δ_i / 2` over the last `window` steps lies within one
 //! standard error of 0 for every parameter.
 
-use kanaszta_agents::{AgentSpec, Bounds};
+use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::{AgentSpec, Bounds, ParamDoc};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+/// An agent spec whose number parameters can be tuned: a decorated agent's
+/// ([`AgentSpec`]) or a classic player's ([`ClassicSpec`]).
+pub trait Tunable: Clone + std::fmt::Display {
+    /// The agent's name.
+    fn name(&self) -> &'static str;
+    /// The documented parameters, in canonical order.
+    fn docs(&self) -> &'static [ParamDoc];
+    /// The declared range of number parameter `key`.
+    fn bounds(&self, key: &str) -> Option<Bounds>;
+    /// The value of parameter `key` as text.
+    fn get(&self, key: &str) -> Option<String>;
+    /// This spec with `key` set to `value`.
+    fn with(&self, key: &str, value: &str) -> Result<Self, String>;
+}
+
+macro_rules! tunable {
+    ($t:ty) => {
+        impl Tunable for $t {
+            fn name(&self) -> &'static str {
+                <$t>::name(self)
+            }
+            fn docs(&self) -> &'static [ParamDoc] {
+                <$t>::docs(self)
+            }
+            fn bounds(&self, key: &str) -> Option<Bounds> {
+                <$t>::bounds(self, key)
+            }
+            fn get(&self, key: &str) -> Option<String> {
+                <$t>::get(self, key)
+            }
+            fn with(&self, key: &str, value: &str) -> Result<Self, String> {
+                <$t>::with(self, key, value).map_err(|e| e.to_string())
+            }
+        }
+    };
+}
+tunable!(AgentSpec);
+tunable!(ClassicSpec);
 
 /// One parameter tuned, with the range it moves in.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,7 +110,7 @@ impl TunedParam {
 }
 
 /// The spec of `base` with the parameters at fractions `x`.
-pub fn spec_at(base: &AgentSpec, params: &[TunedParam], x: &[f64]) -> Result<AgentSpec, String> {
+pub fn spec_at<S: Tunable>(base: &S, params: &[TunedParam], x: &[f64]) -> Result<S, String> {
     let mut s = base.clone();
     for (p, &xi) in params.iter().zip(x) {
         s = s

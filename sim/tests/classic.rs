@@ -2,7 +2,7 @@
 //! users run them: rows per seat with the side named (C-20), a summary per
 //! agent whose win rates add to one, output identical for one and two
 //! threads, matches to 5,000 (C-12, C-24), shards merged into the run
-//! played whole, and the commands not yet on classic refusing it.
+//! played whole, and what is not yet on classic (`--sprt`) refusing it.
 
 mod common;
 
@@ -421,10 +421,14 @@ fn classic_merge_refuses_other_runs_with_the_reason() {
         args.extend(["--out", x.as_str()]);
         refused(&args, &needles);
     }
-    // A decorated reader of run.json names the family it met.
+    // Ratings take runs of one family only, naming both.
     refused(
-        &["ratings", &p("s0")],
-        &["a run of classic canasta", "runs of decorated canasta only"],
+        &["ratings", &p("s0"), &p("dec")],
+        &[
+            "a run of classic canasta",
+            "of decorated canasta",
+            "of one family",
+        ],
     );
 }
 

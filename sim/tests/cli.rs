@@ -62,7 +62,7 @@ fn bad_rule_switch_is_a_clear_error() {
     let (code, _, err) = kanaszta(&["demo", "--set", "taxes=off"]);
     assert_eq!(code, 1);
     assert!(err.contains("unknown rule switch"), "{err}");
-    let (code, _, err) = kanaszta(&["demo", "--rules", "classic"]);
+    let (code, _, err) = kanaszta(&["demo", "--rules", "decorated-1999"]);
     assert_eq!(code, 1);
     assert!(err.contains("decorated-2003-02"), "{err}");
     assert!(!err.contains("panicked"));

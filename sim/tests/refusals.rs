@@ -180,10 +180,6 @@ fn tune_refusals_name_what_is_accepted() {
             (&["--step-size", "-0.5"], &["--step-size -0.5", "(0, 1]"]),
             (&["--threads", "5000"], &["--threads 5000", "at most 1024"]),
             (
-                &["--rules", "classic-002"],
-                &["not yet for classic canasta", "decorated-2003-02"],
-            ),
-            (
                 &["--set", "opening=-5"],
                 &["bad value `-5` for `opening`", "0 to 1000"],
             ),

@@ -104,45 +104,11 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    c.specs[0].check("--a", c.rules.players as usize)?;
-    c.specs[1].check("--b", c.rules.players as usize)?;
+    let (hands, labels) = play_game(&c, game)?;
     let deal = if c.paired { game / 2 } else { game };
     let swapped = c.paired && game % 2 == 1;
-    let deal_seed = seed::deal(c.seed, deal);
     let players = c.rules.players as usize;
     let names = [c.specs[0].name().to_string(), c.specs[1].name().to_string()];
-    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
-        .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
-        .collect();
-    let rngs_of = |h: u32| {
-        let s = seed::match_hand(deal_seed, h);
-        (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
-    };
-    let mut m = ClassicMatch::new(c.rules, deal_seed);
-    let mut hands: Vec<PlayedHand> = Vec::new();
-    loop {
-        let start = m.next_hand();
-        let mut state = start.clone();
-        let mut rngs = rngs_of(m.hands_played());
-        let mut log = ActionLog::default();
-        let r = play_turns_observed(&mut state, &mut agents, &mut rngs, &mut log);
-        if r.as_ref().is_err_and(|e| e.action.is_some()) {
-            // The refused action was not played.
-            log.0.pop();
-        }
-        let error = r.err().map(|e| e.to_string());
-        hands.push(PlayedHand {
-            start,
-            actions: log.0,
-            error: error.clone(),
-        });
-        if error.is_some() || c.mode == Mode::Hands {
-            break;
-        }
-        if m.record(&state) != ClassicMatchResult::Playing {
-            break;
-        }
-    }
     if let Some(h) = hand {
         if h as usize >= hands.len() {
             return Err(CliError::Input(format!(
@@ -151,14 +117,6 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    let label = |p: usize| {
-        format!(
-            "{} {}",
-            seat_name(&hands[0].start, p),
-            c.specs[agent_of(p, swapped)].spec(p / 2)
-        )
-    };
-    let labels: Vec<String> = (0..players).map(label).collect();
     let mut out = std::io::stdout().lock();
     quiet_pipe((|| -> Result<(), CliError> {
         writeln!(
@@ -197,8 +155,96 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
     Ok(ExitCode::SUCCESS)
 }
 
+/// `kanaszta demo --rules classic-…`: one hand, game 0 of a `play` run of
+/// the same rules, sides and seed (so `replay` with `--game 0` shows the
+/// same hand), printed as `replay` prints it.
+pub fn demo(rules: ClassicRules, specs: [SideSpec; 2], seed: u64) -> Result<ExitCode, CliError> {
+    let c = ClassicReplay {
+        command: "demo".into(),
+        rules,
+        specs,
+        seed,
+        mode: Mode::Hands,
+        paired: false,
+        games: None,
+    };
+    let (hands, labels) = play_game(&c, 0)?;
+    let players = c.rules.players as usize;
+    let how = if c.rules.partnerships() {
+        ", partnerships (C-20)"
+    } else {
+        ""
+    };
+    let mut out = std::io::stdout().lock();
+    quiet_pipe((|| -> Result<(), CliError> {
+        writeln!(
+            out,
+            "kanaszta demo: seed {seed}, {players} players{how}, {}: {}",
+            c.rules.preset,
+            labels.join(", ")
+        )?;
+        for h in &hands {
+            print_hand(&mut out, h, &labels)?;
+        }
+        Ok(())
+    })())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays game `game` of the run as the run played it: its hands (one in
+/// mode hands, else the match's) and each seat's label (`P0 rules`).
+fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
+    c.specs[0].check("--a", c.rules.players as usize)?;
+    c.specs[1].check("--b", c.rules.players as usize)?;
+    let deal = if c.paired { game / 2 } else { game };
+    let swapped = c.paired && game % 2 == 1;
+    let deal_seed = seed::deal(c.seed, deal);
+    let players = c.rules.players as usize;
+    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+        .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
+        .collect();
+    let rngs_of = |h: u32| {
+        let s = seed::match_hand(deal_seed, h);
+        (0..players).map(|p| seat_rng(s, p)).collect::<Vec<_>>()
+    };
+    let mut m = ClassicMatch::new(c.rules, deal_seed);
+    let mut hands: Vec<PlayedHand> = Vec::new();
+    loop {
+        let start = m.next_hand();
+        let mut state = start.clone();
+        let mut rngs = rngs_of(m.hands_played());
+        let mut log = ActionLog::default();
+        let r = play_turns_observed(&mut state, &mut agents, &mut rngs, &mut log);
+        if r.as_ref().is_err_and(|e| e.action.is_some()) {
+            // The refused action was not played.
+            log.0.pop();
+        }
+        let error = r.err().map(|e| e.to_string());
+        hands.push(PlayedHand {
+            start,
+            actions: log.0,
+            error: error.clone(),
+        });
+        if error.is_some() || c.mode == Mode::Hands {
+            break;
+        }
+        if m.record(&state) != ClassicMatchResult::Playing {
+            break;
+        }
+    }
+    let label = |p: usize| {
+        format!(
+            "{} {}",
+            seat_name(&hands[0].start, p),
+            c.specs[agent_of(p, swapped)].spec(p / 2)
+        )
+    };
+    let labels: Vec<String> = (0..players).map(label).collect();
+    Ok((hands, labels))
+}
+
 /// A side's table in card notation.
-fn table_text(t: &SideTable) -> String {
+pub(crate) fn table_text(t: &SideTable) -> String {
     let mut items: Vec<String> = t
         .melds
         .iter()
@@ -223,7 +269,8 @@ fn table_text(t: &SideTable) -> String {
     }
 }
 
-fn pile_text(g: &ClassicState) -> String {
+/// The pile and the stock: their sizes, the top card, frozen or not.
+pub(crate) fn pile_text(g: &ClassicState) -> String {
     format!(
         "pile {} (top {}{}), stock {}",
         g.pile().len(),
@@ -306,11 +353,23 @@ fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result
         writeln!(out, "the game ended by an error: {e}")?;
         return Ok(());
     }
+    print_end(out, &g, labels)
+}
+
+/// The end of a hand: how it ended, every hand and table, the pile, and
+/// the score item by item per side (C-23).
+pub(crate) fn print_end(
+    out: &mut impl Write,
+    g: &ClassicState,
+    labels: &[String],
+) -> Result<(), CliError> {
+    let w = labels.iter().map(|l| l.len()).max().unwrap_or(2);
+    let sides = g.rules().sides();
     let Some(end) = g.end() else {
         writeln!(out, "(the game ends before the hand does)")?;
         return Ok(());
     };
-    writeln!(out, "{} after {} turns", end_text(&g, end), g.turns())?;
+    writeln!(out, "{} after {} turns", end_text(g, end), g.turns())?;
     writeln!(out, "at the end of the hand:")?;
     for (p, label) in labels.iter().enumerate().take(g.players()) {
         let hand = g.hand(p);
@@ -328,7 +387,7 @@ fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result
     for s in 0..sides {
         writeln!(out, "  side {s} table: {}", table_text(g.table(s)))?;
     }
-    writeln!(out, "  {}", pile_text(&g))?;
+    writeln!(out, "  {}", pile_text(g))?;
     let scores: Vec<_> = (0..sides).map(|s| g.side_score(s)).collect();
     let head: Vec<String> = (0..sides)
         .map(|s| format!("{:>8}", format!("side {s}")))

@@ -3,6 +3,10 @@
 //! prints a hand of a run. With more than two players (`--set players=N`,
 //! 2 to 6, D-2.1) each plays alone: agent A holds the even seats and B the
 //! odd ones.
+//!
+//! Under `--rules classic-…` the hand is classic canasta's (2 to 6
+//! players, partnerships with four, C-20), game 0 of a `play` run of the
+//! same rules, sides and seed, printed as `replay` prints it.
 
 use super::parse_agent;
 use super::replay::{print_hand, recorders, HandPrint};
@@ -21,7 +25,8 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The agent in seat 0 (see `kanaszta agents`), e.g. rules, greedy;
-    /// with more players, in every even seat.
+    /// with more players, in every even seat. Classic canasta: a side, one
+    /// spec or one per seat of the side joined by `+` (rules+greedy).
     #[arg(long, default_value = "random", value_name = "AGENT")]
     a: String,
     /// The agent in seat 1; with more players, in every odd seat.
@@ -33,6 +38,13 @@ pub struct DemoArgs {
 
 /// Runs `kanaszta demo`.
 pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
+    if let Some(rules) = d.rules.classic()? {
+        let specs = [
+            super::play::parse_classic_side(&d.a)?,
+            super::play::parse_classic_side(&d.b)?,
+        ];
+        return super::classic_replay::demo(rules, specs, d.seed);
+    }
     let a = parse_agent(&d.a)?;
     let b = parse_agent(&d.b)?;
     let rules = d.rules.build()?;

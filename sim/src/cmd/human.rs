@@ -1,10 +1,13 @@
 //! `kanaszta human`: a person plays against an agent in the terminal. The
 //! game is the state machine of [`crate::human`]; this module reads the
-//! person's lines (a terminal or a pipe) and writes what it says.
+//! person's lines (a terminal or a pipe) and writes what it says. Under
+//! `--rules classic-…` (or resuming a saved classic game) the game is
+//! [`crate::human::classic`]'s, read and written the same way.
 
 use super::parse_agent;
 use crate::cli::RulesArgs;
 use crate::error::CliError;
+use crate::human::classic::{ClassicConfig, ClassicSaveFile, ClassicSession};
 use crate::human::save::SaveFile;
 use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
@@ -22,32 +25,35 @@ const LINE_LIMIT: u64 = 4096;
 /// Options of `kanaszta human`.
 #[derive(Args, Debug, Clone)]
 pub struct HumanArgs {
-    /// The agent to play against (see `kanaszta agents`).
+    /// The agent to play against (see `kanaszta agents`); classic canasta:
+    /// the agent in every other seat, a partner's included.
     #[arg(long, default_value = "rules", value_name = "AGENT")]
     vs: String,
     /// The agent `hint` asks (`hint AGENT` asks another).
     #[arg(long, default_value = "ismcts", value_name = "AGENT")]
     hint: String,
-    /// Your seat: 0 or 1.
+    /// Your seat: 0 or 1 (classic canasta: 0 to the players less one).
     #[arg(long, default_value_t = 0, value_name = "S")]
     seat: usize,
     /// Seed of the deal and of the agent (default: from the clock; shown at the start).
     #[arg(long)]
     seed: Option<u64>,
-    /// Play a whole match (to the target, with the tax) instead of one hand.
+    /// Play a whole match (to the target, with the tax; classic canasta: to
+    /// the target, C-24) instead of one hand.
     #[arg(long = "match", id = "is_match")]
     is_match: bool,
     /// A rated game: no undo, no hints.
     #[arg(long)]
     rated: bool,
-    /// Play one hand from a position (the engine's JSON position format).
+    /// Play one hand from a position (the engine's JSON position format;
+    /// decorated canasta).
     #[arg(long, value_name = "FILE", conflicts_with = "is_match")]
     position: Option<String>,
     /// Resume a game saved with `save` (or left at the end of the input).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["vs", "seat", "seed", "is_match", "rated", "position"])]
     resume: Option<PathBuf>,
     /// Directory for hands.csv (each finished hand appended, the columns of
-    /// `kanaszta play`) and save.json.
+    /// `kanaszta play`; not for classic canasta) and save.json.
     /// The directory is checked before the game: one that cannot take them
     /// is refused.
     #[arg(long, default_value = "kanaszta-human", value_name = "DIR")]
@@ -83,6 +89,12 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
     let pace = a
         .pace
         .unwrap_or(if terminal { Pace::Turn } else { Pace::None });
+    if a.resume.is_none() {
+        if let Some(classic) = classic_session(&a, None)? {
+            check_out(&a.out)?;
+            return play_out(classic, !terminal);
+        }
+    }
     let position = match &a.position {
         Some(p) => {
             let text = input::read_text(p, "position", input::JSON_LIMIT)?;
@@ -94,11 +106,7 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
-    let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
-    });
+    let seed = a.seed.unwrap_or_else(clock_seed);
     let cfg = Config {
         vs: parse_agent(&a.vs)?,
         hint: parse_agent(&a.hint)?,
@@ -113,10 +121,14 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         position,
         out: Some(a.out.clone()),
     };
-    let mut session = match &a.resume {
+    let session = match &a.resume {
         Some(path) => {
             let text =
                 input::read_text(&path.display().to_string(), "saved game", input::JSON_LIMIT)?;
+            if let Some(classic) = classic_session(&a, Some(&text))? {
+                check_out(&a.out)?;
+                return play_out(classic, !terminal);
+            }
             let save = SaveFile::from_json(&text)
                 .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
             Session::resume(&save, cfg)?
@@ -124,7 +136,100 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         None => Session::new(cfg)?,
     };
     check_out(&a.out)?;
-    let echo = !terminal;
+    play_out(session, !terminal)
+}
+
+/// A classic canasta game (`--rules classic-…`, or `--resume` of a saved
+/// classic game, `resume` its text); `None` for decorated canasta.
+fn classic_session(
+    a: &HumanArgs,
+    resume: Option<&str>,
+) -> Result<Option<ClassicSession>, CliError> {
+    if let Some(text) = resume {
+        if !ClassicSaveFile::is_classic(text) {
+            return Ok(None);
+        }
+        let path = a.resume.as_deref().unwrap_or(Path::new("")).display();
+        let save = ClassicSaveFile::from_json(text)
+            .map_err(|e| CliError::Input(format!("{path}: {e}")))?;
+        return ClassicSession::resume(&save, Some(a.out.clone())).map(Some);
+    }
+    let Some(rules) = a.rules.classic()? else {
+        return Ok(None);
+    };
+    if a.position.is_some() {
+        return Err(CliError::Input(
+            "--position: a classic canasta game at the terminal starts from a deal; play a \
+             classic position with kanaszta legal, check and apply"
+                .into(),
+        ));
+    }
+    let seed = a.seed.unwrap_or_else(clock_seed);
+    let cfg = ClassicConfig {
+        vs: super::play::parse_classic_agent(&a.vs)?,
+        hint: super::play::parse_classic_agent(&a.hint)?,
+        seat: a.seat,
+        name: a.name.clone(),
+        seed,
+        is_match: a.is_match,
+        rated: a.rated,
+        rules,
+        out: Some(a.out.clone()),
+    };
+    ClassicSession::new(cfg).map(Some)
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+}
+
+/// A game at the terminal, of either family.
+trait Terminal {
+    fn start(&mut self, out: &mut String);
+    fn waiting(&self) -> Await;
+    fn exit_code(&self) -> u8;
+    fn prompt(&self) -> &'static str;
+    fn input(&mut self, line: &str, out: &mut String);
+    fn end_of_input(&mut self, out: &mut String) -> u8;
+    fn interrupted(&mut self, name: &str, out: &mut String) -> bool;
+}
+
+macro_rules! terminal {
+    ($t:ty) => {
+        impl Terminal for $t {
+            fn start(&mut self, out: &mut String) {
+                <$t>::start(self, out)
+            }
+            fn waiting(&self) -> Await {
+                <$t>::waiting(self)
+            }
+            fn exit_code(&self) -> u8 {
+                <$t>::exit_code(self)
+            }
+            fn prompt(&self) -> &'static str {
+                <$t>::prompt(self)
+            }
+            fn input(&mut self, line: &str, out: &mut String) {
+                <$t>::input(self, line, out)
+            }
+            fn end_of_input(&mut self, out: &mut String) -> u8 {
+                <$t>::end_of_input(self, out)
+            }
+            fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
+                <$t>::interrupted(self, name, out)
+            }
+        }
+    };
+}
+terminal!(Session);
+terminal!(ClassicSession);
+
+/// Plays the game with the person's lines until it is over, saved or
+/// stopped; `echo` repeats each line read (a pipe).
+fn play_out(mut session: impl Terminal, echo: bool) -> Result<ExitCode, CliError> {
     let mut text = String::new();
     session.start(&mut text);
     let lines = read_lines();

@@ -8,12 +8,18 @@
 //! (hands or matches; ties count half). The intervals are those of the fit,
 //! which treats games as independent: the seat-swapped pairing and the hands
 //! of one match are not modelled, so read them as approximate.
+//!
+//! Runs of classic canasta are rated alike, from their summaries or from
+//! their `hands.csv` (a side's players are named as in the summary,
+//! `rules+greedy`); runs of the two families are not mixed.
 
+use crate::classic::run::StoredClassicRules;
 use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::{Manifest, Mode, Shard};
+use crate::runner::{Manifest, Mode, RuleFamily, Shard};
 use crate::stats::bradley_terry;
 use clap::Args;
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -63,10 +69,16 @@ pub fn run(a: RatingsArgs) -> Result<ExitCode, CliError> {
     super::print(&r.text)
 }
 
+/// The run.json of a run of either family.
+enum RunManifest {
+    Decorated(Manifest),
+    Classic(Manifest<StoredClassicRules>),
+}
+
 /// The run described by the run.json beside a summary, if there is one.
 /// A run still being written (its lock held), or stopped early, is marked
 /// incomplete, with a note: its games so far are rated.
-fn run_of(f: &Path) -> Result<Option<Manifest>, CliError> {
+fn run_of(f: &Path) -> Result<Option<RunManifest>, CliError> {
     let dir = dir_of(f);
     let live = crate::lock::holder(&dir);
     match &live {
@@ -84,23 +96,41 @@ fn run_of(f: &Path) -> Result<Option<Manifest>, CliError> {
         ),
         None => {}
     }
-    if dir.join("run.json").is_file() {
-        let mut m = Manifest::read(&dir)?;
-        if live.is_some() {
-            m.complete = Some(false);
-        } else if m.complete == Some(false) {
-            eprintln!(
-                "kanaszta: note: {}/run.json says the run is incomplete ({} of its {} games \
-                 played): only those are rated",
-                dir.display(),
-                m.games_done.unwrap_or(0),
-                m.shard_games()
-            );
-        }
-        Ok(Some(m))
-    } else {
-        Ok(None)
+    if !dir.join("run.json").is_file() {
+        return Ok(None);
     }
+    if crate::runner::run_family(&dir)?.as_deref() == Some("classic") {
+        let m = crate::runner::read_manifest::<StoredClassicRules>(&dir)?;
+        Ok(Some(RunManifest::Classic(incomplete(
+            m,
+            &dir,
+            live.is_some(),
+        ))))
+    } else {
+        let m = Manifest::read(&dir)?;
+        Ok(Some(RunManifest::Decorated(incomplete(
+            m,
+            &dir,
+            live.is_some(),
+        ))))
+    }
+}
+
+/// A run's manifest marked incomplete while its lock is held; a note when
+/// its run.json says it was stopped early.
+fn incomplete<R: RuleFamily>(mut m: Manifest<R>, dir: &Path, live: bool) -> Manifest<R> {
+    if live {
+        m.complete = Some(false);
+    } else if m.complete == Some(false) {
+        eprintln!(
+            "kanaszta: note: {}/run.json says the run is incomplete ({} of its {} games \
+             played): only those are rated",
+            dir.display(),
+            m.games_done.unwrap_or(0),
+            m.shard_games()
+        );
+    }
+    m
 }
 
 /// The directory of a summary (or the directory given).
@@ -153,99 +183,132 @@ fn gcd(a: u32, b: u32) -> u32 {
 /// with a note; when neither holds all of the other's games, the two are
 /// refused.
 fn once_each(files: Vec<PathBuf>) -> Result<Vec<PathBuf>, CliError> {
-    let mut kept: Vec<(PathBuf, Option<Manifest>)> = Vec::new();
+    let mut kept: Vec<(PathBuf, Option<RunManifest>)> = Vec::new();
     for f in files {
         let m = run_of(&f)?;
         let mut keep = true;
         let mut i = 0;
         while i < kept.len() {
             let (g, other) = &kept[i];
-            let (Some(a), Some(b)) = (&m, other) else {
-                i += 1;
-                continue;
-            };
-            // The two as if of one length: they share games 0 to the
-            // shorter's count.
-            let mut b_as_a = b.clone();
-            b_as_a.games = a.games;
-            if super::merge::difference(a, &b_as_a).is_some()
-                || !overlap(&a.shard, &b.shard)
-                || a.games.min(b.games) == 0
-            {
-                i += 1;
-                continue;
-            }
-            let whole = |x: &Manifest| x.complete != Some(false);
-            let games = |x: &Manifest| {
-                if a.games == b.games {
-                    String::new()
-                } else {
-                    format!(", {} {}", x.games, x.mode)
+            let shared = match (&m, other) {
+                (Some(RunManifest::Decorated(a)), Some(RunManifest::Decorated(b))) => {
+                    shared_games(a, b, &f, g)?
                 }
+                (Some(RunManifest::Classic(a)), Some(RunManifest::Classic(b))) => {
+                    shared_games(a, b, &f, g)?
+                }
+                _ => Shared::None,
             };
-            let run = if a.games == b.games {
-                format!(
-                    "one run ({} {}, seed {}, {} {})",
-                    a.command,
-                    a.agents.join(" "),
-                    a.seed,
-                    a.games,
-                    a.mode
-                )
-            } else {
-                format!(
-                    "runs of one seed and rules ({} {}, seed {}, {} and {} {}: game N of \
-                     either is the same game)",
-                    a.command,
-                    a.agents.join(" "),
-                    a.seed,
-                    a.games.min(b.games),
-                    a.games.max(b.games),
-                    a.mode
-                )
-            };
-            if whole(b) && b.games >= a.games && covers(&b.shard, &a.shard) {
-                eprintln!(
-                    "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
-                     they are counted once, from {}",
-                    f.display(),
-                    a.shard,
-                    games(a),
-                    g.display(),
-                    b.shard,
-                    g.display()
-                );
-                keep = false;
-                break;
+            match shared {
+                Shared::None => i += 1,
+                Shared::InKept => {
+                    keep = false;
+                    break;
+                }
+                Shared::InNew => {
+                    kept.remove(i);
+                }
             }
-            if whole(a) && a.games >= b.games && covers(&a.shard, &b.shard) {
-                eprintln!(
-                    "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
-                     they are counted once, from {}",
-                    g.display(),
-                    b.shard,
-                    games(b),
-                    f.display(),
-                    a.shard,
-                    f.display()
-                );
-                kept.remove(i);
-                continue;
-            }
-            return Err(CliError::Input(format!(
-                "{} (shard {}) and {} (shard {}) hold some of the same games of {run}; \
-                 pass each game once: either the shards or their merge, or the longer run alone",
-                g.display(),
-                b.shard,
-                f.display(),
-                a.shard
-            )));
         }
         if keep {
             kept.push((f, m));
         }
     }
     Ok(kept.into_iter().map(|(f, _)| f).collect())
+}
+
+/// Which of two inputs holds the games they share.
+enum Shared {
+    /// They share no game.
+    None,
+    /// The kept input holds all of the new one's games.
+    InKept,
+    /// The new input holds all of the kept one's games.
+    InNew,
+}
+
+/// Whether the run `a` of the new input `f` and the run `b` of the kept
+/// input `g` share games, and which holds the other's (with a note);
+/// refused when neither does.
+fn shared_games<R: RuleFamily>(
+    a: &Manifest<R>,
+    b: &Manifest<R>,
+    f: &Path,
+    g: &Path,
+) -> Result<Shared, CliError> {
+    // The two as if of one length: they share games 0 to the
+    // shorter's count.
+    let mut b_as_a = b.clone();
+    b_as_a.games = a.games;
+    if super::merge::difference(a, &b_as_a).is_some()
+        || !overlap(&a.shard, &b.shard)
+        || a.games.min(b.games) == 0
+    {
+        return Ok(Shared::None);
+    }
+    let whole = |x: &Manifest<R>| x.complete != Some(false);
+    let games = |x: &Manifest<R>| {
+        if a.games == b.games {
+            String::new()
+        } else {
+            format!(", {} {}", x.games, x.mode)
+        }
+    };
+    let run = if a.games == b.games {
+        format!(
+            "one run ({} {}, seed {}, {} {})",
+            a.command,
+            a.agents.join(" "),
+            a.seed,
+            a.games,
+            a.mode
+        )
+    } else {
+        format!(
+            "runs of one seed and rules ({} {}, seed {}, {} and {} {}: game N of \
+                 either is the same game)",
+            a.command,
+            a.agents.join(" "),
+            a.seed,
+            a.games.min(b.games),
+            a.games.max(b.games),
+            a.mode
+        )
+    };
+    if whole(b) && b.games >= a.games && covers(&b.shard, &a.shard) {
+        eprintln!(
+            "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
+                 they are counted once, from {}",
+            f.display(),
+            a.shard,
+            games(a),
+            g.display(),
+            b.shard,
+            g.display()
+        );
+        return Ok(Shared::InKept);
+    }
+    if whole(a) && a.games >= b.games && covers(&a.shard, &b.shard) {
+        eprintln!(
+            "kanaszta: note: {} (shard {}{}) holds games also in {} (shard {}) of {run}; \
+                 they are counted once, from {}",
+            g.display(),
+            b.shard,
+            games(b),
+            f.display(),
+            a.shard,
+            f.display()
+        );
+        return Ok(Shared::InNew);
+    }
+    Err(CliError::Input(format!(
+        "{} (shard {}) and {} (shard {}) hold some of the same games of {run}; \
+             pass each game once: either the shards or their merge, or the longer run alone",
+        g.display(),
+        b.shard,
+        f.display(),
+        a.shard
+    )))
 }
 
 /// The rating table: the text for stdout and the CSV (`RATING_COLUMNS`).
@@ -328,6 +391,23 @@ fn read_summary(
     Ok(())
 }
 
+/// The rules of one series of a run, of either family.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunRules {
+    Decorated(Rules),
+    Classic(ClassicRules),
+}
+
+impl RunRules {
+    /// The family as messages name it.
+    fn family(&self) -> &'static str {
+        match self {
+            RunRules::Decorated(_) => "decorated canasta",
+            RunRules::Classic(_) => "classic canasta",
+        }
+    }
+}
+
 /// One summary CSV to rate: its name (for messages), its text, and the
 /// rules of its run when known (from the `run.json` beside it), so that
 /// runs under different rules are not mixed.
@@ -335,7 +415,7 @@ pub struct Input {
     pub name: String,
     pub text: String,
     /// The distinct rule sets of the run's series.
-    pub rules: Option<Vec<Rules>>,
+    pub rules: Option<Vec<RunRules>>,
 }
 
 impl Input {
@@ -372,10 +452,24 @@ impl Input {
         }
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
-            let mut all: Vec<Rules> = Vec::new();
-            for s in Manifest::read(dir)?.series {
-                if !all.contains(&s.rules) {
-                    all.push(s.rules);
+            let series: Vec<RunRules> =
+                if crate::runner::run_family(dir)?.as_deref() == Some("classic") {
+                    crate::runner::read_manifest::<StoredClassicRules>(dir)?
+                        .series
+                        .into_iter()
+                        .map(|s| RunRules::Classic(s.rules.0))
+                        .collect()
+                } else {
+                    Manifest::read(dir)?
+                        .series
+                        .into_iter()
+                        .map(|s| RunRules::Decorated(s.rules))
+                        .collect()
+                };
+            let mut all: Vec<RunRules> = Vec::new();
+            for r in series {
+                if !all.contains(&r) {
+                    all.push(r);
                 }
             }
             Some(all)
@@ -393,7 +487,7 @@ impl Input {
 /// When `text` is a `hands.csv`, the summary rows it amounts to (hand
 /// wins, ties and hands per agent and opponent, under the settings of its
 /// rows) and the rules its `rule_*` columns give; `None` for any other CSV.
-fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>)>, CliError> {
+fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<RunRules>)>, CliError> {
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(text.as_bytes());
@@ -407,6 +501,13 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>
     else {
         return Ok(None);
     };
+    let classic_keys: Vec<String> = ClassicRules::keys()
+        .iter()
+        .map(|k| format!("rule_{k}"))
+        .collect();
+    if classic_keys.iter().all(|k| at(k).is_some()) {
+        return classic_summary_of_hands(r, &header, name).map(Some);
+    }
     let keys = crate::rows::rule_columns();
     let rule_at: Vec<usize> = keys
         .iter()
@@ -422,7 +523,7 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>
     // (agent, opponent) -> (wins, ties, hands), in first-seen order.
     type Pair = (String, String);
     let mut pairs: Vec<(Pair, (u64, u64, u64))> = Vec::new();
-    let mut rules: Vec<Rules> = Vec::new();
+    let mut rules: Vec<RunRules> = Vec::new();
     let mut seen: Vec<Vec<String>> = Vec::new();
     for (line, rec) in r.records().enumerate() {
         let line = line + 2;
@@ -433,7 +534,7 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>
             let r = crate::rows::rules_from_values(&values)
                 .map_err(|e| CliError::Input(format!("{name} line {line}: rule columns: {e}")))?;
             seen.push(values);
-            rules.push(r);
+            rules.push(RunRules::Decorated(r));
         }
         let w = match field(won) {
             "true" => 1,
@@ -460,6 +561,15 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>
             None => pairs.push((key, (w, t, 1))),
         }
     }
+    Ok(Some((hand_summary(pairs), rules)))
+}
+
+/// Hand wins, ties and hands of each agent against each opponent, in
+/// first-seen order.
+type HandPairs = Vec<((String, String), (u64, u64, u64))>;
+
+/// The summary rows of counted hands.
+fn hand_summary(pairs: HandPairs) -> String {
     let mut out = String::from(
         "settings,agent,opponent,hand_wins,hand_ties,hands,match_wins,match_draws,matches\n",
     );
@@ -470,7 +580,108 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<Rules>
             csv_cell(&b)
         ));
     }
-    Ok(Some((out, rules)))
+    out
+}
+
+/// The summary rows of a classic `hands.csv` (its rows one per seat,
+/// sim/CSV.md) and the rules of its `rule_*` columns. As in a classic
+/// run's summary, a hand counts once for each agent at the table (a side
+/// named by its players, `side_agents`), won when a seat of it won (its
+/// side scored highest, C-23), tied when no side did.
+fn classic_summary_of_hands(
+    mut r: csv::Reader<&[u8]>,
+    header: &csv::StringRecord,
+    name: &str,
+) -> Result<(String, Vec<RunRules>), CliError> {
+    let at = |w: &str| {
+        header.iter().position(|h| h == w).ok_or_else(|| {
+            CliError::Input(format!(
+                "{name}: a classic hands.csv without the column `{w}`; expected the hands.csv \
+                 of kanaszta play, merge or human under --rules classic-…"
+            ))
+        })
+    };
+    let [series, game, hand, agent, opponent, won, winner] = [
+        "series",
+        "game",
+        "hand",
+        "side_agents",
+        "opponent",
+        "won",
+        "hand_winner",
+    ]
+    .map(at);
+    let (series, game, hand, agent, opponent, won, winner) =
+        (series?, game?, hand?, agent?, opponent?, won?, winner?);
+    let keys: Vec<&str> = ClassicRules::keys();
+    let rule_at: Vec<usize> = keys
+        .iter()
+        .map(|k| at(&format!("rule_{k}")))
+        .collect::<Result<_, _>>()?;
+    let mut pairs: HandPairs = Vec::new();
+    let mut rules: Vec<RunRules> = Vec::new();
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    // The hand being read (series, game, hand) and the agents counted in it.
+    let mut current: Option<[String; 3]> = None;
+    let mut counted: Vec<(String, String, bool)> = Vec::new();
+    let mut flush = |counted: &mut Vec<(String, String, bool)>, tie: bool| {
+        for (a, b, w) in counted.drain(..) {
+            let key = (a, b);
+            let (w, t) = (u64::from(w), u64::from(tie));
+            match pairs.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, c)) => {
+                    c.0 += w;
+                    c.1 += t;
+                    c.2 += 1;
+                }
+                None => pairs.push((key, (w, t, 1))),
+            }
+        }
+    };
+    let mut tie = false;
+    for (line, rec) in r.records().enumerate() {
+        let line = line + 2;
+        let rec = rec.map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?;
+        let field = |i: usize| rec.get(i).unwrap_or("").trim();
+        let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
+        if !seen.contains(&values) {
+            let mut c = ClassicRules::default();
+            for (k, v) in keys.iter().zip(&values) {
+                c.set(k, v).map_err(|e| {
+                    CliError::Input(format!("{name} line {line}: rule columns: {e}"))
+                })?;
+            }
+            seen.push(values);
+            rules.push(RunRules::Classic(c));
+        }
+        let w = match field(won) {
+            "true" => true,
+            "false" => false,
+            v => {
+                return Err(CliError::Input(format!(
+                    "{name} line {line}: column `won`: `{v}` is not true or false"
+                )))
+            }
+        };
+        let (a, b) = (field(agent).to_string(), field(opponent).to_string());
+        if a.is_empty() || b.is_empty() {
+            return Err(CliError::Input(format!(
+                "{name} line {line}: an agent name is empty"
+            )));
+        }
+        let this = [field(series), field(game), field(hand)].map(str::to_string);
+        if current.as_ref() != Some(&this) {
+            flush(&mut counted, tie);
+            current = Some(this);
+            tie = field(winner).is_empty();
+        }
+        match counted.iter_mut().find(|(x, _, _)| *x == a) {
+            Some(c) => c.2 |= w,
+            None => counted.push((a, b, w)),
+        }
+    }
+    flush(&mut counted, tie);
+    Ok((hand_summary(pairs), rules))
 }
 
 /// A CSV cell: quoted when it holds a comma or a quote.
@@ -486,11 +697,21 @@ fn csv_cell(s: &str) -> String {
 pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
     let mut pairs = Pairs::new();
     let mut settings = BTreeMap::new();
-    let mut rules: Option<(&[Rules], &str)> = None;
+    let mut rules: Option<(&[RunRules], &str)> = None;
     for input in inputs {
         read_summary(&input.text, &input.name, unit, &mut pairs, &mut settings)?;
         if let Some(r) = input.rules.as_deref() {
             match rules {
+                Some((first, name))
+                    if first.first().map(RunRules::family) != r.first().map(RunRules::family) =>
+                {
+                    return Err(format!(
+                        "{name} is a run of {} and {} of {}; rate runs of one family at a time",
+                        first.first().map_or("", RunRules::family),
+                        input.name,
+                        r.first().map_or("", RunRules::family)
+                    ))
+                }
                 Some((first, name)) if first != r => {
                     return Err(format!(
                         "{name} and {} were played under different rules (see their run.json); \
@@ -749,7 +970,7 @@ mod tests {
         let with = |name: &str, text: &str, rules: Rules| Input {
             name: name.into(),
             text: text.into(),
-            rules: Some(vec![rules]),
+            rules: Some(vec![RunRules::Decorated(rules)]),
         };
         let mut no_tax = Rules::default();
         no_tax.set("tax", "off").unwrap();

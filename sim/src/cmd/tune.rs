@@ -1,15 +1,23 @@
 //! `kanaszta tune`: an agent's number parameters tuned by self-play
 //! against a set of opponents on paired deals (SPSA, see `crate::tune`).
+//! Under `--rules classic-…` the agent is a classic player, tuned at a
+//! classic table (every seat of its side plays it; an opponent may be a
+//! side of mixed players, `rules+greedy`); the margin is the side's.
 
 use super::parse_agent;
+use super::play::{parse_classic_agent, parse_classic_side};
+use crate::classic::run::StoredClassicRules;
+use crate::classic::{ClassicPlan, ClassicSink, SideSpec};
 use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
-use crate::tune::{spec_at, Spsa, SpsaConfig, TunedParam};
+use crate::tune::{spec_at, Spsa, SpsaConfig, Tunable, TunedParam};
 use clap::Args;
+use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::{AgentSpec, Bounds};
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use serde::Serialize;
 use std::io::Write;
@@ -20,14 +28,16 @@ use std::process::ExitCode;
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     /// The agent tuned, with the starting values of its parameters, e.g.
-    /// rules or greedy:pile=5.
+    /// rules or greedy:pile=5 (classic canasta: a classic player, e.g.
+    /// rules:wild_take=6).
     #[arg(long, value_name = "AGENT")]
     agent: String,
     /// Number parameters tuned, comma-separated: KEY (within its declared
     /// range, see `kanaszta agents`) or KEY=LO..HI (a narrower range).
     #[arg(long, value_name = "KEYS", required = true, value_delimiter = ',')]
     param: Vec<String>,
-    /// The opponents, comma-separated; every evaluation plays each of them.
+    /// The opponents, comma-separated; every evaluation plays each of them
+    /// (classic canasta: a side, e.g. rules+greedy with four players).
     #[arg(long, value_name = "AGENTS", required = true, value_delimiter = ',')]
     vs: Vec<String>,
     /// Hands per opponent and perturbation in a step, played on paired deals.
@@ -78,8 +88,11 @@ fn fraction(s: &str) -> Result<f64, String> {
 
 /// What run.json of a tuning says.
 #[derive(Serialize)]
-struct TuneRun<'a> {
+struct TuneRun<'a, R: Serialize> {
     command: &'static str,
+    /// `classic` for classic canasta; none for decorated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    family: Option<&'static str>,
     agent: String,
     params: Vec<ParamRecord>,
     vs: &'a [String],
@@ -98,7 +111,7 @@ struct TuneRun<'a> {
     window: u64,
     seed: u64,
     best: String,
-    rules: Rules,
+    rules: R,
     version: String,
     commit: String,
     dirty: String,
@@ -116,7 +129,7 @@ struct ParamRecord {
 
 /// The number parameters of an agent with their declared ranges, e.g.
 /// `pile (1..112), patience (1..10000)`, or `none`.
-fn number_params(spec: &AgentSpec) -> String {
+fn number_params<S: Tunable>(spec: &S) -> String {
     let keys: Vec<String> = spec
         .docs()
         .iter()
@@ -134,7 +147,7 @@ fn number_params(spec: &AgentSpec) -> String {
 
 /// A parameter of `--param`: `KEY` or `KEY=LO..HI`, checked against the
 /// agent's declaration.
-fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
+fn tuned_param<S: Tunable>(spec: &S, item: &str) -> Result<TunedParam, CliError> {
     let (key, range) = match item.split_once('=') {
         Some((k, r)) => (k.trim(), Some(r.trim())),
         None => (item.trim(), None),
@@ -192,9 +205,118 @@ fn tuned_param(spec: &AgentSpec, item: &str) -> Result<TunedParam, CliError> {
     })
 }
 
+/// A rule family tuned in: how its agents are read, its rules, and how
+/// one evaluation plays.
+trait Family {
+    type Spec: Tunable;
+    type Rules: Copy;
+    type Stored: Serialize;
+    /// `family` in run.json.
+    const FAMILY: Option<&'static str>;
+    /// The tuned agent (`--agent`).
+    fn agent(text: &str) -> Result<Self::Spec, CliError>;
+    /// An opponent (`--vs`), as its runs name it.
+    fn opponent(text: &str) -> Result<String, CliError>;
+    /// The rules of `--rules` and `--set`.
+    fn rules(t: &TuneArgs) -> Result<Self::Rules, CliError>;
+    /// The rules as run.json holds them.
+    fn stored(rules: Self::Rules) -> Self::Stored;
+    /// See [`evaluate`].
+    #[allow(clippy::too_many_arguments)]
+    fn evaluate(
+        base: &Self::Spec,
+        params: &[TunedParam],
+        x: &[f64],
+        vs: &[String],
+        rules: Self::Rules,
+        t: &TuneArgs,
+        k: u64,
+        check: bool,
+    ) -> Result<Option<f64>, CliError>;
+}
+
+/// Decorated canasta.
+struct Decorated;
+
+impl Family for Decorated {
+    type Spec = AgentSpec;
+    type Rules = Rules;
+    type Stored = Rules;
+    const FAMILY: Option<&'static str> = None;
+    fn agent(text: &str) -> Result<AgentSpec, CliError> {
+        parse_agent(text)
+    }
+    fn opponent(text: &str) -> Result<String, CliError> {
+        Ok(parse_agent(text)?.to_string())
+    }
+    fn rules(t: &TuneArgs) -> Result<Rules, CliError> {
+        t.rules.build()
+    }
+    fn stored(rules: Rules) -> Rules {
+        rules
+    }
+    fn evaluate(
+        base: &AgentSpec,
+        params: &[TunedParam],
+        x: &[f64],
+        vs: &[String],
+        rules: Rules,
+        t: &TuneArgs,
+        k: u64,
+        check: bool,
+    ) -> Result<Option<f64>, CliError> {
+        evaluate(base, params, x, vs, rules, t, k, check)
+    }
+}
+
+/// Classic canasta.
+struct Classic;
+
+impl Family for Classic {
+    type Spec = ClassicSpec;
+    type Rules = ClassicRules;
+    type Stored = StoredClassicRules;
+    const FAMILY: Option<&'static str> = Some("classic");
+    fn agent(text: &str) -> Result<ClassicSpec, CliError> {
+        parse_classic_agent(text)
+    }
+    fn opponent(text: &str) -> Result<String, CliError> {
+        Ok(parse_classic_side(text)?.name().to_string())
+    }
+    fn rules(t: &TuneArgs) -> Result<ClassicRules, CliError> {
+        t.rules
+            .classic()?
+            .ok_or_else(|| CliError::Input("--rules: expected a classic preset".into()))
+    }
+    fn stored(rules: ClassicRules) -> StoredClassicRules {
+        StoredClassicRules(rules)
+    }
+    fn evaluate(
+        base: &ClassicSpec,
+        params: &[TunedParam],
+        x: &[f64],
+        vs: &[String],
+        rules: ClassicRules,
+        t: &TuneArgs,
+        k: u64,
+        check: bool,
+    ) -> Result<Option<f64>, CliError> {
+        evaluate_classic(base, params, x, vs, rules, t, k, check)
+    }
+}
+
 /// Runs `kanaszta tune`.
 pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
-    let base = parse_agent(&t.agent)?;
+    if t.rules.is_classic() {
+        tune::<Classic>(t)
+    } else {
+        tune::<Decorated>(t)
+    }
+}
+
+/// Tunes in family `F`.
+fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
+    let base = F::agent(&t.agent)?;
     let mut params: Vec<TunedParam> = Vec::new();
     for item in &t.param {
         let p = tuned_param(&base, item)?;
@@ -211,7 +333,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         if v.trim().is_empty() {
             continue;
         }
-        vs.push(parse_agent(v)?.to_string());
+        vs.push(F::opponent(v)?);
     }
     if vs.is_empty() {
         return Err(CliError::Input(
@@ -252,7 +374,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
             t.threads
         )));
     }
-    let rules = t.rules.build()?;
+    let rules = F::rules(&t)?;
     // The keys the spec of --agent sets itself (the others start at the
     // agent's defaults).
     let given: Vec<&str> = t
@@ -324,7 +446,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         }
     }
     // Every evaluation is checked before the first game: a plan of the start.
-    evaluate(&base, &params, &start, &vs, rules, &t, 0, true)?;
+    F::evaluate(&base, &params, &start, &vs, rules, &t, 0, true)?;
 
     std::fs::create_dir_all(&t.out)
         .map_err(|e| CliError::io("create output directory", t.out.display(), e))?;
@@ -350,10 +472,11 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         let st = spsa.propose();
         // A step cut short by a signal is dropped: the search keeps the
         // steps finished.
-        let Some(plus) = evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)? else {
+        let Some(plus) = F::evaluate(&base, &params, &st.plus, &vs, rules, &t, st.k, false)? else {
             break;
         };
-        let Some(minus) = evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)? else {
+        let Some(minus) = F::evaluate(&base, &params, &st.minus, &vs, rules, &t, st.k, false)?
+        else {
             break;
         };
         spsa.update(&st, plus, minus);
@@ -396,6 +519,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
     let (version, commit, dirty) = runner::build_info();
     let record = TuneRun {
         command: "tune",
+        family: F::FAMILY,
         agent: base.to_string(),
         params: params
             .iter()
@@ -421,7 +545,7 @@ pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
         window: t.window,
         seed: t.seed,
         best: best.clone(),
-        rules,
+        rules: F::stored(rules),
         version,
         commit,
         dirty,
@@ -551,6 +675,71 @@ fn evaluate(
     let mut sum = 0.0;
     for (s, opp) in res.stats.iter().zip(vs) {
         let Some((m, _, _)) = s.diff(0) else {
+            return Err(CliError::Input(format!(
+                "step {k}: every game against {opp} ended by an agent error ({})",
+                res.first_error.as_deref().unwrap_or("")
+            )));
+        };
+        sum += m;
+    }
+    Ok(Some(sum / vs.len() as f64))
+}
+
+/// [`evaluate`] at a classic table: the agent at fractions `x` holds side
+/// A (every seat of it), each opponent side B, on the paired deals of step
+/// `k`; the mean margin of side A in points per hand, over the opponents.
+#[allow(clippy::too_many_arguments)]
+fn evaluate_classic(
+    base: &ClassicSpec,
+    params: &[TunedParam],
+    x: &[f64],
+    vs: &[String],
+    rules: ClassicRules,
+    t: &TuneArgs,
+    k: u64,
+    check: bool,
+) -> Result<Option<f64>, CliError> {
+    let a = spec_at(base, params, x)?;
+    let mut plans = Vec::new();
+    for b in vs {
+        let side = parse_classic_side(b)?;
+        side.check("--vs", rules.players as usize)?;
+        plans.push(ClassicPlan::new(
+            rules,
+            [SideSpec::single(a.clone()), side],
+            Mode::Hands,
+            t.hands_per_step,
+            kanaszta_engine::seed::deal(t.seed, k),
+            true,
+        )?);
+    }
+    if check {
+        // A search stopped by the clock plays otherwise on every run.
+        let timed = |spec: &ClassicSpec| spec.get("time").is_some_and(|v| v != "0");
+        let mut players = vec![a.to_string()];
+        players.extend(vs.iter().flat_map(|b| b.split('+')).map(str::to_string));
+        for p in players {
+            if timed(&parse_classic_agent(&p)?)
+                || (p == a.to_string() && params.iter().any(|q| q.key == "time"))
+            {
+                return Err(CliError::Input(format!(
+                    "tune needs reproducible games: {p} stops its search by the clock \
+                     (time), so the same deals play otherwise on every run; give time=0 and \
+                     an iters budget, and tune iters rather than time"
+                )));
+            }
+        }
+        return Ok(Some(0.0));
+    }
+    let mut sum = 0.0;
+    for (plan, opp) in plans.iter().zip(vs) {
+        let mut stats = plan.new_stats();
+        let res = plan.execute(t.threads, &mut ClassicSink::counting(&mut stats), true)?;
+        if res.stopped.is_some() && res.games < res.total {
+            return Ok(None);
+        }
+        stats.finish();
+        let Some((m, _, _)) = stats.diff(0) else {
             return Err(CliError::Input(format!(
                 "step {k}: every game against {opp} ended by an agent error ({})",
                 res.first_error.as_deref().unwrap_or("")

@@ -8,6 +8,7 @@
 //! [`SeatView`](kanaszta_engine::SeatView): the other hands and the
 //! stock's order are out of reach until the hand is over.
 
+pub mod classic;
 pub mod save;
 pub mod screen;
 #[cfg(test)]
