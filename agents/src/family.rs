@@ -1,20 +1,59 @@
 //! What the agents need of a rule family beyond the engine's [`Game`]:
-//! the listing an agent chooses from ([`Family::Moves`]), how the turn
-//! loop hands it over ([`Family::play_one`]), and the family's part of a
-//! registry entry ([`Family::plays`]).
+//! the listing an agent chooses from ([`Family::Moves`]) and how the turn
+//! loop hands it over ([`Family::play_one`], shown to an [`Observer`]).
 //!
 //! The listing is the family's: decorated canasta's meld phase lists
 //! lazily ([`Moves`], whose candidates are checked only as an agent asks),
 //! classic canasta lists every action ([`ClassicMoves`]). An agent of
 //! either family is an [`Agent<G>`](Agent) whatever the listing.
 
-use crate::classic::ClassicMoves;
-use crate::play::Observer;
-use crate::registry::{Entry, Plays};
 use crate::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicState};
 use kanaszta_engine::{Action, Game, GameState, MoveBuf, Moves, RuleError};
 use rand_pcg::Pcg64Mcg;
+use std::ops::Deref;
+
+/// Watches the turn loop ([`play_turns_observed`](crate::play_turns_observed)): told each action with
+/// the state it is about to be applied to, after the mover chose it and
+/// before the engine checks it. It sees everything, so it is for the
+/// run's bookkeeping (counts of what was played), never for a player.
+/// `()` watches nothing, at no cost.
+pub trait Observer<G: Game> {
+    /// Seat `p`, the mover of `state`, is about to apply `action`.
+    fn before(&mut self, state: &G, p: usize, action: G::Action);
+}
+
+impl<G: Game> Observer<G> for () {
+    #[inline(always)]
+    fn before(&mut self, _state: &G, _p: usize, _action: G::Action) {}
+}
+
+/// The listing a classic player chooses from ([`Agent::act`] of an
+/// [`Agent<ClassicState>`](Agent)): every legal action, in the engine's
+/// order, never empty. It reads as the slice it holds.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassicMoves<'a> {
+    legal: &'a [ClassicAction],
+}
+
+impl<'a> ClassicMoves<'a> {
+    /// The listing `legal`.
+    pub fn new(legal: &'a [ClassicAction]) -> ClassicMoves<'a> {
+        ClassicMoves { legal }
+    }
+
+    /// Every legal action.
+    pub fn all(&self) -> &'a [ClassicAction] {
+        self.legal
+    }
+}
+
+impl Deref for ClassicMoves<'_> {
+    type Target = [ClassicAction];
+    fn deref(&self) -> &[ClassicAction] {
+        self.legal
+    }
+}
 
 /// A rule family as its agents play it: a [`Game`] with the listing its
 /// agents choose from.
@@ -39,9 +78,6 @@ pub trait Family: Game {
         rng: &mut Pcg64Mcg,
         observer: &mut O,
     ) -> (Self::Action, Result<(), RuleError>);
-
-    /// The family's part of a registry entry, if the agent plays it.
-    fn plays(entry: &Entry) -> Option<&Plays<Self>>;
 }
 
 impl Family for GameState {
@@ -72,10 +108,6 @@ impl Family for GameState {
         };
         (action, applied)
     }
-
-    fn plays(entry: &Entry) -> Option<&Plays<GameState>> {
-        entry.decorated.as_ref()
-    }
 }
 
 impl Family for ClassicState {
@@ -96,9 +128,5 @@ impl Family for ClassicState {
         let action = agent.act(&state.view(p), &mut ClassicMoves::new(legal), rng);
         observer.before(state, p, action);
         (action, state.apply(action))
-    }
-
-    fn plays(entry: &Entry) -> Option<&Plays<ClassicState>> {
-        entry.classic.as_ref()
     }
 }

@@ -1,8 +1,9 @@
 //! Driving agents through a hand or a match. An agent's illegal action is an
 //! error of that game ([`AgentError`]), never a panic of the run.
 
+pub use crate::family::Observer;
 use crate::{Agent, Family};
-use kanaszta_engine::{Action, Game, GameState, HandRecord, Match, RuleError};
+use kanaszta_engine::{Action, GameState, HandRecord, Match, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -59,21 +60,6 @@ impl<A: fmt::Display + fmt::Debug> std::error::Error for AgentError<A> {}
 pub struct HandPlay {
     /// Actions applied.
     pub actions: u64,
-}
-
-/// Watches the turn loop ([`play_turns_observed`]): told each action with
-/// the state it is about to be applied to, after the mover chose it and
-/// before the engine checks it. It sees everything, so it is for the
-/// run's bookkeeping (counts of what was played), never for a player.
-/// `()` watches nothing, at no cost.
-pub trait Observer<G: Game> {
-    /// Seat `p`, the mover of `state`, is about to apply `action`.
-    fn before(&mut self, state: &G, p: usize, action: G::Action);
-}
-
-impl<G: Game> Observer<G> for () {
-    #[inline(always)]
-    fn before(&mut self, _state: &G, _p: usize, _action: G::Action) {}
 }
 
 /// Plays `state` to its end, for either family: seat `p` is `agents[p]`,

@@ -22,6 +22,7 @@ use crate::spec::{help_of, parse_params, AgentSpec, ParamDoc, Params, SpecError}
 use crate::Family;
 use kanaszta_engine::classic::ClassicState;
 use kanaszta_engine::{Game, GameState};
+use std::any::Any;
 use std::str::FromStr;
 
 /// The example agent of `agents/examples/careful.rs`: a complete agent in
@@ -108,7 +109,12 @@ impl Entry {
 
     /// The family `G`'s agent, if this one plays `G`.
     pub fn plays<G: Family>(&self) -> Option<&Plays<G>> {
-        G::plays(self)
+        let decorated: &dyn Any = &self.decorated;
+        let classic: &dyn Any = &self.classic;
+        decorated
+            .downcast_ref::<Option<Plays<G>>>()
+            .or_else(|| classic.downcast_ref::<Option<Plays<G>>>())
+            .and_then(Option::as_ref)
     }
 
     /// The families it plays (`decorated`, `classic`), in that order.

@@ -16,34 +16,8 @@ use crate::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
-use std::ops::Deref;
 
-/// The listing a classic player chooses from ([`Agent::act`] of an
-/// [`Agent<ClassicState>`](Agent)): every legal action, in the engine's
-/// order, never empty. It reads as the slice it holds.
-#[derive(Clone, Copy, Debug)]
-pub struct ClassicMoves<'a> {
-    legal: &'a [ClassicAction],
-}
-
-impl<'a> ClassicMoves<'a> {
-    /// The listing `legal`.
-    pub fn new(legal: &'a [ClassicAction]) -> ClassicMoves<'a> {
-        ClassicMoves { legal }
-    }
-
-    /// Every legal action.
-    pub fn all(&self) -> &'a [ClassicAction] {
-        self.legal
-    }
-}
-
-impl Deref for ClassicMoves<'_> {
-    type Target = [ClassicAction];
-    fn deref(&self) -> &[ClassicAction] {
-        self.legal
-    }
-}
+pub use crate::family::ClassicMoves;
 
 /// Uniform among the legal actions.
 #[derive(Clone, Debug, Default)]
