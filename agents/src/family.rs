@@ -13,9 +13,10 @@ use kanaszta_engine::{Action, Game, GameState, MoveBuf, Moves, RuleError};
 use rand_pcg::Pcg64Mcg;
 use std::ops::Deref;
 
-/// Watches the turn loop ([`play_turns_observed`](crate::play_turns_observed)): told each action with
-/// the state it is about to be applied to, after the mover chose it and
-/// before the engine checks it. It sees everything, so it is for the
+/// Watches the turn loop
+/// ([`play_turns_observed`](crate::play_turns_observed)): told each
+/// action with the state it is about to be applied to, after the mover
+/// chose it and before the engine checks it. It sees everything, so it is for the
 /// run's bookkeeping (counts of what was played), never for a player.
 /// `()` watches nothing, at no cost.
 pub trait Observer<G: Game> {
