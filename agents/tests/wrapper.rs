@@ -101,7 +101,7 @@ fn a_wrapper_plays_as_its_inner_agent() {
         let rules = ClassicRules::preset("classic-002").unwrap();
         let spec: AgentSpec<ClassicState> = "rules".parse().unwrap();
         let play = |wrap: bool| {
-            let mut g = ClassicState::new(rules.clone(), seed, 0, [0; 6]);
+            let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
             let first = if wrap {
                 Box::new(Wrapped::new(spec.build(), ())) as Box<dyn Agent<ClassicState>>
             } else {
