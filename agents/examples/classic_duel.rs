@@ -12,8 +12,9 @@ mod duel_common;
 
 use duel_common::{interval, play_hand, MeldAll};
 use kanaszta_agents::classic::rules::{ClassicRulesAgent, ClassicRulesParams};
-use kanaszta_agents::classic::{ClassicAgent, ClassicRandom};
-use kanaszta_engine::classic::ClassicRules;
+use kanaszta_agents::classic::ClassicRandom;
+use kanaszta_agents::Agent;
+use kanaszta_engine::classic::{ClassicRules, ClassicState};
 
 fn fail(msg: String) -> ! {
     eprintln!("classic_duel: {msg}");
@@ -40,7 +41,7 @@ fn main() {
     }
     let seed = number(4, 1, "seed");
     let opponent = args.get(5).map_or("meldall", |s| s);
-    let other = |name: &str| -> Box<dyn ClassicAgent> {
+    let other = |name: &str| -> Box<dyn Agent<ClassicState>> {
         match name {
             "random" => Box::new(ClassicRandom),
             "meldall" => Box::new(MeldAll),
@@ -57,11 +58,11 @@ fn main() {
         let hand_seed = seed.wrapping_mul(1_000_000_007).wrapping_add(deal);
         let mut d = 0.0;
         for rules_seat in 0..2usize {
-            let mut agents: Vec<Box<dyn ClassicAgent>> = (0..n)
+            let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..n)
                 .map(|p| {
                     if p % 2 == rules_seat && (n == 4 || p == rules_seat) {
                         Box::new(ClassicRulesAgent::new(ClassicRulesParams::default()))
-                            as Box<dyn ClassicAgent>
+                            as Box<dyn Agent<ClassicState>>
                     } else {
                         other(opponent)
                     }

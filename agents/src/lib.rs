@@ -1,9 +1,11 @@
 //! # kanaszta-agents
 //!
-//! Players for kanaszta behind one interface, [`Agent`], in the shape of
-//! OpenSpiel's `Bot`: an agent sees only its seat's [`SeatView`] and the legal
+//! Players for kanaszta behind one interface for both rule families,
+//! [`Agent<G>`](Agent), in the shape of OpenSpiel's `Bot`: an agent sees
+//! only its seat's view ([`SeatView`] in decorated canasta) and the legal
 //! actions, and draws randomness from its own seeded generator. Agents are
-//! chosen by text specs ([`AgentSpec`]): `random`, `greedy`, `rules`,
+//! chosen by text specs ([`AgentSpec`], parsed for a family from one
+//! registry, [`AGENTS`]): `random`, `greedy`, `rules`,
 //! `ismcts:iters=1000,c=0.7,rollout=greedy`, `pimc:worlds=20`.
 //!
 //! [`play_hand`] and [`play_match`] drive agents through a hand or a match;
@@ -19,6 +21,7 @@ extern crate self as kanaszta_agents;
 pub mod classic;
 pub mod eval;
 mod expert;
+pub mod family;
 pub mod generic;
 pub mod greedy;
 pub mod ismcts;
@@ -30,14 +33,16 @@ pub mod rules;
 pub mod search;
 pub mod spec;
 
+pub use family::Family;
 pub use greedy::{GreedyAgent, GreedyParams};
 pub use ismcts::{IsmctsAgent, IsmctsParams};
 pub use pimc::{PimcAgent, PimcParams};
 pub use play::{
-    play_hand, play_match, play_turns_observed, seat_rng, AgentError, HandPlay, Observer,
+    play_hand, play_match, play_turns, play_turns_observed, seat_rng, AgentError, HandPlay,
+    Observer,
 };
 pub use random::{RandomAgent, RandomParams};
-pub use registry::{agent_names, Entry, AGENTS};
+pub use registry::{agent_names, agent_names_for, Entry, Plays, AGENTS};
 pub use rules::{RulesAgent, RulesParams, Twins};
 pub use spec::{
     range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, Params, ParseParam,
@@ -46,23 +51,40 @@ pub use spec::{
 
 pub use kanaszta_engine::{MoveBuf, Moves};
 
-use kanaszta_engine::{Action, SeatView};
+use kanaszta_engine::{Action, GameState, SeatView};
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
-/// A player, in the shape of OpenSpiel's `Bot`.
-pub trait Agent {
+/// A player of the rule family `G` ([`Family`]: [`GameState`] for
+/// decorated canasta, the default, or
+/// [`ClassicState`](kanaszta_engine::classic::ClassicState) for classic
+/// canasta), in the shape of OpenSpiel's `Bot`. One trait for both
+/// families: the view, the listing and the action are the family's
+/// ([`Family::Moves`] is the listing an agent chooses from). It is object
+/// safe: the runs hold `Box<dyn Agent<G>>`.
+///
+/// An agent that plays through another implements [`Wrapper`] instead,
+/// which forwards [`Agent::restart`] and [`Agent::inform`] to the inner
+/// agent by construction.
+pub trait Agent<G: Family = GameState> {
     /// The agent's spec name, e.g. `random`.
     fn name(&self) -> String;
     /// Chooses one of `moves` for the seat of `view`, which is the mover.
-    /// [`Moves::all`] is the whole listing (never empty); a player with an
-    /// order of preference may instead walk [`Moves::actions`] and ask
-    /// [`Moves::is_listed`] only of the ones it gets to. Returning an
-    /// action that is not listed is an error of the game.
-    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action;
+    /// Decorated canasta's [`Moves::all`] is the whole listing (never
+    /// empty); a player with an order of preference may instead walk
+    /// [`Moves::actions`] and ask [`Moves::is_listed`] only of the ones it
+    /// gets to. Classic canasta's [`classic::ClassicMoves`] is the listing
+    /// itself. Returning an action that is not listed is an error of the
+    /// game.
+    fn act(
+        &mut self,
+        view: &G::View<'_>,
+        moves: &mut G::Moves<'_>,
+        rng: &mut Pcg64Mcg,
+    ) -> G::Action;
     /// Told what a player did (every action of the hand, in order, its own
     /// included).
-    fn inform(&mut self, _player: usize, _action: Action) {}
+    fn inform(&mut self, _player: usize, _action: G::Action) {}
     /// Called before each new hand.
     fn restart(&mut self) {}
     /// The options the last decision weighed and what it found of each, in
@@ -77,6 +99,108 @@ pub trait Agent {
     /// for agents that do not search.
     fn search_totals(&self) -> Option<search::SearchStats> {
         None
+    }
+}
+
+/// What an agent that plays through another one adds to it (timing it,
+/// recording what it is told): the hooks of a [`Wrapped`] agent. The
+/// inner agent is held by [`Wrapped`], which restarts it, tells it every
+/// action and asks it for [`Agent::choices`] and [`Agent::search_totals`]
+/// itself — a wrapper cannot forget to forward them. `()` adds nothing.
+pub trait Wrapper<G: Family = GameState> {
+    /// The spec name: the inner agent's.
+    fn name(&self, inner: &dyn Agent<G>) -> String {
+        inner.name()
+    }
+    /// The decision ([`Agent::act`]): the inner agent's.
+    fn choose(
+        &mut self,
+        inner: &mut dyn Agent<G>,
+        view: &G::View<'_>,
+        moves: &mut G::Moves<'_>,
+        rng: &mut Pcg64Mcg,
+    ) -> G::Action {
+        inner.act(view, moves, rng)
+    }
+    /// Sees each action before the inner agent is told it.
+    fn observe(&mut self, _player: usize, _action: G::Action) {}
+    /// Called before each new hand, before the inner agent is restarted.
+    fn on_restart(&mut self) {}
+}
+
+impl<G: Family> Wrapper<G> for () {}
+
+/// The agent `inner` played through the wrapper `hooks` ([`Wrapper`]):
+/// an [`Agent`] whose inner agent is restarted, told every action and
+/// asked for its choices and search totals by construction.
+#[derive(Clone, Debug, Default)]
+pub struct Wrapped<A, W> {
+    /// The agent played through.
+    pub inner: A,
+    /// What the wrapper adds.
+    pub hooks: W,
+}
+
+impl<A, W> Wrapped<A, W> {
+    /// `inner` played through `hooks`.
+    pub fn new(inner: A, hooks: W) -> Wrapped<A, W> {
+        Wrapped { inner, hooks }
+    }
+}
+
+impl<G: Family, A: Agent<G>, W: Wrapper<G>> Agent<G> for Wrapped<A, W> {
+    fn name(&self) -> String {
+        self.hooks.name(&self.inner)
+    }
+    fn act(
+        &mut self,
+        view: &G::View<'_>,
+        moves: &mut G::Moves<'_>,
+        rng: &mut Pcg64Mcg,
+    ) -> G::Action {
+        self.hooks.choose(&mut self.inner, view, moves, rng)
+    }
+    fn inform(&mut self, player: usize, action: G::Action) {
+        self.hooks.observe(player, action);
+        self.inner.inform(player, action);
+    }
+    fn restart(&mut self) {
+        self.hooks.on_restart();
+        self.inner.restart();
+    }
+    fn choices(&self) -> &[Choice] {
+        self.inner.choices()
+    }
+    fn search_totals(&self) -> Option<search::SearchStats> {
+        self.inner.search_totals()
+    }
+}
+
+/// A boxed agent is an agent (the inner agent of a [`Wrapped`] is often
+/// one).
+impl<G: Family, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn act(
+        &mut self,
+        view: &G::View<'_>,
+        moves: &mut G::Moves<'_>,
+        rng: &mut Pcg64Mcg,
+    ) -> G::Action {
+        (**self).act(view, moves, rng)
+    }
+    fn inform(&mut self, player: usize, action: G::Action) {
+        (**self).inform(player, action)
+    }
+    fn restart(&mut self) {
+        (**self).restart()
+    }
+    fn choices(&self) -> &[Choice] {
+        (**self).choices()
+    }
+    fn search_totals(&self) -> Option<search::SearchStats> {
+        (**self).search_totals()
     }
 }
 

@@ -1,8 +1,9 @@
 //! Driving agents through a hand or a match. An agent's illegal action is an
 //! error of that game ([`AgentError`]), never a panic of the run.
 
-use crate::Agent;
-use kanaszta_engine::{Action, Game, GameState, HandRecord, Match, MoveBuf, RuleError};
+pub use crate::family::Observer;
+use crate::{Agent, Family};
+use kanaszta_engine::{Action, GameState, HandRecord, Match, RuleError};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
@@ -61,91 +62,15 @@ pub struct HandPlay {
     pub actions: u64,
 }
 
-/// Watches the turn loop ([`play_turns_observed`]): told each action with
-/// the state it is about to be applied to, after the mover chose it and
-/// before the engine checks it. It sees everything, so it is for the
-/// run's bookkeeping (counts of what was played), never for a player.
-/// `()` watches nothing, at no cost.
-pub trait Observer<G: Game> {
-    /// Seat `p`, the mover of `state`, is about to apply `action`.
-    fn before(&mut self, state: &G, p: usize, action: G::Action);
-}
-
-impl<G: Game> Observer<G> for () {
-    #[inline(always)]
-    fn before(&mut self, _state: &G, _p: usize, _action: G::Action) {}
-}
-
-/// A player of a game of family `G` as the turn loop drives it: the
-/// family's agent trait object (the two families hand their agents the
-/// legal actions differently).
-pub trait Seat<G: Game> {
-    /// What the loop keeps between decisions to list the legal actions.
-    type Scratch: Default;
-    /// The agent's spec name.
-    fn name(&self) -> String;
-    /// Called before each new hand.
-    fn restart(&mut self);
-    /// Told what a player did.
-    fn inform(&mut self, player: usize, action: G::Action);
-    /// Chooses the action of seat `p`, the mover, shows it to `observer`
-    /// with the state before it, and applies it to `state`: the action
-    /// and the rule that refused it, if one did (the state then
-    /// unchanged).
-    fn play<O: Observer<G>>(
-        &mut self,
-        state: &mut G,
-        p: usize,
-        scratch: &mut Self::Scratch,
-        rng: &mut Pcg64Mcg,
-        observer: &mut O,
-    ) -> (G::Action, Result<(), RuleError>);
-}
-
-impl Seat<GameState> for Box<dyn Agent> {
-    type Scratch = MoveBuf;
-    fn name(&self) -> String {
-        Agent::name(&**self)
-    }
-    fn restart(&mut self) {
-        Agent::restart(&mut **self)
-    }
-    fn inform(&mut self, player: usize, action: Action) {
-        Agent::inform(&mut **self, player, action)
-    }
-    #[inline]
-    fn play<O: Observer<GameState>>(
-        &mut self,
-        state: &mut GameState,
-        p: usize,
-        buf: &mut MoveBuf,
-        rng: &mut Pcg64Mcg,
-        observer: &mut O,
-    ) -> (Action, Result<(), RuleError>) {
-        let view = state.view(p);
-        let mut moves = state.moves(buf);
-        let action = self.act(&view, &mut moves, rng);
-        let listed = moves.lists(action);
-        observer.before(state, p, action);
-        // A listed action skips the completion check its listing made; any
-        // other goes through the full check and is refused with the rule.
-        let applied = if listed {
-            state.apply_listed(action)
-        } else {
-            state.apply(action)
-        };
-        (action, applied)
-    }
-}
-
 /// Plays `state` to its end, for either family: seat `p` is `agents[p]`,
 /// drawing from `rngs[p]`. Agents are restarted first and told every
 /// action; an illegal action, or a turn not ended within
 /// [`MAX_DECISIONS_PER_TURN`] decisions, ends the game with an
-/// [`AgentError`].
-pub fn play_turns<G: Game, S: Seat<G>>(
+/// [`AgentError`]; so do fewer agents or generators than seats (before any
+/// action).
+pub fn play_turns<G: Family>(
     state: &mut G,
-    agents: &mut [S],
+    agents: &mut [Box<dyn Agent<G>>],
     rngs: &mut [Pcg64Mcg],
 ) -> Result<HandPlay, AgentError<G::Action>> {
     play_turns_observed(state, agents, rngs, &mut ())
@@ -153,20 +78,35 @@ pub fn play_turns<G: Game, S: Seat<G>>(
 
 /// [`play_turns`], with `observer` told every action the agents choose
 /// (the refused one included) and the state it is applied to.
-pub fn play_turns_observed<G: Game, S: Seat<G>, O: Observer<G>>(
+pub fn play_turns_observed<G: Family, O: Observer<G>>(
     state: &mut G,
-    agents: &mut [S],
+    agents: &mut [Box<dyn Agent<G>>],
     rngs: &mut [Pcg64Mcg],
     observer: &mut O,
 ) -> Result<HandPlay, AgentError<G::Action>> {
-    assert!(
-        agents.len() >= state.players() && rngs.len() >= state.players(),
-        "one agent and one generator per seat"
-    );
+    let players = state.players();
+    if agents.len() < players || rngs.len() < players {
+        // A caller's mistake, not a panic of the run: one agent and one
+        // generator per seat (D-2.1, C-2: the number of players).
+        return Err(AgentError {
+            player: agents.len().min(rngs.len()),
+            agent: "none".into(),
+            turn: state.turns() + 1,
+            action: None,
+            error: RuleError::new(
+                if G::FAMILY == "classic" { "C-2" } else { "D-2.1" },
+                format!(
+                    "{players} players need one agent and one generator a seat; given {} agents and {} generators",
+                    agents.len(),
+                    rngs.len()
+                ),
+            ),
+        });
+    }
     for a in agents.iter_mut() {
         a.restart();
     }
-    let mut scratch = S::Scratch::default();
+    let mut scratch = G::Scratch::default();
     let mut play = HandPlay::default();
     let mut last = (u32::MAX, usize::MAX);
     let mut in_turn = 0u32;
@@ -190,7 +130,14 @@ pub fn play_turns_observed<G: Game, S: Seat<G>, O: Observer<G>>(
                 ),
             });
         }
-        let (action, applied) = agents[p].play(state, p, &mut scratch, &mut rngs[p], observer);
+        let (action, applied) = G::play_one(
+            &mut *agents[p],
+            state,
+            p,
+            &mut scratch,
+            &mut rngs[p],
+            observer,
+        );
         if let Err(error) = applied {
             return Err(AgentError {
                 player: p,
@@ -345,6 +292,28 @@ mod tests {
         let rngs = &mut [seat_rng(3, 0), seat_rng(3, 1)];
         assert!(play_turns_observed(&mut g, &mut agents, rngs, &mut tally).is_err());
         assert_eq!((tally.seen, tally.last), (1, Some(Action::TakeRest)));
+    }
+
+    /// Fewer agents or generators than seats is an error naming the
+    /// rule of the number of players, before any action: never a panic.
+    #[test]
+    fn too_few_agents_is_an_error_not_a_panic() {
+        let mut rules = Rules::default();
+        rules.set("players", "3").unwrap();
+        let mut g = GameState::new(rules, 3);
+        let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(Stubborn), Box::new(Stubborn)];
+        let mut rngs = vec![seat_rng(3, 0), seat_rng(3, 1), seat_rng(3, 2)];
+        let e = play_hand(&mut g, &mut agents, &mut rngs).unwrap_err();
+        assert_eq!((e.player, e.action, e.error.rule), (2, None, "D-2.1"));
+        assert!(
+            e.to_string().contains("given 2 agents and 3 generators"),
+            "{e}"
+        );
+        assert_eq!(g.turns(), 0);
+        let mut agents: Vec<Box<dyn Agent>> =
+            vec![Box::new(Stubborn), Box::new(Stubborn), Box::new(Stubborn)];
+        let e = play_hand(&mut g, &mut agents, &mut rngs[..1]).unwrap_err();
+        assert_eq!((e.player, e.error.rule), (1, "D-2.1"));
     }
 
     #[test]

@@ -13,7 +13,10 @@
 //! parameters that differ from their defaults, in a fixed order, so equal
 //! agents print equally and every printed spec parses back to itself.
 
-use crate::Agent;
+use crate::{Agent, Family};
+#[doc(hidden)]
+pub use kanaszta_engine::classic::ClassicState;
+use kanaszta_engine::GameState;
 use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
@@ -33,12 +36,11 @@ pub struct ParamDoc {
 /// by key as text, and the agent they make. Declared with
 /// [`agent_params!`](crate::agent_params), never by hand.
 ///
-/// `A` is the family's agent trait object: `dyn Agent` (decorated
-/// canasta, the default) or `dyn ClassicAgent` (classic canasta, whose
-/// parameters are [`ClassicParams`]). One type erasure serves both
-/// families' specs ([`AgentSpec`] and the classic registry's
-/// `ClassicSpec`).
-pub trait Params<A: ?Sized = dyn Agent>:
+/// `G` is the rule family the agent plays ([`GameState`], the default, or
+/// [`ClassicState`]): an agent that plays both families has one `Params`
+/// type for each, under one name in the registry. One type erasure serves
+/// every family's specs ([`AgentSpec<G>`](AgentSpec)).
+pub trait Params<G: Family = GameState>:
     Default + Clone + PartialEq + fmt::Debug + Send + Sync + 'static
 {
     /// The agent's name in specs.
@@ -58,16 +60,8 @@ pub trait Params<A: ?Sized = dyn Agent>:
         None
     }
     /// A new agent with these parameters.
-    fn build(&self) -> Box<A>;
+    fn build(&self) -> Box<dyn Agent<G>>;
 }
-
-/// The parameters of one kind of classic player: [`Params`] whose agent
-/// is a [`ClassicAgent`](crate::classic::ClassicAgent). Declared with
-/// [`agent_params!`](crate::agent_params)'s classic form; the classic
-/// registry (`classic::registry`) lists them.
-pub trait ClassicParams: Params<dyn crate::classic::ClassicAgent> {}
-
-impl<P: Params<dyn crate::classic::ClassicAgent>> ClassicParams for P {}
 
 /// The declared range of a number parameter, from its [`range`] parser.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,7 +161,9 @@ impl ParamText for bool {
 /// fields' documentation and defaults, and for each field the parser of
 /// its text, what it accepts and its line of help ([`Params`]). The
 /// field's name is the key users type. With one line in
-/// `registry.rs`, the agent is known by name to every command.
+/// `registry.rs`, the agent is known by name to every command. The form
+/// `struct … for classic Agent` declares the parameters of a classic
+/// canasta player ([`Params<ClassicState>`](Params)).
 ///
 /// ```
 /// use kanaszta_agents::{agent_params, range, switch, Agent, Moves};
@@ -197,11 +193,9 @@ impl ParamText for bool {
 macro_rules! agent_params {
     // A classic canasta player's parameters (C-1 … C-24): the same
     // declaration, with `NAME`, `SUMMARY`, `docs`, `set`, `get`, `bounds`
-    // and `build` (a [`ClassicAgent`](crate::classic::ClassicAgent)) as
-    // inherent items and as
-    // [`Params<dyn ClassicAgent>`](crate::spec::Params), that is
-    // [`ClassicParams`](crate::spec::ClassicParams), which the classic
-    // registry lists.
+    // and `build` (an `Agent<ClassicState>`) as inherent items and as
+    // [`Params<ClassicState>`](crate::spec::Params), which the registry
+    // lists.
     (
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident for classic $Agent:ty {
@@ -224,12 +218,12 @@ macro_rules! agent_params {
             $crate::agent_params!(@items pub $( $field: $ty, $parse, $accepts, $doc; )*);
 
             /// A new agent with these parameters.
-            pub fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
+            pub fn build(&self) -> Box<dyn $crate::Agent<$crate::spec::ClassicState>> {
                 Box::new(<$Agent>::new(self.clone()))
             }
         }
 
-        impl $crate::spec::Params<dyn $crate::classic::ClassicAgent> for $Name {
+        impl $crate::spec::Params<$crate::spec::ClassicState> for $Name {
             const NAME: &'static str = $agent_name;
             const SUMMARY: &'static str = $summary;
 
@@ -245,7 +239,7 @@ macro_rules! agent_params {
             fn bounds(key: &str) -> Option<$crate::Bounds> {
                 $Name::bounds(key)
             }
-            fn build(&self) -> Box<dyn $crate::classic::ClassicAgent> {
+            fn build(&self) -> Box<dyn $crate::Agent<$crate::spec::ClassicState>> {
                 $Name::build(self)
             }
         }
@@ -348,26 +342,28 @@ pub fn switch(value: &str) -> Result<bool, String> {
     parse_switch(value)
 }
 
-/// A parsed agent spec: which agent, with which parameters.
-pub struct AgentSpec(Erased<dyn Agent>);
+/// A parsed agent spec: which agent, with which parameters, for the rule
+/// family `G` (decorated canasta by default): `"rules".parse::<AgentSpec>()`
+/// and `"rules".parse::<AgentSpec<ClassicState>>()` both look the name up
+/// in the one registry ([`crate::AGENTS`]), each in its family.
+pub struct AgentSpec<G: Family = GameState>(Erased<G>);
 
-/// [`Params`] of any agent of one family (`A`, its agent trait object),
-/// behind one type.
-trait AnyParams<A: ?Sized>: Send + Sync {
+/// [`Params`] of any agent of one family `G`, behind one type.
+trait AnyParams<G: Family>: Send + Sync {
     fn name(&self) -> &'static str;
     fn docs(&self) -> &'static [ParamDoc];
     fn get(&self, key: &str) -> Option<String>;
     fn default_get(&self, key: &str) -> Option<String>;
     fn bounds(&self, key: &str) -> Option<Bounds>;
     fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
-    fn build(&self) -> Box<A>;
-    fn clone_box(&self) -> Box<dyn AnyParams<A>>;
+    fn build(&self) -> Box<dyn Agent<G>>;
+    fn clone_box(&self) -> Box<dyn AnyParams<G>>;
     fn as_any(&self) -> &dyn Any;
-    fn same(&self, other: &dyn AnyParams<A>) -> bool;
+    fn same(&self, other: &dyn AnyParams<G>) -> bool;
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
 }
 
-impl<A: ?Sized + 'static, P: Params<A>> AnyParams<A> for P {
+impl<G: Family, P: Params<G>> AnyParams<G> for P {
     fn name(&self) -> &'static str {
         P::NAME
     }
@@ -386,16 +382,16 @@ impl<A: ?Sized + 'static, P: Params<A>> AnyParams<A> for P {
     fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         Params::set(self, key, value)
     }
-    fn build(&self) -> Box<A> {
+    fn build(&self) -> Box<dyn Agent<G>> {
         Params::build(self)
     }
-    fn clone_box(&self) -> Box<dyn AnyParams<A>> {
+    fn clone_box(&self) -> Box<dyn AnyParams<G>> {
         Box::new(self.clone())
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
-    fn same(&self, other: &dyn AnyParams<A>) -> bool {
+    fn same(&self, other: &dyn AnyParams<G>) -> bool {
         other.as_any().downcast_ref::<P>() == Some(self)
     }
     fn debug(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -403,20 +399,20 @@ impl<A: ?Sized + 'static, P: Params<A>> AnyParams<A> for P {
     }
 }
 
-/// The parameters of some agent of the family whose agent trait object
-/// is `A`: what [`AgentSpec`] and the classic `ClassicSpec` hold. Its
+/// The parameters of some agent of the family `G`: what [`AgentSpec`]
+/// holds. Its
 /// [`fmt::Display`] is the canonical text of a spec: the name, then only
 /// the parameters that differ from their defaults, in canonical order.
-pub(crate) struct Erased<A: ?Sized>(Box<dyn AnyParams<A>>);
+pub(crate) struct Erased<G: Family>(Box<dyn AnyParams<G>>);
 
-impl<A: ?Sized + 'static> Erased<A> {
+impl<G: Family> Erased<G> {
     /// `p`, erased.
-    pub(crate) fn of<P: Params<A>>(p: P) -> Erased<A> {
+    pub(crate) fn of<P: Params<G>>(p: P) -> Erased<G> {
         Erased(Box::new(p))
     }
 
     /// The parameters, if they are of type `P`.
-    pub(crate) fn params<P: Params<A>>(&self) -> Option<&P> {
+    pub(crate) fn params<P: Params<G>>(&self) -> Option<&P> {
         self.0.as_any().downcast_ref::<P>()
     }
 
@@ -440,7 +436,7 @@ impl<A: ?Sized + 'static> Erased<A> {
         self.0.set(key, value)
     }
 
-    pub(crate) fn build(&self) -> Box<A> {
+    pub(crate) fn build(&self) -> Box<dyn Agent<G>> {
         self.0.build()
     }
 
@@ -449,19 +445,19 @@ impl<A: ?Sized + 'static> Erased<A> {
     }
 }
 
-impl<A: ?Sized> Clone for Erased<A> {
-    fn clone(&self) -> Erased<A> {
+impl<G: Family> Clone for Erased<G> {
+    fn clone(&self) -> Erased<G> {
         Erased(self.0.clone_box())
     }
 }
 
-impl<A: ?Sized> PartialEq for Erased<A> {
-    fn eq(&self, other: &Erased<A>) -> bool {
+impl<G: Family> PartialEq for Erased<G> {
+    fn eq(&self, other: &Erased<G>) -> bool {
         self.0.same(other.0.as_ref())
     }
 }
 
-impl<A: ?Sized> fmt::Display for Erased<A> {
+impl<G: Family> fmt::Display for Erased<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = &self.0;
         f.write_str(p.name())?;
@@ -478,19 +474,19 @@ impl<A: ?Sized> fmt::Display for Erased<A> {
     }
 }
 
-impl Clone for AgentSpec {
-    fn clone(&self) -> AgentSpec {
+impl<G: Family> Clone for AgentSpec<G> {
+    fn clone(&self) -> AgentSpec<G> {
         AgentSpec(self.0.clone())
     }
 }
 
-impl PartialEq for AgentSpec {
-    fn eq(&self, other: &AgentSpec) -> bool {
+impl<G: Family> PartialEq for AgentSpec<G> {
+    fn eq(&self, other: &AgentSpec<G>) -> bool {
         self.0 == other.0
     }
 }
 
-impl fmt::Debug for AgentSpec {
+impl<G: Family> fmt::Debug for AgentSpec<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.debug(f)
     }
@@ -507,7 +503,23 @@ pub enum SpecError {
         spec: String,
         /// The name, lowercased.
         name: String,
-        /// The registered names, in order.
+        /// The family the spec was parsed for (`decorated`, `classic`).
+        family: &'static str,
+        /// The names registered for that family, in order.
+        accepted: Vec<&'static str>,
+    },
+    /// An agent registered, but not for the family the spec was parsed
+    /// for.
+    NotForFamily {
+        /// The spec as given.
+        spec: String,
+        /// The agent.
+        agent: &'static str,
+        /// The family the spec was parsed for.
+        family: &'static str,
+        /// The families the agent plays.
+        plays: Vec<&'static str>,
+        /// The names registered for `family`, in order.
         accepted: Vec<&'static str>,
     },
     /// An item that is not `key=value`.
@@ -557,9 +569,20 @@ pub enum SpecError {
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SpecError::UnknownAgent { spec, name, accepted } => write!(
+            SpecError::UnknownAgent { spec, name, family: "decorated", accepted } => write!(
                 f,
                 "unknown agent `{name}` in spec `{spec}`; accepted: {} (e.g. `ismcts:iters=1000,c=0.7,rollout=greedy`; `kanaszta agents` lists every parameter)",
+                accepted.join(", ")
+            ),
+            SpecError::UnknownAgent { spec, family, accepted, .. } => write!(
+                f,
+                "unknown {family} agent `{spec}`; accepted under {family} rules: {} (e.g. `ismcts:iters=200,rollout=rules`; `kanaszta agents` lists every parameter)",
+                accepted.join(", ")
+            ),
+            SpecError::NotForFamily { spec, agent, family, plays, accepted } => write!(
+                f,
+                "agent spec `{spec}`: {agent} plays {} canasta only, not {family}; accepted under {family} rules: {} (`kanaszta agents` lists every agent with the families it plays)",
+                plays.join(" and "),
                 accepted.join(", ")
             ),
             SpecError::NotKeyValue { spec, agent, item, accepted } => write!(
@@ -584,8 +607,8 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The parameters `P` of spec `text`, whose part after the colon is
-/// `body`, the family's agent trait object being `A`.
-pub(crate) fn parse_params<A: ?Sized, P: Params<A>>(
+/// `body`, for the family `G`.
+pub(crate) fn parse_params<G: Family, P: Params<G>>(
     text: &str,
     body: &str,
 ) -> Result<P, SpecError> {
@@ -657,11 +680,10 @@ pub(crate) fn keys_of(docs: &[ParamDoc]) -> String {
     }
 }
 
-/// The help of the agent whose parameters are `P` (of the family whose
-/// agent trait object is `A`): its name and summary, then a line per
-/// parameter with its key padded to `width`, its default and what it
-/// accepts.
-pub(crate) fn help_of<A: ?Sized, P: Params<A>>(out: &mut String, width: usize) {
+/// The help of the agent whose parameters are `P` (for the family `G`):
+/// its name and summary, then a line per parameter with its key padded
+/// to `width`, its default and what it accepts.
+pub(crate) fn help_of<G: Family, P: Params<G>>(out: &mut String, width: usize) {
     use fmt::Write;
     let d = P::default();
     let _ = writeln!(out, "{} — {}", P::NAME, P::SUMMARY);
@@ -677,14 +699,14 @@ pub(crate) fn help_of<A: ?Sized, P: Params<A>>(out: &mut String, width: usize) {
     }
 }
 
-impl AgentSpec {
+impl<G: Family> AgentSpec<G> {
     /// The spec of the agent with parameters `p`.
-    pub fn of<P: Params>(p: P) -> AgentSpec {
+    pub fn of<P: Params<G>>(p: P) -> AgentSpec<G> {
         AgentSpec(Erased::of(p))
     }
 
     /// The parameters, if the spec is of the agent whose parameters are `P`.
-    pub fn params<P: Params>(&self) -> Option<&P> {
+    pub fn params<P: Params<G>>(&self) -> Option<&P> {
         self.0.params()
     }
 
@@ -694,7 +716,7 @@ impl AgentSpec {
     }
 
     /// A new agent of this spec.
-    pub fn build(&self) -> Box<dyn Agent> {
+    pub fn build(&self) -> Box<dyn Agent<G>> {
         self.0.build()
     }
 
@@ -717,7 +739,7 @@ impl AgentSpec {
 
     /// This spec with parameter `key` set to `value`; the error says what
     /// the key accepts.
-    pub fn with(&self, key: &str, value: &str) -> Result<AgentSpec, SpecError> {
+    pub fn with(&self, key: &str, value: &str) -> Result<AgentSpec<G>, SpecError> {
         let mut p = self.0.clone();
         if !self.0.docs().iter().any(|d| d.key == key) {
             return Err(SpecError::UnknownKey {
@@ -738,7 +760,7 @@ impl AgentSpec {
     }
 }
 
-impl fmt::Display for AgentSpec {
+impl<G: Family> fmt::Display for AgentSpec<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
     }

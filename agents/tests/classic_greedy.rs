@@ -4,9 +4,9 @@
 //! classic specs are refused with the accepted names.
 
 use kanaszta_agents::classic::play::play_classic_hand;
-use kanaszta_agents::classic::registry::ClassicSpec;
-use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::seat_rng;
+use kanaszta_agents::Agent;
+use kanaszta_agents::AgentSpec;
 use kanaszta_engine::classic::{ClassicRules, ClassicState};
 
 /// The 95% Wilson interval's lower end.
@@ -22,14 +22,14 @@ fn wilson_lo(wins: f64, n: f64) -> f64 {
 fn greedy_vs_random(players: usize, deals: u64) -> (f64, f64) {
     let mut rules = ClassicRules::preset("classic-002").unwrap();
     rules.set("players", &players.to_string()).unwrap();
-    let greedy: ClassicSpec = "greedy".parse().unwrap();
-    let random: ClassicSpec = "random".parse().unwrap();
+    let greedy: AgentSpec<ClassicState> = "greedy".parse().unwrap();
+    let random: AgentSpec<ClassicState> = "random".parse().unwrap();
     let (mut wins, mut n) = (0.0, 0.0);
     for deal in 0..deals {
         for greedy_side in 0..2 {
             let seed = kanaszta_engine::seed::deal(11, deal);
             let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
-            let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+            let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..players)
                 .map(|p| {
                     let side = rules.side_of(p).min(1);
                     if side == greedy_side {
@@ -85,14 +85,23 @@ fn classic_greedy_beats_random_heads_up() {
 
 #[test]
 fn unknown_classic_agent_is_refused_with_the_accepted_names() {
-    let e = "minimax".parse::<ClassicSpec>().unwrap_err().to_string();
+    let e = "minimax"
+        .parse::<AgentSpec<ClassicState>>()
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("unknown classic agent `minimax`"), "{e}");
     assert!(e.contains("random, greedy, rules, ismcts, pimc"), "{e}");
-    let e = "greedy:x=1".parse::<ClassicSpec>().unwrap_err().to_string();
+    let e = "greedy:x=1"
+        .parse::<AgentSpec<ClassicState>>()
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("greedy has no parameter `x`"), "{e}");
     assert!(e.contains("no parameters"), "{e}");
     assert_eq!(
-        "GREEDY".parse::<ClassicSpec>().unwrap().to_string(),
+        "GREEDY"
+            .parse::<AgentSpec<ClassicState>>()
+            .unwrap()
+            .to_string(),
         "greedy"
     );
 }

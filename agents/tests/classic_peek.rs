@@ -5,16 +5,18 @@
 //! same seed, for every classic player, heads-up, three-handed and in
 //! four-player partnerships.
 
-use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::ClassicMoves;
+use kanaszta_agents::AgentSpec;
 use kanaszta_engine::classic::{ClassicRules, ClassicState};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// The classic players checked: every registered one, searchers on a
 /// small budget.
-fn specs() -> Vec<ClassicSpec> {
-    kanaszta_agents::classic::registry::CLASSIC_AGENTS
+fn specs() -> Vec<AgentSpec<ClassicState>> {
+    kanaszta_agents::AGENTS
         .iter()
+        .filter(|e| e.classic.is_some())
         .map(|e| match e.name {
             "ismcts" => "ismcts:iters=30".to_string(),
             "pimc" => "pimc:worlds=3".to_string(),
@@ -35,7 +37,7 @@ fn positions(players: usize, deals: u64) -> Vec<ClassicState> {
         let mut rules = ClassicRules::default();
         rules.set("players", &players.to_string()).unwrap();
         let mut g = ClassicState::new(rules, 100 + deal, 0, [0; 6]);
-        let spec: ClassicSpec = "greedy".parse().unwrap();
+        let spec: AgentSpec<ClassicState> = "greedy".parse().unwrap();
         let mut agents: Vec<_> = (0..players).map(|_| spec.build()).collect();
         let mut rng = Pcg64Mcg::seed_from_u64(deal);
         let mut step = 0u32;
@@ -45,7 +47,7 @@ fn positions(players: usize, deals: u64) -> Vec<ClassicState> {
             if step.is_multiple_of(7) && g.turns() >= 2 {
                 out.push(g.clone());
             }
-            let a = agents[p].act(&g.view(p), &legal, &mut rng);
+            let a = agents[p].act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng);
             g.apply(a).unwrap();
             step += 1;
         }
@@ -81,7 +83,7 @@ fn no_classic_decision_depends_on_hidden_cards() {
                     let mut agent = spec.build();
                     let mut rng = Pcg64Mcg::seed_from_u64(77);
                     state.legal_actions(&mut legal);
-                    let act = agent.act(&state.view(p), &legal, &mut rng);
+                    let act = agent.act(&state.view(p), &mut ClassicMoves::new(&legal), &mut rng);
                     assert!(legal.contains(&act), "{spec}: illegal {act}");
                     choices.push(act);
                 }

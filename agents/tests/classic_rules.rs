@@ -9,7 +9,8 @@
 //! every hand).
 
 use kanaszta_agents::classic::rules::{ClassicRulesAgent, ClassicRulesParams};
-use kanaszta_agents::classic::{ClassicAgent, ClassicRandom};
+use kanaszta_agents::classic::{ClassicMoves, ClassicRandom};
+use kanaszta_agents::Agent;
 #[path = "common/classic_duel.rs"]
 mod duel_common;
 
@@ -34,19 +35,19 @@ fn rules_agent() -> ClassicRulesAgent {
 }
 
 /// The agent's choice for the current player.
-fn choice(agent: &mut dyn ClassicAgent, g: &ClassicState) -> ClassicAction {
+fn choice(agent: &mut dyn Agent<ClassicState>, g: &ClassicState) -> ClassicAction {
     let p = g.current_player();
     let mut legal = Vec::new();
     g.view(p).legal_actions(&mut legal);
     let mut rng = Pcg64Mcg::seed_from_u64(1);
-    let a = agent.act(&g.view(p), &legal, &mut rng);
+    let a = agent.act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng);
     assert!(legal.contains(&a), "{a} is not listed: {legal:?}");
     a
 }
 
 /// Plays the agent's choices until player `p`'s turn is over (or the
 /// hand); returns the actions.
-fn play_turn(agent: &mut dyn ClassicAgent, g: &mut ClassicState) -> Vec<ClassicAction> {
+fn play_turn(agent: &mut dyn Agent<ClassicState>, g: &mut ClassicState) -> Vec<ClassicAction> {
     let p = g.current_player();
     let mut done = Vec::new();
     while !g.is_terminal() && g.current_player() == p {
@@ -436,7 +437,7 @@ fn duel(
     preset: &str,
     players: u8,
     deals: u64,
-    other: &dyn Fn() -> Box<dyn ClassicAgent>,
+    other: &dyn Fn() -> Box<dyn Agent<ClassicState>>,
     label: &str,
 ) -> (f64, f64) {
     let r = rules(preset, players);
@@ -446,10 +447,10 @@ fn duel(
         let seed = 0x5eed_0000 + deal;
         let mut d = 0.0;
         for rules_seat in 0..2usize {
-            let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players as usize)
+            let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..players as usize)
                 .map(|p| {
                     if p % 2 == rules_seat {
-                        Box::new(rules_agent()) as Box<dyn ClassicAgent>
+                        Box::new(rules_agent()) as Box<dyn Agent<ClassicState>>
                     } else {
                         other()
                     }
@@ -511,10 +512,10 @@ fn soak_only_listed_actions_every_preset() {
         for players in [2u8, 3, 4, 6] {
             let r = rules(preset, players);
             for seed in 0..6u64 {
-                let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players as usize)
+                let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..players as usize)
                     .map(|p| {
                         if p % 3 == 2 && seed % 2 == 1 {
-                            Box::new(ClassicRandom) as Box<dyn ClassicAgent>
+                            Box::new(ClassicRandom) as Box<dyn Agent<ClassicState>>
                         } else {
                             Box::new(rules_agent())
                         }

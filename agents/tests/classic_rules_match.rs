@@ -4,7 +4,8 @@
 //! (`stakes`); with both off it plays as it did before them.
 
 use kanaszta_agents::classic::rules::{ClassicRulesAgent, ClassicRulesParams};
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::classic::ClassicMoves;
+use kanaszta_agents::Agent;
 use kanaszta_engine::classic::testing::{setup, table};
 use kanaszta_engine::classic::*;
 use rand::SeedableRng;
@@ -56,7 +57,7 @@ fn fingerprint(p: &ClassicRulesParams, hands: u64) -> u64 {
         while !g.is_terminal() {
             let s = g.current_player();
             g.view(s).legal_actions(&mut legal);
-            let a = agents[s].act(&g.view(s), &legal, &mut rngs[s]);
+            let a = agents[s].act(&g.view(s), &mut ClassicMoves::new(&legal), &mut rngs[s]);
             eat(a.to_string().as_bytes());
             g.apply(a).unwrap();
             for ag in agents.iter_mut() {
@@ -114,7 +115,7 @@ fn play_turn(p: &ClassicRulesParams, g: &mut ClassicState) -> Vec<ClassicAction>
     let mut done = Vec::new();
     while !g.is_terminal() && g.current_player() == seat {
         g.view(seat).legal_actions(&mut legal);
-        let a = agent.act(&g.view(seat), &legal, &mut rng);
+        let a = agent.act(&g.view(seat), &mut ClassicMoves::new(&legal), &mut rng);
         assert!(legal.contains(&a), "{a} is not listed: {legal:?}");
         g.apply(a).unwrap();
         done.push(a);
@@ -283,7 +284,7 @@ fn c18_answers_by_the_match() {
         g.view(2).legal_actions(&mut legal);
         let mut a = ClassicRulesAgent::new(params(spec));
         let mut rng = Pcg64Mcg::seed_from_u64(1);
-        a.act(&g.view(2), &legal, &mut rng)
+        a.act(&g.view(2), &mut ClassicMoves::new(&legal), &mut rng)
     };
     // His hand (110) is within answer_hand only when that is raised.
     assert_eq!(
@@ -327,7 +328,7 @@ fn c18_failed_yes_answers_count_in_the_stakes() {
         let mut legal = Vec::new();
         while !g.is_terminal() && g.current_player() == 0 {
             g.view(0).legal_actions(&mut legal);
-            let a = agent.act(&g.view(0), &legal, &mut rng);
+            let a = agent.act(&g.view(0), &mut ClassicMoves::new(&legal), &mut rng);
             g.apply(a).unwrap();
         }
         matches!(g.end(), Some(ClassicEnd::WentOut { player: 0, .. }))

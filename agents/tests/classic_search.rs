@@ -8,13 +8,14 @@
 //! accepted.
 
 use kanaszta_agents::classic::play::play_classic_hand;
-use kanaszta_agents::classic::registry::{ClassicSpec, ClassicSpecError};
 use kanaszta_agents::classic::search::ClassicIsmctsParams;
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::generic::ismcts::{Ismcts, IsmctsConfig};
 use kanaszta_agents::generic::pimc::Pimc;
 use kanaszta_agents::generic::Uniform;
 use kanaszta_agents::seat_rng;
+use kanaszta_agents::Agent;
+use kanaszta_agents::{AgentSpec, SpecError};
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState};
 use kanaszta_engine::{Game, GameState, Rules};
 use rand::SeedableRng;
@@ -31,13 +32,14 @@ fn rules_for(players: usize) -> ClassicRules {
 /// B's per paired deal.
 fn duel(a: &str, b: &str, players: usize, deals: u64) -> (f64, f64) {
     let rules = rules_for(players);
-    let (sa, sb): (ClassicSpec, ClassicSpec) = (a.parse().unwrap(), b.parse().unwrap());
+    let (sa, sb): (AgentSpec<ClassicState>, AgentSpec<ClassicState>) =
+        (a.parse().unwrap(), b.parse().unwrap());
     let (mut wins, mut diff) = (0.0, 0.0);
     for deal in 0..deals {
         for a_side in 0..2 {
             let seed = kanaszta_engine::seed::deal(23, deal);
             let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
-            let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+            let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..players)
                 .map(|p| {
                     if rules.side_of(p) == a_side {
                         sa.build()
@@ -97,16 +99,17 @@ fn classic_pimc_beats_random_in_partnerships() {
 /// Every action of a hand with `spec` in every seat.
 fn actions_of(spec: &str, players: usize, seed: u64) -> Vec<ClassicAction> {
     let rules = rules_for(players);
-    let spec: ClassicSpec = spec.parse().unwrap();
+    let spec: AgentSpec<ClassicState> = spec.parse().unwrap();
     let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
-    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players).map(|_| spec.build()).collect();
+    let mut agents: Vec<Box<dyn Agent<ClassicState>>> =
+        (0..players).map(|_| spec.build()).collect();
     let mut rngs: Vec<_> = (0..players).map(|p| seat_rng(seed, p)).collect();
     let mut legal = Vec::new();
     let mut out = Vec::new();
     while !g.is_terminal() {
         let p = g.current_player();
         g.legal_actions(&mut legal);
-        let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+        let a = agents[p].act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rngs[p]);
         assert!(legal.contains(&a), "{a} is not listed");
         g.apply(a).unwrap();
         for ag in agents.iter_mut() {
@@ -132,9 +135,10 @@ fn a_seed_fixes_the_searches_choices() {
 /// `every`th action of a greedy hand.
 fn positions(players: usize, seed: u64, every: usize) -> Vec<ClassicState> {
     let rules = rules_for(players);
-    let greedy: ClassicSpec = "greedy".parse().unwrap();
+    let greedy: AgentSpec<ClassicState> = "greedy".parse().unwrap();
     let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
-    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players).map(|_| greedy.build()).collect();
+    let mut agents: Vec<Box<dyn Agent<ClassicState>>> =
+        (0..players).map(|_| greedy.build()).collect();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut legal = Vec::new();
     let mut out = Vec::new();
@@ -145,7 +149,7 @@ fn positions(players: usize, seed: u64, every: usize) -> Vec<ClassicState> {
         if i % every == 0 && legal.len() > 1 {
             out.push(g.clone());
         }
-        let a = agents[p].act(&g.view(p), &legal, &mut rng);
+        let a = agents[p].act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng);
         g.apply(a).unwrap();
         i += 1;
     }
@@ -158,15 +162,18 @@ fn decide(spec: &str, g: &ClassicState) -> (ClassicAction, String) {
     let p = g.current_player();
     let mut legal = Vec::new();
     g.legal_actions(&mut legal);
-    let spec: ClassicSpec = spec.parse().unwrap();
+    let spec: AgentSpec<ClassicState> = spec.parse().unwrap();
     let mut rng = Pcg64Mcg::seed_from_u64(99);
     if let Some(params) = spec.params::<ClassicIsmctsParams>() {
         let mut agent = kanaszta_agents::classic::search::ClassicIsmcts::new(params.clone());
-        let a = agent.act(&g.view(p), &legal, &mut rng);
+        let a = agent.act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng);
         (a, format!("{:?}", agent.search().root_visits()))
     } else {
         let mut agent = spec.build();
-        (agent.act(&g.view(p), &legal, &mut rng), String::new())
+        (
+            agent.act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng),
+            String::new(),
+        )
     }
 }
 
@@ -243,17 +250,23 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         "rules:open_wilds=2,concealed=off",
         "random",
     ] {
-        let s: ClassicSpec = text.parse().unwrap();
+        let s: AgentSpec<ClassicState> = text.parse().unwrap();
         assert_eq!(s.to_string(), text);
-        assert_eq!(s.to_string().parse::<ClassicSpec>().unwrap(), s);
+        assert_eq!(s.to_string().parse::<AgentSpec<ClassicState>>().unwrap(), s);
         assert_eq!(s.build().name(), s.name());
     }
     // Defaults written out are dropped; case and spaces are forgiven.
-    let s: ClassicSpec = " ISMCTS: iters = 200 , time=0".parse().unwrap();
+    let s: AgentSpec<ClassicState> = " ISMCTS: iters = 200 , time=0".parse().unwrap();
     assert_eq!(s.to_string(), "ismcts");
-    let err = |t: &str| t.parse::<ClassicSpec>().unwrap_err();
+    let err = |t: &str| t.parse::<AgentSpec<ClassicState>>().unwrap_err();
     let e = err("ismcts:depth=3");
-    assert!(matches!(&e, ClassicSpecError::Param(_)), "{e:?}");
+    assert!(
+        matches!(
+            &e,
+            SpecError::BadValue { .. } | SpecError::UnknownKey { .. }
+        ),
+        "{e:?}"
+    );
     let e = e.to_string();
     assert!(e.contains("ismcts has no parameter `depth`"), "{e}");
     assert!(
@@ -282,7 +295,7 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         "{e}"
     );
     // A spec moved by key, as a sweep would.
-    let s: ClassicSpec = "pimc".parse().unwrap();
+    let s: AgentSpec<ClassicState> = "pimc".parse().unwrap();
     assert_eq!(s.with("worlds", "4").unwrap().to_string(), "pimc:worlds=4");
     assert!(s.with("worlds", "0").is_err());
     let b = s.bounds("worlds").unwrap();

@@ -7,8 +7,7 @@
 use crate::stats::{wilson, Tally};
 use crate::{make_rules, to_py, Game};
 use kanaszta_agents::classic::play::play_classic_hand;
-use kanaszta_agents::classic::registry::ClassicSpec;
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::{play_hand, seat_rng, Agent as DecoratedAgent, AgentSpec, MoveBuf};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicRules, ClassicState};
 use kanaszta_engine::{seed, AnyAction, AnyGame, GameState, Rules};
@@ -28,7 +27,7 @@ const MAX_DECISIONS_PER_TURN: u32 = 2_000;
 struct Specs {
     text: String,
     decorated: Result<AgentSpec, String>,
-    classic: Result<ClassicSpec, String>,
+    classic: Result<AgentSpec<ClassicState>, String>,
 }
 
 impl Specs {
@@ -36,7 +35,9 @@ impl Specs {
         let s = Specs {
             text: text.to_string(),
             decorated: text.parse::<AgentSpec>().map_err(|e| e.to_string()),
-            classic: text.parse::<ClassicSpec>().map_err(|e| e.to_string()),
+            classic: text
+                .parse::<AgentSpec<ClassicState>>()
+                .map_err(|e| e.to_string()),
         };
         match family {
             Some("decorated") => drop(s.decorated_spec()?),
@@ -51,7 +52,7 @@ impl Specs {
             .clone()
             .map_err(|e| PyValueError::new_err(format!("decorated canasta: {e}")))
     }
-    fn classic_spec(&self) -> PyResult<ClassicSpec> {
+    fn classic_spec(&self) -> PyResult<AgentSpec<ClassicState>> {
         self.classic
             .clone()
             .map_err(|e| PyValueError::new_err(format!("classic canasta: {e}")))
@@ -61,7 +62,10 @@ impl Specs {
 enum Built {
     None,
     Decorated(Box<dyn DecoratedAgent>, MoveBuf),
-    Classic(Box<dyn ClassicAgent>, Vec<ClassicAction>),
+    Classic(
+        Box<dyn kanaszta_agents::Agent<ClassicState>>,
+        Vec<ClassicAction>,
+    ),
 }
 
 /// A built-in agent (`kanaszta agents` lists them): `random`, `greedy`,
@@ -122,7 +126,7 @@ fn choose(built: &mut Built, game: &AnyGame, rng: &mut Pcg64Mcg) -> AnyAction {
         }
         (Built::Classic(a, legal), _, Some(g)) => {
             g.legal_actions(legal);
-            AnyAction::Classic(a.act(&g.view(p), legal, rng))
+            AnyAction::Classic(a.act(&g.view(p), &mut ClassicMoves::new(legal), rng))
         }
         _ => unreachable!("the agent is built for the game's family"),
     }

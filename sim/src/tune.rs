@@ -17,13 +17,13 @@
 //! estimate `(m+ − m−) Δ_i / 2` over the last `window` steps lies within one
 //! standard error of 0 for every parameter.
 
-use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::{AgentSpec, Bounds, ParamDoc};
+use kanaszta_engine::classic::ClassicState;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 /// An agent spec whose number parameters can be tuned: a decorated agent's
-/// ([`AgentSpec`]) or a classic player's ([`ClassicSpec`]).
+/// ([`AgentSpec`]) or a classic player's ([`AgentSpec<ClassicState>`]).
 pub trait Tunable: Clone + std::fmt::Display {
     /// The agent's name.
     fn name(&self) -> &'static str;
@@ -59,7 +59,7 @@ macro_rules! tunable {
     };
 }
 tunable!(AgentSpec);
-tunable!(ClassicSpec);
+tunable!(AgentSpec<ClassicState>);
 
 /// One parameter tuned, with the range it moves in.
 #[derive(Clone, Debug, PartialEq)]

@@ -172,6 +172,37 @@ fn classic_bench_measures_four_player_hands() {
     assert_eq!(out.lines().count(), 3, "{out}");
 }
 
+/// An agent of decorated canasta only, named under classic rules, is
+/// refused saying which families it plays and what classic accepts; the
+/// same agent plays under decorated rules, and `kanaszta agents` lists
+/// the families of every agent.
+#[test]
+fn an_agent_of_the_other_family_is_refused_naming_its_families() {
+    let d = tmp("classic-other-family");
+    let o = s(&d);
+    let want = [
+        "careful plays decorated canasta only, not classic",
+        "accepted under classic rules: random, greedy, rules, ismcts, pimc",
+    ];
+    let classic = [
+        "--rules",
+        "classic-002",
+        "--a",
+        "careful:pile=3",
+        "--hands",
+        "2",
+    ];
+    refused(&[&["play"][..], &classic, &["--out", o]].concat(), &want);
+    refused(&[&["bench"][..], &classic].concat(), &want);
+    let agents = ok(&["agents"]);
+    let table = &agents[agents.find("the rule families each agent plays:").unwrap()..];
+    assert!(table.contains("    careful    decorated\n"), "{table}");
+    assert!(
+        table.contains("    rules      decorated, classic\n"),
+        "{table}"
+    );
+}
+
 #[test]
 fn classic_bad_input_is_refused_with_what_is_accepted() {
     let d = tmp("classic-bad");

@@ -13,8 +13,9 @@
 //! holds each meld phase to a legal end (I-9), so laying greedily never
 //! strands the turn.
 
-use super::ClassicAgent;
-use kanaszta_engine::classic::{ClassicAction, ClassicView, Kind, MeldKey};
+use super::ClassicMoves;
+use crate::Agent;
+use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView, Kind, MeldKey};
 use rand_pcg::Pcg64Mcg;
 
 /// The greedy classic player (see the module docs).
@@ -86,7 +87,7 @@ impl ClassicGreedy {
     }
 }
 
-impl ClassicAgent for ClassicGreedy {
+impl Agent<ClassicState> for ClassicGreedy {
     fn name(&self) -> String {
         "greedy".into()
     }
@@ -94,9 +95,10 @@ impl ClassicAgent for ClassicGreedy {
     fn act(
         &mut self,
         view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         _rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
+        let legal = moves.all();
         // Going out (C-10) or ending a turn that must end, whenever listed.
         if legal.contains(&ClassicAction::End) {
             return ClassicAction::End;
@@ -185,7 +187,11 @@ mod tests {
         let mut legal = Vec::new();
         g.legal_actions(&mut legal);
         let p = g.current_player();
-        let a = ClassicGreedy.act(&g.view(p), &legal, &mut Pcg64Mcg::seed_from_u64(1));
+        let a = ClassicGreedy.act(
+            &g.view(p),
+            &mut ClassicMoves::new(&legal),
+            &mut Pcg64Mcg::seed_from_u64(1),
+        );
         assert!(legal.contains(&a));
         a
     }

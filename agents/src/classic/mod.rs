@@ -3,44 +3,27 @@
 //! A classic player sees one seat's [`ClassicView`] — its own hand, the
 //! sides' tables, the pile, the counts; its partner's hand is hidden like
 //! an opponent's — and chooses among the legal actions the engine listed,
-//! drawing randomness from its own seeded generator, as [`crate::Agent`]
-//! does for decorated canasta.
+//! drawing randomness from its own seeded generator: an
+//! [`Agent<ClassicState>`](crate::Agent), choosing from [`ClassicMoves`].
 
 pub mod greedy;
 pub mod play;
-pub mod registry;
 pub mod rules;
 pub mod search;
 
-use kanaszta_engine::classic::{ClassicAction, ClassicView};
+use crate::spec::{ParamDoc, Params};
+use crate::Agent;
+use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-/// A player of classic canasta.
-pub trait ClassicAgent: Send {
-    /// The agent's spec name, e.g. `random`.
-    fn name(&self) -> String;
-    /// Chooses one of `legal` (never empty) for the seat of `view`, which
-    /// is the mover. Returning an action that is not listed is an error of
-    /// the game.
-    fn act(
-        &mut self,
-        view: &ClassicView<'_>,
-        legal: &[ClassicAction],
-        rng: &mut Pcg64Mcg,
-    ) -> ClassicAction;
-    /// Told what a player did (every action of the hand, in order, its own
-    /// included).
-    fn inform(&mut self, _player: usize, _action: ClassicAction) {}
-    /// Called before each new hand.
-    fn restart(&mut self) {}
-}
+pub use crate::family::ClassicMoves;
 
 /// Uniform among the legal actions.
 #[derive(Clone, Debug, Default)]
 pub struct ClassicRandom;
 
-impl ClassicAgent for ClassicRandom {
+impl Agent<ClassicState> for ClassicRandom {
     fn name(&self) -> String {
         "random".into()
     }
@@ -48,17 +31,59 @@ impl ClassicAgent for ClassicRandom {
     fn act(
         &mut self,
         _view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
+        let legal = moves.all();
         legal[rng.random_range(0..legal.len())]
     }
 }
 
+/// The parameters of [`ClassicRandom`]: none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassicRandomParams;
+
+/// The parameters of [`greedy::ClassicGreedy`]: none.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassicGreedyParams;
+
+macro_rules! no_params {
+    ($Name:ty, $name:expr, $summary:expr, $build:expr) => {
+        impl Params<ClassicState> for $Name {
+            const NAME: &'static str = $name;
+            const SUMMARY: &'static str = $summary;
+            fn docs() -> &'static [ParamDoc] {
+                &[]
+            }
+            fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
+                Err(format!("unknown key `{key}`"))
+            }
+            fn get(&self, _key: &str) -> Option<String> {
+                None
+            }
+            fn build(&self) -> Box<dyn Agent<ClassicState>> {
+                Box::new($build)
+            }
+        }
+    };
+}
+no_params!(
+    ClassicRandomParams,
+    "random",
+    "uniform among the legal actions",
+    ClassicRandom
+);
+no_params!(
+    ClassicGreedyParams,
+    "greedy",
+    "melds what scores now, takes the pile with naturals, goes out when it can, discards its least useful card",
+    greedy::ClassicGreedy
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanaszta_engine::classic::{ClassicRules, ClassicState};
+    use kanaszta_engine::classic::ClassicRules;
     use rand::SeedableRng;
 
     /// Random classic players finish hands under every preset, each
@@ -78,7 +103,7 @@ mod tests {
                     let p = g.current_player();
                     g.view(p).legal_actions(&mut legal);
                     assert!(!legal.is_empty());
-                    let a = agent.act(&g.view(p), &legal, &mut rng);
+                    let a = agent.act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rng);
                     assert!(legal.contains(&a));
                     g.apply(a).unwrap();
                     steps += 1;

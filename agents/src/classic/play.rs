@@ -3,48 +3,20 @@
 //! turn that never ends is an error of that game ([`ClassicAgentError`]),
 //! never a panic of the run.
 
-use super::ClassicAgent;
-use crate::play::{play_turns_observed, HandPlay, Observer, Seat};
+use crate::play::{play_turns_observed, HandPlay, Observer};
+use crate::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicMatchResult, ClassicState};
-use kanaszta_engine::RuleError;
 use rand_pcg::Pcg64Mcg;
 
 /// A classic game ended by a player: it returned an unlisted action (the
 /// engine's rule error says why) or did not end its turn.
 pub type ClassicAgentError = crate::AgentError<ClassicAction>;
 
-impl Seat<ClassicState> for Box<dyn ClassicAgent> {
-    type Scratch = Vec<ClassicAction>;
-    fn name(&self) -> String {
-        ClassicAgent::name(&**self)
-    }
-    fn restart(&mut self) {
-        ClassicAgent::restart(&mut **self)
-    }
-    fn inform(&mut self, player: usize, action: ClassicAction) {
-        ClassicAgent::inform(&mut **self, player, action)
-    }
-    #[inline]
-    fn play<O: Observer<ClassicState>>(
-        &mut self,
-        state: &mut ClassicState,
-        p: usize,
-        legal: &mut Vec<ClassicAction>,
-        rng: &mut Pcg64Mcg,
-        observer: &mut O,
-    ) -> (ClassicAction, Result<(), RuleError>) {
-        state.legal_actions(legal);
-        let action = self.act(&state.view(p), legal, rng);
-        observer.before(state, p, action);
-        (action, state.apply(action))
-    }
-}
-
 /// Plays `state` to its end: seat `p` is `agents[p]` drawing from
 /// `rngs[p]`. Players are restarted first and told every action.
 pub fn play_classic_hand(
     state: &mut ClassicState,
-    agents: &mut [Box<dyn ClassicAgent>],
+    agents: &mut [Box<dyn Agent<ClassicState>>],
     rngs: &mut [Pcg64Mcg],
 ) -> Result<HandPlay, ClassicAgentError> {
     play_turns_observed(state, agents, rngs, &mut ())
@@ -55,7 +27,7 @@ pub fn play_classic_hand(
 /// sees every finished hand.
 pub fn play_classic_match(
     m: &mut ClassicMatch,
-    agents: &mut [Box<dyn ClassicAgent>],
+    agents: &mut [Box<dyn Agent<ClassicState>>],
     rngs_of: impl FnMut(u32) -> Vec<Pcg64Mcg>,
     mut on_hand: impl FnMut(&ClassicState, &ClassicMatch, HandPlay),
 ) -> Result<(), ClassicAgentError> {
@@ -69,7 +41,7 @@ pub fn play_classic_match(
 /// the observer, to read what it gathered in the hand.
 pub fn play_classic_match_observed<O: Observer<ClassicState>>(
     m: &mut ClassicMatch,
-    agents: &mut [Box<dyn ClassicAgent>],
+    agents: &mut [Box<dyn Agent<ClassicState>>],
     mut rngs_of: impl FnMut(u32) -> Vec<Pcg64Mcg>,
     observer: &mut O,
     mut on_hand: impl FnMut(&ClassicState, &ClassicMatch, HandPlay, &mut O),

@@ -38,8 +38,9 @@
 //!   (C-7, C-13) against opponents who collect (their known cards).
 
 use crate::agent_params;
-use crate::classic::ClassicAgent;
+use crate::classic::ClassicMoves;
 use crate::spec::{range, switch};
+use crate::Agent;
 use kanaszta_engine::classic::{
     kind_counts, value_of, ClassicAction, ClassicEnd, ClassicPhase, ClassicRules, ClassicState,
     ClassicView, Kind, MeldKey, PickupRule, SideTable, WildTop,
@@ -132,7 +133,7 @@ impl ClassicRulesAgent {
     }
 }
 
-impl ClassicAgent for ClassicRulesAgent {
+impl Agent<ClassicState> for ClassicRulesAgent {
     fn name(&self) -> String {
         "rules".into()
     }
@@ -140,9 +141,10 @@ impl ClassicAgent for ClassicRulesAgent {
     fn act(
         &mut self,
         view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
+        let legal = moves.all();
         let a = match view.phase() {
             ClassicPhase::Answer => self.answer(view, legal),
             ClassicPhase::Draw => self.start(view, legal, rng),
@@ -1030,7 +1032,7 @@ mod tests {
             let mut legal = Vec::new();
             for _ in 0..20 {
                 g.legal_actions(&mut legal);
-                let x = a.act(&g.view(0), &legal, &mut rng);
+                let x = a.act(&g.view(0), &mut ClassicMoves::new(&legal), &mut rng);
                 if let ClassicAction::Discard(k) = x {
                     return k;
                 }

@@ -7,13 +7,14 @@
 
 use super::greedy::ClassicGreedy;
 use super::rules::{ClassicRulesAgent, ClassicRulesParams};
-use super::{ClassicAgent, ClassicRandom};
+use super::{ClassicMoves, ClassicRandom};
 use crate::agent_params;
 use crate::generic::ismcts::{Ismcts, IsmctsConfig};
 use crate::generic::pimc::Pimc;
 use crate::generic::Policy;
 use crate::search::Rollout;
 use crate::spec::range;
+use crate::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand_pcg::Pcg64Mcg;
 
@@ -28,13 +29,13 @@ macro_rules! classic_policy {
                 legal: &[ClassicAction],
                 rng: &mut Pcg64Mcg,
             ) -> ClassicAction {
-                ClassicAgent::act(self, view, legal, rng)
+                Agent::<ClassicState>::act(self, view, &mut ClassicMoves::new(legal), rng)
             }
             fn inform(&mut self, player: usize, action: ClassicAction) {
-                ClassicAgent::inform(self, player, action)
+                Agent::<ClassicState>::inform(self, player, action)
             }
             fn restart(&mut self) {
-                ClassicAgent::restart(self)
+                Agent::<ClassicState>::restart(self)
             }
         })*
     };
@@ -42,7 +43,9 @@ macro_rules! classic_policy {
 classic_policy!(ClassicRandom, ClassicGreedy, ClassicRulesAgent);
 
 /// The classic player that plays a search's simulations, by its
-/// [`Rollout`] name, with its default parameters.
+/// [`Rollout`] name, with its default parameters. The player is reached
+/// through one accessor ([`ClassicPolicy::agent_mut`]), by which it is
+/// asked, told every action and restarted.
 #[derive(Clone, Debug)]
 pub enum ClassicPolicy {
     /// [`ClassicRandom`].
@@ -66,6 +69,17 @@ impl ClassicPolicy {
     }
 }
 
+impl ClassicPolicy {
+    /// The player.
+    pub fn agent_mut(&mut self) -> &mut dyn Agent<ClassicState> {
+        match self {
+            ClassicPolicy::Random(p) => p,
+            ClassicPolicy::Greedy(p) => p,
+            ClassicPolicy::Rules(p) => p,
+        }
+    }
+}
+
 impl Policy<ClassicState> for ClassicPolicy {
     fn choose(
         &mut self,
@@ -73,21 +87,14 @@ impl Policy<ClassicState> for ClassicPolicy {
         legal: &[ClassicAction],
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        match self {
-            ClassicPolicy::Random(p) => p.choose(view, legal, rng),
-            ClassicPolicy::Greedy(p) => p.choose(view, legal, rng),
-            ClassicPolicy::Rules(p) => Policy::<ClassicState>::choose(p, view, legal, rng),
-        }
+        self.agent_mut()
+            .act(view, &mut ClassicMoves::new(legal), rng)
     }
     fn inform(&mut self, player: usize, action: ClassicAction) {
-        if let ClassicPolicy::Rules(p) = self {
-            Policy::<ClassicState>::inform(p, player, action);
-        }
+        self.agent_mut().inform(player, action)
     }
     fn restart(&mut self) {
-        if let ClassicPolicy::Rules(p) = self {
-            Policy::<ClassicState>::restart(p);
-        }
+        self.agent_mut().restart()
     }
 }
 
@@ -156,7 +163,7 @@ impl ClassicIsmcts {
     }
 }
 
-impl ClassicAgent for ClassicIsmcts {
+impl Agent<ClassicState> for ClassicIsmcts {
     fn name(&self) -> String {
         "ismcts".into()
     }
@@ -164,10 +171,10 @@ impl ClassicAgent for ClassicIsmcts {
     fn act(
         &mut self,
         view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        self.search.search(view, legal, rng)
+        self.search.search(view, moves.all(), rng)
     }
 
     fn inform(&mut self, player: usize, action: ClassicAction) {
@@ -206,7 +213,7 @@ impl ClassicPimc {
     }
 }
 
-impl ClassicAgent for ClassicPimc {
+impl Agent<ClassicState> for ClassicPimc {
     fn name(&self) -> String {
         "pimc".into()
     }
@@ -214,10 +221,10 @@ impl ClassicAgent for ClassicPimc {
     fn act(
         &mut self,
         view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        self.search.search(view, legal, rng)
+        self.search.search(view, moves.all(), rng)
     }
 
     fn inform(&mut self, player: usize, action: ClassicAction) {

@@ -4,7 +4,8 @@
 
 #![allow(dead_code)]
 
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::classic::ClassicMoves;
+use kanaszta_agents::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, ClassicView};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -14,16 +15,17 @@ use rand_pcg::Pcg64Mcg;
 /// card; never asks, always answers "yes".
 pub struct MeldAll;
 
-impl ClassicAgent for MeldAll {
+impl Agent<ClassicState> for MeldAll {
     fn name(&self) -> String {
         "meldall".into()
     }
     fn act(
         &mut self,
         _view: &ClassicView<'_>,
-        legal: &[ClassicAction],
+        moves: &mut ClassicMoves<'_>,
         _rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
+        let legal = moves.all();
         let find = |f: &dyn Fn(&ClassicAction) -> bool| legal.iter().copied().find(|a| f(a));
         if let Some(a) = find(&|a| matches!(a, ClassicAction::Answer(true))) {
             return a;
@@ -61,7 +63,11 @@ impl ClassicAgent for MeldAll {
 
 /// Plays one hand; every agent is told every action. Returns the scores
 /// by side.
-pub fn play_hand(r: ClassicRules, seed: u64, agents: &mut [Box<dyn ClassicAgent>]) -> [i32; 6] {
+pub fn play_hand(
+    r: ClassicRules,
+    seed: u64,
+    agents: &mut [Box<dyn Agent<ClassicState>>],
+) -> [i32; 6] {
     let mut g = ClassicState::new(r, seed, (seed % r.players as u64) as usize, [0; 6]);
     let mut rngs: Vec<Pcg64Mcg> = (0..r.players as u64)
         .map(|p| Pcg64Mcg::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(p)))
@@ -74,7 +80,7 @@ pub fn play_hand(r: ClassicRules, seed: u64, agents: &mut [Box<dyn ClassicAgent>
     while !g.is_terminal() {
         let p = g.current_player();
         g.view(p).legal_actions(&mut legal);
-        let a = agents[p].act(&g.view(p), &legal, &mut rngs[p]);
+        let a = agents[p].act(&g.view(p), &mut ClassicMoves::new(&legal), &mut rngs[p]);
         assert!(
             legal.contains(&a),
             "{} chose {a}, not listed: {legal:?}",

@@ -23,9 +23,8 @@ pub use stats::ClassicStats;
 use crate::error::CliError;
 use crate::runner::{self, Mode, Played, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
-use kanaszta_agents::classic::registry::ClassicSpec;
-use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
+use kanaszta_agents::{Agent, AgentSpec};
 use kanaszta_engine::classic::{
     ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, CLASSIC_MAX_PLAYERS,
 };
@@ -44,13 +43,13 @@ pub fn agent_of(seat: usize, swapped: bool) -> usize {
 /// side, or one per seat in seat order joined by `+` (`rules+greedy`: the
 /// side's first seat plays rules, its second greedy).
 pub struct SideSpec {
-    parts: Vec<ClassicSpec>,
+    parts: Vec<AgentSpec<ClassicState>>,
     name: String,
 }
 
 impl SideSpec {
     /// One player in every seat of the side.
-    pub fn single(spec: ClassicSpec) -> SideSpec {
+    pub fn single(spec: AgentSpec<ClassicState>) -> SideSpec {
         SideSpec {
             name: spec.to_string(),
             parts: vec![spec],
@@ -60,7 +59,7 @@ impl SideSpec {
     /// Parses `text`, split on `+` first, each part by `parse_one`.
     pub fn parse(
         text: &str,
-        parse_one: impl Fn(&str) -> Result<ClassicSpec, CliError>,
+        parse_one: impl Fn(&str) -> Result<AgentSpec<ClassicState>, CliError>,
     ) -> Result<SideSpec, CliError> {
         if !text.contains('+') {
             return parse_one(text).map(SideSpec::single);
@@ -130,7 +129,7 @@ impl SideSpec {
     }
 
     /// The player of the side's `k`-th seat (in seat order).
-    pub fn spec(&self, k: usize) -> &ClassicSpec {
+    pub fn spec(&self, k: usize) -> &AgentSpec<ClassicState> {
         &self.parts[if self.parts.len() == 1 { 0 } else { k }]
     }
 }
@@ -251,7 +250,7 @@ impl ClassicPlan {
 
     /// The player of seat `p`: its agent's side spec, at the seat's place
     /// among the agent's seats (they alternate, so `p / 2`).
-    fn seat_spec(&self, p: usize, swapped: bool) -> &ClassicSpec {
+    fn seat_spec(&self, p: usize, swapped: bool) -> &AgentSpec<ClassicState> {
         self.sides[agent_of(p, swapped)].spec(p / 2)
     }
 
@@ -343,7 +342,7 @@ impl ClassicPlan {
         }
     }
 
-    fn agents(&self, swapped: bool) -> Vec<Box<dyn ClassicAgent>> {
+    fn agents(&self, swapped: bool) -> Vec<Box<dyn Agent<ClassicState>>> {
         (0..self.rules.players as usize)
             .map(|p| self.seat_spec(p, swapped).build())
             .collect()

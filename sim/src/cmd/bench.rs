@@ -16,8 +16,7 @@ use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
-use kanaszta_agents::search::SearchStats;
-use kanaszta_agents::{Agent, AgentSpec, Choice, Moves};
+use kanaszta_agents::{Agent, AgentSpec, Moves, Wrapped, Wrapper};
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use kanaszta_engine::{Action, SeatView};
@@ -260,31 +259,36 @@ impl AgentClock {
     }
 }
 
-/// An agent behind a stopwatch: `act` is timed into the shared clock,
-/// everything else passed through untouched.
+/// An agent behind a stopwatch ([`Wrapper`]): `act` is timed into the
+/// shared clock, everything else passed through untouched.
 pub struct Timed {
-    inner: Box<dyn Agent>,
     clock: Rc<RefCell<AgentClock>>,
 }
 
 impl Timed {
     /// `inner`, timed into `clock`.
-    pub fn new(inner: Box<dyn Agent>, clock: Rc<RefCell<AgentClock>>) -> Timed {
-        Timed { inner, clock }
+    pub fn new(
+        inner: Box<dyn Agent>,
+        clock: Rc<RefCell<AgentClock>>,
+    ) -> Wrapped<Box<dyn Agent>, Timed> {
+        Wrapped::new(inner, Timed { clock })
     }
 }
 
-impl Agent for Timed {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+impl Wrapper for Timed {
+    fn choose(
+        &mut self,
+        inner: &mut dyn Agent,
+        view: &SeatView,
+        moves: &mut Moves,
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
         let choice = moves.actions().len() >= 2;
-        let before = self.inner.search_totals();
+        let before = inner.search_totals();
         let start = Instant::now();
-        let action = self.inner.act(view, moves, rng);
+        let action = inner.act(view, moves, rng);
         let secs = start.elapsed().as_secs_f64();
-        let after = self.inner.search_totals();
+        let after = inner.search_totals();
         let mut c = self.clock.borrow_mut();
         c.actions += 1;
         c.seconds += secs;
@@ -296,18 +300,6 @@ impl Agent for Timed {
             c.departures += a.departures - b.departures;
         }
         action
-    }
-    fn inform(&mut self, player: usize, action: Action) {
-        self.inner.inform(player, action)
-    }
-    fn restart(&mut self) {
-        self.inner.restart()
-    }
-    fn choices(&self) -> &[Choice] {
-        self.inner.choices()
-    }
-    fn search_totals(&self) -> Option<SearchStats> {
-        self.inner.search_totals()
     }
 }
 
@@ -623,6 +615,7 @@ pub(super) fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kanaszta_agents::search::SearchStats;
     use kanaszta_agents::{play_hand, seat_rng};
     use kanaszta_engine::GameState;
 

@@ -11,7 +11,7 @@ use crate::classic::run::StoredClassicRules;
 use crate::classic::SideSpec;
 use crate::error::{quiet_pipe, CliError};
 use crate::runner::Mode;
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::Agent;
 use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
 use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, SideTable,
@@ -200,7 +200,7 @@ fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<Strin
     let swapped = c.paired && game % 2 == 1;
     let deal_seed = seed::deal(c.seed, deal);
     let players = c.rules.players as usize;
-    let mut agents: Vec<Box<dyn ClassicAgent>> = (0..players)
+    let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..players)
         .map(|p| c.specs[agent_of(p, swapped)].spec(p / 2).build())
         .collect();
     let rngs_of = |h: u32| {

@@ -12,8 +12,8 @@ use crate::signals;
 use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
 use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
-use kanaszta_agents::classic::registry::{ClassicSpec, ClassicSpecError};
-use kanaszta_engine::classic::ClassicRules;
+use kanaszta_agents::{AgentSpec, SpecError};
+use kanaszta_engine::classic::{ClassicRules, ClassicState};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -285,9 +285,9 @@ pub fn rate_text(r: f64) -> String {
 }
 
 /// A classic agent spec (`--a`, `--b` under classic rules).
-pub fn parse_classic_agent(text: &str) -> Result<ClassicSpec, CliError> {
+pub fn parse_classic_agent(text: &str) -> Result<AgentSpec<ClassicState>, CliError> {
     text.parse()
-        .map_err(|e: ClassicSpecError| CliError::Input(e.to_string()))
+        .map_err(|e: SpecError| CliError::Input(e.to_string()))
 }
 
 /// A classic side spec (`--a`, `--b` under classic rules): one player

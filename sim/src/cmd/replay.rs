@@ -11,8 +11,8 @@ use crate::runner::{
     black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
 };
 use clap::Args;
-use kanaszta_agents::search::{Macro, SearchStats};
-use kanaszta_agents::{Agent, AgentSpec, Choice};
+use kanaszta_agents::search::Macro;
+use kanaszta_agents::{Agent, AgentSpec, Choice, Wrapped, Wrapper};
 use kanaszta_engine::{tax, Action, GameLog, GameState};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
@@ -71,12 +71,10 @@ fn parse_unit(s: &str) -> Result<Mode, String> {
     Mode::parse(s.trim())
 }
 
-/// An agent that also writes down every action of the hand (it is told
-/// every action, its own included), and where a search agent's move left
-/// the policy it anchors on.
+/// What makes an agent a recorder ([`Wrapper`]): it also writes down
+/// every action of the hand (it is told every action, its own included),
+/// and where a search agent's move left the policy it anchors on.
 pub struct Recorder {
-    /// The agent.
-    pub inner: Box<dyn Agent>,
     /// The hand's actions so far, shared by the seats' recorders.
     pub log: Rc<RefCell<Vec<Action>>>,
     /// Whether this one writes them down (one seat's recorder is enough).
@@ -102,12 +100,12 @@ pub fn recorders(
         .into_iter()
         .enumerate()
         .map(|(i, inner)| {
-            Box::new(Recorder {
-                inner,
+            let recorder = Recorder {
                 log: Rc::clone(&log),
                 records: i == 0,
                 notes: Rc::clone(&notes),
-            }) as Box<dyn Agent>
+            };
+            Box::new(Wrapped::new(inner, recorder)) as Box<dyn Agent>
         })
         .collect();
     (agents, log, notes)
@@ -151,21 +149,19 @@ fn departure_note(choices: &[Choice]) -> Option<String> {
     })
 }
 
-impl Agent for Recorder {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn act(
+impl Wrapper for Recorder {
+    fn choose(
         &mut self,
+        inner: &mut dyn Agent,
         view: &kanaszta_engine::SeatView,
         moves: &mut kanaszta_engine::Moves,
         rng: &mut Pcg64Mcg,
     ) -> Action {
-        let before = self.inner.search_totals();
-        let a = self.inner.act(view, moves, rng);
-        if let (Some(b), Some(n)) = (before, self.inner.search_totals()) {
+        let before = inner.search_totals();
+        let a = inner.act(view, moves, rng);
+        if let (Some(b), Some(n)) = (before, inner.search_totals()) {
             let at = self.log.borrow().len();
-            let last = departure_note(self.inner.choices());
+            let last = departure_note(inner.choices());
             let mut notes = self.notes.borrow_mut();
             for _ in u64::from(last.is_some())..n.departures - b.departures {
                 notes.push((at, HOLD_NOTE.into()));
@@ -174,20 +170,10 @@ impl Agent for Recorder {
         }
         a
     }
-    fn choices(&self) -> &[Choice] {
-        self.inner.choices()
-    }
-    fn search_totals(&self) -> Option<SearchStats> {
-        self.inner.search_totals()
-    }
-    fn inform(&mut self, player: usize, action: Action) {
+    fn observe(&mut self, _player: usize, action: Action) {
         if self.records {
             self.log.borrow_mut().push(action);
         }
-        self.inner.inform(player, action);
-    }
-    fn restart(&mut self) {
-        self.inner.restart();
     }
 }
 
@@ -753,6 +739,7 @@ fn audit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kanaszta_agents::search::SearchStats;
     use kanaszta_engine::{Card, MoveBuf, Rules};
 
     /// A stand-in search agent: plays the first legal action and reports

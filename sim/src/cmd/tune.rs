@@ -15,9 +15,8 @@ use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, Tunable, TunedParam};
 use clap::Args;
-use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::{AgentSpec, Bounds};
-use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::classic::{ClassicRules, ClassicState};
 use kanaszta_engine::Rules;
 use serde::Serialize;
 use std::io::Write;
@@ -273,11 +272,11 @@ impl Family for Decorated {
 struct Classic;
 
 impl Family for Classic {
-    type Spec = ClassicSpec;
+    type Spec = AgentSpec<ClassicState>;
     type Rules = ClassicRules;
     type Stored = StoredClassicRules;
     const FAMILY: Option<&'static str> = Some("classic");
-    fn agent(text: &str) -> Result<ClassicSpec, CliError> {
+    fn agent(text: &str) -> Result<AgentSpec<ClassicState>, CliError> {
         parse_classic_agent(text)
     }
     fn opponent(text: &str) -> Result<String, CliError> {
@@ -292,7 +291,7 @@ impl Family for Classic {
         StoredClassicRules(rules)
     }
     fn evaluate(
-        base: &ClassicSpec,
+        base: &AgentSpec<ClassicState>,
         params: &[TunedParam],
         x: &[f64],
         vs: &[String],
@@ -690,7 +689,7 @@ fn evaluate(
 /// `k`; the mean margin of side A in points per hand, over the opponents.
 #[allow(clippy::too_many_arguments)]
 fn evaluate_classic(
-    base: &ClassicSpec,
+    base: &AgentSpec<ClassicState>,
     params: &[TunedParam],
     x: &[f64],
     vs: &[String],
@@ -715,7 +714,7 @@ fn evaluate_classic(
     }
     if check {
         // A search stopped by the clock plays otherwise on every run.
-        let timed = |spec: &ClassicSpec| spec.get("time").is_some_and(|v| v != "0");
+        let timed = |spec: &AgentSpec<ClassicState>| spec.get("time").is_some_and(|v| v != "0");
         let mut players = vec![a.to_string()];
         players.extend(vs.iter().flat_map(|b| b.split('+')).map(str::to_string));
         for p in players {

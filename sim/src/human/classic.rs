@@ -12,9 +12,9 @@ use crate::classic::run::StoredClassicRules;
 use crate::cmd::classic_pos::{phase_name, seat_name};
 use crate::cmd::classic_replay::{pile_text, print_end, table_text};
 use crate::error::CliError;
-use kanaszta_agents::classic::registry::ClassicSpec;
-use kanaszta_agents::classic::ClassicAgent;
+use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::seat_rng;
+use kanaszta_agents::{Agent, AgentSpec};
 use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,
 };
@@ -86,9 +86,9 @@ impl ClassicSaveFile {
 /// What a classic game is played with.
 pub struct ClassicConfig {
     /// The agent in every seat but the person's.
-    pub vs: ClassicSpec,
+    pub vs: AgentSpec<ClassicState>,
     /// The agent `hint` asks.
-    pub hint: ClassicSpec,
+    pub hint: AgentSpec<ClassicState>,
     /// The person's seat.
     pub seat: usize,
     /// The person's name.
@@ -123,7 +123,7 @@ pub struct ClassicSession {
     /// The hand in play.
     state: ClassicState,
     /// One agent a seat; `None` in the person's.
-    agents: Vec<Option<Box<dyn ClassicAgent>>>,
+    agents: Vec<Option<Box<dyn Agent<ClassicState>>>>,
     rngs: Vec<Pcg64Mcg>,
     /// The actions of the finished hands, then of the hand in play.
     finished: Vec<Vec<ClassicAction>>,
@@ -189,7 +189,10 @@ impl ClassicSession {
         out: Option<PathBuf>,
     ) -> Result<ClassicSession, CliError> {
         let bad = |e: String| CliError::Input(format!("saved game: {e}"));
-        let spec = |t: &str| t.parse::<ClassicSpec>().map_err(|e| bad(e.to_string()));
+        let spec = |t: &str| {
+            t.parse::<AgentSpec<ClassicState>>()
+                .map_err(|e| bad(e.to_string()))
+        };
         let cfg = ClassicConfig {
             vs: spec(&save.vs)?,
             hint: spec(&save.hint)?,
@@ -480,7 +483,11 @@ impl ClassicSession {
             let Some(agent) = self.agents[p].as_mut() else {
                 return;
             };
-            let chosen = agent.act(&self.state.view(p), &legal, &mut self.rngs[p]);
+            let chosen = agent.act(
+                &self.state.view(p),
+                &mut ClassicMoves::new(&legal),
+                &mut self.rngs[p],
+            );
             let a = match saved {
                 Some(s) => {
                     self.diverged |= s != chosen;
@@ -611,7 +618,7 @@ impl ClassicSession {
             let _ = writeln!(out, "hint: not in a rated game");
             return;
         }
-        let spec = match agent.map(str::parse::<ClassicSpec>) {
+        let spec = match agent.map(str::parse::<AgentSpec<ClassicState>>) {
             None => self.cfg.hint.clone(),
             Some(Ok(s)) => s,
             Some(Err(e)) => {
@@ -624,7 +631,11 @@ impl ClassicSession {
             seed::match_hand(self.cfg.seed ^ 0x5eed, self.m.hands_played()),
             self.cfg.seat,
         );
-        let pick = a.act(&self.state.view(self.cfg.seat), &self.legal, &mut rng);
+        let pick = a.act(
+            &self.state.view(self.cfg.seat),
+            &mut ClassicMoves::new(&self.legal),
+            &mut rng,
+        );
         let n = self
             .legal
             .iter()
