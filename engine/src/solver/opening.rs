@@ -182,38 +182,56 @@ pub(crate) fn max_opening_onto(
     const NONE: i32 = i32::MIN;
     const W: usize = 17;
     let width = keep as usize + 1;
-    // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
-    // hand cards left over (capped at `keep`).
-    let mut dp = [NONE; W * 3];
-    let mut next = [NONE; W * 3];
     if width > 3 {
         return None;
     }
-    let cells = W * width;
     let cap = |c: u32| (c as usize).min(width - 1);
-    dp[cap(hand.black_three_count())] = 0;
-    let table_wilds: u32 = groups.iter().map(|g| g.wilds()).sum();
-    // Groups of wilds only already on the table: their slots, each wild 20.
+    // One pass over the groups: the table's wilds, the slots of its
+    // groups of wilds only (each wild 20), and each natural rank's groups
+    // (a bit per group), their count and their naturals.
+    let mut table_wilds = 0;
     let mut wild_groups = Acc::START;
-    for g in groups.iter().filter(|g| g.is_wild_only()) {
-        wild_groups = wild_groups.add(wild_group_slot(g, rules));
+    let mut of_rank = [0u64; 13];
+    let mut count = [0u32; 13];
+    let mut naturals_on = [0u32; 13];
+    for (i, g) in groups.iter().enumerate() {
+        table_wilds += g.wilds();
+        match g.rank() {
+            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+            Some(r) => {
+                let r = r as usize;
+                of_rank[r] |= 1 << i;
+                count[r] += 1;
+                naturals_on[r] += g.naturals();
+            }
+        }
     }
     let wild_mask = wild_groups.plain | wild_groups.canasta;
     if wild_mask == 0 {
         return None;
     }
-    let merge = |dp: &mut [i32; W * 3],
+    // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
+    // hand cards left over (capped at `keep`). Only rows up to `hi` can
+    // hold a value: each rank adds at most its mask's highest wild count.
+    let mut dp = [NONE; W * 3];
+    let mut next = [NONE; W * 3];
+    let cells = W * width;
+    dp[cap(hand.black_three_count())] = 0;
+    let mut hi = 0usize;
+    let merge = |dp: &[i32; W * 3],
                  next: &mut [i32; W * 3],
+                 hi: usize,
                  mask: Mask,
                  left: u32,
                  base: i32,
                  per_wild: i32| {
-        for w0 in 0..W {
+        for w0 in 0..=hi {
             for c0 in 0..width {
                 let v = dp[w0 * width + c0];
                 if v == NONE {
                     continue;
                 }
+                let to = cap(c0 as u32 + left);
                 let mut m = mask;
                 while m != 0 {
                     let w = m.trailing_zeros() as usize;
@@ -221,18 +239,23 @@ pub(crate) fn max_opening_onto(
                     if w0 + w >= W {
                         break;
                     }
-                    let cell = &mut next[(w0 + w) * width + cap(c0 as u32 + left)];
+                    let cell = &mut next[(w0 + w) * width + to];
                     *cell = (*cell).max(v + base + per_wild * w as i32);
                 }
             }
         }
     };
+    let top = |hi: usize, mask: Mask| (hi + (31 - mask.leading_zeros()) as usize).min(W - 1);
     next[..cells].fill(NONE);
-    merge(&mut dp, &mut next, wild_mask, 0, 0, 20);
+    merge(&dp, &mut next, hi, wild_mask, 0, 0, 20);
+    hi = top(hi, wild_mask);
     std::mem::swap(&mut dp, &mut next);
+    let counts = hand.rank_counts();
+    let new_any = rules.groups_per_rank == GroupsPerRank::Many;
     for rank in Rank::NATURALS {
-        let h = hand.rank_count(rank);
-        let count = groups.iter().filter(|g| g.rank() == Some(rank)).count();
+        let r = rank as usize;
+        let h = ((counts >> (4 * r)) & 0xF) as u32;
+        let count = count[r] as usize;
         if h == 0 && count == 0 {
             if must == Some(rank) {
                 return None;
@@ -240,31 +263,36 @@ pub(crate) fn max_opening_onto(
             continue;
         }
         let pts = rank.points();
-        let naturals_on: u32 = groups
-            .iter()
-            .filter(|g| g.rank() == Some(rank))
-            .map(|g| g.naturals())
-            .sum();
+        let naturals_on = naturals_on[r];
         next[..cells].fill(NONE);
+        let mut reach = 0;
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
             // The wilds the rank's groups may end with: the hand's `a`
             // naturals join one group or make a new one (one group a rank
             // under I-12 `one`), the other groups keep theirs (I-28).
             let mut mask: Mask = 0;
-            let new_ok = rules.groups_per_rank == GroupsPerRank::Many || count == 0;
+            let new_ok = new_any || count == 0;
             let choices = if a == 0 { 1 } else { count + new_ok as usize };
             for choice in 0..choices {
                 let mut acc = Acc::START;
                 let mut ok = true;
-                for (j, g) in groups.iter().filter(|g| g.rank() == Some(rank)).enumerate() {
+                let mut bits = of_rank[r];
+                let mut j = 0;
+                while bits != 0 {
+                    let g = &groups[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
                     let add = if j == choice { a } else { 0 };
+                    j += 1;
                     match natural_slot(g.naturals() + add, Some(g), rules) {
                         Some(s) => acc = acc.add(s),
-                        None => ok = false,
+                        None => {
+                            ok = false;
+                            break;
+                        }
                     }
                 }
-                if a > 0 && choice == count {
+                if ok && a > 0 && choice == count {
                     match natural_slot(a, None, rules) {
                         Some(s) => acc = acc.add(s),
                         None => ok = false,
@@ -276,15 +304,18 @@ pub(crate) fn max_opening_onto(
             }
             if mask != 0 {
                 merge(
-                    &mut dp,
+                    &dp,
                     &mut next,
+                    hi,
                     mask,
                     h - a,
                     (naturals_on + a) as i32 * pts,
                     pts,
                 );
+                reach = reach.max(top(hi, mask));
             }
         }
+        hi = reach;
         std::mem::swap(&mut dp, &mut next);
     }
     // The wilds: the table's and the pending ones all in groups, the
@@ -295,7 +326,7 @@ pub(crate) fn max_opening_onto(
     for u in 0..=hand_wilds {
         let total = (table_wilds + pending + u) as usize;
         let unlaid = hand_wilds - u;
-        for w in 0..W.min(total + 1) {
+        for w in 0..(hi + 1).min(total + 1) {
             let rest = total - w;
             if rest != 0 && rest < 3 {
                 continue;
