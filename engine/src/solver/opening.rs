@@ -1,11 +1,13 @@
 //! Openings (D-8.2, D-6.2.1): the most an opening can be worth, laid
 //! from a pool of cards or onto the groups laid this turn.
 
+use super::going_out::{group_counts, rules_read};
 use super::*;
 use crate::card::Rank;
 use crate::card_set::CardSet;
 use crate::group::{legal_natural_counts, Group};
 use crate::rules::{GroupsPerRank, Rules};
+use crate::table::MAX_GROUPS;
 
 /// The most an opening can be worth (D-8.2) laid from `pool`, with a group
 /// of `must_rank` among it, using at most `max_used` cards.
@@ -172,6 +174,112 @@ pub(crate) fn opening_reaches(
 /// groups; the hand's may; the wilds not in a natural group or an old
 /// group of wilds form new groups of wilds (three or more).
 pub(crate) fn max_opening_onto(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> Option<i32> {
+    if groups.len() > MAX_GROUPS {
+        return opening_onto(hand, groups, pending, rules, must, keep);
+    }
+    // What the bound reads: the hand's counts (every rank's, the jokers,
+    // the black threes), never its suits; the groups' counts and flags.
+    let (_, _, jokers) = hand.raw();
+    let key = OntoKey {
+        rules: rules_read(rules),
+        hand: (hand.rank_counts(), jokers, hand.black_three_count() as u8),
+        pending,
+        must: must.map_or(0xFF, |r| r as u8),
+        keep,
+    };
+    let mut h = (key.hand.0 ^ (key.hand.1 as u64) << 52 ^ (key.hand.2 as u64) << 60)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= key.rules as u64
+        | (key.pending as u64) << 8
+        | (key.must as u64) << 16
+        | (keep as u64) << 24;
+    let mut counts = [0u32; MAX_GROUPS];
+    for (c, g) in counts.iter_mut().zip(groups) {
+        *c = group_counts(g);
+        h = (h ^ *c as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    let counts = &counts[..groups.len()];
+    let slot = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % OntoMemo::SLOTS;
+    if let Some(out) = OPENING_ONTO.with(|m| m.borrow().find(slot, &key, counts)) {
+        return out;
+    }
+    let out = opening_onto(hand, groups, pending, rules, must, keep);
+    OPENING_ONTO.with(|m| m.borrow_mut().keep(slot, key, counts, out));
+    out
+}
+
+/// The arguments of one [`max_opening_onto`] but the groups, as it reads
+/// them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct OntoKey {
+    rules: u8,
+    hand: (u64, u8, u8),
+    pending: u32,
+    must: u8,
+    keep: u32,
+}
+
+/// One kept answer: the arguments, the groups as [`group_counts`].
+#[derive(Clone, Copy)]
+struct OntoEntry {
+    key: OntoKey,
+    len: u8,
+    groups: [u32; MAX_GROUPS],
+    out: Option<i32>,
+}
+
+/// The last answers of [`max_opening_onto`] on this thread, direct-mapped
+/// by a hash of the arguments; the whole key is compared on a hit. The
+/// same question comes back often: the candidates of one listing and the
+/// states of one completion search share hands and tables.
+struct OntoMemo {
+    slots: Vec<Option<OntoEntry>>,
+}
+
+impl OntoMemo {
+    const SLOTS: usize = 256;
+
+    fn find(&self, slot: usize, key: &OntoKey, counts: &[u32]) -> Option<Option<i32>> {
+        match self.slots.get(slot) {
+            Some(Some(e)) if e.key == *key && e.groups[..e.len as usize] == *counts => Some(e.out),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, slot: usize, key: OntoKey, counts: &[u32], out: Option<i32>) {
+        if self.slots.is_empty() {
+            self.slots.resize(Self::SLOTS, None);
+        }
+        let e = self.slots[slot].get_or_insert(OntoEntry {
+            key,
+            len: 0,
+            groups: [0; MAX_GROUPS],
+            out,
+        });
+        e.key = key;
+        e.len = counts.len() as u8;
+        e.groups[..counts.len()].copy_from_slice(counts);
+        e.out = out;
+    }
+}
+
+thread_local! {
+    static OPENING_ONTO: std::cell::RefCell<OntoMemo> = const {
+        std::cell::RefCell::new(OntoMemo { slots: Vec::new() })
+    };
+}
+
+/// [`max_opening_onto`] worked out.
+fn opening_onto(
     hand: CardSet,
     groups: &[Group],
     pending: u32,
