@@ -86,14 +86,33 @@ pub(crate) struct Problem<'a> {
 }
 
 pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
+    let twos = pb.hand[Kind::TWO.index()] as usize;
+    let jokers = pb.hand[Kind::JOKER.index()] as usize;
+    // Only the states of at most `wilds` wilds are ever reached (`x` is
+    // the outermost index), so a hand of few wilds, the common one, works
+    // on tables of that prefix alone, made without clearing the rest.
+    if twos + jokers < SMALL_XS {
+        solve_in::<SMALL_STATES>(pb, goal)
+    } else {
+        solve_in::<STATES>(pb, goal)
+    }
+}
+
+/// Wild counts below which [`solve`] works on tables of [`SMALL_STATES`].
+const SMALL_XS: usize = 4;
+const SMALL_STATES: usize = SMALL_XS * 3 * 3 * 2 * 2;
+
+/// [`solve`] on tables of `N` states: `N` at least those of the hand's
+/// wild count.
+fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
     let r = pb.rules;
     let twos = pb.hand[Kind::TWO.index()] as usize;
     let jokers = pb.hand[Kind::JOKER.index()] as usize;
     let wilds = (twos + jokers).min(XS - 1);
-    let mut cur = [-1i32; STATES];
+    let mut cur = [-1i32; N];
     let bt0 = !pb.table.black_threes.is_empty() as usize;
     cur[idx(0, 0, 0, pb.waiver_now as usize, bt0)] = 0;
-    let mut next = [-1i32; STATES];
+    let mut next = [-1i32; N];
     let wild_cap = |n: u32| -> u32 {
         match r.wild_limit {
             WildLimit::WildsLeNaturals => n,
@@ -106,7 +125,7 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     // the outermost index): the rest stay -1 in both tables, so only this
     // prefix is cleared and copied.
     let live = idx(wilds + 1, 0, 0, 0, 0);
-    let mut relax = |cur: &mut [i32; STATES], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
+    let mut relax = |cur: &mut [i32; N], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
         let next = &mut next[..live];
         next.fill(-1);
         for x in 0..=wilds {
