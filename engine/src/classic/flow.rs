@@ -717,8 +717,18 @@ impl ClassicState {
         let t = &self.tables[self.side()];
         for k in 0..11 {
             let m = t.melds[k];
+            if m.is_empty() {
+                continue;
+            }
             let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
-            if m.is_empty() || self.meld_whole_ok(&self.rules, k, n, w) {
+            // A meld as it was at the anchor is reached by no step: its
+            // own legality is the answer (`reachable` with nothing to add).
+            let ok = if n + w > 0 && m == self.turn.anchor.melds[k] {
+                self.rules.meld_ok(n, w)
+            } else {
+                self.meld_whole_ok(&self.rules, k, n, w)
+            };
+            if ok {
                 continue;
             }
             let relaxed = ClassicRules {
