@@ -828,9 +828,15 @@ impl ClassicState {
     fn finish_turn(&mut self) {
         let p = self.mover as usize;
         let side = self.side();
-        let laid = self.tables[side].melded() != self.turn.anchor.melded()
-            || self.turn.new_mask != 0
-            || self.turn.pickup.is_some();
+        // The cheap tests first; melds equal to the anchor's hold the same
+        // cards, so only melds that differ are summed.
+        let (t, a) = (&self.tables[side], &self.turn.anchor);
+        let laid = self.turn.new_mask != 0
+            || self.turn.pickup.is_some()
+            || ((t.melds != a.melds
+                || t.black_threes != a.black_threes
+                || t.wild_canastas != a.wild_canastas)
+                && t.melded() != a.melded());
         let going_out = self.hands[p].is_empty();
         if going_out {
             let t = &self.tables[side];
