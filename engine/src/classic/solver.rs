@@ -372,9 +372,20 @@ pub(crate) fn lays_out(
     table: &SideTable,
     min: Option<i32>,
 ) -> bool {
+    let hand = kind_counts(hand);
+    // Every card must be laid. A lone natural of a rank without a meld
+    // cannot be (a new meld holds two naturals at least, C-4), nor a lone
+    // black three (C-16: two at least): the solver's answer is no.
+    let lone = (0..11).any(|k| hand[k] == 1 && table.melds[k].is_empty())
+        || hand[Kind::BLACK_THREE.index()] == 1;
+    !lone && lays_out_solved(r, hand, table, min)
+}
+
+/// [`lays_out`] by the solver alone, the hand as its kind counts.
+fn lays_out_solved(r: &ClassicRules, hand: [u8; 14], table: &SideTable, min: Option<i32>) -> bool {
     let pb = Problem {
         rules: r,
-        hand: kind_counts(hand),
+        hand,
         table,
         // A meld phase yet to begin: judged from the table as it is.
         anchor: table,
@@ -620,5 +631,65 @@ impl ClassicState {
             }
         });
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::rules::ClassicRules;
+    use rand::{RngExt, SeedableRng};
+
+    /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
+    /// of a rank without a meld, a lone black three) answers as the
+    /// solver does, for the hand of every seat and hands drawn from it,
+    /// on the tables of random four-player and two-player hands.
+    #[test]
+    fn lays_out_quick_no_agrees_with_the_solver() {
+        let (mut checked, mut yes, mut quick) = (0, 0, 0);
+        for players in [2u8, 4] {
+            let rules = ClassicRules {
+                players,
+                ..ClassicRules::default()
+            };
+            for seed in 0..40 {
+                let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                let mut legal = Vec::new();
+                while g.phase != ClassicPhase::Over {
+                    for p in 0..g.players() {
+                        let side = g.rules.side_of(p);
+                        let t = &g.tables[side];
+                        let min = (!t.has_melds()).then(|| g.minimum(side));
+                        let full = g.hands[p];
+                        let cards: Vec<_> = full.iter().collect();
+                        let mut hand = full;
+                        for _ in 0..3 {
+                            let want = lays_out_solved(&g.rules, kind_counts(hand), t, min);
+                            assert_eq!(lays_out(&g.rules, hand, t, min), want, "[{hand}]");
+                            checked += 1;
+                            yes += want as u32;
+                            let k = kind_counts(hand);
+                            quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
+                                || k[Kind::BLACK_THREE.index()] == 1)
+                                as u32;
+                            // A smaller hand of the same cards.
+                            hand = CardSet::EMPTY;
+                            for &c in &cards {
+                                if rng.random_range(0..3) > 0 {
+                                    hand.insert(c);
+                                }
+                            }
+                        }
+                    }
+                    g.legal_actions(&mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    g.apply(a).unwrap();
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} hands checked");
+        assert!(yes > 20, "{yes} of {checked} lay out");
+        assert!(quick > checked / 4, "{quick} of {checked} answered at once");
     }
 }
