@@ -717,8 +717,18 @@ impl ClassicState {
         let t = &self.tables[self.side()];
         for k in 0..11 {
             let m = t.melds[k];
+            if m.is_empty() {
+                continue;
+            }
             let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
-            if m.is_empty() || self.meld_whole_ok(&self.rules, k, n, w) {
+            // A meld as it was at the anchor is reached by no step: its
+            // own legality is the answer (`reachable` with nothing to add).
+            let ok = if n + w > 0 && m == self.turn.anchor.melds[k] {
+                self.rules.meld_ok(n, w)
+            } else {
+                self.meld_whole_ok(&self.rules, k, n, w)
+            };
+            if ok {
                 continue;
             }
             let relaxed = ClassicRules {
@@ -818,9 +828,15 @@ impl ClassicState {
     fn finish_turn(&mut self) {
         let p = self.mover as usize;
         let side = self.side();
-        let laid = self.tables[side].melded() != self.turn.anchor.melded()
-            || self.turn.new_mask != 0
-            || self.turn.pickup.is_some();
+        // The cheap tests first; melds equal to the anchor's hold the same
+        // cards, so only melds that differ are summed.
+        let (t, a) = (&self.tables[side], &self.turn.anchor);
+        let laid = self.turn.new_mask != 0
+            || self.turn.pickup.is_some()
+            || ((t.melds != a.melds
+                || t.black_threes != a.black_threes
+                || t.wild_canastas != a.wild_canastas)
+                && t.melded() != a.melded());
         let going_out = self.hands[p].is_empty();
         if going_out {
             let t = &self.tables[side];

@@ -86,14 +86,33 @@ pub(crate) struct Problem<'a> {
 }
 
 pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
+    let twos = pb.hand[Kind::TWO.index()] as usize;
+    let jokers = pb.hand[Kind::JOKER.index()] as usize;
+    // Only the states of at most `wilds` wilds are ever reached (`x` is
+    // the outermost index), so a hand of few wilds, the common one, works
+    // on tables of that prefix alone, made without clearing the rest.
+    if twos + jokers < SMALL_XS {
+        solve_in::<SMALL_STATES>(pb, goal)
+    } else {
+        solve_in::<STATES>(pb, goal)
+    }
+}
+
+/// Wild counts below which [`solve`] works on tables of [`SMALL_STATES`].
+const SMALL_XS: usize = 4;
+const SMALL_STATES: usize = SMALL_XS * 3 * 3 * 2 * 2;
+
+/// [`solve`] on tables of `N` states: `N` at least those of the hand's
+/// wild count.
+fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
     let r = pb.rules;
     let twos = pb.hand[Kind::TWO.index()] as usize;
     let jokers = pb.hand[Kind::JOKER.index()] as usize;
     let wilds = (twos + jokers).min(XS - 1);
-    let mut cur = [-1i32; STATES];
+    let mut cur = [-1i32; N];
     let bt0 = !pb.table.black_threes.is_empty() as usize;
     cur[idx(0, 0, 0, pb.waiver_now as usize, bt0)] = 0;
-    let mut next = [-1i32; STATES];
+    let mut next = [-1i32; N];
     let wild_cap = |n: u32| -> u32 {
         match r.wild_limit {
             WildLimit::WildsLeNaturals => n,
@@ -106,7 +125,7 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     // the outermost index): the rest stay -1 in both tables, so only this
     // prefix is cleared and copied.
     let live = idx(wilds + 1, 0, 0, 0, 0);
-    let mut relax = |cur: &mut [i32; STATES], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
+    let mut relax = |cur: &mut [i32; N], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
         let next = &mut next[..live];
         next.fill(-1);
         for x in 0..=wilds {
@@ -353,9 +372,20 @@ pub(crate) fn lays_out(
     table: &SideTable,
     min: Option<i32>,
 ) -> bool {
+    let hand = kind_counts(hand);
+    // Every card must be laid. A lone natural of a rank without a meld
+    // cannot be (a new meld holds two naturals at least, C-4), nor a lone
+    // black three (C-16: two at least): the solver's answer is no.
+    let lone = (0..11).any(|k| hand[k] == 1 && table.melds[k].is_empty())
+        || hand[Kind::BLACK_THREE.index()] == 1;
+    !lone && lays_out_solved(r, hand, table, min)
+}
+
+/// [`lays_out`] by the solver alone, the hand as its kind counts.
+fn lays_out_solved(r: &ClassicRules, hand: [u8; 14], table: &SideTable, min: Option<i32>) -> bool {
     let pb = Problem {
         rules: r,
-        hand: kind_counts(hand),
+        hand,
         table,
         // A meld phase yet to begin: judged from the table as it is.
         anchor: table,
@@ -601,5 +631,65 @@ impl ClassicState {
             }
         });
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::rules::ClassicRules;
+    use rand::{RngExt, SeedableRng};
+
+    /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
+    /// of a rank without a meld, a lone black three) answers as the
+    /// solver does, for the hand of every seat and hands drawn from it,
+    /// on the tables of random four-player and two-player hands.
+    #[test]
+    fn lays_out_quick_no_agrees_with_the_solver() {
+        let (mut checked, mut yes, mut quick) = (0, 0, 0);
+        for players in [2u8, 4] {
+            let rules = ClassicRules {
+                players,
+                ..ClassicRules::default()
+            };
+            for seed in 0..40 {
+                let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                let mut legal = Vec::new();
+                while g.phase != ClassicPhase::Over {
+                    for p in 0..g.players() {
+                        let side = g.rules.side_of(p);
+                        let t = &g.tables[side];
+                        let min = (!t.has_melds()).then(|| g.minimum(side));
+                        let full = g.hands[p];
+                        let cards: Vec<_> = full.iter().collect();
+                        let mut hand = full;
+                        for _ in 0..3 {
+                            let want = lays_out_solved(&g.rules, kind_counts(hand), t, min);
+                            assert_eq!(lays_out(&g.rules, hand, t, min), want, "[{hand}]");
+                            checked += 1;
+                            yes += want as u32;
+                            let k = kind_counts(hand);
+                            quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
+                                || k[Kind::BLACK_THREE.index()] == 1)
+                                as u32;
+                            // A smaller hand of the same cards.
+                            hand = CardSet::EMPTY;
+                            for &c in &cards {
+                                if rng.random_range(0..3) > 0 {
+                                    hand.insert(c);
+                                }
+                            }
+                        }
+                    }
+                    g.legal_actions(&mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    g.apply(a).unwrap();
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} hands checked");
+        assert!(yes > 20, "{yes} of {checked} lay out");
+        assert!(quick > checked / 4, "{quick} of {checked} answered at once");
     }
 }

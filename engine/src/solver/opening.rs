@@ -1,11 +1,13 @@
 //! Openings (D-8.2, D-6.2.1): the most an opening can be worth, laid
 //! from a pool of cards or onto the groups laid this turn.
 
+use super::going_out::{group_counts, rules_read};
 use super::*;
 use crate::card::Rank;
 use crate::card_set::CardSet;
 use crate::group::{legal_natural_counts, Group};
 use crate::rules::{GroupsPerRank, Rules};
+use crate::table::MAX_GROUPS;
 
 /// The most an opening can be worth (D-8.2) laid from `pool`, with a group
 /// of `must_rank` among it, using at most `max_used` cards.
@@ -179,41 +181,165 @@ pub(crate) fn max_opening_onto(
     must: Option<Rank>,
     keep: u32,
 ) -> Option<i32> {
+    if groups.len() > MAX_GROUPS {
+        return opening_onto(hand, groups, pending, rules, must, keep);
+    }
+    // What the bound reads: the hand's counts (every rank's, the jokers,
+    // the black threes), never its suits; the groups' counts and flags.
+    let (_, _, jokers) = hand.raw();
+    let key = OntoKey {
+        rules: rules_read(rules),
+        hand: (hand.rank_counts(), jokers, hand.black_three_count() as u8),
+        pending,
+        must: must.map_or(0xFF, |r| r as u8),
+        keep,
+    };
+    let mut h = (key.hand.0 ^ (key.hand.1 as u64) << 52 ^ (key.hand.2 as u64) << 60)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= key.rules as u64
+        | (key.pending as u64) << 8
+        | (key.must as u64) << 16
+        | (keep as u64) << 24;
+    let mut counts = [0u32; MAX_GROUPS];
+    for (c, g) in counts.iter_mut().zip(groups) {
+        *c = group_counts(g);
+        h = (h ^ *c as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+    let counts = &counts[..groups.len()];
+    let slot = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize % OntoMemo::SLOTS;
+    if let Some(out) = OPENING_ONTO.with(|m| m.borrow().find(slot, &key, counts)) {
+        return out;
+    }
+    let out = opening_onto(hand, groups, pending, rules, must, keep);
+    OPENING_ONTO.with(|m| m.borrow_mut().keep(slot, key, counts, out));
+    out
+}
+
+/// The arguments of one [`max_opening_onto`] but the groups, as it reads
+/// them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct OntoKey {
+    rules: u8,
+    hand: (u64, u8, u8),
+    pending: u32,
+    must: u8,
+    keep: u32,
+}
+
+/// One kept answer: the arguments, the groups as [`group_counts`].
+#[derive(Clone, Copy)]
+struct OntoEntry {
+    key: OntoKey,
+    len: u8,
+    groups: [u32; MAX_GROUPS],
+    out: Option<i32>,
+}
+
+/// The last answers of [`max_opening_onto`] on this thread, direct-mapped
+/// by a hash of the arguments; the whole key is compared on a hit. The
+/// same question comes back often: the candidates of one listing and the
+/// states of one completion search share hands and tables.
+struct OntoMemo {
+    slots: Vec<Option<OntoEntry>>,
+}
+
+impl OntoMemo {
+    const SLOTS: usize = 256;
+
+    fn find(&self, slot: usize, key: &OntoKey, counts: &[u32]) -> Option<Option<i32>> {
+        match self.slots.get(slot) {
+            Some(Some(e)) if e.key == *key && e.groups[..e.len as usize] == *counts => Some(e.out),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, slot: usize, key: OntoKey, counts: &[u32], out: Option<i32>) {
+        if self.slots.is_empty() {
+            self.slots.resize(Self::SLOTS, None);
+        }
+        let e = self.slots[slot].get_or_insert(OntoEntry {
+            key,
+            len: 0,
+            groups: [0; MAX_GROUPS],
+            out,
+        });
+        e.key = key;
+        e.len = counts.len() as u8;
+        e.groups[..counts.len()].copy_from_slice(counts);
+        e.out = out;
+    }
+}
+
+thread_local! {
+    static OPENING_ONTO: std::cell::RefCell<OntoMemo> = const {
+        std::cell::RefCell::new(OntoMemo { slots: Vec::new() })
+    };
+}
+
+/// [`max_opening_onto`] worked out.
+fn opening_onto(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> Option<i32> {
     const NONE: i32 = i32::MIN;
     const W: usize = 17;
     let width = keep as usize + 1;
-    // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
-    // hand cards left over (capped at `keep`).
-    let mut dp = [NONE; W * 3];
-    let mut next = [NONE; W * 3];
     if width > 3 {
         return None;
     }
-    let cells = W * width;
     let cap = |c: u32| (c as usize).min(width - 1);
-    dp[cap(hand.black_three_count())] = 0;
-    let table_wilds: u32 = groups.iter().map(|g| g.wilds()).sum();
-    // Groups of wilds only already on the table: their slots, each wild 20.
+    // One pass over the groups: the table's wilds, the slots of its
+    // groups of wilds only (each wild 20), and each natural rank's groups
+    // (a bit per group), their count and their naturals.
+    let mut table_wilds = 0;
     let mut wild_groups = Acc::START;
-    for g in groups.iter().filter(|g| g.is_wild_only()) {
-        wild_groups = wild_groups.add(wild_group_slot(g, rules));
+    let mut of_rank = [0u64; 13];
+    let mut count = [0u32; 13];
+    let mut naturals_on = [0u32; 13];
+    for (i, g) in groups.iter().enumerate() {
+        table_wilds += g.wilds();
+        match g.rank() {
+            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+            Some(r) => {
+                let r = r as usize;
+                of_rank[r] |= 1 << i;
+                count[r] += 1;
+                naturals_on[r] += g.naturals();
+            }
+        }
     }
     let wild_mask = wild_groups.plain | wild_groups.canasta;
     if wild_mask == 0 {
         return None;
     }
-    let merge = |dp: &mut [i32; W * 3],
+    // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
+    // hand cards left over (capped at `keep`). Only rows up to `hi` can
+    // hold a value: each rank adds at most its mask's highest wild count.
+    let mut dp = [NONE; W * 3];
+    let mut next = [NONE; W * 3];
+    let cells = W * width;
+    dp[cap(hand.black_three_count())] = 0;
+    let mut hi = 0usize;
+    let merge = |dp: &[i32; W * 3],
                  next: &mut [i32; W * 3],
+                 hi: usize,
                  mask: Mask,
                  left: u32,
                  base: i32,
                  per_wild: i32| {
-        for w0 in 0..W {
+        for w0 in 0..=hi {
             for c0 in 0..width {
                 let v = dp[w0 * width + c0];
                 if v == NONE {
                     continue;
                 }
+                let to = cap(c0 as u32 + left);
                 let mut m = mask;
                 while m != 0 {
                     let w = m.trailing_zeros() as usize;
@@ -221,18 +347,23 @@ pub(crate) fn max_opening_onto(
                     if w0 + w >= W {
                         break;
                     }
-                    let cell = &mut next[(w0 + w) * width + cap(c0 as u32 + left)];
+                    let cell = &mut next[(w0 + w) * width + to];
                     *cell = (*cell).max(v + base + per_wild * w as i32);
                 }
             }
         }
     };
+    let top = |hi: usize, mask: Mask| (hi + (31 - mask.leading_zeros()) as usize).min(W - 1);
     next[..cells].fill(NONE);
-    merge(&mut dp, &mut next, wild_mask, 0, 0, 20);
+    merge(&dp, &mut next, hi, wild_mask, 0, 0, 20);
+    hi = top(hi, wild_mask);
     std::mem::swap(&mut dp, &mut next);
+    let counts = hand.rank_counts();
+    let new_any = rules.groups_per_rank == GroupsPerRank::Many;
     for rank in Rank::NATURALS {
-        let h = hand.rank_count(rank);
-        let count = groups.iter().filter(|g| g.rank() == Some(rank)).count();
+        let r = rank as usize;
+        let h = ((counts >> (4 * r)) & 0xF) as u32;
+        let count = count[r] as usize;
         if h == 0 && count == 0 {
             if must == Some(rank) {
                 return None;
@@ -240,31 +371,36 @@ pub(crate) fn max_opening_onto(
             continue;
         }
         let pts = rank.points();
-        let naturals_on: u32 = groups
-            .iter()
-            .filter(|g| g.rank() == Some(rank))
-            .map(|g| g.naturals())
-            .sum();
+        let naturals_on = naturals_on[r];
         next[..cells].fill(NONE);
+        let mut reach = 0;
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
             // The wilds the rank's groups may end with: the hand's `a`
             // naturals join one group or make a new one (one group a rank
             // under I-12 `one`), the other groups keep theirs (I-28).
             let mut mask: Mask = 0;
-            let new_ok = rules.groups_per_rank == GroupsPerRank::Many || count == 0;
+            let new_ok = new_any || count == 0;
             let choices = if a == 0 { 1 } else { count + new_ok as usize };
             for choice in 0..choices {
                 let mut acc = Acc::START;
                 let mut ok = true;
-                for (j, g) in groups.iter().filter(|g| g.rank() == Some(rank)).enumerate() {
+                let mut bits = of_rank[r];
+                let mut j = 0;
+                while bits != 0 {
+                    let g = &groups[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
                     let add = if j == choice { a } else { 0 };
+                    j += 1;
                     match natural_slot(g.naturals() + add, Some(g), rules) {
                         Some(s) => acc = acc.add(s),
-                        None => ok = false,
+                        None => {
+                            ok = false;
+                            break;
+                        }
                     }
                 }
-                if a > 0 && choice == count {
+                if ok && a > 0 && choice == count {
                     match natural_slot(a, None, rules) {
                         Some(s) => acc = acc.add(s),
                         None => ok = false,
@@ -276,15 +412,18 @@ pub(crate) fn max_opening_onto(
             }
             if mask != 0 {
                 merge(
-                    &mut dp,
+                    &dp,
                     &mut next,
+                    hi,
                     mask,
                     h - a,
                     (naturals_on + a) as i32 * pts,
                     pts,
                 );
+                reach = reach.max(top(hi, mask));
             }
         }
+        hi = reach;
         std::mem::swap(&mut dp, &mut next);
     }
     // The wilds: the table's and the pending ones all in groups, the
@@ -295,7 +434,7 @@ pub(crate) fn max_opening_onto(
     for u in 0..=hand_wilds {
         let total = (table_wilds + pending + u) as usize;
         let unlaid = hand_wilds - u;
-        for w in 0..W.min(total + 1) {
+        for w in 0..(hi + 1).min(total + 1) {
             let rest = total - w;
             if rest != 0 && rest < 3 {
                 continue;
