@@ -254,6 +254,45 @@ fn discards_what_the_next_opponent_cannot_use() {
     assert_eq!(last, act("discard J"), "{turn:?}");
 }
 
+/// C-5, C-7: the next opponent's side has six queens (with two wilds)
+/// and the pile is open to them: a queen on top completes their canasta
+/// (300) with one card. Holding a black three, `rules` throws the three;
+/// with `feed=off` (the discard priced by the pile alone, as the player
+/// did before) the nearly empty pile makes the queen its cheapest card.
+#[test]
+fn c5_c7_keeps_the_card_that_completes_the_next_sides_canasta() {
+    let r = rules("classic-002", 4);
+    let g0 = position(
+        r,
+        &[
+            "Qd 3c 8d 8s Kh Ks 9c 9d",
+            "4c 6c 7c Tc",
+            "5h 5d 7d 7h Jd Ad",
+            "6d 6s 8h Th Jc",
+        ],
+        &[
+            table(&["4d 4h 4s", "Jh Jh Js Js"], ""),
+            table(&["Qc Qh Qs Qs 2c 2d", "6h 6h 2h"], ""),
+        ],
+        "",
+        "4s",
+    );
+    let discard = |agent: &mut ClassicRulesAgent| {
+        let mut g = g0.clone();
+        g.apply(act("draw")).unwrap();
+        let turn = play_turn(agent, &mut g);
+        *turn.last().unwrap()
+    };
+    let on = discard(&mut rules_agent());
+    assert_ne!(on, act("discard Q"), "the queen completes their canasta");
+    assert_eq!(on, act("discard 3"));
+    let mut old = ClassicRulesAgent::new(ClassicRulesParams {
+        feed: false,
+        ..ClassicRulesParams::default()
+    });
+    assert_eq!(discard(&mut old), act("discard Q"));
+}
+
 /// C-7, C-9: a black three blocks the next player: the stopper goes on a
 /// big pile.
 #[test]
