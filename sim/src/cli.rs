@@ -5,7 +5,7 @@
 use crate::cmd;
 use crate::error::CliError;
 use crate::input;
-use crate::runner::{Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::run::{Manifest, Mode, Plan, SeriesSpec, Shard};
 use clap::{Args, Parser, Subcommand};
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
@@ -363,7 +363,7 @@ impl RunArgs {
         // A shard may hold no deal of a short run (4 hands in shards of 4
         // are 2 deals): that is no error, as scripts run every shard, but
         // it is said, since the run plays nothing.
-        if crate::runner::games_in_shard(games, paired, &shard) == 0 {
+        if crate::run::games_in_shard(games, paired, &shard) == 0 {
             let deals = if paired { games.div_ceil(2) } else { games };
             eprintln!(
                 "kanaszta: warning: shard {shard} holds none of this run's deals: {games} {mode}{} \
@@ -374,7 +374,7 @@ impl RunArgs {
                 deals.saturating_sub(1)
             );
         }
-        let (version, commit, dirty) = crate::runner::build_info();
+        let (version, commit, dirty) = crate::run::build_info();
         Ok(Manifest {
             command: command.into(),
             seed: self.seed,

@@ -2,7 +2,7 @@
 //! error says what was wrong and what is accepted; all of them exit with
 //! status 1 (bad input).
 
-use crate::runner::ManifestError;
+use crate::run::ManifestError;
 use kanaszta_agents::SpecError;
 use kanaszta_engine::{LogError, PositionError, RulesError};
 use std::fmt;

@@ -16,7 +16,7 @@ pub mod lock;
 pub mod report;
 pub mod rows;
 pub mod rules_doc;
-pub mod runner;
+pub mod run;
 pub mod signals;
 pub mod sprt;
 pub mod stats;

@@ -3,7 +3,7 @@
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
 use crate::error::CliError;
-use crate::runner::{CsvFile, Manifest, Mode, RuleFamily};
+use crate::run::{CsvFile, Manifest, Mode, RuleFamily};
 use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -17,7 +17,7 @@
 //! `ln(β / (1 − α))`; no decision is taken before `min_deals` deals, where
 //! the variance is still a guess.
 
-use crate::runner::GameOut;
+use crate::run::GameOut;
 use crate::stats::side_of;
 use serde::Serialize;
 

@@ -4,7 +4,7 @@
 //! a Bradley–Terry rating for tournaments.
 
 use crate::rows::{HandRow, MatchRow};
-use crate::runner::COMEBACK;
+use crate::run::COMEBACK;
 use std::fmt::Write as _;
 
 /// 97.5% quantile of the standard normal: 95% two-sided intervals.

@@ -1,6 +1,6 @@
 //! The runner's classic path: `kanaszta play` and `kanaszta bench` under
 //! `--rules classic-…`. Games are played by the same executor as decorated
-//! runs ([`runner::execute_games`]: parallel, deterministic per game,
+//! runs ([`run::execute_games`]: parallel, deterministic per game,
 //! written in game order); the plan, the rows and the statistics are
 //! classic's own.
 //!
@@ -21,7 +21,7 @@ pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
 pub use stats::ClassicStats;
 
 use crate::error::CliError;
-use crate::runner::{self, Mode, Played, RunResult, Sink};
+use crate::run::{Mode, Played, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
 use kanaszta_agents::classic::registry::ClassicSpec;
 use kanaszta_agents::classic::ClassicAgent;
@@ -284,7 +284,7 @@ impl ClassicPlan {
         sink: &mut impl Sink<ClassicGame>,
         quiet: bool,
     ) -> Result<RunResult, String> {
-        runner::execute_games(
+        crate::run::execute_games(
             (0..self.games).map(|g| (0, g)),
             self.games,
             self.mode.name(),
@@ -292,7 +292,7 @@ impl ClassicPlan {
             sink,
             threads,
             quiet,
-            runner::REORDER_WINDOW,
+            crate::run::REORDER_WINDOW,
             None,
         )
     }

@@ -12,7 +12,7 @@ use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::report::{self, SeriesSummary};
-use crate::runner::{self, Manifest, Mode, RuleFamily, RunResult};
+use crate::run::{self, Manifest, Mode, RuleFamily, RunResult};
 use crate::signals;
 use kanaszta_engine::classic::ClassicRules;
 use serde::{Deserialize, Serialize};
@@ -194,7 +194,7 @@ impl ClassicRun {
         sink: &mut ClassicSink<'_>,
         quiet: bool,
     ) -> Result<RunResult, String> {
-        runner::execute_games(
+        run::execute_games(
             self.jobs(),
             self.manifest.shard_games(),
             self.manifest.mode.name(),
@@ -202,7 +202,7 @@ impl ClassicRun {
             sink,
             threads,
             quiet,
-            runner::REORDER_WINDOW,
+            run::REORDER_WINDOW,
             None,
         )
     }
@@ -222,7 +222,7 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
             m.mode, m.games
         );
     }
-    runner::prepare_run_dir(dir)?;
+    run::prepare_run_dir(dir)?;
     m.write(dir)?;
     let mut stats = run.new_stats();
     let mut sink = ClassicSink::files(&mut stats, dir, m.mode)?;
@@ -295,7 +295,7 @@ pub fn report(
 }
 
 /// The CSV files of a classic run directory.
-pub type ClassicFiles = runner::RunFiles<ClassicHandRow, ClassicMatchRow, ClassicErrorRow>;
+pub type ClassicFiles = run::RunFiles<ClassicHandRow, ClassicMatchRow, ClassicErrorRow>;
 
 impl RunArgs {
     /// The checked run of classic `series`.
@@ -303,7 +303,7 @@ impl RunArgs {
         &self,
         command: &str,
         agents: Vec<String>,
-        series: Vec<runner::SeriesSpec<StoredClassicRules>>,
+        series: Vec<run::SeriesSpec<StoredClassicRules>>,
         default_hands: u64,
     ) -> Result<ClassicRun, CliError> {
         ClassicRun::new(self.manifest(command, agents, series, default_hands)?)

@@ -14,7 +14,7 @@ use crate::classic::{ClassicPlan, ClassicSink};
 use crate::cli::whole;
 use crate::cli::RulesArgs;
 use crate::error::CliError;
-use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
+use crate::run::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_agents::search::SearchStats;
 use kanaszta_agents::{Agent, AgentSpec, Choice, Moves};

@@ -10,7 +10,7 @@ use crate::classic::agent_of;
 use crate::classic::run::StoredClassicRules;
 use crate::classic::SideSpec;
 use crate::error::{quiet_pipe, CliError};
-use crate::runner::Mode;
+use crate::run::Mode;
 use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
 use kanaszta_engine::classic::{
@@ -42,11 +42,11 @@ pub struct ClassicReplay {
 /// Series `series` of the classic run in `dir` (its run.json says
 /// `"family": "classic"`), or `None` for a decorated run.
 pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliError> {
-    if crate::runner::run_family(dir).ok().flatten().as_deref() != Some("classic") {
+    if crate::run::run_family(dir).ok().flatten().as_deref() != Some("classic") {
         // The decorated reader says what is wrong with the directory.
         return Ok(None);
     }
-    let m = crate::runner::read_manifest::<StoredClassicRules>(dir)?;
+    let m = crate::run::read_manifest::<StoredClassicRules>(dir)?;
     let Some(s) = m.series.get(series) else {
         return Err(CliError::Input(format!(
             "--series {series}: the run in {} has series 0 to {}",

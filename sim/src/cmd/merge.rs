@@ -9,7 +9,7 @@ use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
-use crate::runner::{
+use crate::run::{
     family_name, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs, Plan,
     RuleFamily, Shard,
 };
@@ -599,7 +599,7 @@ impl Family for Classic {
         crate::classic::classic_rule_values(&r.0)
     }
     fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
-        crate::runner::prepare_run_dir(dir)?;
+        crate::run::prepare_run_dir(dir)?;
         m.write(dir)?;
         ClassicFiles::open(dir, m.mode)
     }

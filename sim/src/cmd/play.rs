@@ -7,7 +7,7 @@ use crate::classic::SideSpec;
 use crate::cli::RunArgs;
 use crate::error::{quiet_pipe, CliError};
 use crate::lock::RunLock;
-use crate::runner::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
+use crate::run::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
 use crate::signals;
 use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
 use crate::{report, EXIT_GAME_ERRORS};
@@ -216,7 +216,7 @@ fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
     let mut test = sprt;
     let res = match &mut test {
-        None => runner::execute(&plan, args.threads, Some(outputs), args.quiet)?,
+        None => run::execute(&plan, args.threads, Some(outputs), args.quiet)?,
         Some(t) => {
             // One series, unsharded: the writer's order is the game index.
             let mut game = 0u64;
@@ -224,7 +224,7 @@ fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
                 game += 1;
                 t.game(game - 1, g)
             };
-            runner::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
+            run::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
         }
     };
     let mut manifest = plan.manifest.clone();
@@ -332,11 +332,7 @@ fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> 
 }
 
 /// Prints the report and the run's tally; the exit status of a run.
-pub(crate) fn finish(
-    text: &str,
-    res: &runner::RunResult,
-    dir: &Path,
-) -> Result<ExitCode, CliError> {
+pub(crate) fn finish(text: &str, res: &run::RunResult, dir: &Path) -> Result<ExitCode, CliError> {
     let mut out = std::io::stdout().lock();
     let r = (|| -> Result<(), CliError> {
         write!(out, "{text}")?;

@@ -11,7 +11,7 @@
 
 use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::{Manifest, Mode, Shard};
+use crate::run::{Manifest, Mode, Shard};
 use crate::stats::bradley_terry;
 use clap::Args;
 use kanaszta_engine::Rules;

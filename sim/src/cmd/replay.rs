@@ -7,7 +7,7 @@
 use crate::cli::whole;
 use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
-use crate::runner::{
+use crate::run::{
     black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
 };
 use clap::Args;

@@ -6,7 +6,7 @@ use super::play::{parse_classic_side, run_plan};
 use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::CliError;
-use crate::runner::SeriesSpec;
+use crate::run::SeriesSpec;
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;

@@ -5,7 +5,7 @@ use super::play::{parse_classic_agent, run_plan};
 use crate::classic::run::StoredClassicRules;
 use crate::cli::RunArgs;
 use crate::error::CliError;
-use crate::runner::SeriesSpec;
+use crate::run::SeriesSpec;
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;
 use std::process::ExitCode;
