@@ -2,11 +2,11 @@
 //! error says what was wrong and what is accepted; all of them exit with
 //! status 1 (bad input).
 
-use crate::run::ManifestError;
 use kanaszta_agents::SpecError;
 use kanaszta_engine::{LogError, PositionError, RulesError};
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 
 /// An error of a command.
 #[derive(Debug)]
@@ -172,6 +172,88 @@ pub fn clip_quotes(message: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// An unreadable or malformed `run.json`: the file, and the field that was
+/// wrong when one was.
+#[derive(Debug)]
+pub enum ManifestError {
+    /// The run directory does not exist.
+    NoDirectory(PathBuf),
+    /// `run.json` cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// `run.json` is a run of the other rule family.
+    Family {
+        /// The run directory.
+        dir: PathBuf,
+        /// Its family.
+        found: String,
+        /// The family the reader takes.
+        expected: String,
+    },
+    /// `run.json` is not a manifest.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The field that was wrong (`seed`, `series[1].rules`), when
+        /// serde's message does not name it already.
+        field: Option<String>,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// How a run directory is described in messages.
+const RUN_DIR: &str = "expected a run directory written by kanaszta play, tournament or sweep";
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::NoDirectory(dir) => {
+                write!(f, "{}: no such directory ({RUN_DIR})", dir.display())
+            }
+            ManifestError::Read { path, source } => {
+                write!(f, "cannot read {}: {source} ({RUN_DIR})", path.display())
+            }
+            ManifestError::Family {
+                dir,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: a run of {found}, where this reads runs of {expected} only",
+                dir.display()
+            ),
+            ManifestError::Malformed {
+                path,
+                field: None,
+                message,
+            } => write!(f, "{}: malformed run.json: {message}", path.display()),
+            ManifestError::Malformed {
+                path,
+                field: Some(field),
+                message,
+            } => write!(
+                f,
+                "{}: malformed run.json: field `{field}`: {message}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ManifestError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! the match: leads, deficits, comebacks, the tax).
 
 use super::manifest::Mode;
-use crate::rows::{HandRow, MatchRow};
+use crate::rows::{HandRow, MatchRow, COMEBACK};
 use kanaszta_engine::{GameState, HandEnd, HandScore, Match, Rules};
 
 /// What names the rows of one game (`hand_rows`, `match_rows`).
@@ -209,9 +209,6 @@ impl MatchTrack {
         }
     }
 }
-
-/// The deficit from which a won match counts as a comeback.
-pub const COMEBACK: i32 = 2_000;
 
 pub(crate) fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
     let res = m
