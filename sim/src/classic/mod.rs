@@ -23,7 +23,7 @@ pub use stats::ClassicStats;
 use crate::error::CliError;
 use crate::run::{Mode, Played, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
-use kanaszta_agents::classic::registry::ClassicSpec;
+use kanaszta_agents::classic::registry::{ClassicSpec, ClassicSpecError};
 use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
 use kanaszta_engine::classic::{
@@ -133,6 +133,19 @@ impl SideSpec {
     pub fn spec(&self, k: usize) -> &ClassicSpec {
         &self.parts[if self.parts.len() == 1 { 0 } else { k }]
     }
+}
+
+/// A classic agent spec (`--a`, `--b` under classic rules).
+pub fn parse_classic_agent(text: &str) -> Result<ClassicSpec, CliError> {
+    text.parse()
+        .map_err(|e: ClassicSpecError| CliError::Input(e.to_string()))
+}
+
+/// A classic side spec (`--a`, `--b` under classic rules): one player
+/// spec, or one per seat of the side joined by `+` (`rules+greedy`);
+/// split on `+` before each part is parsed.
+pub fn parse_classic_side(text: &str) -> Result<SideSpec, CliError> {
+    SideSpec::parse(text, parse_classic_agent)
 }
 
 /// Which seats each agent holds, for the report.

@@ -8,10 +8,10 @@ use super::{
     seating_text, ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicPlan, ClassicSink,
     ClassicStats,
 };
-use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::report::{self, SeriesSummary};
+use crate::run::options::RunArgs;
 use crate::run::{self, Manifest, Mode, RuleFamily, RunResult};
 use crate::signals;
 use kanaszta_engine::classic::ClassicRules;
@@ -145,8 +145,8 @@ impl ClassicRun {
         let mut plans = Vec::new();
         for (i, s) in manifest.series.iter().enumerate() {
             let specs = [
-                crate::cmd::play::parse_classic_side(&s.a)?,
-                crate::cmd::play::parse_classic_side(&s.b)?,
+                super::parse_classic_side(&s.a)?,
+                super::parse_classic_side(&s.b)?,
             ];
             let mut plan = ClassicPlan::new(
                 s.rules.0,
@@ -237,7 +237,7 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
         manifest.write(dir)?;
     }
     let text = report(Some(dir), &manifest, &stats)?;
-    crate::cmd::play::finish(&text, &res, dir)
+    crate::report::finish(&text, &res, dir)
 }
 
 /// Writes summary.csv (and a tournament's or a sweep's files) into `dir`

@@ -11,9 +11,9 @@
 
 use super::parse_agent;
 use crate::classic::{ClassicPlan, ClassicSink};
-use crate::cli::whole;
-use crate::cli::RulesArgs;
 use crate::error::CliError;
+use crate::run::options::whole;
+use crate::run::options::RulesArgs;
 use crate::run::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_agents::search::SearchStats;
@@ -462,8 +462,8 @@ fn measure(
             let _ = writeln!(
                 text,
                 "{t:>7}  {:>9}  {:>11}  {s:>8.3}  {speedup:>6.2}×",
-                super::play::rate_text(hps),
-                super::play::rate_text(aps)
+                crate::report::rate_text(hps),
+                crate::report::rate_text(aps)
             );
         }
     }

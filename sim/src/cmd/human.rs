@@ -3,13 +3,13 @@
 //! person's lines (a terminal or a pipe) and writes what it says.
 
 use super::parse_agent;
-use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::human::save::SaveFile;
 use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
 use crate::input;
 use crate::rows::HandRow;
+use crate::run::options::RulesArgs;
 use crate::signals;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Read, Write};

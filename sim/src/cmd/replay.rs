@@ -4,9 +4,9 @@
 //! or a match as the run), its actions recorded, and then printed from a
 //! [`GameLog`]; or a saved log is printed.
 
-use crate::cli::whole;
-use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
+use crate::run::options::whole;
+use crate::run::options::RulesArgs;
 use crate::run::{
     black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
 };

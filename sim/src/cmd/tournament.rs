@@ -3,8 +3,8 @@
 use super::parse_agent;
 use super::play::{parse_classic_agent, run_plan};
 use crate::classic::run::StoredClassicRules;
-use crate::cli::RunArgs;
 use crate::error::CliError;
+use crate::run::options::RunArgs;
 use crate::run::SeriesSpec;
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;

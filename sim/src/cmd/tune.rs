@@ -2,9 +2,9 @@
 //! against a set of opponents on paired deals (SPSA, see `crate::tune`).
 
 use super::parse_agent;
-use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
+use crate::run::options::RulesArgs;
 use crate::run::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, TunedParam};
