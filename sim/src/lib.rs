@@ -13,6 +13,7 @@ pub mod error;
 pub mod human;
 pub mod input;
 pub mod lock;
+pub mod position;
 pub mod report;
 pub mod rows;
 pub mod rules_doc;

@@ -5,11 +5,11 @@
 //! The game is played again as the run played it: the same deal seed,
 //! seating (agent A in the even seats unless swapped) and seat generators.
 
-use super::classic_pos::{end_text, seat_name};
 use crate::classic::agent_of;
 use crate::classic::run::StoredClassicRules;
 use crate::classic::SideSpec;
 use crate::error::{quiet_pipe, CliError};
+use crate::position::{end_text, seat_name};
 use crate::run::Mode;
 use kanaszta_agents::classic::ClassicAgent;
 use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
