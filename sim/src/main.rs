@@ -73,6 +73,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
+        Command::Bench(a) if a.suite => cmd::suite::run(a.quick, a.seed, &a.append),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Agents => cmd::agents::run(),

@@ -49,7 +49,7 @@ pub struct BenchArgs {
     repeat: u32,
     /// Master seed.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    seed: u64,
+    pub seed: u64,
     /// Machine-readable CSV on stdout.
     #[arg(long)]
     csv: bool,
@@ -60,11 +60,11 @@ pub struct BenchArgs {
     /// `--append`); `--a`, `--b`, `--hands`, `--threads`, `--repeat` and
     /// the rules options are then ignored.
     #[arg(long)]
-    suite: bool,
+    pub suite: bool,
     /// With `--suite`: tiny sizes (a check that every workload runs, not a
     /// measurement).
     #[arg(long, requires = "suite")]
-    quick: bool,
+    pub quick: bool,
     /// With `--suite`: the CSV file its rows are appended to (created with
     /// its header when missing); `-` appends nowhere.
     #[arg(
@@ -73,16 +73,13 @@ pub struct BenchArgs {
         default_value = "results/bench.csv",
         value_name = "FILE"
     )]
-    append: String,
+    pub append: String,
     #[command(flatten)]
     rules: RulesArgs,
 }
 
-/// Runs `kanaszta bench`.
+/// Runs `kanaszta bench` (`--suite` is `suite::run`).
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
-    if a.suite {
-        return super::suite::run(a.quick, a.seed, &a.append);
-    }
     if let Some(rules) = a.rules.classic()? {
         return bench_classic(&a, rules);
     }
