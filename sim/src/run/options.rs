@@ -4,9 +4,10 @@
 //! output), checked and turned into a manifest or a plan. The command line
 //! (`cli`) and the commands (`cmd`) both use them.
 
+use super::manifest::{build_info, games_in_shard, Manifest, Mode, SeriesSpec, Shard};
+use super::plan::Plan;
 use crate::error::CliError;
 use crate::input;
-use crate::run::{Manifest, Mode, Plan, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
@@ -238,7 +239,7 @@ impl RunArgs {
         // A shard may hold no deal of a short run (4 hands in shards of 4
         // are 2 deals): that is no error, as scripts run every shard, but
         // it is said, since the run plays nothing.
-        if crate::run::games_in_shard(games, paired, &shard) == 0 {
+        if games_in_shard(games, paired, &shard) == 0 {
             let deals = if paired { games.div_ceil(2) } else { games };
             eprintln!(
                 "kanaszta: warning: shard {shard} holds none of this run's deals: {games} {mode}{} \
@@ -249,7 +250,7 @@ impl RunArgs {
                 deals.saturating_sub(1)
             );
         }
-        let (version, commit, dirty) = crate::run::build_info();
+        let (version, commit, dirty) = build_info();
         Ok(Manifest {
             command: command.into(),
             seed: self.seed,
