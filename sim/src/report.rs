@@ -4,7 +4,7 @@
 
 use crate::error::quiet_pipe;
 use crate::error::CliError;
-use crate::run::{CsvFile, Manifest, Mode, RuleFamily, RunResult};
+use crate::run::{CsvFile, Manifest, Mode, RunResult, StoredRules};
 use crate::signals;
 use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
 use crate::EXIT_GAME_ERRORS;
@@ -192,7 +192,7 @@ pub fn report(
 }
 
 /// The line that says a run holds fewer games than it describes.
-pub fn incomplete<R: RuleFamily>(manifest: &Manifest<R>, text: &mut String) {
+pub fn incomplete<R: StoredRules>(manifest: &Manifest<R>, text: &mut String) {
     if manifest.complete == Some(false) {
         let _ = writeln!(
             text,
@@ -204,7 +204,7 @@ pub fn incomplete<R: RuleFamily>(manifest: &Manifest<R>, text: &mut String) {
 }
 
 /// A tournament's tables, and its `tournament.csv` and `ratings.csv`.
-pub fn tournament<R: RuleFamily, S: SeriesSummary>(
+pub fn tournament<R: StoredRules, S: SeriesSummary>(
     dir: Option<&Path>,
     manifest: &Manifest<R>,
     stats: &[S],
@@ -431,7 +431,7 @@ fn diff_matrix<S: SeriesSummary>(
 }
 
 /// A sweep's table and its `sweep.csv`.
-pub fn sweep<R: RuleFamily, S: SeriesSummary>(
+pub fn sweep<R: StoredRules, S: SeriesSummary>(
     dir: Option<&Path>,
     manifest: &Manifest<R>,
     stats: &[S],
@@ -616,7 +616,7 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
 
 /// `, shard I/N` for a run that is a shard (or a partial merge of shards);
 /// nothing for a whole run.
-pub fn shard_text<R: RuleFamily>(manifest: &Manifest<R>) -> String {
+pub fn shard_text<R: StoredRules>(manifest: &Manifest<R>) -> String {
     if manifest.shard.is_complete() {
         String::new()
     } else {

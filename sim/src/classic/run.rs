@@ -12,9 +12,10 @@ use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::report::{self, SeriesSummary};
 use crate::run::options::RunArgs;
-use crate::run::{self, Manifest, Mode, RuleFamily, RunResult};
+use crate::run::{self, Manifest, Mode, RunResult, StoredRules};
 use crate::signals;
 use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::Family;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -61,8 +62,8 @@ impl<'de> Deserialize<'de> for StoredClassicRules {
     }
 }
 
-impl RuleFamily for StoredClassicRules {
-    const FAMILY: Option<&'static str> = Some("classic");
+impl StoredRules for StoredClassicRules {
+    const FAMILY: Family = Family::Classic;
     fn switches(&self) -> Vec<(String, String)> {
         self.0
             .settings()

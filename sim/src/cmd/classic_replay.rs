@@ -17,6 +17,7 @@ use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, SideTable,
 };
 use kanaszta_engine::seed;
+use kanaszta_engine::Family;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -42,7 +43,8 @@ pub struct ClassicReplay {
 /// Series `series` of the classic run in `dir` (its run.json says
 /// `"family": "classic"`), or `None` for a decorated run.
 pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliError> {
-    if crate::run::run_family(dir).ok().flatten().as_deref() != Some("classic") {
+    let family = crate::run::run_family(dir).ok().flatten();
+    if crate::run::family_of_run(family.as_deref()) != Some(Family::Classic) {
         // The decorated reader says what is wrong with the directory.
         return Ok(None);
     }

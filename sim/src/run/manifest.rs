@@ -5,7 +5,7 @@
 
 use crate::error::CliError;
 pub use crate::error::ManifestError;
-use kanaszta_engine::Rules;
+use kanaszta_engine::{Family, Rules};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -156,7 +156,7 @@ pub struct SeriesSpec<R = Rules> {
 /// `run.json`: everything a run's rows depend on. Runs merge only when their
 /// manifests agree on everything but the shard. `R` is the rules of the
 /// family: decorated [`Rules`], or classic (then run.json begins with
-/// `"family": "classic"`, see [`RuleFamily`]).
+/// `"family": "classic"`, see [`StoredRules`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest<R = Rules> {
     /// `play`, `tournament` or `sweep`.
@@ -240,33 +240,50 @@ pub fn games_in_shard(games: u64, paired: bool, shard: &Shard) -> u64 {
 }
 
 /// The rules of a family of canasta as a run stores them.
-pub trait RuleFamily:
+pub trait StoredRules:
     Serialize + serde::de::DeserializeOwned + Clone + PartialEq + std::fmt::Debug
 {
-    /// `family` in run.json: none for decorated canasta (runs written
-    /// before classic canasta have none), `classic`.
-    const FAMILY: Option<&'static str>;
+    /// The family of these rules.
+    const FAMILY: Family;
     /// Every switch and its value, for messages.
     fn switches(&self) -> Vec<(String, String)>;
 }
 
-impl RuleFamily for Rules {
-    const FAMILY: Option<&'static str> = None;
+impl StoredRules for Rules {
+    const FAMILY: Family = Family::Decorated;
     fn switches(&self) -> Vec<(String, String)> {
         self.settings()
     }
 }
 
-/// How a family is named in messages.
-pub fn family_name(family: Option<&str>) -> String {
+/// `family` in the run.json of a run of `family`: none for decorated
+/// canasta (runs written before classic canasta have none), the family's
+/// name otherwise.
+pub fn run_json_family(family: Family) -> Option<&'static str> {
     match family {
-        None => "decorated canasta".to_string(),
-        Some("classic") => "classic canasta".to_string(),
-        Some(other) => format!("family `{other}`"),
+        Family::Decorated => None,
+        f => Some(f.name()),
     }
 }
 
-impl<R: RuleFamily> Manifest<R> {
+/// The family a run.json's `family` stands for (see [`run_json_family`]),
+/// if any.
+pub fn family_of_run(family: Option<&str>) -> Option<Family> {
+    Family::ALL
+        .into_iter()
+        .find(|f| run_json_family(*f) == family)
+}
+
+/// How a family is named in messages.
+pub fn family_name(family: Option<&str>) -> String {
+    match family_of_run(family) {
+        Some(Family::Decorated) => "decorated canasta".to_string(),
+        Some(Family::Classic) => "classic canasta".to_string(),
+        None => format!("family `{}`", family.unwrap_or_default()),
+    }
+}
+
+impl<R: StoredRules> Manifest<R> {
     /// The games of the run's shard, over all series (saturating).
     pub fn shard_games(&self) -> u64 {
         games_in_shard(self.games, self.paired, &self.shard)
@@ -285,12 +302,12 @@ impl<R: RuleFamily> Manifest<R> {
     /// Writes `DIR/run.json` (with the family first, unless decorated).
     pub fn write(&self, dir: &Path) -> Result<(), CliError> {
         #[derive(Serialize)]
-        struct Tagged<'a, R: RuleFamily> {
+        struct Tagged<'a, R: StoredRules> {
             family: &'a str,
             #[serde(flatten)]
             manifest: &'a Manifest<R>,
         }
-        let json = match R::FAMILY {
+        let json = match run_json_family(R::FAMILY) {
             None => serde_json::to_string_pretty(self),
             Some(family) => serde_json::to_string_pretty(&Tagged {
                 family,
@@ -361,13 +378,13 @@ pub(crate) fn read_run_json(dir: &Path) -> Result<(PathBuf, String), ManifestErr
 
 /// Reads `DIR/run.json` of a run of the family of `R`; a run of another
 /// family is refused.
-pub fn read_manifest<R: RuleFamily>(dir: &Path) -> Result<Manifest<R>, ManifestError> {
+pub fn read_manifest<R: StoredRules>(dir: &Path) -> Result<Manifest<R>, ManifestError> {
     let found = run_family(dir)?;
-    if found.as_deref() != R::FAMILY {
+    if found.as_deref() != run_json_family(R::FAMILY) {
         return Err(ManifestError::Family {
             dir: dir.to_path_buf(),
             found: family_name(found.as_deref()),
-            expected: family_name(R::FAMILY),
+            expected: family_name(run_json_family(R::FAMILY)),
         });
     }
     let (path, text) = read_run_json(dir)?;
