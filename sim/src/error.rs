@@ -256,6 +256,51 @@ impl std::error::Error for ManifestError {
     }
 }
 
+/// Why a run of games stopped before its plan was played, apart from
+/// signals and agents' errors (those end one game, a row of errors.csv).
+#[derive(Debug)]
+pub enum RunError {
+    /// The worker threads could not be started.
+    Threads {
+        /// How many were asked for (0: one per core).
+        threads: usize,
+        /// The pool's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The CSV files could not be written.
+    Write(io::Error),
+    /// The thread that writes the files ended abnormally.
+    Writer,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Threads { threads, source } => {
+                write!(f, "cannot start {threads} threads: {source}")
+            }
+            RunError::Write(e) => write!(f, "cannot write the CSV files: {e}"),
+            RunError::Writer => f.write_str("the writer thread failed"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Threads { source, .. } => Some(source),
+            RunError::Write(e) => Some(e),
+            RunError::Writer => None,
+        }
+    }
+}
+
+impl From<RunError> for CliError {
+    fn from(e: RunError) -> CliError {
+        CliError::Input(e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod clip_tests {
     use super::clip_quotes;

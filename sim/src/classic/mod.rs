@@ -296,7 +296,7 @@ impl ClassicPlan {
         threads: usize,
         sink: &mut impl Sink<ClassicGame>,
         quiet: bool,
-    ) -> Result<RunResult, String> {
+    ) -> Result<RunResult, crate::error::RunError> {
         crate::run::execute_games(
             (0..self.games).map(|g| (0, g)),
             self.games,

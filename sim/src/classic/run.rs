@@ -194,7 +194,7 @@ impl ClassicRun {
         threads: usize,
         sink: &mut ClassicSink<'_>,
         quiet: bool,
-    ) -> Result<RunResult, String> {
+    ) -> Result<RunResult, crate::error::RunError> {
         run::execute_games(
             self.jobs(),
             self.manifest.shard_games(),

@@ -382,7 +382,7 @@ fn measure(
     threads: &str,
     repeat: u32,
     csv: bool,
-    run: impl Fn(usize) -> Result<RunResult, String>,
+    run: impl Fn(usize) -> Result<RunResult, crate::error::RunError>,
     timing: Option<Timing>,
 ) -> Result<ExitCode, CliError> {
     if repeat == 0 {
@@ -555,7 +555,7 @@ fn measure(
 pub(super) fn medians(
     threads: &[usize],
     repeat: u32,
-    run: impl Fn(usize) -> Result<RunResult, String>,
+    run: impl Fn(usize) -> Result<RunResult, crate::error::RunError>,
 ) -> Result<Vec<(usize, u64, f64)>, CliError> {
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();
     let mut actions_seen: Option<u64> = None;

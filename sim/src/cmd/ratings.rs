@@ -742,6 +742,7 @@ mod tests {
         assert!(e.contains("`tax=off`") && e.contains("`tax=on`"), "{e}");
         assert!(Mode::parse("games")
             .unwrap_err()
+            .to_string()
             .contains("hands or matches"));
         // Runs whose run.json gives different rules are not mixed.
         let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);

@@ -67,7 +67,7 @@ pub struct ReplayArgs {
 }
 
 /// `--unit`: hands or matches.
-fn parse_unit(s: &str) -> Result<Mode, String> {
+fn parse_unit(s: &str) -> Result<Mode, crate::run::BadMode> {
     Mode::parse(s.trim())
 }
 

@@ -8,6 +8,7 @@
 use super::files::Outputs;
 use super::manifest::Mode;
 use super::plan::{GameOut, Plan};
+use crate::error::RunError;
 use crate::stats::SeriesStats;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -69,11 +70,11 @@ pub fn progress(total: u64, quiet: bool, unit: &str) -> ProgressBar {
 }
 
 /// A rayon pool of `threads` (0: one per core).
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, RunError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+        .map_err(|source| RunError::Threads { threads, source })
 }
 
 /// How many games may start ahead of the oldest game not yet written. The
@@ -274,7 +275,7 @@ pub fn execute(
     threads: usize,
     out: Option<Outputs>,
     quiet: bool,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     execute_within(plan, threads, out, quiet, REORDER_WINDOW, None)
 }
 
@@ -287,7 +288,7 @@ pub fn execute_until(
     out: Option<Outputs>,
     quiet: bool,
     stop: EarlyStop<'_>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     execute_within(plan, threads, out, quiet, REORDER_WINDOW, Some(stop))
 }
 
@@ -299,7 +300,7 @@ fn execute_within(
     quiet: bool,
     window: u64,
     stop: Option<EarlyStop<'_>>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     let unit = if plan.mode == Mode::Matches {
         "matches"
     } else {
@@ -346,7 +347,7 @@ pub fn execute_games<G: Played>(
     quiet: bool,
     window: u64,
     mut stop: Option<&mut (dyn FnMut(&G) -> bool + Send)>,
-) -> Result<RunResult, String> {
+) -> Result<RunResult, RunError> {
     let start = Instant::now();
     let pb = progress(total, quiet, unit);
     let pool = pool(threads)?;
@@ -356,7 +357,7 @@ pub fn execute_games<G: Played>(
     let window = &window;
     let play = &play;
     let result = std::thread::scope(|scope| {
-        let writer = scope.spawn(move || -> Result<RunResult, String> {
+        let writer = scope.spawn(move || -> Result<RunResult, RunError> {
             let _close = CloseOnDrop(window);
             let mut pending: BTreeMap<u64, G> = BTreeMap::new();
             let mut peak = 0usize;
@@ -374,7 +375,7 @@ pub fn execute_games<G: Played>(
                 stopped: None,
                 decided: false,
             };
-            let write_err = |e: std::io::Error| format!("cannot write the CSV files: {e}");
+            let write_err = RunError::Write;
             'games: while let Ok(batch) = rx.recv() {
                 // Everything already sent is taken in before the writing.
                 for (seq, game) in batch.into_iter().chain(rx.try_iter().flatten()) {
@@ -433,9 +434,7 @@ pub fn execute_games<G: Played>(
                 },
             )
         });
-        writer
-            .join()
-            .unwrap_or_else(|_| Err("the writer thread failed".into()))
+        writer.join().unwrap_or(Err(RunError::Writer))
     });
     pb.finish_and_clear();
     let mut res = result?;

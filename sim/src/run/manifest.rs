@@ -29,11 +29,11 @@ impl Mode {
     }
 
     /// Parses [`Mode::name`].
-    pub fn parse(s: &str) -> Result<Mode, String> {
+    pub fn parse(s: &str) -> Result<Mode, BadMode> {
         match s {
             "hands" => Ok(Mode::Hands),
             "matches" => Ok(Mode::Matches),
-            _ => Err(format!("unknown mode `{s}`: expected hands or matches")),
+            _ => Err(BadMode(s.to_string())),
         }
     }
 }
@@ -64,25 +64,17 @@ impl Shard {
     }
 
     /// Parses `I/N` (or `I+J/N`, written by a partial merge).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || {
-            format!(
-                "bad shard `{text}`: expected I/N with N from 1 to {} and 0 ≤ I < N, e.g. 0/4 \
-                 (shard I of N)",
-                u32::MAX
-            )
-        };
+    pub fn parse(text: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard::Malformed(text.to_string());
         let (a, b) = text.split_once('/').ok_or_else(bad)?;
         let b = b.trim();
         let n: u32 = match b.parse() {
             Ok(n) => n,
             Err(_) if !b.is_empty() && b.bytes().all(|c| c.is_ascii_digit()) => {
-                return Err(format!(
-                    "bad shard `{text}`: N is {b}, above the most shards, {}: expected I/N with \
-                     N from 1 to {} and 0 ≤ I < N, e.g. 0/4",
-                    u32::MAX,
-                    u32::MAX
-                ))
+                return Err(BadShard::TooMany {
+                    text: text.to_string(),
+                    n: b.to_string(),
+                })
             }
             Err(_) => return Err(bad()),
         };
@@ -93,10 +85,11 @@ impl Shard {
         for p in a.split('+') {
             let i: u32 = p.trim().parse().map_err(|_| bad())?;
             if i >= n {
-                return Err(format!(
-                    "bad shard `{text}`: shard {i} of {n}: expected I/N with 0 ≤ I < N, here I from 0 to {}",
-                    n - 1
-                ));
+                return Err(BadShard::OutOfRange {
+                    text: text.to_string(),
+                    i,
+                    n,
+                });
             }
             if indices.contains(&i) {
                 return Err(bad());
@@ -138,6 +131,68 @@ impl std::fmt::Display for Shard {
         write!(f, "{}/{}", parts.join("+"), self.n)
     }
 }
+
+/// A mode that is neither `hands` nor `matches`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadMode(pub String);
+
+impl std::fmt::Display for BadMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown mode `{}`: expected hands or matches", self.0)
+    }
+}
+
+impl std::error::Error for BadMode {}
+
+/// A shard that is not `I/N` (or `I+J/N`) with `0 ≤ I < N`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadShard {
+    /// Not of the form, N zero, or an index twice.
+    Malformed(String),
+    /// N above the most shards (`u32::MAX`).
+    TooMany {
+        /// The text given.
+        text: String,
+        /// Its N.
+        n: String,
+    },
+    /// An index not below N.
+    OutOfRange {
+        /// The text given.
+        text: String,
+        /// The index.
+        i: u32,
+        /// N.
+        n: u32,
+    },
+}
+
+impl std::fmt::Display for BadShard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadShard::Malformed(text) => write!(
+                f,
+                "bad shard `{text}`: expected I/N with N from 1 to {} and 0 ≤ I < N, e.g. 0/4 \
+                 (shard I of N)",
+                u32::MAX
+            ),
+            BadShard::TooMany { text, n } => write!(
+                f,
+                "bad shard `{text}`: N is {n}, above the most shards, {}: expected I/N with \
+                 N from 1 to {} and 0 ≤ I < N, e.g. 0/4",
+                u32::MAX,
+                u32::MAX
+            ),
+            BadShard::OutOfRange { text, i, n } => write!(
+                f,
+                "bad shard `{text}`: shard {i} of {n}: expected I/N with 0 ≤ I < N, here I from 0 to {}",
+                n - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BadShard {}
 
 /// One matchup under one rule setting, as stored in `run.json`; `R` is
 /// the rules of the family (decorated [`Rules`], or classic).

@@ -189,7 +189,7 @@ impl RunArgs {
         match &self.shard {
             None => Ok(Shard::all()),
             Some(s) => {
-                let sh = Shard::parse(s)?;
+                let sh = Shard::parse(s).map_err(|e| CliError::Input(e.to_string()))?;
                 if sh.indices.len() != 1 {
                     return Err(CliError::Input(format!(
                         "bad shard `{s}`: expected I/N with 0 ≤ I < N, e.g. 0/4 (one shard per run)"
