@@ -180,7 +180,7 @@ impl PlayArgs {
             self.sprt_min_deals.unwrap_or(20),
         )
         .map(Some)
-        .map_err(CliError::Input)
+        .map_err(|e| CliError::Input(e.to_string()))
     }
 }
 
