@@ -43,7 +43,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     where
         Self: 'a;
 
-    /// The family's name in specs and rows (`decorated`, `classic`).
+    /// The family's name in specs and rows: [`crate::Family::name`] of
+    /// the game's family (`decorated`, `classic`).
     const FAMILY: &'static str;
 
     /// Number of players.
@@ -80,7 +81,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 impl Game for GameState {
     type Action = Action;
     type View<'a> = SeatView<'a>;
-    const FAMILY: &'static str = "decorated";
+    const FAMILY: &'static str = crate::Family::Decorated.name();
 
     fn players(&self) -> usize {
         GameState::players(self)
@@ -123,7 +124,7 @@ impl Game for GameState {
 impl Game for ClassicState {
     type Action = ClassicAction;
     type View<'a> = ClassicView<'a>;
-    const FAMILY: &'static str = "classic";
+    const FAMILY: &'static str = crate::Family::Classic.name();
 
     fn players(&self) -> usize {
         ClassicState::players(self)

@@ -355,13 +355,53 @@ pub enum Switch {
     Off,
 }
 
-/// Family of rules. Only decorated canasta is implemented; classic canasta
-/// (`C-…`) will be a second family of the same engine.
+/// A family of canasta rules: decorated canasta (this module's [`Rules`])
+/// or classic canasta ([`crate::classic::ClassicRules`]). Its name
+/// ([`Family::name`]) is the family's [`crate::Game::FAMILY`], the
+/// `family` of positions, rules files and run directories.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
     /// Díszített kanaszta, D-1 … D-16.
     Decorated,
+    /// Classic canasta, C-1 … C-24.
+    Classic,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: [Family; 2] = [Family::Decorated, Family::Classic];
+
+    /// `decorated` or `classic`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::Decorated => "decorated",
+            Family::Classic => "classic",
+        }
+    }
+
+    /// The family of a name ([`Family::name`]).
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// [`Rules::family`] as rules files and run directories give it: only
+/// `decorated` (with serde's own messages for anything else, as when
+/// `decorated` was the one family).
+fn decorated_only<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Family, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Decorated {
+        Decorated,
+    }
+    Decorated::deserialize(d).map(|Decorated::Decorated| Family::Decorated)
 }
 
 /// Every rule switch of RULES.md. `Copy`: games hold their rules by value.
@@ -376,7 +416,9 @@ pub enum Family {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(deny_unknown_fields, default)]
 pub struct Rules {
-    /// Rule family (decorated only, for now).
+    /// The rule family: always [`Family::Decorated`] (these are the
+    /// decorated rules; classic rules are [`crate::classic::ClassicRules`]).
+    #[serde(deserialize_with = "decorated_only")]
     pub family: Family,
     /// Dated version: heart aces laid separately only in `decorated-2003-02`.
     pub version: Version,
@@ -899,6 +941,34 @@ pub(crate) fn test_variants() -> [Rules; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_familys_name_is_its_games_family() {
+        use crate::Game;
+        assert_eq!(Family::Decorated.name(), <crate::GameState as Game>::FAMILY);
+        assert_eq!(
+            Family::Classic.name(),
+            <crate::classic::ClassicState as Game>::FAMILY
+        );
+        for f in Family::ALL {
+            assert_eq!(Family::from_name(f.name()), Some(f));
+            assert_eq!(f.to_string(), f.name());
+        }
+        assert_eq!(Family::from_name("klassic"), None);
+    }
+
+    #[test]
+    fn decorated_rules_read_no_other_family() {
+        let e = serde_json::from_str::<Rules>(r#"{"family": "classic"}"#)
+            .expect_err("classic is not a family of the decorated rules")
+            .to_string();
+        assert!(
+            e.starts_with("unknown variant `classic`, expected `decorated`"),
+            "{e}"
+        );
+        let r: Rules = serde_json::from_str(r#"{"family": "decorated"}"#).expect("decorated");
+        assert_eq!(r.family, Family::Decorated);
+    }
 
     #[test]
     fn presets_and_defaults() {

@@ -2,11 +2,11 @@
 //! error says what was wrong and what is accepted; all of them exit with
 //! status 1 (bad input).
 
-use crate::runner::ManifestError;
 use kanaszta_agents::SpecError;
 use kanaszta_engine::{LogError, PositionError, RulesError};
 use std::fmt;
 use std::io;
+use std::path::PathBuf;
 
 /// An error of a command.
 #[derive(Debug)]
@@ -172,6 +172,133 @@ pub fn clip_quotes(message: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// An unreadable or malformed `run.json`: the file, and the field that was
+/// wrong when one was.
+#[derive(Debug)]
+pub enum ManifestError {
+    /// The run directory does not exist.
+    NoDirectory(PathBuf),
+    /// `run.json` cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// `run.json` is a run of the other rule family.
+    Family {
+        /// The run directory.
+        dir: PathBuf,
+        /// Its family.
+        found: String,
+        /// The family the reader takes.
+        expected: String,
+    },
+    /// `run.json` is not a manifest.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The field that was wrong (`seed`, `series[1].rules`), when
+        /// serde's message does not name it already.
+        field: Option<String>,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// How a run directory is described in messages.
+const RUN_DIR: &str = "expected a run directory written by kanaszta play, tournament or sweep";
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ManifestError::NoDirectory(dir) => {
+                write!(f, "{}: no such directory ({RUN_DIR})", dir.display())
+            }
+            ManifestError::Read { path, source } => {
+                write!(f, "cannot read {}: {source} ({RUN_DIR})", path.display())
+            }
+            ManifestError::Family {
+                dir,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: a run of {found}, where this reads runs of {expected} only",
+                dir.display()
+            ),
+            ManifestError::Malformed {
+                path,
+                field: None,
+                message,
+            } => write!(f, "{}: malformed run.json: {message}", path.display()),
+            ManifestError::Malformed {
+                path,
+                field: Some(field),
+                message,
+            } => write!(
+                f,
+                "{}: malformed run.json: field `{field}`: {message}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ManifestError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Why a run of games stopped before its plan was played, apart from
+/// signals and agents' errors (those end one game, a row of errors.csv).
+#[derive(Debug)]
+pub enum RunError {
+    /// The worker threads could not be started.
+    Threads {
+        /// How many were asked for (0: one per core).
+        threads: usize,
+        /// The pool's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The CSV files could not be written.
+    Write(io::Error),
+    /// The thread that writes the files ended abnormally.
+    Writer,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Threads { threads, source } => {
+                write!(f, "cannot start {threads} threads: {source}")
+            }
+            RunError::Write(e) => write!(f, "cannot write the CSV files: {e}"),
+            RunError::Writer => f.write_str("the writer thread failed"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Threads { source, .. } => Some(source),
+            RunError::Write(e) => Some(e),
+            RunError::Writer => None,
+        }
+    }
+}
+
+impl From<RunError> for CliError {
+    fn from(e: RunError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 #[cfg(test)]

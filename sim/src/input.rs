@@ -199,16 +199,37 @@ pub fn clip(v: &str) -> String {
 
 /// A CSV cell as a number: finite, at most [`MAX_ABS`] in magnitude; `-0`
 /// is 0. The error says what the cell holds instead.
-pub fn number(v: &str) -> Result<f64, String> {
+pub fn number(v: &str) -> Result<f64, BadNumber> {
     match v.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x.abs() <= MAX_ABS => Ok(x + 0.0),
-        Ok(_) => Err(format!(
-            "`{}`, not a finite number of magnitude up to 1e100",
-            clip(v)
-        )),
-        Err(_) => Err(format!("`{}`, not a number", clip(v))),
+        Ok(_) => Err(BadNumber::NotFinite(clip(v))),
+        Err(_) => Err(BadNumber::NotANumber(clip(v))),
     }
 }
+
+/// A cell that is not a number [`number`] takes, with what it holds
+/// (clipped); its text reads as the end of a sentence (`row 3: column
+/// `x` holds …`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadNumber {
+    /// A number, but infinite, NaN or above [`MAX_ABS`] in magnitude.
+    NotFinite(String),
+    /// No number.
+    NotANumber(String),
+}
+
+impl std::fmt::Display for BadNumber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadNumber::NotFinite(v) => {
+                write!(f, "`{v}`, not a finite number of magnitude up to 1e100")
+            }
+            BadNumber::NotANumber(v) => write!(f, "`{v}`, not a number"),
+        }
+    }
+}
+
+impl std::error::Error for BadNumber {}
 
 /// Whether a cell passes a `--where COL=VALUE` filter: equal text, or
 /// `true` / `false` against `1` / `0` (booleans count as 1 / 0).
@@ -262,8 +283,11 @@ impl Filter {
 
     /// Reads `COL=VALUE`, `COL!=VALUE`, `COL<N`, `COL<=N`, `COL>N` or
     /// `COL>=N` (`==` is taken as `=`).
-    pub fn parse(text: &str) -> Result<Filter, String> {
-        let bad = |why: &str| format!("--where `{text}`: {why}; expected {}", Filter::ACCEPTED);
+    pub fn parse(text: &str) -> Result<Filter, BadFilter> {
+        let bad = |why: &str| BadFilter {
+            text: text.to_string(),
+            why: why.to_string(),
+        };
         let at = text
             .find(['=', '!', '<', '>'])
             .ok_or_else(|| bad("no comparison"))?;
@@ -320,6 +344,30 @@ impl Filter {
     }
 }
 
+/// A `--where` condition [`Filter::parse`] does not read: the text and
+/// what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadFilter {
+    /// The condition given.
+    pub text: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl std::fmt::Display for BadFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--where `{}`: {}; expected {}",
+            self.text,
+            self.why,
+            Filter::ACCEPTED
+        )
+    }
+}
+
+impl std::error::Error for BadFilter {}
+
 /// Columns renamed in the command's CSVs, (old, new): a reader asked for
 /// either name finds a file that has the other, so scripts and files from
 /// before the renaming keep working.
@@ -328,7 +376,7 @@ pub const RENAMED_COLUMNS: &[(&str, &str)] = &[("ci95_lo", "mean_lo"), ("ci95_hi
 /// The column `c` of `header` (or, when it has none, the column `c` was
 /// renamed from or to, [`RENAMED_COLUMNS`]): an error names the columns
 /// there are, or the places of a name the header holds twice.
-pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, String> {
+pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, BadColumn> {
     let mut at: Vec<usize> = (0..header.len()).filter(|&i| header[i] == c).collect();
     if at.is_empty() {
         if let Some(other) = RENAMED_COLUMNS.iter().find_map(|&(old, new)| match c {
@@ -341,22 +389,65 @@ pub fn column(header: &[String], c: &str, file: &str) -> Result<usize, String> {
     }
     match at[..] {
         [i] => Ok(i),
-        [] => Err(format!(
-            "{file}: no column `{}`; columns: {}",
-            clip(c),
-            clip(&header.join(", "))
-        )),
-        _ => Err(format!(
-            "{file}: the header names column `{}` {} times (columns {}): expected each column name once",
-            clip(c),
-            at.len(),
-            at.iter()
-                .map(|i| (i + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => Err(BadColumn::Missing {
+            file: file.to_string(),
+            column: clip(c),
+            columns: clip(&header.join(", ")),
+        }),
+        _ => Err(BadColumn::Twice {
+            file: file.to_string(),
+            column: clip(c),
+            at: at.iter().map(|i| i + 1).collect(),
+        }),
     }
 }
+
+/// A column [`column`] does not find once: the file, the column (clipped),
+/// and the columns there are or the places of a name given twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadColumn {
+    /// No such column (nor its renamed name).
+    Missing {
+        /// The file, as messages name it.
+        file: String,
+        /// The column asked for.
+        column: String,
+        /// The header's columns, joined.
+        columns: String,
+    },
+    /// The header names the column more than once.
+    Twice {
+        /// The file, as messages name it.
+        file: String,
+        /// The column asked for.
+        column: String,
+        /// Its places, counted from 1.
+        at: Vec<usize>,
+    },
+}
+
+impl std::fmt::Display for BadColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadColumn::Missing {
+                file,
+                column,
+                columns,
+            } => write!(f, "{file}: no column `{column}`; columns: {columns}"),
+            BadColumn::Twice { file, column, at } => write!(
+                f,
+                "{file}: the header names column `{column}` {} times (columns {}): expected each column name once",
+                at.len(),
+                at.iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BadColumn {}
 
 /// A number for a CSV cell of output: as Rust prints it with `decimals`
 /// (all digits when `None`), but in scientific notation when it is so large
@@ -397,9 +488,15 @@ mod tests {
         assert_eq!(number(" 5 "), Ok(5.0));
         assert_eq!(number("-0").map(f64::is_sign_negative), Ok(false));
         for bad in ["inf", "-inf", "NaN", "1e308", "-1e101"] {
-            assert!(number(bad).unwrap_err().contains("finite"), "{bad}");
+            assert!(
+                number(bad).unwrap_err().to_string().contains("finite"),
+                "{bad}"
+            );
         }
-        assert!(number("x").unwrap_err().contains("not a number"));
+        assert!(number("x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a number"));
         assert!(cell_matches("true", "1") && cell_matches("0", "false"));
         assert!(cell_matches("rules", "rules") && !cell_matches("true", "0"));
         assert_eq!(fmt_num(50.0, None), "50");
@@ -410,6 +507,7 @@ mod tests {
         let h = vec!["a".to_string(), "b".into(), "a".into()];
         assert!(column(&h, "a", "f")
             .unwrap_err()
+            .to_string()
             .contains("2 times (columns 1, 3)"));
         assert_eq!(column(&h, "b", "f"), Ok(1));
     }

@@ -1,30 +1,13 @@
-//! `kanaszta`: the command-line front end of the toolkit. Thin: clap
-//! options (`cli`) go to one module per command (`cmd`), which turns them
-//! into a validated plan or input; the modules do the work.
-
-mod classic;
-mod cli;
-mod cmd;
-mod error;
-mod human;
-mod input;
-mod lock;
-mod report;
-mod rows;
-mod rules_doc;
-mod runner;
-mod signals;
-mod sprt;
-mod stats;
-mod tune;
+//! `kanaszta`: the command-line front end of the toolkit. Thin: it parses
+//! the clap options (`kanaszta::cli`) and dispatches to one module per
+//! command (`kanaszta::cmd`), which turns them into a validated plan or
+//! input; the library's modules do the work.
 
 use clap::Parser;
-use cli::{Cli, Command};
-use error::CliError;
+use kanaszta::cli::{Cli, Command};
+use kanaszta::error::{self, CliError};
+use kanaszta::{cmd, rules_doc};
 use std::process::ExitCode;
-
-/// Exit status when some game was lost to an agent's error.
-const EXIT_GAME_ERRORS: u8 = 2;
 
 fn main() -> ExitCode {
     // A panic inside a game is caught and recorded in errors.csv; one line
@@ -90,6 +73,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Merge(a) => cmd::merge::run(a),
         Command::Ratings(a) => cmd::ratings::run(a),
+        Command::Bench(a) if a.suite => cmd::suite::run(a.quick, a.seed, &a.append),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Agents => cmd::agents::run(),

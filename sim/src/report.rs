@@ -2,11 +2,16 @@
 //! for every command, `tournament.csv` and `ratings.csv` for a tournament,
 //! `sweep.csv` for a sweep, and the tables printed on stdout.
 
+use crate::error::quiet_pipe;
 use crate::error::CliError;
-use crate::runner::{CsvFile, Manifest, Mode, RuleFamily};
+use crate::run::{CsvFile, Manifest, Mode, RunResult, StoredRules};
+use crate::signals;
 use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
+use crate::EXIT_GAME_ERRORS;
 use std::fmt::Write as _;
+use std::io::Write;
 use std::path::Path;
+use std::process::ExitCode;
 
 /// Columns of a sweep row shared by both agents (taken from A's summary).
 const SHARED: [&str; 27] = [
@@ -187,7 +192,7 @@ pub fn report(
 }
 
 /// The line that says a run holds fewer games than it describes.
-pub fn incomplete<R: RuleFamily>(manifest: &Manifest<R>, text: &mut String) {
+pub fn incomplete<R: StoredRules>(manifest: &Manifest<R>, text: &mut String) {
     if manifest.complete == Some(false) {
         let _ = writeln!(
             text,
@@ -199,7 +204,7 @@ pub fn incomplete<R: RuleFamily>(manifest: &Manifest<R>, text: &mut String) {
 }
 
 /// A tournament's tables, and its `tournament.csv` and `ratings.csv`.
-pub fn tournament<R: RuleFamily, S: SeriesSummary>(
+pub fn tournament<R: StoredRules, S: SeriesSummary>(
     dir: Option<&Path>,
     manifest: &Manifest<R>,
     stats: &[S],
@@ -426,7 +431,7 @@ fn diff_matrix<S: SeriesSummary>(
 }
 
 /// A sweep's table and its `sweep.csv`.
-pub fn sweep<R: RuleFamily, S: SeriesSummary>(
+pub fn sweep<R: StoredRules, S: SeriesSummary>(
     dir: Option<&Path>,
     manifest: &Manifest<R>,
     stats: &[S],
@@ -611,7 +616,7 @@ pub fn sweep<R: RuleFamily, S: SeriesSummary>(
 
 /// `, shard I/N` for a run that is a shard (or a partial merge of shards);
 /// nothing for a whole run.
-pub fn shard_text<R: RuleFamily>(manifest: &Manifest<R>) -> String {
+pub fn shard_text<R: StoredRules>(manifest: &Manifest<R>) -> String {
     if manifest.shard.is_complete() {
         String::new()
     } else {
@@ -627,4 +632,80 @@ pub fn rating_legend(unit: &str) -> (&'static str, String) {
             "Bradley–Terry strength on the Elo scale (+400 = odds of 10 to 1), mean 0, 95% interval; score: {unit} won, ties half, of those played"
         ),
     )
+}
+
+/// A rate with three significant digits for slow agents (0.145, 2.31)
+/// and whole numbers from 100 on.
+pub fn rate_text(r: f64) -> String {
+    let decimals = if r >= 100.0 {
+        0
+    } else if r >= 10.0 {
+        1
+    } else if r >= 1.0 {
+        2
+    } else {
+        3
+    };
+    format!("{r:.decimals$}")
+}
+
+/// Prints the report and the run's tally; the exit status of a run.
+pub fn finish(text: &str, res: &RunResult, dir: &Path) -> Result<ExitCode, CliError> {
+    let mut out = std::io::stdout().lock();
+    let r = (|| -> Result<(), CliError> {
+        write!(out, "{text}")?;
+        writeln!(
+            out,
+            "{} games, {} hands, {} actions in {:.1} s ({} hands/s); CSVs in {}",
+            res.games,
+            res.hands,
+            res.actions,
+            res.seconds,
+            rate_text(res.hands as f64 / res.seconds.max(1e-9)),
+            dir.display()
+        )?;
+        Ok(())
+    })();
+    quiet_pipe(r)?;
+    if let Some(sig) = res.stopped {
+        let command: Vec<String> = std::env::args().collect();
+        eprintln!(
+            "kanaszta: stopped by {} after {} of {} games: {} holds their rows and summary.csv \
+             covers them; run.json says \"complete\": false, \"games_done\": {}. \
+             To play the whole run, run `{}` again (the games are the same); \
+             `kanaszta merge {} --out NEW` re-summarizes what is there",
+            signals::name(sig),
+            res.games,
+            res.total,
+            dir.display(),
+            res.games,
+            command.join(" "),
+            dir.display()
+        );
+        return Ok(ExitCode::from(signals::exit_status(sig)));
+    }
+    if res.errors > 0 {
+        eprintln!(
+            "kanaszta: {} games ended by an agent error (see {}); first: {}",
+            res.errors,
+            dir.join("errors.csv").display(),
+            res.first_error.as_deref().unwrap_or("")
+        );
+        return Ok(ExitCode::from(EXIT_GAME_ERRORS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    /// A run of a search agent at 0.14 hands/s must not report 0 hands/s.
+    #[test]
+    fn slow_rates_keep_their_digits() {
+        assert_eq!(rate_text(0.1446), "0.145");
+        assert_eq!(rate_text(2.314), "2.31");
+        assert_eq!(rate_text(57.25), "57.2");
+        assert_eq!(rate_text(6079.4), "6079");
+    }
 }

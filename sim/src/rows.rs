@@ -5,6 +5,9 @@
 
 use kanaszta_engine::Rules;
 
+/// The deficit from which a won match counts as a comeback.
+pub const COMEBACK: i32 = 2_000;
+
 /// A value of one CSV cell: written as text, read back exactly.
 pub trait Cell: Sized {
     /// The cell's text.

@@ -17,7 +17,7 @@
 //! `ln(β / (1 − α))`; no decision is taken before `min_deals` deals, where
 //! the variance is still a guess.
 
-use crate::runner::GameOut;
+use crate::run::GameOut;
 use crate::stats::side_of;
 use serde::Serialize;
 
@@ -33,14 +33,11 @@ pub enum Metric {
 
 impl Metric {
     /// Parses `points` or `wins`.
-    pub fn parse(s: &str) -> Result<Metric, String> {
+    pub fn parse(s: &str) -> Result<Metric, SprtError> {
         match s.trim() {
             "points" => Ok(Metric::Points),
             "wins" => Ok(Metric::Wins),
-            _ => Err(format!(
-                "unknown SPRT metric `{s}`: expected points (A's points per hand minus B's) \
-                 or wins (A's share of the hands won)"
-            )),
+            _ => Err(SprtError::Metric(s.to_string())),
         }
     }
 
@@ -74,6 +71,106 @@ fn short(v: f64) -> String {
     }
 }
 
+/// A test the options do not describe: the option and what it accepts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SprtError {
+    /// `--sprt-metric` neither `points` nor `wins`.
+    Metric(String),
+    /// A bound that is not a finite number.
+    NotFinite {
+        /// The option.
+        name: &'static str,
+        /// Its value.
+        v: f64,
+    },
+    /// An error rate outside (0, 1).
+    Rate {
+        /// The option.
+        name: &'static str,
+        /// Its value.
+        v: f64,
+    },
+    /// Error rates whose sum is 1 or more.
+    RateSum {
+        /// α.
+        alpha: f64,
+        /// β.
+        beta: f64,
+    },
+    /// H1 not above H0.
+    Order {
+        /// The statistic.
+        metric: Metric,
+        /// H0.
+        h0: f64,
+        /// H1.
+        h1: f64,
+    },
+    /// Points bounds beyond ±[`POINTS_BOUND`].
+    Points {
+        /// H0.
+        h0: f64,
+        /// H1.
+        h1: f64,
+    },
+    /// Share bounds outside 0..1.
+    Share {
+        /// H0.
+        h0: f64,
+        /// H1.
+        h1: f64,
+    },
+    /// Fewer than 2 deals before the first decision.
+    MinDeals(u64),
+}
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SprtError::Metric(s) => write!(
+                f,
+                "unknown SPRT metric `{s}`: expected points (A's points per hand minus B's) \
+                 or wins (A's share of the hands won)"
+            ),
+            SprtError::NotFinite { name, v } => write!(f, "{name} {v}: expected a finite number"),
+            SprtError::Rate { name, v } => write!(
+                f,
+                "{name} {v}: expected an error rate strictly between 0 and 1, e.g. 0.05"
+            ),
+            SprtError::RateSum { alpha, beta } => write!(
+                f,
+                "--sprt-alpha {alpha} and --sprt-beta {beta}: their sum must be below 1, \
+                 else the test could accept both hypotheses at once"
+            ),
+            SprtError::Order { metric, h0, h1 } => write!(
+                f,
+                "SPRT bounds H0 {h0}, H1 {h1}: H1 must be above H0 (H0: A's mean {unit} \
+                 ≤ h0, H1: ≥ h1), e.g. --sprt 50 for H0 0, H1 50",
+                unit = metric.unit()
+            ),
+            SprtError::Points { h0, h1 } => write!(
+                f,
+                "SPRT bounds H0 {}, H1 {}: A's mean points per hand (A's raw score minus B's) \
+                 lies within ±{POINTS_BOUND}; expected -{POINTS_BOUND} ≤ H0 < H1 ≤ {POINTS_BOUND}, \
+                 e.g. --sprt 50 for H0 0, H1 50",
+                short(*h0),
+                short(*h1)
+            ),
+            SprtError::Share { h0, h1 } => write!(
+                f,
+                "SPRT bounds H0 {h0}, H1 {h1}: a hand-win share lies in 0..1 \
+                 (0.5 when A and B are equal), e.g. --sprt-metric wins --sprt 0.05"
+            ),
+            SprtError::MinDeals(n) => write!(
+                f,
+                "--sprt-min-deals {n}: at least 2 (the variance is estimated from the deals)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 /// The test's hypotheses and error rates, validated.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SprtConfig {
@@ -101,54 +198,34 @@ impl SprtConfig {
         alpha: f64,
         beta: f64,
         min_deals: u64,
-    ) -> Result<SprtConfig, String> {
+    ) -> Result<SprtConfig, SprtError> {
         for (name, v) in [("--sprt-h0", h0), ("--sprt-h1", h1)] {
             if !v.is_finite() {
-                return Err(format!("{name} {v}: expected a finite number"));
+                return Err(SprtError::NotFinite { name, v });
             }
         }
         for (name, v) in [("--sprt-alpha", alpha), ("--sprt-beta", beta)] {
             if !(v > 0.0 && v < 1.0) {
-                return Err(format!(
-                    "{name} {v}: expected an error rate strictly between 0 and 1, e.g. 0.05"
-                ));
+                return Err(SprtError::Rate { name, v });
             }
         }
         if alpha + beta >= 1.0 {
-            return Err(format!(
-                "--sprt-alpha {alpha} and --sprt-beta {beta}: their sum must be below 1, \
-                 else the test could accept both hypotheses at once"
-            ));
+            return Err(SprtError::RateSum { alpha, beta });
         }
         if h1 <= h0 {
-            return Err(format!(
-                "SPRT bounds H0 {h0}, H1 {h1}: H1 must be above H0 (H0: A's mean {unit} \
-                 ≤ h0, H1: ≥ h1), e.g. --sprt 50 for H0 0, H1 50",
-                unit = metric.unit()
-            ));
+            return Err(SprtError::Order { metric, h0, h1 });
         }
         // Beyond any hand's score the test means nothing, and the LLR's
         // products overflow (±1e308 gave NaN).
         if metric == Metric::Points && (h0.abs() > POINTS_BOUND || h1.abs() > POINTS_BOUND) {
-            return Err(format!(
-                "SPRT bounds H0 {}, H1 {}: A's mean points per hand (A's raw score minus B's) \
-                 lies within ±{POINTS_BOUND}; expected -{POINTS_BOUND} ≤ H0 < H1 ≤ {POINTS_BOUND}, \
-                 e.g. --sprt 50 for H0 0, H1 50",
-                short(h0),
-                short(h1)
-            ));
+            return Err(SprtError::Points { h0, h1 });
         }
         let share = |v: f64| (0.0..=1.0).contains(&v);
         if metric == Metric::Wins && !(share(h0) && share(h1)) {
-            return Err(format!(
-                "SPRT bounds H0 {h0}, H1 {h1}: a hand-win share lies in 0..1 \
-                 (0.5 when A and B are equal), e.g. --sprt-metric wins --sprt 0.05"
-            ));
+            return Err(SprtError::Share { h0, h1 });
         }
         if min_deals < 2 {
-            return Err(format!(
-                "--sprt-min-deals {min_deals}: at least 2 (the variance is estimated from the deals)"
-            ));
+            return Err(SprtError::MinDeals(min_deals));
         }
         Ok(SprtConfig {
             metric,
@@ -471,20 +548,32 @@ mod tests {
 
     #[test]
     fn bad_bounds_are_refused_with_the_option_named() {
-        let e = SprtConfig::new(Metric::Points, 0.0, 50.0, 1.0, 0.05, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Points, 0.0, 50.0, 1.0, 0.05, 20)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("--sprt-alpha") && e.contains("between 0 and 1"),
             "{e}"
         );
-        let e = SprtConfig::new(Metric::Points, 10.0, 5.0, 0.05, 0.05, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Points, 10.0, 5.0, 0.05, 0.05, 20)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("H1 must be above H0"), "{e}");
-        let e = SprtConfig::new(Metric::Points, 0.0, 5.0, 0.6, 0.5, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Points, 0.0, 5.0, 0.6, 0.5, 20)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("sum must be below 1"), "{e}");
-        let e = SprtConfig::new(Metric::Wins, 0.5, 1.5, 0.05, 0.05, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Wins, 0.5, 1.5, 0.05, 0.05, 20)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("lies in 0..1"), "{e}");
-        let e = SprtConfig::new(Metric::Points, 0.0, f64::NAN, 0.05, 0.05, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Points, 0.0, f64::NAN, 0.05, 0.05, 20)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("finite"), "{e}");
-        let e = SprtConfig::new(Metric::Points, -1e308, 1e308, 0.05, 0.05, 20).unwrap_err();
+        let e = SprtConfig::new(Metric::Points, -1e308, 1e308, 0.05, 0.05, 20)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("H0 -1e308, H1 1e308") && e.contains("within ±100000"),
             "{e}"

@@ -3,8 +3,7 @@
 //! Wilson intervals, means with normal intervals, paired differences, and
 //! a Bradley–Terry rating for tournaments.
 
-use crate::rows::{HandRow, MatchRow};
-use crate::runner::COMEBACK;
+use crate::rows::{HandRow, MatchRow, COMEBACK};
 use std::fmt::Write as _;
 
 /// 97.5% quantile of the standard normal: 95% two-sided intervals.

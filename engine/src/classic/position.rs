@@ -41,7 +41,7 @@ use std::fmt::Write as _;
 const FORMAT: &str = "kanaszta-position/1";
 
 /// The family tag of a classic position.
-const FAMILY: &str = "classic";
+const FAMILY: &str = crate::Family::Classic.name();
 
 /// Whether position JSON text is a classic canasta position: its `family`
 /// is `"classic"`, or (without `family`) its `rules` name a classic preset

@@ -1,6 +1,6 @@
 //! The runner's classic path: `kanaszta play` and `kanaszta bench` under
 //! `--rules classic-…`. Games are played by the same executor as decorated
-//! runs ([`runner::execute_games`]: parallel, deterministic per game,
+//! runs ([`run::execute_games`]: parallel, deterministic per game,
 //! written in game order); the plan, the rows and the statistics are
 //! classic's own.
 //!
@@ -21,7 +21,7 @@ pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
 pub use stats::ClassicStats;
 
 use crate::error::CliError;
-use crate::runner::{self, Mode, Played, RunResult, Sink};
+use crate::run::{Mode, Played, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
 use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
 use kanaszta_agents::{Agent, AgentSpec};
@@ -132,6 +132,19 @@ impl SideSpec {
     pub fn spec(&self, k: usize) -> &AgentSpec<ClassicState> {
         &self.parts[if self.parts.len() == 1 { 0 } else { k }]
     }
+}
+
+/// A classic agent spec (`--a`, `--b` under classic rules).
+pub fn parse_classic_agent(text: &str) -> Result<AgentSpec<ClassicState>, CliError> {
+    text.parse()
+        .map_err(|e: kanaszta_agents::SpecError| CliError::Input(e.to_string()))
+}
+
+/// A classic side spec (`--a`, `--b` under classic rules): one player
+/// spec, or one per seat of the side joined by `+` (`rules+greedy`);
+/// split on `+` before each part is parsed.
+pub fn parse_classic_side(text: &str) -> Result<SideSpec, CliError> {
+    SideSpec::parse(text, parse_classic_agent)
 }
 
 /// Which seats each agent holds, for the report.
@@ -282,8 +295,8 @@ impl ClassicPlan {
         threads: usize,
         sink: &mut impl Sink<ClassicGame>,
         quiet: bool,
-    ) -> Result<RunResult, String> {
-        runner::execute_games(
+    ) -> Result<RunResult, crate::error::RunError> {
+        crate::run::execute_games(
             (0..self.games).map(|g| (0, g)),
             self.games,
             self.mode.name(),
@@ -291,7 +304,7 @@ impl ClassicPlan {
             sink,
             threads,
             quiet,
-            runner::REORDER_WINDOW,
+            crate::run::REORDER_WINDOW,
             None,
         )
     }

@@ -8,13 +8,14 @@ use super::{
     seating_text, ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicPlan, ClassicSink,
     ClassicStats,
 };
-use crate::cli::RunArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::report::{self, SeriesSummary};
-use crate::runner::{self, Manifest, Mode, RuleFamily, RunResult};
+use crate::run::options::RunArgs;
+use crate::run::{self, Manifest, Mode, RunResult, StoredRules};
 use crate::signals;
 use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::Family;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -61,8 +62,8 @@ impl<'de> Deserialize<'de> for StoredClassicRules {
     }
 }
 
-impl RuleFamily for StoredClassicRules {
-    const FAMILY: Option<&'static str> = Some("classic");
+impl StoredRules for StoredClassicRules {
+    const FAMILY: Family = Family::Classic;
     fn switches(&self) -> Vec<(String, String)> {
         self.0
             .settings()
@@ -145,8 +146,8 @@ impl ClassicRun {
         let mut plans = Vec::new();
         for (i, s) in manifest.series.iter().enumerate() {
             let specs = [
-                crate::cmd::play::parse_classic_side(&s.a)?,
-                crate::cmd::play::parse_classic_side(&s.b)?,
+                super::parse_classic_side(&s.a)?,
+                super::parse_classic_side(&s.b)?,
             ];
             let mut plan = ClassicPlan::new(
                 s.rules.0,
@@ -193,8 +194,8 @@ impl ClassicRun {
         threads: usize,
         sink: &mut ClassicSink<'_>,
         quiet: bool,
-    ) -> Result<RunResult, String> {
-        runner::execute_games(
+    ) -> Result<RunResult, crate::error::RunError> {
+        run::execute_games(
             self.jobs(),
             self.manifest.shard_games(),
             self.manifest.mode.name(),
@@ -202,7 +203,7 @@ impl ClassicRun {
             sink,
             threads,
             quiet,
-            runner::REORDER_WINDOW,
+            run::REORDER_WINDOW,
             None,
         )
     }
@@ -222,7 +223,7 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
             m.mode, m.games
         );
     }
-    runner::prepare_run_dir(dir)?;
+    run::prepare_run_dir(dir)?;
     m.write(dir)?;
     let mut stats = run.new_stats();
     let mut sink = ClassicSink::files(&mut stats, dir, m.mode)?;
@@ -237,7 +238,7 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
         manifest.write(dir)?;
     }
     let text = report(Some(dir), &manifest, &stats)?;
-    crate::cmd::play::finish(&text, &res, dir)
+    crate::report::finish(&text, &res, dir)
 }
 
 /// Writes summary.csv (and a tournament's or a sweep's files) into `dir`
@@ -295,7 +296,7 @@ pub fn report(
 }
 
 /// The CSV files of a classic run directory.
-pub type ClassicFiles = runner::RunFiles<ClassicHandRow, ClassicMatchRow, ClassicErrorRow>;
+pub type ClassicFiles = run::RunFiles<ClassicHandRow, ClassicMatchRow, ClassicErrorRow>;
 
 impl RunArgs {
     /// The checked run of classic `series`.
@@ -303,7 +304,7 @@ impl RunArgs {
         &self,
         command: &str,
         agents: Vec<String>,
-        series: Vec<runner::SeriesSpec<StoredClassicRules>>,
+        series: Vec<run::SeriesSpec<StoredClassicRules>>,
         default_hands: u64,
     ) -> Result<ClassicRun, CliError> {
         ClassicRun::new(self.manifest(command, agents, series, default_hands)?)

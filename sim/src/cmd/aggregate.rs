@@ -157,7 +157,7 @@ pub fn aggregate_from(
             "{name}: empty: expected a CSV file with a header line naming the columns"
         ));
     }
-    let find = |c: &str| column(&header, c, name);
+    let find = |c: &str| column(&header, c, name).map_err(|e| e.to_string());
     let by_i: Vec<usize> = by.iter().map(|c| find(c)).collect::<Result<_, _>>()?;
     let filt: Vec<(usize, &Filter)> = filter
         .iter()
@@ -307,7 +307,7 @@ fn value(v: &str) -> Result<f64, String> {
     match v {
         "true" => Ok(1.0),
         "false" => Ok(0.0),
-        _ => number(v),
+        _ => number(v).map_err(|e| e.to_string()),
     }
 }
 
@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(sum(&["b==k", "lead>0"]), 1);
         assert_eq!(sum(&["lead=none"]), 1);
         for bad in ["lead", "lead<abc", "<=3", "lead!3", "lead>=inf"] {
-            let e = Filter::parse(bad).unwrap_err();
+            let e = Filter::parse(bad).unwrap_err().to_string();
             assert!(e.contains(bad) && e.contains("COL<=N"), "{e}");
         }
     }

@@ -3,14 +3,12 @@
 //! each action did.
 
 use crate::error::CliError;
+use crate::position::stop_status;
 use clap::Args;
 use kanaszta_engine::{Action, GameState, HandEnd, Phase, Position};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Exit status of `apply` when an action is illegal (as for `check`).
-const EXIT_ILLEGAL: u8 = 3;
 
 /// Options of `kanaszta apply`.
 #[derive(Args, Debug, Clone)]
@@ -40,13 +38,13 @@ pub struct ApplyArgs {
 /// Runs `kanaszta apply`: exit 0 when every action was applied, 3 at the
 /// first illegal one (after printing the position before it).
 pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
-    let text = super::classic_pos::read(&a.position)?;
+    let text = crate::position::read(&a.position)?;
     if kanaszta_engine::classic::is_classic_position(&text) {
         let text = match a.seed {
-            Some(seed) => super::classic_pos::with_seed(&a.position, &text, seed)?,
+            Some(seed) => crate::position::with_seed(&a.position, &text, seed)?,
             None => text,
         };
-        let g = super::classic_pos::load_classic(&a.position, &text)?;
+        let g = crate::position::load_classic(&a.position, &text)?;
         return super::classic_pos::apply(g, &a.actions, a.each, a.save.as_deref());
     }
     let mut g = load(&a.position, text, a.seed)?;
@@ -83,7 +81,7 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
     if g.is_terminal() {
         out.push('\n');
         let mut buf = Vec::new();
-        super::score::score(&mut buf, &g)?;
+        crate::position::write_score(&mut buf, &g)?;
         out.push_str(&String::from_utf8_lossy(&buf));
     }
     let code = stop_status(&mut err, n, illegal);
@@ -227,31 +225,4 @@ fn describe(before: &GameState, after: &GameState, act: Action) -> String {
         ));
     }
     notes.join("; ")
-}
-
-/// The exit status of `apply` (either family): success, or the first
-/// illegal action, said on `err` with how far the actions went.
-pub(super) fn stop_status(
-    err: &mut String,
-    n: usize,
-    illegal: Option<(usize, impl std::fmt::Display, impl std::fmt::Display)>,
-) -> ExitCode {
-    let Some((i, act, e)) = illegal else {
-        return ExitCode::SUCCESS;
-    };
-    let printed = if i == 0 {
-        "the position printed is the one given"
-    } else {
-        "the position printed is the one after them"
-    };
-    let _ = writeln!(
-        err,
-        "{}/{n} {act}: illegal: {e}\nstopped at action {} of {n}: {i} applied; {printed}",
-        i + 1,
-        i + 1
-    );
-    if let Some(hint) = crate::rules_doc::see_also(&e.to_string()) {
-        let _ = writeln!(err, "{hint}");
-    }
-    ExitCode::from(EXIT_ILLEGAL)
 }

@@ -11,10 +11,10 @@
 
 use super::parse_agent;
 use crate::classic::{ClassicPlan, ClassicSink};
-use crate::cli::whole;
-use crate::cli::RulesArgs;
 use crate::error::CliError;
-use crate::runner::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
+use crate::run::options::whole;
+use crate::run::options::RulesArgs;
+use crate::run::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
 use clap::Args;
 use kanaszta_agents::{Agent, AgentSpec, Moves, Wrapped, Wrapper};
 use kanaszta_engine::classic::ClassicRules;
@@ -48,7 +48,7 @@ pub struct BenchArgs {
     repeat: u32,
     /// Master seed.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
-    seed: u64,
+    pub seed: u64,
     /// Machine-readable CSV on stdout.
     #[arg(long)]
     csv: bool,
@@ -59,11 +59,11 @@ pub struct BenchArgs {
     /// `--append`); `--a`, `--b`, `--hands`, `--threads`, `--repeat` and
     /// the rules options are then ignored.
     #[arg(long)]
-    suite: bool,
+    pub suite: bool,
     /// With `--suite`: tiny sizes (a check that every workload runs, not a
     /// measurement).
     #[arg(long, requires = "suite")]
-    quick: bool,
+    pub quick: bool,
     /// With `--suite`: the CSV file its rows are appended to (created with
     /// its header when missing); `-` appends nowhere.
     #[arg(
@@ -72,16 +72,13 @@ pub struct BenchArgs {
         default_value = "results/bench.csv",
         value_name = "FILE"
     )]
-    append: String,
+    pub append: String,
     #[command(flatten)]
     rules: RulesArgs,
 }
 
-/// Runs `kanaszta bench`.
+/// Runs `kanaszta bench` (`--suite` is `suite::run`).
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
-    if a.suite {
-        return super::suite::run(a.quick, a.seed, &a.append);
-    }
     if let Some(rules) = a.rules.classic()? {
         return bench_classic(&a, rules);
     }
@@ -377,7 +374,7 @@ fn measure(
     threads: &str,
     repeat: u32,
     csv: bool,
-    run: impl Fn(usize) -> Result<RunResult, String>,
+    run: impl Fn(usize) -> Result<RunResult, crate::error::RunError>,
     timing: Option<Timing>,
 ) -> Result<ExitCode, CliError> {
     if repeat == 0 {
@@ -454,8 +451,8 @@ fn measure(
             let _ = writeln!(
                 text,
                 "{t:>7}  {:>9}  {:>11}  {s:>8.3}  {speedup:>6.2}×",
-                super::play::rate_text(hps),
-                super::play::rate_text(aps)
+                crate::report::rate_text(hps),
+                crate::report::rate_text(aps)
             );
         }
     }
@@ -550,7 +547,7 @@ fn measure(
 pub(super) fn medians(
     threads: &[usize],
     repeat: u32,
-    run: impl Fn(usize) -> Result<RunResult, String>,
+    run: impl Fn(usize) -> Result<RunResult, crate::error::RunError>,
 ) -> Result<Vec<(usize, u64, f64)>, CliError> {
     let mut rows: Vec<(usize, u64, f64)> = Vec::new();
     let mut actions_seen: Option<u64> = None;

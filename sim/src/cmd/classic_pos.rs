@@ -3,75 +3,14 @@
 //! position's `family` or `rules`, so no flag is needed.
 
 use crate::error::CliError;
-use crate::input;
-use kanaszta_engine::classic::{
-    is_classic_position, ClassicAction, ClassicEnd, ClassicPhase, ClassicPosition, ClassicState,
+pub use crate::position::{
+    describe, end_text, load, load_classic, load_text, phase_name, read, score_text, seat_name,
+    with_seed, AnyPosition,
 };
-use kanaszta_engine::{GameState, Position};
+use crate::position::{stop_status, EXIT_ILLEGAL};
+use kanaszta_engine::classic::{ClassicAction, ClassicState};
 use std::fmt::Write as _;
 use std::process::ExitCode;
-
-/// Exit status of `check` and `apply` at an illegal action.
-const EXIT_ILLEGAL: u8 = 3;
-
-/// A position of either rule family.
-pub enum AnyPosition {
-    /// Decorated canasta.
-    Decorated(Box<GameState>),
-    /// Classic canasta.
-    Classic(Box<ClassicState>),
-}
-
-/// Position text read from a file (`-`: standard input).
-pub fn read(path: &str) -> Result<String, CliError> {
-    input::read_text(path, "position", input::JSON_LIMIT)
-}
-
-/// Loads position text of either family.
-pub fn load_text(path: &str, text: &str) -> Result<AnyPosition, CliError> {
-    let bad = |source| CliError::Position {
-        path: path.to_string(),
-        source,
-    };
-    if is_classic_position(text) {
-        return Ok(AnyPosition::Classic(Box::new(load_classic(path, text)?)));
-    }
-    let p = Position::from_json(text).map_err(bad)?;
-    Ok(AnyPosition::Decorated(Box::new(p.to_state().map_err(bad)?)))
-}
-
-/// Loads classic position text.
-pub fn load_classic(path: &str, text: &str) -> Result<ClassicState, CliError> {
-    let bad = |source| CliError::Position {
-        path: path.to_string(),
-        source,
-    };
-    ClassicPosition::from_json(text)
-        .map_err(bad)?
-        .to_state()
-        .map_err(bad)
-}
-
-/// Loads a position file of either family.
-pub fn load(path: &str) -> Result<AnyPosition, CliError> {
-    load_text(path, &read(path)?)
-}
-
-/// The position text with `seed` set (`apply --seed`), refused when the
-/// position gives its own.
-pub fn with_seed(path: &str, text: &str, seed: u64) -> Result<String, CliError> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if let Ok(serde_json::Value::Object(mut m)) = serde_json::from_str(body) {
-        if m.contains_key("seed") {
-            return Err(CliError::Input(format!(
-                "{path}: the position fixes its stock's shuffle with `seed`; --seed is for positions that give neither (leave one of the two out)"
-            )));
-        }
-        m.insert("seed".into(), seed.into());
-        return Ok(serde_json::Value::Object(m).to_string());
-    }
-    Ok(text.to_string())
-}
 
 fn parse(text: &str) -> Result<ClassicAction, CliError> {
     text.parse::<ClassicAction>().map_err(CliError::Input)
@@ -108,59 +47,6 @@ pub fn check(g: &ClassicState, action: &str) -> Result<ExitCode, CliError> {
             Ok(ExitCode::from(EXIT_ILLEGAL))
         }
     }
-}
-
-/// The columns of the classic score.
-const SCORE_HEADER: &str = "side,players,red_threes,red_three_points,canastas_natural,canastas_mixed,canastas_wild,canasta_points,went_out,concealed,going_out_points,melded,in_hand,failed_yes,failed_yes_points,total,total_before,total_after";
-
-/// The score of a classic hand item by item (C-8, C-5, C-10, C-19, C-9,
-/// C-23, C-18), one CSV row per side.
-pub fn score_text(g: &ClassicState) -> String {
-    let mut out = String::new();
-    if !g.is_terminal() {
-        out.push_str("the hand is not over: scores as if it ended now, nobody going out\n");
-    }
-    out.push_str(SCORE_HEADER);
-    out.push('\n');
-    let r = g.rules();
-    let (out_seat, concealed) = match g.end() {
-        Some(ClassicEnd::WentOut { player, concealed }) => (Some(player as usize), concealed),
-        _ => (None, false),
-    };
-    for side in 0..r.sides() {
-        let s = g.side_score(side);
-        let t = g.table(side);
-        let players: Vec<String> = (0..g.players())
-            .filter(|&p| r.side_of(p) == side)
-            .map(|p| p.to_string())
-            .collect();
-        let count = |f: &dyn Fn(&kanaszta_engine::CardSet) -> bool| {
-            t.melds.iter().filter(|m| m.len() >= 7 && f(m)).count()
-        };
-        let went = out_seat.filter(|&p| r.side_of(p) == side);
-        let _ = writeln!(
-            out,
-            "{side},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            players.join(" "),
-            t.red_threes.len(),
-            s.red_threes,
-            count(&|m| m.wild_count() == 0),
-            count(&|m| m.wild_count() > 0),
-            t.wild_canastas.iter().filter(|m| !m.is_empty()).count(),
-            s.canastas,
-            went.map_or(String::new(), |p| p.to_string()),
-            went.is_some() && concealed,
-            s.going_out,
-            s.melds,
-            s.in_hand,
-            g.failed_yes(side),
-            s.failed_yes,
-            s.total,
-            g.total(side),
-            g.total(side) + s.total
-        );
-    }
-    out
 }
 
 /// `score`.
@@ -216,99 +102,8 @@ pub fn apply(
         out.push('\n');
         out.push_str(&score_text(&g));
     }
-    let code = super::apply::stop_status(&mut err, n, illegal);
+    let code = stop_status(&mut err, n, illegal);
     eprint!("{err}");
     super::print(&out)?;
     Ok(code)
-}
-
-/// A seat and its side, e.g. `P2 (side 0)`.
-pub fn seat_name(g: &ClassicState, p: usize) -> String {
-    if g.rules().partnerships() {
-        format!("P{p} (side {})", g.side_of(p))
-    } else {
-        format!("P{p}")
-    }
-}
-
-/// The phase as positions name it.
-pub fn phase_name(p: ClassicPhase) -> &'static str {
-    match p {
-        ClassicPhase::Draw => "draw",
-        ClassicPhase::Answer => "answer",
-        ClassicPhase::Meld => "meld",
-        ClassicPhase::Over => "over",
-    }
-}
-
-/// How a hand ended, in words.
-pub fn end_text(g: &ClassicState, end: ClassicEnd) -> String {
-    match end {
-        ClassicEnd::WentOut { player, concealed } => format!(
-            "{} went out{} (C-10)",
-            seat_name(g, player as usize),
-            if concealed { " concealed (C-19)" } else { "" }
-        ),
-        ClassicEnd::StockOut => "the hand is over: the stock ran out (C-11, C-23)".into(),
-        ClassicEnd::Stalled => "the hand is over: the turn cap was reached (I-5)".into(),
-    }
-}
-
-/// What an action changed: the mover's hand, red threes, the pile and
-/// stock, the answer, whose turn and which phase, the end.
-pub fn describe(before: &ClassicState, after: &ClassicState, act: ClassicAction) -> String {
-    let p = before.current_player();
-    let mut notes: Vec<String> = Vec::new();
-    if let ClassicAction::Answer(yes) = act {
-        notes.push(format!(
-            "{} answers {} to \"may I go out?\" (C-18)",
-            seat_name(before, p),
-            if yes { "yes" } else { "no" }
-        ));
-    }
-    for s in 0..after.rules().sides() {
-        let (tb, ta) = (before.table(s), after.table(s));
-        if ta.red_threes != tb.red_threes {
-            notes.push(format!("side {s} red threes [{}] (C-8)", ta.red_threes));
-        }
-        if ta.canastas() > tb.canastas() {
-            notes.push(format!("side {s} has {} canasta(s) (C-5)", ta.canastas()));
-        }
-        if ta.has_melds() && !tb.has_melds() {
-            notes.push(format!("side {s} has melded"));
-        }
-    }
-    let drawn = before.stock_len().saturating_sub(after.stock_len());
-    if drawn > 0 {
-        notes.push(format!(
-            "{drawn} from the stock, {} left",
-            after.stock_len()
-        ));
-    }
-    if before.hand(p) != after.hand(p) {
-        notes.push(format!("P{p} holds [{}]", after.hand(p)));
-    }
-    if after.pile() != before.pile() {
-        notes.push(match after.pile_top() {
-            Some(c) => format!(
-                "pile {} cards, top {c}{}",
-                after.pile().len(),
-                if after.pile_frozen() { ", frozen" } else { "" }
-            ),
-            None => "pile empty".to_string(),
-        });
-    }
-    match after.end().filter(|_| before.end().is_none()) {
-        Some(end) => notes.push(end_text(after, end)),
-        None => {
-            if after.phase() != before.phase() || after.current_player() != p {
-                notes.push(format!(
-                    "{} to act, phase {}",
-                    seat_name(after, after.current_player()),
-                    phase_name(after.phase())
-                ));
-            }
-        }
-    }
-    notes.join("; ")
 }

@@ -5,18 +5,19 @@
 //! The game is played again as the run played it: the same deal seed,
 //! seating (agent A in the even seats unless swapped) and seat generators.
 
-use super::classic_pos::{end_text, seat_name};
 use crate::classic::agent_of;
 use crate::classic::run::StoredClassicRules;
 use crate::classic::SideSpec;
 use crate::error::{quiet_pipe, CliError};
-use crate::runner::Mode;
+use crate::position::{end_text, seat_name};
+use crate::run::Mode;
 use kanaszta_agents::Agent;
 use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
 use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, SideTable,
 };
 use kanaszta_engine::seed;
+use kanaszta_engine::Family;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -42,11 +43,12 @@ pub struct ClassicReplay {
 /// Series `series` of the classic run in `dir` (its run.json says
 /// `"family": "classic"`), or `None` for a decorated run.
 pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliError> {
-    if crate::runner::run_family(dir).ok().flatten().as_deref() != Some("classic") {
+    let family = crate::run::run_family(dir).ok().flatten();
+    if crate::run::family_of_run(family.as_deref()) != Some(Family::Classic) {
         // The decorated reader says what is wrong with the directory.
         return Ok(None);
     }
-    let m = crate::runner::read_manifest::<StoredClassicRules>(dir)?;
+    let m = crate::run::read_manifest::<StoredClassicRules>(dir)?;
     let Some(s) = m.series.get(series) else {
         return Err(CliError::Input(format!(
             "--series {series}: the run in {} has series 0 to {}",

@@ -10,8 +10,8 @@
 
 use super::parse_agent;
 use super::replay::{print_hand, recorders, HandPrint};
-use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
+use crate::run::options::RulesArgs;
 use clap::Args;
 use kanaszta_agents::{play_hand, seat_rng};
 use kanaszta_engine::{GameLog, GameState, Rules};

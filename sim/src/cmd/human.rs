@@ -5,7 +5,6 @@
 //! [`crate::human::classic`]'s, read and written the same way.
 
 use super::parse_agent;
-use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::human::classic::{ClassicConfig, ClassicSaveFile, ClassicSession};
 use crate::human::save::SaveFile;
@@ -13,6 +12,7 @@ use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
 use crate::input;
 use crate::rows::HandRow;
+use crate::run::options::RulesArgs;
 use crate::signals;
 use clap::Args;
 use std::io::{BufRead, IsTerminal, Read, Write};

@@ -9,12 +9,13 @@ use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
-use crate::runner::{
-    family_name, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs, Plan,
-    RuleFamily, Shard,
+use crate::run::{
+    family_name, family_of_run, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs,
+    Plan, Shard, StoredRules,
 };
 use crate::stats::SeriesStats;
 use clap::Args;
+use kanaszta_engine::Family;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -39,7 +40,7 @@ pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
 
 /// What two manifests disagree on, besides the shard (and whether they
 /// are complete).
-pub fn difference<R: RuleFamily>(a: &Manifest<R>, b: &Manifest<R>) -> Option<String> {
+pub fn difference<R: StoredRules>(a: &Manifest<R>, b: &Manifest<R>) -> Option<String> {
     if a.command != b.command {
         return Some(format!("command {} vs {}", a.command, b.command));
     }
@@ -273,7 +274,7 @@ impl<T: Row> Source<T> {
 }
 
 /// One shard directory's three files.
-struct ShardFiles<F: Family> {
+struct ShardFiles<F: Merged> {
     dir: PathBuf,
     shard: Shard,
     hands: Source<F::Hand>,
@@ -281,7 +282,7 @@ struct ShardFiles<F: Family> {
     errors: Source<F::Error>,
 }
 
-impl<F: Family> ShardFiles<F> {
+impl<F: Merged> ShardFiles<F> {
     fn key(&self) -> Option<(u32, u64)> {
         [
             self.hands.key(),
@@ -294,7 +295,7 @@ impl<F: Family> ShardFiles<F> {
     }
 }
 
-fn check_row<T: Row, F: Family>(
+fn check_row<T: Row, F: Merged>(
     r: &T,
     m: &Manifest<F::Rules>,
     files: &ShardFiles<F>,
@@ -360,7 +361,7 @@ type Gap = (Option<Key>, Option<Key>, u64);
 const GAPS_SHOWN: usize = 8;
 
 impl Gaps {
-    fn new<R: RuleFamily>(m: &Manifest<R>) -> Gaps {
+    fn new<R: StoredRules>(m: &Manifest<R>) -> Gaps {
         Gaps {
             per: games_in_shard(m.games, m.paired, &m.shard),
             total: m.shard_games(),
@@ -372,7 +373,7 @@ impl Gaps {
     }
 
     /// The position of game `(s, g)` among the games of the shards.
-    fn rank<R: RuleFamily>(&self, m: &Manifest<R>, (s, g): (u32, u64)) -> u64 {
+    fn rank<R: StoredRules>(&self, m: &Manifest<R>, (s, g): (u32, u64)) -> u64 {
         u64::from(s) * self.per + games_in_shard(g, m.paired, &m.shard)
     }
 
@@ -388,20 +389,20 @@ impl Gaps {
         }
     }
 
-    fn see_with<R: RuleFamily>(&mut self, plan: &Manifest<R>, k: (u32, u64)) {
+    fn see_with<R: StoredRules>(&mut self, plan: &Manifest<R>, k: (u32, u64)) {
         let r = self.rank(plan, k);
         let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
         self.gap(self.prev, Some(k), r.saturating_sub(from));
         self.prev = Some(k);
     }
 
-    fn end_with<R: RuleFamily>(&mut self, plan: &Manifest<R>) {
+    fn end_with<R: StoredRules>(&mut self, plan: &Manifest<R>) {
         let from = self.prev.map_or(0, |p| self.rank(plan, p) + 1);
         self.gap(self.prev, None, self.total.saturating_sub(from));
     }
 
     /// The gaps by their first and last game.
-    fn describe<R: RuleFamily>(&self, plan: &Manifest<R>) -> String {
+    fn describe<R: StoredRules>(&self, plan: &Manifest<R>) -> String {
         let mut parts: Vec<String> = self
             .shown
             .iter()
@@ -431,7 +432,7 @@ impl Gaps {
 /// The game of the shards next after `from` (`forward`) or last before it;
 /// from the start or the end when `from` is `None`. Games of a shard are
 /// at most 2N apart, so the search is short.
-fn step<R: RuleFamily>(
+fn step<R: StoredRules>(
     m: &Manifest<R>,
     from: Option<(u32, u64)>,
     forward: bool,
@@ -472,9 +473,9 @@ fn step<R: RuleFamily>(
 
 /// What a merge does by the rule family of the runs: their rows, their
 /// statistics, their files and their report.
-trait Family {
+trait Merged {
     /// The rules in run.json.
-    type Rules: RuleFamily;
+    type Rules: StoredRules;
     /// A hands.csv row.
     type Hand: Row;
     /// A matches.csv row.
@@ -519,15 +520,15 @@ trait Family {
 
 /// The rows of one game: hands.csv's, matches.csv's, and the error.
 type GameRows<'a, F> = (
-    &'a [<F as Family>::Hand],
-    &'a [<F as Family>::Match],
-    Option<&'a <F as Family>::Error>,
+    &'a [<F as Merged>::Hand],
+    &'a [<F as Merged>::Match],
+    Option<&'a <F as Merged>::Error>,
 );
 
 /// Decorated canasta.
 struct Decorated;
 
-impl Family for Decorated {
+impl Merged for Decorated {
     type Rules = kanaszta_engine::Rules;
     type Hand = HandRow;
     type Match = MatchRow;
@@ -585,7 +586,7 @@ impl Family for Decorated {
 /// Classic canasta.
 struct Classic;
 
-impl Family for Classic {
+impl Merged for Classic {
     type Rules = StoredClassicRules;
     type Hand = ClassicHandRow;
     type Match = ClassicMatchRow;
@@ -599,7 +600,7 @@ impl Family for Classic {
         crate::classic::classic_rule_values(&r.0)
     }
     fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
-        crate::runner::prepare_run_dir(dir)?;
+        crate::run::prepare_run_dir(dir)?;
         m.write(dir)?;
         ClassicFiles::open(dir, m.mode)
     }
@@ -653,9 +654,9 @@ impl Family for Classic {
 
 /// Every row of one game: hands.csv's, matches.csv's, errors.csv's.
 type AllRows<'a, F> = (
-    &'a [<F as Family>::Hand],
-    &'a [<F as Family>::Match],
-    &'a [<F as Family>::Error],
+    &'a [<F as Merged>::Hand],
+    &'a [<F as Merged>::Match],
+    &'a [<F as Merged>::Error],
 );
 
 /// Why the rows of game `k` are not a whole game, if they are not: a run
@@ -663,7 +664,7 @@ type AllRows<'a, F> = (
 /// games and not the others. A whole game is an error row alone, or, in
 /// hands mode, one hand row a seat, or, in matches mode, one match row a
 /// seat, all of one hand count, and one hand row a seat for every hand.
-fn partial<F: Family>(
+fn partial<F: Merged>(
     m: &Manifest<F::Rules>,
     (s, _): (u32, u64),
     (h, mr, e): AllRows<'_, F>,
@@ -722,19 +723,20 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
             family_name(f.as_deref())
         )));
     }
-    match families[0].as_deref() {
-        None => merge_as::<Decorated>(dirs, out),
-        Some("classic") => merge_as::<Classic>(dirs, out),
-        Some(other) => Err(CliError::Input(format!(
-            "{}: run.json says \"family\": \"{other}\": expected classic, or no family \
+    match family_of_run(families[0].as_deref()) {
+        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out),
+        Some(Family::Classic) => merge_as::<Classic>(dirs, out),
+        None => Err(CliError::Input(format!(
+            "{}: run.json says \"family\": \"{}\": expected classic, or no family \
              (decorated canasta)",
-            dirs[0].display()
+            dirs[0].display(),
+            families[0].as_deref().unwrap_or_default()
         ))),
     }
 }
 
 /// Merges run directories of family `F` into `out`.
-fn merge_as<F: Family>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest<F::Rules>> = dirs
         .iter()
         .map(|d| read_manifest(d))

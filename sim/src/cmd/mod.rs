@@ -38,7 +38,7 @@ pub fn parse_agent(text: &str) -> Result<AgentSpec, CliError> {
 pub fn parse_filters(items: &[String]) -> Result<Vec<Filter>, CliError> {
     items
         .iter()
-        .map(|f| Filter::parse(f).map_err(CliError::Input))
+        .map(|f| Filter::parse(f).map_err(|e| CliError::Input(e.to_string())))
         .collect()
 }
 

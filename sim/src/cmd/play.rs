@@ -3,18 +3,16 @@
 
 use super::parse_agent;
 use crate::classic::run::StoredClassicRules;
-use crate::classic::SideSpec;
-use crate::cli::RunArgs;
-use crate::error::{quiet_pipe, CliError};
+pub use crate::classic::{parse_classic_agent, parse_classic_side};
+use crate::error::CliError;
 use crate::lock::RunLock;
-use crate::runner::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
+use crate::report::{self, finish};
+use crate::run::options::RunArgs;
+use crate::run::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
 use crate::signals;
 use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
-use crate::{report, EXIT_GAME_ERRORS};
 use clap::Args;
-use kanaszta_agents::{AgentSpec, SpecError};
-use kanaszta_engine::classic::{ClassicRules, ClassicState};
-use std::io::Write;
+use kanaszta_engine::classic::ClassicRules;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -182,7 +180,7 @@ impl PlayArgs {
             self.sprt_min_deals.unwrap_or(20),
         )
         .map(Some)
-        .map_err(CliError::Input)
+        .map_err(|e| CliError::Input(e.to_string()))
     }
 }
 
@@ -216,7 +214,7 @@ fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
     let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
     let mut test = sprt;
     let res = match &mut test {
-        None => runner::execute(&plan, args.threads, Some(outputs), args.quiet)?,
+        None => run::execute(&plan, args.threads, Some(outputs), args.quiet)?,
         Some(t) => {
             // One series, unsharded: the writer's order is the game index.
             let mut game = 0u64;
@@ -224,7 +222,7 @@ fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
                 game += 1;
                 t.game(game - 1, g)
             };
-            runner::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
+            run::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
         }
     };
     let mut manifest = plan.manifest.clone();
@@ -269,34 +267,6 @@ fn write_with_sprt(m: &Manifest, record: &SprtRecord, dir: &Path) -> Result<(), 
     std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
 }
 
-/// A rate with three significant digits for slow agents (0.145, 2.31)
-/// and whole numbers from 100 on.
-pub fn rate_text(r: f64) -> String {
-    let decimals = if r >= 100.0 {
-        0
-    } else if r >= 10.0 {
-        1
-    } else if r >= 1.0 {
-        2
-    } else {
-        3
-    };
-    format!("{r:.decimals$}")
-}
-
-/// A classic agent spec (`--a`, `--b` under classic rules).
-pub fn parse_classic_agent(text: &str) -> Result<AgentSpec<ClassicState>, CliError> {
-    text.parse()
-        .map_err(|e: SpecError| CliError::Input(e.to_string()))
-}
-
-/// A classic side spec (`--a`, `--b` under classic rules): one player
-/// spec, or one per seat of the side joined by `+` (`rules+greedy`);
-/// split on `+` before each part is parsed.
-pub fn parse_classic_side(text: &str) -> Result<SideSpec, CliError> {
-    SideSpec::parse(text, parse_classic_agent)
-}
-
 /// Refuses a side of mixed players (`rules+greedy`) outside classic rules.
 pub fn refuse_mixed_side(flag: &str, text: &str) -> Result<(), CliError> {
     if text.contains('+') {
@@ -329,69 +299,4 @@ fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> 
     }];
     let run = p.run.classic_plan("play", names, series, 10_000)?;
     crate::classic::run::run(run, &p.run)
-}
-
-/// Prints the report and the run's tally; the exit status of a run.
-pub(crate) fn finish(
-    text: &str,
-    res: &runner::RunResult,
-    dir: &Path,
-) -> Result<ExitCode, CliError> {
-    let mut out = std::io::stdout().lock();
-    let r = (|| -> Result<(), CliError> {
-        write!(out, "{text}")?;
-        writeln!(
-            out,
-            "{} games, {} hands, {} actions in {:.1} s ({} hands/s); CSVs in {}",
-            res.games,
-            res.hands,
-            res.actions,
-            res.seconds,
-            rate_text(res.hands as f64 / res.seconds.max(1e-9)),
-            dir.display()
-        )?;
-        Ok(())
-    })();
-    quiet_pipe(r)?;
-    if let Some(sig) = res.stopped {
-        let command: Vec<String> = std::env::args().collect();
-        eprintln!(
-            "kanaszta: stopped by {} after {} of {} games: {} holds their rows and summary.csv \
-             covers them; run.json says \"complete\": false, \"games_done\": {}. \
-             To play the whole run, run `{}` again (the games are the same); \
-             `kanaszta merge {} --out NEW` re-summarizes what is there",
-            signals::name(sig),
-            res.games,
-            res.total,
-            dir.display(),
-            res.games,
-            command.join(" "),
-            dir.display()
-        );
-        return Ok(ExitCode::from(signals::exit_status(sig)));
-    }
-    if res.errors > 0 {
-        eprintln!(
-            "kanaszta: {} games ended by an agent error (see {}); first: {}",
-            res.errors,
-            dir.join("errors.csv").display(),
-            res.first_error.as_deref().unwrap_or("")
-        );
-        return Ok(ExitCode::from(EXIT_GAME_ERRORS));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rate_text;
-
-    /// A run of a search agent at 0.14 hands/s must not report 0 hands/s.
-    #[test]
-    fn slow_rates_keep_their_digits() {
-        assert_eq!(rate_text(0.1446), "0.145");
-        assert_eq!(rate_text(2.314), "2.31");
-        assert_eq!(rate_text(57.25), "57.2");
-        assert_eq!(rate_text(6079.4), "6079");
-    }
 }

@@ -200,7 +200,7 @@ impl Table {
     }
 
     fn col(&self, name: &str, file: &str) -> Result<usize, String> {
-        input::column(&self.header, name, file)
+        input::column(&self.header, name, file).map_err(|e| e.to_string())
     }
 }
 

@@ -16,7 +16,7 @@
 use crate::classic::run::StoredClassicRules;
 use crate::error::CliError;
 use crate::report::{rating_table, RATING_COLUMNS};
-use crate::runner::{Manifest, Mode, RuleFamily, Shard};
+use crate::run::{Manifest, Mode, Shard, StoredRules};
 use crate::stats::bradley_terry;
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;
@@ -99,8 +99,8 @@ fn run_of(f: &Path) -> Result<Option<RunManifest>, CliError> {
     if !dir.join("run.json").is_file() {
         return Ok(None);
     }
-    if crate::runner::run_family(&dir)?.as_deref() == Some("classic") {
-        let m = crate::runner::read_manifest::<StoredClassicRules>(&dir)?;
+    if crate::run::run_family(&dir)?.as_deref() == Some("classic") {
+        let m = crate::run::read_manifest::<StoredClassicRules>(&dir)?;
         Ok(Some(RunManifest::Classic(incomplete(
             m,
             &dir,
@@ -118,7 +118,7 @@ fn run_of(f: &Path) -> Result<Option<RunManifest>, CliError> {
 
 /// A run's manifest marked incomplete while its lock is held; a note when
 /// its run.json says it was stopped early.
-fn incomplete<R: RuleFamily>(mut m: Manifest<R>, dir: &Path, live: bool) -> Manifest<R> {
+fn incomplete<R: StoredRules>(mut m: Manifest<R>, dir: &Path, live: bool) -> Manifest<R> {
     if live {
         m.complete = Some(false);
     } else if m.complete == Some(false) {
@@ -230,7 +230,7 @@ enum Shared {
 /// Whether the run `a` of the new input `f` and the run `b` of the kept
 /// input `g` share games, and which holds the other's (with a note);
 /// refused when neither does.
-fn shared_games<R: RuleFamily>(
+fn shared_games<R: StoredRules>(
     a: &Manifest<R>,
     b: &Manifest<R>,
     f: &Path,
@@ -453,8 +453,8 @@ impl Input {
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let series: Vec<RunRules> =
-                if crate::runner::run_family(dir)?.as_deref() == Some("classic") {
-                    crate::runner::read_manifest::<StoredClassicRules>(dir)?
+                if crate::run::run_family(dir)?.as_deref() == Some("classic") {
+                    crate::run::read_manifest::<StoredClassicRules>(dir)?
                         .series
                         .into_iter()
                         .map(|s| RunRules::Classic(s.rules.0))
@@ -963,6 +963,7 @@ mod tests {
         assert!(e.contains("`tax=off`") && e.contains("`tax=on`"), "{e}");
         assert!(Mode::parse("games")
             .unwrap_err()
+            .to_string()
             .contains("hands or matches"));
         // Runs whose run.json gives different rules are not mixed.
         let xy = summary(&["0,,x,a,y,10,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);

@@ -4,10 +4,10 @@
 //! or a match as the run), its actions recorded, and then printed from a
 //! [`GameLog`]; or a saved log is printed.
 
-use crate::cli::whole;
-use crate::cli::RulesArgs;
 use crate::error::{quiet_pipe, CliError};
-use crate::runner::{
+use crate::run::options::whole;
+use crate::run::options::RulesArgs;
+use crate::run::{
     black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
 };
 use clap::Args;
@@ -67,7 +67,7 @@ pub struct ReplayArgs {
 }
 
 /// `--unit`: hands or matches.
-fn parse_unit(s: &str) -> Result<Mode, String> {
+fn parse_unit(s: &str) -> Result<Mode, crate::run::BadMode> {
     Mode::parse(s.trim())
 }
 

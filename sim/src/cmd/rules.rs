@@ -1,8 +1,8 @@
 //! `kanaszta rules`: the rule switches, their values and what each accepts.
 
-use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::rules_doc;
+use crate::run::options::RulesArgs;
 use clap::Args;
 use std::fmt::Write as _;
 use std::process::ExitCode;

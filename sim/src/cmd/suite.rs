@@ -16,7 +16,7 @@
 use super::bench::{csv_field, decorated_plan, medians, time_agents};
 use crate::classic::{ClassicPlan, ClassicSink};
 use crate::error::CliError;
-use crate::runner::{execute, Mode};
+use crate::run::{execute, Mode};
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::fmt::Write as _;
@@ -440,7 +440,7 @@ fn cpu_model() -> String {
 /// Runs `kanaszta bench --suite`.
 pub fn run(quick: bool, seed: u64, append_to: &str) -> Result<ExitCode, CliError> {
     let rows = measure(quick, seed)?;
-    let (_, commit, dirty) = crate::runner::build_info();
+    let (_, commit, dirty) = crate::run::build_info();
     let mut commit: String = commit.chars().take(7).collect();
     if dirty == "true" {
         commit.push_str("+dirty");

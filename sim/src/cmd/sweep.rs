@@ -4,9 +4,9 @@
 use super::parse_agent;
 use super::play::{parse_classic_side, run_plan};
 use crate::classic::run::StoredClassicRules;
-use crate::cli::RunArgs;
 use crate::error::CliError;
-use crate::runner::SeriesSpec;
+use crate::run::options::RunArgs;
+use crate::run::SeriesSpec;
 use clap::Args;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;

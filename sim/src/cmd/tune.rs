@@ -8,10 +8,10 @@ use super::parse_agent;
 use super::play::{parse_classic_agent, parse_classic_side};
 use crate::classic::run::StoredClassicRules;
 use crate::classic::{ClassicPlan, ClassicSink, SideSpec};
-use crate::cli::RulesArgs;
 use crate::error::CliError;
 use crate::lock::RunLock;
-use crate::runner::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::run::options::RulesArgs;
+use crate::run::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, Tunable, TunedParam};
 use clap::Args;
@@ -452,7 +452,7 @@ fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
     let _lock = RunLock::acquire(&t.out)?;
     signals::install_with(Notes::TUNE)?;
     let trace_path = t.out.join("trace.csv");
-    let mut trace = runner::CsvFile::create(&trace_path, &trace_header(&params))?;
+    let mut trace = run::CsvFile::create(&trace_path, &trace_header(&params))?;
     let cfg = SpsaConfig {
         step: t.step_size,
         perturb: t.perturb,
@@ -460,7 +460,7 @@ fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
         window: t.window,
     };
     let mut spsa = Spsa::new(cfg, start.clone(), t.seed).with_min_perturb(min_perturb);
-    let pb = runner::progress(t.steps, t.quiet, "steps");
+    let pb = run::progress(t.steps, t.quiet, "steps");
     let write_err = |e: std::io::Error| CliError::io("write", trace_path.display(), e);
     let mut done = 0;
     let mut settled = false;
@@ -515,7 +515,7 @@ fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
     let best_path = t.out.join("best.txt");
     std::fs::write(&best_path, format!("{best}\n"))
         .map_err(|e| CliError::io("write", best_path.display(), e))?;
-    let (version, commit, dirty) = runner::build_info();
+    let (version, commit, dirty) = run::build_info();
     let record = TuneRun {
         command: "tune",
         family: F::FAMILY,
@@ -667,7 +667,7 @@ fn evaluate(
     if check {
         return Ok(Some(0.0));
     }
-    let res = runner::execute(&plan, t.threads, None, true)?;
+    let res = run::execute(&plan, t.threads, None, true)?;
     if res.stopped.is_some() && res.games < res.total {
         return Ok(None);
     }

@@ -16,7 +16,7 @@ mod tests;
 
 use crate::error::CliError;
 use crate::rows::{rule_values, HandRow};
-use crate::runner::{hand_rows, Ids, Mode};
+use crate::run::{hand_rows, Ids, Mode};
 use kanaszta_agents::{seat_rng, Agent, AgentSpec};
 use kanaszta_engine::{tax, Action, GameLog, GameState, Match, MoveBuf, Position, Rules};
 use rand_pcg::Pcg64Mcg;
