@@ -135,7 +135,9 @@
 //!   finished has its rest taken, the meld policy melds again (`resume`)
 //!   rather than discard at once. An opponent on two cards or fewer who
 //!   can still go out counts as at least `close` near, so meldable cards
-//!   are laid rather than held as pairs (off by default). While no player
+//!   are laid rather than held as pairs (off by default); so, by `near`
+//!   (off by default), one whose hand's cards, melded this turn, may make
+//!   his canasta with wilds moved (D-11.2, D-13.1). While no player
 //!   has opened and the pile holds `wildfreeze` cards or more, having
 //!   opened is worth `opened` more (D-8: only an opened player takes the
 //!   pile with a pair), so a hand that can open does; and then no wild is
@@ -344,7 +346,11 @@ impl RulesAgent {
         if c.lists(Action::TakeRest) {
             return Action::TakeRest;
         }
-        let o = Outlook::with(view, self.params.movable_on());
+        let o = Outlook::with(
+            view,
+            self.params.movable_on(),
+            self.params.near_in_force() > 0.0,
+        );
         // After its own meld steps only its own hand, table and turn are
         // read, so the unshuffled world serves (it draws the same number as
         // a sampled one). The sampled world, whose other hands going out is

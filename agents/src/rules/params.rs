@@ -128,6 +128,14 @@ agent_params! {
         /// pairs (their worth falls as the threat rises) and the hand's
         /// points weigh more; 0 leaves the threat as read.
         close: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent is on two cards or fewer: melds rather than holds (0, the default: the threat as read)";
+        /// The least threat (0..1) counted in a position's worth while an
+        /// opponent on two cards or fewer may make his canasta this turn
+        /// with his hand's cards (naturals of his groups' ranks or wilds,
+        /// wilds moved between his groups, D-11.2): the canasta he goes
+        /// out with (D-13.1), so cards that meld are laid rather than kept
+        /// as pairs, and the hand's points weigh more; 0 (the default)
+        /// leaves the threat as read.
+        near: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent on two cards or fewer may make his canasta this turn (wilds moved, D-11.2): melds rather than holds (0, the default: off)";
         /// Added to `open` with the turn planner on while no player has
         /// opened and the pile holds `wildfreeze` cards or more: what
         /// having opened (D-8) is worth then (only an opened player takes
@@ -221,6 +229,16 @@ impl RulesParams {
     pub(super) fn close_in_force(&self) -> f64 {
         if self.plan_on() {
             self.close
+        } else {
+            0.0
+        }
+    }
+
+    /// The threat floor while an opponent on two cards or fewer may make
+    /// his canasta this turn (`near`; 0 when off).
+    pub(super) fn near_in_force(&self) -> f64 {
+        if self.movable_on() && self.plan_on() {
+            self.near
         } else {
             0.0
         }

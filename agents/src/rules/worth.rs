@@ -8,7 +8,7 @@
 use super::out::outside;
 use super::RulesAgent;
 use crate::eval::{card_points, rank_counts, table_value};
-use crate::expert::threat_with_moves;
+use crate::expert::{canasta_within, threat_with_moves};
 use kanaszta_engine::{never_goes_out, Card, CardSet, GameState, Phase, Rank, SeatView, Table};
 
 /// What the position around one seat looks like to it: who the opponent is
@@ -22,18 +22,23 @@ pub(super) struct Outlook {
     pub(super) threat: f64,
     /// Whether an opponent is on two cards or fewer (`close`).
     pub(super) close: bool,
+    /// Whether an opponent on two cards or fewer may make his canasta
+    /// this turn (`near`).
+    pub(super) near: bool,
 }
 
 impl Outlook {
     /// The outlook of the plain play.
     #[cfg(test)]
     pub(super) fn of(view: &SeatView) -> Outlook {
-        Outlook::with(view, false)
+        Outlook::with(view, false, false)
     }
 
     /// The outlook, with the wilds each opponent can move into one group
-    /// counted (`movable`, [`threat_with_moves`]) or not.
-    pub(super) fn with(view: &SeatView, movable: bool) -> Outlook {
+    /// counted (`movable`, [`threat_with_moves`]) or not, and, with `near`,
+    /// whether an opponent on two cards or fewer may make his canasta this
+    /// turn with his hand's cards ([`canasta_within`]).
+    pub(super) fn with(view: &SeatView, movable: bool, near: bool) -> Outlook {
         let me = view.seat();
         let n = view.players();
         // The player after us takes our discard (D-2.1).
@@ -47,6 +52,15 @@ impl Outlook {
             };
             threat = threat.max(t);
         }
+        // An opponent on two cards or fewer whose hand's cards may make
+        // his canasta this turn is near (`near`).
+        let near = near && {
+            let unseen = view.unseen();
+            (0..n).filter(|p| *p != me).any(|p| {
+                let held = view.hand_size(p) as u32;
+                held <= 2 && canasta_within(view.table(p), held, view.known(p).wild_count(), unseen)
+            })
+        };
         // An opponent on two cards or fewer is close (`close`), unless
         // none of them can ever go out (I-32): one card each, and no group
         // any card outside the tables brings to a canasta.
@@ -65,6 +79,7 @@ impl Outlook {
             opp,
             threat,
             close,
+            near,
         }
     }
 }
@@ -158,11 +173,14 @@ impl RulesAgent {
         // Pairs and wilds in hand pay off in later turns, which a close
         // opponent may not leave us; one on two cards or fewer is counted
         // at least `close` near.
-        let threat = if o.close {
-            o.threat.max(self.params.close_in_force())
-        } else {
-            o.threat
-        };
+        let mut threat = o.threat;
+        if o.close {
+            threat = threat.max(self.params.close_in_force());
+        }
+        // One who may make his canasta this turn, at least `near`.
+        if o.near {
+            threat = threat.max(self.params.near_in_force());
+        }
         let later = 1.0 - threat;
         let pair = later * self.params.pair;
         let counts = rank_counts(hand);
