@@ -4,11 +4,12 @@
 //! futile one, one that leaves the opening out of reach, D-8.2, a ♥A put
 //! into a group, D-9.4), and the opening memo.
 
-use super::out::can_go_out_now;
 use super::worth::Outlook;
 use super::RulesAgent;
 use crate::eval::{best_opening, is_meld, opening_settled, rank_counts, without_heart_aces};
-use kanaszta_engine::{can_go_out_with, Action, Card, CardSet, GameState, SeatView};
+use kanaszta_engine::{
+    can_go_out_with, Action, Card, CardSet, GameState, Group, Rank, Rules, SeatView,
+};
 use rand_pcg::Pcg64Mcg;
 
 /// A meld step weighed by [`RulesAgent::choose_unlisted`], standing for
@@ -487,4 +488,37 @@ pub(super) fn puts_heart_ace_in_group(a: &Action) -> bool {
         Action::Convert { naturals, .. } => naturals.contains(Card::HEART_ACE),
         _ => false,
     }
+}
+
+/// Whether `hand` can go out onto `groups`: a count settles many hands
+/// that cannot, the engine's going-out test (which keeps its last answers,
+/// by counts where no card is singled out) the rest.
+pub(super) fn can_go_out_now(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
+    !surely_stuck_with(hand, groups, rules) && can_go_out_with(hand, groups, rules)
+}
+
+/// A sure "no" of [`can_go_out_with`] by counting, where it needs no
+/// search: going out melds every card but the one discarded (D-13.1), and a
+/// three is never melded (D-9.3) nor is a lone natural without a group of
+/// its rank (a new group needs two naturals, D-9.1), so the hand has at
+/// most one such card. The ♥A is left out: laid separately (D-9.4), it
+/// needs no group. `false` means only that the count does not decide.
+pub(super) fn surely_stuck_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
+    let mut stuck = hand.black_three_count() + hand.red_three_count();
+    let mut grouped = 0u32;
+    for g in groups {
+        if let Some(r) = g.rank() {
+            grouped |= 1 << r as u32;
+        }
+    }
+    let counts = rank_counts(hand);
+    for r in Rank::NATURALS {
+        if r == Rank::Ace && rules.heart_aces() {
+            continue;
+        }
+        if (counts >> (4 * r as u32)) & 0xF == 1 && grouped & (1 << r as u32) == 0 {
+            stuck += 1;
+        }
+    }
+    stuck >= 2
 }

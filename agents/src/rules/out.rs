@@ -4,14 +4,12 @@
 //! included, D-11.2), and the counting "no" that spares the engine's
 //! going-out test most hands that cannot go out.
 
-use super::meld::{Others, SuitFree};
-use super::worth::Outlook;
+use super::meld::{can_go_out_now, Others, SuitFree};
+use super::worth::{outside, Outlook};
 use super::RulesAgent;
-use crate::eval::{card_points, is_meld, rank_counts, table_value};
+use crate::eval::{card_points, is_meld, table_value};
 use crate::MoveBuf;
-use kanaszta_engine::{
-    can_go_out_with, never_goes_out, Action, CardSet, GameState, Group, Rank, Rules, Table,
-};
+use kanaszta_engine::{never_goes_out, Action, CardSet, GameState, Table};
 
 impl RulesAgent {
     /// Whether the meld policy's steps earn the going-out bonus, as known
@@ -252,39 +250,6 @@ impl RulesAgent {
     }
 }
 
-/// Whether `hand` can go out onto `groups`: a count settles many hands
-/// that cannot, the engine's going-out test (which keeps its last answers,
-/// by counts where no card is singled out) the rest.
-pub(super) fn can_go_out_now(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
-    !surely_stuck_with(hand, groups, rules) && can_go_out_with(hand, groups, rules)
-}
-
-/// A sure "no" of [`can_go_out_with`] by counting, where it needs no
-/// search: going out melds every card but the one discarded (D-13.1), and a
-/// three is never melded (D-9.3) nor is a lone natural without a group of
-/// its rank (a new group needs two naturals, D-9.1), so the hand has at
-/// most one such card. The ♥A is left out: laid separately (D-9.4), it
-/// needs no group. `false` means only that the count does not decide.
-pub(super) fn surely_stuck_with(hand: CardSet, groups: &[Group], rules: &Rules) -> bool {
-    let mut stuck = hand.black_three_count() + hand.red_three_count();
-    let mut grouped = 0u32;
-    for g in groups {
-        if let Some(r) = g.rank() {
-            grouped |= 1 << r as u32;
-        }
-    }
-    let counts = rank_counts(hand);
-    for r in Rank::NATURALS {
-        if r == Rank::Ace && rules.heart_aces() {
-            continue;
-        }
-        if (counts >> (4 * r as u32)) & 0xF == 1 && grouped & (1 << r as u32) == 0 {
-            stuck += 1;
-        }
-    }
-    stuck >= 2
-}
-
 /// The margin of a hand that ends `mine` to `theirs` (raw, D-14) as the
 /// match sees it (`stakes`): each score taxed by its player's running
 /// total (D-15), and a hand that ends the match counted as won or lost
@@ -304,17 +269,6 @@ pub(super) fn stakes_margin(s: &GameState, me: usize, opp: usize, mine: i32, the
         return if am > ao { DECIDED } else { -DECIDED };
     }
     (am - tm) - (ao - to)
-}
-
-/// The cards outside every table of `s` (the stock, the pile, every hand;
-/// wilds taken out of a group and not yet placed are on the mover's
-/// table), as the dead lock (I-32) reads them.
-pub(super) fn outside(s: &GameState) -> CardSet {
-    let mut on = s.pending_wilds();
-    for p in 0..s.players() {
-        on = on.checked_add(s.table(p).cards()).unwrap_or(on);
-    }
-    CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
 }
 
 /// Whether every player but `me` holds one card that could never go out

@@ -319,7 +319,9 @@ impl RulesAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Others, Outlook, RulesAgent, RulesParams};
+    use super::super::meld::Others;
+    use super::super::worth::Outlook;
+    use super::super::{RulesAgent, RulesParams};
     use crate::Agent;
     use kanaszta_engine::{Action, GameState, MoveBuf, Phase};
     use rand::SeedableRng;

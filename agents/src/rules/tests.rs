@@ -3,8 +3,12 @@
 //! the forms they stand for, and the helpers' figures.
 
 use super::discard::{card_worth_to, grouped_ranks, pile_worth_to, take_probability};
-use super::meld::{consider, opening_in_reach, puts_heart_ace_in_group};
-use super::out::{can_go_out_now, stakes_margin, surely_stuck_with};
+use super::meld::{
+    can_go_out_now, consider, opening_in_reach, puts_heart_ace_in_group, surely_stuck_with,
+    OpeningCache, Others, SuitFree,
+};
+use super::out::stakes_margin;
+use super::worth::Outlook;
 use super::*;
 use crate::eval::{best_opening, is_meld, without_heart_aces};
 use kanaszta_engine::{can_go_out_with, Card, CardSet, Rank, Rules, Suit};

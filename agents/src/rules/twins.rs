@@ -1,49 +1,10 @@
 //! The twin play of `rules` (D-7, `twins`, `plan_keep`, `plan_twin`,
-//! `plan_guard`): when it is in force ([`Twins`]), the card whose discard
+//! `plan_guard`): when it is in force (`twins`, [`Twins`]), the card whose discard
 //! would be a twin and what keeping it is worth while melding, and the
 //! chance that a discard hands the opponent a twin.
 
-use super::RulesAgent;
-use super::RulesParams;
+use super::{RulesAgent, RulesParams, Twins};
 use kanaszta_engine::{Card, CardSet, GameState, Phase, SeatView};
-
-/// When `rules` plays for twins (D-7): the `twins` parameter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Twins {
-    /// With the turn planner on (the default).
-    #[default]
-    Plan,
-    /// With the expert play on, planner or not.
-    On,
-    /// Never: a twin counts its 100 in the discard and nothing more.
-    Off,
-}
-
-impl Twins {
-    /// The accepted values.
-    pub const ACCEPTS: &'static str = "plan|on|off";
-
-    /// Parses a `twins` value.
-    pub fn parse(value: &str) -> Result<Twins, String> {
-        match value {
-            "plan" => Ok(Twins::Plan),
-            "on" => Ok(Twins::On),
-            "off" => Ok(Twins::Off),
-            _ => Err(format!("expected one of {}", Twins::ACCEPTS)),
-        }
-    }
-}
-
-impl crate::ParamText for Twins {
-    fn text(&self) -> String {
-        match self {
-            Twins::Plan => "plan",
-            Twins::On => "on",
-            Twins::Off => "off",
-        }
-        .to_string()
-    }
-}
 
 impl RulesParams {
     /// Whether the twin play is in force (`twins`): by default with the

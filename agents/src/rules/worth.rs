@@ -5,7 +5,6 @@
 //! way, the hand at risk), less the charge for a dead lock (I-32,
 //! `dead`).
 
-use super::out::outside;
 use super::RulesAgent;
 use crate::eval::{card_points, rank_counts, table_value};
 use crate::expert::{canasta_within, threat_with_moves};
@@ -240,4 +239,15 @@ impl RulesAgent {
             0.0
         }
     }
+}
+
+/// The cards outside every table of `s` (the stock, the pile, every hand;
+/// wilds taken out of a group and not yet placed are on the mover's
+/// table), as the dead lock (I-32) reads them.
+pub(super) fn outside(s: &GameState) -> CardSet {
+    let mut on = s.pending_wilds();
+    for p in 0..s.players() {
+        on = on.checked_add(s.table(p).cards()).unwrap_or(on);
+    }
+    CardSet::FULL_PACK.checked_sub(on).unwrap_or(CardSet::EMPTY)
 }
