@@ -4,7 +4,7 @@
 //! opponent's hand (his discards, the tops he declined). Every reading
 //! uses only what the seat's view shows.
 
-use kanaszta_engine::{Card, Group, SeatView, Table};
+use kanaszta_engine::{Card, CardSet, Group, SeatView, Table};
 
 /// The wilds of `g` its owner can move out (D-11.2): a natural group keeps
 /// at least three cards and more naturals than wilds, so three naturals or
@@ -51,6 +51,36 @@ pub(crate) fn longest_with_moves(table: &Table, spare: u32) -> u32 {
         best = best.max(len);
     }
     best
+}
+
+/// Whether `cards` more cards let `table` make a canasta this turn by
+/// moving wilds between its groups (D-11.2), with `spare` more wilds from
+/// the hand ([`longest_with_moves`]): naturals of a group's rank, each of
+/// which also lets the group hold one wild more (D-9.1: fewer wilds than
+/// naturals, at most three), and wilds. Only cards among `unseen` can
+/// come. A player on one card melds one card this turn before his
+/// discard (D-13.1), on two cards two.
+pub(crate) fn canasta_within(table: &Table, cards: u32, spare: u32, unseen: CardSet) -> bool {
+    if table.has_canasta() {
+        return false;
+    }
+    let wilds = unseen.wild_count().min(cards);
+    let total: u32 = table.groups().iter().map(movable_wilds).sum::<u32>() + spare;
+    table.groups().iter().any(|g| {
+        let others = total - movable_wilds(g);
+        if g.is_wild_only() {
+            return g.len() + others + wilds >= 7;
+        }
+        let Some(r) = g.rank() else { return false };
+        let naturals = unseen.rank_count(r).min(cards);
+        (0..=naturals).any(|a| {
+            let w = (cards - a).min(wilds);
+            let room = 3u32
+                .min((g.naturals() + a).saturating_sub(1))
+                .saturating_sub(g.wilds());
+            g.len() + a + (others + w).min(room) >= 7
+        })
+    })
 }
 
 /// How close a player with this table and `hand` cards, `wilds` of them

@@ -14,7 +14,9 @@
 //!   It never makes a step after which, keeping one card, it could never
 //!   go out (`avoid_dead`: I-32's dead lock, or a table whose movable wilds
 //!   cannot help, [`kanaszta_engine::never_goes_out`]).
-//! - Discard: the card least useful to itself ([`crate::eval::keep_value`]).
+//! - Discard: the card least useful to itself ([`crate::eval::keep_value`]),
+//!   but never the one natural beside two wilds or more, without a canasta
+//!   (`wilds_alone`): wilds alone can never take the pile (D-6.2).
 
 use crate::agent_params;
 use crate::eval::{
@@ -23,7 +25,7 @@ use crate::eval::{
 };
 use crate::spec::{range, switch, Params};
 use crate::{Agent, Moves, TurnFinisher};
-use kanaszta_engine::{Action, Phase, SeatView};
+use kanaszta_engine::{Action, Card, CardSet, Phase, SeatView, Table};
 use rand_pcg::Pcg64Mcg;
 
 agent_params! {
@@ -40,6 +42,11 @@ agent_params! {
         open_pickup: bool = true, switch, "on|off", "takes the pile before opening when its top card and the hand make the opening (D-6.2.1)";
         /// Never melds down to one card that could never go out (I-32).
         avoid_dead: bool = true, switch, "on|off", "never melds down to one card that could never go out (I-32)";
+        /// Never keeps a hand of two wilds or more and nothing else without
+        /// a canasta: such a hand cannot take the pile (D-6.2: a natural
+        /// of the top card's rank is needed) nor meld without going out,
+        /// so it throws a wild and keeps the natural instead.
+        wilds_alone: bool = true, switch, "on|off", "off: may keep a hand of wilds only (two or more, no canasta), which can never take the pile (D-6.2)";
     }
 }
 
@@ -185,11 +192,15 @@ impl GreedyAgent {
             }
         }
         let (hand, ranks) = (view.hand(), table_ranks(view.table(view.seat())));
+        let table = view.table(view.seat());
         // The least useful listed discard, the first of equals.
         let mut best: Option<(i32, Action)> = None;
         for &a in moves.ends() {
             if let Action::Discard(c) = a {
-                let v = keep_value_in(c, hand, ranks);
+                let mut v = keep_value_in(c, hand, ranks);
+                if self.params.wilds_alone && leaves_wilds_alone(hand, c, table) {
+                    v += WILDS_ALONE;
+                }
                 if best.is_none_or(|(b, _)| v < b) && moves.is_listed(a) {
                     best = Some((v, a));
                 }
@@ -232,6 +243,19 @@ fn may_meld(view: &SeatView) -> bool {
             };
             settled.unwrap_or_else(|| best_opening(hand) >= need)
         }
+}
+
+/// What keeping a hand of wilds alone costs a discard (`wilds_alone`):
+/// more than any wild is worth keeping ([`keep_value_in`]).
+const WILDS_ALONE: i32 = 2_000;
+
+/// Whether discarding `c` from `hand` leaves two wilds or more and no
+/// other card, with no canasta on `table`: a hand that can never take the
+/// pile (D-6.2 needs a natural of the top card's rank) and that can meld
+/// only by going out (D-13.1), which needs a canasta first.
+fn leaves_wilds_alone(hand: CardSet, c: Card, table: &Table) -> bool {
+    let left = hand.len() - 1;
+    !c.is_wild() && left >= 2 && hand.wild_count() == left && !table.has_canasta()
 }
 
 /// Whether the greedy player weighs the action: a meld step, but no wild
@@ -399,6 +423,47 @@ mod tests {
         };
         assert_eq!(choice(&opens, off), Action::Draw);
         assert_eq!(choice(&short, GreedyParams::default()), Action::Draw);
+    }
+
+    /// A hand of wilds alone (`wilds_alone`; replay `--a greedy --b greedy
+    /// --seed 2026 --game 1418`, where both players held two jokers to the
+    /// turn cap, I-5): with two jokers and a seven, no canasta and no step
+    /// that keeps a way out (I-32), it throws a joker and keeps the seven,
+    /// with which and the other joker it can take the pile (D-6.2); with
+    /// `wilds_alone=off` it throws the seven and keeps the two jokers,
+    /// which can do neither. With a canasta on its table (it may go out by
+    /// melding them, D-13.1) it keeps them.
+    #[test]
+    fn greedy_keeps_no_hand_of_wilds_alone() {
+        let discard = |groups: &str, params: GreedyParams| {
+            let text = format!(
+                r#"{{"phase": "meld", "current": 0, "turns": 40, "pile": "4C 9D KH",
+                    "players": [{{"hand": "JK JK 7C", "table": {{"groups": [{groups}]}}}},
+                                {{"hand": "6C 6H", "table": {{"groups": ["AS AD JK", "QC QH QS"]}}}}]}}"#
+            );
+            let mut g = Position::from_json(&text).unwrap().to_state().unwrap();
+            let mut agent = GreedyAgent::new(params);
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+            for _ in 0..50 {
+                let a = agent.act(&g.view(0), &mut g.moves(&mut MoveBuf::new()), &mut rng);
+                if let Action::Discard(c) = a {
+                    return (c, g.hand(0).len());
+                }
+                g.apply(a).unwrap();
+            }
+            panic!("no discard");
+        };
+        let off = GreedyParams {
+            wilds_alone: false,
+            ..GreedyParams::default()
+        };
+        let plain = r#""8C 8H 8S", "5C 5D 5H 5S""#;
+        let joker: Card = "JK".parse().unwrap();
+        assert_eq!(discard(plain, GreedyParams::default()), (joker, 3));
+        assert_eq!(discard(plain, off), ("7C".parse().unwrap(), 3));
+        let canasta = r#""8C 8H 8S 8D 8D 8S 8C", "5C 5D 5H 5S""#;
+        let (c, _) = discard(canasta, GreedyParams::default());
+        assert!(!c.is_wild(), "{c}");
     }
 
     /// Greedy's gain of an extend from the hand, read from the one group

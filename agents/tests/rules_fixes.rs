@@ -447,6 +447,52 @@ fn rules_lays_its_triplets_against_a_player_on_two_cards() {
     }
 }
 
+/// Meldable cards against an opponent who may make his canasta this turn
+/// (`near`, off by default; the position of the test above): he is on two
+/// cards, with no canasta, and a seven and a wild let him make his sevens
+/// the canasta he goes out with (D-9.1, D-11.2, D-13.1). Counting him
+/// half-way out there (`near=0.5`), it lays its three fours and three
+/// sixes (30 points) rather than keep them as pairs for the pile; by
+/// default (and the yardstick) it keeps them. Against an opponent on two
+/// cards whose sevens no two cards make a canasta, `near=0.5` keeps them
+/// too.
+#[test]
+fn near_lays_triplets_against_a_player_who_may_make_his_canasta() {
+    let position = |theirs: &str, pile: &str| {
+        pos(&format!(
+            r#"{{"phase": "draw", "starter": 0, "current": 0, "turns": 24, "players": [
+            {{"hand": "4C 4H 4S 6C 6S 7C 7H JC AC", "known": "6C",
+             "table": {{"groups": ["KC KD KH KS 2C 2H JK", "QC QH QS", "5C 5H 5H 5S"], "red_threes": "3D 3H 3H"}}}},
+            {{"hand": "2H 2S",
+             "table": {{"groups": [{theirs}], "red_threes": "3D", "twins": 1, "heart_aces": 1}}}}],
+          "pile": "{pile}8H 8D 3C TH TC JD 3C JS",
+          "stock": "6C QS JH 9D 3S 9S QC 9H QH KS 6S JK TS 5D 4H KD 2S 8C AD TD 4D 6H 6H 9C JK KH TC TD AH JK 7C 7D AD JC 8S 3S 5D JK AS KC 6D JD 9H 4D 8S 2D QD JS QD 8D 7S 8H TS JH 8C 5S 5C TH 9C 6D",
+          "stock_known_bottom": 2}}"#
+        ))
+    };
+    let near = position(
+        r#""AC AS JK", "9D 9S JK", "7D 7H 7S 2C 2D", "4C 4S JK""#,
+        "",
+    );
+    let fours = |t: &GameState| t.hand(0).count(card("4C")) + t.hand(0).count(card("4H"));
+    let (t, turn) = play_turn(&near, &params("near=0.5"));
+    assert_eq!(fours(&t), 0, "{turn:?}");
+    assert_eq!(t.table(0).groups().len(), 5, "{turn:?}");
+    for p in ["", OFF] {
+        let (t, turn) = play_turn(&near, &params(p));
+        assert_eq!(fours(&t), 2, "{p}: {turn:?}");
+        assert_eq!(t.table(0).groups().len(), 3, "{p}: {turn:?}");
+    }
+    // Three sevens and no wild to move (his twos in the pile): no two
+    // cards make his canasta.
+    let far = position(
+        r#""AC AS JK", "9D 9S JK", "7D 7H 7S", "4C 4S JK""#,
+        "2C 2D ",
+    );
+    let (t, turn) = play_turn(&far, &params("near=0.5"));
+    assert_eq!(fours(&t), 2, "{turn:?}");
+}
+
 /// Opening and the wild freeze (`opened`, `wildcap`; replay `--a rules
 /// --b rules --seed 2026 --game 24`, turn 22): neither player has opened,
 /// the pile of twenty holds five twos thrown to freeze it (D-6.3), and it

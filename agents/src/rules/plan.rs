@@ -25,8 +25,11 @@
 //! mover's hand and table and what the policy's worth reads, and it draws
 //! nothing from the generator: a seat's play stays the same for a seed.
 
-use super::{is_meld, plan_key, puts_heart_ace_in_group, Others, Outlook, RulesAgent, SuitFree};
-use super::{PlanSeen, PLAN_HAND};
+use super::meld::{puts_heart_ace_in_group, Others, SuitFree};
+use super::out::{plan_key, PlanSeen, PLAN_HAND};
+use super::worth::Outlook;
+use super::RulesAgent;
+use crate::eval::is_meld;
 use kanaszta_engine::{Action, Card, GameState, MoveBuf};
 
 /// Steps a plan holds at most (the range of `plan_depth`).
@@ -316,7 +319,9 @@ impl RulesAgent {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Others, Outlook, RulesAgent, RulesParams};
+    use super::super::meld::Others;
+    use super::super::worth::Outlook;
+    use super::super::{RulesAgent, RulesParams};
     use crate::Agent;
     use kanaszta_engine::{Action, GameState, MoveBuf, Phase};
     use rand::SeedableRng;
