@@ -245,6 +245,17 @@ impl ClassicState {
         *self = self.check(a)?;
         Ok(())
     }
+
+    /// [`ClassicState::apply`] of an action the listing of this very
+    /// state holds: the listing has already made the I-9 check that the
+    /// turn can still end (the costly part), so only the step is made.
+    /// For a listed action the result is `apply`'s.
+    pub fn apply_listed(&mut self, a: ClassicAction) -> Result<(), RuleError> {
+        let mut g = self.clone();
+        g.step(a)?;
+        *self = g;
+        Ok(())
+    }
 }
 
 impl Counts {
