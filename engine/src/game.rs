@@ -61,6 +61,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Applies an action, or says which rule forbids it (the state is
     /// then unchanged).
     fn apply(&mut self, action: Self::Action) -> Result<(), RuleError>;
+    /// Applies an action that [`Game::legal_actions`] of this very state
+    /// listed, with `apply`'s result; a family may skip the checks the
+    /// listing already made. For an action not listed, use `apply`.
+    fn apply_listed(&mut self, action: Self::Action) -> Result<(), RuleError> {
+        self.apply(action)
+    }
     /// What `seat` may know.
     fn view(&self, seat: usize) -> Self::View<'_>;
     /// A full state consistent with a view, the unseen cards dealt at
@@ -100,6 +106,9 @@ impl Game for GameState {
     }
     fn apply(&mut self, action: Action) -> Result<(), RuleError> {
         GameState::apply(self, action)
+    }
+    fn apply_listed(&mut self, action: Action) -> Result<(), RuleError> {
+        GameState::apply_listed(self, action)
     }
     fn view(&self, seat: usize) -> SeatView<'_> {
         GameState::view(self, seat)
@@ -143,6 +152,9 @@ impl Game for ClassicState {
     }
     fn apply(&mut self, action: ClassicAction) -> Result<(), RuleError> {
         ClassicState::apply(self, action)
+    }
+    fn apply_listed(&mut self, action: ClassicAction) -> Result<(), RuleError> {
+        ClassicState::apply_listed(self, action)
     }
     fn view(&self, seat: usize) -> ClassicView<'_> {
         ClassicState::view(self, seat)

@@ -159,7 +159,8 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
             let p = state.current_player();
             let (child, expanded) = self.select(node, p, &state, rng);
             let action = self.nodes[child].action;
-            if state.apply(action).is_err() {
+            // The action is one of the listing of `state`.
+            if state.apply_listed(action).is_err() {
                 // Only listed actions are in the tree's choice; a refusal
                 // would be the family's bug: score the world as it stands.
                 break;

@@ -64,7 +64,13 @@ pub fn rollout<G: Game, P: Policy<G>>(
         let a = policy.choose(&state.view(p), legal, rng);
         // A policy only chooses listed actions; a refusal would be a bug
         // of the policy, and the listed first action keeps the game going.
-        let a = if state.apply(a).is_ok() {
+        // A listed action skips the checks the listing made.
+        let applied = if legal.contains(&a) {
+            state.apply_listed(a)
+        } else {
+            state.apply(a)
+        };
+        let a = if applied.is_ok() {
             a
         } else {
             state.apply(legal[0]).expect("a listed action applies");
