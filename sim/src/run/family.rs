@@ -1,8 +1,8 @@
 //! One run layer over both families: [`RunFamily`] gives a command what
 //! differs between decorated and classic canasta (how agents and sides
-//! parse, how rules are stored and swept, the checked run and how it is
-//! played and reported), so `play`, `tournament` and `sweep` are written
-//! once, generic over it, and [`with_family`] picks the family from
+//! parse, how rules are listed, stored and swept, the checked run and how
+//! it is played and reported), so `play`, `tournament`, `sweep` and `rules`
+//! are written once, generic over it, and [`with_family`] picks the family from
 //! `--rules` in one place.
 
 use crate::classic::run::{ClassicRun, StoredClassicRules};
@@ -55,6 +55,11 @@ pub trait RunFamily {
     /// early) and prints its report; exit 2 if games erred.
     fn run(run: Self::Run, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError>;
 
+    /// Every switch of `rules` with its value, as `--set` takes them.
+    fn settings(rules: &Self::Rules) -> Vec<(String, String)>;
+    /// What switch `key` accepts.
+    fn accepted(key: &str) -> Option<&'static str>;
+
     /// The switches a sweep may vary.
     fn sweep_keys() -> Vec<String>;
     /// The message for `--vary v` of an unknown switch `key`.
@@ -98,6 +103,12 @@ impl RunFamily for Decorated {
     }
     fn run(run: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
         run_decorated(run, args, sprt)
+    }
+    fn settings(rules: &Rules) -> Vec<(String, String)> {
+        rules.settings()
+    }
+    fn accepted(key: &str) -> Option<&'static str> {
+        Rules::accepted(key)
     }
     fn sweep_keys() -> Vec<String> {
         Rules::keys()
@@ -159,6 +170,16 @@ impl RunFamily for Classic {
             Self::sprt_supported()?;
         }
         crate::classic::run::run(run, args)
+    }
+    fn settings(rules: &ClassicRules) -> Vec<(String, String)> {
+        let settings = rules.settings();
+        settings
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+    fn accepted(key: &str) -> Option<&'static str> {
+        ClassicRules::accepted(key)
     }
     fn sweep_keys() -> Vec<String> {
         let mut keys: Vec<String> = vec!["preset".into()];
@@ -357,5 +378,21 @@ mod tests {
         assert!(Decorated::sprt_supported().is_ok());
         let e = Classic::sprt_supported().expect_err("classic has no SPRT yet");
         assert!(e.to_string().contains("--sprt"), "{e}");
+    }
+
+    #[test]
+    fn every_classic_switch_says_what_it_accepts() {
+        // `kanaszta rules` prints `key=value  accepted: …` for each: a
+        // classic switch without its text would print a bare line.
+        for preset in ["classic-002", "classic-003", "classic-004"] {
+            let rules = ClassicRules::preset(preset).expect("a classic preset");
+            let settings = Classic::settings(&rules);
+            assert_eq!(settings[0], ("preset".to_string(), preset.to_string()));
+            for (k, _) in &settings {
+                assert!(Classic::accepted(k).is_some(), "{preset}: {k}");
+            }
+        }
+        assert!(Decorated::accepted("tax").is_some());
+        assert!(Classic::accepted("tax").is_none());
     }
 }
