@@ -1,17 +1,17 @@
 //! One run layer over both families: [`RunFamily`] gives a command what
 //! differs between decorated and classic canasta (how agents and sides
 //! parse, how rules are listed, stored and swept, the checked run and how
-//! it is played and reported), so `play`, `tournament`, `sweep` and `rules`
-//! are written once, generic over it, and [`with_family`] picks the family from
+//! it is played and reported, a bench's run), so `play`, `tournament`,
+//! `sweep`, `rules` and `bench` are written once, generic over it, and [`with_family`] picks the family from
 //! `--rules` in one place.
 
 use crate::classic::run::{ClassicRun, StoredClassicRules};
-use crate::classic::{parse_classic_agent, parse_classic_side};
-use crate::error::CliError;
+use crate::classic::{parse_classic_agent, parse_classic_side, ClassicPlan, ClassicSink};
+use crate::error::{CliError, RunError};
 use crate::lock::RunLock;
 use crate::report::{self, finish};
 use crate::run::options::{RulesArgs, RunArgs};
-use crate::run::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
+use crate::run::{self, GameOut, Manifest, Mode, Outputs, Plan, RunResult, SeriesSpec, Shard};
 use crate::signals;
 use crate::sprt::{Sprt, SprtRecord};
 use kanaszta_agents::AgentSpec;
@@ -60,12 +60,41 @@ pub trait RunFamily {
     /// What switch `key` accepts.
     fn accepted(key: &str) -> Option<&'static str>;
 
+    /// A bench's run: paired hands played into no file.
+    type Bench: Sync;
+    /// The bench of `hands` paired hands of sides `a` and `b` under `rules`,
+    /// dealt as `play` deals them.
+    fn bench(
+        a: &str,
+        b: &str,
+        hands: u64,
+        seed: u64,
+        rules: Self::Rules,
+    ) -> Result<Bench<Self::Bench>, CliError>;
+    /// Plays a bench's hands once on `threads` threads.
+    fn bench_execute(bench: &Self::Bench, threads: usize) -> Result<RunResult, RunError>;
+    /// The decorated plan of a bench, whose agents' decisions the bench
+    /// times one by one (none for classic canasta yet).
+    fn timed_plan(_bench: &Self::Bench) -> Option<&Plan> {
+        None
+    }
+
     /// The switches a sweep may vary.
     fn sweep_keys() -> Vec<String>;
     /// The message for `--vary v` of an unknown switch `key`.
     fn unknown_switch(v: &str, key: &str, keys: &[String]) -> String;
     /// Sets switch `key` to `val`, `context` naming it for a message.
     fn set(rules: &mut Self::Rules, key: &str, val: &str, context: &str) -> Result<(), CliError>;
+}
+
+/// A bench's run with the names of its sides and its heading.
+pub struct Bench<P> {
+    /// The run.
+    pub plan: P,
+    /// Sides A and B.
+    pub names: [String; 2],
+    /// The heading: the sides (and for classic canasta the table).
+    pub label: String,
 }
 
 /// Decorated canasta (D-…).
@@ -109,6 +138,26 @@ impl RunFamily for Decorated {
     }
     fn accepted(key: &str) -> Option<&'static str> {
         Rules::accepted(key)
+    }
+    type Bench = Plan;
+    fn bench(
+        a: &str,
+        b: &str,
+        hands: u64,
+        seed: u64,
+        rules: Rules,
+    ) -> Result<Bench<Plan>, CliError> {
+        Ok(Bench {
+            plan: decorated_plan(a, b, hands, seed, rules)?,
+            names: [a.to_string(), b.to_string()],
+            label: format!("{a} vs {b}"),
+        })
+    }
+    fn bench_execute(plan: &Plan, threads: usize) -> Result<RunResult, RunError> {
+        run::execute(plan, threads, None, true)
+    }
+    fn timed_plan(plan: &Plan) -> Option<&Plan> {
+        Some(plan)
     }
     fn sweep_keys() -> Vec<String> {
         Rules::keys()
@@ -181,6 +230,29 @@ impl RunFamily for Classic {
     fn accepted(key: &str) -> Option<&'static str> {
         ClassicRules::accepted(key)
     }
+    type Bench = ClassicPlan;
+    fn bench(
+        a: &str,
+        b: &str,
+        hands: u64,
+        seed: u64,
+        rules: ClassicRules,
+    ) -> Result<Bench<ClassicPlan>, CliError> {
+        let sides = [parse_classic_side(a)?, parse_classic_side(b)?];
+        let plan = ClassicPlan::new(rules, sides, Mode::Hands, hands, seed, true)?;
+        Ok(Bench {
+            label: format!(
+                "{} vs {} ({}, {} players)",
+                plan.names[0], plan.names[1], rules.preset, rules.players
+            ),
+            names: plan.names.clone(),
+            plan,
+        })
+    }
+    fn bench_execute(plan: &ClassicPlan, threads: usize) -> Result<RunResult, RunError> {
+        let mut stats = plan.new_stats();
+        plan.execute(threads, &mut ClassicSink::counting(&mut stats), true)
+    }
     fn sweep_keys() -> Vec<String> {
         let mut keys: Vec<String> = vec!["preset".into()];
         keys.extend(ClassicRules::keys().into_iter().map(String::from));
@@ -220,6 +292,39 @@ pub fn with_family<B: FamilyBody>(rules: &RulesArgs, body: B) -> Result<B::Out, 
         Some(r) => body.body::<Classic>(r),
         None => body.body::<Decorated>(rules.build()?),
     }
+}
+
+/// The plan of `hands` paired hands of agents `a` and `b` under `rules`,
+/// as `play` would deal them, for a bench (no run directory).
+pub fn decorated_plan(
+    a: &str,
+    b: &str,
+    hands: u64,
+    seed: u64,
+    rules: Rules,
+) -> Result<Plan, CliError> {
+    Plan::new(Manifest {
+        command: "bench".into(),
+        seed,
+        mode: Mode::Hands,
+        games: hands,
+        paired: true,
+        shard: Shard::all(),
+        agents: vec![a.to_string(), b.to_string()],
+        series: vec![SeriesSpec {
+            a: a.to_string(),
+            b: b.to_string(),
+            settings: String::new(),
+            rules,
+        }],
+        complete: None,
+        games_done: None,
+        reproducible: None,
+        reproducible_note: None,
+        version: None,
+        commit: None,
+        dirty: None,
+    })
 }
 
 /// Runs a decorated plan into `args.out` and prints the report, with a
@@ -394,5 +499,27 @@ mod tests {
         }
         assert!(Decorated::accepted("tax").is_some());
         assert!(Classic::accepted("tax").is_none());
+    }
+
+    #[test]
+    fn a_bench_of_either_family_plays_the_same_actions_on_any_threads() {
+        let c = ClassicRules::preset("classic-002").expect("a classic preset");
+        let bench = Classic::bench("rules", "greedy", 4, 3, c).expect("a classic bench");
+        assert_eq!(bench.label, "rules vs greedy (classic-002, 2 players)");
+        assert!(Classic::timed_plan(&bench.plan).is_none());
+        let one = Classic::bench_execute(&bench.plan, 1).expect("played");
+        let two = Classic::bench_execute(&bench.plan, 2).expect("played");
+        assert!(one.actions > 0);
+        assert_eq!((one.games, one.actions), (two.games, two.actions));
+
+        let d = Rules::default();
+        let bench = Decorated::bench("rules", "greedy", 4, 3, d).expect("a decorated bench");
+        assert_eq!(bench.label, "rules vs greedy");
+        assert_eq!(bench.names, ["rules".to_string(), "greedy".to_string()]);
+        assert!(Decorated::timed_plan(&bench.plan).is_some());
+        let one = Decorated::bench_execute(&bench.plan, 1).expect("played");
+        let two = Decorated::bench_execute(&bench.plan, 2).expect("played");
+        assert!(one.actions > 0);
+        assert_eq!((one.games, one.actions), (two.games, two.actions));
     }
 }
