@@ -9,16 +9,14 @@
 //! the play is that of the measured runs (the bench checks the action
 //! count).
 
-use super::parse_agent;
-use crate::classic::{ClassicPlan, ClassicSink};
 use crate::error::CliError;
+pub(super) use crate::run::family::decorated_plan;
+use crate::run::family::{with_family, FamilyBody, RunFamily};
 use crate::run::options::whole;
 use crate::run::options::RulesArgs;
-use crate::run::{execute, Manifest, Mode, Plan, RunResult, SeriesSpec, Shard};
+use crate::run::{Plan, RunResult};
 use clap::Args;
-use kanaszta_agents::{Agent, AgentSpec, Moves, Wrapped, Wrapper};
-use kanaszta_engine::classic::ClassicRules;
-use kanaszta_engine::Rules;
+use kanaszta_agents::{Agent, Moves, Wrapped, Wrapper};
 use kanaszta_engine::{Action, SeatView};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
@@ -79,78 +77,55 @@ pub struct BenchArgs {
 
 /// Runs `kanaszta bench` (`--suite` is `suite::run`).
 pub fn run(a: BenchArgs) -> Result<ExitCode, CliError> {
-    if let Some(rules) = a.rules.classic()? {
-        return bench_classic(&a, rules);
+    with_family(&a.rules, &a)
+}
+
+impl FamilyBody for &BenchArgs {
+    type Out = ExitCode;
+
+    /// Measures the bench of the family and prints its table (or CSV),
+    /// with the agents' clocks where the family times them.
+    fn body<F: RunFamily>(self, rules: F::Rules) -> Result<ExitCode, CliError> {
+        let args = self;
+        if !F::PARTNERSHIPS {
+            super::play::refuse_mixed_side("--a", &args.a)?;
+            super::play::refuse_mixed_side("--b", &args.b)?;
+        }
+        let a = F::side(&args.a)?;
+        let b = F::side(&args.b)?;
+        if args.hands == 0 {
+            return Err(CliError::Input("--hands must be at least 1".into()));
+        }
+        if args.repeat == 0 {
+            return Err(CliError::Input("--repeat must be at least 1".into()));
+        }
+        let bench = F::bench(&a, &b, args.hands, args.seed, rules)?;
+        let timing = F::timed_plan(&bench.plan)
+            .filter(|_| !args.no_agent_time)
+            .map(|plan| {
+                move |actions: u64| -> Result<[AgentClock; 2], CliError> {
+                    let clocks = time_agents(plan)?;
+                    let timed = clocks[0].actions + clocks[1].actions;
+                    if timed != actions {
+                        return Err(CliError::Input(format!(
+                            "nondeterministic: {actions} actions in the measured runs, {timed} in \
+                             the timed run"
+                        )));
+                    }
+                    Ok(clocks)
+                }
+            });
+        measure(
+            &bench.label,
+            [&bench.names[0], &bench.names[1]],
+            args.hands,
+            &args.threads,
+            args.repeat,
+            args.csv,
+            |t| F::bench_execute(&bench.plan, t),
+            timing.as_ref().map(|f| f as Timing),
+        )
     }
-    super::play::refuse_mixed_side("--a", &a.a)?;
-    super::play::refuse_mixed_side("--b", &a.b)?;
-    let options = Options {
-        a: parse_agent(&a.a)?,
-        b: parse_agent(&a.b)?,
-        hands: a.hands,
-        threads: &a.threads,
-        repeat: a.repeat,
-        seed: a.seed,
-        csv: a.csv,
-        agent_time: !a.no_agent_time,
-        rules: a.rules.build()?,
-    };
-    bench(&options)
-}
-
-/// The plan of `hands` paired hands of agents `a` and `b` under `rules`,
-/// as `play` would deal them.
-pub(super) fn decorated_plan(
-    a: &str,
-    b: &str,
-    hands: u64,
-    seed: u64,
-    rules: Rules,
-) -> Result<Plan, CliError> {
-    Plan::new(Manifest {
-        command: "bench".into(),
-        seed,
-        mode: Mode::Hands,
-        games: hands,
-        paired: true,
-        shard: Shard::all(),
-        agents: vec![a.to_string(), b.to_string()],
-        series: vec![SeriesSpec {
-            a: a.to_string(),
-            b: b.to_string(),
-            settings: String::new(),
-            rules,
-        }],
-        complete: None,
-        games_done: None,
-        reproducible: None,
-        reproducible_note: None,
-        version: None,
-        commit: None,
-        dirty: None,
-    })
-}
-
-/// The checked options of a benchmark.
-struct Options<'a> {
-    /// Agent A.
-    pub a: AgentSpec,
-    /// Agent B.
-    pub b: AgentSpec,
-    /// Hands per measurement.
-    pub hands: u64,
-    /// Thread counts, comma-separated (0: one per core).
-    pub threads: &'a str,
-    /// Measurements per thread count.
-    pub repeat: u32,
-    /// Master seed.
-    pub seed: u64,
-    /// CSV on stdout.
-    pub csv: bool,
-    /// Time each agent's decisions in one more run on one thread.
-    pub agent_time: bool,
-    /// The rules.
-    pub rules: Rules,
 }
 
 fn parse_threads(text: &str) -> Result<Vec<usize>, String> {
@@ -184,39 +159,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
-}
-
-/// Runs the benchmark and prints its table (or CSV).
-fn bench(args: &Options) -> Result<ExitCode, CliError> {
-    if args.hands == 0 {
-        return Err(CliError::Input("--hands must be at least 1".into()));
-    }
-    if args.repeat == 0 {
-        return Err(CliError::Input("--repeat must be at least 1".into()));
-    }
-    let (a, b) = (args.a.to_string(), args.b.to_string());
-    let plan = decorated_plan(&a, &b, args.hands, args.seed, args.rules)?;
-    let agents = format!("{a} vs {b}");
-    let timing = |actions: u64| -> Result<[AgentClock; 2], CliError> {
-        let clocks = time_agents(&plan)?;
-        let timed = clocks[0].actions + clocks[1].actions;
-        if timed != actions {
-            return Err(CliError::Input(format!(
-                "nondeterministic: {actions} actions in the measured runs, {timed} in the timed run"
-            )));
-        }
-        Ok(clocks)
-    };
-    measure(
-        &agents,
-        [&a, &b],
-        args.hands,
-        args.threads,
-        args.repeat,
-        args.csv,
-        |t| execute(&plan, t, None, true),
-        args.agent_time.then_some(&timing as &dyn Fn(u64) -> _),
-    )
 }
 
 /// What one agent's decisions took: every `act` call is an action played;
@@ -328,35 +270,6 @@ pub(super) fn time_agents(plan: &Plan) -> Result<[AgentClock; 2], CliError> {
     }
     let [a, b] = clocks;
     Ok([a.take(), b.take()])
-}
-
-/// `kanaszta bench --rules classic-…`: the classic path of the runner.
-fn bench_classic(a: &BenchArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
-    let specs = [
-        super::play::parse_classic_side(&a.a)?,
-        super::play::parse_classic_side(&a.b)?,
-    ];
-    if a.hands == 0 {
-        return Err(CliError::Input("--hands must be at least 1".into()));
-    }
-    let plan = ClassicPlan::new(rules, specs, Mode::Hands, a.hands, a.seed, true)?;
-    let agents = format!(
-        "{} vs {} ({}, {} players)",
-        plan.names[0], plan.names[1], rules.preset, rules.players
-    );
-    measure(
-        &agents,
-        [&plan.names[0], &plan.names[1]],
-        a.hands,
-        &a.threads,
-        a.repeat,
-        a.csv,
-        |t| {
-            let mut stats = plan.new_stats();
-            plan.execute(t, &mut ClassicSink::counting(&mut stats), true)
-        },
-        None,
-    )
 }
 
 /// The timed run of a bench: given the action count of the measured runs,
@@ -613,8 +526,9 @@ pub(super) fn csv_field(s: &str) -> String {
 mod tests {
     use super::*;
     use kanaszta_agents::search::SearchStats;
+    use kanaszta_agents::AgentSpec;
     use kanaszta_agents::{play_hand, seat_rng};
-    use kanaszta_engine::GameState;
+    use kanaszta_engine::{GameState, Rules};
 
     fn agents(names: [&str; 2]) -> Vec<Box<dyn Agent>> {
         names

@@ -1,6 +1,6 @@
 //! One module per command: its options and what it does with them. `play`,
 //! `tournament` and `sweep` build plans for the runner and share its
-//! report (`play::run_plan`).
+//! run layer (`run::family`).
 
 pub mod agents;
 pub mod aggregate;

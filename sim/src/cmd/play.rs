@@ -1,19 +1,13 @@
-//! `kanaszta play`: agent A against agent B; and the running and report of
-//! a plan, shared with `tournament` and `sweep`.
+//! `kanaszta play`: agent A against agent B, written once for both
+//! families (see [`RunFamily`]).
 
-use super::parse_agent;
-use crate::classic::run::StoredClassicRules;
 pub use crate::classic::{parse_classic_agent, parse_classic_side};
 use crate::error::CliError;
-use crate::lock::RunLock;
-use crate::report::{self, finish};
+use crate::run::family::{with_family, FamilyBody, RunFamily};
 use crate::run::options::RunArgs;
-use crate::run::{self, GameOut, Manifest, Outputs, Plan, SeriesSpec};
-use crate::signals;
-use crate::sprt::{Metric, Sprt, SprtConfig, SprtRecord};
+use crate::run::SeriesSpec;
+use crate::sprt::{Metric, Sprt, SprtConfig};
 use clap::Args;
-use kanaszta_engine::classic::ClassicRules;
-use std::path::Path;
 use std::process::ExitCode;
 
 /// Options of `kanaszta play`.
@@ -107,37 +101,51 @@ Examples:
 
 /// Runs `kanaszta play`.
 pub fn run(p: PlayArgs) -> Result<ExitCode, CliError> {
-    if let Some(rules) = p.run.rules.classic()? {
-        return run_classic(&p, rules);
-    }
-    refuse_mixed_side("--a", &p.a)?;
-    refuse_mixed_side("--b", &p.b)?;
-    let a = parse_agent(&p.a)?.to_string();
-    let b = parse_agent(&p.b)?.to_string();
-    let rules = p.run.rules.build()?;
-    let series = vec![SeriesSpec {
-        a: a.clone(),
-        b: b.clone(),
-        settings: String::new(),
-        rules,
-    }];
-    let sprt = p.sprt_config()?;
-    let plan = p.run.plan("play", vec![a, b], series, 10_000)?;
-    if sprt.is_some() {
-        if !plan.manifest.paired {
-            return Err(CliError::Input(
-                "--sprt tests paired deals: drop --unpaired (each deal is played twice with \
-                 the seats swapped)"
-                    .into(),
-            ));
+    with_family(&p.run.rules, &p)
+}
+
+impl FamilyBody for &PlayArgs {
+    type Out = ExitCode;
+
+    /// A against B under `rules`, into the files of the family (hands.csv,
+    /// matches.csv, errors.csv, summary.csv, run.json); sharded, and with
+    /// a sequential test where the family has one.
+    fn body<F: RunFamily>(self, rules: F::Rules) -> Result<ExitCode, CliError> {
+        let p = self;
+        if !F::PARTNERSHIPS {
+            refuse_mixed_side("--a", &p.a)?;
+            refuse_mixed_side("--b", &p.b)?;
         }
-        if plan.manifest.shard.n > 1 {
-            return Err(CliError::Input(
-                "--sprt decides on the whole run in deal order: drop --shard".into(),
-            ));
+        let a = F::side(&p.a)?;
+        let b = F::side(&p.b)?;
+        let sprt = p.sprt_config()?;
+        if sprt.is_some() {
+            F::sprt_supported()?;
         }
+        let series = vec![SeriesSpec {
+            a: a.clone(),
+            b: b.clone(),
+            settings: String::new(),
+            rules: F::store(rules),
+        }];
+        let plan = F::plan(&p.run, "play", vec![a, b], series, 10_000)?;
+        if sprt.is_some() {
+            let m = F::manifest(&plan);
+            if !m.paired {
+                return Err(CliError::Input(
+                    "--sprt tests paired deals: drop --unpaired (each deal is played twice \
+                     with the seats swapped)"
+                        .into(),
+                ));
+            }
+            if m.shard.n > 1 {
+                return Err(CliError::Input(
+                    "--sprt decides on the whole run in deal order: drop --shard".into(),
+                ));
+            }
+        }
+        F::run(plan, &p.run, sprt.map(Sprt::new))
     }
-    run_plan_with(plan, &p.run, sprt.map(Sprt::new))
 }
 
 impl PlayArgs {
@@ -184,89 +192,6 @@ impl PlayArgs {
     }
 }
 
-/// Runs a plan into `dir` and prints the report; exit 2 if games erred.
-pub fn run_plan(plan: Plan, args: &RunArgs) -> Result<ExitCode, CliError> {
-    run_plan_with(plan, args, None)
-}
-
-/// [`run_plan`], with a sequential test that may end the run early.
-fn run_plan_with(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
-    let _lock = RunLock::acquire(&args.out)?;
-    signals::install()?;
-    let m = &plan.manifest;
-    if m.paired && m.games % 2 == 1 {
-        let deals = m.games / 2;
-        eprintln!(
-            "kanaszta: warning: --{} {} is odd: with paired seats {deals} {} played twice with \
-             the seats swapped, and the last game (deal {deals}) only once, unpaired, so its \
-             luck does not cancel; give an even number to pair every deal, or --unpaired",
-            m.mode,
-            m.games,
-            if deals == 1 { "deal is" } else { "deals are" },
-        );
-    }
-    if let Some(note) = &plan.manifest.reproducible_note {
-        eprintln!(
-            "kanaszta: warning: this run is not reproducible: {note}; run.json says \
-             \"reproducible\": false, and `kanaszta replay` may show other games than the rows"
-        );
-    }
-    let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
-    let mut test = sprt;
-    let res = match &mut test {
-        None => run::execute(&plan, args.threads, Some(outputs), args.quiet)?,
-        Some(t) => {
-            // One series, unsharded: the writer's order is the game index.
-            let mut game = 0u64;
-            let mut stop = |g: &GameOut| {
-                game += 1;
-                t.game(game - 1, g)
-            };
-            run::execute_until(&plan, args.threads, Some(outputs), args.quiet, &mut stop)?
-        }
-    };
-    let mut manifest = plan.manifest.clone();
-    if res.decided {
-        // The run holds the deals up to the decision, whole: it is the run
-        // of that many games (the same games).
-        manifest.games = res.games;
-    }
-    if res.stopped.is_some() {
-        // What the directory holds: the first games_done games, whole.
-        manifest.complete = Some(false);
-        manifest.games_done = Some(res.games);
-    }
-    let mut text = report::report(Some(&args.out), &manifest, &res.stats)?;
-    match &test {
-        Some(t) => {
-            write_with_sprt(&manifest, &t.record(plan.manifest.games), &args.out)?;
-            let [a, b] = [&manifest.agents[0], &manifest.agents[1]];
-            text.push_str(&t.report(a, b, plan.manifest.games / 2));
-        }
-        None if res.stopped.is_some() => manifest.write(&args.out)?,
-        None => {}
-    }
-    finish(&text, &res, &args.out)
-}
-
-/// Writes run.json with the record of the sequential test under `sprt`,
-/// after the manifest's own fields.
-fn write_with_sprt(m: &Manifest, record: &SprtRecord, dir: &Path) -> Result<(), CliError> {
-    #[derive(serde::Serialize)]
-    struct WithSprt<'a> {
-        #[serde(flatten)]
-        manifest: &'a Manifest,
-        sprt: &'a SprtRecord,
-    }
-    let json = serde_json::to_string_pretty(&WithSprt {
-        manifest: m,
-        sprt: record,
-    })
-    .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
-    let path = dir.join("run.json");
-    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
-}
-
 /// Refuses a side of mixed players (`rules+greedy`) outside classic rules.
 pub fn refuse_mixed_side(flag: &str, text: &str) -> Result<(), CliError> {
     if text.contains('+') {
@@ -277,26 +202,4 @@ pub fn refuse_mixed_side(flag: &str, text: &str) -> Result<(), CliError> {
         )));
     }
     Ok(())
-}
-
-/// `kanaszta play --rules classic-…`: the classic path of the runner, into
-/// the same files (hands.csv, matches.csv, errors.csv, summary.csv,
-/// run.json) with classic columns; sharded like a decorated run.
-fn run_classic(p: &PlayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
-    let specs = [parse_classic_side(&p.a)?, parse_classic_side(&p.b)?];
-    if p.sprt_config()?.is_some() {
-        return Err(CliError::Input(
-            "--sprt: not yet for classic canasta (play a fixed number of --hands or --matches)"
-                .into(),
-        ));
-    }
-    let names = vec![specs[0].name().to_string(), specs[1].name().to_string()];
-    let series = vec![SeriesSpec {
-        a: names[0].clone(),
-        b: names[1].clone(),
-        settings: String::new(),
-        rules: StoredClassicRules(rules),
-    }];
-    let run = p.run.classic_plan("play", names, series, 10_000)?;
-    crate::classic::run::run(run, &p.run)
 }

@@ -2,6 +2,7 @@
 
 use crate::error::CliError;
 use crate::rules_doc;
+use crate::run::family::{with_family, FamilyBody, RunFamily};
 use crate::run::options::RulesArgs;
 use clap::Args;
 use std::fmt::Write as _;
@@ -38,40 +39,35 @@ pub fn run(a: RulesCmdArgs) -> Result<ExitCode, CliError> {
         "every rule named here: {}; `kanaszta rules --explain ID` prints one",
         rules_doc::RULES_PATH
     );
-    if let Some(rules) = a.rules.classic()? {
-        let settings = rules.settings();
+    with_family(&a.rules, Settings)
+}
+
+/// The switches of the rules, `key=value` first, as `--set` takes it,
+/// then what the switch accepts.
+struct Settings;
+
+impl FamilyBody for Settings {
+    type Out = ExitCode;
+
+    fn body<F: RunFamily>(self, rules: F::Rules) -> Result<ExitCode, CliError> {
+        let mut text = String::new();
+        let settings = F::settings(&rules);
         let w = settings
             .iter()
             .map(|(k, v)| k.len() + v.len() + 1)
             .max()
             .unwrap_or(0);
-        let mut text = String::new();
         for (k, v) in &settings {
             let kv = format!("{k}={v}");
-            let acc = kanaszta_engine::classic::ClassicRules::accepted(k).unwrap_or_default();
-            let _ = writeln!(text, "{kv:<w$}  accepted: {acc}");
-        }
-        return super::print(&text);
-    }
-    let rules = a.rules.build()?;
-    let mut text = String::new();
-    let settings = rules.settings();
-    // `key=value` first, as `--set` takes it, then what the switch accepts.
-    let w = settings
-        .iter()
-        .map(|(k, v)| k.len() + v.len() + 1)
-        .max()
-        .unwrap_or(0);
-    for (k, v) in &settings {
-        let kv = format!("{k}={v}");
-        match kanaszta_engine::Rules::accepted(k) {
-            Some(acc) => {
-                let _ = writeln!(text, "{kv:<w$}  accepted: {acc}");
-            }
-            None => {
-                let _ = writeln!(text, "{kv}");
+            match F::accepted(k) {
+                Some(acc) => {
+                    let _ = writeln!(text, "{kv:<w$}  accepted: {acc}");
+                }
+                None => {
+                    let _ = writeln!(text, "{kv}");
+                }
             }
         }
+        super::print(&text)
     }
-    super::print(&text)
 }

@@ -1,15 +1,11 @@
 //! `kanaszta sweep`: one matchup over the cartesian product of rule
 //! settings.
 
-use super::parse_agent;
-use super::play::{parse_classic_side, run_plan};
-use crate::classic::run::StoredClassicRules;
 use crate::error::CliError;
+use crate::run::family::{with_family, FamilyBody, RunFamily};
 use crate::run::options::RunArgs;
 use crate::run::SeriesSpec;
 use clap::Args;
-use kanaszta_engine::classic::ClassicRules;
-use kanaszta_engine::Rules;
 use std::process::ExitCode;
 
 /// Options of `kanaszta sweep`.
@@ -33,86 +29,36 @@ pub struct SweepArgs {
 
 /// Runs `kanaszta sweep`.
 pub fn run(s: SweepArgs) -> Result<ExitCode, CliError> {
-    if let Some(rules) = s.run.rules.classic()? {
-        return run_classic(&s, rules);
-    }
-    let a = parse_agent(&s.a)?.to_string();
-    let b = parse_agent(&s.b)?.to_string();
-    let base = s.run.rules.build()?;
-    let keys = Rules::keys();
-    let series = sweep_settings(
-        &base,
-        &s.vary,
-        &keys,
-        |v, key| {
-            format!(
-                "bad --vary `{v}`: unknown rule switch `{key}`{}: expected one of {}",
-                if ClassicRules::keys().contains(&key) {
-                    " (a switch of classic canasta: sweep it under --rules classic-002)"
-                } else {
-                    ""
-                },
-                keys.join(", ")
-            )
-        },
-        |r, key, val, context| {
-            r.set(key, val).map_err(|e| CliError::Rules {
-                context: context.into(),
-                source: e,
-            })
-        },
-    )?
-    .into_iter()
-    .map(|(settings, rules)| SeriesSpec {
-        a: a.clone(),
-        b: b.clone(),
-        settings,
-        rules,
-    })
-    .collect();
-    let plan = s.run.plan("sweep", vec![a, b], series, 2_000)?;
-    run_plan(plan, &s.run)
+    with_family(&s.run.rules, &s)
 }
 
-/// A classic sweep: A against B under every combination of classic
-/// switches (`kanaszta rules --rules classic-002` lists them).
-fn run_classic(s: &SweepArgs, base: ClassicRules) -> Result<ExitCode, CliError> {
-    let a = parse_classic_side(&s.a)?.name().to_string();
-    let b = parse_classic_side(&s.b)?.name().to_string();
-    let mut keys: Vec<String> = vec!["preset".into()];
-    keys.extend(ClassicRules::keys().into_iter().map(String::from));
-    let decorated = Rules::keys();
-    let series = sweep_settings(
-        &base,
-        &s.vary,
-        &keys,
-        |v, key| {
-            format!(
-                "bad --vary `{v}`: unknown classic rule switch `{key}`{}: expected one of {}",
-                if decorated.iter().any(|k| k == key) {
-                    " (a switch of decorated canasta, not of the classic rules)"
-                } else {
-                    ""
-                },
-                keys.join(", ")
-            )
-        },
-        |r, key, val, context| {
-            r.set(key, val)
-                .and_then(|()| r.validate())
-                .map_err(|e| CliError::Input(format!("{context}: {e}")))
-        },
-    )?
-    .into_iter()
-    .map(|(settings, rules)| SeriesSpec {
-        a: a.clone(),
-        b: b.clone(),
-        settings,
-        rules: StoredClassicRules(rules),
-    })
-    .collect();
-    let run = s.run.classic_plan("sweep", vec![a, b], series, 2_000)?;
-    crate::classic::run::run(run, &s.run)
+impl FamilyBody for &SweepArgs {
+    type Out = ExitCode;
+
+    /// A against B under every combination of the family's switches
+    /// (`kanaszta rules`, with --rules classic-002 the classic ones).
+    fn body<F: RunFamily>(self, base: F::Rules) -> Result<ExitCode, CliError> {
+        let a = F::side(&self.a)?;
+        let b = F::side(&self.b)?;
+        let keys = F::sweep_keys();
+        let series = sweep_settings(
+            &base,
+            &self.vary,
+            &keys,
+            |v, key| F::unknown_switch(v, key, &keys),
+            F::set,
+        )?
+        .into_iter()
+        .map(|(settings, rules)| SeriesSpec {
+            a: a.clone(),
+            b: b.clone(),
+            settings,
+            rules: F::store(rules),
+        })
+        .collect();
+        let plan = F::plan(&self.run, "sweep", vec![a, b], series, 2_000)?;
+        F::run(plan, &self.run, None)
+    }
 }
 
 /// Most settings a sweep plays (the product of the `--vary` value counts):

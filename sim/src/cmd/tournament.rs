@@ -1,13 +1,10 @@
 //! `kanaszta tournament`: every pair of agents on the same paired deals.
 
-use super::parse_agent;
-use super::play::{parse_classic_agent, run_plan};
-use crate::classic::run::StoredClassicRules;
 use crate::error::CliError;
+use crate::run::family::{with_family, FamilyBody, RunFamily};
 use crate::run::options::RunArgs;
 use crate::run::SeriesSpec;
 use clap::Args;
-use kanaszta_engine::classic::ClassicRules;
 use std::process::ExitCode;
 
 /// Options of `kanaszta tournament`.
@@ -23,43 +20,30 @@ pub struct TournamentArgs {
 
 /// Runs `kanaszta tournament`.
 pub fn run(t: TournamentArgs) -> Result<ExitCode, CliError> {
-    if let Some(rules) = t.run.rules.classic()? {
-        return run_classic(&t, rules);
-    }
-    let agents = split_agents(&t.agents, |a| Ok(parse_agent(a)?.to_string()))?;
-    let rules = t.run.rules.build()?;
-    let mut series = Vec::new();
-    for i in 0..agents.len() {
-        for j in i + 1..agents.len() {
-            series.push(SeriesSpec {
-                a: agents[i].clone(),
-                b: agents[j].clone(),
-                settings: String::new(),
-                rules,
-            });
-        }
-    }
-    let plan = t.run.plan("tournament", agents, series, 2_000)?;
-    run_plan(plan, &t.run)
+    with_family(&t.run.rules, &t)
 }
 
-/// A classic tournament: every pair on the same paired deals, at a table
-/// of the preset's players (the pair's A in the even seats, B in the odd).
-fn run_classic(t: &TournamentArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
-    let agents = split_agents(&t.agents, |a| Ok(parse_classic_agent(a)?.to_string()))?;
-    let mut series = Vec::new();
-    for i in 0..agents.len() {
-        for j in i + 1..agents.len() {
-            series.push(SeriesSpec {
-                a: agents[i].clone(),
-                b: agents[j].clone(),
-                settings: String::new(),
-                rules: StoredClassicRules(rules),
-            });
+impl FamilyBody for &TournamentArgs {
+    type Out = ExitCode;
+
+    /// Every pair on the same paired deals, at a table of the rules'
+    /// players (the pair's A in the even seats, B in the odd).
+    fn body<F: RunFamily>(self, rules: F::Rules) -> Result<ExitCode, CliError> {
+        let agents = split_agents(&self.agents, F::agent)?;
+        let mut series = Vec::new();
+        for i in 0..agents.len() {
+            for j in i + 1..agents.len() {
+                series.push(SeriesSpec {
+                    a: agents[i].clone(),
+                    b: agents[j].clone(),
+                    settings: String::new(),
+                    rules: F::store(rules),
+                });
+            }
         }
+        let plan = F::plan(&self.run, "tournament", agents, series, 2_000)?;
+        F::run(plan, &self.run, None)
     }
-    let run = t.run.classic_plan("tournament", agents, series, 2_000)?;
-    crate::classic::run::run(run, &t.run)
 }
 
 /// Splits `random,ismcts:iters=500,c=0.7,greedy` into agent specs: an item

@@ -8,6 +8,7 @@
 //! and the executor puts them back in order (see [`exec`]).
 
 pub mod exec;
+pub mod family;
 pub mod files;
 pub mod manifest;
 pub mod options;
