@@ -288,10 +288,30 @@ pub trait FamilyBody {
 /// Runs `body` under the rules of `--rules` and `--set`, of the family
 /// they name.
 pub fn with_family<B: FamilyBody>(rules: &RulesArgs, body: B) -> Result<B::Out, CliError> {
-    match rules.classic()? {
-        Some(r) => body.body::<Classic>(r),
-        None => body.body::<Decorated>(rules.build()?),
+    match family_rules(rules)? {
+        FamilyRules::Classic(r) => body.body::<Classic>(r),
+        FamilyRules::Decorated(r) => body.body::<Decorated>(r),
     }
+}
+
+/// The rules of `--rules` and `--set`, of the family they name.
+pub enum FamilyRules {
+    /// Decorated canasta's.
+    Decorated(Rules),
+    /// Classic canasta's.
+    Classic(ClassicRules),
+}
+
+/// The rules `--rules` and `--set` name, with their family: the one place
+/// a command's family is picked. A command whose body needs more of a
+/// family than [`RunFamily`] gives (a trait of its own, implemented for
+/// [`Decorated`] and [`Classic`] next to the command) matches on it as
+/// [`with_family`] does.
+pub fn family_rules(rules: &RulesArgs) -> Result<FamilyRules, CliError> {
+    Ok(match rules.classic()? {
+        Some(r) => FamilyRules::Classic(r),
+        None => FamilyRules::Decorated(rules.build()?),
+    })
 }
 
 /// The plan of `hands` paired hands of agents `a` and `b` under `rules`,
