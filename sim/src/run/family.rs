@@ -499,6 +499,26 @@ mod tests {
     }
 
     #[test]
+    fn family_rules_names_the_family_of_the_rules_with_their_settings() {
+        let rules = |args: &[&str]| {
+            let words = ["x", "--hands", "2"]
+                .into_iter()
+                .chain(args.iter().copied());
+            family_rules(&Cli::try_parse_from(words).expect("run options").run.rules)
+        };
+        match rules(&["--rules", "classic-002", "--set", "players=4"]) {
+            Ok(FamilyRules::Classic(r)) => assert_eq!(r.players, 4),
+            _ => panic!("classic-002 with players=4 is classic canasta's"),
+        }
+        match rules(&["--set", "players=4"]) {
+            Ok(FamilyRules::Decorated(r)) => assert_eq!(r.players, 4),
+            _ => panic!("the default rules are decorated canasta's"),
+        }
+        let e = rules(&["--rules", "classic-002", "--set", "tax=off"]).err();
+        assert!(e.is_some_and(|e| e.to_string().contains("tax")));
+    }
+
+    #[test]
     fn classic_refuses_a_sequential_test_and_decorated_takes_it() {
         assert!(Decorated::sprt_supported().is_ok());
         let e = Classic::sprt_supported().expect_err("classic has no SPRT yet");
