@@ -11,9 +11,11 @@
 use super::parse_agent;
 use super::replay::{print_hand, recorders, HandPrint};
 use crate::error::{quiet_pipe, CliError};
+use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
 use crate::run::options::RulesArgs;
 use clap::Args;
 use kanaszta_agents::{play_hand, seat_rng};
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::{GameLog, GameState, Rules};
 use std::io::Write;
 use std::process::ExitCode;
@@ -36,42 +38,59 @@ pub struct DemoArgs {
     rules: RulesArgs,
 }
 
-/// Runs `kanaszta demo`.
+/// Runs `kanaszta demo`: the hand of the family `--rules` names.
 pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
-    if let Some(rules) = d.rules.classic()? {
+    match family_rules(&d.rules)? {
+        FamilyRules::Decorated(r) => Decorated::demo(r, &d),
+        FamilyRules::Classic(r) => Classic::demo(r, &d),
+    }
+}
+
+/// What `demo` needs of a family: its hand, played and printed.
+trait DemoFamily: RunFamily {
+    /// Plays the hand of `d` under `rules` and prints it.
+    fn demo(rules: Self::Rules, d: &DemoArgs) -> Result<ExitCode, CliError>;
+}
+
+impl DemoFamily for Classic {
+    fn demo(rules: ClassicRules, d: &DemoArgs) -> Result<ExitCode, CliError> {
         let specs = [
             super::play::parse_classic_side(&d.a)?,
             super::play::parse_classic_side(&d.b)?,
         ];
-        return super::classic_replay::demo(rules, specs, d.seed);
+        super::classic_replay::demo(rules, specs, d.seed)
     }
-    let a = parse_agent(&d.a)?;
-    let b = parse_agent(&d.b)?;
-    let rules = d.rules.build()?;
-    let mut state = GameState::new(rules, d.seed);
-    // One agent a seat, A in the even seats and B in the odd ones.
-    let players = state.players();
-    let seat = |p: usize| if p.is_multiple_of(2) { &a } else { &b };
-    let names: Vec<String> = (0..players).map(|p| seat(p).to_string()).collect();
-    let (mut agents, log, notes) = recorders((0..players).map(|p| seat(p).build()).collect());
-    let first = GameLog::new(&state, d.seed);
-    let mut rngs: Vec<_> = (0..players).map(|p| seat_rng(d.seed, p)).collect();
-    let r = play_hand(&mut state, &mut agents, &mut rngs);
-    let hand = GameLog {
-        actions: std::mem::take(&mut *log.borrow_mut()),
-        ..first
-    };
-    let error = r.err().map(|e| e.to_string());
-    quiet_pipe(demo(
-        &mut std::io::stdout().lock(),
-        &rules,
-        d.seed,
-        &names,
-        &hand,
-        &notes.borrow(),
-        error.as_deref(),
-    ))?;
-    Ok(ExitCode::SUCCESS)
+}
+
+impl DemoFamily for Decorated {
+    fn demo(rules: Rules, d: &DemoArgs) -> Result<ExitCode, CliError> {
+        let a = parse_agent(&d.a)?;
+        let b = parse_agent(&d.b)?;
+        let mut state = GameState::new(rules, d.seed);
+        // One agent a seat, A in the even seats and B in the odd ones.
+        let players = state.players();
+        let seat = |p: usize| if p.is_multiple_of(2) { &a } else { &b };
+        let names: Vec<String> = (0..players).map(|p| seat(p).to_string()).collect();
+        let (mut agents, log, notes) = recorders((0..players).map(|p| seat(p).build()).collect());
+        let first = GameLog::new(&state, d.seed);
+        let mut rngs: Vec<_> = (0..players).map(|p| seat_rng(d.seed, p)).collect();
+        let r = play_hand(&mut state, &mut agents, &mut rngs);
+        let hand = GameLog {
+            actions: std::mem::take(&mut *log.borrow_mut()),
+            ..first
+        };
+        let error = r.err().map(|e| e.to_string());
+        quiet_pipe(demo(
+            &mut std::io::stdout().lock(),
+            &rules,
+            d.seed,
+            &names,
+            &hand,
+            &notes.borrow(),
+            error.as_deref(),
+        ))?;
+        Ok(ExitCode::SUCCESS)
+    }
 }
 
 fn demo(

@@ -12,9 +12,12 @@ use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session};
 use crate::input;
 use crate::rows::HandRow;
+use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
 use crate::run::options::RulesArgs;
 use crate::signals;
 use clap::Args;
+use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::Rules;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -89,12 +92,100 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
     let pace = a
         .pace
         .unwrap_or(if terminal { Pace::Turn } else { Pace::None });
-    if a.resume.is_none() {
-        if let Some(classic) = classic_session(&a, None)? {
-            check_out(&a.out)?;
-            return play_out(classic, !terminal);
-        }
+    let Some(path) = &a.resume else {
+        return match family_rules(&a.rules)? {
+            FamilyRules::Decorated(r) => start::<Decorated>(&a, r, pace, style, terminal),
+            FamilyRules::Classic(r) => start::<Classic>(&a, r, pace, style, terminal),
+        };
+    };
+    // A saved game: its own rules, of the family its file names.
+    let cfg = decorated_config(&a, a.rules.build()?, pace, style)?;
+    let text = input::read_text(&path.display().to_string(), "saved game", input::JSON_LIMIT)?;
+    if ClassicSaveFile::is_classic(&text) {
+        let save = ClassicSaveFile::from_json(&text)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        let classic = ClassicSession::resume(&save, Some(a.out.clone()))?;
+        check_out(&a.out)?;
+        return play_out(classic, !terminal);
     }
+    let save = SaveFile::from_json(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    let session = Session::resume(&save, cfg)?;
+    check_out(&a.out)?;
+    play_out(session, !terminal)
+}
+
+/// A new game of family `F` under `rules`, played at the terminal.
+fn start<F: HumanFamily>(
+    a: &HumanArgs,
+    rules: F::Rules,
+    pace: Pace,
+    style: Style,
+    terminal: bool,
+) -> Result<ExitCode, CliError> {
+    let session = F::session(a, rules, pace, style)?;
+    check_out(&a.out)?;
+    play_out(session, !terminal)
+}
+
+/// What `human` needs of a family: a new game at the terminal.
+trait HumanFamily: RunFamily {
+    /// The game at the terminal.
+    type Session: Terminal;
+    /// A new game of `a` under `rules`.
+    fn session(
+        a: &HumanArgs,
+        rules: Self::Rules,
+        pace: Pace,
+        style: Style,
+    ) -> Result<Self::Session, CliError>;
+}
+
+impl HumanFamily for Decorated {
+    type Session = Session;
+    fn session(a: &HumanArgs, rules: Rules, pace: Pace, style: Style) -> Result<Session, CliError> {
+        Session::new(decorated_config(a, rules, pace, style)?)
+    }
+}
+
+impl HumanFamily for Classic {
+    type Session = ClassicSession;
+    fn session(
+        a: &HumanArgs,
+        rules: ClassicRules,
+        _pace: Pace,
+        _style: Style,
+    ) -> Result<ClassicSession, CliError> {
+        if a.position.is_some() {
+            return Err(CliError::Input(
+                "--position: a classic canasta game at the terminal starts from a deal; play a \
+                 classic position with kanaszta legal, check and apply"
+                    .into(),
+            ));
+        }
+        let seed = a.seed.unwrap_or_else(clock_seed);
+        let cfg = ClassicConfig {
+            vs: super::play::parse_classic_agent(&a.vs)?,
+            hint: super::play::parse_classic_agent(&a.hint)?,
+            seat: a.seat,
+            name: a.name.clone(),
+            seed,
+            is_match: a.is_match,
+            rated: a.rated,
+            rules,
+            out: Some(a.out.clone()),
+        };
+        ClassicSession::new(cfg)
+    }
+}
+
+/// The decorated game of `a` under `rules` (`--position` read and checked).
+fn decorated_config(
+    a: &HumanArgs,
+    rules: Rules,
+    pace: Pace,
+    style: Style,
+) -> Result<Config, CliError> {
     let position = match &a.position {
         Some(p) => {
             let text = input::read_text(p, "position", input::JSON_LIMIT)?;
@@ -107,7 +198,7 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         None => None,
     };
     let seed = a.seed.unwrap_or_else(clock_seed);
-    let cfg = Config {
+    Ok(Config {
         vs: parse_agent(&a.vs)?,
         hint: parse_agent(&a.hint)?,
         seat: a.seat,
@@ -117,66 +208,10 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         rated: a.rated,
         pace,
         style,
-        rules: a.rules.build()?,
+        rules,
         position,
         out: Some(a.out.clone()),
-    };
-    let session = match &a.resume {
-        Some(path) => {
-            let text =
-                input::read_text(&path.display().to_string(), "saved game", input::JSON_LIMIT)?;
-            if let Some(classic) = classic_session(&a, Some(&text))? {
-                check_out(&a.out)?;
-                return play_out(classic, !terminal);
-            }
-            let save = SaveFile::from_json(&text)
-                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
-            Session::resume(&save, cfg)?
-        }
-        None => Session::new(cfg)?,
-    };
-    check_out(&a.out)?;
-    play_out(session, !terminal)
-}
-
-/// A classic canasta game (`--rules classic-…`, or `--resume` of a saved
-/// classic game, `resume` its text); `None` for decorated canasta.
-fn classic_session(
-    a: &HumanArgs,
-    resume: Option<&str>,
-) -> Result<Option<ClassicSession>, CliError> {
-    if let Some(text) = resume {
-        if !ClassicSaveFile::is_classic(text) {
-            return Ok(None);
-        }
-        let path = a.resume.as_deref().unwrap_or(Path::new("")).display();
-        let save = ClassicSaveFile::from_json(text)
-            .map_err(|e| CliError::Input(format!("{path}: {e}")))?;
-        return ClassicSession::resume(&save, Some(a.out.clone())).map(Some);
-    }
-    let Some(rules) = a.rules.classic()? else {
-        return Ok(None);
-    };
-    if a.position.is_some() {
-        return Err(CliError::Input(
-            "--position: a classic canasta game at the terminal starts from a deal; play a \
-             classic position with kanaszta legal, check and apply"
-                .into(),
-        ));
-    }
-    let seed = a.seed.unwrap_or_else(clock_seed);
-    let cfg = ClassicConfig {
-        vs: super::play::parse_classic_agent(&a.vs)?,
-        hint: super::play::parse_classic_agent(&a.hint)?,
-        seat: a.seat,
-        name: a.name.clone(),
-        seed,
-        is_match: a.is_match,
-        rated: a.rated,
-        rules,
-        out: Some(a.out.clone()),
-    };
-    ClassicSession::new(cfg).map(Some)
+    })
 }
 
 /// A seed from the clock.

@@ -5,6 +5,7 @@
 //! [`GameLog`]; or a saved log is printed.
 
 use crate::error::{quiet_pipe, CliError};
+use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
 use crate::run::options::whole;
 use crate::run::options::RulesArgs;
 use crate::run::{
@@ -13,7 +14,8 @@ use crate::run::{
 use clap::Args;
 use kanaszta_agents::search::Macro;
 use kanaszta_agents::{Agent, AgentSpec, Choice, Wrapped, Wrapper};
-use kanaszta_engine::{tax, Action, GameLog, GameState};
+use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::{tax, Action, GameLog, GameState, Rules};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
 use std::io::Write;
@@ -203,55 +205,104 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
         })())?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(c) = classic_source(args)? {
-        if args.save_log.is_some() {
-            return Err(CliError::Input(
-                "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
-                    .into(),
-            ));
+    if let Some(dir) = &args.run {
+        if let Some(c) = super::classic_replay::from_run(dir, args.series as usize)? {
+            return classic(c, args);
         }
-        return super::classic_replay::run(c, args.game, args.hand);
+        let m = Manifest::read(dir)?;
+        let plan = Plan::new(Manifest {
+            shard: Shard::all(),
+            ..m
+        })?;
+        return decorated(plan, args);
     }
-    let plan = match &args.run {
-        Some(dir) => {
-            let m = Manifest::read(dir)?;
-            Plan::new(Manifest {
-                shard: Shard::all(),
-                ..m
-            })?
-        }
-        None => {
-            let a = args.a.parse::<AgentSpec>()?;
-            let b = args.b.parse::<AgentSpec>()?;
-            let rules = args.rules.build()?;
-            Plan::new(Manifest {
-                command: "play".into(),
-                seed: args.seed,
-                mode: match (args.unit, args.is_match) {
-                    (Some(m), _) => m,
-                    (None, true) => Mode::Matches,
-                    (None, false) => Mode::Hands,
-                },
-                games: args.game.saturating_add(1),
-                paired: !args.unpaired,
-                shard: Shard::all(),
-                agents: vec![a.to_string(), b.to_string()],
-                series: vec![SeriesSpec {
-                    a: a.to_string(),
-                    b: b.to_string(),
-                    settings: String::new(),
-                    rules,
-                }],
-                complete: None,
-                games_done: None,
-                reproducible: None,
-                reproducible_note: None,
-                version: None,
-                commit: None,
-                dirty: None,
-            })?
-        }
-    };
+    match family_rules(&args.rules)? {
+        FamilyRules::Decorated(r) => Decorated::from_flags(args, r),
+        FamilyRules::Classic(r) => Classic::from_flags(args, r),
+    }
+}
+
+/// What `replay` needs of a family: the game of a run given by the flags
+/// of `kanaszta play` (no `--run`), replayed and printed.
+trait ReplayFamily: RunFamily {
+    /// Replays game `--game` of `play` with `args`' agents and seed under
+    /// `rules`.
+    fn from_flags(args: &ReplayArgs, rules: Self::Rules) -> Result<ExitCode, CliError>;
+}
+
+impl ReplayFamily for Decorated {
+    fn from_flags(args: &ReplayArgs, rules: Rules) -> Result<ExitCode, CliError> {
+        let a = args.a.parse::<AgentSpec>()?;
+        let b = args.b.parse::<AgentSpec>()?;
+        let plan = Plan::new(Manifest {
+            command: "play".into(),
+            seed: args.seed,
+            mode: unit(args),
+            games: args.game.saturating_add(1),
+            paired: !args.unpaired,
+            shard: Shard::all(),
+            agents: vec![a.to_string(), b.to_string()],
+            series: vec![SeriesSpec {
+                a: a.to_string(),
+                b: b.to_string(),
+                settings: String::new(),
+                rules,
+            }],
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
+            version: None,
+            commit: None,
+            dirty: None,
+        })?;
+        decorated(plan, args)
+    }
+}
+
+impl ReplayFamily for Classic {
+    fn from_flags(args: &ReplayArgs, rules: ClassicRules) -> Result<ExitCode, CliError> {
+        let c = super::classic_replay::ClassicReplay {
+            command: "play".into(),
+            rules,
+            specs: [
+                super::play::parse_classic_side(&args.a)?,
+                super::play::parse_classic_side(&args.b)?,
+            ],
+            seed: args.seed,
+            mode: unit(args),
+            paired: !args.unpaired,
+            games: None,
+        };
+        classic(c, args)
+    }
+}
+
+/// What the run's games were, by `--unit` or the old `--match`.
+fn unit(args: &ReplayArgs) -> Mode {
+    match (args.unit, args.is_match) {
+        (Some(m), _) => m,
+        (None, true) => Mode::Matches,
+        (None, false) => Mode::Hands,
+    }
+}
+
+/// Replays a classic game (a log cannot be saved of it).
+fn classic(
+    c: super::classic_replay::ClassicReplay,
+    args: &ReplayArgs,
+) -> Result<ExitCode, CliError> {
+    if args.save_log.is_some() {
+        return Err(CliError::Input(
+            "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
+                .into(),
+        ));
+    }
+    super::classic_replay::run(c, args.game, args.hand)
+}
+
+/// Replays a decorated game of `plan` and prints it.
+fn decorated(plan: Plan, args: &ReplayArgs) -> Result<ExitCode, CliError> {
     let m = &plan.manifest;
     if let Some(note) = &m.reproducible_note {
         eprintln!(
@@ -411,35 +462,6 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError::io("write game log", path.display(), e))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The classic run to replay: `--run` of a classic run, or `--rules
-/// classic-…` with the agents and seed of `kanaszta play`.
-fn classic_source(
-    args: &ReplayArgs,
-) -> Result<Option<super::classic_replay::ClassicReplay>, CliError> {
-    if let Some(dir) = &args.run {
-        return super::classic_replay::from_run(dir, args.series as usize);
-    }
-    let Some(rules) = args.rules.classic()? else {
-        return Ok(None);
-    };
-    Ok(Some(super::classic_replay::ClassicReplay {
-        command: "play".into(),
-        rules,
-        specs: [
-            super::play::parse_classic_side(&args.a)?,
-            super::play::parse_classic_side(&args.b)?,
-        ],
-        seed: args.seed,
-        mode: match (args.unit, args.is_match) {
-            (Some(m), _) => m,
-            (None, true) => Mode::Matches,
-            (None, false) => Mode::Hands,
-        },
-        paired: !args.unpaired,
-        games: None,
-    }))
 }
 
 /// How [`print_hand`] labels and prints a hand.

@@ -10,6 +10,7 @@ use crate::classic::run::StoredClassicRules;
 use crate::classic::{ClassicPlan, ClassicSink, SideSpec};
 use crate::error::CliError;
 use crate::lock::RunLock;
+use crate::run::family::{family_rules, Classic, Decorated, FamilyRules};
 use crate::run::options::RulesArgs;
 use crate::run::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
@@ -216,8 +217,6 @@ trait Family {
     fn agent(text: &str) -> Result<Self::Spec, CliError>;
     /// An opponent (`--vs`), as its runs name it.
     fn opponent(text: &str) -> Result<String, CliError>;
-    /// The rules of `--rules` and `--set`.
-    fn rules(t: &TuneArgs) -> Result<Self::Rules, CliError>;
     /// The rules as run.json holds them.
     fn stored(rules: Self::Rules) -> Self::Stored;
     /// See [`evaluate`].
@@ -234,9 +233,6 @@ trait Family {
     ) -> Result<Option<f64>, CliError>;
 }
 
-/// Decorated canasta.
-struct Decorated;
-
 impl Family for Decorated {
     type Spec = AgentSpec;
     type Rules = Rules;
@@ -247,9 +243,6 @@ impl Family for Decorated {
     }
     fn opponent(text: &str) -> Result<String, CliError> {
         Ok(parse_agent(text)?.to_string())
-    }
-    fn rules(t: &TuneArgs) -> Result<Rules, CliError> {
-        t.rules.build()
     }
     fn stored(rules: Rules) -> Rules {
         rules
@@ -268,9 +261,6 @@ impl Family for Decorated {
     }
 }
 
-/// Classic canasta.
-struct Classic;
-
 impl Family for Classic {
     type Spec = AgentSpec<ClassicState>;
     type Rules = ClassicRules;
@@ -281,11 +271,6 @@ impl Family for Classic {
     }
     fn opponent(text: &str) -> Result<String, CliError> {
         Ok(parse_classic_side(text)?.name().to_string())
-    }
-    fn rules(t: &TuneArgs) -> Result<ClassicRules, CliError> {
-        t.rules
-            .classic()?
-            .ok_or_else(|| CliError::Input("--rules: expected a classic preset".into()))
     }
     fn stored(rules: ClassicRules) -> StoredClassicRules {
         StoredClassicRules(rules)
@@ -306,15 +291,14 @@ impl Family for Classic {
 
 /// Runs `kanaszta tune`.
 pub fn run(t: TuneArgs) -> Result<ExitCode, CliError> {
-    if t.rules.is_classic() {
-        tune::<Classic>(t)
-    } else {
-        tune::<Decorated>(t)
+    match family_rules(&t.rules)? {
+        FamilyRules::Decorated(r) => tune::<Decorated>(t, r),
+        FamilyRules::Classic(r) => tune::<Classic>(t, r),
     }
 }
 
-/// Tunes in family `F`.
-fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
+/// Tunes in family `F` under `rules`.
+fn tune<F: Family>(t: TuneArgs, rules: F::Rules) -> Result<ExitCode, CliError> {
     let base = F::agent(&t.agent)?;
     let mut params: Vec<TunedParam> = Vec::new();
     for item in &t.param {
@@ -373,7 +357,6 @@ fn tune<F: Family>(t: TuneArgs) -> Result<ExitCode, CliError> {
             t.threads
         )));
     }
-    let rules = F::rules(&t)?;
     // The keys the spec of --agent sets itself (the others start at the
     // agent's defaults).
     let given: Vec<&str> = t

@@ -288,10 +288,30 @@ pub trait FamilyBody {
 /// Runs `body` under the rules of `--rules` and `--set`, of the family
 /// they name.
 pub fn with_family<B: FamilyBody>(rules: &RulesArgs, body: B) -> Result<B::Out, CliError> {
-    match rules.classic()? {
-        Some(r) => body.body::<Classic>(r),
-        None => body.body::<Decorated>(rules.build()?),
+    match family_rules(rules)? {
+        FamilyRules::Classic(r) => body.body::<Classic>(r),
+        FamilyRules::Decorated(r) => body.body::<Decorated>(r),
     }
+}
+
+/// The rules of `--rules` and `--set`, of the family they name.
+pub enum FamilyRules {
+    /// Decorated canasta's.
+    Decorated(Rules),
+    /// Classic canasta's.
+    Classic(ClassicRules),
+}
+
+/// The rules `--rules` and `--set` name, with their family: the one place
+/// a command's family is picked. A command whose body needs more of a
+/// family than [`RunFamily`] gives (a trait of its own, implemented for
+/// [`Decorated`] and [`Classic`] next to the command) matches on it as
+/// [`with_family`] does.
+pub fn family_rules(rules: &RulesArgs) -> Result<FamilyRules, CliError> {
+    Ok(match rules.classic()? {
+        Some(r) => FamilyRules::Classic(r),
+        None => FamilyRules::Decorated(rules.build()?),
+    })
 }
 
 /// The plan of `hands` paired hands of agents `a` and `b` under `rules`,
@@ -476,6 +496,26 @@ mod tests {
         ] {
             assert!(probe(bad).is_err(), "{bad:?} is refused");
         }
+    }
+
+    #[test]
+    fn family_rules_names_the_family_of_the_rules_with_their_settings() {
+        let rules = |args: &[&str]| {
+            let words = ["x", "--hands", "2"]
+                .into_iter()
+                .chain(args.iter().copied());
+            family_rules(&Cli::try_parse_from(words).expect("run options").run.rules)
+        };
+        match rules(&["--rules", "classic-002", "--set", "players=4"]) {
+            Ok(FamilyRules::Classic(r)) => assert_eq!(r.players, 4),
+            _ => panic!("classic-002 with players=4 is classic canasta's"),
+        }
+        match rules(&["--set", "players=4"]) {
+            Ok(FamilyRules::Decorated(r)) => assert_eq!(r.players, 4),
+            _ => panic!("the default rules are decorated canasta's"),
+        }
+        let e = rules(&["--rules", "classic-002", "--set", "tax=off"]).err();
+        assert!(e.is_some_and(|e| e.to_string().contains("tax")));
     }
 
     #[test]
