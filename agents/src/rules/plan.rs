@@ -58,9 +58,10 @@ pub(super) struct Planner {
     steps: Vec<(u64, Action)>,
     /// The positions of one depth and of the next: arenas whose slots are
     /// overwritten in place (a state is large; each slot is copied into
-    /// once per candidate step and never moved).
-    nodes: Vec<Node>,
-    next: Vec<Node>,
+    /// once per candidate step and never moved, boxed so that an arena
+    /// grows without moving them).
+    nodes: Vec<Box<Node>>,
+    next: Vec<Box<Node>>,
     /// The beam: indices into `nodes`, best first.
     frontier: Vec<u32>,
     buf: MoveBuf,
@@ -164,17 +165,20 @@ impl RulesAgent {
         let mut order = std::mem::take(&mut self.planner.order);
         seen.clear();
         seen.insert(turn_key(s, me), 0);
-        let root = Node {
-            state: s.clone(),
-            path: [Action::Reset; MAX_PLAN],
-            len: 0,
-            value: 0.0,
-            settled: true,
-        };
         match nodes.first_mut() {
-            Some(n) => *n = root,
-            None => nodes.push(root),
+            Some(n) => n.state.clone_from(s),
+            None => nodes.push(Box::new(Node {
+                state: s.clone(),
+                path: [Action::Reset; MAX_PLAN],
+                len: 0,
+                value: 0.0,
+                settled: true,
+            })),
         }
+        nodes[0].path = [Action::Reset; MAX_PLAN];
+        nodes[0].len = 0;
+        nodes[0].value = 0.0;
+        nodes[0].settled = true;
         frontier.clear();
         frontier.push(0);
         let mut best: Option<([Action; MAX_PLAN], usize, f64)> = None;
@@ -218,7 +222,7 @@ impl RulesAgent {
                     // The step is played in the next free slot, which is
                     // kept only when the position is new.
                     if used == next.len() {
-                        next.push(node.clone());
+                        next.push(Box::new((**node).clone()));
                     } else {
                         next[used].state.clone_from(&node.state);
                     }
