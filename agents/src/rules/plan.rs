@@ -60,7 +60,9 @@ pub(super) struct Planner {
     /// overwritten in place (a state is large; each slot is copied into
     /// once per candidate step and never moved, boxed so that an arena
     /// grows without moving them).
+    #[allow(clippy::vec_box)]
     nodes: Vec<Box<Node>>,
+    #[allow(clippy::vec_box)]
     next: Vec<Box<Node>>,
     /// The beam: indices into `nodes`, best first.
     frontier: Vec<u32>,
