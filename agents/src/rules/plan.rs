@@ -31,6 +31,7 @@ use super::worth::Outlook;
 use super::RulesAgent;
 use crate::eval::is_meld;
 use kanaszta_engine::{Action, Card, GameState, MoveBuf};
+use std::collections::hash_map::Entry;
 
 /// Steps a plan holds at most (the range of `plan_depth`).
 pub(super) const MAX_PLAN: usize = 8;
@@ -235,10 +236,12 @@ impl RulesAgent {
                     // A position met before, by fewer steps or in another
                     // order, is searched once.
                     let k = turn_key(t, me);
-                    if seen.contains_key(&k) {
-                        continue;
+                    match seen.entry(k) {
+                        Entry::Occupied(_) => continue,
+                        Entry::Vacant(v) => {
+                            v.insert(d as u32 + 1);
+                        }
                     }
-                    seen.insert(k, d as u32 + 1);
                     let settled = t.pending_wilds().is_empty();
                     let value = if settled {
                         self.plan_value(t, o, others)
