@@ -31,6 +31,7 @@ use super::worth::Outlook;
 use super::RulesAgent;
 use crate::eval::is_meld;
 use kanaszta_engine::{Action, Card, GameState, MoveBuf};
+use std::collections::hash_map::Entry;
 
 /// Steps a plan holds at most (the range of `plan_depth`).
 pub(super) const MAX_PLAN: usize = 8;
@@ -56,8 +57,16 @@ struct Node {
 pub(super) struct Planner {
     /// The plan: each step with the key of the position it is played from.
     steps: Vec<(u64, Action)>,
-    frontier: Vec<Node>,
-    next: Vec<Node>,
+    /// The positions of one depth and of the next: arenas whose slots are
+    /// overwritten in place (a state is large; each slot is copied into
+    /// once per candidate step and never moved, boxed so that an arena
+    /// grows without moving them).
+    #[allow(clippy::vec_box)]
+    nodes: Vec<Box<Node>>,
+    #[allow(clippy::vec_box)]
+    next: Vec<Box<Node>>,
+    /// The beam: indices into `nodes`, best first.
+    frontier: Vec<u32>,
     buf: MoveBuf,
     cands: Vec<Action>,
     keys: Vec<Option<SuitFree>>,
@@ -149,27 +158,38 @@ impl RulesAgent {
         let hearts = s.rules().heart_aces();
         let depth = (self.params.plan_depth as usize).min(MAX_PLAN);
         let beam = self.params.plan_beam as usize;
-        let mut frontier = std::mem::take(&mut self.planner.frontier);
+        let mut nodes = std::mem::take(&mut self.planner.nodes);
         let mut next = std::mem::take(&mut self.planner.next);
+        let mut frontier = std::mem::take(&mut self.planner.frontier);
         let mut cands = std::mem::take(&mut self.planner.cands);
         let mut keys = std::mem::take(&mut self.planner.keys);
         let mut buf = std::mem::take(&mut self.planner.buf);
         let mut seen = std::mem::take(&mut self.planner.seen);
         let mut order = std::mem::take(&mut self.planner.order);
-        frontier.clear();
         seen.clear();
         seen.insert(turn_key(s, me), 0);
-        frontier.push(Node {
-            state: s.clone(),
-            path: [Action::Reset; MAX_PLAN],
-            len: 0,
-            value: 0.0,
-            settled: true,
-        });
+        match nodes.first_mut() {
+            Some(n) => n.state.clone_from(s),
+            None => nodes.push(Box::new(Node {
+                state: s.clone(),
+                path: [Action::Reset; MAX_PLAN],
+                len: 0,
+                value: 0.0,
+                settled: true,
+            })),
+        }
+        nodes[0].path = [Action::Reset; MAX_PLAN];
+        nodes[0].len = 0;
+        nodes[0].value = 0.0;
+        nodes[0].settled = true;
+        frontier.clear();
+        frontier.push(0);
         let mut best: Option<([Action; MAX_PLAN], usize, f64)> = None;
         for d in 0..depth {
-            next.clear();
-            for node in &frontier {
+            // The positions reached at this depth fill `next[..used]`.
+            let mut used = 0;
+            for &fi in &frontier {
+                let node = &nodes[fi as usize];
                 let pending = !node.state.pending_wilds().is_empty();
                 let twin = self.twin_card(&node.state, me);
                 cands.clear();
@@ -202,22 +222,31 @@ impl RulesAgent {
                         }
                         keys.push(key);
                     }
-                    let mut t = node.state.clone();
-                    if t.apply_listed(a).is_err() || self.futile(&a, &t, me) {
+                    // The step is played in the next free slot, which is
+                    // kept only when the position is new.
+                    if used == next.len() {
+                        next.push(Box::new((**node).clone()));
+                    } else {
+                        next[used].state.clone_from(&node.state);
+                    }
+                    let t = &mut next[used].state;
+                    if t.apply_listed(a).is_err() || self.futile(&a, t, me) {
                         continue;
                     }
                     // A position met before, by fewer steps or in another
                     // order, is searched once.
-                    let k = turn_key(&t, me);
-                    if seen.contains_key(&k) {
-                        continue;
+                    let k = turn_key(t, me);
+                    match seen.entry(k) {
+                        Entry::Occupied(_) => continue,
+                        Entry::Vacant(v) => {
+                            v.insert(d as u32 + 1);
+                        }
                     }
-                    seen.insert(k, d as u32 + 1);
                     let settled = t.pending_wilds().is_empty();
                     let value = if settled {
-                        self.plan_value(&t, o, others)
+                        self.plan_value(t, o, others)
                     } else {
-                        self.worth(&t, o)
+                        self.worth(t, o)
                     };
                     let mut path = node.path;
                     path[node.len] = a;
@@ -225,25 +254,24 @@ impl RulesAgent {
                     if settled && best.is_none_or(|(_, _, v)| value > v) {
                         best = Some((path, len, value));
                     }
-                    next.push(Node {
-                        state: t,
-                        path,
-                        len,
-                        value,
-                        settled,
-                    });
+                    let n = &mut next[used];
+                    n.path = path;
+                    n.len = len;
+                    n.value = value;
+                    n.settled = settled;
+                    used += 1;
                 }
             }
-            if next.is_empty() {
+            if used == 0 {
                 break;
             }
             // The beam: the best settled positions, and as many with a
             // wild pending (their worth counts the wild as lost until it
             // is placed), each best first, ties to the earlier found.
-            // The indices are sorted, stably as the nodes were, and only
-            // the nodes kept are copied.
+            // The indices are sorted, stably as the nodes were found, and
+            // the arenas change places: no node is copied.
             order.clear();
-            order.extend(0..next.len() as u32);
+            order.extend(0..used as u32);
             order.sort_by(|&i, &j| {
                 let (x, y) = (&next[i as usize], &next[j as usize]);
                 y.settled.cmp(&x.settled).then(
@@ -259,13 +287,14 @@ impl RulesAgent {
                 let count = if n.settled { &mut kept } else { &mut held };
                 if *count < beam {
                     *count += 1;
-                    frontier.push(n.clone());
+                    frontier.push(i);
                 }
             }
-            next.clear();
+            std::mem::swap(&mut nodes, &mut next);
         }
-        self.planner.frontier = frontier;
+        self.planner.nodes = nodes;
         self.planner.next = next;
+        self.planner.frontier = frontier;
         self.planner.cands = cands;
         self.planner.keys = keys;
         self.planner.buf = buf;
