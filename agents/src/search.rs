@@ -49,7 +49,7 @@
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
 use crate::spec::{AgentSpec, ParamValueError};
-use crate::{Agent, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams, Twins};
+use crate::{Agent, Follower, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams, Twins};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -981,6 +981,15 @@ impl Driver {
     /// Passes an observed action to the policy.
     pub fn inform(&mut self, player: usize, action: Action) {
         self.policy.inform(player, action);
+    }
+}
+
+impl Follower for Driver {
+    fn inform(&mut self, player: usize, action: Action) {
+        Driver::inform(self, player, action);
+    }
+    fn restart(&mut self) {
+        Driver::restart(self);
     }
 }
 
