@@ -102,7 +102,7 @@ use crate::search::{
     SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, ParamDoc, Params};
-use crate::{Agent, Choice, Moves, Twins};
+use crate::{Agent, Choice, Follower, Moves, Twins};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -887,12 +887,8 @@ impl Agent for IsmctsAgent {
         IsmctsParams::NAME.into()
     }
 
-    fn restart(&mut self) {
-        self.driver.restart();
-    }
-
-    fn inform(&mut self, player: usize, action: Action) {
-        self.driver.inform(player, action);
+    fn follower(&mut self) -> Option<&mut dyn Follower> {
+        Some(&mut self.driver)
     }
 
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {

@@ -45,8 +45,8 @@ pub use random::{RandomAgent, RandomParams};
 pub use registry::{agent_names, agent_names_for, Entry, Plays, AGENTS};
 pub use rules::{RulesAgent, RulesParams, Twins};
 pub use spec::{
-    range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, Params, ParseParam,
-    SpecError,
+    range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, ParamValueError,
+    Params, ParseParam, SpecError,
 };
 
 pub use kanaszta_engine::{MoveBuf, Moves};
@@ -83,10 +83,26 @@ pub trait Agent<G: Family = GameState> {
         rng: &mut Pcg64Mcg,
     ) -> G::Action;
     /// Told what a player did (every action of the hand, in order, its own
-    /// included).
-    fn inform(&mut self, _player: usize, _action: G::Action) {}
-    /// Called before each new hand.
-    fn restart(&mut self) {}
+    /// included): by default, its [`Agent::follower`] is told.
+    fn inform(&mut self, player: usize, action: G::Action) {
+        if let Some(f) = self.follower() {
+            f.inform(player, action);
+        }
+    }
+    /// Called before each new hand: by default, its [`Agent::follower`] is
+    /// restarted.
+    fn restart(&mut self) {
+        if let Some(f) = self.follower() {
+            f.restart();
+        }
+    }
+    /// The part of the agent that follows the real hand (a search's
+    /// driver), which the default [`Agent::inform`] and [`Agent::restart`]
+    /// forward to; `None` (the default) for an agent that keeps nothing
+    /// across its decisions or follows the hand itself.
+    fn follower(&mut self) -> Option<&mut dyn Follower<G>> {
+        None
+    }
     /// The options the last decision weighed and what it found of each, in
     /// the order searched (for a person asking why: `kanaszta human`'s
     /// `hint`). Empty for agents that weigh no options, and after a
@@ -100,6 +116,16 @@ pub trait Agent<G: Family = GameState> {
     fn search_totals(&self) -> Option<search::SearchStats> {
         None
     }
+}
+
+/// What an agent keeps across its decisions of one hand (a search's
+/// driver, the policy its simulations play): told every action and
+/// restarted before each hand through [`Agent::follower`].
+pub trait Follower<G: Family = GameState> {
+    /// Told what a player did in the real hand.
+    fn inform(&mut self, player: usize, action: G::Action);
+    /// Forgets the hand.
+    fn restart(&mut self);
 }
 
 /// What an agent that plays through another one adds to it (timing it,
@@ -195,6 +221,9 @@ impl<G: Family, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn restart(&mut self) {
         (**self).restart()
+    }
+    fn follower(&mut self) -> Option<&mut dyn Follower<G>> {
+        (**self).follower()
     }
     fn choices(&self) -> &[Choice] {
         (**self).choices()
@@ -416,8 +445,67 @@ impl TurnFinisher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kanaszta_engine::classic::ClassicState;
     use kanaszta_engine::{GameState, Phase, Rules};
     use rand::{RngExt, SeedableRng};
+
+    /// Counts what it is told.
+    #[derive(Default)]
+    struct Counter {
+        informed: Vec<(usize, Action)>,
+        restarts: u32,
+    }
+
+    impl Follower for Counter {
+        fn inform(&mut self, player: usize, action: Action) {
+            self.informed.push((player, action));
+        }
+        fn restart(&mut self) {
+            self.restarts += 1;
+        }
+    }
+
+    /// An agent that only names its follower.
+    struct Follows(Counter);
+
+    impl Agent for Follows {
+        fn name(&self) -> String {
+            "follows".into()
+        }
+        fn act(&mut self, _: &SeatView, moves: &mut Moves, _: &mut Pcg64Mcg) -> Action {
+            moves.all()[0]
+        }
+        fn follower(&mut self) -> Option<&mut dyn Follower> {
+            Some(&mut self.0)
+        }
+    }
+
+    #[test]
+    fn the_default_inform_and_restart_reach_the_follower() {
+        let mut a = Follows(Counter::default());
+        a.restart();
+        a.inform(1, Action::Draw);
+        let mut w = Wrapped::new(Box::new(a), ());
+        Agent::<GameState>::restart(&mut w);
+        w.inform(0, Action::Draw);
+        assert!(Agent::<GameState>::follower(&mut w.inner).is_some());
+        let c = &w.inner.0;
+        assert_eq!(c.restarts, 2);
+        assert_eq!(c.informed, vec![(1, Action::Draw), (0, Action::Draw)]);
+    }
+
+    /// The searches keep a driver that follows the hand (its policy's
+    /// memory of the hand, the turn it is in): each names it, so the
+    /// default inform and restart reach it.
+    #[test]
+    fn every_search_forwards_inform_and_restart_to_its_driver() {
+        for name in ["ismcts", "pimc"] {
+            let mut a = name.parse::<AgentSpec>().unwrap().build();
+            assert!(a.follower().is_some(), "{name}");
+            let mut c = name.parse::<AgentSpec<ClassicState>>().unwrap().build();
+            assert!(c.follower().is_some(), "classic {name}");
+        }
+    }
 
     /// A meld phase during a pickup, before the rest is taken: no discard
     /// yet, so a search of one node finds no way to end the turn.

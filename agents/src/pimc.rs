@@ -23,7 +23,7 @@ use crate::search::{
     SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, Params};
-use crate::{Agent, Choice, Moves, Twins};
+use crate::{Agent, Choice, Follower, Moves, Twins};
 use kanaszta_engine::{Action, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -215,12 +215,8 @@ impl Agent for PimcAgent {
         PimcParams::NAME.into()
     }
 
-    fn restart(&mut self) {
-        self.driver.restart();
-    }
-
-    fn inform(&mut self, player: usize, action: Action) {
-        self.driver.inform(player, action);
+    fn follower(&mut self) -> Option<&mut dyn Follower> {
+        Some(&mut self.driver)
     }
 
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {

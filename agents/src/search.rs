@@ -48,8 +48,8 @@
 
 use crate::eval::least_useful_discard;
 use crate::random::RandomParams;
-use crate::spec::AgentSpec;
-use crate::{Agent, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams, Twins};
+use crate::spec::{AgentSpec, ParamValueError};
+use crate::{Agent, Follower, GreedyParams, MoveBuf, Moves, RulesAgent, RulesParams, Twins};
 use kanaszta_engine::{
     score_table, tax, Action, Card, CardSet, GameState, GoingOut, Phase, SeatView,
 };
@@ -93,12 +93,12 @@ impl Rollout {
     pub const ACCEPTS: &'static str = "random|greedy|rules";
 
     /// Parses a rollout name.
-    pub fn parse(value: &str) -> Result<Rollout, String> {
+    pub fn parse(value: &str) -> Result<Rollout, ParamValueError> {
         match value {
             "random" => Ok(Rollout::Random),
             "greedy" => Ok(Rollout::Greedy),
             "rules" => Ok(Rollout::Rules),
-            _ => Err(format!("expected one of {}", Rollout::ACCEPTS)),
+            _ => Err(ParamValueError::OneOf(Rollout::ACCEPTS)),
         }
     }
 
@@ -981,6 +981,15 @@ impl Driver {
     /// Passes an observed action to the policy.
     pub fn inform(&mut self, player: usize, action: Action) {
         self.policy.inform(player, action);
+    }
+}
+
+impl Follower for Driver {
+    fn inform(&mut self, player: usize, action: Action) {
+        Driver::inform(self, player, action);
+    }
+    fn restart(&mut self) {
+        Driver::restart(self);
     }
 }
 

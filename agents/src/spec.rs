@@ -97,7 +97,8 @@ number!(false; f32, f64);
 
 /// How a parameter's text becomes its value, for
 /// [`agent_params!`](crate::agent_params): any `Fn(&str) -> Result<T,
-/// String>`, or a [`range`], which also tells its [`Bounds`].
+/// E>` with `E` displayed as what is accepted (a `String`, a
+/// [`ParamValueError`]), or a [`range`], which also tells its [`Bounds`].
 pub trait ParseParam<T> {
     /// The value of `text`, or what is accepted.
     fn parse_param(&self, text: &str) -> Result<T, String>;
@@ -107,9 +108,9 @@ pub trait ParseParam<T> {
     }
 }
 
-impl<T, F: Fn(&str) -> Result<T, String>> ParseParam<T> for F {
+impl<T, E: fmt::Display, F: Fn(&str) -> Result<T, E>> ParseParam<T> for F {
     fn parse_param(&self, text: &str) -> Result<T, String> {
-        self(text)
+        self(text).map_err(|e| e.to_string())
     }
 }
 
@@ -122,7 +123,7 @@ pub struct NumberRange<T> {
 
 impl<T: Number> ParseParam<T> for NumberRange<T> {
     fn parse_param(&self, text: &str) -> Result<T, String> {
-        parse_in(text, self.lo, self.hi)
+        parse_in(text, self.lo, self.hi).map_err(|e| e.to_string())
     }
     fn bounds(&self) -> Option<Bounds> {
         Some(Bounds {
@@ -338,7 +339,7 @@ pub fn range<T: Number>(lo: T, hi: T) -> NumberRange<T> {
 
 /// The parser of an on/off parameter, for
 /// [`agent_params!`](crate::agent_params): [`parse_switch`].
-pub fn switch(value: &str) -> Result<bool, String> {
+pub fn switch(value: &str) -> Result<bool, ParamValueError> {
     parse_switch(value)
 }
 
@@ -767,13 +768,44 @@ impl<G: Family> fmt::Display for AgentSpec<G> {
 }
 
 /// Parses an on/off parameter (`on`, `off`; also `1`, `0`, `true`, `false`).
-pub fn parse_switch(value: &str) -> Result<bool, String> {
+pub fn parse_switch(value: &str) -> Result<bool, ParamValueError> {
     match value {
         "on" | "1" | "true" => Ok(true),
         "off" | "0" | "false" => Ok(false),
-        _ => Err("expected on or off".into()),
+        _ => Err(ParamValueError::Switch),
     }
 }
+
+/// A parameter's value refused: what is accepted (the spec's error names
+/// the agent, the parameter and the value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValueError {
+    /// Not `on` or `off` ([`parse_switch`]).
+    Switch,
+    /// Not a number from `lo` to `hi` ([`parse_in`]), the bounds as text.
+    Range {
+        /// The least value accepted.
+        lo: String,
+        /// The greatest value accepted.
+        hi: String,
+    },
+    /// None of the names accepted, e.g. `random|greedy|rules`.
+    OneOf(&'static str),
+}
+
+impl fmt::Display for ParamValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValueError::Switch => f.write_str("expected on or off"),
+            ParamValueError::Range { lo, hi } => {
+                write!(f, "expected a number from {lo} to {hi}")
+            }
+            ParamValueError::OneOf(accepts) => write!(f, "expected one of {accepts}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamValueError {}
 
 /// An on/off parameter as text.
 pub fn switch_text(on: bool) -> String {
@@ -781,19 +813,39 @@ pub fn switch_text(on: bool) -> String {
 }
 
 /// Parses a number parameter in `lo..=hi`.
-pub fn parse_in<T>(value: &str, lo: T, hi: T) -> Result<T, String>
+pub fn parse_in<T>(value: &str, lo: T, hi: T) -> Result<T, ParamValueError>
 where
     T: FromStr + PartialOrd + fmt::Display + Copy,
 {
     match value.parse::<T>() {
         Ok(v) if v >= lo && v <= hi => Ok(v),
-        _ => Err(format!("expected a number from {lo} to {hi}")),
+        _ => Err(ParamValueError::Range {
+            lo: lo.to_string(),
+            hi: hi.to_string(),
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn value_errors_are_typed_and_say_what_is_accepted() {
+        assert_eq!(parse_switch("maybe"), Err(ParamValueError::Switch));
+        assert_eq!(parse_switch("off"), Ok(false));
+        let e = parse_in("200", 0.0, 100.0).unwrap_err();
+        assert_eq!(
+            e,
+            ParamValueError::Range {
+                lo: "0".into(),
+                hi: "100".into()
+            }
+        );
+        assert_eq!(e.to_string(), "expected a number from 0 to 100");
+        let e = crate::search::Rollout::parse("zz").unwrap_err();
+        assert_eq!(e.to_string(), "expected one of random|greedy|rules");
+    }
 
     #[test]
     fn every_agent_name_parses_and_prints_bare() {

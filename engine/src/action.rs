@@ -175,7 +175,8 @@ impl FromStr for Action {
             "heart" => arity(1).map(|_| Action::LayHeartAce),
             "reset" => arity(1).map(|_| Action::Reset),
             "lay" => {
-                let cards = CardSet::parse(&words[1..].join(" ")).map_err(|e| bad(&e))?;
+                let cards =
+                    CardSet::parse(&words[1..].join(" ")).map_err(|e| bad(&e.to_string()))?;
                 if cards.is_empty() {
                     return Err(bad("lay needs cards"));
                 }
@@ -207,7 +208,8 @@ impl FromStr for Action {
                 if words.len() < 3 {
                     return Err(bad("expected convert G CARDS"));
                 }
-                let naturals = CardSet::parse(&words[2..].join(" ")).map_err(|e| bad(&e))?;
+                let naturals =
+                    CardSet::parse(&words[2..].join(" ")).map_err(|e| bad(&e.to_string()))?;
                 Ok(Action::Convert {
                     group: group(words[1])?,
                     naturals,

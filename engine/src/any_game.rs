@@ -342,7 +342,7 @@ impl AnyGame {
             Hand::Classic(_) => text
                 .parse::<ClassicAction>()
                 .map(AnyAction::Classic)
-                .map_err(AnyError::Parse),
+                .map_err(|e| AnyError::Parse(e.to_string())),
         }
     }
 

@@ -5,7 +5,7 @@
 //! bit of `hi` "two copies" (`hi ⊆ lo` always). Jokers (8 in the pack) are a
 //! count. Rank counts are two popcounts against a constant nibble mask.
 
-use crate::card::{Card, Rank, Suit};
+use crate::card::{Card, ParseCardError, Rank, Suit};
 use std::fmt;
 
 const SUITED: u64 = (1u64 << 52) - 1;
@@ -321,19 +321,40 @@ impl CardSet {
     }
 
     /// Parses space- or comma-separated card notation (`"8D 8S 2C"`).
-    pub fn parse(text: &str) -> Result<CardSet, String> {
+    pub fn parse(text: &str) -> Result<CardSet, ParseCardSetError> {
         let mut s = CardSet::EMPTY;
         for tok in text.split([' ', ',']).filter(|t| !t.is_empty()) {
-            let c: Card = tok.parse().map_err(|e| format!("{e}"))?;
+            let c: Card = tok.parse().map_err(ParseCardSetError::Card)?;
             if !s.insert(c) {
-                return Err(format!(
-                    "card {c} appears more often than the pack holds (2 of each suited card, 8 jokers)"
-                ));
+                return Err(ParseCardSetError::TooMany(c));
             }
         }
         Ok(s)
     }
 }
+
+/// Why card text ([`CardSet::parse`]) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseCardSetError {
+    /// A word that is not a card.
+    Card(ParseCardError),
+    /// A card given more often than the pack holds it.
+    TooMany(Card),
+}
+
+impl fmt::Display for ParseCardSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseCardSetError::Card(e) => write!(f, "{e}"),
+            ParseCardSetError::TooMany(c) => write!(
+                f,
+                "card {c} appears more often than the pack holds (2 of each suited card, 8 jokers)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseCardSetError {}
 
 impl fmt::Display for CardSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -445,7 +466,9 @@ mod tests {
 
     #[test]
     fn parse_errors_say_what_is_wrong() {
-        assert!(CardSet::parse("8D 8D 8D").unwrap_err().contains("8D"));
-        assert!(CardSet::parse("8X").unwrap_err().contains("8X"));
+        let e = CardSet::parse("8D 8D 8D").unwrap_err();
+        assert_eq!(e, ParseCardSetError::TooMany("8D".parse().unwrap()));
+        assert!(e.to_string().contains("8D"));
+        assert!(CardSet::parse("8X").unwrap_err().to_string().contains("8X"));
     }
 }

@@ -53,7 +53,7 @@ mod test_util;
 pub use action::{Action, ParseActionError};
 pub use any_game::{AnyAction, AnyError, AnyGame, AnyScore};
 pub use card::{Card, ParseCardError, Rank, Suit};
-pub use card_set::{rank_mask, CardSet};
+pub use card_set::{rank_mask, CardSet, ParseCardSetError};
 pub use classic_encode::CLASSIC_OBS_LEN;
 pub use classic_ids::CLASSIC_ACTION_IDS;
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};

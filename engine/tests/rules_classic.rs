@@ -788,10 +788,9 @@ fn actions_round_trip_in_notation() {
     ] {
         assert_eq!(act(s).to_string(), s);
     }
-    assert!("lay"
-        .parse::<ClassicAction>()
-        .unwrap_err()
-        .contains("actions are"));
+    let e = "lay".parse::<ClassicAction>().unwrap_err();
+    assert_eq!(e.action, "lay");
+    assert!(e.to_string().contains("actions are"));
 }
 
 /// Every `C-<n>` identifier of RULES.md is named by a test of this file

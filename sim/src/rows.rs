@@ -3,7 +3,7 @@
 //! the same code so a merged file is byte-identical to a single run's.
 //! sim/CSV.md documents every column.
 
-use kanaszta_engine::Rules;
+use kanaszta_engine::{Rules, RulesError};
 
 /// The deficit from which a won match counts as a comeback.
 pub const COMEBACK: i32 = 2_000;
@@ -301,10 +301,10 @@ pub fn rule_values(rules: &Rules) -> std::sync::Arc<[String]> {
 }
 
 /// Rebuilds rules from the `rule_*` cells of a row.
-pub fn rules_from_values(values: &[String]) -> Result<Rules, String> {
+pub fn rules_from_values(values: &[String]) -> Result<Rules, RulesError> {
     let mut r = Rules::default();
     for (k, v) in rule_keys().iter().zip(values) {
-        r.set(k, v).map_err(|e| e.to_string())?;
+        r.set(k, v)?;
     }
     Ok(r)
 }

@@ -14,7 +14,7 @@ use crate::generic::pimc::Pimc;
 use crate::generic::Policy;
 use crate::search::Rollout;
 use crate::spec::range;
-use crate::Agent;
+use crate::{Agent, Follower};
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand_pcg::Pcg64Mcg;
 
@@ -177,12 +177,8 @@ impl Agent<ClassicState> for ClassicIsmcts {
         self.search.search(view, moves.all(), rng)
     }
 
-    fn inform(&mut self, player: usize, action: ClassicAction) {
-        self.search.inform(player, action);
-    }
-
-    fn restart(&mut self) {
-        self.search.restart();
+    fn follower(&mut self) -> Option<&mut dyn Follower<ClassicState>> {
+        Some(&mut self.search)
     }
 }
 
@@ -227,11 +223,7 @@ impl Agent<ClassicState> for ClassicPimc {
         self.search.search(view, moves.all(), rng)
     }
 
-    fn inform(&mut self, player: usize, action: ClassicAction) {
-        self.search.inform(player, action);
-    }
-
-    fn restart(&mut self) {
-        self.search.restart();
+    fn follower(&mut self) -> Option<&mut dyn Follower<ClassicState>> {
+        Some(&mut self.search)
     }
 }

@@ -255,3 +255,12 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
         best.map_or(legal[0], |(_, _, a)| a)
     }
 }
+
+impl<G: crate::Family, P: Policy<G>> crate::Follower<G> for Ismcts<G, P> {
+    fn inform(&mut self, player: usize, action: G::Action) {
+        Ismcts::inform(self, player, action);
+    }
+    fn restart(&mut self) {
+        Ismcts::restart(self);
+    }
+}

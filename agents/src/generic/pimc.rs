@@ -98,3 +98,12 @@ impl<G: Game, P: Policy<G>> Pimc<G, P> {
         legal[best]
     }
 }
+
+impl<G: crate::Family, P: Policy<G>> crate::Follower<G> for Pimc<G, P> {
+    fn inform(&mut self, player: usize, action: G::Action) {
+        Pimc::inform(self, player, action);
+    }
+    fn restart(&mut self) {
+        Pimc::restart(self);
+    }
+}

@@ -176,19 +176,33 @@ impl fmt::Display for Kind {
 }
 
 impl FromStr for Kind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Kind, String> {
+    type Err = ParseKindError;
+    fn from_str(s: &str) -> Result<Kind, ParseKindError> {
         let u = s.trim().to_ascii_uppercase();
         let u = if u == "10" { "T".to_string() } else { u };
         Kind::ALL
             .iter()
             .copied()
             .find(|k| k.name() == u)
-            .ok_or_else(|| {
-                format!("bad kind `{s}`: expected 4-9, T, J, Q, K, A, 3 (a black three), 2 or JK")
-            })
+            .ok_or_else(|| ParseKindError(s.to_string()))
     }
 }
+
+/// Text that is no classic card kind (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseKindError(pub String);
+
+impl fmt::Display for ParseKindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad kind `{}`: expected 4-9, T, J, Q, K, A, 3 (a black three), 2 or JK",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseKindError {}
 
 /// Which meld of a side a meld action is about (C-20: one meld per natural
 /// rank; black-three melds and wild canastas aside).
@@ -328,7 +342,7 @@ fn parse_key(w: &str) -> Result<MeldKey, String> {
         "3" => Ok(MeldKey::BlackThrees),
         "W" | "w" => Ok(MeldKey::Wilds),
         _ => {
-            let k: Kind = w.parse()?;
+            let k: Kind = w.parse().map_err(|e: ParseKindError| e.to_string())?;
             if k.rank().is_some() {
                 Ok(MeldKey::Rank(k))
             } else {
@@ -338,18 +352,37 @@ fn parse_key(w: &str) -> Result<MeldKey, String> {
     }
 }
 
-impl FromStr for ClassicAction {
-    type Err = String;
+/// Why action text ([`ClassicAction`]'s `FromStr`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseClassicActionError {
+    /// The text, trimmed.
+    pub action: String,
+    /// What was wrong with it.
+    pub reason: String,
+}
 
-    fn from_str(s: &str) -> Result<ClassicAction, String> {
+impl fmt::Display for ParseClassicActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad action `{}`: {}; actions are: ask, yes, no, draw, turned, take KEY N T J, rest, lay KEY N T J, extend RANK KIND, takeback KEY, reset, discard KIND, end, endhand",
+            self.action, self.reason
+        )
+    }
+}
+
+impl std::error::Error for ParseClassicActionError {}
+
+impl FromStr for ClassicAction {
+    type Err = ParseClassicActionError;
+
+    fn from_str(s: &str) -> Result<ClassicAction, ParseClassicActionError> {
         let w: Vec<&str> = s.split_whitespace().collect();
-        let bad = |why: String| {
-            format!(
-                "bad action `{}`: {why}; actions are: ask, yes, no, draw, turned, take KEY N T J, rest, lay KEY N T J, extend RANK KIND, takeback KEY, reset, discard KIND, end, endhand",
-                s.trim()
-            )
+        let bad = |why: String| ParseClassicActionError {
+            action: s.trim().to_string(),
+            reason: why,
         };
-        let counts = |a: &[&str]| -> Result<Counts, String> {
+        let counts = |a: &[&str]| -> Result<Counts, ParseClassicActionError> {
             if a.len() != 3 {
                 return Err(bad("expected three counts: naturals, 2s, jokers".into()));
             }
@@ -393,13 +426,17 @@ impl FromStr for ClassicAction {
             }
             Some("extend") => {
                 one(3)?;
-                let rank: Kind = w[1].parse().map_err(bad)?;
+                let rank: Kind = w[1]
+                    .parse()
+                    .map_err(|e: ParseKindError| bad(e.to_string()))?;
                 if rank.rank().is_none() {
                     return Err(bad("a meld to extend is of a rank 4-A".into()));
                 }
                 Ok(ClassicAction::Extend {
                     rank,
-                    kind: w[2].parse().map_err(bad)?,
+                    kind: w[2]
+                        .parse()
+                        .map_err(|e: ParseKindError| bad(e.to_string()))?,
                 })
             }
             Some("takeback") => {
@@ -410,7 +447,10 @@ impl FromStr for ClassicAction {
             }
             Some("discard") => {
                 one(2)?;
-                Ok(ClassicAction::Discard(w[1].parse().map_err(bad)?))
+                Ok(ClassicAction::Discard(
+                    w[1].parse()
+                        .map_err(|e: ParseKindError| bad(e.to_string()))?,
+                ))
             }
             _ => Err(bad("unknown action".into())),
         }

@@ -40,7 +40,7 @@ mod state;
 pub mod testing;
 mod view;
 
-pub use action::{ClassicAction, Counts, Kind, MeldKey};
+pub use action::{ClassicAction, Counts, Kind, MeldKey, ParseClassicActionError, ParseKindError};
 pub use matches::{ClassicMatch, ClassicMatchResult};
 pub use position::{is_classic_position, ClassicPosition};
 pub use rules::{
@@ -48,7 +48,7 @@ pub use rules::{
     PickupRule, WildLimit, WildTop, CLASSIC_PRESETS,
 };
 pub use score::ClassicScore;
-pub use setup::ClassicSetup;
+pub use setup::{ClassicSetup, ClassicSetupError};
 pub use state::{
     classic_pack, kind_counts, value_of, ClassicEnd, ClassicPhase, ClassicPickup, ClassicState,
     SideTable, CLASSIC_MAX_PACK, CLASSIC_MAX_PLAYERS, CLASSIC_MAX_UNDOS,

@@ -1,10 +1,51 @@
 //! [`ClassicSetup`]: a position laid out by hand (for tests, examples and
 //! tools), checked into a [`ClassicState`] only through a `Result`.
 
-use super::rules::ClassicRules;
+use super::rules::{ClassicRules, ClassicRulesError};
 use super::state::*;
 use crate::card::Card;
 use crate::card_set::CardSet;
+use std::fmt;
+
+/// Why a [`ClassicSetup`] is no position ([`ClassicSetup::into_state`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassicSetupError {
+    /// The rules refused.
+    Rules(ClassicRulesError),
+    /// Not a hand per player, a table per side and a current player.
+    Shape,
+    /// The hands and tables hold more copies of a card than the pack.
+    TooManyCopies,
+    /// A card of the pile or stock given more often than the pack holds.
+    TooMany(Card),
+    /// Cards that are not in this pack.
+    NotInPack,
+    /// The state built breaks an invariant (what was broken).
+    Invariant(String),
+}
+
+impl fmt::Display for ClassicSetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClassicSetupError::Rules(e) => write!(f, "{e}"),
+            ClassicSetupError::Shape => f.write_str(
+                "a setup needs a hand per player, a table per side and a current player",
+            ),
+            ClassicSetupError::TooManyCopies => {
+                f.write_str("more copies of a card than the pack holds")
+            }
+            ClassicSetupError::TooMany(c) => {
+                write!(f, "card {c} appears more often than the pack holds")
+            }
+            ClassicSetupError::NotInPack => {
+                f.write_str("cards that are not in this pack (six jokers need jokers=6)")
+            }
+            ClassicSetupError::Invariant(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ClassicSetupError {}
 
 /// An unchecked position at the start of a player's turn: hands, the
 /// sides' tables, the pile (bottom first) and the stock (top last); the
@@ -44,35 +85,33 @@ impl ClassicSetup {
 
     /// The state, with the current player's turn begun (his red threes
     /// laid and replaced); an error if the cards are not those of the pack.
-    pub fn into_state(self) -> Result<ClassicState, String> {
+    pub fn into_state(self) -> Result<ClassicState, ClassicSetupError> {
         let r = self.rules;
-        r.validate().map_err(|e| e.to_string())?;
+        r.validate().map_err(ClassicSetupError::Rules)?;
         let n = r.players as usize;
         if self.hands.len() != n || self.tables.len() != r.sides() || self.current >= n {
-            return Err(
-                "a setup needs a hand per player, a table per side and a current player".into(),
-            );
+            return Err(ClassicSetupError::Shape);
         }
         let mut g = ClassicState::new(r, 0, self.dealer, self.totals);
         let mut used = CardSet::EMPTY;
         for h in &self.hands {
             used = used
                 .checked_add(*h)
-                .ok_or("more copies of a card than the pack holds")?;
+                .ok_or(ClassicSetupError::TooManyCopies)?;
         }
         for t in &self.tables {
             used = used
                 .checked_add(t.all())
-                .ok_or("more copies of a card than the pack holds")?;
+                .ok_or(ClassicSetupError::TooManyCopies)?;
         }
         for c in self.pile.iter().chain(self.stock_top.iter()) {
             if !used.insert(*c) {
-                return Err(format!("card {c} appears more often than the pack holds"));
+                return Err(ClassicSetupError::TooMany(*c));
             }
         }
         let rest = classic_pack(r.jokers)
             .checked_sub(used)
-            .ok_or("cards that are not in this pack (six jokers need jokers=6)")?;
+            .ok_or(ClassicSetupError::NotInPack)?;
         g.hands = [CardSet::EMPTY; 6];
         g.hands[..n].copy_from_slice(&self.hands);
         g.known = [CardSet::EMPTY; 6];
@@ -95,7 +134,7 @@ impl ClassicSetup {
             g.melded_before[p] = g.tables[r.side_of(p)].has_melds();
         }
         g.begin_turn(self.current);
-        g.check_invariants()?;
+        g.check_invariants().map_err(ClassicSetupError::Invariant)?;
         Ok(g)
     }
 }

@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 fn parse(text: &str) -> Result<ClassicAction, CliError> {
-    text.parse::<ClassicAction>().map_err(CliError::Input)
+    text.parse::<ClassicAction>()
+        .map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// `legal`: the legal actions in classic notation.

@@ -337,13 +337,16 @@ impl ClassicSession {
                             self.legal.len()
                         )),
                     },
-                    Err(_) => line.parse::<ClassicAction>().and_then(|a| {
-                        let mut probe = self.state.clone();
-                        probe
-                            .apply(a)
-                            .map(|()| a)
-                            .map_err(|e| format!("illegal: {a}: {e}"))
-                    }),
+                    Err(_) => line
+                        .parse::<ClassicAction>()
+                        .map_err(|e| e.to_string())
+                        .and_then(|a| {
+                            let mut probe = self.state.clone();
+                            probe
+                                .apply(a)
+                                .map(|()| a)
+                                .map_err(|e| format!("illegal: {a}: {e}"))
+                        }),
                 };
                 match chosen {
                     Ok(a) => {
