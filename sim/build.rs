@@ -37,9 +37,13 @@ fn main() {
         let mut watch = vec![dir.join("HEAD")];
         if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
             let common = PathBuf::from(common);
-            watch.push(common.join("packed-refs"));
-            if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-                watch.push(common.join(head));
+            // The branch's loose ref when it has one; packed-refs only
+            // when the ref lives there, so that packing or deleting other
+            // branches does not relink the binary.
+            let loose = git(&["symbolic-ref", "-q", "HEAD"]).map(|head| common.join(head));
+            match loose {
+                Some(path) if path.exists() => watch.push(path),
+                _ => watch.push(common.join("packed-refs")),
             }
         }
         for path in watch.iter().filter(|p| p.exists()) {
