@@ -4,13 +4,14 @@
 //! command line's `play` seeds and scores its hands. The only file of the
 //! module that uses the agents crate.
 
-use crate::stats::{wilson, Tally};
+use crate::stats::Tally;
 use crate::{make_rules, to_py, Game};
 use kanaszta_agents::classic::play::play_classic_hand;
 use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::{play_hand, seat_rng, Agent as DecoratedAgent, AgentSpec, MoveBuf};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicRules, ClassicState};
 use kanaszta_engine::{seed, AnyAction, AnyGame, GameState, Rules};
+use kanaszta_sim::stats::wilson;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -561,7 +562,7 @@ pub fn evaluate<'py>(
     d.set_item("wins", t.wins)?;
     d.set_item("ties", t.ties)?;
     d.set_item("errors", t.errors)?;
-    d.set_item("deals", t.diff.n)?;
+    d.set_item("deals", t.diff.n())?;
     d.set_item(
         "win_rate",
         wilson(t.wins as f64 + t.ties as f64 / 2.0, t.hands as f64),
