@@ -62,7 +62,7 @@ fn aggregate_groups_hand_rows_by_starter() {
     );
     refused(
         &["aggregate", s(&hands), "--where", "agent"],
-        &["no comparison", "COL<=N"],
+        &["no comparison", "COL<=VALUE"],
     );
     refused(&["aggregate", s(&d.join("missing.csv"))], &["cannot read"]);
     std::fs::write(d.join("bad.csv"), "a,b\n1,2,3\n").unwrap();
