@@ -171,7 +171,14 @@ fn match_sweep_reports_comebacks_lead_changes_and_tax() {
         "--out",
         s(&d),
     ]);
-    for needle in ["lead ch.", "comebacks [95%]", "tax A/m", "trailed by 2,000"] {
+    for needle in [
+        "lead ch. [95%]",
+        "comebacks [95%]",
+        "tax A/m [95%]",
+        "tax B/m [95%]",
+        "trailed by 2,000",
+        "sim/CSV.md",
+    ] {
         assert!(out.contains(needle), "{needle}:\n{out}");
     }
     let (h, rows) = common::table(&d.join("sweep.csv"));
@@ -209,5 +216,38 @@ fn match_sweep_reports_comebacks_lead_changes_and_tax() {
             "series {series}"
         );
         assert_eq!(f(r, "a_mean_tax_paid") > 0.0, tax_on, "series {series}");
+        // The screen's row gives the same means with their intervals.
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("tax={}", r[common::col(&h, "tax")])))
+            .unwrap_or_else(|| panic!("no row of series {series}:\n{out}"));
+        let three = |m: &str, lo: &str, hi: &str, d: usize| {
+            format!("{:.d$} [{:.d$}, {:.d$}]", f(r, m), f(r, lo), f(r, hi))
+        };
+        let margin = format!(
+            "{:+.0} [{:+.0}, {:+.0}]",
+            f(r, "mean_diff"),
+            f(r, "mean_diff_lo"),
+            f(r, "mean_diff_hi")
+        );
+        for cell in [
+            three("mean_lead_changes", "lead_changes_lo", "lead_changes_hi", 2),
+            three(
+                "a_mean_tax_paid",
+                "a_mean_tax_paid_lo",
+                "a_mean_tax_paid_hi",
+                0,
+            ),
+            three(
+                "b_mean_tax_paid",
+                "b_mean_tax_paid_lo",
+                "b_mean_tax_paid_hi",
+                0,
+            ),
+            margin,
+        ] {
+            assert!(line.contains(&cell), "{cell} not in\n{line}");
+        }
+        assert!(!line.ends_with(' '), "no trailing blanks: {line:?}");
     }
 }
