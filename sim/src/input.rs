@@ -319,9 +319,14 @@ impl Filter {
             text: text.to_string(),
             why: why.to_string(),
         };
-        let at = text
-            .find(['=', '!', '<', '>'])
-            .ok_or_else(|| bad("no comparison"))?;
+        // `--where lead>=2000` unquoted reaches us as `lead`: the shell
+        // took `>` for a redirection.
+        let at = text.find(['=', '!', '<', '>']).ok_or_else(|| {
+            bad(&format!(
+                "no comparison (a shell takes an unquoted `<` or `>` for a redirection: \
+                 quote the condition, e.g. --where '{text}>=2000')"
+            ))
+        })?;
         let col = text[..at].trim();
         if col.is_empty() {
             return Err(bad("no column before the comparison"));

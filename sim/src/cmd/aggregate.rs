@@ -29,7 +29,8 @@ pub struct AggregateArgs {
     cols: Vec<String>,
     /// Keep only rows that pass this condition (repeatable; all must
     /// pass): COL=VALUE, COL!=VALUE, COL<VALUE, COL<=VALUE, COL>VALUE or
-    /// COL>=VALUE, e.g. `--where lead_before<=-2000`: as numbers when the
+    /// COL>=VALUE, e.g. `--where 'lead_before<=-2000'` (quoted: a shell
+    /// takes `<` and `>` for redirections): as numbers when the
     /// cell and VALUE both are (a cell that is not a number passes no
     /// `<`, `>` against a number), else as text (`true`/`false` also match
     /// 1/0).
@@ -402,6 +403,8 @@ mod tests {
             1,
             "none > m as text; numbers too are text here"
         );
+        let e = Filter::parse("lead").unwrap_err().to_string();
+        assert!(e.contains("quote the condition"), "{e}");
         for bad in ["lead", "lead<", "<=3", "lead!3", "lead>=inf", "lead=<3"] {
             let e = Filter::parse(bad).unwrap_err().to_string();
             assert!(
