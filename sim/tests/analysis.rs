@@ -251,3 +251,87 @@ fn match_sweep_reports_comebacks_lead_changes_and_tax() {
         assert!(!line.ends_with(' '), "no trailing blanks: {line:?}");
     }
 }
+
+/// The words of a shell line: blanks split, single quotes group (the
+/// examples use nothing else).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    assert!(!quoted, "an unclosed quote in {line}");
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// docs/BALANCE.md's recipe runs as written (on 4 matches a setting, not
+/// 500), in one directory, in its order: the sweeps show the comebacks,
+/// lead changes and tax with intervals, the aggregates read their rows
+/// with `--where` comparisons. Its conditions are quoted, as a shell
+/// needs them.
+#[test]
+fn the_balance_recipe_of_the_docs_runs() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/BALANCE.md"))
+        .expect("read docs/BALANCE.md");
+    assert!(
+        doc.contains("trailed by 2,000"),
+        "the doc defines a comeback"
+    );
+    let d = tmp("balance-doc");
+    let mut lines = Vec::new();
+    for block in doc.split("```sh\n").skip(1) {
+        let body = block.split("```").next().unwrap();
+        lines.extend(body.lines().filter(|l| !l.trim().is_empty()));
+    }
+    assert_eq!(lines.len(), 4, "two sweeps and two aggregates: {lines:?}");
+    for line in lines {
+        let mut w = shell_words(line);
+        assert_eq!(w.remove(0), "kanaszta", "{line}");
+        for x in w.iter_mut() {
+            if x.contains('<') || x.contains('>') {
+                assert!(line.contains(&format!("'{x}'")), "unquoted `{x}` in {line}");
+            }
+            if x.starts_with("runs/") {
+                *x = d.join(&**x).display().to_string();
+            }
+            if x == "500" {
+                *x = "4".into();
+            }
+        }
+        let args: Vec<&str> = w.iter().map(String::as_str).collect();
+        let out = ok(&args);
+        if args[0] == "sweep" {
+            for needle in [
+                "comebacks [95%]",
+                "lead ch. [95%]",
+                "tax A/m [95%]",
+                "A − B [95%]",
+            ] {
+                assert!(out.contains(needle), "{needle} not in:\n{out}");
+            }
+        } else {
+            assert!(out.starts_with("rule_tax,column,n,mean,"), "{line}:\n{out}");
+            assert!(
+                out.contains("\non,won,") || out.contains("\noff,won,"),
+                "{out}"
+            );
+        }
+    }
+}
