@@ -622,6 +622,14 @@ pub fn sweep<R: StoredRules, S: SeriesSummary>(
             "tax A/m",
             "points the tax took (D-15) from agent A's positive hands per match, 95% interval; tax B/m: from agent B".into(),
         ));
+        if a == b && manifest.paired {
+            // A deterministic agent plays the swapped game of a deal as
+            // the first one mirrored: the pooled count holds it twice.
+            l.push((
+                "one agent",
+                format!("{a} on both sides on paired deals: if it is deterministic, each deal's second game mirrors the first and the comebacks count every match twice, their interval too narrow; --unpaired counts each once")
+            ));
+        }
     }
     legend(text, &l);
     if let Some(dir) = dir {

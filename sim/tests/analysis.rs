@@ -326,6 +326,32 @@ fn the_balance_recipe_of_the_docs_runs() {
             ] {
                 assert!(out.contains(needle), "{needle} not in:\n{out}");
             }
+            // rules v rules on paired deals would count each mirrored
+            // match twice, and says so; unpaired it need not.
+            assert!(!out.contains("count every match twice"), "{out}");
+            if args.contains(&"--unpaired") {
+                let dir = d.join("paired").display().to_string();
+                let mut paired: Vec<&str> = args.clone();
+                paired.retain(|x| *x != "--unpaired");
+                let last = paired.len() - 1;
+                paired[last] = &dir;
+                let out = ok(&paired);
+                assert!(out.contains("count every match twice"), "{out}");
+                let dir = d.join("play").display().to_string();
+                let play = [
+                    "play",
+                    "--a",
+                    "rules",
+                    "--b",
+                    "rules",
+                    "--matches",
+                    "4",
+                    "--out",
+                    &dir,
+                ];
+                let out = ok(&play);
+                assert!(out.contains("counts every match twice"), "{out}");
+            }
         } else {
             assert!(out.starts_with("rule_tax,column,n,mean,"), "{line}:\n{out}");
             assert!(
