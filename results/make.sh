@@ -30,8 +30,10 @@ ONLY=" ${*:-tax opening seat switches ladder anatomy classic} "
 want() { [[ "$ONLY" == *" $1 "* ]]; }
 # Raw runs go to $WORK when it is given (and stay there, for REUSE=1);
 # else to a temporary directory that is removed when the script ends.
+KEPT=1
 if [ -z "${WORK:-}" ]; then
     WORK=$(mktemp -d)
+    KEPT=0
     trap 'rm -rf "$WORK"' EXIT
 fi
 mkdir -p "$OUT"
@@ -426,4 +428,8 @@ partners classic-004 "$YARD" hands yardstick
 
 fi
 
-echo "done: $OUT (raw runs in $WORK)"
+if [ "$KEPT" = 1 ]; then
+    echo "done: $OUT (raw runs in $WORK)"
+else
+    echo "done: $OUT (raw runs removed; set WORK=DIR to keep them)"
+fi

@@ -247,11 +247,11 @@ pub fn cell_matches(cell: &str, want: &str) -> bool {
 /// How a `--where` condition compares a cell with its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
-    /// `COL=VALUE`: the same text (`true`/`false` match `1`/`0`).
+    /// `COL=VALUE`: equal (`true`/`false` match `1`/`0`).
     Eq,
-    /// `COL!=VALUE`: not the same text.
+    /// `COL!=VALUE`: not equal.
     Ne,
-    /// `COL<VALUE`: a number below.
+    /// `COL<VALUE`: below.
     Lt,
     /// `COL<=VALUE`.
     Le,
@@ -261,9 +261,38 @@ pub enum Compare {
     Ge,
 }
 
+impl Compare {
+    /// Whether a cell that stands `o` to the value passes.
+    fn passes(self, o: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        match self {
+            Compare::Eq => o == Equal,
+            Compare::Ne => o != Equal,
+            Compare::Lt => o == Less,
+            Compare::Le => o != Greater,
+            Compare::Gt => o == Greater,
+            Compare::Ge => o != Less,
+        }
+    }
+}
+
+/// How two texts compare as numbers, when both are: whole numbers exactly
+/// (a seed of 20 digits is not rounded to its neighbour), others as
+/// finite floating-point numbers.
+fn number_order(a: &str, b: &str) -> Option<std::cmp::Ordering> {
+    if let (Ok(x), Ok(y)) = (a.parse::<i128>(), b.parse::<i128>()) {
+        return Some(x.cmp(&y));
+    }
+    let num = |v: &str| v.parse::<f64>().ok().filter(|x| x.is_finite());
+    num(a)?.partial_cmp(&num(b)?)
+}
+
 /// One `--where` condition of `aggregate` and `plot`: a column, a
-/// comparison and a value. `=` and `!=` compare text; `<`, `<=`, `>` and
-/// `>=` compare numbers, and a cell that is not a number never passes them.
+/// comparison and a value. When the cell and the value are both numbers
+/// they compare as numbers (`-2500 < -2000`, `1.0 = 1`); else as text
+/// (`=` also matches `true`/`false` with `1`/`0`). A cell that is not a
+/// number never passes `<`, `<=`, `>`, `>=` against a number, so an empty
+/// cell is not "below -2000".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Filter {
     /// The column's name.
@@ -272,31 +301,38 @@ pub struct Filter {
     pub op: Compare,
     /// The value as written.
     pub value: String,
-    /// The value as a number, for `<`, `<=`, `>`, `>=`.
-    number: f64,
+    /// Whether the value is a number.
+    numeric: bool,
 }
 
 impl Filter {
     /// What `--where` accepts, for messages.
     pub const ACCEPTED: &'static str =
-        "COL=VALUE, COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N (e.g. `lead_before<=-2000`)";
+        "COL=VALUE, COL!=VALUE, COL<VALUE, COL<=VALUE, COL>VALUE or COL>=VALUE (e.g. \
+         `lead_before<=-2000`, `rule_tax!=off`), compared as numbers when the cell and VALUE \
+         both are, else as text";
 
-    /// Reads `COL=VALUE`, `COL!=VALUE`, `COL<N`, `COL<=N`, `COL>N` or
-    /// `COL>=N` (`==` is taken as `=`).
+    /// Reads `COL=VALUE`, `COL!=VALUE`, `COL<VALUE`, `COL<=VALUE`,
+    /// `COL>VALUE` or `COL>=VALUE` (`==` is taken as `=`).
     pub fn parse(text: &str) -> Result<Filter, BadFilter> {
         let bad = |why: &str| BadFilter {
             text: text.to_string(),
             why: why.to_string(),
         };
-        let at = text
-            .find(['=', '!', '<', '>'])
-            .ok_or_else(|| bad("no comparison"))?;
+        // `--where lead>=2000` unquoted reaches us as `lead`: the shell
+        // took `>` for a redirection.
+        let at = text.find(['=', '!', '<', '>']).ok_or_else(|| {
+            bad(&format!(
+                "no comparison (a shell takes an unquoted `<` or `>` for a redirection: \
+                 quote the condition, e.g. --where '{text}>=2000')"
+            ))
+        })?;
         let col = text[..at].trim();
         if col.is_empty() {
             return Err(bad("no column before the comparison"));
         }
         let rest = &text[at..];
-        let (op, len) = [
+        let (op, sym) = [
             ("==", Compare::Eq),
             ("!=", Compare::Ne),
             ("<=", Compare::Le),
@@ -307,39 +343,46 @@ impl Filter {
         ]
         .iter()
         .find(|(sym, _)| rest.starts_with(sym))
-        .map(|(sym, op)| (*op, sym.len()))
+        .map(|(sym, op)| (*op, *sym))
         .ok_or_else(|| bad("`!` must be followed by `=`"))?;
-        let value = rest[len..].trim().to_string();
-        let number = match op {
-            Compare::Eq | Compare::Ne => f64::NAN,
-            _ => value
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| bad(&format!("`{value}` is not a number to compare with")))?,
+        let value = rest[sym.len()..].trim().to_string();
+        let ordered = !matches!(op, Compare::Eq | Compare::Ne);
+        if ordered && value.is_empty() {
+            return Err(bad(&format!("no value after `{sym}`")));
+        }
+        if value.starts_with(['=', '<', '>', '!']) {
+            return Err(bad(&format!("`{sym}{}` is not a comparison", &value[..1])));
+        }
+        // `inf` and `NaN` read as numbers but order nothing: a slip, not
+        // a text to compare with.
+        let numeric = match value.parse::<f64>() {
+            Ok(v) if v.is_finite() => true,
+            Ok(_) => return Err(bad(&format!("`{value}` is not a finite number"))),
+            Err(_) => false,
         };
         Ok(Filter {
             col: col.to_string(),
             op,
             value,
-            number,
+            numeric,
         })
     }
 
     /// Whether `cell` passes the condition.
     pub fn matches(&self, cell: &str) -> bool {
-        let cmp = |f: fn(f64, f64) -> bool| {
-            cell.trim()
-                .parse::<f64>()
-                .is_ok_and(|x| !x.is_nan() && f(x, self.number))
-        };
+        let c = cell.trim();
+        if self.numeric {
+            if let Some(o) = number_order(c, &self.value) {
+                return self.op.passes(o);
+            }
+        }
         match self.op {
-            Compare::Eq => cell_matches(cell, &self.value),
-            Compare::Ne => !cell_matches(cell, &self.value),
-            Compare::Lt => cmp(|x, v| x < v),
-            Compare::Le => cmp(|x, v| x <= v),
-            Compare::Gt => cmp(|x, v| x > v),
-            Compare::Ge => cmp(|x, v| x >= v),
+            Compare::Eq => cell_matches(c, &self.value),
+            Compare::Ne => !cell_matches(c, &self.value),
+            // A number's order against a text cell would be an accident
+            // of the characters: no such cell passes.
+            _ if self.numeric => false,
+            op => op.passes(c.cmp(self.value.as_str())),
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::error::quiet_pipe;
 use crate::error::CliError;
 use crate::run::{CsvFile, Manifest, Mode, RunResult, StoredRules};
 use crate::signals;
-use crate::stats::{bradley_terry, fmt_opt, legend, num3, pct3, push3, SeriesStats};
+use crate::stats::{bradley_terry, fmt_opt, legend, mean3, num3, pct3, push3, SeriesStats};
 use crate::EXIT_GAME_ERRORS;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -505,8 +505,8 @@ pub fn sweep<R: StoredRules, S: SeriesSummary>(
     if balance {
         let _ = write!(
             text,
-            "  {:>8}  {:<22}  {:>7}  {:>7}",
-            "lead ch.", "comebacks [95%]", "tax A/m", "tax B/m"
+            "  {:<18}  {:<22}  {:<21}  tax B/m [95%]",
+            "lead ch. [95%]", "comebacks [95%]", "tax A/m [95%]"
         );
     }
     text.push('\n');
@@ -552,28 +552,44 @@ pub fn sweep<R: StoredRules, S: SeriesSummary>(
             get(&na, "mean_match_hands")
         );
         if balance {
-            let num = |c: &str| get(&na, c).parse::<f64>().ok();
-            let comeback = match (
-                num("all_comeback_rate"),
-                num("all_comeback_lo"),
-                num("all_comeback_hi"),
-            ) {
-                (Some(p), Some(lo), Some(hi)) => pct3(Some((p, lo, hi))),
-                _ => "-".to_string(),
-            };
-            let tax = |v: &[(&str, String)]| {
-                v.iter()
-                    .find(|(k, _)| *k == "mean_tax_paid")
-                    .and_then(|(_, x)| x.parse::<f64>().ok())
-                    .map_or("-".to_string(), |x| format!("{x:.0}"))
+            // A mean (or rate) and its bounds, read back from the cells.
+            let three = |v: &[(&str, String)], m: &str, lo: &str, hi: &str| {
+                let num = |c: &str| get(v, c).parse::<f64>().ok();
+                match (num(m), num(lo), num(hi)) {
+                    (Some(x), Some(l), Some(h)) => Some((x, l, h)),
+                    (Some(x), _, _) => Some((x, f64::NAN, f64::NAN)),
+                    _ => None,
+                }
             };
             let _ = write!(
                 text,
-                "  {:>8}  {:<22}  {:>7}  {:>7}",
-                get(&na, "mean_lead_changes"),
-                comeback,
-                tax(&na),
-                tax(&nb)
+                "  {:<18}  {:<22}  {:<21}  {}",
+                mean3(
+                    three(
+                        &na,
+                        "mean_lead_changes",
+                        "lead_changes_lo",
+                        "lead_changes_hi"
+                    ),
+                    2
+                ),
+                pct3(
+                    three(
+                        &na,
+                        "all_comeback_rate",
+                        "all_comeback_lo",
+                        "all_comeback_hi"
+                    )
+                    .filter(|x| x.1.is_finite())
+                ),
+                mean3(
+                    three(&na, "mean_tax_paid", "mean_tax_paid_lo", "mean_tax_paid_hi"),
+                    0
+                ),
+                mean3(
+                    three(&nb, "mean_tax_paid", "mean_tax_paid_lo", "mean_tax_paid_hi"),
+                    0
+                ),
             );
         }
         text.push('\n');
@@ -596,16 +612,24 @@ pub fn sweep<R: StoredRules, S: SeriesSummary>(
     if balance {
         l.push((
             "lead ch.",
-            "times the strict leader after a hand changed, per match".into(),
+            "times the strict leader after a hand changed, per match, 95% interval".into(),
         ));
         l.push((
             "comebacks",
-            "of the matches in which a player trailed by 2,000 or more after some hand, the share he won (both agents); Wilson 95% interval".into(),
+            "a comeback is a match won by a player who trailed by 2,000 or more after some hand (sim/CSV.md, `comeback`): of the matches in which a player trailed so, the share he won (both agents); Wilson 95% interval".into(),
         ));
         l.push((
             "tax A/m",
-            "points the tax took (D-15) from agent A per match; tax B/m: from agent B".into(),
+            "points the tax took (D-15) from agent A's positive hands per match, 95% interval; tax B/m: from agent B".into(),
         ));
+        if a == b && manifest.paired {
+            // A deterministic agent plays the swapped game of a deal as
+            // the first one mirrored: the pooled count holds it twice.
+            l.push((
+                "one agent",
+                format!("{a} on both sides on paired deals: if it is deterministic, each deal's second game mirrors the first and the comebacks count every match twice, their interval too narrow; --unpaired counts each once")
+            ));
+        }
     }
     legend(text, &l);
     if let Some(dir) = dir {

@@ -860,6 +860,15 @@ impl SeriesStats {
                 "comebacks",
                 "of the matches in which the agent trailed by 2,000 or more after some hand, those it won; Wilson 95% interval".into(),
             ));
+            if self.agents[0] == self.agents[1]
+                && self.sides[0].record.hands > 0
+                && self.diff.n() * 2 <= self.games
+            {
+                l.push((
+                    "one agent",
+                    "the same agent on both sides on paired deals: if it is deterministic, each deal's second game mirrors the first and `both` counts every match twice, its interval too narrow; --unpaired counts each once".into(),
+                ));
+            }
         }
         l.push((
             "exhausted",

@@ -62,7 +62,7 @@ fn aggregate_groups_hand_rows_by_starter() {
     );
     refused(
         &["aggregate", s(&hands), "--where", "agent"],
-        &["no comparison", "COL<=N"],
+        &["no comparison", "COL<=VALUE"],
     );
     refused(&["aggregate", s(&d.join("missing.csv"))], &["cannot read"]);
     std::fs::write(d.join("bad.csv"), "a,b\n1,2,3\n").unwrap();
@@ -171,7 +171,14 @@ fn match_sweep_reports_comebacks_lead_changes_and_tax() {
         "--out",
         s(&d),
     ]);
-    for needle in ["lead ch.", "comebacks [95%]", "tax A/m", "trailed by 2,000"] {
+    for needle in [
+        "lead ch. [95%]",
+        "comebacks [95%]",
+        "tax A/m [95%]",
+        "tax B/m [95%]",
+        "trailed by 2,000",
+        "sim/CSV.md",
+    ] {
         assert!(out.contains(needle), "{needle}:\n{out}");
     }
     let (h, rows) = common::table(&d.join("sweep.csv"));
@@ -209,5 +216,148 @@ fn match_sweep_reports_comebacks_lead_changes_and_tax() {
             "series {series}"
         );
         assert_eq!(f(r, "a_mean_tax_paid") > 0.0, tax_on, "series {series}");
+        // The screen's row gives the same means with their intervals.
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("tax={}", r[common::col(&h, "tax")])))
+            .unwrap_or_else(|| panic!("no row of series {series}:\n{out}"));
+        let three = |m: &str, lo: &str, hi: &str, d: usize| {
+            format!("{:.d$} [{:.d$}, {:.d$}]", f(r, m), f(r, lo), f(r, hi))
+        };
+        let margin = format!(
+            "{:+.0} [{:+.0}, {:+.0}]",
+            f(r, "mean_diff"),
+            f(r, "mean_diff_lo"),
+            f(r, "mean_diff_hi")
+        );
+        for cell in [
+            three("mean_lead_changes", "lead_changes_lo", "lead_changes_hi", 2),
+            three(
+                "a_mean_tax_paid",
+                "a_mean_tax_paid_lo",
+                "a_mean_tax_paid_hi",
+                0,
+            ),
+            three(
+                "b_mean_tax_paid",
+                "b_mean_tax_paid_lo",
+                "b_mean_tax_paid_hi",
+                0,
+            ),
+            margin,
+        ] {
+            assert!(line.contains(&cell), "{cell} not in\n{line}");
+        }
+        assert!(!line.ends_with(' '), "no trailing blanks: {line:?}");
+    }
+}
+
+/// The words of a shell line: blanks split, single quotes group (the
+/// examples use nothing else).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    assert!(!quoted, "an unclosed quote in {line}");
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// docs/BALANCE.md's recipe runs as written (on 4 matches a setting, not
+/// 500), in one directory, in its order: the sweeps show the comebacks,
+/// lead changes and tax with intervals, the aggregates read their rows
+/// with `--where` comparisons. Its conditions are quoted, as a shell
+/// needs them.
+#[test]
+fn the_balance_recipe_of_the_docs_runs() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/BALANCE.md"))
+        .expect("read docs/BALANCE.md");
+    assert!(
+        doc.contains("trailed by 2,000"),
+        "the doc defines a comeback"
+    );
+    let d = tmp("balance-doc");
+    let mut lines = Vec::new();
+    for block in doc.split("```sh\n").skip(1) {
+        let body = block.split("```").next().unwrap();
+        lines.extend(body.lines().filter(|l| !l.trim().is_empty()));
+    }
+    assert_eq!(lines.len(), 4, "two sweeps and two aggregates: {lines:?}");
+    for line in lines {
+        let mut w = shell_words(line);
+        assert_eq!(w.remove(0), "kanaszta", "{line}");
+        for x in w.iter_mut() {
+            if x.contains('<') || x.contains('>') {
+                assert!(line.contains(&format!("'{x}'")), "unquoted `{x}` in {line}");
+            }
+            if x.starts_with("runs/") {
+                *x = d.join(&**x).display().to_string();
+            }
+            if x == "500" {
+                *x = "4".into();
+            }
+        }
+        let args: Vec<&str> = w.iter().map(String::as_str).collect();
+        let out = ok(&args);
+        if args[0] == "sweep" {
+            for needle in [
+                "comebacks [95%]",
+                "lead ch. [95%]",
+                "tax A/m [95%]",
+                "A − B [95%]",
+            ] {
+                assert!(out.contains(needle), "{needle} not in:\n{out}");
+            }
+            // rules v rules on paired deals would count each mirrored
+            // match twice, and says so; unpaired it need not.
+            assert!(!out.contains("count every match twice"), "{out}");
+            if args.contains(&"--unpaired") {
+                let dir = d.join("paired").display().to_string();
+                let mut paired: Vec<&str> = args.clone();
+                paired.retain(|x| *x != "--unpaired");
+                let last = paired.len() - 1;
+                paired[last] = &dir;
+                let out = ok(&paired);
+                assert!(out.contains("count every match twice"), "{out}");
+                let dir = d.join("play").display().to_string();
+                let play = [
+                    "play",
+                    "--a",
+                    "rules",
+                    "--b",
+                    "rules",
+                    "--matches",
+                    "4",
+                    "--out",
+                    &dir,
+                ];
+                let out = ok(&play);
+                assert!(out.contains("counts every match twice"), "{out}");
+            }
+        } else {
+            assert!(out.starts_with("rule_tax,column,n,mean,"), "{line}:\n{out}");
+            assert!(
+                out.contains("\non,won,") || out.contains("\noff,won,"),
+                "{out}"
+            );
+        }
     }
 }

@@ -150,3 +150,61 @@ fn every_classic_action_of_positions_md_parses() {
         assert_eq!(parsed.to_string(), a);
     }
 }
+
+/// The README's classic position commands run as written on the example
+/// of sim/POSITIONS.md they name (`classic.json`), a table of four where
+/// the player to move may ask his partner (C-18); with the two-player
+/// example `ask` is refused, so the name matters.
+#[test]
+fn readme_classic_position_examples_run_on_the_named_example_c18() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("read README.md");
+    let lines: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.starts_with("kanaszta ") && l.contains("classic.json"))
+        .collect();
+    assert_eq!(lines.len(), 2, "legal and apply: {lines:?}");
+    let named = lines[0]
+        .split('"')
+        .nth(1)
+        .expect("the example's name in quotes");
+    let doc = doc();
+    let at = doc
+        .find(&format!("**{named}**"))
+        .unwrap_or_else(|| panic!("no example `{named}` in POSITIONS.md"));
+    let block = &blocks(&doc[at..], "json")[0];
+    let dir = std::env::temp_dir().join(format!("kanaszta-readme-classic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("classic.json"), block).unwrap();
+    let mut outs = Vec::new();
+    for line in &lines {
+        let command = line.split('#').next().unwrap();
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_kanaszta"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .expect("run kanaszta");
+        let out = String::from_utf8_lossy(&r.stdout).to_string();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "`{command}` failed: {err}");
+        outs.push(out);
+    }
+    // What the comment says `legal` prints.
+    let listed: Vec<&str> = outs[0].lines().map(str::trim).collect();
+    let said = lines[0].rsplit("prints ").next().unwrap();
+    for action in said.split(", ") {
+        assert!(listed.contains(&action), "{action} not in {listed:?}");
+    }
+    assert!(outs[1].contains("\"phase\": \"meld\""), "{}", outs[1]);
+    // The two-player example refuses the same commands (C-18).
+    let two = blocks(&doc, "json")
+        .into_iter()
+        .find(|b| is_classic_position(b) && b.contains("\"rules\": \"classic-002\""))
+        .expect("the two-player example");
+    let g = ClassicState::from_position_json(&two).unwrap();
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    assert!(!legal.is_empty() && !legal.iter().any(|a| a.to_string() == "ask"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -125,3 +125,35 @@ fn results_pipeline_runs_on_small_samples() {
         "one row per opening minimum: {opening}"
     );
 }
+
+/// Without `WORK`, `make.sh --quick` plays its raw runs in a temporary
+/// directory and removes it at the end, saying so: nothing is left in
+/// the temporary directory, and the results are in DIR.
+#[test]
+fn quick_pipeline_leaves_no_raw_runs_behind() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let base = std::env::temp_dir().join(format!("kanaszta-results-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let scratch = base.join("tmp");
+    let out = base.join("out");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let r = Command::new("bash")
+        .arg("results/make.sh")
+        .arg("--quick")
+        .arg(&out)
+        .arg("seat")
+        .current_dir(root)
+        .env("KANASZTA", env!("CARGO_BIN_EXE_kanaszta"))
+        .env("TMPDIR", &scratch)
+        .env_remove("WORK")
+        .output()
+        .expect("run bash");
+    let err = String::from_utf8_lossy(&r.stderr);
+    let said = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "make.sh --quick failed: {err}");
+    assert!(said.contains("raw runs removed"), "{said}");
+    assert!(out.join("seat/rules-v-rules.csv").exists());
+    let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
+    assert!(left.is_empty(), "left in the temporary directory: {left:?}");
+    std::fs::remove_dir_all(&base).unwrap();
+}

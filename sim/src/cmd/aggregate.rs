@@ -28,9 +28,12 @@ pub struct AggregateArgs {
     #[arg(long, value_delimiter = ',', value_name = "COL,COL,...")]
     cols: Vec<String>,
     /// Keep only rows that pass this condition (repeatable; all must
-    /// pass): COL=VALUE (`true` and `false` also match 1 and 0),
-    /// COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N,
-    /// e.g. `--where lead_before<=-2000`.
+    /// pass): COL=VALUE, COL!=VALUE, COL<VALUE, COL<=VALUE, COL>VALUE or
+    /// COL>=VALUE, e.g. `--where 'lead_before<=-2000'` (quoted: a shell
+    /// takes `<` and `>` for redirections): as numbers when the
+    /// cell and VALUE both are (a cell that is not a number passes no
+    /// `<`, `>` against a number), else as text (`true`/`false` also match
+    /// 1/0).
     #[arg(long = "where", value_name = "COND")]
     filter: Vec<String>,
     /// Write the CSV to this file instead of standard output (also accepted as `--out`).
@@ -368,29 +371,52 @@ mod tests {
         Filter::parse(text).unwrap()
     }
 
-    /// `--where` compares numbers with `<`, `<=`, `>`, `>=` and text with
-    /// `!=`; a cell that is not a number passes no number comparison.
+    /// `--where` compares numbers as numbers when the cell and the value
+    /// both are, else text as text; a cell that is not a number passes
+    /// no order comparison with a number (an empty cell is not "below
+    /// -2000"); a bad condition says what is accepted.
     #[test]
     fn filters_compare_numbers_and_exclude_values() {
-        let csv = "lead,b,x\n-2500,k,1\n-2000,j,2\n-1999,k,4\n500,k,8\nnone,k,16\n";
-        let sum = |conds: &[&str]| {
+        let csv = "lead,b,x\n-2500,k,1\n-2000,j,2\n-1999,k,4\n500,k,8\nnone,k,16\n,k,32\n";
+        let rows = |conds: &[&str]| {
             let f: Vec<Filter> = conds.iter().map(|c| where_(c)).collect();
             let out = aggregate(csv, "h", &[], &["x".into()], &f).unwrap();
             let row = out.lines().nth(1).unwrap_or("").to_string();
             let n: u64 = row.split(',').nth(1).unwrap_or("0").parse().unwrap_or(0);
             n
         };
-        assert_eq!(sum(&["lead<=-2000"]), 2);
-        assert_eq!(sum(&["lead<-2000"]), 1);
-        assert_eq!(sum(&["lead>-2000"]), 2);
-        assert_eq!(sum(&["lead>=-2000"]), 3);
-        assert_eq!(sum(&["b!=k"]), 1);
-        assert_eq!(sum(&["b==k", "lead>0"]), 1);
-        assert_eq!(sum(&["lead=none"]), 1);
-        for bad in ["lead", "lead<abc", "<=3", "lead!3", "lead>=inf"] {
+        assert_eq!(rows(&["lead<=-2000"]), 2);
+        assert_eq!(rows(&["lead<-2000"]), 1);
+        assert_eq!(rows(&["lead>-2000"]), 2);
+        assert_eq!(rows(&["lead>=-2000"]), 3);
+        assert_eq!(rows(&["lead>=-2e3"]), 3);
+        assert_eq!(rows(&["lead=-2000.0"]), 1, "numbers compare as numbers");
+        assert_eq!(rows(&["lead!=500"]), 5);
+        assert_eq!(rows(&["b!=k"]), 1);
+        assert_eq!(rows(&["b==k", "lead>0"]), 1);
+        assert_eq!(rows(&["lead=none"]), 1);
+        assert_eq!(rows(&["lead="]), 1, "the empty cell");
+        assert_eq!(rows(&["b<k"]), 1, "text compares as text: j < k");
+        assert_eq!(rows(&["b>=k"]), 5);
+        assert_eq!(
+            rows(&["lead>m"]),
+            1,
+            "none > m as text; numbers too are text here"
+        );
+        let e = Filter::parse("lead").unwrap_err().to_string();
+        assert!(e.contains("quote the condition"), "{e}");
+        for bad in ["lead", "lead<", "<=3", "lead!3", "lead>=inf", "lead=<3"] {
             let e = Filter::parse(bad).unwrap_err().to_string();
-            assert!(e.contains(bad) && e.contains("COL<=N"), "{e}");
+            assert!(
+                e.contains(&format!("`{bad}`")) && e.contains("COL<=VALUE"),
+                "{e}"
+            );
         }
+        // Whole numbers compare exactly, beyond the 53 bits of a float.
+        let seeds = "seed,x\n18446744073709551617,1\n18446744073709551616,2\n";
+        let f = [where_("seed=18446744073709551616")];
+        let out = aggregate(seeds, "h", &[], &["x".into()], &f).unwrap();
+        assert!(out.contains("x,1,2.0000,"), "{out}");
     }
 
     #[test]

@@ -45,7 +45,8 @@ pub struct PlotArgs {
     #[arg(long, value_name = "COL")]
     group: Option<String>,
     /// Keep only rows that pass this condition (repeatable): COL=VALUE,
-    /// COL!=VALUE, or a number comparison COL<N, COL<=N, COL>N, COL>=N.
+    /// COL!=VALUE, COL<VALUE, COL<=VALUE, COL>VALUE or COL>=VALUE, as
+    /// numbers when the cell and VALUE both are, else as text.
     #[arg(long = "where", value_name = "COND")]
     filter: Vec<String>,
     /// Chart title.

@@ -135,7 +135,8 @@ commands:
   undo           take back your last whole turn (practice only)
   moves          list every legal move
   board          show the table again
-  save [FILE]    save the game (resume with --resume FILE)
+  save [FILE]    save the game (default: save.json in --out); resume with
+                 --resume FILE --out DIR, DIR the --out of this game
   quit           save and leave
   help           this list";
 

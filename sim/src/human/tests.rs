@@ -242,6 +242,13 @@ fn save_and_resume() {
     out.clear();
     s.input("save", &mut out);
     assert!(out.contains("saved to "), "{out}");
+    // The message tells how to resume into the same directory.
+    let resume = format!(
+        "kanaszta human --resume {} --out {}`",
+        dir.join("save.json").display(),
+        dir.display()
+    );
+    assert!(out.contains(&resume), "{resume} not in {out}");
     let text = std::fs::read_to_string(dir.join("save.json")).unwrap();
     assert!(dir.join("save.position.json").exists() && dir.join("save.log.json").exists());
     let save = SaveFile::from_json(&text).unwrap();
