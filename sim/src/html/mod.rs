@@ -94,3 +94,19 @@ pub fn check_seat(seat: Option<u32>, players: usize) -> Result<Option<usize>, Cl
 pub fn write(path: &Path, html: &str) -> Result<(), CliError> {
     std::fs::write(path, html).map_err(|e| CliError::io("write page", path.display(), e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text that would end the script element stays inside it, and the
+    /// embedded JSON reads back as written.
+    #[test]
+    fn the_embedded_json_survives_a_closing_tag_in_its_text() {
+        let data = json!({"note": "</script><b>x</b>", "n": [1, 2]});
+        let html = page(PageKind::Replay, "a <title>", &data);
+        assert_eq!(html.matches("</script>").count(), 2, "the two elements' own");
+        assert!(html.contains("<title>a &lt;title&gt;</title>"));
+        assert_eq!(embedded_json(&html), Some(data));
+    }
+}

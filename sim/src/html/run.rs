@@ -59,6 +59,17 @@ fn interval(row: &BTreeMap<String, String>, v: &str, lo: &str, hi: &str) -> Valu
     }
 }
 
+/// Counts by value as `[value, count]` pairs from the least value to the
+/// greatest, the values between counted 0 (a histogram's bars).
+fn histogram(counts: &BTreeMap<u64, u64>) -> Vec<Value> {
+    match (counts.keys().next(), counts.keys().next_back()) {
+        (Some(&lo), Some(&hi)) => (lo..=hi)
+            .map(|v| json!([v, counts.get(&v).copied().unwrap_or(0)]))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// The page data of the run in `dir`.
 pub fn data(dir: &Path) -> Result<Value, CliError> {
     let manifest_path = dir.join("run.json");
@@ -174,7 +185,27 @@ pub fn data(dir: &Path) -> Result<Value, CliError> {
         "sides": sides,
         "ends": ends,
         "matches": has_matches,
-        "match_lengths": lengths.iter().map(|(h, n)| json!([h, n])).collect::<Vec<_>>(),
+        "match_lengths": histogram(&lengths),
         "tax_paid": tax,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_histogram_counts_the_values_between_as_zero() {
+        let counts: BTreeMap<u64, u64> = [(24, 2), (27, 1)].into_iter().collect();
+        assert_eq!(
+            histogram(&counts),
+            vec![
+                json!([24, 2]),
+                json!([25, 0]),
+                json!([26, 0]),
+                json!([27, 1])
+            ]
+        );
+        assert!(histogram(&BTreeMap::new()).is_empty());
+    }
 }
