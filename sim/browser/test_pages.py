@@ -169,9 +169,10 @@ def main():
         "--hands", "20", "--threads", "1", "-q", "--out", c4)
     run(b, "play", "--a", "rules", "--b", "greedy", "--matches", "6", "--threads", "1", "-q", "--out", full)
     pages = {name: os.path.join(tmp, name + ".html") for name in
-             ["decorated", "decorated-seat", "classic", "classic2", "report-decorated", "report-classic"]}
+             ["decorated", "decorated-search", "decorated-seat", "classic", "classic2", "report-decorated", "report-classic"]}
     run(b, "replay", "--run", dm, "--game", "0", "--html", pages["decorated"])
     run(b, "replay", "--run", dm, "--game", "0", "--hand", "1", "--html", pages["decorated-seat"], "--seat", "0")
+    run(b, "replay", "--a", "ismcts:iters=50", "--b", "rules", "--seed", "1", "--html", pages["decorated-search"])
     run(b, "replay", "--run", c4, "--game", "1", "--html", pages["classic"])
     run(b, "replay", "--rules", "classic-002", "--a", "rules", "--b", "greedy", "--seed", "3",
         "--html", pages["classic2"], "--seat", "1")
@@ -185,6 +186,15 @@ def main():
         text = run(b, "replay", "--run", dm, "--game", "0", "--hand", "1")
         check_replay(d, pages["decorated-seat"], text, hands_csv(dm, 0)[1:2], seat_view=0)
         shot(d, os.path.join(a.img, "replay-decorated-seat.png"), -1 + d.execute_script("return window.kanaszta.steps"))
+        # Where the search left its policy: a note under the action.
+        d.get("file://" + pages["decorated-search"])
+        for _ in range(200):
+            if d.find_elements(By.CSS_SELECTOR, ".note"):
+                break
+            press(d, Keys.ARROW_RIGHT)
+        notes = d.find_elements(By.CSS_SELECTOR, ".note")
+        assert notes and notes[0].text.startswith("search: "), "a departure is noted"
+        shot(d, os.path.join(a.img, "replay-search.png"))
         text = run(b, "replay", "--run", c4, "--game", "1")
         check_replay(d, pages["classic"], text, hands_csv(c4, 1))
         shot(d, os.path.join(a.img, "replay-classic.png"), 40)

@@ -174,6 +174,44 @@ fn replay_html_draws_decorated_matches_and_hands_step_by_step() {
     assert!(!bad.exists());
 }
 
+/// Where a search agent left its policy, the page notes it under the
+/// action, as the text replay does.
+#[test]
+fn replay_html_notes_where_a_search_left_its_policy() {
+    let d = tmp("pictures-search");
+    let page = d.join("s.html");
+    let flags = [
+        "replay",
+        "--a",
+        "ismcts:iters=50",
+        "--b",
+        "rules",
+        "--seed",
+        "1",
+    ];
+    let (code, text, err) = kanaszta(&flags);
+    assert_eq!(code, 0, "{err}");
+    let mut with_page = flags.to_vec();
+    with_page.extend(["--html", s(&page)]);
+    let (code, _, err) = kanaszta(&with_page);
+    assert_eq!(code, 0, "{err}");
+    let want: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("search:"))
+        .collect();
+    assert!(!want.is_empty(), "the seed's game has departures:\n{text}");
+    let data = page_data(&page);
+    let notes: Vec<String> = data["hands"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|st| st["notes"].as_array().unwrap().clone())
+        .map(|n| n.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(notes, want);
+}
+
 #[test]
 fn replay_html_draws_classic_games_of_two_and_four_players() {
     let d = tmp("pictures-classic");

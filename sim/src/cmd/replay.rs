@@ -67,7 +67,7 @@ pub struct ReplayArgs {
     /// Draw the game as one self-contained HTML page in FILE instead of
     /// printing it: cards, hands, pile, tables, score, step by step
     /// (docs/PICTURES.md).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "save_log")]
     html: Option<PathBuf>,
     /// With --html: the page first shows only this seat's hand (the others
     /// face down); default every hand.
@@ -462,12 +462,20 @@ fn decorated(plan: Plan, args: &ReplayArgs) -> Result<ExitCode, CliError> {
             .map(|(p, n)| format!("P{p} {n}"))
             .collect();
         let title = format!(
-            "{} game {} (deal {}{}), run seed {}",
+            "{} game {} (deal {}{}), run seed {}{}",
             m.command,
             args.game,
             plan.deal(args.game),
             if swapped { ", seats swapped" } else { "" },
-            m.seed
+            m.seed,
+            if m.series.len() > 1 {
+                format!(
+                    ", series {} {}",
+                    args.series, m.series[args.series as usize].settings
+                )
+            } else {
+                String::new()
+            }
         );
         return crate::html::decorated::write_replay(
             path,

@@ -105,7 +105,11 @@ mod tests {
     fn the_embedded_json_survives_a_closing_tag_in_its_text() {
         let data = json!({"note": "</script><b>x</b>", "n": [1, 2]});
         let html = page(PageKind::Replay, "a <title>", &data);
-        assert_eq!(html.matches("</script>").count(), 2, "the two elements' own");
+        assert_eq!(
+            html.matches("</script>").count(),
+            2,
+            "the two elements' own"
+        );
         assert!(html.contains("<title>a &lt;title&gt;</title>"));
         assert_eq!(embedded_json(&html), Some(data));
     }
