@@ -107,11 +107,12 @@
     html += intervals("match_win", "matches won (share, 95% interval)", pick("match_win"), 0, 1, 0.5);
   }
   html += intervals("mean_raw", "points a hand (mean raw score, 95% interval)", pick("mean_raw"), 0, 0);
+  var all = (r.series || []).length > 1 ? ", all series together" : "";
   var ends = Object.keys(D.ends).map(function (k) { return [k, D.ends[k]]; });
-  if (ends.length) html += histogram("ends", "how the hands ended (hands)", ends, "end");
+  if (ends.length) html += histogram("ends", "how the hands ended (hands" + all + ")", ends, "end");
   if (D.matches) {
     html += "<h2>Matches</h2>";
-    html += histogram("match_length", "match length (matches)", D.match_lengths, "hands in the match");
+    html += histogram("match_length", "match length (matches" + all + ")", D.match_lengths, "hands in the match");
     if (pick("tax_paid").length) {
       html += intervals("tax_paid", "tax paid a match (mean, 95% interval; D-15)", pick("tax_paid"), 0, 0);
     }
@@ -120,7 +121,7 @@
       var counts = [];
       for (var i = 0; i * width <= max; i++) counts.push([String(i * width), 0]);
       D.tax_paid.forEach(function (t) { counts[Math.min(counts.length - 1, Math.floor(Math.max(0, t) / width))][1]++; });
-      html += histogram("tax_hist", "tax paid by a seat in a match (seats, bins of " + width + ")", counts, "tax paid from");
+      html += histogram("tax_hist", "tax paid by a seat in a match (seats, bins of " + width + all + ")", counts, "tax paid from");
     }
   } else {
     html += '<p class="muted">The run played single hands: no match lengths, no tax.</p>';
