@@ -63,6 +63,12 @@ pub enum Command {
         after_help = "Examples:\n  kanaszta replay --run runs/ir --game 17\n      game 17 of the run in runs/ir, move by move (agents, seed and rules from its run.json)\n  kanaszta replay --a rules --b greedy --seed 7 --unit matches --game 0 --hand 5\n      hand 5 of match 0 of `kanaszta play --a rules --b greedy --seed 7 --matches N`\n  kanaszta replay --rules classic-002 --set players=4 --a rules --b greedy --seed 7 --game 3\n      game 3 of that classic play, turn by turn: seats and sides, \"may I go out?\" and the answer, pickups, melds, red threes, the end and the score per side"
     )]
     Replay(cmd::replay::ReplayArgs),
+    /// A run directory drawn as one self-contained HTML page: win rates and
+    /// points with intervals, how hands ended, match lengths, tax paid.
+    #[command(
+        after_help = "Example:\n  kanaszta report runs/ir --html ir.html\n      the run in runs/ir as a page: its command and seed, each side's win rates and points a hand with 95% intervals, how the hands ended, and for matches their length and the tax paid (docs/PICTURES.md)"
+    )]
+    Report(cmd::report::ReportArgs),
     /// Every agent with its parameters, defaults and accepted values.
     #[command(
         after_help = "Example:\n  kanaszta agents\n      every agent, its parameters, their defaults and accepted values"

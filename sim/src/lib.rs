@@ -10,6 +10,7 @@ pub mod classic;
 pub mod cli;
 pub mod cmd;
 pub mod error;
+pub mod html;
 pub mod human;
 pub mod input;
 pub mod lock;

@@ -76,6 +76,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Bench(a) if a.suite => cmd::suite::run(a.quick, a.seed, &a.append),
         Command::Bench(a) => cmd::bench::run(a),
         Command::Replay(a) => cmd::replay::run(a),
+        Command::Report(a) => cmd::report::run(a),
         Command::Agents => cmd::agents::run(),
         Command::Aggregate(a) => cmd::aggregate::run(a),
         Command::Plot(a) => cmd::plot::run(a),

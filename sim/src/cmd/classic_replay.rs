@@ -83,10 +83,10 @@ impl Observer<ClassicState> for ActionLog {
 
 /// One hand as played: the deal, the actions, the running totals before
 /// it, and the error that ended the game, if any.
-struct PlayedHand {
-    start: ClassicState,
-    actions: Vec<ClassicAction>,
-    error: Option<String>,
+pub(crate) struct PlayedHand {
+    pub(crate) start: ClassicState,
+    pub(crate) actions: Vec<ClassicAction>,
+    pub(crate) error: Option<String>,
 }
 
 /// Replays game `game` (only hand `hand` of a match, if given).
@@ -195,7 +195,10 @@ pub fn demo(rules: ClassicRules, specs: [SideSpec; 2], seed: u64) -> Result<Exit
 
 /// Plays game `game` of the run as the run played it: its hands (one in
 /// mode hands, else the match's) and each seat's label (`P0 rules`).
-fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
+pub(crate) fn play_game(
+    c: &ClassicReplay,
+    game: u64,
+) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
     c.specs[0].check("--a", c.rules.players as usize)?;
     c.specs[1].check("--b", c.rules.players as usize)?;
     let deal = if c.paired { game / 2 } else { game };

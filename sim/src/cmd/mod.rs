@@ -17,6 +17,7 @@ pub mod play;
 pub mod plot;
 pub mod ratings;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod score;
 pub mod suite;

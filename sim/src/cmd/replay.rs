@@ -64,6 +64,15 @@ pub struct ReplayArgs {
     /// Also save the (last printed) hand's game log as JSON.
     #[arg(long, value_name = "FILE")]
     save_log: Option<PathBuf>,
+    /// Draw the game as one self-contained HTML page in FILE instead of
+    /// printing it: cards, hands, pile, tables, score, step by step
+    /// (docs/PICTURES.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "save_log")]
+    html: Option<PathBuf>,
+    /// With --html: the page first shows only this seat's hand (the others
+    /// face down); default every hand.
+    #[arg(long, value_name = "P", requires = "html", allow_negative_numbers = true, value_parser = whole::<u32>)]
+    seat: Option<u32>,
     #[command(flatten)]
     rules: RulesArgs,
 }
@@ -192,6 +201,25 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             path: path.display().to_string(),
             source: e,
         })?;
+        if let Some(page) = &args.html {
+            let labels: Vec<String> = (0..log.initial().players())
+                .map(|p| format!("P{p}"))
+                .collect();
+            let hand = crate::html::decorated::HandData {
+                log: &log,
+                notes: &[],
+                error: None,
+            };
+            let title = format!("game log {}", path.display());
+            return crate::html::decorated::write_replay(
+                page,
+                &title,
+                &labels,
+                args.seat,
+                &[hand],
+                true,
+            );
+        }
         let mut out = std::io::stdout().lock();
         quiet_pipe((|| -> Result<(), CliError> {
             writeln!(out, "game log {}", path.display())?;
@@ -297,6 +325,9 @@ fn classic(
             "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
                 .into(),
         ));
+    }
+    if let Some(path) = &args.html {
+        return crate::html::classic::write_replay(&c, args.game, args.hand, path, args.seat);
     }
     super::classic_replay::run(c, args.game, args.hand)
 }
@@ -413,6 +444,47 @@ fn decorated(plan: Plan, args: &ReplayArgs) -> Result<ExitCode, CliError> {
                 }
             }
         }
+    }
+    if let Some(path) = &args.html {
+        let shown: Vec<_> = hands
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| args.hand.is_none_or(|h| h as usize == *i))
+            .map(|(_, (log, notes, err))| crate::html::decorated::HandData {
+                log,
+                notes,
+                error: err.as_deref(),
+            })
+            .collect();
+        let labels: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(p, n)| format!("P{p} {n}"))
+            .collect();
+        let title = format!(
+            "{} game {} (deal {}{}), run seed {}{}",
+            m.command,
+            args.game,
+            plan.deal(args.game),
+            if swapped { ", seats swapped" } else { "" },
+            m.seed,
+            if m.series.len() > 1 {
+                format!(
+                    ", series {} {}",
+                    args.series, m.series[args.series as usize].settings
+                )
+            } else {
+                String::new()
+            }
+        );
+        return crate::html::decorated::write_replay(
+            path,
+            &title,
+            &labels,
+            args.seat,
+            &shown,
+            plan.mode == Mode::Matches,
+        );
     }
     let mut out = std::io::stdout().lock();
     let mut last = None;
