@@ -265,7 +265,7 @@ pub const FINISHER_BUDGETS: [u32; 3] = [5_000, 200_000, 2_000_000];
 /// The finisher's budgets in a search's simulated worlds: no search of
 /// millions of states. A simulated turn the usual searches do not end
 /// resets (I-25) to the turn's start, where the policy's pickup check
-/// found a way within 200,000 states; one that still wanders is ended by
+/// found a way within 20,000 states; one that still wanders is ended by
 /// the simulator or scored as it stands. A zero ends the tiers.
 pub const ROLLOUT_FINISHER_BUDGETS: [u32; 3] = [5_000, 200_000, 0];
 

@@ -149,13 +149,23 @@ impl RulesAgent {
     }
 }
 
+/// States the engine's completion search may try in [`pickup_plannable`].
+/// A "no" spends the whole budget twice (deepening, then one deep
+/// search), and "no" is the common answer under a high opening minimum
+/// (120, or the opening table in matches, I-11); a larger budget finds
+/// few more ways through (results/perf-notes.md). The finisher's second
+/// budget ([`crate::FINISHER_BUDGETS`]) is larger, so it finds a way
+/// where this check found one.
+const PICKUP_PLAN_BUDGET: u32 = 20_000;
+
 /// Whether a way through the penalized pickup (D-6.2) from its start is
-/// found by the engine's completion search within a generous budget. The
-/// pickup and the search read only the mover's part and the pile, so the
-/// unshuffled world (the same number drawn) answers as a sampled one.
+/// found by the engine's completion search within [`PICKUP_PLAN_BUDGET`]
+/// states. The pickup and the search read only the mover's part and the
+/// pile, so the unshuffled world (the same number drawn) answers as a
+/// sampled one.
 pub(super) fn pickup_plannable(view: &SeatView, rng: &mut Pcg64Mcg) -> bool {
     let mut s = view.own_world(rng);
-    s.apply(Action::TakePile).is_ok() && s.completion(200_000).is_some()
+    s.apply(Action::TakePile).is_ok() && s.completion(PICKUP_PLAN_BUDGET).is_some()
 }
 
 /// Whether a card is worth the free pickup (D-6.1).

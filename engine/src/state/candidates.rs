@@ -315,7 +315,7 @@ impl GameState {
     pub(super) fn step_kept(&self, a: Action, keep: bool) -> bool {
         #[cfg(debug_assertions)]
         if !keep {
-            let mut t = self.clone();
+            let mut t = *self;
             t.quiet = true;
             assert!(
                 t.meld_step(a).is_err(),

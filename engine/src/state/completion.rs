@@ -199,7 +199,7 @@ impl GameState {
     /// wild at most once a turn), or takes the rest.
     pub(super) fn forward_finish(&self) -> bool {
         let mut search = Search::take(0);
-        let mut root = self.clone();
+        let mut root = *self;
         root.quiet = true;
         let found = root.forward_rec(&mut search);
         search.give_back();
@@ -235,7 +235,7 @@ impl GameState {
             _ => false,
         };
         let mut found = false;
-        let mut t = self.clone();
+        let mut t = *self;
         for pass in 0..2 {
             if pass == 1 && !pending.is_empty() && !self.pending_may_finish(p) {
                 break;

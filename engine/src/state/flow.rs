@@ -144,7 +144,9 @@ impl GameState {
     pub(super) fn reshuffle(&mut self) {
         let n = self.pile_len as usize;
         let mut cards = self.pile;
-        shuffle(&mut cards[..n], &mut self.rng);
+        let mut rng = self.rng.generator();
+        shuffle(&mut cards[..n], &mut rng);
+        self.rng = Chance::of(&rng);
         self.stock[..n].copy_from_slice(&cards[..n]);
         self.stock_len = n as u8;
         self.stock_known_bottom = 0;

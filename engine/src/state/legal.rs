@@ -180,7 +180,7 @@ impl CandidateCheck<'_> {
 
 /// A quiet copy of `state` and its mover's part, to try steps on.
 pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave) {
-    let mut probe = state.clone();
+    let mut probe = *state;
     probe.quiet = true;
     (probe, MoverSave::of(state))
 }
@@ -225,7 +225,7 @@ impl GameState {
         // ones are dropped.
         self.raw_meld_candidates(out, true);
         let save = MoverSave::of(self);
-        let mut probe = self.clone();
+        let mut probe = *self;
         probe.quiet = true;
         out.retain(|&a| probe.listed_on_probe(&save, a));
         debug_assert!(probe == *self, "probe restored");
@@ -460,7 +460,7 @@ impl GameState {
             return refuse_fmt!(quiet, "D-6.2", "to take the pile the hand must hold two {}s, or one and a wild, to lay with the top card {top}",
                     rank_name(rank));
         }
-        let mut s = self.clone();
+        let mut s = *self;
         s.quiet = true;
         s.take_pile();
         s.set_anchor();

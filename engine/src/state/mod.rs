@@ -302,8 +302,27 @@ impl MoverSave {
     }
 }
 
+/// The hand's generator for chance, held as the state of its `Pcg64Mcg`
+/// so that the whole [`GameState`] is one `Copy` block: a clone is a single
+/// copy, not one per field. The generator is rebuilt around the state for
+/// each use (the state of a multiplicative generator is odd, so
+/// `Pcg64Mcg::new` gives back exactly the generator it came from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Chance(u128);
+
+impl Chance {
+    pub(crate) fn of(rng: &Pcg64Mcg) -> Chance {
+        Chance(rng.state())
+    }
+
+    pub(crate) fn generator(self) -> Pcg64Mcg {
+        Pcg64Mcg::new(self.0)
+    }
+}
+
 /// One hand of decorated canasta, complete: every card's place, the
-/// generator for chance, the turn in progress. Cloning copies fixed-size arrays only.
+/// generator for chance, the turn in progress. `Copy`: a clone is one
+/// copy of fixed-size arrays.
 ///
 /// ```
 /// use kanaszta_engine::{GameState, Rules, Action};
@@ -319,10 +338,10 @@ impl MoverSave {
 /// }
 /// assert_eq!(g.scores().len(), 2);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct GameState {
     rules: Rules,
-    rng: Pcg64Mcg,
+    rng: Chance,
     starter: u8,
     current: u8,
     phase: Phase,
@@ -538,7 +557,7 @@ impl GameState {
     pub(crate) fn from_parts(p: Parts) -> GameState {
         GameState {
             rules: p.rules,
-            rng: p.rng,
+            rng: Chance::of(&p.rng),
             starter: p.starter,
             current: p.current,
             phase: p.phase,
@@ -565,11 +584,13 @@ impl GameState {
         }
     }
 
-    /// The state's parts, copied (for saving a position).
+    /// The state's parts, copied (for saving a position). By reference:
+    /// the state is `Copy` but too big to pass by value for nothing.
+    #[allow(clippy::wrong_self_convention)]
     pub(crate) fn to_parts(&self) -> Parts {
         Parts {
             rules: self.rules,
-            rng: self.rng.clone(),
+            rng: self.rng.generator(),
             starter: self.starter,
             current: self.current,
             phase: self.phase,

@@ -65,7 +65,7 @@ impl GameState {
         if self.surely_stuck() {
             return None;
         }
-        let mut root = self.clone();
+        let mut root = *self;
         root.quiet = true;
         let mut search = Search::take(budget);
         search.bound = true;
@@ -299,7 +299,7 @@ impl GameState {
                     t.as_mut().clone_from(self);
                     t
                 }
-                None => Box::new(self.clone()),
+                None => Box::new(*self),
             },
         };
         debug_assert!(*t == *self, "pooled copy refreshed");
