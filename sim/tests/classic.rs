@@ -2,7 +2,7 @@
 //! users run them: rows per seat with the side named (C-20), a summary per
 //! agent whose win rates add to one, output identical for one and two
 //! threads, matches to 5,000 (C-12, C-24), shards merged into the run
-//! played whole, and what is not yet on classic (`--sprt`) refusing it.
+//! played whole, and what a classic run refuses (`--sprt` unpaired).
 
 mod common;
 
@@ -319,8 +319,17 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
         &["--vary players", "from 2 to 6 (C-2)"],
     );
     refused(
-        &["play", "--rules", "classic-002", "--sprt", "50", "--out", o],
-        &["--sprt: not yet for classic canasta"],
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--sprt",
+            "50",
+            "--unpaired",
+            "--out",
+            o,
+        ],
+        &["--sprt tests paired deals: drop --unpaired"],
     );
 }
 

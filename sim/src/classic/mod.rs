@@ -216,6 +216,53 @@ impl Played for ClassicGame {
     }
 }
 
+impl crate::sprt::SprtGame for ClassicGame {
+    fn errored(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Per hand, as the summary's `mean_diff` counts it: A's mean side
+    /// score (C-23) over A's seats minus B's over B's (with four players,
+    /// A's partnership's score minus B's, C-20); the hand won by the agent
+    /// of the winning side's seats, a tie half.
+    fn tally(&self) -> crate::sprt::Tally {
+        let mut t = crate::sprt::Tally::default();
+        let players = self.hands.first().map_or(0, |_| {
+            self.hands
+                .iter()
+                .take_while(|r| r.hand == self.hands[0].hand)
+                .count()
+        });
+        if players == 0 {
+            return t;
+        }
+        for hand in self.hands.chunks(players) {
+            let mut sum = [0.0f64; 2];
+            let mut n = [0.0f64; 2];
+            let mut winner = None;
+            for r in hand {
+                let i = agent_of(r.seat as usize, r.swapped);
+                sum[i] += r.raw as f64;
+                n[i] += 1.0;
+                if r.won {
+                    winner = Some(i);
+                }
+            }
+            if n[0] == 0.0 || n[1] == 0.0 {
+                continue;
+            }
+            t.hands += 1;
+            t.margin += sum[0] / n[0] - sum[1] / n[1];
+            t.won += match winner {
+                Some(0) => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        t
+    }
+}
+
 impl ClassicPlan {
     /// A plan; the rules are validated, and the sides against them.
     pub fn new(

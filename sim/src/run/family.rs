@@ -13,11 +13,11 @@ use crate::report::{self, finish};
 use crate::run::options::{RulesArgs, RunArgs};
 use crate::run::{self, GameOut, Manifest, Mode, Outputs, Plan, RunResult, SeriesSpec, Shard};
 use crate::signals;
-use crate::sprt::{Sprt, SprtRecord};
+use crate::sprt::{write_with_sprt, Sprt};
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
-use std::path::Path;
+
 use std::process::ExitCode;
 
 /// What a command of many games needs of a family.
@@ -47,10 +47,6 @@ pub trait RunFamily {
     ) -> Result<Self::Run, CliError>;
     /// What run.json of a run says.
     fn manifest(run: &Self::Run) -> &Manifest<Self::Stored>;
-    /// Refuses a sequential test where the family has none.
-    fn sprt_supported() -> Result<(), CliError> {
-        Ok(())
-    }
     /// Plays a run into `args.out` (with a sequential test that may end it
     /// early) and prints its report; exit 2 if games erred.
     fn run(run: Self::Run, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError>;
@@ -208,17 +204,8 @@ impl RunFamily for Classic {
     fn manifest(run: &ClassicRun) -> &Manifest<StoredClassicRules> {
         &run.manifest
     }
-    fn sprt_supported() -> Result<(), CliError> {
-        Err(CliError::Input(
-            "--sprt: not yet for classic canasta (play a fixed number of --hands or --matches)"
-                .into(),
-        ))
-    }
     fn run(run: ClassicRun, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
-        if sprt.is_some() {
-            Self::sprt_supported()?;
-        }
-        crate::classic::run::run(run, args)
+        crate::classic::run::run(run, args, sprt)
     }
     fn settings(rules: &ClassicRules) -> Vec<(String, String)> {
         let settings = rules.settings();
@@ -408,24 +395,6 @@ fn run_decorated(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
     finish(&text, &res, &args.out)
 }
 
-/// Writes run.json with the record of the sequential test under `sprt`,
-/// after the manifest's own fields.
-fn write_with_sprt(m: &Manifest, record: &SprtRecord, dir: &Path) -> Result<(), CliError> {
-    #[derive(serde::Serialize)]
-    struct WithSprt<'a> {
-        #[serde(flatten)]
-        manifest: &'a Manifest,
-        sprt: &'a SprtRecord,
-    }
-    let json = serde_json::to_string_pretty(&WithSprt {
-        manifest: m,
-        sprt: record,
-    })
-    .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
-    let path = dir.join("run.json");
-    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -516,13 +485,6 @@ mod tests {
         }
         let e = rules(&["--rules", "classic-002", "--set", "tax=off"]).err();
         assert!(e.is_some_and(|e| e.to_string().contains("tax")));
-    }
-
-    #[test]
-    fn classic_refuses_a_sequential_test_and_decorated_takes_it() {
-        assert!(Decorated::sprt_supported().is_ok());
-        let e = Classic::sprt_supported().expect_err("classic has no SPRT yet");
-        assert!(e.to_string().contains("--sprt"), "{e}");
     }
 
     #[test]
