@@ -190,6 +190,11 @@ pub struct ClassicPlan {
     pub series: u32,
 }
 
+/// What [`ClassicPlan::play_wrapped`] puts round each seat's agent,
+/// given its side (0: A, 1: B).
+pub type Wrap<'a> =
+    &'a mut dyn FnMut(usize, Box<dyn Agent<ClassicState>>) -> Box<dyn Agent<ClassicState>>;
+
 /// One finished classic game.
 #[derive(Debug, Default)]
 pub struct ClassicGame {
@@ -358,7 +363,9 @@ impl ClassicPlan {
 
     /// Plays game `g`; a panic becomes an error row of the game.
     pub fn play(&self, g: u64) -> ClassicGame {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.play_unguarded(g)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.play_unguarded(g, None)
+        }));
         r.unwrap_or_else(|p| {
             let msg = p
                 .downcast_ref::<String>()
@@ -408,12 +415,25 @@ impl ClassicPlan {
             .collect()
     }
 
-    fn play_unguarded(&self, g: u64) -> ClassicGame {
+    /// Plays game `g` as [`Self::play`] does, each seat's agent first
+    /// passed to `wrap` with its side (0: A, 1: B); a panic is not caught.
+    pub fn play_wrapped(&self, g: u64, wrap: Wrap<'_>) -> ClassicGame {
+        self.play_unguarded(g, Some(wrap))
+    }
+
+    fn play_unguarded(&self, g: u64, wrap: Option<Wrap<'_>>) -> ClassicGame {
         let deal = self.deal(g);
         let swapped = self.swapped(g);
         let deal_seed = seed::deal(self.seed, deal);
         let players = self.rules.players as usize;
         let mut agents = self.agents(swapped);
+        if let Some(wrap) = wrap {
+            agents = agents
+                .into_iter()
+                .enumerate()
+                .map(|(p, a)| wrap(agent_of(p, swapped), a))
+                .collect();
+        }
         let mut pile = PileObserver::default();
         let rngs_of = |hand: u32| {
             let s = seed::match_hand(deal_seed, hand);

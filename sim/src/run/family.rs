@@ -69,11 +69,9 @@ pub trait RunFamily {
     ) -> Result<Bench<Self::Bench>, CliError>;
     /// Plays a bench's hands once on `threads` threads.
     fn bench_execute(bench: &Self::Bench, threads: usize) -> Result<RunResult, RunError>;
-    /// The decorated plan of a bench, whose agents' decisions the bench
-    /// times one by one (none for classic canasta yet).
-    fn timed_plan(_bench: &Self::Bench) -> Option<&Plan> {
-        None
-    }
+    /// The run of a bench whose agents' decisions the bench times one by
+    /// one.
+    fn timed_run(bench: &Self::Bench) -> TimedRun<'_>;
 
     /// The switches a sweep may vary.
     fn sweep_keys() -> Vec<String>;
@@ -91,6 +89,14 @@ pub struct Bench<P> {
     pub names: [String; 2],
     /// The heading: the sides (and for classic canasta the table).
     pub label: String,
+}
+
+/// A bench's run, of its family, to time the agents' decisions on.
+pub enum TimedRun<'a> {
+    /// Decorated canasta's plan.
+    Decorated(&'a Plan),
+    /// Classic canasta's plan.
+    Classic(&'a ClassicPlan),
 }
 
 /// Decorated canasta (D-…).
@@ -152,8 +158,8 @@ impl RunFamily for Decorated {
     fn bench_execute(plan: &Plan, threads: usize) -> Result<RunResult, RunError> {
         run::execute(plan, threads, None, true)
     }
-    fn timed_plan(plan: &Plan) -> Option<&Plan> {
-        Some(plan)
+    fn timed_run(plan: &Plan) -> TimedRun<'_> {
+        TimedRun::Decorated(plan)
     }
     fn sweep_keys() -> Vec<String> {
         Rules::keys()
@@ -239,6 +245,9 @@ impl RunFamily for Classic {
     fn bench_execute(plan: &ClassicPlan, threads: usize) -> Result<RunResult, RunError> {
         let mut stats = plan.new_stats();
         plan.execute(threads, &mut ClassicSink::counting(&mut stats), true)
+    }
+    fn timed_run(plan: &ClassicPlan) -> TimedRun<'_> {
+        TimedRun::Classic(plan)
     }
     fn sweep_keys() -> Vec<String> {
         let mut keys: Vec<String> = vec!["preset".into()];
@@ -508,7 +517,10 @@ mod tests {
         let c = ClassicRules::preset("classic-002").expect("a classic preset");
         let bench = Classic::bench("rules", "greedy", 4, 3, c).expect("a classic bench");
         assert_eq!(bench.label, "rules vs greedy (classic-002, 2 players)");
-        assert!(Classic::timed_plan(&bench.plan).is_none());
+        assert!(matches!(
+            Classic::timed_run(&bench.plan),
+            TimedRun::Classic(_)
+        ));
         let one = Classic::bench_execute(&bench.plan, 1).expect("played");
         let two = Classic::bench_execute(&bench.plan, 2).expect("played");
         assert!(one.actions > 0);
@@ -518,7 +530,10 @@ mod tests {
         let bench = Decorated::bench("rules", "greedy", 4, 3, d).expect("a decorated bench");
         assert_eq!(bench.label, "rules vs greedy");
         assert_eq!(bench.names, ["rules".to_string(), "greedy".to_string()]);
-        assert!(Decorated::timed_plan(&bench.plan).is_some());
+        assert!(matches!(
+            Decorated::timed_run(&bench.plan),
+            TimedRun::Decorated(_)
+        ));
         let one = Decorated::bench_execute(&bench.plan, 1).expect("played");
         let two = Decorated::bench_execute(&bench.plan, 2).expect("played");
         assert!(one.actions > 0);
