@@ -19,6 +19,7 @@ pub mod report;
 pub mod rows;
 pub mod rules_doc;
 pub mod run;
+pub mod show;
 pub mod signals;
 pub mod sprt;
 pub mod stats;

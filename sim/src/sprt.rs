@@ -17,9 +17,56 @@
 //! `ln(β / (1 − α))`; no decision is taken before `min_deals` deals, where
 //! the variance is still a guess.
 
-use crate::run::GameOut;
+use crate::error::CliError;
+use crate::run::{run_json_family, GameOut, Manifest, StoredRules};
 use crate::stats::side_of;
 use serde::Serialize;
+
+/// What the test reads of a finished game, in either rule family.
+pub trait SprtGame {
+    /// Whether an error ended the game (its deal is left out).
+    fn errored(&self) -> bool;
+    /// A's margin, hands won and hands over the game's hands.
+    fn tally(&self) -> Tally;
+}
+
+/// A game's hands from A's side, summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// A's points minus B's.
+    pub margin: f64,
+    /// The hands A won, ties half.
+    pub won: f64,
+    /// The hands counted.
+    pub hands: u32,
+}
+
+impl SprtGame for GameOut {
+    fn errored(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Every seat's raw points (D-14), A's added and B's taken off; a hand
+    /// for each of A's rows.
+    fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for r in &self.hands {
+            let a = side_of(r.seat, r.swapped) == 0;
+            if a {
+                t.hands += 1;
+                if r.won {
+                    t.won += 1.0;
+                } else if r.hand_winner.is_none() {
+                    t.won += 0.5;
+                }
+                t.margin += r.raw as f64;
+            } else {
+                t.margin -= r.raw as f64;
+            }
+        }
+        t
+    }
+}
 
 /// What a deal's statistic measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -392,8 +439,8 @@ impl Sprt {
 
     /// Takes in game `game` of a paired run (the even game of a deal, then
     /// the odd one); true when the deal it completes decides the test.
-    pub fn game(&mut self, game: u64, out: &GameOut) -> bool {
-        let x = if out.error.is_some() {
+    pub fn game<G: SprtGame>(&mut self, game: u64, out: &G) -> bool {
+        let x = if out.errored() {
             None
         } else {
             self.statistic(out)
@@ -416,30 +463,14 @@ impl Sprt {
 
     /// The game's statistic from A's side: its margin per hand, or its
     /// share of the hands won.
-    fn statistic(&self, out: &GameOut) -> Option<f64> {
-        let mut margin = 0.0;
-        let mut won = 0.0;
-        let mut hands = 0u32;
-        for r in &out.hands {
-            let a = side_of(r.seat, r.swapped) == 0;
-            if a {
-                hands += 1;
-                if r.won {
-                    won += 1.0;
-                } else if r.hand_winner.is_none() {
-                    won += 0.5;
-                }
-                margin += r.raw as f64;
-            } else {
-                margin -= r.raw as f64;
-            }
-        }
-        if hands == 0 {
+    fn statistic<G: SprtGame>(&self, out: &G) -> Option<f64> {
+        let t = out.tally();
+        if t.hands == 0 {
             return None;
         }
         Some(match self.cfg.metric {
-            Metric::Points => margin / hands as f64,
-            Metric::Wins => won / hands as f64,
+            Metric::Points => t.margin / t.hands as f64,
+            Metric::Wins => t.won / t.hands as f64,
         })
     }
 
@@ -501,6 +532,32 @@ impl Sprt {
             self.n
         )
     }
+}
+
+/// Writes run.json with the record of the sequential test under `sprt`,
+/// after the manifest's own fields (the family first, unless decorated,
+/// as [`Manifest::write`] writes it).
+pub fn write_with_sprt<R: StoredRules>(
+    m: &Manifest<R>,
+    record: &SprtRecord,
+    dir: &std::path::Path,
+) -> Result<(), CliError> {
+    #[derive(serde::Serialize)]
+    struct WithSprt<'a, R: StoredRules> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        family: Option<&'a str>,
+        #[serde(flatten)]
+        manifest: &'a Manifest<R>,
+        sprt: &'a SprtRecord,
+    }
+    let json = serde_json::to_string_pretty(&WithSprt {
+        family: run_json_family(R::FAMILY),
+        manifest: m,
+        sprt: record,
+    })
+    .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
+    let path = dir.join("run.json");
+    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
 }
 
 #[cfg(test)]

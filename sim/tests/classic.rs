@@ -2,7 +2,7 @@
 //! users run them: rows per seat with the side named (C-20), a summary per
 //! agent whose win rates add to one, output identical for one and two
 //! threads, matches to 5,000 (C-12, C-24), shards merged into the run
-//! played whole, and what is not yet on classic (`--sprt`) refusing it.
+//! played whole, and what a classic run refuses (`--sprt` unpaired).
 
 mod common;
 
@@ -172,6 +172,67 @@ fn classic_bench_measures_four_player_hands() {
     assert_eq!(out.lines().count(), 3, "{out}");
 }
 
+/// A classic bench times each side's decisions as a decorated one does:
+/// one more run of the same hands, every action on the clock of the side
+/// that played it (the bench itself checks the timed run's actions against
+/// the measured ones), partnerships included.
+#[test]
+fn classic_bench_times_each_sides_decisions() {
+    let args = [
+        "bench",
+        "--rules",
+        "classic-002",
+        "--set",
+        "players=4",
+        "--a",
+        "rules",
+        "--b",
+        "greedy",
+        "--hands",
+        "6",
+        "--threads",
+        "1",
+        "--repeat",
+        "1",
+    ];
+    let mut csv = args.to_vec();
+    csv.push("--csv");
+    let out = ok(&csv);
+    // The columns after the first (`agents`, quoted: it holds a comma).
+    fn after_agents(l: &str) -> Vec<&str> {
+        let rest = match l.strip_prefix('"') {
+            Some(quoted) => quoted.split_once("\",").expect("a closing quote").1,
+            None => l.split_once(',').expect("a comma").1,
+        };
+        rest.split(',').collect()
+    }
+    let lines: Vec<Vec<&str>> = out.lines().map(after_agents).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let (h, row) = (&lines[0], &lines[1]);
+    let cell = |name: &str| -> u64 {
+        let i = h.iter().position(|c| *c == name).expect(name);
+        row[i]
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: `{}` in {out}", row[i]))
+    };
+    assert!(cell("a_actions") > 0 && cell("b_actions") > 0, "{out}");
+    assert_eq!(
+        cell("a_actions") + cell("b_actions"),
+        cell("actions"),
+        "{out}"
+    );
+    assert!(cell("a_decisions") > 0 && cell("a_decisions") <= cell("a_actions"));
+    let text = ok(&args);
+    assert!(
+        text.contains("agent time: one more run of the 6 hands on one thread"),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.trim_start().starts_with("A  rules")),
+        "{text}"
+    );
+}
+
 /// An agent of decorated canasta only, named under classic rules, is
 /// refused saying which families it plays and what classic accepts; the
 /// same agent plays under decorated rules, and `kanaszta agents` lists
@@ -319,8 +380,17 @@ fn classic_bad_input_is_refused_with_what_is_accepted() {
         &["--vary players", "from 2 to 6 (C-2)"],
     );
     refused(
-        &["play", "--rules", "classic-002", "--sprt", "50", "--out", o],
-        &["--sprt: not yet for classic canasta"],
+        &[
+            "play",
+            "--rules",
+            "classic-002",
+            "--sprt",
+            "50",
+            "--unpaired",
+            "--out",
+            o,
+        ],
+        &["--sprt tests paired deals: drop --unpaired"],
     );
 }
 

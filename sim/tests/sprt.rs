@@ -1,6 +1,6 @@
 //! `kanaszta play --sprt`: the sequential test on paired deals ends a run
 //! at its decision, at the same deal for any thread count, and refuses bad
-//! bounds.
+//! bounds; under classic rules too (C-23, with partnerships C-20).
 
 mod common;
 
@@ -233,4 +233,141 @@ fn sprt_hypotheses_beyond_any_hands_score_are_refused() {
         s(&d),
     ]);
     assert!(!out.contains("NaN"), "{out}");
+}
+
+/// `play --rules classic-002 --sprt` with `extra` into `dir`: its output
+/// with the timing line left out.
+fn classic_sprt(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "play",
+        "--rules",
+        "classic-002",
+        "--a",
+        "rules",
+        "--b",
+        "random",
+        "--sprt",
+        "50",
+        "--hands",
+        "4000",
+        "--out",
+        s(dir),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let out = ok(&args);
+    out.lines()
+        .filter(|l| !l.contains("hands/s"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Classic canasta, two players and four (a side a partnership, C-20):
+/// rules is accepted as stronger than random long before the 2,000 deals,
+/// the CSVs hold exactly the deals up to the decision, run.json records
+/// the test after the family, and the summary the games played.
+#[test]
+fn a_classic_run_stops_at_its_decision_alone_and_in_partnerships() {
+    for players in ["2", "4"] {
+        let d = tmp(&format!("sprt-classic-{players}"));
+        let set = format!("players={players}");
+        let out = classic_sprt(&d, &["--set", &set, "--threads", "1"]);
+        assert!(
+            out.contains(
+                "H1 accepted: rules is stronger than random by at least 50 points per hand"
+            ),
+            "{out}"
+        );
+        let t = sprt_of(&d);
+        assert_eq!(t["decision"], "H1", "{t}");
+        let deals = t["deals"].as_u64().unwrap();
+        assert!(
+            (20..200).contains(&deals),
+            "decided after {deals} deals: {t}"
+        );
+        assert_eq!(t["max_games"].as_u64(), Some(4000));
+        assert_eq!(t["skipped_deals"].as_u64(), Some(0));
+        assert!(t["llr"].as_f64().unwrap() >= t["upper"].as_f64().unwrap());
+        assert!(
+            out.contains(&format!("after {deals} deals of at most 2000")),
+            "{out}"
+        );
+        let m: serde_json::Value = serde_json::from_str(&read(&d.join("run.json"))).unwrap();
+        assert_eq!(m["family"], "classic", "still a classic run: {m}");
+        assert_eq!(m["games"].as_u64(), Some(2 * deals), "the games played");
+        assert_eq!(m["series"][0]["rules"]["players"], players);
+        let (_, rows) = table(&d.join("hands.csv"));
+        let n: u64 = players.parse().unwrap();
+        assert_eq!(rows.len() as u64, 2 * deals * n, "one row a seat a game");
+        let (h, rows) = table(&d.join("summary.csv"));
+        assert_eq!(rows.len(), 2);
+        for r in &rows {
+            assert_eq!(r[col(&h, "games")], (2 * deals).to_string());
+            assert_eq!(r[col(&h, "deals")], deals.to_string());
+        }
+        // The test's mean is the summary's paired difference, per deal.
+        let mean = t["mean"].as_f64().unwrap();
+        let a = rows.iter().find(|r| r[col(&h, "side")] == "a").unwrap();
+        let diff: f64 = a[col(&h, "mean_diff")].parse().unwrap();
+        assert!((mean - diff).abs() < 0.01, "sprt {mean} v summary {diff}");
+        assert!(
+            out.contains(&format!("{} hands, paired seats", 2 * deals)),
+            "{out}"
+        );
+    }
+}
+
+/// The same classic test on one thread and two, and twice on one: the
+/// same decision at the same deal, byte for byte the same files and report.
+#[test]
+fn a_classic_decision_does_not_depend_on_the_thread_count_or_the_run() {
+    let d = tmp("sprt-classic-threads");
+    let mut runs = Vec::new();
+    for (name, t) in [("one", "1"), ("again", "1"), ("two", "2")] {
+        let dir = d.join(name);
+        let out = classic_sprt(&dir, &["--set", "players=4", "--seed", "9", "--threads", t]);
+        runs.push((dir, out.replace(s(&d.join(name)), "DIR")));
+    }
+    let (first, text) = &runs[0];
+    assert!(text.contains("H1 accepted"), "{text}");
+    for (dir, out) in &runs[1..] {
+        assert_eq!(out, text, "{}", dir.display());
+        for f in ["hands.csv", "errors.csv", "summary.csv", "run.json"] {
+            assert_eq!(read(&first.join(f)), read(&dir.join(f)), "{f}");
+        }
+    }
+}
+
+/// What the decorated test refuses, classic refuses alike; a classic test
+/// truncated by --hands ends undecided with every game played.
+#[test]
+fn a_classic_test_refuses_unpaired_and_sharded_runs_and_may_end_undecided() {
+    let d = tmp("sprt-classic-refused");
+    let base = [
+        "play",
+        "--rules",
+        "classic-002",
+        "--sprt",
+        "50",
+        "--out",
+        s(&d),
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&str> {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend(extra);
+        v
+    };
+    refused(&with(&["--unpaired"]), &["paired deals"]);
+    refused(&with(&["--shard", "0/2"]), &["--shard"]);
+    refused(&with(&["--sprt-min-deals", "1"]), &["at least 2"]);
+    let out = ok(&with(&[
+        "--a", "rules", "--b", "greedy", "--hands", "8", "-q",
+    ]));
+    assert!(
+        out.contains("undecided: neither bound was reached within 4 deals"),
+        "{out}"
+    );
+    assert_eq!(sprt_of(&d)["decision"], "undecided");
+    let (_, rows) = table(&d.join("hands.csv"));
+    assert_eq!(rows.len(), 16, "every game of the run, two seats each");
 }

@@ -190,6 +190,11 @@ pub struct ClassicPlan {
     pub series: u32,
 }
 
+/// What [`ClassicPlan::play_wrapped`] puts round each seat's agent,
+/// given its side (0: A, 1: B).
+pub type Wrap<'a> =
+    &'a mut dyn FnMut(usize, Box<dyn Agent<ClassicState>>) -> Box<dyn Agent<ClassicState>>;
+
 /// One finished classic game.
 #[derive(Debug, Default)]
 pub struct ClassicGame {
@@ -213,6 +218,53 @@ impl Played for ClassicGame {
         self.error
             .as_ref()
             .map(|e| format!("game {}: {}", e.game, e.message))
+    }
+}
+
+impl crate::sprt::SprtGame for ClassicGame {
+    fn errored(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Per hand, as the summary's `mean_diff` counts it: A's mean side
+    /// score (C-23) over A's seats minus B's over B's (with four players,
+    /// A's partnership's score minus B's, C-20); the hand won by the agent
+    /// of the winning side's seats, a tie half.
+    fn tally(&self) -> crate::sprt::Tally {
+        let mut t = crate::sprt::Tally::default();
+        let players = self.hands.first().map_or(0, |_| {
+            self.hands
+                .iter()
+                .take_while(|r| r.hand == self.hands[0].hand)
+                .count()
+        });
+        if players == 0 {
+            return t;
+        }
+        for hand in self.hands.chunks(players) {
+            let mut sum = [0.0f64; 2];
+            let mut n = [0.0f64; 2];
+            let mut winner = None;
+            for r in hand {
+                let i = agent_of(r.seat as usize, r.swapped);
+                sum[i] += r.raw as f64;
+                n[i] += 1.0;
+                if r.won {
+                    winner = Some(i);
+                }
+            }
+            if n[0] == 0.0 || n[1] == 0.0 {
+                continue;
+            }
+            t.hands += 1;
+            t.margin += sum[0] / n[0] - sum[1] / n[1];
+            t.won += match winner {
+                Some(0) => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        t
     }
 }
 
@@ -311,7 +363,9 @@ impl ClassicPlan {
 
     /// Plays game `g`; a panic becomes an error row of the game.
     pub fn play(&self, g: u64) -> ClassicGame {
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.play_unguarded(g)));
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.play_unguarded(g, None)
+        }));
         r.unwrap_or_else(|p| {
             let msg = p
                 .downcast_ref::<String>()
@@ -361,12 +415,25 @@ impl ClassicPlan {
             .collect()
     }
 
-    fn play_unguarded(&self, g: u64) -> ClassicGame {
+    /// Plays game `g` as [`Self::play`] does, each seat's agent first
+    /// passed to `wrap` with its side (0: A, 1: B); a panic is not caught.
+    pub fn play_wrapped(&self, g: u64, wrap: Wrap<'_>) -> ClassicGame {
+        self.play_unguarded(g, Some(wrap))
+    }
+
+    fn play_unguarded(&self, g: u64, wrap: Option<Wrap<'_>>) -> ClassicGame {
         let deal = self.deal(g);
         let swapped = self.swapped(g);
         let deal_seed = seed::deal(self.seed, deal);
         let players = self.rules.players as usize;
         let mut agents = self.agents(swapped);
+        if let Some(wrap) = wrap {
+            agents = agents
+                .into_iter()
+                .enumerate()
+                .map(|(p, a)| wrap(agent_of(p, swapped), a))
+                .collect();
+        }
         let mut pile = PileObserver::default();
         let rngs_of = |hand: u32| {
             let s = seed::match_hand(deal_seed, hand);

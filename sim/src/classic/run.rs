@@ -5,8 +5,8 @@
 //! `sweep` (summary.csv, tournament.csv, ratings.csv, sweep.csv).
 
 use super::{
-    seating_text, ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicPlan, ClassicSink,
-    ClassicStats,
+    seating_text, ClassicErrorRow, ClassicGame, ClassicHandRow, ClassicMatchRow, ClassicPlan,
+    ClassicSink, ClassicStats,
 };
 use crate::error::CliError;
 use crate::lock::RunLock;
@@ -14,6 +14,7 @@ use crate::report::{self, SeriesSummary};
 use crate::run::options::RunArgs;
 use crate::run::{self, Manifest, Mode, RunResult, StoredRules};
 use crate::signals;
+use crate::sprt::Sprt;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Family;
 use serde::{Deserialize, Serialize};
@@ -195,6 +196,18 @@ impl ClassicRun {
         sink: &mut ClassicSink<'_>,
         quiet: bool,
     ) -> Result<RunResult, crate::error::RunError> {
+        self.execute_until(threads, sink, quiet, None)
+    }
+
+    /// [`Self::execute`] that ends at the first game, in file order, for
+    /// which `stop` says so (as [`run::execute_until`] does).
+    pub fn execute_until(
+        &self,
+        threads: usize,
+        sink: &mut ClassicSink<'_>,
+        quiet: bool,
+        stop: Option<&mut (dyn FnMut(&ClassicGame) -> bool + Send)>,
+    ) -> Result<RunResult, crate::error::RunError> {
         run::execute_games(
             self.jobs(),
             self.manifest.shard_games(),
@@ -204,14 +217,15 @@ impl ClassicRun {
             threads,
             quiet,
             run::REORDER_WINDOW,
-            None,
+            stop,
         )
     }
 }
 
-/// Plays a classic run into `args.out` and prints its report; exit 2 if
-/// games erred.
-pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
+/// Plays a classic run into `args.out` and prints its report, with a
+/// sequential test that may end the run early (a side's score per hand,
+/// C-23, the unit the deal played twice); exit 2 if games erred.
+pub fn run(run: ClassicRun, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
     let dir = &args.out;
     let _lock = RunLock::acquire(dir)?;
     signals::install()?;
@@ -227,17 +241,42 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
     m.write(dir)?;
     let mut stats = run.new_stats();
     let mut sink = ClassicSink::files(&mut stats, dir, m.mode)?;
-    let res = run.execute(args.threads, &mut sink, args.quiet)?;
+    let mut test = sprt;
+    let res = match &mut test {
+        None => run.execute(args.threads, &mut sink, args.quiet)?,
+        Some(t) => {
+            // One series, unsharded: the writer's order is the game index.
+            let mut game = 0u64;
+            let mut stop = |g: &ClassicGame| {
+                game += 1;
+                t.game(game - 1, g)
+            };
+            run.execute_until(args.threads, &mut sink, args.quiet, Some(&mut stop))?
+        }
+    };
     for s in &mut stats {
         s.finish();
     }
     let mut manifest = run.manifest.clone();
+    if res.decided {
+        // The run holds the deals up to the decision, whole: it is the run
+        // of that many games (the same games).
+        manifest.games = res.games;
+    }
     if res.stopped.is_some() {
         manifest.complete = Some(false);
         manifest.games_done = Some(res.games);
-        manifest.write(dir)?;
     }
-    let text = report(Some(dir), &manifest, &stats)?;
+    let mut text = report(Some(dir), &manifest, &stats)?;
+    match &test {
+        Some(t) => {
+            crate::sprt::write_with_sprt(&manifest, &t.record(run.manifest.games), dir)?;
+            let [a, b] = [&manifest.agents[0], &manifest.agents[1]];
+            text.push_str(&t.report(a, b, run.manifest.games / 2));
+        }
+        None if res.stopped.is_some() => manifest.write(dir)?,
+        None => {}
+    }
     crate::report::finish(&text, &res, dir)
 }
 

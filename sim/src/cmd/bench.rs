@@ -3,20 +3,24 @@
 //! plan, same executor, no CSV); every measurement must apply the same
 //! number of actions, or the run is not deterministic and the bench fails.
 //!
-//! Decorated runs add the time each agent spends deciding: one more run of
-//! the same hands on one thread, each agent behind a stopwatch ([`Timed`])
-//! that reads the clock around its every `act` and nothing else, so that
-//! the play is that of the measured runs (the bench checks the action
-//! count).
+//! Runs of either family add the time each agent spends deciding: one
+//! more run of the same hands on one thread, each agent behind a
+//! stopwatch ([`Timed`]) that reads the clock around its every `act` and
+//! nothing else, so that the play is that of the measured runs (the bench
+//! checks the action count).
 
+use crate::classic::ClassicPlan;
 use crate::error::CliError;
 pub(super) use crate::run::family::decorated_plan;
-use crate::run::family::{with_family, FamilyBody, RunFamily};
+use crate::run::family::{with_family, FamilyBody, RunFamily, TimedRun};
 use crate::run::options::whole;
 use crate::run::options::RulesArgs;
+use crate::run::Played;
 use crate::run::{Plan, RunResult};
 use clap::Args;
-use kanaszta_agents::{Agent, Moves, Wrapped, Wrapper};
+use kanaszta_agents::classic::ClassicMoves;
+use kanaszta_agents::{Agent, Family, Moves, Wrapped, Wrapper};
+use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use kanaszta_engine::{Action, SeatView};
 use rand_pcg::Pcg64Mcg;
 use std::cell::RefCell;
@@ -100,11 +104,14 @@ impl FamilyBody for &BenchArgs {
             return Err(CliError::Input("--repeat must be at least 1".into()));
         }
         let bench = F::bench(&a, &b, args.hands, args.seed, rules)?;
-        let timing = F::timed_plan(&bench.plan)
-            .filter(|_| !args.no_agent_time)
-            .map(|plan| {
+        let timing = (!args.no_agent_time)
+            .then(|| F::timed_run(&bench.plan))
+            .map(|run| {
                 move |actions: u64| -> Result<[AgentClock; 2], CliError> {
-                    let clocks = time_agents(plan)?;
+                    let clocks = match run {
+                        TimedRun::Decorated(plan) => time_agents(plan)?,
+                        TimedRun::Classic(plan) => time_classic_agents(plan)?,
+                    };
                     let timed = clocks[0].actions + clocks[1].actions;
                     if timed != actions {
                         return Err(CliError::Input(format!(
@@ -212,20 +219,26 @@ impl Timed {
     ) -> Wrapped<Box<dyn Agent>, Timed> {
         Wrapped::new(inner, Timed { clock })
     }
-}
 
-impl Wrapper for Timed {
-    fn choose(
+    /// A classic agent `inner`, timed into `clock`.
+    pub fn classic(
+        inner: Box<dyn Agent<ClassicState>>,
+        clock: Rc<RefCell<AgentClock>>,
+    ) -> Wrapped<Box<dyn Agent<ClassicState>>, Timed> {
+        Wrapped::new(inner, Timed { clock })
+    }
+
+    /// Times `act`, a call of `inner`'s decision that offered `choice`
+    /// (two actions or more), into the clock.
+    fn time<G: Family>(
         &mut self,
-        inner: &mut dyn Agent,
-        view: &SeatView,
-        moves: &mut Moves,
-        rng: &mut Pcg64Mcg,
-    ) -> Action {
-        let choice = moves.actions().len() >= 2;
+        inner: &mut dyn Agent<G>,
+        choice: bool,
+        act: impl FnOnce(&mut dyn Agent<G>) -> G::Action,
+    ) -> G::Action {
         let before = inner.search_totals();
         let start = Instant::now();
-        let action = inner.act(view, moves, rng);
+        let action = act(&mut *inner);
         let secs = start.elapsed().as_secs_f64();
         let after = inner.search_totals();
         let mut c = self.clock.borrow_mut();
@@ -239,6 +252,32 @@ impl Wrapper for Timed {
             c.departures += a.departures - b.departures;
         }
         action
+    }
+}
+
+impl Wrapper for Timed {
+    fn choose(
+        &mut self,
+        inner: &mut dyn Agent,
+        view: &SeatView,
+        moves: &mut Moves,
+        rng: &mut Pcg64Mcg,
+    ) -> Action {
+        let choice = moves.actions().len() >= 2;
+        self.time(inner, choice, |a| a.act(view, moves, rng))
+    }
+}
+
+impl Wrapper<ClassicState> for Timed {
+    fn choose(
+        &mut self,
+        inner: &mut dyn Agent<ClassicState>,
+        view: &ClassicView<'_>,
+        moves: &mut ClassicMoves<'_>,
+        rng: &mut Pcg64Mcg,
+    ) -> ClassicAction {
+        let choice = moves.len() >= 2;
+        self.time(inner, choice, |a| a.act(view, moves, rng))
     }
 }
 
@@ -265,6 +304,27 @@ pub(super) fn time_agents(plan: &Plan) -> Result<[AgentClock; 2], CliError> {
         if let Err(e) = r {
             return Err(CliError::Input(format!(
                 "game {g} ended by an agent error in the timed run: {e}"
+            )));
+        }
+    }
+    let [a, b] = clocks;
+    Ok([a.take(), b.take()])
+}
+
+/// Plays every game of a classic `plan` on this thread, each seat's agent
+/// timed on its side's clock: the clocks of sides A and B.
+fn time_classic_agents(plan: &ClassicPlan) -> Result<[AgentClock; 2], CliError> {
+    let clocks = [
+        Rc::new(RefCell::new(AgentClock::default())),
+        Rc::new(RefCell::new(AgentClock::default())),
+    ];
+    for g in 0..plan.games {
+        let game = plan.play_wrapped(g, &mut |side, agent| {
+            Box::new(Timed::classic(agent, Rc::clone(&clocks[side])))
+        });
+        if let Some(e) = game.error() {
+            return Err(CliError::Input(format!(
+                "{e}: the game ended by an agent error in the timed run"
             )));
         }
     }

@@ -8,16 +8,11 @@
 //! players, partnerships with four, C-20), game 0 of a `play` run of the
 //! same rules, sides and seed, printed as `replay` prints it.
 
-use super::parse_agent;
-use super::replay::{print_hand, recorders, HandPrint};
-use crate::error::{quiet_pipe, CliError};
-use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
+use crate::error::CliError;
+use crate::run::family::{family_rules, Classic, Decorated, FamilyRules};
 use crate::run::options::RulesArgs;
+use crate::show;
 use clap::Args;
-use kanaszta_agents::{play_hand, seat_rng};
-use kanaszta_engine::classic::ClassicRules;
-use kanaszta_engine::{GameLog, GameState, Rules};
-use std::io::Write;
 use std::process::ExitCode;
 
 /// Options of `kanaszta demo`.
@@ -38,92 +33,11 @@ pub struct DemoArgs {
     rules: RulesArgs,
 }
 
-/// Runs `kanaszta demo`: the hand of the family `--rules` names.
+/// Runs `kanaszta demo`: the hand of the family `--rules` names, printed
+/// by [`show::demo`].
 pub fn run(d: DemoArgs) -> Result<ExitCode, CliError> {
     match family_rules(&d.rules)? {
-        FamilyRules::Decorated(r) => Decorated::demo(r, &d),
-        FamilyRules::Classic(r) => Classic::demo(r, &d),
+        FamilyRules::Decorated(r) => show::demo::<Decorated>(r, &d.a, &d.b, d.seed),
+        FamilyRules::Classic(r) => show::demo::<Classic>(r, &d.a, &d.b, d.seed),
     }
-}
-
-/// What `demo` needs of a family: its hand, played and printed.
-trait DemoFamily: RunFamily {
-    /// Plays the hand of `d` under `rules` and prints it.
-    fn demo(rules: Self::Rules, d: &DemoArgs) -> Result<ExitCode, CliError>;
-}
-
-impl DemoFamily for Classic {
-    fn demo(rules: ClassicRules, d: &DemoArgs) -> Result<ExitCode, CliError> {
-        let specs = [
-            super::play::parse_classic_side(&d.a)?,
-            super::play::parse_classic_side(&d.b)?,
-        ];
-        super::classic_replay::demo(rules, specs, d.seed)
-    }
-}
-
-impl DemoFamily for Decorated {
-    fn demo(rules: Rules, d: &DemoArgs) -> Result<ExitCode, CliError> {
-        let a = parse_agent(&d.a)?;
-        let b = parse_agent(&d.b)?;
-        let mut state = GameState::new(rules, d.seed);
-        // One agent a seat, A in the even seats and B in the odd ones.
-        let players = state.players();
-        let seat = |p: usize| if p.is_multiple_of(2) { &a } else { &b };
-        let names: Vec<String> = (0..players).map(|p| seat(p).to_string()).collect();
-        let (mut agents, log, notes) = recorders((0..players).map(|p| seat(p).build()).collect());
-        let first = GameLog::new(&state, d.seed);
-        let mut rngs: Vec<_> = (0..players).map(|p| seat_rng(d.seed, p)).collect();
-        let r = play_hand(&mut state, &mut agents, &mut rngs);
-        let hand = GameLog {
-            actions: std::mem::take(&mut *log.borrow_mut()),
-            ..first
-        };
-        let error = r.err().map(|e| e.to_string());
-        quiet_pipe(demo(
-            &mut std::io::stdout().lock(),
-            &rules,
-            d.seed,
-            &names,
-            &hand,
-            &notes.borrow(),
-            error.as_deref(),
-        ))?;
-        Ok(ExitCode::SUCCESS)
-    }
-}
-
-fn demo(
-    out: &mut impl Write,
-    rules: &Rules,
-    seed: u64,
-    names: &[String],
-    log: &GameLog,
-    notes: &[(usize, String)],
-    error: Option<&str>,
-) -> Result<(), CliError> {
-    let version = rules
-        .settings()
-        .into_iter()
-        .find(|(k, _)| k == "version")
-        .map(|(_, v)| v)
-        .unwrap_or_default();
-    let seats: Vec<String> = names
-        .iter()
-        .enumerate()
-        .map(|(p, n)| format!("P{p} {n}"))
-        .collect();
-    writeln!(
-        out,
-        "kanaszta demo: seed {seed}, {} players, {version}: {}",
-        log.totals.len(),
-        seats.join(", ")
-    )?;
-    let how = HandPrint {
-        names: Some(names),
-        show_hand: true,
-        taxed: false,
-        notes,
-    };
-    print_hand(out, log, &how, error)
 }

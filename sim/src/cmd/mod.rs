@@ -8,7 +8,6 @@ pub mod apply;
 pub mod bench;
 pub mod check;
 pub mod classic_pos;
-pub mod classic_replay;
 pub mod demo;
 pub mod human;
 pub mod legal;

@@ -119,9 +119,6 @@ impl FamilyBody for &PlayArgs {
         let a = F::side(&p.a)?;
         let b = F::side(&p.b)?;
         let sprt = p.sprt_config()?;
-        if sprt.is_some() {
-            F::sprt_supported()?;
-        }
         let series = vec![SeriesSpec {
             a: a.clone(),
             b: b.clone(),

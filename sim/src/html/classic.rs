@@ -3,10 +3,8 @@
 //! a hand the score item by item per side (C-23).
 
 use super::cards;
-use crate::cmd::classic_replay::{play_game, ClassicReplay};
 use crate::error::CliError;
 use crate::position::end_text;
-use crate::run::Mode;
 use kanaszta_engine::classic::{ClassicAction, ClassicState, SideTable};
 use kanaszta_engine::CardSet;
 use serde_json::{json, Value};
@@ -237,63 +235,18 @@ pub fn game_data(
     }))
 }
 
-/// `kanaszta replay --html` of a classic game: game `game` of the run (only
-/// hand `hand` of a match, if given) drawn in `path`, `seat`'s view
-/// preselected if given.
+/// `kanaszta replay --html` of a classic game: its picked hands drawn in
+/// `path`, `seat`'s view preselected if given.
 pub fn write_replay(
-    c: &ClassicReplay,
-    game: u64,
-    hand: Option<u32>,
     path: &std::path::Path,
+    title: &str,
+    labels: &[String],
     seat: Option<u32>,
+    hands: &[HandData],
 ) -> Result<std::process::ExitCode, CliError> {
-    if let Some(n) = c.games {
-        if game >= n {
-            return Err(CliError::Input(format!(
-                "--game {game}: the run has games 0 to {}",
-                n.saturating_sub(1)
-            )));
-        }
-    }
-    if let (Mode::Hands, Some(h)) = (c.mode, hand) {
-        if h != 0 {
-            return Err(CliError::Input(format!(
-                "--hand {h}: the run plays single hands (mode hands), so each game is one hand, \
-                 hand 0; --hand picks a hand of a match (leave it out here)"
-            )));
-        }
-    }
-    let seat = super::check_seat(seat, c.rules.players as usize)?;
-    let (played, labels) = play_game(c, game)?;
-    if let Some(h) = hand {
-        if h as usize >= played.len() {
-            return Err(CliError::Input(format!(
-                "--hand {h}: the match has hands 0 to {}",
-                played.len() - 1
-            )));
-        }
-    }
-    let shown: Vec<HandData> = played
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| hand.is_none_or(|h| h as usize == *i))
-        .map(|(_, h)| HandData {
-            start: &h.start,
-            actions: &h.actions,
-            error: h.error.as_deref(),
-        })
-        .collect();
-    let deal = if c.paired { game / 2 } else { game };
-    let swapped = c.paired && game % 2 == 1;
-    let title = format!(
-        "{} game {game} (deal {deal}{}), run seed {}, {}",
-        c.command,
-        if swapped { ", seats swapped" } else { "" },
-        c.seed,
-        c.rules.preset
-    );
-    let data = game_data(&title, &labels, seat, &shown)?;
-    super::write(path, &super::page(super::PageKind::Replay, &title, &data))?;
+    let seat = super::check_seat(seat, labels.len())?;
+    let data = game_data(title, labels, seat, hands)?;
+    super::write(path, &super::page(super::PageKind::Replay, title, &data))?;
     eprintln!("kanaszta: wrote {}", path.display());
     Ok(std::process::ExitCode::SUCCESS)
 }

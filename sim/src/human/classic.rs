@@ -9,9 +9,9 @@
 
 use super::Await;
 use crate::classic::run::StoredClassicRules;
-use crate::cmd::classic_replay::{pile_text, print_end, table_text};
 use crate::error::CliError;
 use crate::position::{phase_name, seat_name};
+use crate::show::classic::{pile_text, print_end, table_text};
 use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::seat_rng;
 use kanaszta_agents::{Agent, AgentSpec};

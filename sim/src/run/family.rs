@@ -13,11 +13,11 @@ use crate::report::{self, finish};
 use crate::run::options::{RulesArgs, RunArgs};
 use crate::run::{self, GameOut, Manifest, Mode, Outputs, Plan, RunResult, SeriesSpec, Shard};
 use crate::signals;
-use crate::sprt::{Sprt, SprtRecord};
+use crate::sprt::{write_with_sprt, Sprt};
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
-use std::path::Path;
+
 use std::process::ExitCode;
 
 /// What a command of many games needs of a family.
@@ -47,10 +47,6 @@ pub trait RunFamily {
     ) -> Result<Self::Run, CliError>;
     /// What run.json of a run says.
     fn manifest(run: &Self::Run) -> &Manifest<Self::Stored>;
-    /// Refuses a sequential test where the family has none.
-    fn sprt_supported() -> Result<(), CliError> {
-        Ok(())
-    }
     /// Plays a run into `args.out` (with a sequential test that may end it
     /// early) and prints its report; exit 2 if games erred.
     fn run(run: Self::Run, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError>;
@@ -73,11 +69,9 @@ pub trait RunFamily {
     ) -> Result<Bench<Self::Bench>, CliError>;
     /// Plays a bench's hands once on `threads` threads.
     fn bench_execute(bench: &Self::Bench, threads: usize) -> Result<RunResult, RunError>;
-    /// The decorated plan of a bench, whose agents' decisions the bench
-    /// times one by one (none for classic canasta yet).
-    fn timed_plan(_bench: &Self::Bench) -> Option<&Plan> {
-        None
-    }
+    /// The run of a bench whose agents' decisions the bench times one by
+    /// one.
+    fn timed_run(bench: &Self::Bench) -> TimedRun<'_>;
 
     /// The switches a sweep may vary.
     fn sweep_keys() -> Vec<String>;
@@ -95,6 +89,14 @@ pub struct Bench<P> {
     pub names: [String; 2],
     /// The heading: the sides (and for classic canasta the table).
     pub label: String,
+}
+
+/// A bench's run, of its family, to time the agents' decisions on.
+pub enum TimedRun<'a> {
+    /// Decorated canasta's plan.
+    Decorated(&'a Plan),
+    /// Classic canasta's plan.
+    Classic(&'a ClassicPlan),
 }
 
 /// Decorated canasta (D-…).
@@ -156,8 +158,8 @@ impl RunFamily for Decorated {
     fn bench_execute(plan: &Plan, threads: usize) -> Result<RunResult, RunError> {
         run::execute(plan, threads, None, true)
     }
-    fn timed_plan(plan: &Plan) -> Option<&Plan> {
-        Some(plan)
+    fn timed_run(plan: &Plan) -> TimedRun<'_> {
+        TimedRun::Decorated(plan)
     }
     fn sweep_keys() -> Vec<String> {
         Rules::keys()
@@ -208,17 +210,8 @@ impl RunFamily for Classic {
     fn manifest(run: &ClassicRun) -> &Manifest<StoredClassicRules> {
         &run.manifest
     }
-    fn sprt_supported() -> Result<(), CliError> {
-        Err(CliError::Input(
-            "--sprt: not yet for classic canasta (play a fixed number of --hands or --matches)"
-                .into(),
-        ))
-    }
     fn run(run: ClassicRun, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCode, CliError> {
-        if sprt.is_some() {
-            Self::sprt_supported()?;
-        }
-        crate::classic::run::run(run, args)
+        crate::classic::run::run(run, args, sprt)
     }
     fn settings(rules: &ClassicRules) -> Vec<(String, String)> {
         let settings = rules.settings();
@@ -252,6 +245,9 @@ impl RunFamily for Classic {
     fn bench_execute(plan: &ClassicPlan, threads: usize) -> Result<RunResult, RunError> {
         let mut stats = plan.new_stats();
         plan.execute(threads, &mut ClassicSink::counting(&mut stats), true)
+    }
+    fn timed_run(plan: &ClassicPlan) -> TimedRun<'_> {
+        TimedRun::Classic(plan)
     }
     fn sweep_keys() -> Vec<String> {
         let mut keys: Vec<String> = vec!["preset".into()];
@@ -408,24 +404,6 @@ fn run_decorated(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
     finish(&text, &res, &args.out)
 }
 
-/// Writes run.json with the record of the sequential test under `sprt`,
-/// after the manifest's own fields.
-fn write_with_sprt(m: &Manifest, record: &SprtRecord, dir: &Path) -> Result<(), CliError> {
-    #[derive(serde::Serialize)]
-    struct WithSprt<'a> {
-        #[serde(flatten)]
-        manifest: &'a Manifest,
-        sprt: &'a SprtRecord,
-    }
-    let json = serde_json::to_string_pretty(&WithSprt {
-        manifest: m,
-        sprt: record,
-    })
-    .map_err(|e| CliError::Input(format!("internal: run.json: {e}")))?;
-    let path = dir.join("run.json");
-    std::fs::write(&path, json + "\n").map_err(|e| CliError::io("write", path.display(), e))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -519,13 +497,6 @@ mod tests {
     }
 
     #[test]
-    fn classic_refuses_a_sequential_test_and_decorated_takes_it() {
-        assert!(Decorated::sprt_supported().is_ok());
-        let e = Classic::sprt_supported().expect_err("classic has no SPRT yet");
-        assert!(e.to_string().contains("--sprt"), "{e}");
-    }
-
-    #[test]
     fn every_classic_switch_says_what_it_accepts() {
         // `kanaszta rules` prints `key=value  accepted: …` for each: a
         // classic switch without its text would print a bare line.
@@ -546,7 +517,10 @@ mod tests {
         let c = ClassicRules::preset("classic-002").expect("a classic preset");
         let bench = Classic::bench("rules", "greedy", 4, 3, c).expect("a classic bench");
         assert_eq!(bench.label, "rules vs greedy (classic-002, 2 players)");
-        assert!(Classic::timed_plan(&bench.plan).is_none());
+        assert!(matches!(
+            Classic::timed_run(&bench.plan),
+            TimedRun::Classic(_)
+        ));
         let one = Classic::bench_execute(&bench.plan, 1).expect("played");
         let two = Classic::bench_execute(&bench.plan, 2).expect("played");
         assert!(one.actions > 0);
@@ -556,7 +530,10 @@ mod tests {
         let bench = Decorated::bench("rules", "greedy", 4, 3, d).expect("a decorated bench");
         assert_eq!(bench.label, "rules vs greedy");
         assert_eq!(bench.names, ["rules".to_string(), "greedy".to_string()]);
-        assert!(Decorated::timed_plan(&bench.plan).is_some());
+        assert!(matches!(
+            Decorated::timed_run(&bench.plan),
+            TimedRun::Decorated(_)
+        ));
         let one = Decorated::bench_execute(&bench.plan, 1).expect("played");
         let two = Decorated::bench_execute(&bench.plan, 2).expect("played");
         assert!(one.actions > 0);

@@ -1,15 +1,16 @@
-//! `kanaszta replay` for classic canasta: one game of a classic run (or of
+//! Classic canasta shown move by move: one game of a classic run (or of
 //! `play --rules classic-…` with the same agents and seed), hand by hand,
 //! turn by turn: seats and sides named, the partner's question and answer
 //! (C-18), pickups, melds, red threes (C-8), the end and the score (C-23).
 //! The game is played again as the run played it: the same deal seed,
 //! seating (agent A in the even seats unless swapped) and seat generators.
 
-use crate::classic::agent_of;
+use super::{Pick, PlayFlags, Show, Shown, Style};
 use crate::classic::run::StoredClassicRules;
-use crate::classic::SideSpec;
-use crate::error::{quiet_pipe, CliError};
+use crate::classic::{agent_of, parse_classic_side, SideSpec};
+use crate::error::CliError;
 use crate::position::{end_text, seat_name};
+use crate::run::family::Classic;
 use crate::run::Mode;
 use kanaszta_agents::Agent;
 use kanaszta_agents::{play_turns_observed, seat_rng, Observer};
@@ -17,10 +18,8 @@ use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, SideTable,
 };
 use kanaszta_engine::seed;
-use kanaszta_engine::Family;
 use std::io::Write;
 use std::path::Path;
-use std::process::ExitCode;
 
 /// A classic run to replay a game of.
 pub struct ClassicReplay {
@@ -41,13 +40,8 @@ pub struct ClassicReplay {
 }
 
 /// Series `series` of the classic run in `dir` (its run.json says
-/// `"family": "classic"`), or `None` for a decorated run.
-pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliError> {
-    let family = crate::run::run_family(dir).ok().flatten();
-    if crate::run::family_of_run(family.as_deref()) != Some(Family::Classic) {
-        // The decorated reader says what is wrong with the directory.
-        return Ok(None);
-    }
+/// `"family": "classic"`).
+fn from_run(dir: &Path, series: usize) -> Result<ClassicReplay, CliError> {
     let m = crate::run::read_manifest::<StoredClassicRules>(dir)?;
     let Some(s) = m.series.get(series) else {
         return Err(CliError::Input(format!(
@@ -56,18 +50,15 @@ pub fn from_run(dir: &Path, series: usize) -> Result<Option<ClassicReplay>, CliE
             m.series.len().saturating_sub(1)
         )));
     };
-    Ok(Some(ClassicReplay {
+    Ok(ClassicReplay {
         command: m.command.clone(),
         rules: s.rules.0,
-        specs: [
-            super::play::parse_classic_side(&s.a)?,
-            super::play::parse_classic_side(&s.b)?,
-        ],
+        specs: [parse_classic_side(&s.a)?, parse_classic_side(&s.b)?],
         seed: m.seed,
         mode: m.mode,
         paired: m.paired,
         games: Some(m.games_done.unwrap_or(m.games)),
-    }))
+    })
 }
 
 /// The actions of a hand as the turn loop shows them ([`Observer`]), the
@@ -81,16 +72,106 @@ impl Observer<ClassicState> for ActionLog {
     }
 }
 
-/// One hand as played: the deal, the actions, the running totals before
-/// it, and the error that ended the game, if any.
-pub(crate) struct PlayedHand {
-    pub(crate) start: ClassicState,
-    pub(crate) actions: Vec<ClassicAction>,
-    pub(crate) error: Option<String>,
+/// One classic hand as played: the deal (with the running totals before
+/// it), the actions, and the error that ended the game, if any.
+pub struct PlayedHand {
+    start: ClassicState,
+    actions: Vec<ClassicAction>,
+    error: Option<String>,
 }
 
-/// Replays game `game` (only hand `hand` of a match, if given).
-pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, CliError> {
+impl Show for Classic {
+    type Source = ClassicReplay;
+    type Hand = PlayedHand;
+
+    fn from_run(dir: &Path, series: u32) -> Result<ClassicReplay, CliError> {
+        from_run(dir, series as usize)
+    }
+
+    fn from_flags(flags: &PlayFlags<'_>, rules: ClassicRules) -> Result<ClassicReplay, CliError> {
+        Ok(ClassicReplay {
+            command: "play".into(),
+            rules,
+            specs: [parse_classic_side(flags.a)?, parse_classic_side(flags.b)?],
+            seed: flags.seed,
+            mode: flags.mode,
+            paired: flags.paired,
+            games: None,
+        })
+    }
+
+    fn replay(c: &ClassicReplay, pick: &Pick) -> Result<Shown<PlayedHand>, CliError> {
+        replay(c, pick)
+    }
+
+    fn demo(
+        rules: ClassicRules,
+        a: &str,
+        b: &str,
+        seed: u64,
+    ) -> Result<Shown<PlayedHand>, CliError> {
+        demo(
+            rules,
+            [parse_classic_side(a)?, parse_classic_side(b)?],
+            seed,
+        )
+    }
+
+    fn totals(h: &PlayedHand) -> String {
+        let totals: Vec<String> = (0..h.start.rules().sides())
+            .map(|s| format!("side {s} {}", h.start.total(s)))
+            .collect();
+        totals.join(" / ")
+    }
+
+    fn print_hand(
+        mut out: &mut dyn Write,
+        hand: &PlayedHand,
+        labels: &[String],
+        _style: Style,
+        _matches: bool,
+    ) -> Result<(), CliError> {
+        print_hand(&mut out, hand, labels)
+    }
+
+    fn save_log(_hand: &PlayedHand, _path: &Path) -> Result<(), CliError> {
+        Err(save_log_refused())
+    }
+
+    fn write_html(
+        path: &Path,
+        title: &str,
+        shown: &Shown<PlayedHand>,
+        hands: &[&PlayedHand],
+        seat: Option<u32>,
+    ) -> Result<std::process::ExitCode, CliError> {
+        let data: Vec<_> = hands
+            .iter()
+            .map(|h| crate::html::classic::HandData {
+                start: &h.start,
+                actions: &h.actions,
+                error: h.error.as_deref(),
+            })
+            .collect();
+        crate::html::classic::write_replay(path, title, &shown.labels, seat, &data)
+    }
+}
+
+/// `--save-log` of a classic game, refused.
+fn save_log_refused() -> CliError {
+    CliError::Input(
+        "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
+            .into(),
+    )
+}
+
+/// Checks `pick` against the run and plays its game again (a log cannot
+/// be saved of it).
+fn replay(c: &ClassicReplay, pick: &Pick) -> Result<Shown<PlayedHand>, CliError> {
+    if pick.save_log.is_some() {
+        return Err(save_log_refused());
+    }
+    let (game, hand) = (pick.game, pick.hand);
     if let Some(n) = c.games {
         if game >= n {
             return Err(CliError::Input(format!(
@@ -106,7 +187,7 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    let (hands, labels) = play_game(&c, game)?;
+    let (hands, labels) = play_game(c, game)?;
     let deal = if c.paired { game / 2 } else { game };
     let swapped = c.paired && game % 2 == 1;
     let players = c.rules.players as usize;
@@ -119,48 +200,36 @@ pub fn run(c: ClassicReplay, game: u64, hand: Option<u32>) -> Result<ExitCode, C
             )));
         }
     }
-    let mut out = std::io::stdout().lock();
-    quiet_pipe((|| -> Result<(), CliError> {
-        writeln!(
-            out,
-            "{} game {game} (deal {deal}{}), run seed {}, {}: {}",
-            c.command,
-            if swapped { ", seats swapped" } else { "" },
-            c.seed,
-            c.rules.preset,
-            crate::classic::seating_text(players, &names)
-        )?;
-        writeln!(
-            out,
-            "this game: {}",
-            labels
-                .iter()
-                .enumerate()
-                .map(|(p, l)| format!("seat {p} {l}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )?;
-        for (i, h) in hands.iter().enumerate() {
-            if hand.is_some_and(|x| x as usize != i) {
-                continue;
-            }
-            if c.mode == Mode::Matches {
-                let totals: Vec<String> = (0..c.rules.sides())
-                    .map(|s| format!("side {s} {}", h.start.total(s)))
-                    .collect();
-                writeln!(out, "\n== hand {i}: totals {}", totals.join(" / "))?;
-            }
-            print_hand(&mut out, h, &labels)?;
-        }
-        Ok(())
-    })())?;
-    Ok(ExitCode::SUCCESS)
+    let header = format!(
+        "{} game {game} (deal {deal}{}), run seed {}, {}: {}\nthis game: {}\n",
+        c.command,
+        if swapped { ", seats swapped" } else { "" },
+        c.seed,
+        c.rules.preset,
+        crate::classic::seating_text(players, &names),
+        labels
+            .iter()
+            .enumerate()
+            .map(|(p, l)| format!("seat {p} {l}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(Shown {
+        header,
+        hands,
+        labels,
+        matches: c.mode == Mode::Matches,
+    })
 }
 
 /// `kanaszta demo --rules classic-…`: one hand, game 0 of a `play` run of
 /// the same rules, sides and seed (so `replay` with `--game 0` shows the
 /// same hand), printed as `replay` prints it.
-pub fn demo(rules: ClassicRules, specs: [SideSpec; 2], seed: u64) -> Result<ExitCode, CliError> {
+fn demo(
+    rules: ClassicRules,
+    specs: [SideSpec; 2],
+    seed: u64,
+) -> Result<Shown<PlayedHand>, CliError> {
     let c = ClassicReplay {
         command: "demo".into(),
         rules,
@@ -177,28 +246,22 @@ pub fn demo(rules: ClassicRules, specs: [SideSpec; 2], seed: u64) -> Result<Exit
     } else {
         ""
     };
-    let mut out = std::io::stdout().lock();
-    quiet_pipe((|| -> Result<(), CliError> {
-        writeln!(
-            out,
-            "kanaszta demo: seed {seed}, {players} players{how}, {}: {}",
-            c.rules.preset,
-            labels.join(", ")
-        )?;
-        for h in &hands {
-            print_hand(&mut out, h, &labels)?;
-        }
-        Ok(())
-    })())?;
-    Ok(ExitCode::SUCCESS)
+    let header = format!(
+        "kanaszta demo: seed {seed}, {players} players{how}, {}: {}\n",
+        c.rules.preset,
+        labels.join(", ")
+    );
+    Ok(Shown {
+        header,
+        hands,
+        labels,
+        matches: false,
+    })
 }
 
 /// Plays game `game` of the run as the run played it: its hands (one in
 /// mode hands, else the match's) and each seat's label (`P0 rules`).
-pub(crate) fn play_game(
-    c: &ClassicReplay,
-    game: u64,
-) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
+fn play_game(c: &ClassicReplay, game: u64) -> Result<(Vec<PlayedHand>, Vec<String>), CliError> {
     c.specs[0].check("--a", c.rules.players as usize)?;
     c.specs[1].check("--b", c.rules.players as usize)?;
     let deal = if c.paired { game / 2 } else { game };
@@ -249,7 +312,7 @@ pub(crate) fn play_game(
 }
 
 /// A side's table in card notation.
-pub(crate) fn table_text(t: &SideTable) -> String {
+pub fn table_text(t: &SideTable) -> String {
     let mut items: Vec<String> = t
         .melds
         .iter()
@@ -275,7 +338,7 @@ pub(crate) fn table_text(t: &SideTable) -> String {
 }
 
 /// The pile and the stock: their sizes, the top card, frozen or not.
-pub(crate) fn pile_text(g: &ClassicState) -> String {
+pub fn pile_text(g: &ClassicState) -> String {
     format!(
         "pile {} (top {}{}), stock {}",
         g.pile().len(),
@@ -363,7 +426,7 @@ fn print_hand(out: &mut impl Write, h: &PlayedHand, labels: &[String]) -> Result
 
 /// The end of a hand: how it ended, every hand and table, the pile, and
 /// the score item by item per side (C-23).
-pub(crate) fn print_end(
+pub fn print_end(
     out: &mut impl Write,
     g: &ClassicState,
     labels: &[String],
