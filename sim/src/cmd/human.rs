@@ -13,6 +13,7 @@ use crate::human::save::SaveFile;
 use crate::human::screen::Style;
 use crate::human::{Await, Config, Pace, Session, Terminal};
 use crate::input;
+use crate::position::AnyPosition;
 use crate::rows::HandRow;
 use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
 use crate::run::options::RulesArgs;
@@ -97,16 +98,17 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         .unwrap_or(if terminal { Pace::Turn } else { Pace::None });
     let Some(path) = &a.resume else {
         let position = match &a.position {
-            Some(p) => Some(input::read_text(p, "position", input::JSON_LIMIT)?),
+            Some(p) => {
+                let text = crate::position::read(p)?;
+                // A classic position plays classic canasta, under its own
+                // rules.
+                if let AnyPosition::Classic(g) = crate::position::load_text(p, &text)? {
+                    return start::<Classic>(&a, *g.rules(), Some(text), pace, style, terminal);
+                }
+                Some(text)
+            }
             None => None,
         };
-        // A classic position plays classic canasta, under its own rules.
-        if let (Some(p), Some(text)) = (&a.position, &position) {
-            if is_classic_position(text) {
-                let rules = *crate::position::load_classic(p, text)?.rules();
-                return start::<Classic>(&a, rules, position, pace, style, terminal);
-            }
-        }
         return match family_rules(&a.rules)? {
             FamilyRules::Decorated(r) => start::<Decorated>(&a, r, position, pace, style, terminal),
             FamilyRules::Classic(r) => start::<Classic>(&a, r, position, pace, style, terminal),
