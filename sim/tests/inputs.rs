@@ -629,11 +629,6 @@ fn positions_take_family_decorated_and_name_a_classic_one() {
     );
     let plain = write(&d, "plain.json", &format!("{{{pos}}}"));
     assert_eq!(ok(&["legal", &f]), ok(&["legal", &plain]));
-    let f = write(
-        &d,
-        "classic.json",
-        &format!(r#"{{"family": "classic", {pos}}}"#),
-    );
     // `human` plays a classic position too: named classic by `family` or
     // by `rules`, it is checked as one (this one's mover is player 1, so
     // player 0 cannot be the one to act, C-18).
