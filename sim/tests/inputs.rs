@@ -629,30 +629,23 @@ fn positions_take_family_decorated_and_name_a_classic_one() {
     );
     let plain = write(&d, "plain.json", &format!("{{{pos}}}"));
     assert_eq!(ok(&["legal", &f]), ok(&["legal", &plain]));
-    let f = write(
-        &d,
-        "classic.json",
-        &format!(r#"{{"family": "classic", {pos}}}"#),
-    );
-    refused(
-        &["human", "--position", &f],
-        &[
-            "family is \"classic\": this reads decorated canasta positions",
-            "\"family\": \"decorated\" or no family",
-        ],
-    );
-    let f = write(
-        &d,
-        "crules.json",
-        &format!(r#"{{"rules": "classic-003", {pos}}}"#),
-    );
-    refused(
-        &["human", "--position", &f],
-        &[
-            "`classic-003` is a classic canasta preset",
-            "decorated-2003-02",
-        ],
-    );
+    // `human` plays a classic position too: named classic by `family` or
+    // by `rules`, it is checked as one (this one's mover is player 1, so
+    // player 0 cannot be the one to act, C-18).
+    for (name, head) in [
+        ("classic.json", r#""family": "classic""#),
+        ("crules.json", r#""rules": "classic-003""#),
+    ] {
+        let f = write(&d, name, &format!("{{{head}, {pos}}}"));
+        refused(
+            &["human", "--position", &f],
+            &[
+                name,
+                "current: player 0, but in phase Draw the player to act is 1",
+                "C-18",
+            ],
+        );
+    }
     let f = write(
         &d,
         "drules.json",

@@ -17,7 +17,7 @@ pub mod run;
 mod stats;
 
 pub use pile::PileCounts;
-pub use rows::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow};
+pub use rows::{hand_rows, ClassicErrorRow, ClassicHandRow, ClassicMatchRow, HandIds, SeatNames};
 pub use stats::ClassicStats;
 
 use crate::error::CliError;
@@ -26,7 +26,7 @@ use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentEr
 use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
 use kanaszta_agents::{Agent, AgentSpec};
 use kanaszta_engine::classic::{
-    ClassicEnd, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, CLASSIC_MAX_PLAYERS,
+    ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState, CLASSIC_MAX_PLAYERS,
 };
 use kanaszta_engine::seed;
 use pile::PileObserver;
@@ -508,96 +508,23 @@ impl ClassicPlan {
         play: HandPlay,
         pile: &[PileCounts; CLASSIC_MAX_PLAYERS],
     ) -> Option<usize> {
-        let players = self.rules.players as usize;
-        let sides = self.rules.sides();
         let swapped = self.swapped(g);
-        let scores: Vec<_> = (0..sides).map(|s| hand.side_score(s)).collect();
-        let best = scores.iter().map(|s| s.total).max().unwrap_or(0);
-        let leaders = scores.iter().filter(|s| s.total == best).count();
-        let winner = (leaders == 1)
-            .then(|| scores.iter().position(|s| s.total == best))
-            .flatten();
-        let (end, out_seat, concealed) = match hand.end() {
-            Some(ClassicEnd::WentOut { player, concealed }) => (
-                if concealed { "concealed" } else { "went_out" },
-                Some(player),
-                concealed,
-            ),
-            Some(ClassicEnd::StockOut) => ("stock_out", None, false),
-            Some(ClassicEnd::Stalled) | None => ("stalled", None, false),
+        let ids = HandIds {
+            series: self.series,
+            game: g,
+            deal: self.deal(g),
+            swapped,
+            mode: self.mode,
+            run_seed: self.seed,
+            deal_seed: seed::deal(self.seed, self.deal(g)),
+            rules: &self.rule_values,
         };
-        let _ = concealed;
-        let starter = (hand.dealer() + 1) % players;
-        let deal_seed = seed::deal(self.seed, self.deal(g));
-        for (p, c) in pile.iter().enumerate().take(players) {
-            let side = self.rules.side_of(p);
-            let s = &scores[side];
-            let t = hand.table(side);
-            let natural = t
-                .melds
-                .iter()
-                .filter(|m| m.len() >= 7 && m.wild_count() == 0)
-                .count();
-            let mixed = t
-                .melds
-                .iter()
-                .filter(|m| m.len() >= 7 && m.wild_count() > 0)
-                .count();
-            let wild = t.wild_canastas.iter().filter(|m| !m.is_empty()).count();
-            rows.push(ClassicHandRow {
-                series: self.series,
-                game: g,
-                deal: self.deal(g),
-                swapped,
-                mode: self.mode.name().into(),
-                hand: index,
-                run_seed: self.seed,
-                deal_seed,
-                hand_seed: seed::match_hand(deal_seed, index),
-                seat: p as u8,
-                side: side as u8,
-                agent: self.seat_spec(p, swapped).to_string(),
-                opponent: self.names[1 - agent_of(p, swapped)].clone(),
-                starter: p == starter,
-                turns: hand.turns(),
-                actions: play.actions,
-                end: end.into(),
-                out_seat,
-                went_out: out_seat == Some(p as u8),
-                hand_winner: winner.map(|w| w as u8),
-                won: winner == Some(side),
-                raw: s.total,
-                total_before: before[side],
-                total_after: before[side] + s.total,
-                red_threes: t.red_threes.len() as u8,
-                red_three_points: s.red_threes,
-                canastas_natural: natural as u8,
-                canastas_mixed: mixed as u8,
-                canastas_wild: wild as u8,
-                canasta_points: s.canastas,
-                going_out_points: s.going_out,
-                melded: s.melds,
-                in_hand: s.in_hand,
-                seat_in_hand: -kanaszta_engine::classic::value_of(hand.hand(p)),
-                failed_yes_points: s.failed_yes,
-                rules: self.rule_values.clone(),
-                side_agents: self.names[agent_of(p, swapped)].clone(),
-                draws: c.draws,
-                turned: c.turned,
-                black_three_blocked: c.black_three_blocked,
-                pickups: c.pickups(),
-                pile_pair_open: c.kinds[pile::PAIR_OPEN],
-                pile_pair_frozen: c.kinds[pile::PAIR_FROZEN],
-                pile_pair_unmelded: c.kinds[pile::PAIR_UNMELDED],
-                pile_natural_wild: c.kinds[pile::NATURAL_WILD],
-                pile_onto_meld: c.kinds[pile::ONTO_MELD],
-                pile_wild_top: c.kinds[pile::WILD_TOP],
-                pile_black_three: c.kinds[pile::BLACK_THREE],
-                pile_taken_cards: c.pile_cards,
-                canasta_feeds: c.canasta_feeds,
-            });
-        }
-        winner
+        let names = |p: usize| SeatNames {
+            agent: self.seat_spec(p, swapped).to_string(),
+            opponent: self.names[1 - agent_of(p, swapped)].clone(),
+            side_agents: self.names[agent_of(p, swapped)].clone(),
+        };
+        rows::hand_rows(rows, &ids, names, index, hand, before, play.actions, pile)
     }
 
     fn match_rows(&self, g: u64, m: &ClassicMatch, hand_wins: &[u32; 6]) -> Vec<ClassicMatchRow> {

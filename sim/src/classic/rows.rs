@@ -3,8 +3,11 @@
 //! decorated files' column names where they mean the same (sim/CSV.md,
 //! "Classic canasta").
 
+use super::pile::{self, PileCounts};
 use crate::rows::csv_row;
-use kanaszta_engine::classic::ClassicRules;
+use crate::run::Mode;
+use kanaszta_engine::classic::{ClassicEnd, ClassicRules, ClassicState};
+use kanaszta_engine::seed;
 use std::sync::Arc;
 
 /// Declares a classic row ([`csv_row!`]): its fields are its columns,
@@ -174,4 +177,140 @@ classic_row! {
         rule: String,
         message: String,
     }
+}
+
+/// Which game of which run a classic hand's rows belong to.
+pub struct HandIds<'a> {
+    /// The series of the run.
+    pub series: u32,
+    /// The game.
+    pub game: u64,
+    /// The deal.
+    pub deal: u64,
+    /// The paired game of the deal, its sides swapped.
+    pub swapped: bool,
+    /// Hands or matches.
+    pub mode: Mode,
+    /// The run's seed.
+    pub run_seed: u64,
+    /// The deal's seed (of the match; each hand's seed derives from it).
+    pub deal_seed: u64,
+    /// The values of the rule columns ([`classic_rule_values`]).
+    pub rules: &'a Arc<[String]>,
+}
+
+/// Who played a seat, as its row names them.
+pub struct SeatNames {
+    /// The seat's player (`agent`).
+    pub agent: String,
+    /// The other side's players (`opponent`).
+    pub opponent: String,
+    /// The seat's side's players (`side_agents`).
+    pub side_agents: String,
+}
+
+/// Appends the rows of a finished hand, one per seat, the seat's players
+/// named by `names`: the side's score by part (C-23) and the seat's turn
+/// beginnings `pile`; `before` holds the sides' totals before the hand,
+/// `actions` the actions applied. Returns the winning side (the unique
+/// highest hand score).
+#[allow(clippy::too_many_arguments)]
+pub fn hand_rows(
+    rows: &mut Vec<ClassicHandRow>,
+    ids: &HandIds<'_>,
+    names: impl Fn(usize) -> SeatNames,
+    index: u32,
+    hand: &ClassicState,
+    before: &[i32],
+    actions: u64,
+    pile: &[PileCounts],
+) -> Option<usize> {
+    let r = hand.rules();
+    let players = r.players as usize;
+    let sides = r.sides();
+    let scores: Vec<_> = (0..sides).map(|s| hand.side_score(s)).collect();
+    let best = scores.iter().map(|s| s.total).max().unwrap_or(0);
+    let leaders = scores.iter().filter(|s| s.total == best).count();
+    let winner = (leaders == 1)
+        .then(|| scores.iter().position(|s| s.total == best))
+        .flatten();
+    let (end, out_seat) = match hand.end() {
+        Some(ClassicEnd::WentOut { player, concealed }) => (
+            if concealed { "concealed" } else { "went_out" },
+            Some(player),
+        ),
+        Some(ClassicEnd::StockOut) => ("stock_out", None),
+        Some(ClassicEnd::Stalled) | None => ("stalled", None),
+    };
+    let starter = (hand.dealer() + 1) % players;
+    for (p, c) in pile.iter().enumerate().take(players) {
+        let side = r.side_of(p);
+        let s = &scores[side];
+        let t = hand.table(side);
+        let natural = t
+            .melds
+            .iter()
+            .filter(|m| m.len() >= 7 && m.wild_count() == 0)
+            .count();
+        let mixed = t
+            .melds
+            .iter()
+            .filter(|m| m.len() >= 7 && m.wild_count() > 0)
+            .count();
+        let wild = t.wild_canastas.iter().filter(|m| !m.is_empty()).count();
+        let who = names(p);
+        rows.push(ClassicHandRow {
+            series: ids.series,
+            game: ids.game,
+            deal: ids.deal,
+            swapped: ids.swapped,
+            mode: ids.mode.name().into(),
+            hand: index,
+            run_seed: ids.run_seed,
+            deal_seed: ids.deal_seed,
+            hand_seed: seed::match_hand(ids.deal_seed, index),
+            seat: p as u8,
+            side: side as u8,
+            agent: who.agent,
+            opponent: who.opponent,
+            starter: p == starter,
+            turns: hand.turns(),
+            actions,
+            end: end.into(),
+            out_seat,
+            went_out: out_seat == Some(p as u8),
+            hand_winner: winner.map(|w| w as u8),
+            won: winner == Some(side),
+            raw: s.total,
+            total_before: before[side],
+            total_after: before[side] + s.total,
+            red_threes: t.red_threes.len() as u8,
+            red_three_points: s.red_threes,
+            canastas_natural: natural as u8,
+            canastas_mixed: mixed as u8,
+            canastas_wild: wild as u8,
+            canasta_points: s.canastas,
+            going_out_points: s.going_out,
+            melded: s.melds,
+            in_hand: s.in_hand,
+            seat_in_hand: -kanaszta_engine::classic::value_of(hand.hand(p)),
+            failed_yes_points: s.failed_yes,
+            rules: ids.rules.clone(),
+            side_agents: who.side_agents,
+            draws: c.draws,
+            turned: c.turned,
+            black_three_blocked: c.black_three_blocked,
+            pickups: c.pickups(),
+            pile_pair_open: c.kinds[pile::PAIR_OPEN],
+            pile_pair_frozen: c.kinds[pile::PAIR_FROZEN],
+            pile_pair_unmelded: c.kinds[pile::PAIR_UNMELDED],
+            pile_natural_wild: c.kinds[pile::NATURAL_WILD],
+            pile_onto_meld: c.kinds[pile::ONTO_MELD],
+            pile_wild_top: c.kinds[pile::WILD_TOP],
+            pile_black_three: c.kinds[pile::BLACK_THREE],
+            pile_taken_cards: c.pile_cards,
+            canasta_feeds: c.canasta_feeds,
+        });
+    }
+    winner
 }

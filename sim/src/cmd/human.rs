@@ -1,22 +1,25 @@
 //! `kanaszta human`: a person plays against an agent in the terminal. The
 //! game is the state machine of [`crate::human`]; this module reads the
 //! person's lines (a terminal or a pipe) and writes what it says. Under
-//! `--rules classic-…` (or resuming a saved classic game) the game is
-//! [`crate::human::classic`]'s, read and written the same way.
+//! `--rules classic-…` (or from a classic position, or resuming a saved
+//! classic game) the game is [`crate::human::classic`]'s, read and
+//! written the same way.
 
 use super::parse_agent;
+use crate::classic::ClassicHandRow;
 use crate::error::CliError;
 use crate::human::classic::{ClassicConfig, ClassicSaveFile, ClassicSession};
 use crate::human::save::SaveFile;
 use crate::human::screen::Style;
-use crate::human::{Await, Config, Pace, Session};
+use crate::human::{Await, Config, Pace, Session, Terminal};
 use crate::input;
+use crate::position::AnyPosition;
 use crate::rows::HandRow;
 use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamily};
 use crate::run::options::RulesArgs;
 use crate::signals;
 use clap::Args;
-use kanaszta_engine::classic::ClassicRules;
+use kanaszta_engine::classic::{is_classic_position, ClassicRules};
 use kanaszta_engine::Rules;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -48,15 +51,16 @@ pub struct HumanArgs {
     /// A rated game: no undo, no hints.
     #[arg(long)]
     rated: bool,
-    /// Play one hand from a position (the engine's JSON position format;
-    /// decorated canasta).
+    /// Play one hand from a position (the JSON position format of
+    /// `kanaszta legal`; a classic canasta position plays classic
+    /// canasta under its own rules).
     #[arg(long, value_name = "FILE", conflicts_with = "is_match")]
     position: Option<String>,
     /// Resume a game saved with `save` (or left at the end of the input).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["vs", "seat", "seed", "is_match", "rated", "position"])]
     resume: Option<PathBuf>,
     /// Directory for hands.csv (each finished hand appended, the columns of
-    /// `kanaszta play`; not for classic canasta) and save.json.
+    /// `kanaszta play` under the same rules) and save.json.
     /// The directory is checked before the game: one that cannot take them
     /// is refused.
     #[arg(long, default_value = "kanaszta-human", value_name = "DIR")]
@@ -93,58 +97,85 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
         .pace
         .unwrap_or(if terminal { Pace::Turn } else { Pace::None });
     let Some(path) = &a.resume else {
+        let position = match &a.position {
+            Some(p) => {
+                let text = crate::position::read(p)?;
+                // A classic position plays classic canasta, under its own
+                // rules.
+                if let AnyPosition::Classic(g) = crate::position::load_text(p, &text)? {
+                    return start::<Classic>(&a, *g.rules(), Some(text), pace, style, terminal);
+                }
+                Some(text)
+            }
+            None => None,
+        };
         return match family_rules(&a.rules)? {
-            FamilyRules::Decorated(r) => start::<Decorated>(&a, r, pace, style, terminal),
-            FamilyRules::Classic(r) => start::<Classic>(&a, r, pace, style, terminal),
+            FamilyRules::Decorated(r) => start::<Decorated>(&a, r, position, pace, style, terminal),
+            FamilyRules::Classic(r) => start::<Classic>(&a, r, position, pace, style, terminal),
         };
     };
     // A saved game: its own rules, of the family its file names.
-    let cfg = decorated_config(&a, a.rules.build()?, pace, style)?;
+    let cfg = decorated_config(&a, a.rules.build()?, None, pace, style)?;
     let text = input::read_text(&path.display().to_string(), "saved game", input::JSON_LIMIT)?;
     if ClassicSaveFile::is_classic(&text) {
         let save = ClassicSaveFile::from_json(&text)
             .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
         let classic = ClassicSession::resume(&save, Some(a.out.clone()))?;
-        check_out(&a.out)?;
+        check_out(&a.out, &Classic::header())?;
         return play_out(classic, !terminal);
     }
     let save = SaveFile::from_json(&text)
         .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
     let session = Session::resume(&save, cfg)?;
-    check_out(&a.out)?;
+    check_out(&a.out, &Decorated::header())?;
     play_out(session, !terminal)
 }
 
-/// A new game of family `F` under `rules`, played at the terminal.
+/// A new game of family `F` under `rules` (from the text of `--position`
+/// if given), played at the terminal.
 fn start<F: HumanFamily>(
     a: &HumanArgs,
     rules: F::Rules,
+    position: Option<String>,
     pace: Pace,
     style: Style,
     terminal: bool,
 ) -> Result<ExitCode, CliError> {
-    let session = F::session(a, rules, pace, style)?;
-    check_out(&a.out)?;
+    let session = F::session(a, rules, position, pace, style)?;
+    check_out(&a.out, &F::header())?;
     play_out(session, !terminal)
 }
 
-/// What `human` needs of a family: a new game at the terminal.
+/// What `human` needs of a family: a new game at the terminal, and the
+/// columns of its hands.csv.
 trait HumanFamily: RunFamily {
     /// The game at the terminal.
     type Session: Terminal;
-    /// A new game of `a` under `rules`.
+    /// A new game of `a` under `rules`, from `position` (its text) if given.
     fn session(
         a: &HumanArgs,
         rules: Self::Rules,
+        position: Option<String>,
         pace: Pace,
         style: Style,
     ) -> Result<Self::Session, CliError>;
+    /// The columns of the family's hands.csv (of `kanaszta play`).
+    fn header() -> Vec<String>;
 }
 
 impl HumanFamily for Decorated {
     type Session = Session;
-    fn session(a: &HumanArgs, rules: Rules, pace: Pace, style: Style) -> Result<Session, CliError> {
-        Session::new(decorated_config(a, rules, pace, style)?)
+    fn session(
+        a: &HumanArgs,
+        rules: Rules,
+        position: Option<String>,
+        pace: Pace,
+        style: Style,
+    ) -> Result<Session, CliError> {
+        Session::new(decorated_config(a, rules, position, pace, style)?)
+    }
+    fn header() -> Vec<String> {
+        HandRow::header()
     }
 }
 
@@ -153,15 +184,22 @@ impl HumanFamily for Classic {
     fn session(
         a: &HumanArgs,
         rules: ClassicRules,
+        position: Option<String>,
         _pace: Pace,
         _style: Style,
     ) -> Result<ClassicSession, CliError> {
-        if a.position.is_some() {
-            return Err(CliError::Input(
-                "--position: a classic canasta game at the terminal starts from a deal; play a \
-                 classic position with kanaszta legal, check and apply"
-                    .into(),
-            ));
+        if let (Some(p), Some(text)) = (&a.position, &position) {
+            if !is_classic_position(text) {
+                return Err(CliError::Input(format!(
+                    "--position {p}: a decorated canasta position, but --rules names classic \
+                     canasta; a classic position says `\"family\": \"classic\"` or names a \
+                     classic preset in `rules` (sim/POSITIONS.md), and plays under its own \
+                     rules without --rules; leave --rules out to play this one as decorated \
+                     canasta"
+                )));
+            }
+            // Checked here to name the file; the session loads it again.
+            crate::position::load_classic(p, text)?;
         }
         let seed = a.seed.unwrap_or_else(clock_seed);
         let cfg = ClassicConfig {
@@ -173,29 +211,34 @@ impl HumanFamily for Classic {
             is_match: a.is_match,
             rated: a.rated,
             rules,
+            position,
             out: Some(a.out.clone()),
         };
         ClassicSession::new(cfg)
     }
+    fn header() -> Vec<String> {
+        ClassicHandRow::header()
+    }
 }
 
-/// The decorated game of `a` under `rules` (`--position` read and checked).
+/// The decorated game of `a` under `rules` (`--position`'s text
+/// `position` checked).
 fn decorated_config(
     a: &HumanArgs,
     rules: Rules,
+    position: Option<String>,
     pace: Pace,
     style: Style,
 ) -> Result<Config, CliError> {
-    let position = match &a.position {
-        Some(p) => {
-            let text = input::read_text(p, "position", input::JSON_LIMIT)?;
+    let position = match (&a.position, position) {
+        (Some(p), Some(text)) => {
             // Checked here to name the file; the session loads it again.
             kanaszta_engine::Position::from_json(&text)
                 .and_then(|pos| pos.to_state())
                 .map_err(|e| CliError::Input(format!("{p}: {e}")))?;
             Some(text)
         }
-        None => None,
+        _ => None,
     };
     let seed = a.seed.unwrap_or_else(clock_seed);
     Ok(Config {
@@ -220,47 +263,6 @@ fn clock_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
 }
-
-/// A game at the terminal, of either family.
-trait Terminal {
-    fn start(&mut self, out: &mut String);
-    fn waiting(&self) -> Await;
-    fn exit_code(&self) -> u8;
-    fn prompt(&self) -> &'static str;
-    fn input(&mut self, line: &str, out: &mut String);
-    fn end_of_input(&mut self, out: &mut String) -> u8;
-    fn interrupted(&mut self, name: &str, out: &mut String) -> bool;
-}
-
-macro_rules! terminal {
-    ($t:ty) => {
-        impl Terminal for $t {
-            fn start(&mut self, out: &mut String) {
-                <$t>::start(self, out)
-            }
-            fn waiting(&self) -> Await {
-                <$t>::waiting(self)
-            }
-            fn exit_code(&self) -> u8 {
-                <$t>::exit_code(self)
-            }
-            fn prompt(&self) -> &'static str {
-                <$t>::prompt(self)
-            }
-            fn input(&mut self, line: &str, out: &mut String) {
-                <$t>::input(self, line, out)
-            }
-            fn end_of_input(&mut self, out: &mut String) -> u8 {
-                <$t>::end_of_input(self, out)
-            }
-            fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
-                <$t>::interrupted(self, name, out)
-            }
-        }
-    };
-}
-terminal!(Session);
-terminal!(ClassicSession);
 
 /// Plays the game with the person's lines until it is over, saved or
 /// stopped; `echo` repeats each line read (a pipe).
@@ -437,8 +439,9 @@ fn printable(bytes: &[u8]) -> String {
 /// Refuses an `--out` the game's rows or its save could not be written
 /// to, before the game starts: a directory that cannot be made or written,
 /// a hands.csv that is a directory, cannot be appended to or has other
-/// columns than `kanaszta play`'s, a save.json that is a directory.
-fn check_out(dir: &Path) -> Result<(), CliError> {
+/// columns than `header` (`kanaszta play`'s of the family), a save.json
+/// that is a directory.
+fn check_out(dir: &Path, header: &[String]) -> Result<(), CliError> {
     let refuse = |what: String| {
         CliError::Input(format!(
             "--out {}: {what}; the game's rows (hands.csv) and its save (save.json) go \
@@ -453,7 +456,7 @@ fn check_out(dir: &Path) -> Result<(), CliError> {
     match std::fs::metadata(&hands) {
         Ok(m) if m.is_dir() => return Err(refuse("hands.csv is a directory".into())),
         Ok(_) => {
-            let header = HandRow::header().join(",");
+            let header = header.join(",");
             let mut first = Vec::new();
             std::fs::File::open(&hands)
                 .and_then(|f| {

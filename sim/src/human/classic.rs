@@ -4,25 +4,35 @@
 //! are printed as they are made; at the person's turn the hand, the tables
 //! and the pile are shown with the legal moves numbered, and a number or
 //! the action notation (`draw`, `take K 2 0 0`, `lay 8 3 0 0`, `discard
-//! 9`, `yes`) is a move. `save` writes the game; resuming plays its moves
-//! again from the deal, the agents deciding their own once more.
+//! 9`, `yes`) is a move. `undo` goes back to the start of the person's
+//! last turn (practice games). A hand may start from a classic position
+//! (sim/POSITIONS.md). Each finished hand is appended to `hands.csv` in
+//! the columns of `kanaszta play --rules classic-…`. `save` writes the
+//! game; resuming (and `undo`) plays its moves again from the hand's
+//! start, the agents deciding their own once more.
 
-use super::Await;
+use super::{append_csv, check_name, Await, Terminal};
 use crate::classic::run::StoredClassicRules;
+use crate::classic::{
+    classic_rule_values, hand_rows, ClassicHandRow, HandIds, PileCounts, SeatNames,
+};
 use crate::error::CliError;
-use crate::position::{phase_name, seat_name};
+use crate::position::{load_classic, phase_name, seat_name};
+use crate::run::Mode;
 use crate::show::classic::{pile_text, print_end, table_text};
 use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::seat_rng;
 use kanaszta_agents::{Agent, AgentSpec};
 use kanaszta_engine::classic::{
     ClassicAction, ClassicMatch, ClassicMatchResult, ClassicRules, ClassicState,
+    CLASSIC_MAX_PLAYERS,
 };
 use kanaszta_engine::seed;
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The format tag of a saved classic game.
 pub const FORMAT: &str = "kanaszta-human-classic/1";
@@ -46,10 +56,14 @@ pub struct ClassicSaveFile {
     /// A whole match rather than one hand.
     #[serde(rename = "match")]
     pub is_match: bool,
-    /// A rated game: no hints.
+    /// A rated game: no undo, no hints.
     pub rated: bool,
     /// The rules, as a run's run.json holds them.
     pub rules: StoredClassicRules,
+    /// The classic position the hand started from (a game of one hand);
+    /// absent for a dealt game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<serde_json::Value>,
     /// The actions of every hand in notation; the last is the hand in play.
     pub hands: Vec<Vec<String>>,
 }
@@ -71,6 +85,12 @@ impl ClassicSaveFile {
             serde_json::from_str(text).map_err(|e| format!("saved classic game: {e}"))?;
         if s.hands.is_empty() {
             return Err("`hands` is empty: a saved game holds at least the hand in play".into());
+        }
+        if s.position.is_some() && s.hands.len() != 1 {
+            return Err(format!(
+                "`hands` holds {}, but a game from a position is one hand",
+                s.hands.len()
+            ));
         }
         if s.seat >= s.rules.0.players as usize {
             return Err(format!(
@@ -97,11 +117,15 @@ pub struct ClassicConfig {
     pub seed: u64,
     /// A whole match.
     pub is_match: bool,
-    /// No hints.
+    /// No undo, no hints.
     pub rated: bool,
-    /// The rules.
+    /// The rules (of the position, when there is one).
     pub rules: ClassicRules,
-    /// Where `save` writes by default (`DIR/save.json`).
+    /// Play one hand from this classic position (JSON text) instead of a
+    /// deal.
+    pub position: Option<String>,
+    /// Where `save` writes by default (`DIR/save.json`) and each finished
+    /// hand is appended (`DIR/hands.csv`); `None`: no files.
     pub out: Option<PathBuf>,
 }
 
@@ -113,6 +137,7 @@ const HELP: &str = "commands:
   moves         the legal moves again
   board         the hand, the tables and the pile
   hint [AGENT]  what an agent would play (not in a rated game)
+  undo          back to the start of your last turn (not in a rated game)
   save [FILE]   save the game (default: save.json in --out); --resume FILE goes on
   quit          save and stop";
 
@@ -120,14 +145,21 @@ const HELP: &str = "commands:
 pub struct ClassicSession {
     cfg: ClassicConfig,
     m: ClassicMatch,
+    /// The state the hand in play started from.
+    start: ClassicState,
     /// The hand in play.
     state: ClassicState,
     /// One agent a seat; `None` in the person's.
     agents: Vec<Option<Box<dyn Agent<ClassicState>>>>,
     rngs: Vec<Pcg64Mcg>,
-    /// The actions of the finished hands, then of the hand in play.
+    /// The actions of the finished hands, then of the hand in play (with
+    /// their players).
     finished: Vec<Vec<ClassicAction>>,
-    actions: Vec<ClassicAction>,
+    actions: Vec<(usize, ClassicAction)>,
+    /// How each seat began its turns this hand (hands.csv's columns).
+    pile: [PileCounts; CLASSIC_MAX_PLAYERS],
+    /// The values of hands.csv's rule columns.
+    rule_values: Arc<[String]>,
     /// The person's legal moves, numbered from 1.
     legal: Vec<ClassicAction>,
     labels: Vec<String>,
@@ -139,8 +171,25 @@ pub struct ClassicSession {
 }
 
 impl ClassicSession {
-    /// A new game.
-    pub fn new(cfg: ClassicConfig) -> Result<ClassicSession, CliError> {
+    /// A new game: the first hand dealt, or set up from the position.
+    pub fn new(mut cfg: ClassicConfig) -> Result<ClassicSession, CliError> {
+        check_name(&cfg.name)?;
+        let from = match &cfg.position {
+            Some(text) => {
+                let g = load_classic("position", text)?;
+                if g.is_terminal() {
+                    return Err(CliError::Input(
+                        "position: the hand is over: there is nothing to play and no hand to \
+                         record; give a position of a hand in play (`kanaszta score FILE` \
+                         scores a finished one)"
+                            .into(),
+                    ));
+                }
+                cfg.rules = *g.rules();
+                Some(g)
+            }
+            None => None,
+        };
         let players = cfg.rules.players as usize;
         if cfg.seat >= players {
             return Err(CliError::Input(format!(
@@ -150,7 +199,7 @@ impl ClassicSession {
             )));
         }
         let m = ClassicMatch::new(cfg.rules, cfg.seed);
-        let state = m.next_hand();
+        let state = from.unwrap_or_else(|| m.next_hand());
         let agents = (0..players)
             .map(|p| (p != cfg.seat).then(|| cfg.vs.build()))
             .collect();
@@ -166,12 +215,15 @@ impl ClassicSession {
             .collect();
         let mut s = ClassicSession {
             rngs: Vec::new(),
+            rule_values: classic_rule_values(&cfg.rules),
             cfg,
             m,
+            start: state.clone(),
             state,
             agents,
             finished: Vec::new(),
             actions: Vec::new(),
+            pile: Default::default(),
             legal: Vec::new(),
             labels,
             wait: Await::Done,
@@ -179,7 +231,7 @@ impl ClassicSession {
             replay: Default::default(),
             diverged: false,
         };
-        s.begin_hand();
+        s.begin_hand(s.start.clone());
         Ok(s)
     }
 
@@ -202,6 +254,7 @@ impl ClassicSession {
             is_match: save.is_match,
             rated: save.rated,
             rules: save.rules.0,
+            position: save.position.as_ref().map(|v| v.to_string()),
             out,
         };
         let mut s = ClassicSession::new(cfg)?;
@@ -225,24 +278,21 @@ impl ClassicSession {
         }
         Ok(s)
     }
+}
 
+impl Terminal for ClassicSession {
     /// What the game waits for.
-    pub fn waiting(&self) -> Await {
+    fn waiting(&self) -> Await {
         self.wait
     }
 
     /// The exit status once over.
-    pub fn exit_code(&self) -> u8 {
+    fn exit_code(&self) -> u8 {
         self.exit
     }
 
-    /// The prompt.
-    pub fn prompt(&self) -> &'static str {
-        "> "
-    }
-
     /// The first lines and the play up to the person's first decision.
-    pub fn start(&mut self, out: &mut String) {
+    fn start(&mut self, out: &mut String) {
         let c = &self.cfg;
         let players = c.rules.players as usize;
         let others: Vec<String> = (0..players)
@@ -255,7 +305,9 @@ impl ClassicSession {
             c.seat,
             c.vs,
             others.join(", "),
-            if c.is_match {
+            if c.position.is_some() {
+                "one hand from a position"
+            } else if c.is_match {
                 "a match to the target"
             } else {
                 "one hand"
@@ -272,7 +324,7 @@ impl ClassicSession {
                 String::new()
             },
             if c.rated {
-                "rated (no hints)"
+                "rated (no undo, no hints)"
             } else {
                 "practice"
             }
@@ -294,7 +346,7 @@ impl ClassicSession {
     }
 
     /// One line of the person's input.
-    pub fn input(&mut self, line: &str, out: &mut String) {
+    fn input(&mut self, line: &str, out: &mut String) {
         let line = line.trim();
         let mut words = line.split_whitespace();
         let head = words.next().unwrap_or("").to_ascii_lowercase();
@@ -311,8 +363,7 @@ impl ClassicSession {
             }
             "quit" | "exit" => {
                 if self.wait != Await::Done {
-                    self.save(None, out);
-                    self.wait = Await::Done;
+                    self.save_and_stop(out);
                 }
                 return;
             }
@@ -325,9 +376,7 @@ impl ClassicSession {
             "moves" => self.list(out),
             "board" | "show" => self.show(out),
             "hint" => self.hint(rest.first().copied(), out),
-            "undo" => {
-                let _ = writeln!(out, "undo: not in classic canasta games");
-            }
+            "undo" => self.undo(out),
             _ => {
                 let chosen = match head.parse::<usize>() {
                     Ok(n) => match self.legal.get(n.wrapping_sub(1)).copied() {
@@ -361,32 +410,18 @@ impl ClassicSession {
         }
     }
 
-    /// Standard input ended: the game in play is saved; the exit status.
-    pub fn end_of_input(&mut self, out: &mut String) -> u8 {
-        if self.wait == Await::Done {
-            return self.exit;
-        }
-        let _ = writeln!(out);
-        let _ = writeln!(out, "input ended before the end of the game");
+    fn save_and_stop(&mut self, out: &mut String) {
         self.save(None, out);
         self.wait = Await::Done;
-        1
     }
+}
 
-    /// A signal stopped the game: saved as at the end of the input.
-    pub fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
-        if self.wait == Await::Done {
-            return false;
-        }
-        let _ = writeln!(out);
-        let _ = writeln!(out, "{name}: the game is stopped");
-        self.save(None, out);
-        self.wait = Await::Done;
-        true
-    }
-
-    /// Restarts the agents and seeds their generators for the hand.
-    fn begin_hand(&mut self) {
+impl ClassicSession {
+    /// Begins the hand in play at `state` (its start): restarts the
+    /// agents and seeds their generators for the hand.
+    fn begin_hand(&mut self, state: ClassicState) {
+        self.start = state.clone();
+        self.state = state;
         let players = self.cfg.rules.players as usize;
         let s = seed::match_hand(self.cfg.seed, self.m.hands_played());
         self.rngs = (0..players).map(|p| seat_rng(s, p)).collect();
@@ -394,12 +429,63 @@ impl ClassicSession {
             a.restart();
         }
         self.actions.clear();
+        self.pile = Default::default();
+    }
+
+    /// `undo`: back to the start of the person's last turn in this hand
+    /// (or his last answer to his partner's question, C-18): the hand is
+    /// played again from its start up to there, the agents deciding their
+    /// own moves again (so their generators and memory are as they were).
+    fn undo(&mut self, out: &mut String) {
+        if self.cfg.rated {
+            let _ = writeln!(out, "undo is off in a rated game (practice games allow it)");
+            return;
+        }
+        let me = self.cfg.seat;
+        let acts = &self.actions;
+        let Some(target) = (0..acts.len())
+            .rev()
+            .find(|&i| acts[i].0 == me && (i == 0 || acts[i - 1].0 != me))
+        else {
+            let _ = writeln!(out, "nothing to undo in this hand");
+            return;
+        };
+        let keep: Vec<ClassicAction> = acts[..target].iter().map(|&(_, a)| a).collect();
+        let diverged = self.diverged;
+        self.diverged = false;
+        self.begin_hand(self.start.clone());
+        self.replay.clear();
+        self.replay.push_back(keep);
+        let mut quiet = String::new();
+        self.advance(&mut quiet);
+        if self.wait != Await::Move {
+            out.push_str(&quiet);
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "undone: back to turn {}, {} to play ({})",
+            self.state.turns() + 1,
+            seat_name(&self.state, self.state.current_player()),
+            phase_name(self.state.phase())
+        );
+        if self.diverged {
+            let _ = writeln!(
+                out,
+                "note: an agent now chooses otherwise than before at some move; the moves \
+                 played before were played again"
+            );
+        }
+        self.diverged |= diverged;
+        self.show(out);
+        self.list(out);
     }
 
     /// Applies `a` of seat `p` (legal: checked by the caller or the agent's
     /// list) and tells every agent.
     fn play(&mut self, p: usize, a: ClassicAction, out: &mut String) {
         let before = self.state.clone();
+        self.pile[p].record(&before.view(p), a);
         if let Err(e) = self.state.apply(a) {
             let _ = writeln!(
                 out,
@@ -410,7 +496,7 @@ impl ClassicSession {
             self.exit = 1;
             return;
         }
-        self.actions.push(a);
+        self.actions.push((p, a));
         for ag in self.agents.iter_mut().flatten() {
             ag.inform(p, a);
         }
@@ -512,7 +598,13 @@ impl ClassicSession {
         let mut end = Vec::new();
         let _ = print_end(&mut end, &self.state, &self.labels);
         out.push_str(&String::from_utf8_lossy(&end));
-        self.finished.push(std::mem::take(&mut self.actions));
+        // A hand played again from a save had its rows written when it
+        // was first played.
+        if self.replay.is_empty() {
+            self.append_rows(out);
+        }
+        self.finished
+            .push(self.actions.drain(..).map(|(_, a)| a).collect());
         if let Some(h) = self.replay.front() {
             if h.is_empty() {
                 self.replay.pop_front();
@@ -533,8 +625,7 @@ impl ClassicSession {
                     self.m.hands_played(),
                     totals.join(" / ")
                 );
-                self.state = self.m.next_hand();
-                self.begin_hand();
+                self.begin_hand(self.m.next_hand());
                 true
             }
             ClassicMatchResult::Won(s) => {
@@ -549,6 +640,86 @@ impl ClassicSession {
             ClassicMatchResult::Drawn => {
                 let _ = writeln!(out, "the match is drawn (I-31); {}", self.your_side());
                 false
+            }
+        }
+    }
+
+    /// Appends the finished hand's rows, one per seat, to `hands.csv` in
+    /// the out directory, in the columns of `kanaszta play --rules
+    /// classic-…`: the person under his name, every other seat under the
+    /// agent's spec; a side's players joined by `+` in seat order where
+    /// they differ (`human+rules`).
+    fn append_rows(&mut self, out: &mut String) {
+        let Some(dir) = &self.cfg.out else {
+            return;
+        };
+        let r = self.cfg.rules;
+        let me = self.cfg.seat;
+        let players = r.players as usize;
+        let vs = self.cfg.vs.to_string();
+        let name_of = |p: usize| {
+            if p == me {
+                self.cfg.name.clone()
+            } else {
+                vs.clone()
+            }
+        };
+        let side_text = |side: usize| {
+            let mut names: Vec<String> = (0..players)
+                .filter(|&q| r.side_of(q) == side)
+                .map(name_of)
+                .collect();
+            names.dedup();
+            names.join("+")
+        };
+        let mine = side_text(r.side_of(me));
+        let names = |p: usize| SeatNames {
+            agent: name_of(p),
+            opponent: if r.side_of(p) == r.side_of(me) {
+                vs.clone()
+            } else {
+                mine.clone()
+            },
+            side_agents: side_text(r.side_of(p)),
+        };
+        let ids = HandIds {
+            series: 0,
+            game: 0,
+            deal: 0,
+            swapped: false,
+            mode: if self.cfg.is_match {
+                Mode::Matches
+            } else {
+                Mode::Hands
+            },
+            run_seed: self.cfg.seed,
+            deal_seed: self.cfg.seed,
+            rules: &self.rule_values,
+        };
+        let before: Vec<i32> = (0..r.sides()).map(|s| self.start.total(s)).collect();
+        let mut rows = Vec::new();
+        hand_rows(
+            &mut rows,
+            &ids,
+            names,
+            self.finished.len() as u32,
+            &self.state,
+            &before,
+            self.actions.len() as u64,
+            &self.pile,
+        );
+        let mut body = Vec::new();
+        for row in &rows {
+            row.write_csv(&mut body);
+        }
+        let path = dir.join("hands.csv");
+        match append_csv(&path, &ClassicHandRow::header(), &body) {
+            Ok(()) => {
+                let _ = writeln!(out, "the hand's rows are appended to {}", path.display());
+            }
+            Err(e) => {
+                let _ = writeln!(out, "error: the hand's rows were not written: {e}");
+                self.exit = self.exit.max(1);
             }
         }
     }
@@ -661,7 +832,8 @@ impl ClassicSession {
         };
         let text = |h: &[ClassicAction]| h.iter().map(|a| a.to_string()).collect::<Vec<_>>();
         let mut hands: Vec<Vec<String>> = self.finished.iter().map(|h| text(h)).collect();
-        hands.push(text(&self.actions));
+        let now: Vec<ClassicAction> = self.actions.iter().map(|&(_, a)| a).collect();
+        hands.push(text(&now));
         let file = ClassicSaveFile {
             format: FORMAT.into(),
             vs: self.cfg.vs.to_string(),
@@ -672,6 +844,11 @@ impl ClassicSession {
             is_match: self.cfg.is_match,
             rated: self.cfg.rated,
             rules: StoredClassicRules(self.cfg.rules),
+            position: self
+                .cfg
+                .position
+                .as_ref()
+                .and_then(|t| serde_json::from_str(t).ok()),
             hands,
         };
         let r = (|| -> std::io::Result<()> {

@@ -92,6 +92,55 @@ pub enum Await {
     Done,
 }
 
+/// A game at the terminal, of either family, as a state machine of
+/// lines: the command (`cmd/human.rs`) moves the person's lines to it and
+/// what it writes to the screen; it saves itself when it is stopped.
+pub trait Terminal {
+    /// The first lines and the play up to the person's first decision.
+    fn start(&mut self, out: &mut String);
+    /// What the game waits for.
+    fn waiting(&self) -> Await;
+    /// The exit status once over.
+    fn exit_code(&self) -> u8;
+    /// One line of the person's input.
+    fn input(&mut self, line: &str, out: &mut String);
+    /// Saves the game in play where it is saved by default (`save.json`
+    /// in the out directory) and stops it.
+    fn save_and_stop(&mut self, out: &mut String);
+
+    /// The prompt for the next line.
+    fn prompt(&self) -> &'static str {
+        match self.waiting() {
+            Await::Move => "> ",
+            Await::Continue { .. } => "[Enter] > ",
+            Await::Done => "",
+        }
+    }
+
+    /// Standard input ended: the game in play is saved; the exit status.
+    fn end_of_input(&mut self, out: &mut String) -> u8 {
+        if self.waiting() == Await::Done {
+            return self.exit_code();
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "input ended before the end of the game");
+        self.save_and_stop(out);
+        1
+    }
+
+    /// A signal (`name`, e.g. SIGINT) stopped the game: the game in play
+    /// is saved as at the end of the input. Whether there was one to save.
+    fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
+        if self.waiting() == Await::Done {
+            return false;
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(out, "{name}: the game is stopped");
+        self.save_and_stop(out);
+        true
+    }
+}
+
 /// The hand in play.
 struct Hand {
     /// The state it started from.
@@ -260,16 +309,6 @@ impl Session {
         Ok(s)
     }
 
-    /// What the session waits for.
-    pub fn waiting(&self) -> Await {
-        self.wait
-    }
-
-    /// The exit status once done.
-    pub fn exit_code(&self) -> u8 {
-        self.exit
-    }
-
     /// The person's seat.
     #[cfg(test)]
     pub fn seat(&self) -> usize {
@@ -288,24 +327,27 @@ impl Session {
         &self.legal
     }
 
-    /// The prompt for the next line.
-    pub fn prompt(&self) -> &'static str {
-        match self.wait {
-            Await::Move => "> ",
-            Await::Continue { .. } => "[Enter] > ",
-            Await::Done => "",
-        }
-    }
-
     fn names(&self) -> Names {
         let mut label = vec![String::new(); 2];
         label[self.cfg.seat] = "you".into();
         label[1 - self.cfg.seat] = self.cfg.vs.to_string();
         Names { label }
     }
+}
+
+impl Terminal for Session {
+    /// What the session waits for.
+    fn waiting(&self) -> Await {
+        self.wait
+    }
+
+    /// The exit status once done.
+    fn exit_code(&self) -> u8 {
+        self.exit
+    }
 
     /// The first lines and the play up to the person's first decision.
-    pub fn start(&mut self, out: &mut String) {
+    fn start(&mut self, out: &mut String) {
         let version = self
             .cfg
             .rules
@@ -347,7 +389,7 @@ impl Session {
     }
 
     /// One line of the person's input.
-    pub fn input(&mut self, line: &str, out: &mut String) {
+    fn input(&mut self, line: &str, out: &mut String) {
         let line = screen::normalize_input(line);
         let mut words = line.split_whitespace();
         let head = words.next().unwrap_or("").to_ascii_lowercase();
@@ -363,8 +405,7 @@ impl Session {
             }
             "quit" | "exit" => {
                 if self.wait != Await::Done {
-                    self.save(None, out);
-                    self.wait = Await::Done;
+                    self.save_and_stop(out);
                 }
                 return;
             }
@@ -387,31 +428,13 @@ impl Session {
         }
     }
 
-    /// Standard input ended: the game in play is saved; the exit status.
-    pub fn end_of_input(&mut self, out: &mut String) -> u8 {
-        if self.wait == Await::Done {
-            return self.exit;
-        }
-        let _ = writeln!(out);
-        let _ = writeln!(out, "input ended before the end of the game");
+    fn save_and_stop(&mut self, out: &mut String) {
         self.save(None, out);
         self.wait = Await::Done;
-        1
     }
+}
 
-    /// A signal (`name`, e.g. SIGINT) stopped the game: the game in play is
-    /// saved as at the end of the input. Whether there was one to save.
-    pub fn interrupted(&mut self, name: &str, out: &mut String) -> bool {
-        if self.wait == Await::Done {
-            return false;
-        }
-        let _ = writeln!(out);
-        let _ = writeln!(out, "{name}: the game is stopped");
-        self.save(None, out);
-        self.wait = Await::Done;
-        true
-    }
-
+impl Session {
     fn command(&mut self, head: &str, rest: &[&str], line: &str, out: &mut String) {
         match head {
             "" => {}
@@ -735,8 +758,12 @@ impl Session {
             winner,
             self.hand.actions.len() as u64,
         );
+        let mut body = Vec::new();
+        for r in &rows {
+            r.write_csv(&mut body);
+        }
         let path = dir.join("hands.csv");
-        match append_csv(&path, &rows) {
+        match append_csv(&path, &HandRow::header(), &body) {
             Ok(()) => {
                 let _ = writeln!(out, "the hand's rows are appended to {}", path.display());
             }
@@ -1052,10 +1079,11 @@ const ACTION_WORDS: &[&str] = &[
     "takeback", "heart", "reset", "discard",
 ];
 
-/// Appends rows to a `hands.csv`, writing the header first into a new or
-/// empty file; a file with other columns is left alone.
-fn append_csv(path: &std::path::Path, rows: &[HandRow]) -> Result<(), String> {
-    let header = HandRow::header().join(",");
+/// Appends `body` (rows in CSV) to a `hands.csv` of the columns
+/// `header`, writing the header first into a new or empty file; a file
+/// with other columns is left alone.
+fn append_csv(path: &std::path::Path, header: &[String], body: &[u8]) -> Result<(), String> {
+    let header = header.join(",");
     let existing = match std::fs::read(path) {
         Ok(b) => Some(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -1077,9 +1105,7 @@ fn append_csv(path: &std::path::Path, rows: &[HandRow]) -> Result<(), String> {
             buf.push(b'\n');
         }
     }
-    for r in rows {
-        r.write_csv(&mut buf);
-    }
+    buf.extend_from_slice(body);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

@@ -390,3 +390,56 @@ fn the_pace_waits_and_a_typed_move_goes_on() {
     );
     assert!(s.state().turns() >= turns + 2);
 }
+
+/// A classic game of the person against `rules`, without files.
+fn classic(players: u8, seat: usize, seed: u64) -> classic::ClassicSession {
+    let mut rules = kanaszta_engine::classic::ClassicRules::preset("classic-004").unwrap();
+    rules.set("players", &players.to_string()).unwrap();
+    classic::ClassicSession::new(classic::ClassicConfig {
+        vs: "rules".parse().unwrap(),
+        hint: "greedy".parse().unwrap(),
+        seat,
+        name: "human".into(),
+        seed,
+        is_match: false,
+        rated: false,
+        rules,
+        position: None,
+        out: None,
+    })
+    .unwrap()
+}
+
+/// `undo` in a classic game goes back to the start of the person's last
+/// turn with the agents as they were then (their generators and memory):
+/// the screen of that turn is shown again, and the same moves lead to the
+/// same screens, the agents' moves included — with partners too, where
+/// the person answers his partner's "may I go out?" (C-18).
+#[test]
+fn classic_undo_goes_back_to_the_turn_with_the_agents_as_they_were() {
+    for (players, seat, seed) in [(2, 0, 9), (4, 1, 5)] {
+        let mut s = classic(players, seat, seed);
+        let mut screens = vec![String::new()];
+        s.start(&mut screens[0]);
+        for _ in 0..25 {
+            assert_eq!(s.waiting(), Await::Move, "{}", screens.concat());
+            let mut o = String::new();
+            s.input("1", &mut o);
+            screens.push(o);
+        }
+        let mut o = String::new();
+        s.input("undo", &mut o);
+        let (head, board) = o.split_once('\n').unwrap();
+        assert!(head.starts_with("undone: back to turn "), "{o}");
+        let k = screens
+            .iter()
+            .rposition(|sc| sc.ends_with(board))
+            .unwrap_or_else(|| panic!("no earlier screen ends with\n{board}"));
+        assert!(k + 1 < screens.len(), "a move was undone");
+        for want in &screens[k + 1..] {
+            let mut o = String::new();
+            s.input("1", &mut o);
+            assert_eq!(&o, want);
+        }
+    }
+}
