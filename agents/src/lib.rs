@@ -45,8 +45,8 @@ pub use random::{RandomAgent, RandomParams};
 pub use registry::{agent_names, agent_names_for, Entry, Plays, AGENTS};
 pub use rules::{RulesAgent, RulesParams, Twins};
 pub use spec::{
-    range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamText, ParamValueError,
-    Params, ParseParam, SpecError,
+    range, switch, AgentSpec, Bounds, Number, NumberRange, ParamDoc, ParamError, ParamText,
+    ParamValueError, Params, ParseParam, SpecError,
 };
 
 pub use kanaszta_engine::{MoveBuf, Moves};

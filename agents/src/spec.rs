@@ -50,7 +50,7 @@ pub trait Params<G: Family = GameState>:
     /// Every parameter, in canonical order.
     fn docs() -> &'static [ParamDoc];
     /// Sets one parameter; the error says what the key accepts.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError>;
     /// Reads one parameter as text (`None` for an unknown key).
     fn get(&self, key: &str) -> Option<String>;
     /// The declared range of a number parameter (`None` for an unknown
@@ -97,20 +97,20 @@ number!(false; f32, f64);
 
 /// How a parameter's text becomes its value, for
 /// [`agent_params!`](crate::agent_params): any `Fn(&str) -> Result<T,
-/// E>` with `E` displayed as what is accepted (a `String`, a
-/// [`ParamValueError`]), or a [`range`], which also tells its [`Bounds`].
+/// E>` whose error becomes a [`ParamValueError`] (what is accepted), or a
+/// [`range`], which also tells its [`Bounds`].
 pub trait ParseParam<T> {
     /// The value of `text`, or what is accepted.
-    fn parse_param(&self, text: &str) -> Result<T, String>;
+    fn parse_param(&self, text: &str) -> Result<T, ParamValueError>;
     /// The range accepted, for a number in a range.
     fn bounds(&self) -> Option<Bounds> {
         None
     }
 }
 
-impl<T, E: fmt::Display, F: Fn(&str) -> Result<T, E>> ParseParam<T> for F {
-    fn parse_param(&self, text: &str) -> Result<T, String> {
-        self(text).map_err(|e| e.to_string())
+impl<T, E: Into<ParamValueError>, F: Fn(&str) -> Result<T, E>> ParseParam<T> for F {
+    fn parse_param(&self, text: &str) -> Result<T, ParamValueError> {
+        self(text).map_err(Into::into)
     }
 }
 
@@ -122,8 +122,8 @@ pub struct NumberRange<T> {
 }
 
 impl<T: Number> ParseParam<T> for NumberRange<T> {
-    fn parse_param(&self, text: &str) -> Result<T, String> {
-        parse_in(text, self.lo, self.hi).map_err(|e| e.to_string())
+    fn parse_param(&self, text: &str) -> Result<T, ParamValueError> {
+        parse_in(text, self.lo, self.hi)
     }
     fn bounds(&self) -> Option<Bounds> {
         Some(Bounds {
@@ -231,7 +231,7 @@ macro_rules! agent_params {
             fn docs() -> &'static [$crate::ParamDoc] {
                 $Name::docs()
             }
-            fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+            fn set(&mut self, key: &str, value: &str) -> Result<(), $crate::ParamError> {
                 $Name::set(self, key, value)
             }
             fn get(&self, key: &str) -> Option<String> {
@@ -277,12 +277,12 @@ macro_rules! agent_params {
         }
 
         /// Sets one parameter; the error says what the key accepts.
-        $fvis fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        $fvis fn set(&mut self, key: &str, value: &str) -> Result<(), $crate::ParamError> {
             match key {
                 $(stringify!($field) => {
                     self.$field = $crate::ParseParam::<$ty>::parse_param(&($parse), value)?
                 })*
-                _ => return Err(format!("unknown key `{key}`")),
+                _ => return Err($crate::ParamError::UnknownKey(key.to_string())),
             }
             Ok(())
         }
@@ -356,7 +356,7 @@ trait AnyParams<G: Family>: Send + Sync {
     fn get(&self, key: &str) -> Option<String>;
     fn default_get(&self, key: &str) -> Option<String>;
     fn bounds(&self, key: &str) -> Option<Bounds>;
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError>;
     fn build(&self) -> Box<dyn Agent<G>>;
     fn clone_box(&self) -> Box<dyn AnyParams<G>>;
     fn as_any(&self) -> &dyn Any;
@@ -380,7 +380,7 @@ impl<G: Family, P: Params<G>> AnyParams<G> for P {
     fn bounds(&self, key: &str) -> Option<Bounds> {
         P::bounds(key)
     }
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
         Params::set(self, key, value)
     }
     fn build(&self) -> Box<dyn Agent<G>> {
@@ -433,7 +433,7 @@ impl<G: Family> Erased<G> {
         self.0.bounds(key)
     }
 
-    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
         self.0.set(key, value)
     }
 
@@ -626,7 +626,7 @@ pub(crate) fn parse_items(
     body: &str,
     agent: &'static str,
     docs: &'static [ParamDoc],
-    mut set: impl FnMut(&str, &str) -> Result<(), String>,
+    mut set: impl FnMut(&str, &str) -> Result<(), ParamError>,
 ) -> Result<(), SpecError> {
     let mut seen: Vec<&str> = Vec::new();
     for item in body.split(',') {
@@ -663,7 +663,7 @@ pub(crate) fn parse_items(
             agent,
             key: key.to_string(),
             value: value.to_string(),
-            reason,
+            reason: reason.to_string(),
         })?;
     }
     Ok(())
@@ -755,7 +755,7 @@ impl<G: Family> AgentSpec<G> {
             agent: self.name(),
             key: key.to_string(),
             value: value.to_string(),
-            reason,
+            reason: reason.to_string(),
         })?;
         Ok(AgentSpec(p))
     }
@@ -806,6 +806,41 @@ impl fmt::Display for ParamValueError {
 }
 
 impl std::error::Error for ParamValueError {}
+
+/// A parameter refused by [`Params::set`]: a key the agent does not have,
+/// or a value the key does not accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParamError {
+    /// No parameter of this key.
+    UnknownKey(String),
+    /// The value refused: what the key accepts.
+    Value(ParamValueError),
+}
+
+impl From<ParamValueError> for ParamError {
+    fn from(e: ParamValueError) -> ParamError {
+        ParamError::Value(e)
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::UnknownKey(key) => write!(f, "unknown key `{key}`"),
+            ParamError::Value(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParamError::Value(e) => Some(e),
+            ParamError::UnknownKey(_) => None,
+        }
+    }
+}
 
 /// An on/off parameter as text.
 pub fn switch_text(on: bool) -> String {

@@ -28,7 +28,7 @@
 
 use crate::action::Action;
 use crate::classic::{ClassicAction, ClassicState, ClassicView};
-use crate::error::RuleError;
+use crate::error::{InvariantError, RuleError};
 use crate::state::view::SeatView;
 use crate::state::GameState;
 use rand::Rng;
@@ -81,7 +81,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn turns(&self) -> u32;
     /// The family's invariants (the pack conserved, legal groups or
     /// melds), as the soak tests check them after every action.
-    fn check_invariants(&self) -> Result<(), String>;
+    fn check_invariants(&self) -> Result<(), InvariantError>;
 }
 
 impl Game for GameState {
@@ -125,7 +125,7 @@ impl Game for GameState {
     fn turns(&self) -> u32 {
         GameState::turns(self)
     }
-    fn check_invariants(&self) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), InvariantError> {
         GameState::check_invariants(self)
     }
 }
@@ -171,7 +171,7 @@ impl Game for ClassicState {
     fn turns(&self) -> u32 {
         ClassicState::turns(self)
     }
-    fn check_invariants(&self) -> Result<(), String> {
+    fn check_invariants(&self) -> Result<(), InvariantError> {
         ClassicState::check_invariants(self)
     }
 }

@@ -1141,3 +1141,53 @@ fn i25_unfinished_melds_save_and_load_mid_phase() {
         .to_string();
     assert!(e.contains("C-4") && e.contains("I-25"), "{e}\n{cut}");
 }
+
+#[test]
+fn c4_c16_a_setup_with_an_illegal_meld_names_the_broken_invariant() {
+    use kanaszta_engine::InvariantError;
+    let r = rules("classic-002", 2);
+    // Two kings are no meld (C-4: three cards at least).
+    let s = setup(
+        r,
+        &["8C 9S", "5C 6C"],
+        &[SideTable::default(), table(&["KS KH"], "")],
+        "7D",
+        "",
+    );
+    let e = s.into_state().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ClassicSetupError::Invariant(InvariantError::IllegalMeld { side: 1, meld })
+                if meld == cs("KS KH")
+        ),
+        "{e:?}"
+    );
+    let ClassicSetupError::Invariant(i) = &e else {
+        unreachable!()
+    };
+    assert_eq!(i.rule(), Some("C-4"));
+    assert!(
+        e.to_string().starts_with("C-4: side 1 holds the meld "),
+        "{e}"
+    );
+    // A black-three meld with a natural of another rank (C-16).
+    let t = SideTable {
+        black_threes: cs("3S 3S 3C 4C"),
+        ..SideTable::default()
+    };
+    let s = setup(r, &["8C 9S", "5C 6C"], &[t, SideTable::default()], "7D", "");
+    let e = s.into_state().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ClassicSetupError::Invariant(InvariantError::IllegalBlackThrees { side: 0, .. })
+        ),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("C-16: side 0 holds the black-three meld "),
+        "{e}"
+    );
+}

@@ -8,7 +8,9 @@ use crate::stats::Tally;
 use crate::{make_rules, to_py, Game};
 use kanaszta_agents::classic::play::play_classic_hand;
 use kanaszta_agents::classic::ClassicMoves;
-use kanaszta_agents::{play_hand, seat_rng, Agent as DecoratedAgent, AgentSpec, MoveBuf};
+use kanaszta_agents::{
+    play_hand, seat_rng, Agent as DecoratedAgent, AgentSpec, MoveBuf, SpecError,
+};
 use kanaszta_engine::classic::{ClassicAction, ClassicMatch, ClassicRules, ClassicState};
 use kanaszta_engine::{seed, AnyAction, AnyGame, GameState, Rules};
 use kanaszta_sim::stats::wilson;
@@ -27,18 +29,16 @@ const MAX_DECISIONS_PER_TURN: u32 = 2_000;
 #[derive(Clone)]
 struct Specs {
     text: String,
-    decorated: Result<AgentSpec, String>,
-    classic: Result<AgentSpec<ClassicState>, String>,
+    decorated: Result<AgentSpec, SpecError>,
+    classic: Result<AgentSpec<ClassicState>, SpecError>,
 }
 
 impl Specs {
     fn parse(text: &str, family: Option<&str>) -> PyResult<Specs> {
         let s = Specs {
             text: text.to_string(),
-            decorated: text.parse::<AgentSpec>().map_err(|e| e.to_string()),
-            classic: text
-                .parse::<AgentSpec<ClassicState>>()
-                .map_err(|e| e.to_string()),
+            decorated: text.parse::<AgentSpec>(),
+            classic: text.parse::<AgentSpec<ClassicState>>(),
         };
         match family {
             Some("decorated") => drop(s.decorated_spec()?),

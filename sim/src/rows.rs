@@ -8,12 +8,68 @@ use kanaszta_engine::{Rules, RulesError};
 /// The deficit from which a won match counts as a comeback.
 pub const COMEBACK: i32 = 2_000;
 
+/// A CSV cell or record that does not read back: what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CellError {
+    /// Not an integer of the column's type (the cell's text).
+    Integer(String),
+    /// Not `true` or `false` (the cell's text).
+    Bool(String),
+    /// A record with another number of fields than the header.
+    Fields {
+        /// The fields of the record.
+        found: usize,
+        /// The fields of the header.
+        expected: usize,
+    },
+    /// A cell refused in a named column.
+    Column {
+        /// The column.
+        column: &'static str,
+        /// What was wrong with the cell.
+        source: Box<CellError>,
+    },
+}
+
+impl CellError {
+    /// `e`, found in `column`.
+    pub fn in_column(column: &'static str, e: CellError) -> CellError {
+        CellError::Column {
+            column,
+            source: Box::new(e),
+        }
+    }
+}
+
+impl std::fmt::Display for CellError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CellError::Integer(s) => write!(f, "expected an integer, got `{s}`"),
+            CellError::Bool(s) => write!(f, "expected true or false, got `{s}`"),
+            CellError::Fields { found, expected } => {
+                write!(f, "{found} fields where {expected} were expected")
+            }
+            CellError::Column { column, source } => write!(f, "column `{column}`: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for CellError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CellError::Column { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
+    }
+}
+
 /// A value of one CSV cell: written as text, read back exactly.
 pub trait Cell: Sized {
     /// The cell's text.
     fn to_cell(&self) -> String;
     /// Parses the cell's text; the error says what was expected.
-    fn from_cell(s: &str) -> Result<Self, String>;
+    fn from_cell(s: &str) -> Result<Self, CellError>;
     /// Appends the cell as a CSV field ([`write_text`] of its text),
     /// without building the text where it can.
     fn write_cell(&self, out: &mut Vec<u8>) {
@@ -59,8 +115,8 @@ macro_rules! number_cell {
             fn to_cell(&self) -> String {
                 self.to_string()
             }
-            fn from_cell(s: &str) -> Result<Self, String> {
-                s.parse().map_err(|_| format!("expected an integer, got `{s}`"))
+            fn from_cell(s: &str) -> Result<Self, CellError> {
+                s.parse().map_err(|_| CellError::Integer(s.to_string()))
             }
             fn write_cell(&self, out: &mut Vec<u8>) {
                 // Every column type widens to i128 without loss.
@@ -82,11 +138,11 @@ impl Cell for bool {
     fn write_cell(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(if *self { b"true" } else { b"false" });
     }
-    fn from_cell(s: &str) -> Result<Self, String> {
+    fn from_cell(s: &str) -> Result<Self, CellError> {
         match s {
             "true" => Ok(true),
             "false" => Ok(false),
-            _ => Err(format!("expected true or false, got `{s}`")),
+            _ => Err(CellError::Bool(s.to_string())),
         }
     }
 }
@@ -98,7 +154,7 @@ impl Cell for String {
     fn write_cell(&self, out: &mut Vec<u8>) {
         write_text(out, self);
     }
-    fn from_cell(s: &str) -> Result<Self, String> {
+    fn from_cell(s: &str) -> Result<Self, CellError> {
         Ok(s.to_string())
     }
 }
@@ -113,7 +169,7 @@ impl<T: Cell> Cell for Option<T> {
             v.write_cell(out);
         }
     }
-    fn from_cell(s: &str) -> Result<Self, String> {
+    fn from_cell(s: &str) -> Result<Self, CellError> {
         if s.is_empty() {
             Ok(None)
         } else {
@@ -208,20 +264,23 @@ macro_rules! csv_row {
             /// read, by a version before the tail columns: its tail is
             /// left at the default and its older columns are brought up to
             /// date.
-            pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
+            pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, $crate::rows::CellError> {
                 let rules = $count;
                 let legacy = Self::FIELDS.len() + rules;
                 let want = legacy + Self::TAIL.len();
                 let old = $legacy && rec.len() == legacy;
                 if rec.len() != want && !old {
-                    return Err(format!("{} fields where {want} were expected", rec.len()));
+                    return Err($crate::rows::CellError::Fields {
+                        found: rec.len(),
+                        expected: want,
+                    });
                 }
                 let mut it = rec.iter();
                 #[allow(clippy::needless_update)] // a row with no tail
                 let mut row = $name {
                     $($field: {
                         let s = it.next().unwrap_or_default();
-                        $crate::rows::Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($field)))?
+                        $crate::rows::Cell::from_cell(s).map_err(|e| $crate::rows::CellError::in_column(stringify!($field), e))?
                     },)*
                     rules: it.by_ref().take(rules).map(str::to_string).collect(),
                     ..$name::default()
@@ -231,7 +290,7 @@ macro_rules! csv_row {
                 } else {
                     $(row.$tfield = {
                         let s = it.next().unwrap_or_default();
-                        $crate::rows::Cell::from_cell(s).map_err(|e| format!("column `{}`: {e}", stringify!($tfield)))?
+                        $crate::rows::Cell::from_cell(s).map_err(|e| $crate::rows::CellError::in_column(stringify!($tfield), e))?
                     };)*
                 }
                 Ok(row)
@@ -633,7 +692,15 @@ mod tests {
         let mut short = r.cells();
         short.pop();
         let e = HandRow::from_cells(&csv::StringRecord::from(short)).unwrap_err();
-        assert!(e.contains("were expected"), "{e}");
+        let want = HandRow::header().len();
+        assert_eq!(
+            e,
+            CellError::Fields {
+                found: want - 1,
+                expected: want
+            }
+        );
+        assert!(e.to_string().contains("were expected"), "{e}");
     }
 
     #[test]
@@ -645,6 +712,10 @@ mod tests {
         .cells();
         cells[1] = "seven".into();
         let e = HandRow::from_cells(&csv::StringRecord::from(cells)).unwrap_err();
-        assert!(e.contains("column `game`"), "{e}");
+        assert_eq!(
+            e,
+            CellError::in_column("game", CellError::Integer("seven".into()))
+        );
+        assert!(e.to_string().contains("column `game`"), "{e}");
     }
 }

@@ -17,7 +17,7 @@
 //! estimate `(m+ − m−) Δ_i / 2` over the last `window` steps lies within one
 //! standard error of 0 for every parameter.
 
-use kanaszta_agents::{AgentSpec, Bounds, ParamDoc};
+use kanaszta_agents::{AgentSpec, Bounds, ParamDoc, SpecError};
 use kanaszta_engine::classic::ClassicState;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -34,7 +34,7 @@ pub trait Tunable: Clone + std::fmt::Display {
     /// The value of parameter `key` as text.
     fn get(&self, key: &str) -> Option<String>;
     /// This spec with `key` set to `value`.
-    fn with(&self, key: &str, value: &str) -> Result<Self, String>;
+    fn with(&self, key: &str, value: &str) -> Result<Self, SpecError>;
 }
 
 macro_rules! tunable {
@@ -52,8 +52,8 @@ macro_rules! tunable {
             fn get(&self, key: &str) -> Option<String> {
                 <$t>::get(self, key)
             }
-            fn with(&self, key: &str, value: &str) -> Result<Self, String> {
-                <$t>::with(self, key, value).map_err(|e| e.to_string())
+            fn with(&self, key: &str, value: &str) -> Result<Self, SpecError> {
+                <$t>::with(self, key, value)
             }
         }
     };
@@ -110,12 +110,10 @@ impl TunedParam {
 }
 
 /// The spec of `base` with the parameters at fractions `x`.
-pub fn spec_at<S: Tunable>(base: &S, params: &[TunedParam], x: &[f64]) -> Result<S, String> {
+pub fn spec_at<S: Tunable>(base: &S, params: &[TunedParam], x: &[f64]) -> Result<S, SpecError> {
     let mut s = base.clone();
     for (p, &xi) in params.iter().zip(x) {
-        s = s
-            .with(&p.key, &p.text(p.value(xi)))
-            .map_err(|e| e.to_string())?;
+        s = s.with(&p.key, &p.text(p.value(xi)))?;
     }
     Ok(s)
 }

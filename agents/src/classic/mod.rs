@@ -11,7 +11,7 @@ pub mod play;
 pub mod rules;
 pub mod search;
 
-use crate::spec::{ParamDoc, Params};
+use crate::spec::{ParamDoc, ParamError, Params};
 use crate::Agent;
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand::RngExt;
@@ -55,8 +55,8 @@ macro_rules! no_params {
             fn docs() -> &'static [ParamDoc] {
                 &[]
             }
-            fn set(&mut self, key: &str, _value: &str) -> Result<(), String> {
-                Err(format!("unknown key `{key}`"))
+            fn set(&mut self, key: &str, _value: &str) -> Result<(), ParamError> {
+                Err(ParamError::UnknownKey(key.to_string()))
             }
             fn get(&self, _key: &str) -> Option<String> {
                 None

@@ -1059,8 +1059,15 @@ mod tests {
         let mut p = ClassicRulesParams::default();
         p.set("freeze_pile", "3").unwrap();
         assert_eq!(p.get("freeze_pile").as_deref(), Some("3"));
-        assert!(p.set("freeze_pile", "0").is_err());
-        assert!(p.set("nope", "1").unwrap_err().contains("unknown key"));
+        assert!(matches!(
+            p.set("freeze_pile", "0"),
+            Err(crate::ParamError::Value(
+                crate::ParamValueError::Range { .. }
+            ))
+        ));
+        let e = p.set("nope", "1").unwrap_err();
+        assert_eq!(e, crate::ParamError::UnknownKey("nope".into()));
+        assert!(e.to_string().contains("unknown key"));
         assert_eq!(ClassicRulesParams::NAME, "rules");
         assert_eq!(p.build().name(), "rules");
     }

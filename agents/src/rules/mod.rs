@@ -352,12 +352,12 @@ impl Twins {
     pub const ACCEPTS: &'static str = "plan|on|off";
 
     /// Parses a `twins` value.
-    pub fn parse(value: &str) -> Result<Twins, String> {
+    pub fn parse(value: &str) -> Result<Twins, crate::ParamValueError> {
         match value {
             "plan" => Ok(Twins::Plan),
             "on" => Ok(Twins::On),
             "off" => Ok(Twins::Off),
-            _ => Err(format!("expected one of {}", Twins::ACCEPTS)),
+            _ => Err(crate::ParamValueError::OneOf(Twins::ACCEPTS)),
         }
     }
 }

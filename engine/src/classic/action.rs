@@ -337,16 +337,20 @@ impl fmt::Display for ClassicAction {
     }
 }
 
-fn parse_key(w: &str) -> Result<MeldKey, String> {
+/// The meld key `w`; `bad` makes the error of the whole action text.
+fn parse_key(
+    w: &str,
+    bad: &dyn Fn(String) -> ParseClassicActionError,
+) -> Result<MeldKey, ParseClassicActionError> {
     match w {
         "3" => Ok(MeldKey::BlackThrees),
         "W" | "w" => Ok(MeldKey::Wilds),
         _ => {
-            let k: Kind = w.parse().map_err(|e: ParseKindError| e.to_string())?;
+            let k: Kind = w.parse().map_err(|e: ParseKindError| bad(e.to_string()))?;
             if k.rank().is_some() {
                 Ok(MeldKey::Rank(k))
             } else {
-                Err(format!("bad meld `{w}`: expected a rank 4-A, 3 or W"))
+                Err(bad(format!("bad meld `{w}`: expected a rank 4-A, 3 or W")))
             }
         }
     }
@@ -413,14 +417,14 @@ impl FromStr for ClassicAction {
             Some("take") => {
                 one(5)?;
                 Ok(ClassicAction::TakePile {
-                    key: parse_key(w[1]).map_err(bad)?,
+                    key: parse_key(w[1], &bad)?,
                     with: counts(&w[2..])?,
                 })
             }
             Some("lay") => {
                 one(5)?;
                 Ok(ClassicAction::Lay {
-                    key: parse_key(w[1]).map_err(bad)?,
+                    key: parse_key(w[1], &bad)?,
                     cards: counts(&w[2..])?,
                 })
             }
@@ -442,7 +446,7 @@ impl FromStr for ClassicAction {
             Some("takeback") => {
                 one(2)?;
                 Ok(ClassicAction::TakeBack {
-                    key: parse_key(w[1]).map_err(bad)?,
+                    key: parse_key(w[1], &bad)?,
                 })
             }
             Some("discard") => {

@@ -5,6 +5,7 @@ use super::rules::{ClassicRules, ClassicRulesError};
 use super::state::*;
 use crate::card::Card;
 use crate::card_set::CardSet;
+use crate::error::InvariantError;
 use std::fmt;
 
 /// Why a [`ClassicSetup`] is no position ([`ClassicSetup::into_state`]).
@@ -21,7 +22,7 @@ pub enum ClassicSetupError {
     /// Cards that are not in this pack.
     NotInPack,
     /// The state built breaks an invariant (what was broken).
-    Invariant(String),
+    Invariant(InvariantError),
 }
 
 impl fmt::Display for ClassicSetupError {
@@ -40,7 +41,7 @@ impl fmt::Display for ClassicSetupError {
             ClassicSetupError::NotInPack => {
                 f.write_str("cards that are not in this pack (six jokers need jokers=6)")
             }
-            ClassicSetupError::Invariant(why) => f.write_str(why),
+            ClassicSetupError::Invariant(why) => write!(f, "{why}"),
         }
     }
 }

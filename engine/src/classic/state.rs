@@ -7,7 +7,8 @@ use super::action::{Kind, MeldKey};
 use super::rules::ClassicRules;
 use crate::card::{Card, Rank, Suit};
 use crate::card_set::CardSet;
-use crate::error::RuleError;
+use crate::error::{InvariantError, RuleError};
+use crate::rules::Family;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -470,16 +471,13 @@ impl ClassicState {
     /// Checks the invariants: the pack conserved (C-1), every meld legal
     /// (C-4, C-16, C-21), one meld per rank (C-20), no red three in a hand
     /// outside a turn's start (C-8), known cards within their hands.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        let all = self
-            .all_cards()
-            .ok_or("a card appears more often than the pack holds")?;
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
+        let all = self.all_cards().ok_or(InvariantError::TooManyCopies)?;
         if all != classic_pack(self.rules.jokers) {
-            return Err(format!(
-                "C-1: {} cards where the pack holds {}",
-                all.len(),
-                self.rules.pack_size()
-            ));
+            return Err(InvariantError::ClassicPack {
+                cards: all.len(),
+                pack: self.rules.pack_size(),
+            });
         }
         for (si, t) in self.tables[..self.rules.sides()].iter().enumerate() {
             for k in 0..11 {
@@ -496,7 +494,7 @@ impl ClassicState {
                     && self.turn.anchor.melds[k] != m
                     && self.meld_fixable(k, n, w);
                 if n + w != m.len() || !(self.rules.meld_ok(n, w) || unfinished_ok) {
-                    return Err(format!("C-4: side {si} holds the meld {m:?}"));
+                    return Err(InvariantError::IllegalMeld { side: si, meld: m });
                 }
             }
             let b = t.black_threes;
@@ -506,34 +504,38 @@ impl ClassicState {
                         .rules
                         .black_three_meld_ok(Kind::BLACK_THREE.count_in(b), b.wild_count()))
             {
-                return Err(format!("C-16: side {si} holds the black-three meld {b:?}"));
+                return Err(InvariantError::IllegalBlackThrees { side: si, meld: b });
             }
             for w in t.wild_canastas {
                 if !w.is_empty() && (w.len() != 7 || w.wild_count() != 7) {
-                    return Err(format!("C-21: side {si} holds the wild canasta {w:?}"));
+                    return Err(InvariantError::IllegalWildCanasta { side: si, meld: w });
                 }
             }
             if t.red_threes.len() != t.red_threes.red_three_count() {
-                return Err(format!("C-8: side {si}'s red threes {:?}", t.red_threes));
+                return Err(InvariantError::LaidRedThrees {
+                    side: si,
+                    cards: t.red_threes,
+                });
             }
         }
         for p in 0..self.players() {
             if !self.hands[p].contains_all(self.known[p]) {
-                return Err(format!("player {p}'s known cards are not in his hand"));
+                return Err(InvariantError::KnownNotInHand {
+                    player: p,
+                    family: Family::Classic,
+                });
             }
             if self.hands[p].red_three_count() > 0 {
                 if self.phase == ClassicPhase::Over {
-                    return Err(format!(
-                        "C-22: player {p} holds a red three at the end of the hand (dealt red threes score as laid)"
-                    ));
+                    return Err(InvariantError::RedThreeAtEnd { player: p });
                 }
                 if p == self.mover as usize {
-                    return Err(format!("C-8: the mover {p} holds a red three"));
+                    return Err(InvariantError::MoverRedThree { player: p });
                 }
             }
         }
         if self.phase == ClassicPhase::Over && self.end.is_none() {
-            return Err("a hand over without an end".into());
+            return Err(InvariantError::OverWithoutEnd);
         }
         Ok(())
     }

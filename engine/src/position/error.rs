@@ -1,5 +1,6 @@
 //! [`PositionError`]: why a position is refused, naming the field.
 
+use crate::error::InvariantError;
 use crate::rules::RulesError;
 use std::fmt;
 
@@ -32,7 +33,7 @@ pub enum PositionError {
     /// The `rules` of the position are refused.
     Rules(RulesError),
     /// The state built breaks an invariant of the engine.
-    Invariant(String),
+    Invariant(InvariantError),
 }
 
 impl PositionError {
@@ -63,7 +64,7 @@ impl fmt::Display for PositionError {
             PositionError::Field { path, message } => write!(f, "{path}: {message}"),
             PositionError::Invalid { message, .. } => f.write_str(message),
             PositionError::Rules(e) => write!(f, "rules: {e}"),
-            PositionError::Invariant(e) => f.write_str(e),
+            PositionError::Invariant(e) => write!(f, "{e}"),
         }
     }
 }

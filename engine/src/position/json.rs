@@ -39,20 +39,48 @@ impl<'de> Deserialize<'de> for Cards {
     }
 }
 
-pub(super) fn cards_from_value(v: serde_json::Value) -> Result<Cards, String> {
-    let expected =
-        "expected cards as a string like \"8D 8S 2C JK\" or an array like [\"8D\", \"8S\"]";
+/// A JSON value that is not cards: the value found, and whether it was an
+/// element of an array.
+#[derive(Debug)]
+pub(super) struct NotCards {
+    found: serde_json::Value,
+    in_array: bool,
+}
+
+impl std::fmt::Display for NotCards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "expected cards as a string like \"8D 8S 2C JK\" or an array like [\"8D\", \"8S\"], found {}",
+            self.found
+        )?;
+        if self.in_array {
+            f.write_str(" in the array")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NotCards {}
+
+pub(super) fn cards_from_value(v: serde_json::Value) -> Result<Cards, NotCards> {
     match v {
         serde_json::Value::String(s) => Ok(Cards::Text(s)),
         serde_json::Value::Array(a) => a
             .into_iter()
             .map(|x| match x {
                 serde_json::Value::String(s) => Ok(s),
-                other => Err(format!("{expected}, found {other} in the array")),
+                found => Err(NotCards {
+                    found,
+                    in_array: true,
+                }),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Cards::List),
-        other => Err(format!("{expected}, found {other}")),
+        found => Err(NotCards {
+            found,
+            in_array: false,
+        }),
     }
 }
 

@@ -29,6 +29,8 @@
 
 use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
+use crate::error::InvariantError;
+use crate::rules::Family;
 use crate::rules::Rules;
 use crate::rules::StalledHandCards;
 use crate::score::{score_table, GoingOut, HandScore};
@@ -777,35 +779,30 @@ impl GameState {
     }
 
     /// Checks the invariants: 112 cards, every group legal, known ⊆ hand.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> Result<(), InvariantError> {
         match self.all_cards() {
             Some(s) if s == CardSet::FULL_PACK => {}
-            Some(s) => {
-                return Err(format!(
-                    "card conservation broken: {} cards, missing [{}], extra [{}]",
-                    s.len(),
-                    CardSet::FULL_PACK
-                        .checked_sub(s)
-                        .map(|d| d.to_string())
-                        .unwrap_or_default(),
-                    s.checked_sub(CardSet::FULL_PACK)
-                        .map(|d| d.to_string())
-                        .unwrap_or_default()
-                ))
-            }
-            None => return Err("a card appears more often than the pack holds".into()),
+            Some(found) => return Err(InvariantError::Conservation { found }),
+            None => return Err(InvariantError::TooManyCopies),
         }
         for p in 0..self.players() {
             for (i, g) in self.tables[p].groups().iter().enumerate() {
                 if !g.is_legal() {
-                    return Err(format!("player {p} group {i} [{g}] is illegal (D-9)"));
+                    return Err(InvariantError::IllegalGroup {
+                        player: p,
+                        index: i,
+                        group: *g,
+                    });
                 }
             }
             if !self.hands[p].contains_all(self.known[p]) {
-                return Err(format!("player {p}: known cards not in hand"));
+                return Err(InvariantError::KnownNotInHand {
+                    player: p,
+                    family: Family::Decorated,
+                });
             }
             if self.hands[p].red_three_count() > 0 {
-                return Err(format!("player {p} holds a red three (D-4)"));
+                return Err(InvariantError::RedThreeInHand { player: p });
             }
         }
         Ok(())

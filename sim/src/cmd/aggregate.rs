@@ -8,7 +8,7 @@
 
 use super::parse_filters;
 use crate::error::CliError;
-use crate::input::{self, column, fmt_num, number, CsvGuard, Filter};
+use crate::input::{self, column, fmt_num, number, BadColumn, BadNumber, CsvGuard, Filter};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -119,8 +119,130 @@ pub fn aggregate(
     by: &[String],
     cols: &[String],
     filter: &[Filter],
-) -> Result<String, String> {
+) -> Result<String, AggregateError> {
     aggregate_from(text.as_bytes(), name, by, cols, filter, &mut Vec::new())
+}
+
+/// Why a CSV file cannot be summarized: the file, where, and what was
+/// wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AggregateError {
+    /// The header is not CSV; `guard` is the reader guard's message when it
+    /// stopped the read.
+    Header {
+        /// The file.
+        name: String,
+        /// The reader's error.
+        source: csv::Error,
+        /// The guard's message.
+        guard: Option<String>,
+    },
+    /// No header.
+    Empty {
+        /// The file.
+        name: String,
+    },
+    /// A column the file does not have once.
+    Column(BadColumn),
+    /// A record that is not CSV (`line` 0: unknown).
+    Csv {
+        /// The file.
+        name: String,
+        /// The line.
+        line: u64,
+        /// The reader's error.
+        source: csv::Error,
+        /// The guard's message.
+        guard: Option<String>,
+    },
+    /// A cell of a summarized column that is not a number.
+    Number {
+        /// The file.
+        name: String,
+        /// The row's line.
+        line: u64,
+        /// The column (clipped).
+        column: String,
+        /// What the cell holds.
+        source: BadNumber,
+    },
+    /// A quote never closed.
+    OpenQuote {
+        /// The file.
+        name: String,
+        /// The line of the quote.
+        line: u64,
+    },
+}
+
+impl std::fmt::Display for AggregateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AggregateError::Header {
+                name,
+                guard: Some(m),
+                ..
+            } => write!(f, "{name}: {m} (expected a CSV file with a header line)"),
+            AggregateError::Header {
+                name,
+                source,
+                guard: None,
+            } => write!(
+                f,
+                "{name}: {source} (expected a CSV file with a header line)"
+            ),
+            AggregateError::Empty { name } => write!(
+                f,
+                "{name}: empty: expected a CSV file with a header line naming the columns"
+            ),
+            AggregateError::Column(e) => write!(f, "{e}"),
+            AggregateError::Csv {
+                name,
+                line,
+                source,
+                guard: None,
+            } if *line > 0 => write!(f, "{name}: malformed CSV at line {line}: {source}"),
+            AggregateError::Csv {
+                name,
+                guard: Some(m),
+                ..
+            } => write!(f, "{name}: {m}"),
+            AggregateError::Csv { name, source, .. } => write!(f, "{name}: {source}"),
+            AggregateError::Number {
+                name,
+                line,
+                column,
+                source,
+            } => write!(
+                f,
+                "{name}: row {line}: column `{column}` holds {source} (summarized columns take numbers of magnitude up to 1e100; booleans count as 1/0, empty cells are skipped)"
+            ),
+            AggregateError::OpenQuote { name, line } => write!(
+                f,
+                "{name}: the quote opened on line {line} is never closed: expected every quoted field to end with `\"`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AggregateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AggregateError::Header { source, .. } | AggregateError::Csv { source, .. } => {
+                Some(source)
+            }
+            AggregateError::Column(e) => Some(e),
+            AggregateError::Number { source, .. } => Some(source),
+            AggregateError::Empty { .. } | AggregateError::OpenQuote { .. } => None,
+        }
+    }
+}
+
+impl From<AggregateError> for CliError {
+    fn from(e: AggregateError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 /// Aggregates CSV read from `input` (a header, then rows; streamed, so the
@@ -137,30 +259,26 @@ pub fn aggregate_from(
     cols: &[String],
     filter: &[Filter],
     warnings: &mut Vec<String>,
-) -> Result<String, String> {
+) -> Result<String, AggregateError> {
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(CsvGuard::new(input, u64::MAX));
-    let guard_failure = |r: &csv::Reader<CsvGuard<_>>, e: &csv::Error| {
-        let g: &CsvGuard<_> = r.get_ref();
-        match &g.failure {
-            Some(m) => format!("{name}: {m}"),
-            None => format!("{name}: {e}"),
-        }
-    };
     let header: Vec<String> = match r.headers() {
         Ok(h) => h.iter().map(str::to_string).collect(),
-        Err(e) => {
-            let m = guard_failure(&r, &e);
-            return Err(format!("{m} (expected a CSV file with a header line)"));
+        Err(source) => {
+            return Err(AggregateError::Header {
+                name: name.to_string(),
+                source,
+                guard: r.get_ref().failure.clone(),
+            });
         }
     };
     if header.iter().all(String::is_empty) {
-        return Err(format!(
-            "{name}: empty: expected a CSV file with a header line naming the columns"
-        ));
+        return Err(AggregateError::Empty {
+            name: name.to_string(),
+        });
     }
-    let find = |c: &str| column(&header, c, name).map_err(|e| e.to_string());
+    let find = |c: &str| column(&header, c, name).map_err(AggregateError::Column);
     let by_i: Vec<usize> = by.iter().map(|c| find(c)).collect::<Result<_, _>>()?;
     let filt: Vec<(usize, &Filter)> = filter
         .iter()
@@ -180,13 +298,12 @@ pub fn aggregate_from(
         match r.read_record(&mut rec) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
-                let m = guard_failure(&r, &e);
-                return Err(if line > 0 && r.get_ref().failure.is_none() {
-                    format!("{name}: malformed CSV at line {line}: {e}")
-                } else {
-                    m
+            Err(source) => {
+                return Err(AggregateError::Csv {
+                    name: name.to_string(),
+                    line: source.position().map_or(0, |p| p.line()),
+                    source,
+                    guard: r.get_ref().failure.clone(),
                 });
             }
         }
@@ -217,11 +334,13 @@ pub fn aggregate_from(
                 }
                 // A number out of range is an error in any column: left
                 // out, it would silently drop a numeric column.
-                Err(what) if chosen || v.trim().parse::<f64>().is_ok() => {
-                    return Err(format!(
-                        "{name}: row {line}: column `{}` holds {what} (summarized columns take numbers of magnitude up to 1e100; booleans count as 1/0, empty cells are skipped)",
-                        input::clip(&header[i])
-                    ))
+                Err(source) if chosen || v.trim().parse::<f64>().is_ok() => {
+                    return Err(AggregateError::Number {
+                        name: name.to_string(),
+                        line,
+                        column: input::clip(&header[i]),
+                        source,
+                    })
                 }
                 Err(_) => {
                     census[k].others += 1;
@@ -232,10 +351,11 @@ pub fn aggregate_from(
             }
         }
     }
-    if let Some(l) = r.get_ref().open_quote() {
-        return Err(format!(
-            "{name}: the quote opened on line {l} is never closed: expected every quoted field to end with `\"`"
-        ));
+    if let Some(line) = r.get_ref().open_quote() {
+        return Err(AggregateError::OpenQuote {
+            name: name.to_string(),
+            line,
+        });
     }
     if rows == 0 {
         warnings.push(format!(
@@ -306,11 +426,11 @@ pub fn aggregate_from(
 }
 
 /// A cell as a number: numbers, and booleans as 1 / 0 (so a mean is a share).
-fn value(v: &str) -> Result<f64, String> {
+fn value(v: &str) -> Result<f64, BadNumber> {
     match v {
         "true" => Ok(1.0),
         "false" => Ok(0.0),
-        _ => number(v).map_err(|e| e.to_string()),
+        _ => number(v),
     }
 }
 
@@ -423,13 +543,22 @@ mod tests {
     fn bad_columns_and_values_are_errors() {
         let csv = "a,x\n1,5\n1,zz\n";
         let e = aggregate(csv, "h.csv", &["nope".into()], &[], &[]).unwrap_err();
+        assert!(matches!(e, AggregateError::Column(_)), "{e:?}");
+        let e = e.to_string();
         assert!(
             e.contains("no column `nope`") && e.contains("columns: a, x"),
             "{e}"
         );
         let e = aggregate(csv, "h.csv", &[], &["x".into()], &[]).unwrap_err();
+        assert!(
+            matches!(&e, AggregateError::Number { line: 3, column, .. } if column == "x"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("row 3") && e.contains("`zz`"), "{e}");
-        let e = aggregate("a,b\n1,2,3\n", "h.csv", &[], &[], &[]).unwrap_err();
+        let e = aggregate("a,b\n1,2,3\n", "h.csv", &[], &[], &[])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("malformed CSV"), "{e}");
     }
 }

@@ -13,8 +13,8 @@ use crate::classic::ClassicPlan;
 use crate::error::CliError;
 pub(super) use crate::run::family::decorated_plan;
 use crate::run::family::{with_family, FamilyBody, RunFamily, TimedRun};
-use crate::run::options::whole;
 use crate::run::options::RulesArgs;
+use crate::run::options::{whole, ValueError};
 use crate::run::Played;
 use crate::run::{Plan, RunResult};
 use clap::Args;
@@ -135,25 +135,23 @@ impl FamilyBody for &BenchArgs {
     }
 }
 
-fn parse_threads(text: &str) -> Result<Vec<usize>, String> {
+fn parse_threads(text: &str) -> Result<Vec<usize>, ValueError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut v: Vec<usize> = Vec::new();
     for t in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let n: usize = t.parse().map_err(|_| {
-            format!("bad --threads `{text}`: expected thread counts like 1,2,4 (0: one per core)")
-        })?;
+        let n: usize = t
+            .parse()
+            .map_err(|_| ValueError::Threads(text.to_string()))?;
         let n = if n == 0 { cores } else { n };
         if n > 1024 {
-            return Err(format!("bad --threads `{text}`: at most 1024 threads"));
+            return Err(ValueError::TooManyThreads(text.to_string()));
         }
         if !v.contains(&n) {
             v.push(n);
         }
     }
     if v.is_empty() {
-        return Err(format!(
-            "bad --threads `{text}`: expected thread counts like 1,2,4"
-        ));
+        return Err(ValueError::NoThreads(text.to_string()));
     }
     Ok(v)
 }

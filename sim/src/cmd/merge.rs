@@ -8,7 +8,7 @@ use crate::classic::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicSt
 use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
-use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
+use crate::rows::{CellError, ErrorRow, HandRow, Keyed, MatchRow};
 use crate::run::{
     family_name, family_of_run, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs,
     Plan, Shard, StoredRules,
@@ -104,12 +104,199 @@ struct Source<T> {
     truncated: bool,
 }
 
-fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
-    let mut f = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let len = f
-        .metadata()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-        .len();
+/// Why a shard's file is refused: the file, and what was wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The file cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The header is not CSV.
+    Header {
+        /// The file.
+        path: PathBuf,
+        /// The reader's error.
+        source: csv::Error,
+    },
+    /// The header is not the one kanaszta writes.
+    Columns {
+        /// The file.
+        path: PathBuf,
+        /// The columns it lacks.
+        missing: Vec<String>,
+        /// The columns kanaszta does not write.
+        unexpected: Vec<String>,
+    },
+    /// A record that is not CSV; `guard` is the reader guard's message
+    /// when it stopped the read (an overlong record).
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The reader's error.
+        source: csv::Error,
+        /// The guard's message.
+        guard: Option<String>,
+    },
+    /// A row that does not read back.
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// Its line (the header is line 1).
+        line: u64,
+        /// What was wrong.
+        source: CellError,
+    },
+    /// A row out of (series, game) order.
+    Order {
+        /// The file.
+        path: PathBuf,
+        /// Its line.
+        line: u64,
+    },
+    /// A row that is not of the run its run.json describes.
+    Foreign {
+        /// The shard directory.
+        dir: PathBuf,
+        /// The file, e.g. `hands.csv`.
+        file: &'static str,
+        /// The row's series.
+        series: u32,
+        /// The row's game.
+        game: u64,
+        /// What does not match.
+        why: Mismatch,
+    },
+}
+
+/// How a row differs from the run described by run.json.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// A series or game the run does not have.
+    Outside,
+    /// Another master seed.
+    Seed {
+        /// The row's.
+        found: u64,
+        /// run.json's.
+        expected: u64,
+    },
+    /// A deal of another shard.
+    Deal {
+        /// The row's deal.
+        deal: u64,
+        /// The shard, as written (`2/4`).
+        shard: String,
+    },
+    /// Other rule columns.
+    Rules,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mismatch::Outside => f.write_str("outside the run described by run.json"),
+            Mismatch::Seed { found, expected } => {
+                write!(f, "seed {found} where run.json says {expected}")
+            }
+            Mismatch::Deal { deal, shard } => {
+                write!(f, "deal {deal} does not belong to shard {shard}")
+            }
+            Mismatch::Rules => f.write_str("its rule columns differ from run.json"),
+        }
+    }
+}
+
+/// `none`, or the names joined by commas.
+fn names_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MergeError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            MergeError::Header { path, source } => {
+                write!(f, "{}: malformed CSV header: {source}", path.display())
+            }
+            MergeError::Columns {
+                path,
+                missing,
+                unexpected,
+            } => write!(
+                f,
+                "{}: the header is not the one kanaszta writes (missing: {}; unexpected: {})",
+                path.display(),
+                names_or_none(missing),
+                names_or_none(unexpected),
+            ),
+            MergeError::Csv {
+                path,
+                guard: Some(m),
+                ..
+            } => write!(f, "{}: {m}", path.display()),
+            MergeError::Csv {
+                path,
+                source,
+                guard: None,
+            } => write!(f, "{}: malformed CSV: {source}", path.display()),
+            MergeError::Row { path, line, source } => {
+                write!(f, "{}: line {line}: {source}", path.display())
+            }
+            MergeError::Order { path, line } => write!(
+                f,
+                "{}: line {line}: rows are not in (series, game) order",
+                path.display()
+            ),
+            MergeError::Foreign {
+                dir,
+                file,
+                series,
+                game,
+                why,
+            } => write!(
+                f,
+                "{}: {file} row of series {series} game {game}: {why}",
+                dir.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MergeError::Read { source, .. } => Some(source),
+            MergeError::Header { source, .. } | MergeError::Csv { source, .. } => Some(source),
+            MergeError::Row { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<MergeError> for CliError {
+    fn from(e: MergeError) -> CliError {
+        CliError::Input(e.to_string())
+    }
+}
+
+fn end_of_last_line(path: &Path) -> Result<(u64, bool), MergeError> {
+    let read = |source| MergeError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = File::open(path).map_err(read)?;
+    let len = f.metadata().map_err(read)?.len();
     // Look back from the end for the last newline (rows are short).
     let mut pos = len;
     let mut buf = vec![0u8; 1 << 16];
@@ -118,7 +305,7 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
         pos -= n as u64;
         f.seek(SeekFrom::Start(pos))
             .and_then(|_| f.read_exact(&mut buf[..n]))
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(read)?;
         if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
             let end = pos + i as u64 + 1;
             return Ok((end, end != len));
@@ -130,7 +317,7 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
 trait Row: Keyed + Sized {
     fn header() -> Vec<String>;
     fn legacy_header() -> Vec<String>;
-    fn from_cells(rec: &csv::StringRecord) -> Result<Self, String>;
+    fn from_cells(rec: &csv::StringRecord) -> Result<Self, CellError>;
     fn rules(&self) -> &[String];
     fn deal(&self) -> u64;
     fn run_seed(&self) -> u64;
@@ -148,7 +335,7 @@ macro_rules! impl_row {
             fn legacy_header() -> Vec<String> {
                 <$t>::$legacy()
             }
-            fn from_cells(rec: &csv::StringRecord) -> Result<Self, String> {
+            fn from_cells(rec: &csv::StringRecord) -> Result<Self, CellError> {
                 <$t>::from_cells(rec)
             }
             fn rules(&self) -> &[String] {
@@ -171,46 +358,38 @@ impl_row!(ClassicMatchRow, header);
 impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
-    fn open(path: PathBuf) -> Result<Source<T>, String> {
+    fn open(path: PathBuf) -> Result<Source<T>, MergeError> {
         let (limit, truncated) = end_of_last_line(&path)?;
-        let file = File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(source) => return Err(MergeError::Read { path, source }),
+        };
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
             .from_reader(CsvGuard::new(file.take(limit), u64::MAX));
-        let header: Vec<String> = rdr
-            .headers()
-            .map_err(|e| format!("{}: malformed CSV header: {e}", path.display()))?
-            .iter()
-            .map(str::to_string)
-            .collect();
+        let header: Vec<String> = match rdr.headers() {
+            Ok(h) => h.iter().map(str::to_string).collect(),
+            Err(source) => return Err(MergeError::Header { path, source }),
+        };
         let want = T::header();
         // A file written before the newest columns reads too: they stay
         // empty in the merged rows.
         if header != want && header != T::legacy_header() {
-            let missing: Vec<&String> = want.iter().filter(|c| !header.contains(c)).collect();
-            let extra: Vec<&String> = header.iter().filter(|c| !want.contains(c)).collect();
-            return Err(format!(
-                "{}: the header is not the one kanaszta writes (missing: {}; unexpected: {})",
-                path.display(),
-                if missing.is_empty() {
-                    "none".to_string()
-                } else {
-                    missing
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                },
-                if extra.is_empty() {
-                    "none".to_string()
-                } else {
-                    extra
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                },
-            ));
+            let missing: Vec<String> = want
+                .iter()
+                .filter(|c| !header.contains(c))
+                .cloned()
+                .collect();
+            let unexpected: Vec<String> = header
+                .iter()
+                .filter(|c| !want.contains(c))
+                .cloned()
+                .collect();
+            return Err(MergeError::Columns {
+                path,
+                missing,
+                unexpected,
+            });
         }
         let mut s = Source {
             path,
@@ -225,32 +404,35 @@ impl<T: Row> Source<T> {
         Ok(s)
     }
 
-    fn advance(&mut self) -> Result<(), String> {
+    fn advance(&mut self) -> Result<(), MergeError> {
         self.peeked = None;
         let mut rec = csv::StringRecord::new();
         if self.rdr.position().byte() >= self.limit {
             return Ok(());
         }
-        let more =
-            self.rdr
-                .read_record(&mut rec)
-                .map_err(|e| match &self.rdr.get_ref().failure {
-                    Some(m) => format!("{}: {m}", self.path.display()),
-                    None => format!("{}: malformed CSV: {e}", self.path.display()),
-                })?;
+        let more = self
+            .rdr
+            .read_record(&mut rec)
+            .map_err(|source| MergeError::Csv {
+                path: self.path.clone(),
+                source,
+                guard: self.rdr.get_ref().failure.clone(),
+            })?;
         if !more {
             return Ok(());
         }
         self.row += 1;
-        let r = T::from_cells(&rec)
-            .map_err(|e| format!("{}: line {}: {e}", self.path.display(), self.row))?;
+        let r = T::from_cells(&rec).map_err(|source| MergeError::Row {
+            path: self.path.clone(),
+            line: self.row,
+            source,
+        })?;
         let k = r.key();
         if self.last.is_some_and(|l| l > k) {
-            return Err(format!(
-                "{}: line {}: rows are not in (series, game) order",
-                self.path.display(),
-                self.row
-            ));
+            return Err(MergeError::Order {
+                path: self.path.clone(),
+                line: self.row,
+            });
         }
         self.last = Some(k);
         self.peeked = Some(r);
@@ -262,7 +444,7 @@ impl<T: Row> Source<T> {
     }
 
     /// Takes every row of game `k` (they are consecutive).
-    fn take(&mut self, k: (u32, u64), into: &mut Vec<T>) -> Result<(), String> {
+    fn take(&mut self, k: (u32, u64), into: &mut Vec<T>) -> Result<(), MergeError> {
         while self.key() == Some(k) {
             if let Some(r) = self.peeked.take() {
                 into.push(r);
@@ -300,34 +482,35 @@ fn check_row<T: Row, F: Merged>(
     m: &Manifest<F::Rules>,
     files: &ShardFiles<F>,
     rule_values: &[std::sync::Arc<[String]>],
-    what: &str,
-) -> Result<(), String> {
-    let (s, g) = r.key();
-    let bad = |why: String| {
-        Err(format!(
-            "{}: {what} row of series {s} game {g}: {why}",
-            files.dir.display()
-        ))
+    file: &'static str,
+) -> Result<(), MergeError> {
+    let (series, game) = r.key();
+    let bad = |why: Mismatch| {
+        Err(MergeError::Foreign {
+            dir: files.dir.clone(),
+            file,
+            series,
+            game,
+            why,
+        })
     };
-    if s as usize >= rule_values.len() || g >= m.games {
-        return bad("outside the run described by run.json".into());
+    if series as usize >= rule_values.len() || game >= m.games {
+        return bad(Mismatch::Outside);
     }
     if r.run_seed() != m.seed {
-        return bad(format!(
-            "seed {} where run.json says {}",
-            r.run_seed(),
-            m.seed
-        ));
+        return bad(Mismatch::Seed {
+            found: r.run_seed(),
+            expected: m.seed,
+        });
     }
-    if r.deal() != m.deal(g) || !files.shard.contains(r.deal()) {
-        return bad(format!(
-            "deal {} does not belong to shard {}",
-            r.deal(),
-            files.shard
-        ));
+    if r.deal() != m.deal(game) || !files.shard.contains(r.deal()) {
+        return bad(Mismatch::Deal {
+            deal: r.deal(),
+            shard: files.shard.to_string(),
+        });
     }
-    if r.rules() != &rule_values[s as usize][..] {
-        return bad("its rule columns differ from run.json".into());
+    if r.rules() != &rule_values[series as usize][..] {
+        return bad(Mismatch::Rules);
     }
     Ok(())
 }

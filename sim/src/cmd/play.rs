@@ -4,7 +4,7 @@
 pub use crate::classic::{parse_classic_agent, parse_classic_side};
 use crate::error::CliError;
 use crate::run::family::{with_family, FamilyBody, RunFamily};
-use crate::run::options::RunArgs;
+use crate::run::options::{RunArgs, ValueError};
 use crate::run::SeriesSpec;
 use crate::sprt::{Metric, Sprt, SprtConfig};
 use clap::Args;
@@ -60,17 +60,13 @@ pub struct PlayArgs {
 
 /// The SPRT's numbers: a decimal number (its range is checked with the
 /// other options).
-fn sprt_number(s: &str) -> Result<f64, String> {
-    s.trim()
-        .parse::<f64>()
-        .map_err(|_| "expected a number, e.g. 50 (points) or 0.03 (a share of hands)".to_string())
+fn sprt_number(s: &str) -> Result<f64, ValueError> {
+    s.trim().parse::<f64>().map_err(|_| ValueError::SprtNumber)
 }
 
 /// `--sprt-min-deals`: a whole number of deals.
-fn sprt_deals(s: &str) -> Result<u64, String> {
-    s.trim()
-        .parse::<u64>()
-        .map_err(|_| "expected a whole number of deals from 0, e.g. 20".to_string())
+fn sprt_deals(s: &str) -> Result<u64, ValueError> {
+    s.trim().parse::<u64>().map_err(|_| ValueError::SprtDeals)
 }
 
 /// The long help of `--sprt`.

@@ -12,10 +12,10 @@
 
 use super::parse_filters;
 use crate::error::CliError;
-use crate::input::{self, CsvGuard, Filter};
+use crate::input::{self, BadColumn, BadNumber, CsvGuard, Filter};
 use clap::Args;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write;
+use std::fmt::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -64,12 +64,182 @@ pub struct PlotArgs {
 /// Most histogram bins: more than the chart's 490 pixels would not show.
 pub const MAX_BINS: usize = 1000;
 
-fn parse_bins(s: &str) -> Result<usize, String> {
+fn parse_bins(s: &str) -> Result<usize, PlotError> {
     s.trim()
         .parse::<usize>()
         .ok()
         .filter(|b| (1..=MAX_BINS).contains(b))
-        .ok_or_else(|| format!("expected a whole number of bins from 1 to {MAX_BINS}"))
+        .ok_or(PlotError::Bins)
+}
+
+/// Why a chart cannot be drawn: what was wrong and what is accepted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PlotError {
+    /// `--bins` not a whole number from 1 to [`MAX_BINS`].
+    Bins,
+    /// `--kind` none of `bar`, `line`, `hist`.
+    Kind(String),
+    /// Text that is not CSV; `guard` is the reader guard's message when it
+    /// stopped the read (a file or a record too long).
+    Csv {
+        /// The file, as messages name it.
+        name: String,
+        /// Whether the header was being read.
+        header: bool,
+        /// The line, where the reader knows it.
+        line: Option<u64>,
+        /// The reader's error.
+        source: csv::Error,
+        /// The guard's message.
+        guard: Option<String>,
+    },
+    /// No header.
+    Empty {
+        /// The file.
+        name: String,
+    },
+    /// A quote never closed.
+    OpenQuote {
+        /// The file.
+        name: String,
+        /// The line of the quote.
+        line: u64,
+    },
+    /// A column the file does not have once.
+    Column(BadColumn),
+    /// A cell that is not a number.
+    Number {
+        /// The row (the header is row 1).
+        row: usize,
+        /// The column.
+        column: String,
+        /// What the cell holds.
+        source: BadNumber,
+    },
+    /// No rows left after the filters.
+    NoRows {
+        /// The file.
+        file: String,
+    },
+    /// A bar or line chart without `--y`.
+    NoY,
+    /// A second point at the same x of one series.
+    Duplicate(Box<DuplicatePoint>),
+}
+
+/// A second point at the same x of one series of a bar or line chart:
+/// where, and what would summarize the rows first.
+#[derive(Debug)]
+pub struct DuplicatePoint {
+    /// The file.
+    pub file: String,
+    /// The row.
+    pub row: usize,
+    /// The x (clipped).
+    pub x: String,
+    /// The series (clipped; empty without `--group`).
+    pub series: String,
+    /// The row of the first point at x.
+    pub first: usize,
+    /// Whether the chart is of bars (else of lines).
+    pub bar: bool,
+    /// Whether the chart has `--group`.
+    pub grouped: bool,
+    /// The x column.
+    pub x_col: String,
+    /// The `--group` column.
+    pub group_col: Option<String>,
+    /// The y column.
+    pub y_col: String,
+}
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlotError::Bins => {
+                write!(f, "expected a whole number of bins from 1 to {MAX_BINS}")
+            }
+            PlotError::Kind(s) => {
+                write!(f, "unknown chart kind `{s}`; accepted: bar, line, hist")
+            }
+            PlotError::Csv {
+                name,
+                guard: Some(m),
+                ..
+            } => write!(f, "{name}: {m}"),
+            PlotError::Csv {
+                name,
+                header,
+                line,
+                source,
+                guard: None,
+            } => {
+                write!(f, "{name}: malformed CSV")?;
+                if *header {
+                    f.write_str(" in the header")?;
+                } else if let Some(l) = line {
+                    write!(f, " at line {l}")?;
+                }
+                write!(f, ": {source}")
+            }
+            PlotError::Empty { name } => write!(
+                f,
+                "{name}: empty: expected a CSV file with a header line naming the columns"
+            ),
+            PlotError::OpenQuote { name, line } => write!(
+                f,
+                "{name}: the quote opened on line {line} is never closed: expected every quoted field to end with `\"`"
+            ),
+            PlotError::Column(e) => write!(f, "{e}"),
+            PlotError::Number {
+                row,
+                column,
+                source,
+            } => write!(f, "row {row}: column `{column}` holds {source}"),
+            PlotError::NoRows { file } => write!(f, "{file}: no rows to plot (after filters)"),
+            PlotError::NoY => f.write_str("bar and line charts need --y COLUMN"),
+            PlotError::Duplicate(d) => {
+                let DuplicatePoint {
+                    file,
+                    row,
+                    x,
+                    series,
+                    first,
+                    bar,
+                    grouped,
+                    x_col,
+                    group_col,
+                    y_col,
+                } = d.as_ref();
+                write!(
+                f,
+                "{file}: row {row}: x `{x}`{} appears again (first on row {first}): a {} chart draws one point per x{}; summarize first, e.g. `kanaszta aggregate {file} --by {x_col}{} --cols {y_col}`, or pick rows with --where",
+                if series.is_empty() { String::new() } else { format!(" of series `{series}`") },
+                if *bar { "bar" } else { "line" },
+                if *grouped { " and series" } else { " (or one per x and --group value)" },
+                group_col.as_ref().map_or(String::new(), |g| format!(",{g}")),
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlotError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlotError::Csv { source, .. } => Some(source),
+            PlotError::Column(e) => Some(e),
+            PlotError::Number { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<PlotError> for CliError {
+    fn from(e: PlotError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 /// Runs `kanaszta plot`.
@@ -109,15 +279,13 @@ pub enum Kind {
 }
 
 impl std::str::FromStr for Kind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Kind, String> {
+    type Err = PlotError;
+    fn from_str(s: &str) -> Result<Kind, PlotError> {
         match s {
             "bar" => Ok(Kind::Bar),
             "line" => Ok(Kind::Line),
             "hist" => Ok(Kind::Hist),
-            _ => Err(format!(
-                "unknown chart kind `{s}`; accepted: bar, line, hist"
-            )),
+            _ => Err(PlotError::Kind(s.to_string())),
         }
     }
 }
@@ -154,29 +322,38 @@ pub struct Table {
 impl Table {
     /// Reads CSV text.
     #[cfg(test)]
-    pub fn parse(text: &str, name: &str) -> Result<Table, String> {
+    pub fn parse(text: &str, name: &str) -> Result<Table, PlotError> {
         Table::read(text.as_bytes(), name)
     }
 
     /// Reads CSV of at most [`input::PLOT_LIMIT`] bytes: a header line,
     /// then rows of its width, every quote closed.
-    pub fn read(input: impl std::io::Read, name: &str) -> Result<Table, String> {
+    pub fn read(input: impl std::io::Read, name: &str) -> Result<Table, PlotError> {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .from_reader(CsvGuard::new(input, input::PLOT_LIMIT));
-        let failed =
-            |r: &csv::Reader<CsvGuard<_>>, e: csv::Error, at: &str| match &r.get_ref().failure {
-                Some(m) => format!("{name}: {m}"),
-                None => format!("{name}: malformed CSV{at}: {e}"),
+        let failed = |r: &csv::Reader<CsvGuard<_>>, source: csv::Error, header: bool| {
+            let line = if header {
+                None
+            } else {
+                source.position().map(|p| p.line())
             };
+            PlotError::Csv {
+                name: name.to_string(),
+                header,
+                line,
+                source,
+                guard: r.get_ref().failure.clone(),
+            }
+        };
         let header: Vec<String> = match r.headers() {
             Ok(h) => h.iter().map(str::to_string).collect(),
-            Err(e) => return Err(failed(&r, e, " in the header")),
+            Err(e) => return Err(failed(&r, e, true)),
         };
         if header.iter().all(String::is_empty) {
-            return Err(format!(
-                "{name}: empty: expected a CSV file with a header line naming the columns"
-            ));
+            return Err(PlotError::Empty {
+                name: name.to_string(),
+            });
         }
         let mut rows = Vec::new();
         let mut rec = csv::StringRecord::new();
@@ -184,24 +361,20 @@ impl Table {
             match r.read_record(&mut rec) {
                 Ok(true) => rows.push(rec.iter().map(str::to_string).collect()),
                 Ok(false) => break,
-                Err(e) => {
-                    let at = e
-                        .position()
-                        .map_or(String::new(), |p| format!(" at line {}", p.line()));
-                    return Err(failed(&r, e, &at));
-                }
+                Err(e) => return Err(failed(&r, e, false)),
             }
         }
-        if let Some(l) = r.get_ref().open_quote() {
-            return Err(format!(
-                "{name}: the quote opened on line {l} is never closed: expected every quoted field to end with `\"`"
-            ));
+        if let Some(line) = r.get_ref().open_quote() {
+            return Err(PlotError::OpenQuote {
+                name: name.to_string(),
+                line,
+            });
         }
         Ok(Table { header, rows })
     }
 
-    fn col(&self, name: &str, file: &str) -> Result<usize, String> {
-        input::column(&self.header, name, file).map_err(|e| e.to_string())
+    fn col(&self, name: &str, file: &str) -> Result<usize, PlotError> {
+        input::column(&self.header, name, file).map_err(PlotError::Column)
     }
 }
 
@@ -250,7 +423,7 @@ struct Selected<'t> {
     rows: Vec<(usize, &'t Vec<String>)>,
 }
 
-fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>, String> {
+fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>, PlotError> {
     let xi = table.col(&spec.x, file)?;
     let gi = match &spec.group {
         Some(g) => Some(table.col(g, file)?),
@@ -276,7 +449,7 @@ fn select<'t>(table: &'t Table, spec: &Spec, file: &str) -> Result<Selected<'t>,
 
 /// What `kanaszta plot` says it drew: the chart's kind and columns, the
 /// rows behind it, and whether per-seat rows were counted once per game.
-pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, PlotError> {
     let Selected { xi, gi, rows } = select(table, spec, file)?;
     let kind = match spec.kind {
         Kind::Bar => "bar chart",
@@ -302,8 +475,12 @@ pub fn describe(table: &Table, spec: &Spec, file: &str) -> Result<String, String
     Ok(format!("a {kind} of {what}{group} from {file} ({counted})"))
 }
 
-fn num(v: &str, col: &str, row: usize) -> Result<f64, String> {
-    input::number(v).map_err(|what| format!("row {row}: column `{col}` holds {what}"))
+fn num(v: &str, col: &str, row: usize) -> Result<f64, PlotError> {
+    input::number(v).map_err(|source| PlotError::Number {
+        row,
+        column: col.to_string(),
+        source,
+    })
 }
 
 /// One point: x label (or value), y, and an optional interval.
@@ -318,10 +495,12 @@ struct Series {
 }
 
 /// Draws the chart of `spec` from `table` as SVG text.
-pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> {
+pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, PlotError> {
     let Selected { xi, gi, rows } = select(table, spec, file)?;
     if rows.is_empty() {
-        return Err(format!("{file}: no rows to plot (after filters)"));
+        return Err(PlotError::NoRows {
+            file: file.to_string(),
+        });
     }
     let group_of = |r: &Vec<String>| gi.map_or(String::new(), |g| r[g].clone());
     if spec.kind == Kind::Hist {
@@ -335,10 +514,7 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
         }
         return Ok(histogram(spec, &groups));
     }
-    let y = spec
-        .y
-        .as_ref()
-        .ok_or_else(|| "bar and line charts need --y COLUMN".to_string())?;
+    let y = spec.y.as_ref().ok_or(PlotError::NoY)?;
     let yi = table.col(y, file)?;
     let lo = match &spec.lo {
         Some(c) => Some(table.col(c, file)?),
@@ -364,16 +540,18 @@ pub fn render(table: &Table, spec: &Spec, file: &str) -> Result<String, String> 
         };
         let dup = index.get(&g).and_then(|&i| series[i].seen.get(&r[xi]));
         if let Some(first) = dup {
-            return Err(format!(
-                "{file}: row {line}: x `{}`{} appears again (first on row {}): a {} chart draws one point per x{}; summarize first, e.g. `kanaszta aggregate {file} --by {}{} --cols {y}`, or pick rows with --where",
-                input::clip(&r[xi]),
-                if g.is_empty() { String::new() } else { format!(" of series `{}`", input::clip(&g)) },
-                first,
-                if spec.kind == Kind::Bar { "bar" } else { "line" },
-                if gi.is_some() { " and series" } else { " (or one per x and --group value)" },
-                spec.x,
-                spec.group.as_ref().map_or(String::new(), |g| format!(",{g}")),
-            ));
+            return Err(PlotError::Duplicate(Box::new(DuplicatePoint {
+                file: file.to_string(),
+                row: *line,
+                x: input::clip(&r[xi]),
+                series: input::clip(&g),
+                first: *first,
+                bar: spec.kind == Kind::Bar,
+                grouped: gi.is_some(),
+                x_col: spec.x.clone(),
+                group_col: spec.group.clone(),
+                y_col: y.clone(),
+            })));
         }
         let (i, new) = place(&mut index, &g);
         if new {
@@ -853,16 +1031,26 @@ mod tests {
         let t = Table::parse("a,b\nx,1\ny,z\n", "f.csv").unwrap();
         let e = render(&t, &spec(Kind::Bar, "nope", Some("b")), "f.csv").unwrap_err();
         assert!(
+            matches!(&e, PlotError::Column(BadColumn::Missing { column, .. }) if column == "nope"),
+            "{e:?}"
+        );
+        let e = e.to_string();
+        assert!(
             e.contains("no column `nope`") && e.contains("columns: a, b"),
             "{e}"
         );
         let e = render(&t, &spec(Kind::Bar, "a", Some("b")), "f.csv").unwrap_err();
+        assert!(
+            matches!(&e, PlotError::Number { row: 3, column, source: BadNumber::NotANumber(_) } if column == "b"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("row 3") && e.contains("not a number"), "{e}");
         let e = render(&t, &spec(Kind::Bar, "a", None), "f.csv").unwrap_err();
-        assert!(e.contains("--y"), "{e}");
-        assert!("pie"
-            .parse::<Kind>()
-            .unwrap_err()
-            .contains("bar, line, hist"));
+        assert!(matches!(e, PlotError::NoY), "{e:?}");
+        assert!(e.to_string().contains("--y"), "{e}");
+        let e = "pie".parse::<Kind>().unwrap_err();
+        assert!(matches!(&e, PlotError::Kind(k) if k == "pie"), "{e:?}");
+        assert!(e.to_string().contains("bar, line, hist"));
     }
 }

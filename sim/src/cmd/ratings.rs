@@ -329,13 +329,16 @@ fn read_summary(
     unit: Mode,
     pairs: &mut Pairs,
     settings: &mut BTreeMap<String, String>,
-) -> Result<(), String> {
+) -> Result<(), RatingsError> {
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(text.as_bytes());
     let header = r
         .headers()
-        .map_err(|e| format!("{name}: cannot read the header: {e}"))?
+        .map_err(|source| RatingsError::Header {
+            name: name.to_string(),
+            source,
+        })?
         .clone();
     let (wins, ties, games) = match unit {
         Mode::Hands => ("hand_wins", "hand_ties", "hands"),
@@ -344,38 +347,51 @@ fn read_summary(
     let want = ["settings", "agent", "opponent", wins, ties, games];
     let mut col = [0usize; 6];
     for (c, w) in col.iter_mut().zip(want) {
-        *c = header.iter().position(|h| h == w).ok_or_else(|| {
-            format!(
-                "{name}: no column `{w}`; expected the summary.csv of a run \
-                 (kanaszta play, tournament or merge)"
-            )
-        })?;
+        *c = header
+            .iter()
+            .position(|h| h == w)
+            .ok_or_else(|| RatingsError::NoColumn {
+                name: name.to_string(),
+                column: w,
+            })?;
     }
     for (line, rec) in r.records().enumerate() {
         let line = line + 2;
-        let rec = rec.map_err(|e| format!("{name} line {line}: {e}"))?;
+        let rec = rec.map_err(|source| RatingsError::Record {
+            name: name.to_string(),
+            line,
+            source,
+        })?;
         let field = |i: usize| rec.get(col[i]).unwrap_or("").trim();
-        let num = |i: usize| -> Result<f64, String> {
+        let num = |i: usize| -> Result<f64, RatingsError> {
             let v = field(i);
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| {
-                    format!(
-                        "{name} line {line}: column `{}`: `{v}` is not a count",
-                        want[i]
-                    )
+                .ok_or_else(|| RatingsError::NotCount {
+                    name: name.to_string(),
+                    line,
+                    column: want[i],
+                    value: v.to_string(),
                 })
         };
         let (agent, opponent) = (field(1).to_string(), field(2).to_string());
         if agent.is_empty() || opponent.is_empty() {
-            return Err(format!("{name} line {line}: an agent name is empty"));
+            return Err(RatingsError::EmptyName {
+                name: name.to_string(),
+                line,
+            });
         }
         let (w, t, n) = (num(3)?, num(4)?, num(5)?);
         if w + t > n {
-            return Err(format!(
-                "{name} line {line}: {w} wins and {t} ties out of {n} {games}"
-            ));
+            return Err(RatingsError::TooManyWins {
+                name: name.to_string(),
+                line,
+                wins: w,
+                ties: t,
+                games: n,
+                unit: games,
+            });
         }
         if n == 0.0 || agent == opponent {
             // No games in this unit, or self-play: nothing to compare.
@@ -389,6 +405,217 @@ fn read_summary(
         e.1 += n;
     }
     Ok(())
+}
+
+/// Why summaries cannot be rated: the file and line, or the runs, and what
+/// was wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RatingsError {
+    /// The header is not CSV.
+    Header {
+        /// The file.
+        name: String,
+        /// The reader's error.
+        source: csv::Error,
+    },
+    /// A column of a summary missing.
+    NoColumn {
+        /// The file.
+        name: String,
+        /// The column.
+        column: &'static str,
+    },
+    /// A record that is not CSV.
+    Record {
+        /// The file.
+        name: String,
+        /// The line.
+        line: usize,
+        /// The reader's error.
+        source: csv::Error,
+    },
+    /// A cell that is not a count.
+    NotCount {
+        /// The file.
+        name: String,
+        /// The line.
+        line: usize,
+        /// The column.
+        column: &'static str,
+        /// The cell.
+        value: String,
+    },
+    /// An empty agent name.
+    EmptyName {
+        /// The file.
+        name: String,
+        /// The line.
+        line: usize,
+    },
+    /// More wins and ties than games.
+    TooManyWins {
+        /// The file.
+        name: String,
+        /// The line.
+        line: usize,
+        /// Wins.
+        wins: f64,
+        /// Ties.
+        ties: f64,
+        /// Games.
+        games: f64,
+        /// `hands` or `matches`.
+        unit: &'static str,
+    },
+    /// Runs of both families.
+    Families {
+        /// The first run.
+        first: String,
+        /// Its family.
+        first_family: &'static str,
+        /// The other run.
+        second: String,
+        /// Its family.
+        second_family: &'static str,
+    },
+    /// Runs under different rules (their run.json).
+    Rules {
+        /// The first run.
+        first: String,
+        /// The other run.
+        second: String,
+    },
+    /// Runs under different rule settings: each setting with the first
+    /// file naming it.
+    Settings(Vec<(String, String)>),
+    /// Fewer than two agents.
+    TooFewAgents {
+        /// `hands` or `matches`.
+        unit: &'static str,
+    },
+    /// A pair counted from one side only.
+    OneSided {
+        /// The agent.
+        agent: String,
+        /// Its opponent.
+        opponent: String,
+        /// Games as the agent.
+        as_agent: f64,
+        /// Games as the opponent.
+        as_opponent: f64,
+    },
+    /// Groups of agents that never met.
+    Unlinked(Vec<Vec<String>>),
+}
+
+impl std::fmt::Display for RatingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RatingsError::Header { name, source } => {
+                write!(f, "{name}: cannot read the header: {source}")
+            }
+            RatingsError::NoColumn { name, column } => write!(
+                f,
+                "{name}: no column `{column}`; expected the summary.csv of a run \
+                 (kanaszta play, tournament or merge)"
+            ),
+            RatingsError::Record { name, line, source } => {
+                write!(f, "{name} line {line}: {source}")
+            }
+            RatingsError::NotCount {
+                name,
+                line,
+                column,
+                value,
+            } => write!(
+                f,
+                "{name} line {line}: column `{column}`: `{value}` is not a count"
+            ),
+            RatingsError::EmptyName { name, line } => {
+                write!(f, "{name} line {line}: an agent name is empty")
+            }
+            RatingsError::TooManyWins {
+                name,
+                line,
+                wins,
+                ties,
+                games,
+                unit,
+            } => write!(
+                f,
+                "{name} line {line}: {wins} wins and {ties} ties out of {games} {unit}"
+            ),
+            RatingsError::Families {
+                first,
+                first_family,
+                second,
+                second_family,
+            } => write!(
+                f,
+                "{first} is a run of {first_family} and {second} of {second_family}; rate runs of one family at a time"
+            ),
+            RatingsError::Rules { first, second } => write!(
+                f,
+                "{first} and {second} were played under different rules (see their run.json); \
+                 rate runs of one rule set at a time"
+            ),
+            RatingsError::Settings(settings) => {
+                let shown: Vec<String> = settings
+                    .iter()
+                    .map(|(s, file)| format!("`{s}` ({file})"))
+                    .collect();
+                write!(
+                    f,
+                    "the runs are under different rule settings: {}; rate runs of one setting at a time",
+                    shown.join(", ")
+                )
+            }
+            RatingsError::TooFewAgents { unit } => write!(
+                f,
+                "no {unit} between two different agents in the input; nothing to rate"
+            ),
+            RatingsError::OneSided {
+                agent,
+                opponent,
+                as_agent,
+                as_opponent,
+            } => write!(
+                f,
+                "{agent} v {opponent}: {as_agent} games as one side but {as_opponent} as the other; \
+                 pass both rows of every run's summary"
+            ),
+            RatingsError::Unlinked(groups) => {
+                let shown: Vec<String> = groups
+                    .iter()
+                    .map(|g| format!("{{{}}}", g.join(", ")))
+                    .collect();
+                write!(
+                    f,
+                    "the agents fall into groups that never played each other: {}; \
+                     add a run linking them",
+                    shown.join(" and ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RatingsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RatingsError::Header { source, .. } | RatingsError::Record { source, .. } => {
+                Some(source)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl From<RatingsError> for CliError {
+    fn from(e: RatingsError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 /// The rules of one series of a run, of either family.
@@ -694,7 +921,7 @@ fn csv_cell(s: &str) -> String {
 }
 
 /// Rates the agents of the given summary CSVs.
-pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
+pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, RatingsError> {
     let mut pairs = Pairs::new();
     let mut settings = BTreeMap::new();
     let mut rules: Option<(&[RunRules], &str)> = None;
@@ -705,19 +932,18 @@ pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
                 Some((first, name))
                     if first.first().map(RunRules::family) != r.first().map(RunRules::family) =>
                 {
-                    return Err(format!(
-                        "{name} is a run of {} and {} of {}; rate runs of one family at a time",
-                        first.first().map_or("", RunRules::family),
-                        input.name,
-                        r.first().map_or("", RunRules::family)
-                    ))
+                    return Err(RatingsError::Families {
+                        first: name.to_string(),
+                        first_family: first.first().map_or("", RunRules::family),
+                        second: input.name.clone(),
+                        second_family: r.first().map_or("", RunRules::family),
+                    })
                 }
                 Some((first, name)) if first != r => {
-                    return Err(format!(
-                        "{name} and {} were played under different rules (see their run.json); \
-                         rate runs of one rule set at a time",
-                        input.name
-                    ))
+                    return Err(RatingsError::Rules {
+                        first: name.to_string(),
+                        second: input.name.clone(),
+                    })
                 }
                 None => rules = Some((r, &input.name)),
                 _ => {}
@@ -725,14 +951,7 @@ pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
         }
     }
     if settings.len() > 1 {
-        let shown: Vec<String> = settings
-            .iter()
-            .map(|(s, f)| format!("`{s}` ({f})"))
-            .collect();
-        return Err(format!(
-            "the runs are under different rule settings: {}; rate runs of one setting at a time",
-            shown.join(", ")
-        ));
+        return Err(RatingsError::Settings(settings.into_iter().collect()));
     }
     let mut agents: Vec<String> = pairs
         .keys()
@@ -741,10 +960,7 @@ pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
     agents.sort();
     agents.dedup();
     if agents.len() < 2 {
-        return Err(format!(
-            "no {} between two different agents in the input; nothing to rate",
-            unit.name()
-        ));
+        return Err(RatingsError::TooFewAgents { unit: unit.name() });
     }
     let idx = |a: &str| agents.iter().position(|x| x == a).unwrap_or(0);
     let k = agents.len();
@@ -760,27 +976,22 @@ pub fn ratings(inputs: &[Input], unit: Mode) -> Result<Ratings, String> {
     for i in 0..k {
         for j in i + 1..k {
             if games[i][j] != games[j][i] {
-                return Err(format!(
-                    "{} v {}: {} games as one side but {} as the other; \
-                     pass both rows of every run's summary",
-                    agents[i], agents[j], games[i][j], games[j][i]
-                ));
+                return Err(RatingsError::OneSided {
+                    agent: agents[i].clone(),
+                    opponent: agents[j].clone(),
+                    as_agent: games[i][j],
+                    as_opponent: games[j][i],
+                });
             }
         }
     }
     let parts = components(&games);
     if parts.len() > 1 {
-        let shown: Vec<String> = parts
-            .iter()
-            .map(|p| {
-                let names: Vec<&str> = p.iter().map(|&i| agents[i].as_str()).collect();
-                format!("{{{}}}", names.join(", "))
-            })
-            .collect();
-        return Err(format!(
-            "the agents fall into groups that never played each other: {}; \
-             add a run linking them",
-            shown.join(" and ")
+        return Err(RatingsError::Unlinked(
+            parts
+                .iter()
+                .map(|p| p.iter().map(|&i| agents[i].clone()).collect())
+                .collect(),
         ));
     }
     let fit = bradley_terry(&wins, &games);
@@ -916,7 +1127,8 @@ mod tests {
         let hands_only = summary(&["0,,x,a,y,100,50,0,0,0,0", "0,,y,b,x,100,50,0,0,0,0"]);
         let e = ratings(&[input("h", &hands_only)], Mode::Matches)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("no matches"), "{e}");
     }
 
@@ -926,7 +1138,8 @@ mod tests {
         let uv = summary(&["0,,u,a,v,10,5,0,0,0,0", "0,,v,b,u,10,5,0,0,0,0"]);
         let e = ratings(&[input("1", &xy), input("2", &uv)], Mode::Hands)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("{u, v} and {x, y}"), "{e}");
     }
 
@@ -934,23 +1147,31 @@ mod tests {
     fn bad_input_says_what_is_wrong() {
         let e = ratings(&[input("f.csv", "a,b\n1,2\n")], Mode::Hands)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(
             e.contains("f.csv") && e.contains("no column `settings`"),
             "{e}"
         );
         let bad = summary(&["0,,x,a,y,ten,5,0,0,0,0", "0,,y,b,x,10,5,0,0,0,0"]);
         let e = ratings(&[input("g.csv", &bad)], Mode::Hands).err().unwrap();
+        assert!(
+            matches!(&e, RatingsError::NotCount { line: 2, column: "hands", value, .. } if value == "ten"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("g.csv line 2") && e.contains("`ten`"), "{e}");
         let over = summary(&["0,,x,a,y,10,9,3,0,0,0", "0,,y,b,x,10,1,3,0,0,0"]);
         let e = ratings(&[input("o.csv", &over)], Mode::Hands)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("9 wins and 3 ties out of 10"), "{e}");
         let one_side = summary(&["0,,x,a,y,10,5,0,0,0,0"]);
         let e = ratings(&[input("s.csv", &one_side)], Mode::Hands)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("both rows"), "{e}");
         let a = summary(&["0,tax=on,x,a,y,10,5,0,0,0,0", "0,tax=on,y,b,x,10,5,0,0,0,0"]);
         let b = summary(&[
@@ -959,7 +1180,8 @@ mod tests {
         ]);
         let e = ratings(&[input("a", &a), input("b", &b)], Mode::Hands)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("`tax=off`") && e.contains("`tax=on`"), "{e}");
         assert!(Mode::parse("games")
             .unwrap_err()
@@ -980,7 +1202,8 @@ mod tests {
             Mode::Hands,
         )
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
         assert!(
             e.contains("xy and yz were played under different rules"),
             "{e}"

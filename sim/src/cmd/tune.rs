@@ -11,7 +11,7 @@ use crate::classic::{ClassicPlan, ClassicSink, SideSpec};
 use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::run::family::{family_rules, Classic, Decorated, FamilyRules};
-use crate::run::options::RulesArgs;
+use crate::run::options::{RulesArgs, ValueError};
 use crate::run::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
 use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, Tunable, TunedParam};
@@ -72,18 +72,14 @@ pub struct TuneArgs {
 }
 
 /// A count or a seed: a whole number from 0.
-fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
-    s.trim()
-        .parse::<T>()
-        .map_err(|_| "expected a whole number from 0, e.g. 50".to_string())
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, ValueError> {
+    s.trim().parse::<T>().map_err(|_| ValueError::TuneWhole)
 }
 
 /// `--step-size` and `--perturb`: a number; its range is checked with the
 /// other options.
-fn fraction(s: &str) -> Result<f64, String> {
-    s.trim().parse::<f64>().map_err(|_| {
-        "expected a fraction of the parameters' ranges in (0, 1], e.g. 0.1".to_string()
-    })
+fn fraction(s: &str) -> Result<f64, ValueError> {
+    s.trim().parse::<f64>().map_err(|_| ValueError::Fraction)
 }
 
 /// What run.json of a tuning says.

@@ -11,6 +11,7 @@
 //! game; resuming (and `undo`) plays its moves again from the hand's
 //! start, the agents deciding their own once more.
 
+use super::save::SaveError;
 use super::{append_csv, check_name, Await, Terminal};
 use crate::classic::run::StoredClassicRules;
 use crate::classic::{
@@ -79,25 +80,20 @@ impl ClassicSaveFile {
     }
 
     /// Parses a saved classic game.
-    pub fn from_json(text: &str) -> Result<ClassicSaveFile, String> {
+    pub fn from_json(text: &str) -> Result<ClassicSaveFile, SaveError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let s: ClassicSaveFile =
-            serde_json::from_str(text).map_err(|e| format!("saved classic game: {e}"))?;
+        let s: ClassicSaveFile = serde_json::from_str(text).map_err(SaveError::ClassicFields)?;
         if s.hands.is_empty() {
-            return Err("`hands` is empty: a saved game holds at least the hand in play".into());
+            return Err(SaveError::NoHands);
         }
         if s.position.is_some() && s.hands.len() != 1 {
-            return Err(format!(
-                "`hands` holds {}, but a game from a position is one hand",
-                s.hands.len()
-            ));
+            return Err(SaveError::PositionHands(s.hands.len()));
         }
         if s.seat >= s.rules.0.players as usize {
-            return Err(format!(
-                "`seat` {}: the rules seat players 0 to {}",
-                s.seat,
-                s.rules.0.players - 1
-            ));
+            return Err(SaveError::Seat {
+                seat: s.seat,
+                players: s.rules.0.players,
+            });
         }
         Ok(s)
     }

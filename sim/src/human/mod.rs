@@ -18,7 +18,9 @@ use crate::error::CliError;
 use crate::rows::{rule_values, HandRow};
 use crate::run::{hand_rows, Ids, Mode};
 use kanaszta_agents::{seat_rng, Agent, AgentSpec};
-use kanaszta_engine::{tax, Action, GameLog, GameState, Match, MoveBuf, Position, Rules};
+use kanaszta_engine::{
+    tax, Action, GameLog, GameState, Match, MoveBuf, Position, RuleError, Rules,
+};
 use rand_pcg::Pcg64Mcg;
 use save::SaveFile;
 use screen::{Names, Style};
@@ -39,12 +41,103 @@ pub enum Pace {
 
 impl Pace {
     /// Parses `none`, `turn` or `move`.
-    pub fn parse(s: &str) -> Result<Pace, String> {
+    pub fn parse(s: &str) -> Result<Pace, HumanError> {
         match s {
             "none" => Ok(Pace::None),
             "turn" => Ok(Pace::Turn),
             "move" => Ok(Pace::Move),
-            _ => Err(format!("pace `{s}`: expected none, turn or move")),
+            _ => Err(HumanError::Pace(s.to_string())),
+        }
+    }
+}
+
+/// What went wrong in a session, apart from the person's own input: what
+/// was wrong and what is accepted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum HumanError {
+    /// `--pace` none of `none`, `turn`, `move`.
+    Pace(String),
+    /// A logged action replayed after the end of the hand.
+    AfterEnd {
+        /// Its index in the hand.
+        index: usize,
+        /// The action.
+        action: Action,
+    },
+    /// A logged action the rules refuse when replayed.
+    Illegal {
+        /// Its index in the hand.
+        index: usize,
+        /// The action.
+        action: Action,
+        /// Why the rules refuse it.
+        source: RuleError,
+    },
+    /// The `hands.csv` to append to cannot be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The `hands.csv` to append to has other columns.
+    Columns(PathBuf),
+    /// The directory of `hands.csv` cannot be made.
+    CreateDir {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The rows cannot be written.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for HumanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HumanError::Pace(s) => write!(f, "pace `{s}`: expected none, turn or move"),
+            HumanError::AfterEnd { index, action } => write!(
+                f,
+                "action {index} `{action}` comes after the end of the hand"
+            ),
+            HumanError::Illegal {
+                index,
+                action,
+                source,
+            } => write!(f, "action {index} `{action}`: {source}"),
+            HumanError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            HumanError::Columns(path) => write!(
+                f,
+                "{} has other columns than kanaszta play's hands.csv: give another --out",
+                path.display()
+            ),
+            HumanError::CreateDir { dir, source } => {
+                write!(f, "cannot create {}: {source}", dir.display())
+            }
+            HumanError::Write { path, source } => {
+                write!(f, "cannot write {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for HumanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HumanError::Illegal { source, .. } => Some(source),
+            HumanError::Read { source, .. }
+            | HumanError::CreateDir { source, .. }
+            | HumanError::Write { source, .. } => Some(source),
+            HumanError::Pace(_) | HumanError::AfterEnd { .. } | HumanError::Columns(_) => None,
         }
     }
 }
@@ -305,7 +398,7 @@ impl Session {
                 actions: Vec::new(),
             };
         }
-        s.replay(last).map_err(bad)?;
+        s.replay(last).map_err(|e| bad(e.to_string()))?;
         Ok(s)
     }
 
@@ -501,7 +594,7 @@ impl Session {
 
     /// Applies `a` of player `p` to the hand, tells the agent, and says
     /// what happened as the person may see it.
-    fn apply(&mut self, p: usize, a: Action, out: &mut String) -> Result<(), String> {
+    fn apply(&mut self, p: usize, a: Action, out: &mut String) -> Result<(), RuleError> {
         let g = &mut self.hand.state;
         let before_hand = g.hand(p);
         let before_threes = g.table(p).red_threes;
@@ -509,7 +602,7 @@ impl Session {
         let before_pile = g.pile().len();
         let cut = g.cut_cards();
         let top = g.pile_top();
-        g.apply(a).map_err(|e| e.to_string())?;
+        g.apply(a)?;
         self.hand.actions.push((p, a));
         self.agent.inform(p, a);
         let g = &self.hand.state;
@@ -823,7 +916,7 @@ impl Session {
     /// deciding its own moves again (so its generator and memory are as
     /// they were); a move it now chooses otherwise is noted, and the
     /// logged one played.
-    fn replay(&mut self, actions: &[Action]) -> Result<(), String> {
+    fn replay(&mut self, actions: &[Action]) -> Result<(), HumanError> {
         let me = self.cfg.seat;
         self.hand.state = self.hand.start.clone();
         self.hand.actions.clear();
@@ -832,7 +925,10 @@ impl Session {
         let mut sink = String::new();
         for (i, a) in actions.iter().enumerate() {
             if self.hand.state.is_terminal() {
-                return Err(format!("action {i} `{a}` comes after the end of the hand"));
+                return Err(HumanError::AfterEnd {
+                    index: i,
+                    action: *a,
+                });
             }
             let p = self.hand.state.current_player();
             if p != me {
@@ -842,7 +938,11 @@ impl Session {
                 self.diverged |= chosen != *a;
             }
             self.apply(p, *a, &mut sink)
-                .map_err(|e| format!("action {i} `{a}`: {e}"))?;
+                .map_err(|source| HumanError::Illegal {
+                    index: i,
+                    action: *a,
+                    source,
+                })?;
         }
         Ok(())
     }
@@ -1082,22 +1182,24 @@ const ACTION_WORDS: &[&str] = &[
 /// Appends `body` (rows in CSV) to a `hands.csv` of the columns
 /// `header`, writing the header first into a new or empty file; a file
 /// with other columns is left alone.
-fn append_csv(path: &std::path::Path, header: &[String], body: &[u8]) -> Result<(), String> {
+fn append_csv(path: &std::path::Path, header: &[String], body: &[u8]) -> Result<(), HumanError> {
     let header = header.join(",");
     let existing = match std::fs::read(path) {
         Ok(b) => Some(b),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(source) => {
+            return Err(HumanError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
     };
     let mut buf = Vec::new();
     match &existing {
         Some(b) if !b.is_empty() => {
             let first = b.split(|c| *c == b'\n').next().unwrap_or_default();
             if first != header.as_bytes() {
-                return Err(format!(
-                    "{} has other columns than kanaszta play's hands.csv: give another --out",
-                    path.display()
-                ));
+                return Err(HumanError::Columns(path.to_path_buf()));
             }
         }
         _ => {
@@ -1107,13 +1209,18 @@ fn append_csv(path: &std::path::Path, header: &[String], body: &[u8]) -> Result<
     }
     buf.extend_from_slice(body);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| HumanError::CreateDir {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
     }
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(&buf))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        .map_err(|source| HumanError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
 }

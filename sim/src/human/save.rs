@@ -3,7 +3,7 @@
 //! from the deal (or the starting position), the agent deciding its own
 //! moves once more, so that its generator and memory are where they were.
 
-use kanaszta_engine::{Action, Rules};
+use kanaszta_engine::{Action, Rules, RulesError};
 use serde::{Deserialize, Serialize};
 
 /// The format tag of a saved game.
@@ -41,43 +41,27 @@ pub struct SaveFile {
 
 impl SaveFile {
     /// Parses a saved game, checking its format tag and rules.
-    pub fn from_json(text: &str) -> Result<SaveFile, String> {
-        let expected = || {
-            format!(
-                "expected a game saved by `save` in kanaszta human (a JSON object with \
-                 \"format\": \"{FORMAT}\")"
-            )
-        };
+    pub fn from_json(text: &str) -> Result<SaveFile, SaveError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim().is_empty() {
-            return Err(format!("empty: {}", expected()));
+            return Err(SaveError::Empty);
         }
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON ({e}): {}", expected()))?;
+        let v: serde_json::Value = serde_json::from_str(text).map_err(SaveError::NotJson)?;
         let Some(obj) = v.as_object() else {
-            return Err(format!("not a JSON object: {}", expected()));
+            return Err(SaveError::NotObject);
         };
         match obj.get("format") {
             Some(serde_json::Value::String(f)) if f == FORMAT => {}
-            Some(f) => {
-                return Err(format!(
-                    "format {f}: expected \"{FORMAT}\" (a file written by `save` in kanaszta \
-                     human)"
-                ))
-            }
+            Some(f) => return Err(SaveError::Format(f.clone())),
             None if obj.contains_key("phase") || obj.contains_key("players") => {
-                return Err(
-                    "a position, not a saved game: play one hand from it with --position FILE \
-                     (--resume takes a game saved by `save` in kanaszta human)"
-                        .into(),
-                )
+                return Err(SaveError::Position)
             }
-            None => return Err(format!("no `format`: {}", expected())),
+            None => return Err(SaveError::NoFormat),
         }
-        let s: SaveFile = serde_json::from_value(v).map_err(|e| format!("saved game: {e}"))?;
-        s.rules.validate().map_err(|e| format!("rules: {e}"))?;
+        let s: SaveFile = serde_json::from_value(v).map_err(SaveError::Fields)?;
+        s.rules.validate().map_err(SaveError::Rules)?;
         if s.hands.is_empty() {
-            return Err("`hands` is empty: a saved game holds at least the hand in play".into());
+            return Err(SaveError::NoHands);
         }
         Ok(s)
     }
@@ -85,5 +69,94 @@ impl SaveFile {
     /// The JSON text.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// Why a saved game (of either family) is refused: what was wrong and what
+/// is accepted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SaveError {
+    /// No text.
+    Empty,
+    /// Not JSON.
+    NotJson(serde_json::Error),
+    /// JSON, but not an object.
+    NotObject,
+    /// Another format tag.
+    Format(serde_json::Value),
+    /// A position, not a saved game.
+    Position,
+    /// No format tag.
+    NoFormat,
+    /// A field of a saved game refused.
+    Fields(serde_json::Error),
+    /// A field of a saved classic game refused.
+    ClassicFields(serde_json::Error),
+    /// The rules refused.
+    Rules(RulesError),
+    /// No hand.
+    NoHands,
+    /// A game from a position holding this many hands, not one.
+    PositionHands(usize),
+    /// A seat the rules do not have.
+    Seat {
+        /// The seat saved.
+        seat: usize,
+        /// The players of the rules.
+        players: u8,
+    },
+}
+
+/// What a saved game is, for messages.
+fn expected() -> String {
+    format!(
+        "expected a game saved by `save` in kanaszta human (a JSON object with \
+         \"format\": \"{FORMAT}\")"
+    )
+}
+
+impl std::fmt::Display for SaveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SaveError::Empty => write!(f, "empty: {}", expected()),
+            SaveError::NotJson(e) => write!(f, "not JSON ({e}): {}", expected()),
+            SaveError::NotObject => write!(f, "not a JSON object: {}", expected()),
+            SaveError::Format(v) => write!(
+                f,
+                "format {v}: expected \"{FORMAT}\" (a file written by `save` in kanaszta \
+                 human)"
+            ),
+            SaveError::Position => f.write_str(
+                "a position, not a saved game: play one hand from it with --position FILE \
+                 (--resume takes a game saved by `save` in kanaszta human)",
+            ),
+            SaveError::NoFormat => write!(f, "no `format`: {}", expected()),
+            SaveError::Fields(e) => write!(f, "saved game: {e}"),
+            SaveError::ClassicFields(e) => write!(f, "saved classic game: {e}"),
+            SaveError::Rules(e) => write!(f, "rules: {e}"),
+            SaveError::NoHands => {
+                f.write_str("`hands` is empty: a saved game holds at least the hand in play")
+            }
+            SaveError::PositionHands(n) => write!(
+                f,
+                "`hands` holds {n}, but a game from a position is one hand"
+            ),
+            SaveError::Seat { seat, players } => write!(
+                f,
+                "`seat` {seat}: the rules seat players 0 to {}",
+                players - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SaveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SaveError::NotJson(e) | SaveError::Fields(e) | SaveError::ClassicFields(e) => Some(e),
+            SaveError::Rules(e) => Some(e),
+            _ => None,
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Scripted games through the session's lines, in-process.
 
+use super::save::SaveError;
 use super::*;
 use kanaszta_agents::RulesAgent;
 use kanaszta_engine::Phase;
@@ -273,6 +274,11 @@ fn save_and_resume() {
     assert_eq!(s.end_of_input(&mut out), 1);
     assert!(out.contains("input ended before the end of the game") && out.contains("saved to"));
     let bad = SaveFile::from_json(&text.replace("kanaszta-human/1", "other/9")).unwrap_err();
+    assert!(
+        matches!(&bad, SaveError::Format(f) if f == "other/9"),
+        "{bad:?}"
+    );
+    let bad = bad.to_string();
     assert!(bad.contains("expected \"kanaszta-human/1\""), "{bad}");
 }
 

@@ -110,24 +110,94 @@ fn classic_json(text: &str) -> bool {
 
 /// A seed, count or index: a whole number from 0 (a negative number is
 /// named as such, rather than taken for an option).
-pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+pub fn whole<T: std::str::FromStr>(s: &str) -> Result<T, ValueError> {
     let t = s.trim();
     t.parse::<T>().map_err(|_| {
         if t.starts_with('-') {
-            "a negative number: expected a whole number from 0, e.g. 7".to_string()
+            ValueError::Negative
         } else {
-            "expected a whole number from 0, e.g. 7".to_string()
+            ValueError::Whole
         }
     })
 }
 
 /// A number of hands or matches: a whole number, at least 1.
-fn parse_count(s: &str) -> Result<u64, String> {
+fn parse_count(s: &str) -> Result<u64, ValueError> {
     s.trim()
         .parse::<u64>()
         .ok()
         .filter(|n| *n >= 1)
-        .ok_or_else(|| "expected a whole number of at least 1, e.g. 1000".to_string())
+        .ok_or(ValueError::Count)
+}
+
+/// A value of a command-line option refused by its parser: what the
+/// option accepts (clap names the option and the value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ValueError {
+    /// Not a whole number from 0 (a seed, count or index).
+    Whole,
+    /// A negative number where a whole number from 0 is expected.
+    Negative,
+    /// Not a whole number of at least 1 (hands, matches).
+    Count,
+    /// Not a whole number from 0 (a count of `tune`).
+    TuneWhole,
+    /// Not a number (`tune`'s `--step-size`, `--perturb`).
+    Fraction,
+    /// Not a number (the SPRT's bounds and error rates).
+    SprtNumber,
+    /// Not a whole number of deals from 0 (`--sprt-min-deals`).
+    SprtDeals,
+    /// `--threads` of `bench`: not thread counts (the text given).
+    Threads(String),
+    /// `--threads` of `bench`: more than 1024 threads (the text given).
+    TooManyThreads(String),
+    /// `--threads` of `bench`: no count (the text given).
+    NoThreads(String),
+}
+
+impl std::fmt::Display for ValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueError::Whole => f.write_str("expected a whole number from 0, e.g. 7"),
+            ValueError::Negative => {
+                f.write_str("a negative number: expected a whole number from 0, e.g. 7")
+            }
+            ValueError::Count => f.write_str("expected a whole number of at least 1, e.g. 1000"),
+            ValueError::TuneWhole => f.write_str("expected a whole number from 0, e.g. 50"),
+            ValueError::Fraction => {
+                f.write_str("expected a fraction of the parameters' ranges in (0, 1], e.g. 0.1")
+            }
+            ValueError::SprtNumber => {
+                f.write_str("expected a number, e.g. 50 (points) or 0.03 (a share of hands)")
+            }
+            ValueError::SprtDeals => {
+                f.write_str("expected a whole number of deals from 0, e.g. 20")
+            }
+            ValueError::Threads(text) => write!(
+                f,
+                "bad --threads `{text}`: expected thread counts like 1,2,4 (0: one per core)"
+            ),
+            ValueError::TooManyThreads(text) => {
+                write!(f, "bad --threads `{text}`: at most 1024 threads")
+            }
+            ValueError::NoThreads(text) => {
+                write!(
+                    f,
+                    "bad --threads `{text}`: expected thread counts like 1,2,4"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+impl From<ValueError> for CliError {
+    fn from(e: ValueError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 /// Options shared by play, tournament and sweep.
