@@ -129,4 +129,7 @@ Output in --out: trace.csv (step; each parameter's value at the start of the ste
 Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/\n  kanaszta tune --rules classic-002 --set players=4 --agent rules --param ask_margin=-500..500,wild_take --vs greedy,rules+greedy --hands-per-step 100 --steps 20\n      a classic player's parameters, both seats of its side playing it (C-20), against greedy and a side of rules and greedy; the margins are the side's points per hand (C-23); run.json says \"family\": \"classic\""
     )]
     Tune(cmd::tune::TuneArgs),
+    /// Learning from self-play: `learn data` writes training data (NumPy
+    /// .npy files), `learn fit` fits a value model to it (docs/LEARNING.md).
+    Learn(cmd::learn::LearnArgs),
 }

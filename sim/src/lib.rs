@@ -12,6 +12,7 @@ pub mod cmd;
 pub mod error;
 pub mod human;
 pub mod input;
+pub mod learn;
 pub mod lock;
 pub mod position;
 pub mod report;

@@ -11,6 +11,7 @@ pub mod classic_pos;
 pub mod classic_replay;
 pub mod demo;
 pub mod human;
+pub mod learn;
 pub mod legal;
 pub mod merge;
 pub mod play;
