@@ -4,7 +4,8 @@
 
 use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
-use crate::learn::data::{DataPlan, LearnFamily, Views};
+use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
+use crate::learn::fit::{FitConfig, Kind};
 use crate::run::options::{whole, RulesArgs};
 use crate::run::Mode;
 use clap::{Args, Subcommand};
@@ -30,6 +31,87 @@ enum LearnCommand {
         after_help = "Examples:\n  kanaszta learn data --a rules --b greedy --hands 2000 --sample 0.2 --out data/d1\n      1,000 deals played twice with the seats swapped; a fifth of the decisions in data/d1/*.npy\n  kanaszta learn data --rules classic-002 --set players=4 --a rules --b rules --hands 1000 --views all --out data/c4\n      classic canasta in partnerships; every seat's view of each decision\n\nThe files, field by field, and how numpy reads them: docs/LEARNING.md."
     )]
     Data(DataArgs),
+    /// Fit a value model (the hand's final margin from the seat's
+    /// encoding) to the files of `learn data`: ridge regression or a
+    /// small network; held-out error and calibration in the model file
+    /// and on standard output.
+    #[command(
+        after_help = "Examples:\n  kanaszta learn fit data/d1 --out models/linear.json\n      ridge regression on data/d1, a tenth of its deals held out\n  kanaszta learn fit data/d1 --kind mlp --hidden 32 --epochs 8 --out models/mlp.json\n      a network of 32 ReLU units, Adam on mini-batches of 128 rows\n\nThe model file, field by field: docs/LEARNING.md. The same data and --seed give the same file."
+    )]
+    Fit(FitArgs),
+}
+
+/// Options of `kanaszta learn fit`.
+#[derive(Args, Debug, Clone)]
+pub struct FitArgs {
+    /// The directory `kanaszta learn data` wrote.
+    data: PathBuf,
+    /// The model file to write (JSON).
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+    /// `linear` (ridge regression) or `mlp` (one hidden layer of ReLU units).
+    #[arg(long, default_value = "linear", value_parser = kind)]
+    kind: Kind,
+    /// L2 penalty: ridge's λ, or the network's weight decay.
+    #[arg(long, default_value_t = 1e-4, value_parser = non_negative)]
+    lambda: f64,
+    /// Conjugate-gradient iterations at most (linear).
+    #[arg(long, default_value_t = 300, value_parser = count_usize)]
+    iters: usize,
+    /// Hidden units (mlp).
+    #[arg(long, default_value_t = 32, value_parser = count_usize)]
+    hidden: usize,
+    /// Passes over the training rows (mlp).
+    #[arg(long, default_value_t = 8, value_parser = count_usize)]
+    epochs: usize,
+    /// Adam's learning rate (mlp).
+    #[arg(long, default_value_t = 1e-3, value_parser = positive)]
+    lr: f64,
+    /// Rows a step (mlp).
+    #[arg(long, default_value_t = 128, value_parser = count_usize)]
+    batch: usize,
+    /// The share of deals held out for the figures, in [0, 1).
+    #[arg(long, default_value_t = 0.1, value_parser = holdout)]
+    holdout: f64,
+    /// Seed of the split, the initial weights and the order of rows.
+    #[arg(long, default_value_t = 1, value_parser = whole::<u64>)]
+    seed: u64,
+}
+
+fn kind(s: &str) -> Result<Kind, String> {
+    match s.trim() {
+        "linear" => Ok(Kind::Linear),
+        "mlp" => Ok(Kind::Mlp),
+        _ => Err("expected linear (ridge regression) or mlp (one hidden layer)".into()),
+    }
+}
+
+fn count_usize(s: &str) -> Result<usize, String> {
+    count(s).map(|n| n as usize)
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| "expected a number from 0, e.g. 0.0001".to_string())
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "expected a number above 0, e.g. 0.001".to_string())
+}
+
+fn holdout(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..1.0).contains(x))
+        .ok_or_else(|| "expected a share in [0, 1), e.g. 0.1".to_string())
 }
 
 /// Options of `kanaszta learn data`.
@@ -101,7 +183,58 @@ fn views(s: &str) -> Result<Views, String> {
 pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
     match a.command {
         LearnCommand::Data(d) => data(d),
+        LearnCommand::Fit(f) => fit(f),
     }
+}
+
+fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
+    let set = DataSet::read(&f.data).map_err(CliError::Input)?;
+    let cfg = FitConfig {
+        kind: f.kind,
+        lambda: f.lambda,
+        iters: f.iters,
+        hidden: f.hidden,
+        epochs: f.epochs,
+        lr: f.lr,
+        batch: f.batch,
+        holdout: f.holdout,
+        seed: f.seed,
+    };
+    let model = crate::learn::fit::fit(&set, &cfg)
+        .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
+    let text = serde_json::to_string(&model.to_json())
+        .map_err(|e| CliError::Input(format!("internal: the model's JSON: {e}")))?;
+    if let Some(dir) = f.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| CliError::io("create", dir.display(), e))?;
+    }
+    std::fs::write(&f.out, text + "\n").map_err(|e| CliError::io("write", f.out.display(), e))?;
+    let t = &model.training;
+    let mut out = format!(
+        "{} model of {} canasta, {} rows ({} held out, {} training), written to {}\n\
+         held-out: mse {} (rmse {}), mae {}; predicting the mean: mse {}; r² {}\n\
+         training: mse {}, mae {}\n\
+         calibration (held-out rows by decile of prediction: predicted, margin):\n",
+        t["kind"].as_str().unwrap_or(""),
+        model.family,
+        t["samples"],
+        t["held_out_rows"],
+        t["train_rows"],
+        f.out.display(),
+        t["held_out_mse"],
+        t["held_out_rmse"],
+        t["held_out_mae"],
+        t["held_out_baseline_mse"],
+        t["held_out_r2"],
+        t["train_mse"],
+        t["train_mae"],
+    );
+    for c in t["calibration"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "  {:>2}  {:>8}  {:>8}  ({} rows)\n",
+            c["decile"], c["predicted"], c["margin"], c["rows"]
+        ));
+    }
+    crate::cmd::print(&out)
 }
 
 fn data(d: DataArgs) -> Result<ExitCode, CliError> {

@@ -4,5 +4,6 @@
 //! describes the files field by field.
 
 pub mod data;
+pub mod fit;
 
 pub mod npy;
