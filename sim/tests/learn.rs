@@ -298,3 +298,192 @@ fn data_refuses_bad_options() {
     assert_eq!(code, 1);
     assert!(err.contains("bogus"), "{err}");
 }
+
+/// Writes data of `hands` hands of the family of `rules` into `dir`.
+fn small_data(dir: &std::path::Path, rules: &[&str], hands: &str) {
+    let mut args = vec![
+        "learn", "data", "--a", "rules", "--b", "greedy", "--hands", hands,
+    ];
+    args.extend_from_slice(rules);
+    args.extend_from_slice(&["--views", "all", "-q", "--out", s(dir)]);
+    let (code, _, err) = kanaszta(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn fit_is_deterministic_and_reports_held_out_error() {
+    let d = tmp("learn-fit");
+    small_data(&d, &["--rules", "classic-002"], "12");
+    for kind in ["linear", "mlp"] {
+        let a = d.join(format!("{kind}-a.json"));
+        let b = d.join(format!("{kind}-b.json"));
+        let c = d.join(format!("{kind}-c.json"));
+        for (m, seed) in [(&a, "3"), (&b, "3"), (&c, "4")] {
+            let (code, out, err) = kanaszta(&[
+                "learn",
+                "fit",
+                s(&d),
+                "--kind",
+                kind,
+                "--epochs",
+                "2",
+                "--holdout",
+                "0.3",
+                "--seed",
+                seed,
+                "--out",
+                s(m),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                out.contains("held-out: mse") && out.contains("calibration"),
+                "{out}"
+            );
+        }
+        let (ta, tb, tc) = (common::read(&a), common::read(&b), common::read(&c));
+        assert_eq!(ta, tb, "{kind}: one seed, one model");
+        assert_ne!(ta, tc, "{kind}: the seed draws the held-out deals");
+        let v: serde_json::Value = serde_json::from_str(&ta).unwrap();
+        assert_eq!(v["family"], "classic");
+        assert_eq!(v["kind"], kind);
+        let t = &v["training"];
+        assert!(t["held_out_rows"].as_u64().unwrap() > 0);
+        assert_eq!(
+            t["held_out_rows"].as_u64().unwrap() + t["train_rows"].as_u64().unwrap(),
+            t["samples"].as_u64().unwrap()
+        );
+        assert!(t["held_out_mse"].as_f64().unwrap() > 0.0);
+        assert_eq!(t["calibration"].as_array().unwrap().len(), 10);
+    }
+}
+
+/// A linear model fitted by hand to data whose margin is one entry of the
+/// encoding times 100: ridge recovers it.
+#[test]
+fn ridge_recovers_a_linear_target() {
+    use kanaszta::learn::fit::{fit, FitConfig, Kind};
+    let d = tmp("learn-ridge");
+    small_data(&d, &["--rules", "classic-002"], "4");
+    let mut set = DataSet::read(&d).unwrap();
+    // The margin becomes 100 × the stock's size (index 160) + 7.
+    let mut dense = vec![0.0; set.obs_len];
+    for i in 0..set.len() {
+        set.dense(i, &mut dense);
+        set.margin[i] = (100.0 * dense[160] * 110.0).round() as i32 + 7;
+    }
+    let cfg = FitConfig {
+        kind: Kind::Linear,
+        lambda: 0.0,
+        iters: 2000,
+        holdout: 0.0,
+        ..FitConfig::default()
+    };
+    let m = fit(&set, &cfg).unwrap();
+    let mut h = [];
+    for i in (0..set.len()).step_by(7) {
+        set.dense(i, &mut dense);
+        let p = m.margin(&dense, &mut h);
+        assert!(
+            (p - set.margin[i] as f32).abs() < 1.0,
+            "row {i}: {p} v {}",
+            set.margin[i]
+        );
+    }
+}
+
+#[test]
+fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
+    for (name, rules) in [
+        ("dec", vec!["--rules", "decorated-2003-02"]),
+        ("cl4", vec!["--rules", "classic-002", "--set", "players=4"]),
+    ] {
+        let d = tmp(&format!("learn-play-{name}"));
+        small_data(&d, &rules, "4");
+        for kind in ["linear", "mlp"] {
+            let m = d.join(format!("{kind}.json"));
+            let (code, _, err) = kanaszta(&[
+                "learn",
+                "fit",
+                s(&d),
+                "--kind",
+                kind,
+                "--hidden",
+                "4",
+                "--epochs",
+                "1",
+                "--out",
+                s(&m),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let spec = format!("value:model={}", s(&m));
+            let mut args = vec!["play", "--a", &spec, "--b", "greedy", "--hands", "4", "-q"];
+            args.extend_from_slice(&rules);
+            let out = d.join(format!("run-{kind}"));
+            args.extend_from_slice(&["--out", s(&out)]);
+            // Exit 0: no game ended by an illegal action (that is exit 2).
+            let (code, stdout, err) = kanaszta(&args);
+            assert_eq!(code, 0, "{name} {kind}: {err}");
+            assert!(stdout.contains("value:model="), "{stdout}");
+        }
+    }
+}
+
+#[test]
+fn bad_model_files_are_refused_with_what_was_wrong() {
+    let d = tmp("learn-badmodel");
+    small_data(&d, &["--rules", "classic-002"], "2");
+    let m = d.join("m.json");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&d), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    let play = |spec: &str, rules: &str| {
+        kanaszta(&[
+            "play",
+            "--a",
+            spec,
+            "--b",
+            "greedy",
+            "--hands",
+            "2",
+            "-q",
+            "--rules",
+            rules,
+            "--out",
+            s(&d.join("run")),
+        ])
+    };
+    // A classic model in a decorated game.
+    let (code, _, err) = play(&format!("value:model={}", s(&m)), "decorated-2003-02");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("a model of classic canasta; this is decorated canasta"),
+        "{err}"
+    );
+    // No such file.
+    let (code, _, err) = play("value:model=/nonexistent/m.json", "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read /nonexistent/m.json"), "{err}");
+    // Not JSON; JSON of something else; another encoding version.
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, "weights: 1").unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("not JSON"), "{err}");
+    std::fs::write(&bad, "{\"format\": \"something\"}").unwrap();
+    let (_, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert!(err.contains("not a value model"), "{err}");
+    let text = common::read(&m).replace("\"encoding_version\":1", "\"encoding_version\":99");
+    std::fs::write(&bad, text).unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("encoding version 99"), "{err}");
+    // A model cut short.
+    let text = common::read(&m);
+    std::fs::write(&bad, &text[..text.len() / 2]).unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("not JSON"), "{err}");
+    // Fit refuses a directory that is not data.
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&d.join("run")), "--out", s(&bad)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("meta.json"), "{err}");
+}
