@@ -465,3 +465,52 @@ impl Agent<ClassicState> for ValueAgent<ClassicState> {
         self.choose(view, legal, rng)
     }
 }
+
+/// A learned evaluation of a search's cut rollouts (`ismcts:eval=FILE`):
+/// the model's predicted margin for the searching seat, turned into the
+/// search's reward as a finished hand's margin is (its sign weighed by
+/// `win`, the margin over `scale` clamped to ±1; untaxed). A finished hand,
+/// or no model, is scored by [`reward`](crate::search::reward) itself.
+#[derive(Clone, Debug, Default)]
+pub struct LeafEval {
+    model: Option<Arc<ValueModel>>,
+    obs: Vec<f32>,
+    hidden: Vec<f32>,
+}
+
+impl LeafEval {
+    /// The evaluation of a `model=`/`eval=` parameter.
+    pub fn new(m: &ModelFile) -> LeafEval {
+        LeafEval {
+            model: m.model.clone(),
+            obs: vec![
+                0.0;
+                if m.model.is_some() {
+                    GameState::OBS_LEN
+                } else {
+                    0
+                }
+            ],
+            hidden: vec![0.0; m.model.as_ref().map_or(0, |m| m.hidden())],
+        }
+    }
+
+    /// The reward of the simulated hand `g` for seat `me`.
+    pub fn reward(&mut self, g: &GameState, me: usize, rp: &crate::search::RewardParams) -> f64 {
+        match &self.model {
+            Some(m) if !g.is_terminal() => {
+                GameState::encode(&g.view(me), &mut self.obs);
+                let d = m.margin(&self.obs, &mut self.hidden) as f64;
+                let sign = if d > 0.0 {
+                    1.0
+                } else if d < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                };
+                rp.win * sign + (1.0 - rp.win) * (d / rp.scale).clamp(-1.0, 1.0)
+            }
+            _ => crate::search::reward(g, me, rp),
+        }
+    }
+}
