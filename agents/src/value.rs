@@ -122,7 +122,7 @@ impl ValueModel {
             Some("mlp") => {
                 let hidden = v["hidden"]
                     .as_u64()
-                    .filter(|&h| h >= 1 && h <= 4096)
+                    .filter(|h| (1..=4096).contains(h))
                     .ok_or("no \"hidden\" (1..4096)")? as usize;
                 Net::Mlp {
                     hidden,

@@ -128,7 +128,7 @@ impl<T: Dtype> NpyWriter<T> {
 
     /// Writes the final shape into the header and closes the file.
     pub fn finish(mut self) -> io::Result<()> {
-        if self.count % self.width != 0 {
+        if !self.count.is_multiple_of(self.width) {
             return Err(io::Error::other(format!(
                 "{}: {} values are not whole rows of {}",
                 self.path.display(),
