@@ -131,5 +131,8 @@ Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs rand
     Tune(cmd::tune::TuneArgs),
     /// Learning from self-play: `learn data` writes training data (NumPy
     /// .npy files), `learn fit` fits a value model to it (docs/LEARNING.md).
+    #[command(
+        after_help = "Examples:\n  kanaszta learn data --a rules --b greedy --hands 2000 --views all --out data/d1\n      1,000 deals played twice with the seats swapped; every decision, every seat's view, in data/d1/*.npy\n  kanaszta learn fit data/d1 --out models/d1.json\n      a ridge regression of the hand's final margin on the encoding, its held-out error printed\n  kanaszta play --a value:model=models/d1.json --b greedy --hands 2000\n      the model's one-step player against greedy\n\nThe files, field by field, and the figures: docs/LEARNING.md."
+    )]
     Learn(cmd::learn::LearnArgs),
 }

@@ -180,7 +180,10 @@ fn classic_data_in_partnerships_with_every_view() {
         sample: 1.0,
         views: Views::All,
     };
+    // An earlier run's meta.json does not outlive the files it described.
+    std::fs::write(dir.join("meta.json"), "{\"rows\": 3}").unwrap();
     let summary = plan.execute(&dir, 1, true).unwrap();
+    assert!(!dir.join("meta.json").exists());
     std::fs::write(
         dir.join("meta.json"),
         plan.meta(&summary, "classic-002").to_string(),

@@ -385,6 +385,12 @@ impl<G: LearnFamily> DataPlan<G> {
         quiet: bool,
     ) -> Result<DataSummary, CliError> {
         std::fs::create_dir_all(out).map_err(|e| CliError::io("create", out.display(), e))?;
+        // An earlier run's meta.json would describe files this run
+        // replaces: it goes first, and comes back when the run is done.
+        let meta = out.join("meta.json");
+        if meta.exists() {
+            std::fs::remove_file(&meta).map_err(|e| CliError::io("replace", meta.display(), e))?;
+        }
         let mut files = DataFiles::create(out, self.mode == Mode::Matches)
             .map_err(|e| CliError::io("write", out.display(), e))?;
         let result = crate::run::execute_games(
