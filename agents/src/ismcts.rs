@@ -102,6 +102,7 @@ use crate::search::{
     SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, ParamDoc, Params};
+use crate::value::LeafEval;
 use crate::{Agent, Choice, Follower, Moves, Twins};
 use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, RngExt, SeedableRng};
@@ -159,6 +160,8 @@ agent_params! {
         early: f64 = 3.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over every other at which the search stops early (checked from a quarter of its budget on); 0: never";
         /// The match-aware reward.
         stakes: bool = true, switch, "on|off", "in match play the reward's margin term is the change in an estimated chance of winning the match (a logistic on the lead after the taxed hand, D-15, and the hands left to the target, D-16.2); off: the taxed hand margin alone";
+        /// A learned value model scoring rollouts cut at `depth`.
+        eval: crate::value::ModelFile = crate::value::ModelFile::default(), crate::value::model_file::<GameState>, "a file of `kanaszta learn fit` (decorated)", "a value model that scores a rollout cut at `depth` turns (its predicted margin, untaxed, in place of the hand-made estimate); without `depth` the rollouts reach the end of the hand and it is not used";
     }
 }
 
@@ -332,6 +335,8 @@ struct Core {
     choices: Vec<Choice>,
     last: SearchStats,
     total: SearchStats,
+    /// The learned evaluation of cut rollouts (`eval`), if any.
+    eval: LeafEval,
 }
 
 impl Default for IsmctsAgent {
@@ -346,7 +351,6 @@ impl IsmctsAgent {
         IsmctsAgent {
             driver: Driver::new(params.rollout),
             core: Core {
-                params,
                 sim: None,
                 tree: Vec::with_capacity(4096),
                 path: Vec::with_capacity(64),
@@ -357,6 +361,8 @@ impl IsmctsAgent {
                 choices: Vec::with_capacity(32),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
+                eval: LeafEval::new(&params.eval),
+                params,
             },
         }
     }
@@ -654,6 +660,7 @@ impl Core {
         let cache = &mut self.cache;
         cache.clear();
         let hist = &mut self.hist;
+        let eval = &mut self.eval;
         hist.iter_mut().for_each(Vec::clear);
         if hist.len() < root_opts.len() {
             hist.resize_with(root_opts.len(), || Vec::with_capacity(1024));
@@ -724,7 +731,7 @@ impl Core {
                 node = child;
                 new = fresh;
             }
-            let r = reward(&g, me, &rp);
+            let r = eval.reward(&g, me, &rp);
             let root_m = tree[first as usize].m;
             if let Some(i) = root_opts.iter().position(|o| *o == root_m) {
                 hist[i].push(r);

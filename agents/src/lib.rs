@@ -32,6 +32,7 @@ pub mod registry;
 pub mod rules;
 pub mod search;
 pub mod spec;
+pub mod value;
 
 pub use family::Family;
 pub use greedy::{GreedyAgent, GreedyParams};

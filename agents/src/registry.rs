@@ -38,6 +38,7 @@ pub static AGENTS: &[Entry] = &[
     Entry::both::<crate::RulesParams, ClassicRulesParams>(),
     Entry::both::<crate::IsmctsParams, ClassicIsmctsParams>(),
     Entry::both::<crate::PimcParams, ClassicPimcParams>(),
+    Entry::both::<crate::value::ValueParams, crate::value::ClassicValueParams>(),
     Entry::decorated::<careful::CarefulParams>(),
 ];
 

@@ -135,4 +135,10 @@ Output in --out: trace.csv (step; each parameter's value at the start of the ste
 Examples:\n  kanaszta tune --agent greedy --param pile,patience=5..200 --vs random,greedy --hands-per-step 200 --steps 40 --out runs/tune-greedy\n      tunes greedy's pile and patience (patience within 5..200) against random and greedy, 200 hands per opponent and point, at most 40 steps\n  kanaszta tune --agent rules --param caution,wild --vs greedy,rules --seed 3 -q\n      rules' caution and wild against greedy and rules, 50 steps of 200 hands unless settled earlier; best.txt in kanaszta-tune/\n  kanaszta tune --rules classic-002 --set players=4 --agent rules --param ask_margin=-500..500,wild_take --vs greedy,rules+greedy --hands-per-step 100 --steps 20\n      a classic player's parameters, both seats of its side playing it (C-20), against greedy and a side of rules and greedy; the margins are the side's points per hand (C-23); run.json says \"family\": \"classic\""
     )]
     Tune(cmd::tune::TuneArgs),
+    /// Learning from self-play: `learn data` writes training data (NumPy
+    /// .npy files), `learn fit` fits a value model to it (docs/LEARNING.md).
+    #[command(
+        after_help = "Examples:\n  kanaszta learn data --a rules --b greedy --hands 2000 --views all --out data/d1\n      1,000 deals played twice with the seats swapped; every decision, every seat's view, in data/d1/*.npy\n  kanaszta learn fit data/d1 --out models/d1.json\n      a ridge regression of the hand's final margin on the encoding, its held-out error printed\n  kanaszta play --a value:model=models/d1.json --b greedy --hands 2000\n      the model's one-step player against greedy\n\nThe files, field by field, and the figures: docs/LEARNING.md."
+    )]
+    Learn(cmd::learn::LearnArgs),
 }

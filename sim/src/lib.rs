@@ -13,6 +13,7 @@ pub mod error;
 pub mod html;
 pub mod human;
 pub mod input;
+pub mod learn;
 pub mod lock;
 pub mod position;
 pub mod report;

@@ -88,5 +88,6 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Apply(a) => cmd::apply::run(a),
         Command::Rules(a) => cmd::rules::run(a),
         Command::Tune(a) => cmd::tune::run(a),
+        Command::Learn(a) => cmd::learn::run(a),
     }
 }

@@ -10,6 +10,7 @@ pub mod check;
 pub mod classic_pos;
 pub mod demo;
 pub mod human;
+pub mod learn;
 pub mod legal;
 pub mod merge;
 pub mod play;

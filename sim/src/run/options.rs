@@ -26,6 +26,11 @@ pub struct RulesArgs {
 }
 
 impl RulesArgs {
+    /// `--rules` as given: a preset name or a file.
+    pub fn name(&self) -> &str {
+        &self.rules
+    }
+
     /// Whether `--rules` names a classic canasta preset.
     pub fn is_classic(&self) -> bool {
         self.rules.starts_with("classic") && ClassicRules::preset(&self.rules).is_ok()

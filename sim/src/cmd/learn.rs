@@ -1,0 +1,350 @@
+//! `kanaszta learn`: training data from self-play (`learn data`) and a
+//! value model fitted to it (`learn fit`). docs/LEARNING.md holds the
+//! file formats and figures.
+
+use crate::classic::{parse_classic_side, SideSpec};
+use crate::error::CliError;
+use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
+use crate::learn::fit::{FitConfig, Kind};
+use crate::run::options::{whole, RulesArgs};
+use crate::run::Mode;
+use clap::{Args, Subcommand};
+use kanaszta_agents::AgentSpec;
+use kanaszta_engine::classic::ClassicState;
+use kanaszta_engine::GameState;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Options of `kanaszta learn`.
+#[derive(Args, Debug, Clone)]
+pub struct LearnArgs {
+    #[command(subcommand)]
+    command: LearnCommand,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+enum LearnCommand {
+    /// Play paired hands (or matches) and write sampled decisions as
+    /// NumPy .npy files: each seat's encoding, the legal ids, the id
+    /// taken, the hand's final margin (and the match's outcome).
+    #[command(
+        after_help = "Examples:\n  kanaszta learn data --a rules --b greedy --hands 2000 --sample 0.2 --out data/d1\n      1,000 deals played twice with the seats swapped; a fifth of the decisions in data/d1/*.npy\n  kanaszta learn data --rules classic-002 --set players=4 --a rules --b rules --hands 1000 --views all --out data/c4\n      classic canasta in partnerships; every seat's view of each decision\n\nThe files, field by field, and how numpy reads them: docs/LEARNING.md."
+    )]
+    Data(DataArgs),
+    /// Fit a value model (the hand's final margin from the seat's
+    /// encoding) to the files of `learn data`: ridge regression or a
+    /// small network; held-out error and calibration in the model file
+    /// and on standard output.
+    #[command(
+        after_help = "Examples:\n  kanaszta learn fit data/d1 --out models/linear.json\n      ridge regression on data/d1, a tenth of its deals held out\n  kanaszta learn fit data/d1 --kind mlp --hidden 32 --epochs 8 --out models/mlp.json\n      a network of 32 ReLU units, Adam on mini-batches of 128 rows\n\nThe model file, field by field: docs/LEARNING.md. The same data and --seed give the same file."
+    )]
+    Fit(FitArgs),
+}
+
+/// Options of `kanaszta learn fit`.
+#[derive(Args, Debug, Clone)]
+pub struct FitArgs {
+    /// The directory `kanaszta learn data` wrote.
+    data: PathBuf,
+    /// The model file to write (JSON).
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+    /// `linear` (ridge regression) or `mlp` (one hidden layer of ReLU units).
+    #[arg(long, default_value = "linear", value_parser = kind)]
+    kind: Kind,
+    /// L2 penalty: ridge's λ, or the network's weight decay.
+    #[arg(long, default_value_t = 1e-4, value_parser = non_negative)]
+    lambda: f64,
+    /// Conjugate-gradient iterations at most (linear).
+    #[arg(long, default_value_t = 300, value_parser = count_usize)]
+    iters: usize,
+    /// Hidden units (mlp).
+    #[arg(long, default_value_t = 32, value_parser = count_usize)]
+    hidden: usize,
+    /// Passes over the training rows (mlp).
+    #[arg(long, default_value_t = 8, value_parser = count_usize)]
+    epochs: usize,
+    /// Adam's learning rate (mlp).
+    #[arg(long, default_value_t = 1e-3, value_parser = positive)]
+    lr: f64,
+    /// Rows a step (mlp).
+    #[arg(long, default_value_t = 128, value_parser = count_usize)]
+    batch: usize,
+    /// The share of deals held out for the figures, in [0, 1).
+    #[arg(long, default_value_t = 0.1, value_parser = holdout)]
+    holdout: f64,
+    /// Seed of the split, the initial weights and the order of rows.
+    #[arg(long, default_value_t = 1, value_parser = whole::<u64>)]
+    seed: u64,
+}
+
+fn kind(s: &str) -> Result<Kind, String> {
+    match s.trim() {
+        "linear" => Ok(Kind::Linear),
+        "mlp" => Ok(Kind::Mlp),
+        _ => Err("expected linear (ridge regression) or mlp (one hidden layer)".into()),
+    }
+}
+
+fn count_usize(s: &str) -> Result<usize, String> {
+    count(s).map(|n| n as usize)
+}
+
+fn non_negative(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| "expected a number from 0, e.g. 0.0001".to_string())
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0)
+        .ok_or_else(|| "expected a number above 0, e.g. 0.001".to_string())
+}
+
+fn holdout(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| (0.0..1.0).contains(x))
+        .ok_or_else(|| "expected a share in [0, 1), e.g. 0.1".to_string())
+}
+
+/// Options of `kanaszta learn data`.
+#[derive(Args, Debug, Clone)]
+pub struct DataArgs {
+    /// Agent A (see `kanaszta agents`); a classic side may join one agent per seat with `+`.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    /// Number of hands (each deal played twice with the seats swapped) [default: 1000].
+    #[arg(long, value_name = "N", value_parser = count)]
+    hands: Option<u64>,
+    /// Number of full matches instead (then outcome.npy holds each match's result).
+    #[arg(long, value_name = "N", value_parser = count)]
+    matches: Option<u64>,
+    /// Master seed: the same seed writes the same files for any --threads.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    threads: usize,
+    /// The share of decisions written, in (0, 1] (drawn per decision from the deal's seed).
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = share)]
+    sample: f64,
+    /// Whose encoding a decision writes: `decider` (the seat to act) or
+    /// `all` (every seat's, the decider's first; a value model judging the
+    /// positions after its own moves needs those of the other seats to act).
+    #[arg(long, default_value = "decider", value_parser = views)]
+    views: Views,
+    /// Directory for the .npy files and meta.json (created; files of the same names replaced).
+    #[arg(long, default_value = "kanaszta-learn", value_name = "DIR")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+fn count(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| "expected a whole number of at least 1, e.g. 1000".to_string())
+}
+
+fn share(s: &str) -> Result<f64, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| *x > 0.0 && *x <= 1.0)
+        .ok_or_else(|| {
+            "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)".to_string()
+        })
+}
+
+fn views(s: &str) -> Result<Views, String> {
+    match s.trim() {
+        "decider" => Ok(Views::Decider),
+        "all" => Ok(Views::All),
+        _ => Err("expected decider (the seat to act) or all (every seat)".into()),
+    }
+}
+
+/// Runs `kanaszta learn`.
+pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
+    match a.command {
+        LearnCommand::Data(d) => data(d),
+        LearnCommand::Fit(f) => fit(f),
+    }
+}
+
+fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
+    let set = DataSet::read(&f.data).map_err(CliError::Input)?;
+    let cfg = FitConfig {
+        kind: f.kind,
+        lambda: f.lambda,
+        iters: f.iters,
+        hidden: f.hidden,
+        epochs: f.epochs,
+        lr: f.lr,
+        batch: f.batch,
+        holdout: f.holdout,
+        seed: f.seed,
+    };
+    let model = crate::learn::fit::fit(&set, &cfg)
+        .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
+    let text = serde_json::to_string(&model.to_json())
+        .map_err(|e| CliError::Input(format!("internal: the model's JSON: {e}")))?;
+    if let Some(dir) = f.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| CliError::io("create", dir.display(), e))?;
+    }
+    std::fs::write(&f.out, text + "\n").map_err(|e| CliError::io("write", f.out.display(), e))?;
+    let t = &model.training;
+    let mut out = format!(
+        "{} model of {} canasta, {} rows ({} held out, {} training), written to {}\n\
+         held-out: mse {} (rmse {}), mae {}; predicting the mean: mse {}; r² {}\n\
+         training: mse {}, mae {}\n\
+         calibration (held-out rows by decile of prediction: predicted, margin):\n",
+        t["kind"].as_str().unwrap_or(""),
+        model.family,
+        t["samples"],
+        t["held_out_rows"],
+        t["train_rows"],
+        f.out.display(),
+        t["held_out_mse"],
+        t["held_out_rmse"],
+        t["held_out_mae"],
+        t["held_out_baseline_mse"],
+        t["held_out_r2"],
+        t["train_mse"],
+        t["train_mae"],
+    );
+    for c in t["calibration"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "  {:>2}  {:>8}  {:>8}  ({} rows)\n",
+            c["decile"], c["predicted"], c["margin"], c["rows"]
+        ));
+    }
+    crate::cmd::print(&out)
+}
+
+fn data(d: DataArgs) -> Result<ExitCode, CliError> {
+    let (mode, games) = match (d.hands, d.matches) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::Input(
+                "give either --hands N or --matches N, not both".into(),
+            ))
+        }
+        (None, Some(n)) => (Mode::Matches, n),
+        (Some(n), None) => (Mode::Hands, n),
+        (None, None) => (Mode::Hands, 1000),
+    };
+    let rules_name = d.rules.name().to_string();
+    if let Some(rules) = d.rules.classic()? {
+        let players = rules.players as usize;
+        let side = |flag: &str, text: &str| -> Result<SideSpec, CliError> {
+            let s = parse_classic_side(text)?;
+            s.check(flag, players)?;
+            Ok(s)
+        };
+        let sides = [side("--a", &d.a)?, side("--b", &d.b)?];
+        let seats = |swapped: bool| -> Vec<AgentSpec<ClassicState>> {
+            (0..players)
+                .map(|p| {
+                    let who = crate::classic::agent_of(p, swapped);
+                    sides[who].spec(p / 2).clone()
+                })
+                .collect()
+        };
+        let plan = DataPlan::<ClassicState> {
+            rules,
+            seats: [seats(false), seats(true)],
+            names: [sides[0].name().to_string(), sides[1].name().to_string()],
+            mode,
+            games,
+            seed: d.seed,
+            sample: d.sample,
+            views: d.views,
+        };
+        finish(&plan, &d, &rules_name)
+    } else {
+        crate::cmd::play::refuse_mixed_side("--a", &d.a)?;
+        crate::cmd::play::refuse_mixed_side("--b", &d.b)?;
+        let rules = d.rules.build()?;
+        rules.validate().map_err(|e| CliError::Rules {
+            context: format!("--rules {rules_name}"),
+            source: e,
+        })?;
+        let a: AgentSpec<GameState> = d.a.parse()?;
+        let b: AgentSpec<GameState> = d.b.parse()?;
+        let players = rules.players as usize;
+        let specs = [a, b];
+        let seats = |swapped: bool| -> Vec<AgentSpec<GameState>> {
+            (0..players)
+                .map(|p| specs[crate::classic::agent_of(p, swapped)].clone())
+                .collect()
+        };
+        let plan = DataPlan::<GameState> {
+            rules,
+            seats: [seats(false), seats(true)],
+            names: [specs[0].to_string(), specs[1].to_string()],
+            mode,
+            games,
+            seed: d.seed,
+            sample: d.sample,
+            views: d.views,
+        };
+        finish(&plan, &d, &rules_name)
+    }
+}
+
+fn finish<G: LearnFamily>(
+    plan: &DataPlan<G>,
+    d: &DataArgs,
+    rules_name: &str,
+) -> Result<ExitCode, CliError> {
+    crate::signals::install()?;
+    let summary = plan.execute(&d.out, d.threads, d.quiet)?;
+    let meta = plan.meta(&summary, rules_name);
+    let path = d.out.join("meta.json");
+    let text = serde_json::to_string_pretty(&meta)
+        .map_err(|e| CliError::Input(format!("internal: meta.json: {e}")))?;
+    std::fs::write(&path, text + "\n").map_err(|e| CliError::io("write", path.display(), e))?;
+    eprintln!(
+        "kanaszta: {} rows ({} decisions) of {} {} in {:.1} s written to {}",
+        summary.rows,
+        summary.decisions,
+        summary.run.games,
+        mode_word(plan.mode),
+        summary.run.seconds,
+        d.out.display()
+    );
+    if let Some(e) = summary.errors.first() {
+        eprintln!(
+            "kanaszta: {} games ended by an agent's error were left out; the first: {e}",
+            summary.errors.len()
+        );
+        return Ok(ExitCode::from(crate::EXIT_GAME_ERRORS));
+    }
+    if let Some(sig) = summary.run.stopped {
+        eprintln!("kanaszta: stopped by signal {sig}: the files hold the games played (meta.json \"complete\": false)");
+        return Ok(ExitCode::from(crate::signals::exit_status(sig)));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mode_word(m: Mode) -> &'static str {
+    match m {
+        Mode::Hands => "hands",
+        Mode::Matches => "matches",
+    }
+}

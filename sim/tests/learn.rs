@@ -1,0 +1,513 @@
+//! `kanaszta learn`: the data files read back as written, their legal ids
+//! are the engine's mask at each decision, the same seed writes the same
+//! files on any number of threads; bad input is refused with a message.
+
+mod common;
+use common::{kanaszta, s, tmp};
+use kanaszta::learn::data::{DataPlan, DataSet, Rows, Views};
+use kanaszta::run::Mode;
+use kanaszta_agents::{play_turns_observed, seat_rng, AgentSpec, Family, Observer};
+use kanaszta_engine::classic::{ClassicRules, ClassicState};
+use kanaszta_engine::{seed, ActionIds, Encode, GameState, Rules};
+
+/// Every decision of a hand as the engine sees it: the decider, its
+/// encoding and the legal mask's ids.
+struct Truth<G: ActionIds + Encode> {
+    rows: Vec<(usize, Vec<f32>, Vec<u16>, i32)>,
+    legal: Vec<G::Action>,
+}
+
+impl<G: Family + ActionIds + Encode> Observer<G> for Truth<G> {
+    fn before(&mut self, state: &G, p: usize, action: G::Action) {
+        let mut mask = vec![false; G::ACTION_IDS];
+        state.legal_mask(&mut self.legal, &mut mask);
+        let ids = (0..G::ACTION_IDS)
+            .filter(|&i| mask[i])
+            .map(|i| i as u16)
+            .collect();
+        let mut obs = vec![0.0; G::OBS_LEN];
+        G::encode(&state.view(p), &mut obs);
+        let id = G::action_id(&action).map_or(-1, |i| i as i32);
+        self.rows.push((p, obs, ids, id));
+    }
+}
+
+/// Checks game `g` of the data set (whose rows start at `first`) against
+/// the truth of its hand, played again; returns the rows it covered.
+fn check_against_truth<G: Family + ActionIds + Encode>(
+    set: &DataSet,
+    first: usize,
+    mut state: G,
+    specs: &[AgentSpec<G>],
+    rng_seed: u64,
+) -> usize {
+    let mut agents: Vec<_> = specs.iter().map(|s| s.build()).collect();
+    let mut rngs: Vec<_> = (0..specs.len()).map(|p| seat_rng(rng_seed, p)).collect();
+    let mut truth = Truth::<G> {
+        rows: Vec::new(),
+        legal: Vec::new(),
+    };
+    play_turns_observed(&mut state, &mut agents, &mut rngs, &mut truth).unwrap();
+    let mut dense = vec![0.0; set.obs_len];
+    for (k, (p, obs, ids, id)) in truth.rows.iter().enumerate() {
+        let i = first + k;
+        assert_eq!(set.seat[i] as usize, *p, "row {i}");
+        assert_eq!(set.decider[i], 1);
+        assert_eq!(
+            set.legal(i),
+            &ids[..],
+            "row {i}: the legal ids are the mask's"
+        );
+        assert_eq!(set.action[i], *id, "row {i}");
+        assert!(
+            set.legal(i).contains(&(*id as u16)),
+            "row {i}: the action taken is legal"
+        );
+        set.dense(i, &mut dense);
+        assert_eq!(&dense[..], &obs[..], "row {i}: the encoding");
+        let side = kanaszta_engine::Game::side_of(&state, *p);
+        assert_eq!(
+            set.margin[i],
+            kanaszta::learn::data::margin_of(&state, side)
+        );
+    }
+    truth.rows.len()
+}
+
+#[test]
+fn decorated_data_reads_back_as_the_engine_saw_each_decision() {
+    let dir = tmp("learn-dec");
+    let rules = Rules::default();
+    let specs: [AgentSpec<GameState>; 2] = ["rules".parse().unwrap(), "greedy".parse().unwrap()];
+    let plan = DataPlan::<GameState> {
+        rules,
+        seats: [
+            vec![specs[0].clone(), specs[1].clone()],
+            vec![specs[1].clone(), specs[0].clone()],
+        ],
+        names: ["rules".into(), "greedy".into()],
+        mode: Mode::Hands,
+        games: 4,
+        seed: 3,
+        sample: 1.0,
+        views: Views::Decider,
+    };
+    let summary = plan.execute(&dir, 2, true).unwrap();
+    std::fs::write(
+        dir.join("meta.json"),
+        plan.meta(&summary, "decorated-2003-02").to_string(),
+    )
+    .unwrap();
+    let set = DataSet::read(&dir).unwrap();
+    assert_eq!(set.len() as u64, summary.rows);
+    assert_eq!(set.family, "decorated");
+    // Read back = what was written: the rows of each game in memory.
+    let mut at = 0;
+    for g in 0..4 {
+        let rows: Rows = plan.play(g).rows;
+        let n = rows.len();
+        assert!(n > 10);
+        assert!(set.game[at..at + n].iter().all(|&x| x == g as i64));
+        assert_eq!(&set.margin[at..at + n], &rows.margin[..]);
+        assert_eq!(&set.action[at..at + n], &rows.action[..]);
+        let deal_seed = seed::deal(3, g / 2);
+        let seats = &plan.seats[(g % 2) as usize];
+        let covered =
+            check_against_truth(&set, at, GameState::new(rules, deal_seed), seats, deal_seed);
+        assert_eq!(covered, n);
+        at += n;
+    }
+    assert_eq!(at, set.len());
+}
+
+#[test]
+fn match_data_holds_each_match_outcome_per_side() {
+    let d = tmp("learn-m");
+    let (code, _, err) = kanaszta(&[
+        "learn",
+        "data",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--matches",
+        "2",
+        "--sample",
+        "0.05",
+        "--views",
+        "all",
+        "-q",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let set = DataSet::read(&d).unwrap();
+    let outcome = set.outcome.as_ref().expect("outcome.npy with --matches");
+    for i in (0..set.len()).step_by(2) {
+        // Two seats, each alone: one won what the other lost.
+        assert_eq!(set.game[i], set.game[i + 1]);
+        assert_eq!(outcome[i] + outcome[i + 1], 1.0, "row {i}");
+        assert_eq!(set.margin[i], -set.margin[i + 1]);
+    }
+    assert!(set.hand.iter().any(|&h| h > 0), "a match has several hands");
+}
+
+#[test]
+fn classic_data_in_partnerships_with_every_view() {
+    let dir = tmp("learn-cl");
+    let mut rules = ClassicRules::preset("classic-002").unwrap();
+    rules.set("players", "4").unwrap();
+    let r: AgentSpec<ClassicState> = "rules".parse().unwrap();
+    let gr: AgentSpec<ClassicState> = "greedy".parse().unwrap();
+    let seats = |sw: bool| -> Vec<AgentSpec<ClassicState>> {
+        (0..4)
+            .map(|p| {
+                if kanaszta::classic::agent_of(p, sw) == 0 {
+                    r.clone()
+                } else {
+                    gr.clone()
+                }
+            })
+            .collect()
+    };
+    let plan = DataPlan::<ClassicState> {
+        rules,
+        seats: [seats(false), seats(true)],
+        names: ["rules".into(), "greedy".into()],
+        mode: Mode::Hands,
+        games: 2,
+        seed: 5,
+        sample: 1.0,
+        views: Views::All,
+    };
+    // An earlier run's meta.json does not outlive the files it described.
+    std::fs::write(dir.join("meta.json"), "{\"rows\": 3}").unwrap();
+    let summary = plan.execute(&dir, 1, true).unwrap();
+    assert!(!dir.join("meta.json").exists());
+    std::fs::write(
+        dir.join("meta.json"),
+        plan.meta(&summary, "classic-002").to_string(),
+    )
+    .unwrap();
+    let set = DataSet::read(&dir).unwrap();
+    assert_eq!(set.family, "classic");
+    assert_eq!(summary.rows, 4 * summary.decisions);
+    for i in 0..set.len() {
+        // Rows come four to a decision, the decider's first; partners
+        // share a margin, opponents have its opposite.
+        let k = i % 4;
+        assert_eq!(set.decider[i], u8::from(k == 0));
+        let first = i - k;
+        let d = set.seat[first] as usize;
+        assert_eq!(set.seat[i] as usize, (d + k) % 4);
+        let sign = if k % 2 == 0 { 1 } else { -1 };
+        assert_eq!(set.margin[i], sign * set.margin[first], "row {i}");
+        if k > 0 {
+            assert!(set.legal(i).is_empty());
+            assert_eq!(set.action[i], -1);
+        }
+    }
+}
+
+#[test]
+fn data_files_do_not_depend_on_threads_and_sample_by_seed() {
+    let a = tmp("learn-t1");
+    let b = tmp("learn-t2");
+    let c = tmp("learn-t3");
+    let args = |d: &std::path::Path, t: &str, sample: &str| {
+        let (code, _, err) = kanaszta(&[
+            "learn",
+            "data",
+            "--rules",
+            "classic-002",
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            "--hands",
+            "6",
+            "--seed",
+            "9",
+            "--sample",
+            sample,
+            "--threads",
+            t,
+            "-q",
+            "--out",
+            s(d),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    };
+    args(&a, "1", "1");
+    args(&b, "3", "1");
+    args(&c, "2", "0.25");
+    for f in [
+        "obs_indptr",
+        "obs_index",
+        "obs_value",
+        "legal_id",
+        "action",
+        "margin",
+        "game",
+    ] {
+        let name = format!("{f}.npy");
+        assert_eq!(
+            std::fs::read(a.join(&name)).unwrap(),
+            std::fs::read(b.join(&name)).unwrap(),
+            "{f}"
+        );
+    }
+    let all = DataSet::read(&a).unwrap();
+    let some = DataSet::read(&c).unwrap();
+    assert!(
+        some.len() * 8 < all.len() * 3 && some.len() * 8 > all.len(),
+        "{} of {}",
+        some.len(),
+        all.len()
+    );
+}
+
+#[test]
+fn data_refuses_bad_options() {
+    let d = tmp("learn-bad");
+    let (code, _, err) = kanaszta(&["learn", "data", "--sample", "0", "--out", s(&d)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("expected a share in (0, 1]"), "{err}");
+    let (code, _, err) = kanaszta(&["learn", "data", "--views", "some", "--out", s(&d)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("decider") && err.contains("all"), "{err}");
+    let (code, _, err) = kanaszta(&[
+        "learn",
+        "data",
+        "--hands",
+        "2",
+        "--matches",
+        "2",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not both"), "{err}");
+    let (code, _, err) = kanaszta(&[
+        "learn",
+        "data",
+        "--a",
+        "bogus",
+        "--hands",
+        "2",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bogus"), "{err}");
+}
+
+/// Writes data of `hands` hands of the family of `rules` into `dir`.
+fn small_data(dir: &std::path::Path, rules: &[&str], hands: &str) {
+    let mut args = vec![
+        "learn", "data", "--a", "rules", "--b", "greedy", "--hands", hands,
+    ];
+    args.extend_from_slice(rules);
+    args.extend_from_slice(&["--views", "all", "-q", "--out", s(dir)]);
+    let (code, _, err) = kanaszta(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn fit_is_deterministic_and_reports_held_out_error() {
+    let d = tmp("learn-fit");
+    small_data(&d, &["--rules", "classic-002"], "12");
+    for kind in ["linear", "mlp"] {
+        let a = d.join(format!("{kind}-a.json"));
+        let b = d.join(format!("{kind}-b.json"));
+        let c = d.join(format!("{kind}-c.json"));
+        for (m, seed) in [(&a, "3"), (&b, "3"), (&c, "4")] {
+            let (code, out, err) = kanaszta(&[
+                "learn",
+                "fit",
+                s(&d),
+                "--kind",
+                kind,
+                "--epochs",
+                "2",
+                "--holdout",
+                "0.3",
+                "--seed",
+                seed,
+                "--out",
+                s(m),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            assert!(
+                out.contains("held-out: mse") && out.contains("calibration"),
+                "{out}"
+            );
+        }
+        let (ta, tb, tc) = (common::read(&a), common::read(&b), common::read(&c));
+        assert_eq!(ta, tb, "{kind}: one seed, one model");
+        assert_ne!(ta, tc, "{kind}: the seed draws the held-out deals");
+        let v: serde_json::Value = serde_json::from_str(&ta).unwrap();
+        assert_eq!(v["family"], "classic");
+        assert_eq!(v["kind"], kind);
+        let t = &v["training"];
+        assert!(t["held_out_rows"].as_u64().unwrap() > 0);
+        assert_eq!(
+            t["held_out_rows"].as_u64().unwrap() + t["train_rows"].as_u64().unwrap(),
+            t["samples"].as_u64().unwrap()
+        );
+        assert!(t["held_out_mse"].as_f64().unwrap() > 0.0);
+        assert_eq!(t["calibration"].as_array().unwrap().len(), 10);
+    }
+}
+
+/// A linear model fitted by hand to data whose margin is one entry of the
+/// encoding times 100: ridge recovers it.
+#[test]
+fn ridge_recovers_a_linear_target() {
+    use kanaszta::learn::fit::{fit, FitConfig, Kind};
+    let d = tmp("learn-ridge");
+    small_data(&d, &["--rules", "classic-002"], "4");
+    let mut set = DataSet::read(&d).unwrap();
+    // The margin becomes 100 × the stock's size (index 160) + 7.
+    let mut dense = vec![0.0; set.obs_len];
+    for i in 0..set.len() {
+        set.dense(i, &mut dense);
+        set.margin[i] = (100.0 * dense[160] * 110.0).round() as i32 + 7;
+    }
+    let cfg = FitConfig {
+        kind: Kind::Linear,
+        lambda: 0.0,
+        iters: 2000,
+        holdout: 0.0,
+        ..FitConfig::default()
+    };
+    let m = fit(&set, &cfg).unwrap();
+    let mut h = [];
+    for i in (0..set.len()).step_by(7) {
+        set.dense(i, &mut dense);
+        let p = m.margin(&dense, &mut h);
+        assert!(
+            (p - set.margin[i] as f32).abs() < 1.0,
+            "row {i}: {p} v {}",
+            set.margin[i]
+        );
+    }
+}
+
+#[test]
+fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
+    for (name, rules) in [
+        ("dec", vec!["--rules", "decorated-2003-02"]),
+        ("cl4", vec!["--rules", "classic-002", "--set", "players=4"]),
+    ] {
+        let d = tmp(&format!("learn-play-{name}"));
+        small_data(&d, &rules, "4");
+        for kind in ["linear", "mlp"] {
+            let m = d.join(format!("{kind}.json"));
+            let (code, _, err) = kanaszta(&[
+                "learn",
+                "fit",
+                s(&d),
+                "--kind",
+                kind,
+                "--hidden",
+                "4",
+                "--epochs",
+                "1",
+                "--out",
+                s(&m),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let spec = format!("value:model={}", s(&m));
+            let mut args = vec!["play", "--a", &spec, "--b", "greedy", "--hands", "4", "-q"];
+            args.extend_from_slice(&rules);
+            let out = d.join(format!("run-{kind}"));
+            args.extend_from_slice(&["--out", s(&out)]);
+            // Exit 0: no game ended by an illegal action (that is exit 2).
+            let (code, stdout, err) = kanaszta(&args);
+            assert_eq!(code, 0, "{name} {kind}: {err}");
+            assert!(stdout.contains("value:model="), "{stdout}");
+        }
+        if name == "dec" {
+            // The search with the model scoring its cut rollouts.
+            let spec = format!(
+                "ismcts:iters=20,depth=2,race=0,eval={}",
+                s(&d.join("mlp.json"))
+            );
+            let out = d.join("run-ismcts");
+            let (code, _, err) = kanaszta(&[
+                "play",
+                "--a",
+                &spec,
+                "--b",
+                "greedy",
+                "--hands",
+                "2",
+                "-q",
+                "--out",
+                s(&out),
+            ]);
+            assert_eq!(code, 0, "{err}");
+        }
+    }
+}
+
+#[test]
+fn bad_model_files_are_refused_with_what_was_wrong() {
+    let d = tmp("learn-badmodel");
+    small_data(&d, &["--rules", "classic-002"], "2");
+    let m = d.join("m.json");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&d), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    let play = |spec: &str, rules: &str| {
+        kanaszta(&[
+            "play",
+            "--a",
+            spec,
+            "--b",
+            "greedy",
+            "--hands",
+            "2",
+            "-q",
+            "--rules",
+            rules,
+            "--out",
+            s(&d.join("run")),
+        ])
+    };
+    // A classic model in a decorated game.
+    let (code, _, err) = play(&format!("value:model={}", s(&m)), "decorated-2003-02");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("a model of classic canasta; this is decorated canasta"),
+        "{err}"
+    );
+    // No such file.
+    let (code, _, err) = play("value:model=/nonexistent/m.json", "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read /nonexistent/m.json"), "{err}");
+    // Not JSON; JSON of something else; another encoding version.
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, "weights: 1").unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("not JSON"), "{err}");
+    std::fs::write(&bad, "{\"format\": \"something\"}").unwrap();
+    let (_, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert!(err.contains("not a value model"), "{err}");
+    let text = common::read(&m).replace("\"encoding_version\":1", "\"encoding_version\":99");
+    std::fs::write(&bad, text).unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("encoding version 99"), "{err}");
+    // A model cut short.
+    let text = common::read(&m);
+    std::fs::write(&bad, &text[..text.len() / 2]).unwrap();
+    let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(err.contains("not JSON"), "{err}");
+    // Fit refuses a directory that is not data.
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&d.join("run")), "--out", s(&bad)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("meta.json"), "{err}");
+}
