@@ -24,7 +24,7 @@ pub fn wilson(successes: f64, n: f64) -> Option<(f64, f64, f64)> {
 }
 
 /// A running mean with its 95% interval (normal approximation).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Mean {
     n: u64,
     sum: f64,
@@ -42,6 +42,16 @@ impl Mean {
     /// Observations.
     pub fn n(&self) -> u64 {
         self.n
+    }
+
+    /// Takes in the observations of `other` (another shard's). The sums
+    /// are exact, so independent of the order, while the observations are
+    /// multiples of 1/4 and the sums stay below 2^51: every mean of
+    /// decorated canasta, and of classic hands of one or two seats a side.
+    pub fn absorb(&mut self, other: &Mean) {
+        self.n += other.n;
+        self.sum += other.sum;
+        self.sumsq += other.sumsq;
     }
 
     /// The mean (`None` with no observations).
@@ -63,13 +73,21 @@ impl Mean {
 }
 
 /// A distribution of whole numbers kept as counts, for medians.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     counts: std::collections::BTreeMap<u32, u64>,
     n: u64,
 }
 
 impl Counts {
+    /// Takes in the observations of `other`.
+    pub fn absorb(&mut self, other: &Counts) {
+        for (&x, &c) in &other.counts {
+            *self.counts.entry(x).or_insert(0) += c;
+        }
+        self.n += other.n;
+    }
+
     /// Adds one observation.
     pub fn add(&mut self, x: u32) {
         *self.counts.entry(x).or_insert(0) += 1;
@@ -103,7 +121,7 @@ impl Counts {
 /// One agent's results against the other in a series, the core of both
 /// families' summaries: hands and matches won (ties and draws half) with
 /// their Wilson intervals, and the mean raw hand score.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     /// Hands played.
     pub hands: u64,
@@ -140,6 +158,17 @@ impl Record {
         "mean_raw_lo",
         "mean_raw_hi",
     ];
+
+    /// Takes in the record of `other` (another shard's).
+    pub fn absorb(&mut self, o: &Record) {
+        self.hands += o.hands;
+        self.wins += o.wins;
+        self.ties += o.ties;
+        self.raw.absorb(&o.raw);
+        self.matches += o.matches;
+        self.match_wins += o.match_wins;
+        self.match_draws += o.match_draws;
+    }
 
     /// `(wins + ties/2, hands)`, or of matches in matches mode.
     pub fn score(&self, matches_mode: bool) -> (f64, f64) {
@@ -191,7 +220,7 @@ impl Record {
 /// The paired difference of a series, agent A minus agent B: the
 /// differences of a deal's games (in game order, each deal's together)
 /// averaged into one per deal, so the luck of the cards cancels.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct PairedDiff {
     deals: Mean,
     /// The deal in progress: (deal, sum of its games' differences, games).
@@ -225,6 +254,15 @@ impl PairedDiff {
         }
     }
 
+    /// Takes in the deals of `other` (another shard's, whose deals are not
+    /// this one's); both are closed first.
+    pub fn absorb(&mut self, other: &PairedDiff) {
+        self.finish();
+        let mut o = other.clone();
+        o.finish();
+        self.deals.absorb(&o.deals);
+    }
+
     /// Deals closed.
     pub fn n(&self) -> u64 {
         self.deals.n()
@@ -249,7 +287,7 @@ impl PairedDiff {
 }
 
 /// What one agent did in one series.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Side {
     record: Record,
     taxed: Mean,
@@ -273,7 +311,7 @@ pub struct Side {
 }
 
 /// Statistics of one series (one matchup under one rule setting).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SeriesStats {
     /// Canonical specs of agent A and agent B.
     pub agents: [String; 2],
@@ -305,7 +343,56 @@ pub fn side_of(seat: u8, swapped: bool) -> usize {
     (seat as usize & 1) ^ swapped as usize
 }
 
+impl Side {
+    fn absorb(&mut self, o: &Side) {
+        self.record.absorb(&o.record);
+        self.taxed.absorb(&o.taxed);
+        self.opened += o.opened;
+        self.opened_turn.absorb(&o.opened_turn);
+        self.canasta += o.canasta;
+        self.canasta_turn.absorb(&o.canasta_turn);
+        for (a, b) in self.went_out.iter_mut().zip(o.went_out) {
+            *a += b;
+        }
+        self.canastas += o.canastas;
+        self.red_threes += o.red_threes;
+        self.twins += o.twins;
+        self.heart_aces += o.heart_aces;
+        self.pile_pickups += o.pile_pickups;
+        self.free_pickups += o.free_pickups;
+        self.cards_picked += o.cards_picked;
+        self.frozen_turns += o.frozen_turns;
+        self.tax_paid.absorb(&o.tax_paid);
+        self.comebacks += o.comebacks;
+        self.trailed += o.trailed;
+    }
+}
+
 impl SeriesStats {
+    /// Takes in the statistics of the same series from another shard of
+    /// the run: the result is the statistics of both shards' games.
+    pub fn absorb(&mut self, o: &SeriesStats) {
+        for (a, b) in self.sides.iter_mut().zip(&o.sides) {
+            a.absorb(b);
+        }
+        self.games += o.games;
+        self.errors += o.errors;
+        self.hands += o.hands;
+        self.turns.absorb(&o.turns);
+        self.turns_counts.absorb(&o.turns_counts);
+        self.turns_out.absorb(&o.turns_out);
+        self.turns_out_counts.absorb(&o.turns_out_counts);
+        self.ended_out += o.ended_out;
+        self.exhausted += o.exhausted;
+        self.stalled += o.stalled;
+        self.deadlocked += o.deadlocked;
+        self.starter_wins += o.starter_wins;
+        self.starter_ties += o.starter_ties;
+        self.match_hands.absorb(&o.match_hands);
+        self.lead_changes.absorb(&o.lead_changes);
+        self.diff.absorb(&o.diff);
+    }
+
     /// Empty statistics for agents A and B.
     pub fn new(a: String, b: String, settings: String, matches_mode: bool) -> SeriesStats {
         SeriesStats {

@@ -226,7 +226,7 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
     run::prepare_run_dir(dir)?;
     m.write(dir)?;
     let mut stats = run.new_stats();
-    let mut sink = ClassicSink::files(&mut stats, dir, m.mode)?;
+    let mut sink = ClassicSink::files(&mut stats, dir, m.mode, args.written())?;
     let res = run.execute(args.threads, &mut sink, args.quiet)?;
     for s in &mut stats {
         s.finish();
@@ -238,6 +238,9 @@ pub fn run(run: ClassicRun, args: &RunArgs) -> Result<ExitCode, CliError> {
         manifest.write(dir)?;
     }
     let text = report(Some(dir), &manifest, &stats)?;
+    if args.rows != run::Rows::All {
+        run::Accum::of(args.rows, &res, stats).write(dir)?;
+    }
     crate::report::finish(&text, &res, dir)
 }
 
