@@ -24,19 +24,41 @@ pub fn wilson(successes: f64, n: f64) -> Option<(f64, f64, f64)> {
 }
 
 /// A running mean with its 95% interval (normal approximation).
+///
+/// The sums are kept exactly, in units of 2^-56 (an observation of at
+/// least 1/8 in size converts without loss), so they do not depend on the
+/// order of the observations: the statistics of a run's shards, added up
+/// ([`Mean::absorb`]), are those of the single run. Where every partial
+/// sum is a whole number below 2^53 (every mean of decorated canasta) the
+/// result is the plain floating sum's.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Mean {
     n: u64,
-    sum: f64,
-    sumsq: f64,
+    /// The sum of the observations, in units of [`Mean::UNIT`].
+    sum: i128,
+    /// The sum of their squares, in units of [`Mean::UNIT`].
+    sumsq: i128,
 }
 
 impl Mean {
+    /// Units of the sums in one: 2^56.
+    const UNIT: f64 = (1u64 << 56) as f64;
+
+    /// `x` in units of [`Mean::UNIT`] (exact from 1/8 up).
+    fn fixed(x: f64) -> i128 {
+        (x * Self::UNIT).round() as i128
+    }
+
+    /// A sum in units, as a number (rounded once, to nearest).
+    fn float(v: i128) -> f64 {
+        v as f64 / Self::UNIT
+    }
+
     /// Adds one observation.
     pub fn add(&mut self, x: f64) {
         self.n += 1;
-        self.sum += x;
-        self.sumsq += x * x;
+        self.sum = self.sum.saturating_add(Self::fixed(x));
+        self.sumsq = self.sumsq.saturating_add(Self::fixed(x * x));
     }
 
     /// Observations.
@@ -44,19 +66,17 @@ impl Mean {
         self.n
     }
 
-    /// Takes in the observations of `other` (another shard's). The sums
-    /// are exact, so independent of the order, while the observations are
-    /// multiples of 1/4 and the sums stay below 2^51: every mean of
-    /// decorated canasta, and of classic hands of one or two seats a side.
+    /// Takes in the observations of `other` (another shard's): exactly, so
+    /// the order in which shards are taken in does not matter.
     pub fn absorb(&mut self, other: &Mean) {
         self.n += other.n;
-        self.sum += other.sum;
-        self.sumsq += other.sumsq;
+        self.sum = self.sum.saturating_add(other.sum);
+        self.sumsq = self.sumsq.saturating_add(other.sumsq);
     }
 
     /// The mean (`None` with no observations).
     pub fn mean(&self) -> Option<f64> {
-        (self.n > 0).then(|| self.sum / self.n as f64)
+        (self.n > 0).then(|| Self::float(self.sum) / self.n as f64)
     }
 
     /// `(mean, lo, hi)`; with one observation the bounds are NaN (unknown).
@@ -66,7 +86,8 @@ impl Mean {
             return Some((m, f64::NAN, f64::NAN));
         }
         let n = self.n as f64;
-        let var = ((self.sumsq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        let (sum, sumsq) = (Self::float(self.sum), Self::float(self.sumsq));
+        let var = ((sumsq - sum * sum / n) / (n - 1.0)).max(0.0);
         let half = Z95 * (var / n).sqrt();
         Some((m, m - half, m + half))
     }
@@ -1224,6 +1245,51 @@ mod tests {
         // sd = 1.291, se = 0.6455
         assert!((hi - mean - Z95 * 0.645_497).abs() < 1e-5);
         assert!((mean - lo - (hi - mean)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_mean_of_shards_is_the_mean_of_the_whole_in_any_order() {
+        // Thirds and sevenths: a plain floating sum depends on the order.
+        let xs: Vec<f64> = (0..200)
+            .map(|i| (i as f64 * 7.0 - 300.0) / 3.0 / 7.0)
+            .collect();
+        let mut whole = Mean::default();
+        xs.iter().for_each(|&x| whole.add(x));
+        let (mut even, mut odd) = (Mean::default(), Mean::default());
+        for (i, &x) in xs.iter().enumerate() {
+            if i % 2 == 0 {
+                even.add(x)
+            } else {
+                odd.add(x)
+            }
+        }
+        let mut merged = odd;
+        merged.absorb(&even);
+        assert_eq!(merged.n(), 200);
+        assert_eq!(merged.interval(), whole.interval());
+        let back: Mean = serde_json::from_str(&serde_json::to_string(&merged).unwrap()).unwrap();
+        assert_eq!(
+            back.interval(),
+            whole.interval(),
+            "accum.json keeps the sums"
+        );
+    }
+
+    #[test]
+    fn a_mean_of_whole_numbers_is_the_plain_floating_mean() {
+        let xs = [1310.0, -455.0, 95.0, 2240.0, -15.0, 0.5, -0.25];
+        let mut m = Mean::default();
+        let (mut sum, mut sumsq) = (0.0f64, 0.0f64);
+        for x in xs {
+            m.add(x);
+            sum += x;
+            sumsq += x * x;
+        }
+        let n = xs.len() as f64;
+        let var = (sumsq - sum * sum / n) / (n - 1.0);
+        let half = Z95 * (var / n).sqrt();
+        let mean = sum / n;
+        assert_eq!(m.interval(), Some((mean, mean - half, mean + half)));
     }
 
     #[test]

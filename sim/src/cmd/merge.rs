@@ -10,8 +10,8 @@ use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{ErrorRow, HandRow, Keyed, MatchRow};
 use crate::run::{
-    family_name, family_of_run, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs,
-    Plan, Shard, StoredRules,
+    family_name, family_of_run, games_in_shard, read_manifest, run_family, Accum, Compress,
+    Manifest, Mode, Outputs, Plan, Rows, Shard, StoredRules, Written,
 };
 use crate::stats::SeriesStats;
 use clap::Args;
@@ -31,11 +31,15 @@ pub struct MergeArgs {
     /// are replaced, with a note; DIR/.lock keeps out other runs meanwhile).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Compress the merged row files: gz writes hands.csv.gz and
+    /// matches.csv.gz (the shards may be plain or compressed alike).
+    #[arg(long, value_enum, default_value_t = Compress::None, value_name = "HOW")]
+    compress: Compress,
 }
 
 /// Runs `kanaszta merge`.
 pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
-    merge(&a.dirs, &a.out)
+    merge(&a.dirs, &a.out, a.compress)
 }
 
 /// What two manifests disagree on, besides the shard (and whether they
@@ -273,11 +277,11 @@ impl<T: Row> Source<T> {
     }
 }
 
-/// One shard directory's three files.
+/// One shard directory's three files (hands.csv only where written).
 struct ShardFiles<F: Merged> {
     dir: PathBuf,
     shard: Shard,
-    hands: Source<F::Hand>,
+    hands: Option<Source<F::Hand>>,
     matches: Option<Source<F::Match>>,
     errors: Source<F::Error>,
 }
@@ -285,7 +289,7 @@ struct ShardFiles<F: Merged> {
 impl<F: Merged> ShardFiles<F> {
     fn key(&self) -> Option<(u32, u64)> {
         [
-            self.hands.key(),
+            self.hands.as_ref().and_then(Source::key),
             self.matches.as_ref().and_then(Source::key),
             self.errors.key(),
         ]
@@ -403,6 +407,11 @@ impl Gaps {
 
     /// The gaps by their first and last game.
     fn describe<R: StoredRules>(&self, plan: &Manifest<R>) -> String {
+        if self.shown.is_empty() {
+            return "which ones is not known: the shards kept no hands.csv, only the count \
+                    in accum.json"
+                .into();
+        }
         let mut parts: Vec<String> = self
             .shown
             .iter()
@@ -483,7 +492,7 @@ trait Merged {
     /// An errors.csv row.
     type Error: Row;
     /// The statistics of a series.
-    type Stats;
+    type Stats: Clone + serde::Serialize + serde::de::DeserializeOwned;
     /// The files written.
     type Files;
     /// Checks the manifest as a run would (agents, rules); empty
@@ -491,18 +500,28 @@ trait Merged {
     fn stats(m: &Manifest<Self::Rules>) -> Result<Vec<Self::Stats>, CliError>;
     /// The values of the rule columns of a series.
     fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]>;
-    /// Creates the files in `dir` (run.json written).
-    fn create(dir: &Path, m: &Manifest<Self::Rules>) -> Result<Self::Files, CliError>;
-    /// Takes in the rows of game `k`; its hands and actions.
+    /// Creates the files `written` asks for in `dir` (run.json written).
+    fn create(
+        dir: &Path,
+        m: &Manifest<Self::Rules>,
+        written: Written,
+    ) -> Result<Self::Files, CliError>;
+    /// Takes in the rows of game `k` (into the statistics too, when
+    /// `count`); its hands and actions.
     fn game(
         files: &mut Self::Files,
         stats: &mut [Self::Stats],
         m: &Manifest<Self::Rules>,
         k: (u32, u64),
         rows: GameRows<'_, Self>,
+        count: bool,
     ) -> std::io::Result<(u64, u64)>;
-    /// Writes what is buffered.
-    fn flush(files: &mut Self::Files) -> std::io::Result<()>;
+    /// Takes another shard's statistics of a series into `into`.
+    fn absorb(into: &mut Self::Stats, from: &Self::Stats);
+    /// The agents and settings of a series' statistics.
+    fn label(s: &Self::Stats) -> (&[String; 2], &str);
+    /// Writes everything and ends the files.
+    fn finish(files: &mut Self::Files) -> std::io::Result<()>;
     /// An error row as the user reads it first.
     fn error_text(e: &Self::Error) -> String;
     /// The seats of a game of series `s`: the hand rows of one hand, and
@@ -541,8 +560,8 @@ impl Merged for Decorated {
     fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]> {
         crate::rows::rule_values(r)
     }
-    fn create(dir: &Path, m: &Manifest) -> Result<Outputs, CliError> {
-        Outputs::create(dir, m, m.mode)
+    fn create(dir: &Path, m: &Manifest, written: Written) -> Result<Outputs, CliError> {
+        Outputs::create_as(dir, m, m.mode, written)
     }
     fn game(
         files: &mut Outputs,
@@ -550,9 +569,11 @@ impl Merged for Decorated {
         _: &Manifest,
         k: (u32, u64),
         (h, m, e): (&[HandRow], &[MatchRow], Option<&ErrorRow>),
+        count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let st = &mut stats[k.0 as usize];
-        if e.is_some() {
+        if !count {
+        } else if e.is_some() {
             st.add_error();
         } else {
             st.add_game(h, m);
@@ -563,8 +584,14 @@ impl Merged for Decorated {
             h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
         ))
     }
-    fn flush(files: &mut Outputs) -> std::io::Result<()> {
-        files.flush()
+    fn absorb(into: &mut SeriesStats, from: &SeriesStats) {
+        into.absorb(from);
+    }
+    fn label(s: &SeriesStats) -> (&[String; 2], &str) {
+        (&s.agents, &s.settings)
+    }
+    fn finish(files: &mut Outputs) -> std::io::Result<()> {
+        files.finish()
     }
     fn error_text(e: &ErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
@@ -599,10 +626,10 @@ impl Merged for Classic {
     fn rule_values(r: &StoredClassicRules) -> std::sync::Arc<[String]> {
         crate::classic::classic_rule_values(&r.0)
     }
-    fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
+    fn create(dir: &Path, m: &ClassicManifest, written: Written) -> Result<ClassicFiles, CliError> {
         crate::run::prepare_run_dir(dir)?;
         m.write(dir)?;
-        ClassicFiles::open(dir, m.mode)
+        ClassicFiles::open_as(dir, m.mode, written)
     }
     fn game(
         files: &mut ClassicFiles,
@@ -614,10 +641,12 @@ impl Merged for Classic {
             &[ClassicMatchRow],
             Option<&ClassicErrorRow>,
         ),
+        count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let players = manifest.series[series as usize].rules.0.players.max(1) as usize;
         let st = &mut stats[series as usize];
-        if e.is_some() {
+        if !count {
+        } else if e.is_some() {
             st.add_error();
         } else {
             st.add_game(manifest.deal(g), h, m);
@@ -628,8 +657,14 @@ impl Merged for Classic {
             h.iter().step_by(players).map(|r| r.actions).sum::<u64>(),
         ))
     }
-    fn flush(files: &mut ClassicFiles) -> std::io::Result<()> {
-        files.flush()
+    fn absorb(into: &mut ClassicStats, from: &ClassicStats) {
+        into.absorb(from);
+    }
+    fn label(s: &ClassicStats) -> (&[String; 2], &str) {
+        (&s.agents, &s.settings)
+    }
+    fn finish(files: &mut ClassicFiles) -> std::io::Result<()> {
+        files.finish()
     }
     fn error_text(e: &ClassicErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
@@ -708,7 +743,7 @@ fn partial<F: Merged>(
 
 /// Merges run directories into `out`: runs of one family, decorated or
 /// classic canasta.
-fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+fn merge(dirs: &[PathBuf], out: &Path, compress: Compress) -> Result<ExitCode, CliError> {
     let families: Vec<Option<String>> = dirs
         .iter()
         .map(|d| run_family(d))
@@ -724,8 +759,8 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         )));
     }
     match family_of_run(families[0].as_deref()) {
-        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out),
-        Some(Family::Classic) => merge_as::<Classic>(dirs, out),
+        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out, compress),
+        Some(Family::Classic) => merge_as::<Classic>(dirs, out, compress),
         None => Err(CliError::Input(format!(
             "{}: run.json says \"family\": \"{}\": expected classic, or no family \
              (decorated canasta)",
@@ -736,7 +771,11 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
 }
 
 /// Merges run directories of family `F` into `out`.
-fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+fn merge_as<F: Merged>(
+    dirs: &[PathBuf],
+    out: &Path,
+    compress: Compress,
+) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest<F::Rules>> = dirs
         .iter()
         .map(|d| read_manifest(d))
@@ -845,9 +884,26 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         .map(|s| F::rule_values(&s.rules))
         .collect();
 
+    // Shards run with --rows matches or none carry their statistics in
+    // accum.json; their merge adds them up, and merges the rows they have.
+    let accums = read_accums::<F>(dirs, &manifest)?;
+    let rows = accums.rows;
+    if let Some(shard_stats) = &accums.stats {
+        for shard in shard_stats {
+            for (into, from) in stats.iter_mut().zip(shard) {
+                F::absorb(into, from);
+            }
+        }
+    }
+    let count = accums.stats.is_none();
+
     let mut files: Vec<ShardFiles<F>> = Vec::new();
     for (d, s) in dirs.iter().zip(shards) {
-        for name in ["hands.csv", "errors.csv"] {
+        let mut names = vec!["errors.csv"];
+        if rows == Rows::All {
+            names.push("hands.csv");
+        }
+        for name in names {
             if !d.join(name).exists() {
                 return Err(CliError::Input(format!("{}: no {name}", d.display())));
             }
@@ -855,8 +911,12 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         files.push(ShardFiles {
             dir: d.clone(),
             shard: s,
-            hands: Source::open(d.join("hands.csv"))?,
-            matches: if manifest.mode == Mode::Matches {
+            hands: if rows == Rows::All {
+                Some(Source::open(d.join("hands.csv"))?)
+            } else {
+                None
+            },
+            matches: if manifest.mode == Mode::Matches && rows != Rows::None {
                 Some(Source::open(d.join("matches.csv"))?)
             } else {
                 None
@@ -866,7 +926,7 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     }
     for f in &files {
         for (t, p) in [
-            (f.hands.truncated, "hands.csv"),
+            (f.hands.as_ref().is_some_and(|h| h.truncated), "hands.csv"),
             (f.errors.truncated, "errors.csv"),
             (
                 f.matches.as_ref().is_some_and(|m| m.truncated),
@@ -883,7 +943,8 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     }
 
     let _lock = crate::lock::RunLock::acquire(out)?;
-    let mut outputs = F::create(out, &manifest)?;
+    let written = Written { rows, compress };
+    let mut outputs = F::create(out, &manifest, written)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
     let mut gaps = Gaps::new(&manifest);
@@ -911,7 +972,9 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         }
         let f = &mut files[owner];
         let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
-        f.hands.take(k, &mut h)?;
+        if let Some(hs) = &mut f.hands {
+            hs.take(k, &mut h)?;
+        }
         if let Some(ms) = &mut f.matches {
             ms.take(k, &mut m)?;
         }
@@ -925,7 +988,12 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         for r in &e {
             check_row(r, &manifest, f, &rule_values, "errors.csv")?;
         }
-        if let Some(why) = partial::<F>(&manifest, k, (&h[..], &m[..], &e[..])) {
+        let whole = if count {
+            partial::<F>(&manifest, k, (&h[..], &m[..], &e[..]))
+        } else {
+            None
+        };
+        if let Some(why) = whole {
             partials += 1;
             if partial_shown.len() < GAPS_SHOWN {
                 partial_shown.push(format!(
@@ -937,19 +1005,40 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
             }
             continue;
         }
-        gaps.see_with(&manifest, k);
-        games += 1;
+        if count {
+            gaps.see_with(&manifest, k);
+            games += 1;
+        }
         if let Some(err) = e.first() {
             errors += 1;
             first_error.get_or_insert_with(|| F::error_text(err));
         }
-        let (hn, an) = F::game(&mut outputs, &mut stats, &manifest, k, (&h, &m, e.first()))
-            .map_err(write_err)?;
+        let (hn, an) = F::game(
+            &mut outputs,
+            &mut stats,
+            &manifest,
+            k,
+            (&h, &m, e.first()),
+            count,
+        )
+        .map_err(write_err)?;
         hands_n += hn;
         actions += an;
     }
-    F::flush(&mut outputs).map_err(write_err)?;
-    gaps.end_with(&manifest);
+    F::finish(&mut outputs).map_err(write_err)?;
+    if count {
+        gaps.end_with(&manifest);
+    } else {
+        // The games are those the shards counted; those missing are
+        // counted, not named (the shards kept no rows of them).
+        games = accums.games;
+        hands_n = accums.hands;
+        actions = accums.actions;
+        gaps.missing = gaps.total.saturating_sub(games);
+        if gaps.missing > 0 {
+            gaps.shown.clear();
+        }
+    }
     if partials > 0 {
         eprintln!(
             "kanaszta: note: {partials} games left out as partly written (a run stopped \
@@ -981,6 +1070,18 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         manifest.write(out)?;
     }
     let text = F::report(out, &manifest, &mut stats)?;
+    if rows != Rows::All {
+        Accum {
+            rows,
+            games,
+            errors,
+            hands: hands_n,
+            actions,
+            first_error: first_error.clone(),
+            series: stats.clone(),
+        }
+        .write(out)?;
+    }
     let mut o = std::io::stdout().lock();
     quiet_pipe((|| -> Result<(), CliError> {
         use std::io::Write;
@@ -1000,4 +1101,83 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The accumulators of the shards of a merge: the rows all of them wrote,
+/// and, when they left hands.csv out, every shard's statistics and the
+/// sums of their counts.
+struct Accums<S> {
+    rows: Rows,
+    /// Each shard's statistics, one per series (`None`: the shards wrote
+    /// their rows, from which the statistics are recomputed).
+    stats: Option<Vec<Vec<S>>>,
+    games: u64,
+    hands: u64,
+    actions: u64,
+}
+
+/// Reads the shards' accum.json: all of them or none, of one `--rows`,
+/// each of the series of the run.
+fn read_accums<F: Merged>(
+    dirs: &[PathBuf],
+    m: &Manifest<F::Rules>,
+) -> Result<Accums<F::Stats>, CliError> {
+    let mut read = Vec::new();
+    for d in dirs {
+        read.push(Accum::<F::Stats>::read(d)?);
+    }
+    let rows_of = |a: &Option<Accum<F::Stats>>| a.as_ref().map_or(Rows::All, |a| a.rows);
+    let rows = rows_of(&read[0]);
+    for (d, a) in dirs.iter().zip(&read) {
+        let r = rows_of(a);
+        if r != rows {
+            return Err(CliError::Input(format!(
+                "{} was run with --rows {} but {} with --rows {}: shards merge only when \
+                 all were run with one --rows (a merged run holds its rows for every game \
+                 or for none); rerun the odd shards with --rows {}",
+                dirs[0].display(),
+                rows.name(),
+                d.display(),
+                r.name(),
+                rows.name()
+            )));
+        }
+    }
+    if rows == Rows::All {
+        return Ok(Accums {
+            rows,
+            stats: None,
+            games: 0,
+            hands: 0,
+            actions: 0,
+        });
+    }
+    let (mut games, mut hands, mut actions) = (0u64, 0u64, 0u64);
+    let mut stats = Vec::new();
+    for (d, a) in dirs.iter().zip(read) {
+        let Some(a) = a else { continue };
+        let fits = a.series.len() == m.series.len()
+            && a.series.iter().zip(&m.series).all(|(s, spec)| {
+                let (agents, settings) = F::label(s);
+                agents[0] == spec.a && agents[1] == spec.b && settings == spec.settings
+            });
+        if !fits {
+            return Err(CliError::Input(format!(
+                "{}: accum.json holds other series than its run.json: it is not this \
+                 run's; rerun that shard",
+                d.display()
+            )));
+        }
+        games += a.games;
+        hands += a.hands;
+        actions += a.actions;
+        stats.push(a.series);
+    }
+    Ok(Accums {
+        rows,
+        stats: Some(stats),
+        games,
+        hands,
+        actions,
+    })
 }
