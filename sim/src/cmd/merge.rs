@@ -98,7 +98,7 @@ struct Source<T> {
     path: PathBuf,
     /// The rows, read through the guard of an overlong record, up to the
     /// end of the last whole line.
-    rdr: csv::Reader<CsvGuard<std::io::Take<File>>>,
+    rdr: csv::Reader<CsvGuard<Box<dyn Read>>>,
     /// Byte offset past the last newline: a partial last line (a run killed
     /// mid-write) is left out.
     limit: u64,
@@ -106,6 +106,71 @@ struct Source<T> {
     last: Option<(u32, u64)>,
     row: u64,
     truncated: bool,
+    /// A compressed file's partial last line, known once it is read.
+    cut: Option<std::rc::Rc<std::cell::Cell<bool>>>,
+}
+
+/// A compressed row file read up to its last whole line: a run killed
+/// mid-write leaves a gzip stream without its last block and trailer, and
+/// what was decompressed before that ends in a partial line.
+struct WholeLines<R> {
+    inner: R,
+    /// Bytes read but not yet passed on: after the last newline seen.
+    held: Vec<u8>,
+    /// Passed on from `held[..ready]`.
+    ready: usize,
+    ended: bool,
+    /// Whether a partial last line (or a cut stream) was left out.
+    cut: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl<R: Read> Read for WholeLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.ready > 0 {
+                let n = self.ready.min(buf.len());
+                buf[..n].copy_from_slice(&self.held[..n]);
+                self.held.drain(..n);
+                self.ready -= n;
+                return Ok(n);
+            }
+            if self.ended {
+                return Ok(0);
+            }
+            let mut chunk = [0u8; 1 << 14];
+            let n = match self.inner.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // A cut stream: what came before its last whole line stands.
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    self.cut.set(true);
+                    0
+                }
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                self.ended = true;
+                if !self.held.is_empty() {
+                    self.cut.set(true);
+                    self.held.clear();
+                }
+                continue;
+            }
+            let from = self.held.len();
+            self.held.extend_from_slice(&chunk[..n]);
+            if let Some(i) = self.held[from..].iter().rposition(|&b| b == b'\n') {
+                self.ready = from + i + 1;
+            } else if self.held.len() as u64 > crate::input::RECORD_LIMIT {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "a line longer than {}: expected the rows of a run",
+                        crate::input::size(crate::input::RECORD_LIMIT)
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 fn end_of_last_line(path: &Path) -> Result<(u64, bool), String> {
@@ -176,11 +241,30 @@ impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
     fn open(path: PathBuf) -> Result<Source<T>, String> {
-        let (limit, truncated) = end_of_last_line(&path)?;
-        let file = File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let compressed = path.extension().is_some_and(|e| e == "gz");
+        let (limit, truncated, cut, inner): (u64, bool, _, Box<dyn Read>) = if compressed {
+            let file =
+                File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let cut = std::rc::Rc::new(std::cell::Cell::new(false));
+            let gz = crate::input::maybe_gzip(file)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let lines = WholeLines {
+                inner: gz,
+                held: Vec::new(),
+                ready: 0,
+                ended: false,
+                cut: cut.clone(),
+            };
+            (u64::MAX, false, Some(cut), Box::new(lines))
+        } else {
+            let (limit, truncated) = end_of_last_line(&path)?;
+            let file =
+                File::open(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            (limit, truncated, None, Box::new(file.take(limit)))
+        };
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(CsvGuard::new(file.take(limit), u64::MAX));
+            .from_reader(CsvGuard::new(inner, u64::MAX));
         let header: Vec<String> = rdr
             .headers()
             .map_err(|e| format!("{}: malformed CSV header: {e}", path.display()))?
@@ -224,6 +308,7 @@ impl<T: Row> Source<T> {
             last: None,
             row: 1,
             truncated,
+            cut,
         };
         s.advance()?;
         Ok(s)
@@ -899,25 +984,19 @@ fn merge_as<F: Merged>(
 
     let mut files: Vec<ShardFiles<F>> = Vec::new();
     for (d, s) in dirs.iter().zip(shards) {
-        let mut names = vec!["errors.csv"];
-        if rows == Rows::All {
-            names.push("hands.csv");
-        }
-        for name in names {
-            if !d.join(name).exists() {
-                return Err(CliError::Input(format!("{}: no {name}", d.display())));
-            }
+        if !d.join("errors.csv").exists() {
+            return Err(CliError::Input(format!("{}: no errors.csv", d.display())));
         }
         files.push(ShardFiles {
             dir: d.clone(),
             shard: s,
             hands: if rows == Rows::All {
-                Some(Source::open(d.join("hands.csv"))?)
+                Some(Source::open(row_file(d, "hands.csv")?)?)
             } else {
                 None
             },
             matches: if manifest.mode == Mode::Matches && rows != Rows::None {
-                Some(Source::open(d.join("matches.csv"))?)
+                Some(Source::open(row_file(d, "matches.csv")?)?)
             } else {
                 None
             },
@@ -1026,6 +1105,21 @@ fn merge_as<F: Merged>(
         actions += an;
     }
     F::finish(&mut outputs).map_err(write_err)?;
+    for f in &files {
+        let sources = [
+            f.hands.as_ref().map(|h| (h.cut.as_ref(), &h.path)),
+            f.matches.as_ref().map(|m| (m.cut.as_ref(), &m.path)),
+        ];
+        for (cut, path) in sources.into_iter().flatten() {
+            if cut.is_some_and(|c| c.get()) {
+                eprintln!(
+                    "kanaszta: note: {} ends in a partial line or a cut gzip stream (an \
+                     interrupted run); what follows its last whole line is left out",
+                    path.display()
+                );
+            }
+        }
+    }
     if count {
         gaps.end_with(&manifest);
     } else {
@@ -1180,4 +1274,22 @@ fn read_accums<F: Merged>(
         hands,
         actions,
     })
+}
+
+/// The row file `name` of shard `dir`: `name` or `name.gz`.
+fn row_file(dir: &Path, name: &str) -> Result<PathBuf, CliError> {
+    let plain = dir.join(name);
+    let gz = dir.join(format!("{name}.gz"));
+    match (plain.exists(), gz.exists()) {
+        (true, false) => Ok(plain),
+        (false, true) => Ok(gz),
+        (true, true) => Err(CliError::Input(format!(
+            "{}: holds both {name} and {name}.gz: a run writes one of them; move the other away",
+            dir.display()
+        ))),
+        (false, false) => Err(CliError::Input(format!(
+            "{}: no {name} (nor {name}.gz)",
+            dir.display()
+        ))),
+    }
 }

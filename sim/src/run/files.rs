@@ -99,10 +99,10 @@ impl CsvFile {
         let file = File::create(path).map_err(|e| CliError::io("create", path.display(), e))?;
         let file = match compress {
             Compress::None => Dest::Plain(file),
-            // Level 6, gzip's own default: see results/perf-notes.md.
+            // Level 3: see results/perf-notes.md (size and speed by level).
             Compress::Gz => Dest::Gz(flate2::write::GzEncoder::new(
                 file,
-                flate2::Compression::default(),
+                flate2::Compression::new(3),
             )),
         };
         let mut f = CsvFile {
