@@ -605,6 +605,8 @@ trait Merged {
     fn absorb(into: &mut Self::Stats, from: &Self::Stats);
     /// The agents and settings of a series' statistics.
     fn label(s: &Self::Stats) -> (&[String; 2], &str);
+    /// Writes what is buffered.
+    fn flush(files: &mut Self::Files) -> std::io::Result<()>;
     /// Writes everything and ends the files.
     fn finish(files: &mut Self::Files) -> std::io::Result<()>;
     /// An error row as the user reads it first.
@@ -674,6 +676,9 @@ impl Merged for Decorated {
     }
     fn label(s: &SeriesStats) -> (&[String; 2], &str) {
         (&s.agents, &s.settings)
+    }
+    fn flush(files: &mut Outputs) -> std::io::Result<()> {
+        files.flush()
     }
     fn finish(files: &mut Outputs) -> std::io::Result<()> {
         files.finish()
@@ -747,6 +752,9 @@ impl Merged for Classic {
     }
     fn label(s: &ClassicStats) -> (&[String; 2], &str) {
         (&s.agents, &s.settings)
+    }
+    fn flush(files: &mut ClassicFiles) -> std::io::Result<()> {
+        files.flush()
     }
     fn finish(files: &mut ClassicFiles) -> std::io::Result<()> {
         files.finish()
@@ -854,6 +862,9 @@ fn merge(dirs: &[PathBuf], out: &Path, compress: Compress) -> Result<ExitCode, C
         ))),
     }
 }
+
+/// Games whose rows merge holds before it writes them.
+const MERGE_FLUSH: u64 = 256;
 
 /// Merges run directories of family `F` into `out`.
 fn merge_as<F: Merged>(
@@ -1026,6 +1037,7 @@ fn merge_as<F: Merged>(
     let mut outputs = F::create(out, &manifest, written)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
+    let mut taken = 0u64;
     let mut gaps = Gaps::new(&manifest);
     // Games left out because only some of their rows were written.
     let (mut partials, mut partial_shown) = (0u64, Vec::<String>::new());
@@ -1103,6 +1115,12 @@ fn merge_as<F: Merged>(
         .map_err(write_err)?;
         hands_n += hn;
         actions += an;
+        // The rows go to disk as they come, so memory stays flat however
+        // large the run.
+        taken += 1;
+        if taken.is_multiple_of(MERGE_FLUSH) {
+            F::flush(&mut outputs).map_err(write_err)?;
+        }
     }
     F::finish(&mut outputs).map_err(write_err)?;
     for f in &files {
