@@ -791,6 +791,14 @@ pub enum ParamValueError {
     },
     /// None of the names accepted, e.g. `random|greedy|rules`.
     OneOf(&'static str),
+    /// A model file refused (`value:model=FILE`, `ismcts:eval=FILE`).
+    Model(crate::value::ModelError),
+}
+
+impl From<crate::value::ModelError> for ParamValueError {
+    fn from(e: crate::value::ModelError) -> ParamValueError {
+        ParamValueError::Model(e)
+    }
 }
 
 impl fmt::Display for ParamValueError {
@@ -801,6 +809,7 @@ impl fmt::Display for ParamValueError {
                 write!(f, "expected a number from {lo} to {hi}")
             }
             ParamValueError::OneOf(accepts) => write!(f, "expected one of {accepts}"),
+            ParamValueError::Model(e) => write!(f, "{e}"),
         }
     }
 }

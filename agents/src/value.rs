@@ -71,49 +71,119 @@ pub struct ValueModel {
     pub training: serde_json::Value,
 }
 
-fn floats(v: &serde_json::Value, key: &str, len: usize) -> Result<Vec<f32>, String> {
+/// Why a model file is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The file cannot be read: the system's reason.
+    Read(String),
+    /// Not JSON: the parser's reason.
+    NotJson(String),
+    /// JSON, but its `format` is not a value model's.
+    NotModel,
+    /// A field missing or malformed: what was wrong with it.
+    Field(String),
+    /// A model of another family.
+    Family {
+        /// The model's family.
+        model: String,
+        /// The family of the game.
+        game: &'static str,
+    },
+    /// A model of another encoding.
+    Encoding {
+        /// The model's encoding version.
+        version: u32,
+        /// The model's encoding length.
+        len: usize,
+        /// This build's encoding length for the family.
+        want: usize,
+    },
+    /// An error of the file at `path`.
+    In {
+        /// The file.
+        path: String,
+        /// What was wrong with it.
+        source: Box<ModelError>,
+    },
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::Read(e) => f.write_str(e),
+            ModelError::NotJson(e) => write!(f, "not JSON: {e}"),
+            ModelError::NotModel => write!(
+                f,
+                "not a value model (its \"format\" is not \"{MODEL_FORMAT}\"; `kanaszta learn fit` writes them)"
+            ),
+            ModelError::Field(e) => f.write_str(e),
+            ModelError::Family { model, game } => write!(
+                f,
+                "a model of {model} canasta; this is {game} canasta (fit one on data of this family)"
+            ),
+            ModelError::Encoding { version, len, want } => write!(
+                f,
+                "a model of encoding version {version} ({len} entries); this build encodes version {ENCODING_VERSION} ({want} entries): fit it again"
+            ),
+            ModelError::In { path, source } => write!(f, "{path}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+fn floats(v: &serde_json::Value, key: &str, len: usize) -> Result<Vec<f32>, ModelError> {
     let a = v[key]
         .as_array()
-        .ok_or_else(|| format!("no array \"{key}\""))?;
+        .ok_or_else(|| ModelError::Field(format!("no array \"{key}\"")))?;
     if a.len() != len {
-        return Err(format!(
+        return Err(ModelError::Field(format!(
             "\"{key}\" holds {} numbers, {len} expected",
             a.len()
-        ));
+        )));
     }
     a.iter()
         .map(|x| {
             x.as_f64()
                 .map(|x| x as f32)
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("\"{key}\" holds something other than a finite number"))
+                .ok_or_else(|| {
+                    ModelError::Field(format!(
+                        "\"{key}\" holds something other than a finite number"
+                    ))
+                })
         })
         .collect()
 }
 
-fn float(v: &serde_json::Value, key: &str) -> Result<f32, String> {
+fn float(v: &serde_json::Value, key: &str) -> Result<f32, ModelError> {
     v[key]
         .as_f64()
         .map(|x| x as f32)
         .filter(|x| x.is_finite())
-        .ok_or_else(|| format!("no number \"{key}\""))
+        .ok_or_else(|| ModelError::Field(format!("no number \"{key}\"")))
 }
 
 impl ValueModel {
     /// The model of the JSON text of a model file.
-    pub fn from_json(text: &str) -> Result<ValueModel, String> {
+    pub fn from_json(text: &str) -> Result<ValueModel, ModelError> {
+        let field = |e: &str| ModelError::Field(e.to_string());
         let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+            serde_json::from_str(text).map_err(|e| ModelError::NotJson(e.to_string()))?;
         if v["format"] != MODEL_FORMAT {
-            return Err(format!(
-                "not a value model (its \"format\" is not \"{MODEL_FORMAT}\"; `kanaszta learn fit` writes them)"
-            ));
+            return Err(ModelError::NotModel);
         }
-        let family = v["family"].as_str().ok_or("no \"family\"")?.to_string();
+        let family = v["family"]
+            .as_str()
+            .ok_or_else(|| field("no \"family\""))?
+            .to_string();
         let encoding_version = v["encoding_version"]
             .as_u64()
-            .ok_or("no \"encoding_version\"")? as u32;
-        let obs_len = v["obs_len"].as_u64().ok_or("no \"obs_len\"")? as usize;
+            .ok_or_else(|| field("no \"encoding_version\""))? as u32;
+        let obs_len = v["obs_len"]
+            .as_u64()
+            .ok_or_else(|| field("no \"obs_len\""))? as usize;
         let net = match v["kind"].as_str() {
             Some("linear") => Net::Linear {
                 weights: floats(&v, "weights", obs_len)?,
@@ -123,7 +193,8 @@ impl ValueModel {
                 let hidden = v["hidden"]
                     .as_u64()
                     .filter(|h| (1..=4096).contains(h))
-                    .ok_or("no \"hidden\" (1..4096)")? as usize;
+                    .ok_or_else(|| field("no \"hidden\" (1..4096)"))?
+                    as usize;
                 Net::Mlp {
                     hidden,
                     w1: floats(&v, "w1", obs_len * hidden)?,
@@ -132,7 +203,7 @@ impl ValueModel {
                     b2: float(&v, "b2")?,
                 }
             }
-            _ => return Err("\"kind\" is neither \"linear\" nor \"mlp\"".into()),
+            _ => return Err(field("\"kind\" is neither \"linear\" nor \"mlp\"")),
         };
         Ok(ValueModel {
             family,
@@ -182,30 +253,33 @@ impl ValueModel {
 
     /// Reads a model file and checks it is of the family `G` and its
     /// encoding; the error names the file and what was wrong.
-    pub fn load<G: Encode>(path: &Path) -> Result<ValueModel, String> {
+    pub fn load<G: Encode>(path: &Path) -> Result<ValueModel, ModelError> {
         let p = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {p}: {e}"))?;
-        let m = ValueModel::from_json(&text).map_err(|e| format!("{p}: {e}"))?;
-        m.check::<G>().map_err(|e| format!("{p}: {e}"))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ModelError::Read(format!("cannot read {p}: {e}")))?;
+        let within = |e| ModelError::In {
+            path: p.to_string(),
+            source: Box::new(e),
+        };
+        let m = ValueModel::from_json(&text).map_err(within)?;
+        m.check::<G>().map_err(within)?;
         Ok(m)
     }
 
     /// Whether the model reads the encoding of `G`.
-    pub fn check<G: Encode>(&self) -> Result<(), String> {
+    pub fn check<G: Encode>(&self) -> Result<(), ModelError> {
         if self.family != G::FAMILY {
-            return Err(format!(
-                "a model of {} canasta; this is {} canasta (fit one on data of this family)",
-                self.family,
-                G::FAMILY
-            ));
+            return Err(ModelError::Family {
+                model: self.family.clone(),
+                game: G::FAMILY,
+            });
         }
         if self.encoding_version != ENCODING_VERSION || self.obs_len != G::OBS_LEN {
-            return Err(format!(
-                "a model of encoding version {} ({} entries); this build encodes version {ENCODING_VERSION} ({} entries): fit it again",
-                self.encoding_version,
-                self.obs_len,
-                G::OBS_LEN
-            ));
+            return Err(ModelError::Encoding {
+                version: self.encoding_version,
+                len: self.obs_len,
+                want: G::OBS_LEN,
+            });
         }
         Ok(())
     }
@@ -286,7 +360,7 @@ impl ParamText for ModelFile {
 }
 
 /// Reads the model file `text` names, for the family `G`.
-pub fn model_file<G: Encode>(text: &str) -> Result<ModelFile, String> {
+pub fn model_file<G: Encode>(text: &str) -> Result<ModelFile, ModelError> {
     if text.is_empty() {
         return Ok(ModelFile::default());
     }

@@ -76,3 +76,32 @@ def test_a_fresh_run_of_the_command_line_loads(tmp_path, rules):
     e = kanaszta.evaluate("greedy", opponent="random", hands=4, seed=2, rules=rules)
     row = next(x for x in r.summary if x["agent"] == "greedy")
     assert row["hand_wins"] == e["wins"]
+
+
+def test_a_compressed_run_reads_as_the_plain_one(tmp_path):
+    import gzip
+    import shutil
+
+    for f in FIXTURE.iterdir():
+        if f.name in ("hands.csv", "matches.csv"):
+            with open(f, "rb") as src, gzip.open(tmp_path / (f.name + ".gz"), "wb") as dst:
+                shutil.copyfileobj(src, dst)
+        else:
+            shutil.copy(f, tmp_path / f.name)
+    assert not (tmp_path / "hands.csv").exists()
+    plain, packed = runs.read(FIXTURE), runs.read(tmp_path)
+    assert packed.hands == plain.hands and packed.matches == plain.matches
+    assert packed.summary == plain.summary
+
+
+def test_a_run_without_rows_reads_its_summary(tmp_path):
+    import shutil
+
+    for f in FIXTURE.iterdir():
+        if f.name not in ("hands.csv", "matches.csv"):
+            shutil.copy(f, tmp_path / f.name)
+    with pytest.raises(FileNotFoundError, match="hands.csv"):
+        runs.read(tmp_path)
+    (tmp_path / "accum.json").write_text('{"rows": "none"}')
+    r = runs.read(tmp_path)
+    assert r.hands is None and r.matches is None and len(r.summary) == 2

@@ -27,13 +27,45 @@ pub fn size(n: u64) -> String {
     }
 }
 
-/// Opens `path` for reading, standard input for `-`.
+/// Opens `path` for reading, standard input for `-`; gzip (a run's
+/// `hands.csv.gz`, known by its first bytes) is read decompressed, as a
+/// stream.
 pub fn open(path: &str, what: &'static str) -> Result<Box<dyn Read>, CliError> {
     if path == "-" {
-        Ok(Box::new(io::stdin()))
+        maybe_gzip(io::stdin()).map_err(|e| CliError::io(what, name(path), e))
     } else {
         let f = std::fs::File::open(path).map_err(|e| CliError::io(what, path, e))?;
-        Ok(Box::new(f))
+        maybe_gzip(f).map_err(|e| CliError::io(what, path, e))
+    }
+}
+
+/// `inner` as it is, or decompressed when it starts as gzip does.
+pub fn maybe_gzip<R: Read + 'static>(inner: R) -> io::Result<Box<dyn Read>> {
+    let mut r = io::BufReader::with_capacity(1 << 16, inner);
+    let head = io::BufRead::fill_buf(&mut r)?;
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Ok(Box::new(Gunzip(flate2::bufread::MultiGzDecoder::new(r))))
+    } else {
+        Ok(Box::new(r))
+    }
+}
+
+/// A gzip stream read decompressed; an error says the stream is cut short
+/// or damaged (the caller names the file).
+struct Gunzip<R>(R);
+
+impl<R: Read> Read for Gunzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "the gzip stream is cut short or damaged ({e}): expected a whole gzip \
+                     file (a run stopped by a kill leaves its last block unwritten; \
+                     `kanaszta merge` keeps the whole lines before it)"
+                ),
+            )
+        })
     }
 }
 

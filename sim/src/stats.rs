@@ -24,19 +24,41 @@ pub fn wilson(successes: f64, n: f64) -> Option<(f64, f64, f64)> {
 }
 
 /// A running mean with its 95% interval (normal approximation).
-#[derive(Clone, Copy, Debug, Default)]
+///
+/// The sums are kept exactly, in units of 2^-56 (an observation of at
+/// least 1/8 in size converts without loss), so they do not depend on the
+/// order of the observations: the statistics of a run's shards, added up
+/// ([`Mean::absorb`]), are those of the single run. Where every partial
+/// sum is a whole number below 2^53 (every mean of decorated canasta) the
+/// result is the plain floating sum's.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Mean {
     n: u64,
-    sum: f64,
-    sumsq: f64,
+    /// The sum of the observations, in units of [`Mean::UNIT`].
+    sum: i128,
+    /// The sum of their squares, in units of [`Mean::UNIT`].
+    sumsq: i128,
 }
 
 impl Mean {
+    /// Units of the sums in one: 2^56.
+    const UNIT: f64 = (1u64 << 56) as f64;
+
+    /// `x` in units of [`Mean::UNIT`] (exact from 1/8 up).
+    fn fixed(x: f64) -> i128 {
+        (x * Self::UNIT).round() as i128
+    }
+
+    /// A sum in units, as a number (rounded once, to nearest).
+    fn float(v: i128) -> f64 {
+        v as f64 / Self::UNIT
+    }
+
     /// Adds one observation.
     pub fn add(&mut self, x: f64) {
         self.n += 1;
-        self.sum += x;
-        self.sumsq += x * x;
+        self.sum = self.sum.saturating_add(Self::fixed(x));
+        self.sumsq = self.sumsq.saturating_add(Self::fixed(x * x));
     }
 
     /// Observations.
@@ -44,9 +66,17 @@ impl Mean {
         self.n
     }
 
+    /// Takes in the observations of `other` (another shard's): exactly, so
+    /// the order in which shards are taken in does not matter.
+    pub fn absorb(&mut self, other: &Mean) {
+        self.n += other.n;
+        self.sum = self.sum.saturating_add(other.sum);
+        self.sumsq = self.sumsq.saturating_add(other.sumsq);
+    }
+
     /// The mean (`None` with no observations).
     pub fn mean(&self) -> Option<f64> {
-        (self.n > 0).then(|| self.sum / self.n as f64)
+        (self.n > 0).then(|| Self::float(self.sum) / self.n as f64)
     }
 
     /// `(mean, lo, hi)`; with one observation the bounds are NaN (unknown).
@@ -56,20 +86,29 @@ impl Mean {
             return Some((m, f64::NAN, f64::NAN));
         }
         let n = self.n as f64;
-        let var = ((self.sumsq - self.sum * self.sum / n) / (n - 1.0)).max(0.0);
+        let (sum, sumsq) = (Self::float(self.sum), Self::float(self.sumsq));
+        let var = ((sumsq - sum * sum / n) / (n - 1.0)).max(0.0);
         let half = Z95 * (var / n).sqrt();
         Some((m, m - half, m + half))
     }
 }
 
 /// A distribution of whole numbers kept as counts, for medians.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     counts: std::collections::BTreeMap<u32, u64>,
     n: u64,
 }
 
 impl Counts {
+    /// Takes in the observations of `other`.
+    pub fn absorb(&mut self, other: &Counts) {
+        for (&x, &c) in &other.counts {
+            *self.counts.entry(x).or_insert(0) += c;
+        }
+        self.n += other.n;
+    }
+
     /// Adds one observation.
     pub fn add(&mut self, x: u32) {
         *self.counts.entry(x).or_insert(0) += 1;
@@ -103,7 +142,7 @@ impl Counts {
 /// One agent's results against the other in a series, the core of both
 /// families' summaries: hands and matches won (ties and draws half) with
 /// their Wilson intervals, and the mean raw hand score.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     /// Hands played.
     pub hands: u64,
@@ -140,6 +179,17 @@ impl Record {
         "mean_raw_lo",
         "mean_raw_hi",
     ];
+
+    /// Takes in the record of `other` (another shard's).
+    pub fn absorb(&mut self, o: &Record) {
+        self.hands += o.hands;
+        self.wins += o.wins;
+        self.ties += o.ties;
+        self.raw.absorb(&o.raw);
+        self.matches += o.matches;
+        self.match_wins += o.match_wins;
+        self.match_draws += o.match_draws;
+    }
 
     /// `(wins + ties/2, hands)`, or of matches in matches mode.
     pub fn score(&self, matches_mode: bool) -> (f64, f64) {
@@ -191,7 +241,7 @@ impl Record {
 /// The paired difference of a series, agent A minus agent B: the
 /// differences of a deal's games (in game order, each deal's together)
 /// averaged into one per deal, so the luck of the cards cancels.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct PairedDiff {
     deals: Mean,
     /// The deal in progress: (deal, sum of its games' differences, games).
@@ -225,6 +275,15 @@ impl PairedDiff {
         }
     }
 
+    /// Takes in the deals of `other` (another shard's, whose deals are not
+    /// this one's); both are closed first.
+    pub fn absorb(&mut self, other: &PairedDiff) {
+        self.finish();
+        let mut o = other.clone();
+        o.finish();
+        self.deals.absorb(&o.deals);
+    }
+
     /// Deals closed.
     pub fn n(&self) -> u64 {
         self.deals.n()
@@ -249,7 +308,7 @@ impl PairedDiff {
 }
 
 /// What one agent did in one series.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Side {
     record: Record,
     taxed: Mean,
@@ -273,7 +332,7 @@ pub struct Side {
 }
 
 /// Statistics of one series (one matchup under one rule setting).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SeriesStats {
     /// Canonical specs of agent A and agent B.
     pub agents: [String; 2],
@@ -305,7 +364,56 @@ pub fn side_of(seat: u8, swapped: bool) -> usize {
     (seat as usize & 1) ^ swapped as usize
 }
 
+impl Side {
+    fn absorb(&mut self, o: &Side) {
+        self.record.absorb(&o.record);
+        self.taxed.absorb(&o.taxed);
+        self.opened += o.opened;
+        self.opened_turn.absorb(&o.opened_turn);
+        self.canasta += o.canasta;
+        self.canasta_turn.absorb(&o.canasta_turn);
+        for (a, b) in self.went_out.iter_mut().zip(o.went_out) {
+            *a += b;
+        }
+        self.canastas += o.canastas;
+        self.red_threes += o.red_threes;
+        self.twins += o.twins;
+        self.heart_aces += o.heart_aces;
+        self.pile_pickups += o.pile_pickups;
+        self.free_pickups += o.free_pickups;
+        self.cards_picked += o.cards_picked;
+        self.frozen_turns += o.frozen_turns;
+        self.tax_paid.absorb(&o.tax_paid);
+        self.comebacks += o.comebacks;
+        self.trailed += o.trailed;
+    }
+}
+
 impl SeriesStats {
+    /// Takes in the statistics of the same series from another shard of
+    /// the run: the result is the statistics of both shards' games.
+    pub fn absorb(&mut self, o: &SeriesStats) {
+        for (a, b) in self.sides.iter_mut().zip(&o.sides) {
+            a.absorb(b);
+        }
+        self.games += o.games;
+        self.errors += o.errors;
+        self.hands += o.hands;
+        self.turns.absorb(&o.turns);
+        self.turns_counts.absorb(&o.turns_counts);
+        self.turns_out.absorb(&o.turns_out);
+        self.turns_out_counts.absorb(&o.turns_out_counts);
+        self.ended_out += o.ended_out;
+        self.exhausted += o.exhausted;
+        self.stalled += o.stalled;
+        self.deadlocked += o.deadlocked;
+        self.starter_wins += o.starter_wins;
+        self.starter_ties += o.starter_ties;
+        self.match_hands.absorb(&o.match_hands);
+        self.lead_changes.absorb(&o.lead_changes);
+        self.diff.absorb(&o.diff);
+    }
+
     /// Empty statistics for agents A and B.
     pub fn new(a: String, b: String, settings: String, matches_mode: bool) -> SeriesStats {
         SeriesStats {
@@ -1146,6 +1254,51 @@ mod tests {
         // sd = 1.291, se = 0.6455
         assert!((hi - mean - Z95 * 0.645_497).abs() < 1e-5);
         assert!((mean - lo - (hi - mean)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_mean_of_shards_is_the_mean_of_the_whole_in_any_order() {
+        // Thirds and sevenths: a plain floating sum depends on the order.
+        let xs: Vec<f64> = (0..200)
+            .map(|i| (i as f64 * 7.0 - 300.0) / 3.0 / 7.0)
+            .collect();
+        let mut whole = Mean::default();
+        xs.iter().for_each(|&x| whole.add(x));
+        let (mut even, mut odd) = (Mean::default(), Mean::default());
+        for (i, &x) in xs.iter().enumerate() {
+            if i % 2 == 0 {
+                even.add(x)
+            } else {
+                odd.add(x)
+            }
+        }
+        let mut merged = odd;
+        merged.absorb(&even);
+        assert_eq!(merged.n(), 200);
+        assert_eq!(merged.interval(), whole.interval());
+        let back: Mean = serde_json::from_str(&serde_json::to_string(&merged).unwrap()).unwrap();
+        assert_eq!(
+            back.interval(),
+            whole.interval(),
+            "accum.json keeps the sums"
+        );
+    }
+
+    #[test]
+    fn a_mean_of_whole_numbers_is_the_plain_floating_mean() {
+        let xs = [1310.0, -455.0, 95.0, 2240.0, -15.0, 0.5, -0.25];
+        let mut m = Mean::default();
+        let (mut sum, mut sumsq) = (0.0f64, 0.0f64);
+        for x in xs {
+            m.add(x);
+            sum += x;
+            sumsq += x * x;
+        }
+        let n = xs.len() as f64;
+        let var = (sumsq - sum * sum / n) / (n - 1.0);
+        let half = Z95 * (var / n).sqrt();
+        let mean = sum / n;
+        assert_eq!(m.interval(), Some((mean, mean - half, mean + half)));
     }
 
     #[test]

@@ -5,7 +5,10 @@
 columns are those of sim/CSV.md: `run.json` (the run's parameters),
 `hands.csv` (a row per seat of a hand), `summary.csv` (a row per agent of
 a series), and where the run wrote them `matches.csv` (with `--matches`),
-`errors.csv`, `sweep.csv`, `tournament.csv` and `ratings.csv`.
+`errors.csv`, `sweep.csv`, `tournament.csv` and `ratings.csv`. Row files
+written compressed (`--compress gz`: `hands.csv.gz`, `matches.csv.gz`) are
+read as the plain ones, streaming; a run that left its rows out (`--rows
+matches` or `none`, with `accum.json`) has `hands` (and `matches`) `None`.
 
 Cells are typed as sim/CSV.md writes them: `true` / `false` are booleans,
 an empty cell (an absent value: no opening meld, an interval of fewer than
@@ -16,6 +19,7 @@ numbers are ints and the rest floats or text.
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import os
 from dataclasses import dataclass, field
@@ -49,12 +53,24 @@ def _check(dir: str) -> str:
     if not os.path.isdir(path):
         raise FileNotFoundError(f"no run directory {path!r}: give the --out DIR of a kanaszta run")
     for need in ("run.json", "hands.csv", "summary.csv"):
-        if not os.path.isfile(os.path.join(path, need)):
+        if _file(path, need) is None and not (
+            need == "hands.csv" and os.path.isfile(os.path.join(path, "accum.json"))
+        ):
             raise FileNotFoundError(
                 f"{path!r} is not a complete run directory: it has no {need} "
-                "(a run writes run.json, hands.csv, summary.csv and errors.csv)"
+                "(a run writes run.json, hands.csv, summary.csv and errors.csv; "
+                "hands.csv may be hands.csv.gz, or left out with accum.json)"
             )
     return path
+
+
+def _file(path: str, name: str) -> Optional[str]:
+    """`name` in `path`, or `name.gz` (written with --compress gz), or None."""
+    for candidate in (name, name + ".gz"):
+        file = os.path.join(path, candidate)
+        if os.path.isfile(file):
+            return file
+    return None
 
 
 def _run_json(path: str) -> dict:
@@ -84,9 +100,10 @@ def read(dir: str) -> Run:
     path = _check(dir)
     tables: dict[str, Optional[list]] = {}
     for name in FILES:
-        file = os.path.join(path, f"{name}.csv")
-        if os.path.isfile(file):
-            with open(file, newline="", encoding="utf-8") as f:
+        file = _file(path, f"{name}.csv")
+        if file is not None:
+            opener = gzip.open if file.endswith(".gz") else open
+            with opener(file, "rt", newline="", encoding="utf-8") as f:
                 tables[name] = [{k: _cell(v) for k, v in row.items()} for row in csv.DictReader(f)]
         else:
             tables[name] = None
@@ -106,8 +123,9 @@ def load(dir: str) -> Run:
     path = _check(dir)
     tables: dict[str, Any] = {}
     for name in FILES:
-        file = os.path.join(path, f"{name}.csv")
-        if os.path.isfile(file):
+        file = _file(path, f"{name}.csv")
+        if file is not None:
+            # pandas reads .gz itself (by the file's name), streaming.
             df = pd.read_csv(file, keep_default_na=False, na_values=[""], dtype=str)
             tables[name] = df.apply(_column) if len(df.columns) else df
         else:

@@ -592,10 +592,11 @@ impl<'a> ClassicSink<'a> {
         stats: &'a mut [ClassicStats],
         dir: &Path,
         mode: Mode,
+        written: crate::run::Written,
     ) -> Result<ClassicSink<'a>, CliError> {
         Ok(ClassicSink {
             stats,
-            files: Some(run::ClassicFiles::open(dir, mode)?),
+            files: Some(run::ClassicFiles::open_as(dir, mode, written)?),
         })
     }
 }
@@ -617,6 +618,13 @@ impl Sink<ClassicGame> for ClassicSink<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         match &mut self.files {
             Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        match &mut self.files {
+            Some(f) => f.finish(),
             None => Ok(()),
         }
     }

@@ -240,7 +240,7 @@ pub fn run(run: ClassicRun, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCo
     run::prepare_run_dir(dir)?;
     m.write(dir)?;
     let mut stats = run.new_stats();
-    let mut sink = ClassicSink::files(&mut stats, dir, m.mode)?;
+    let mut sink = ClassicSink::files(&mut stats, dir, m.mode, args.written())?;
     let mut test = sprt;
     let res = match &mut test {
         None => run.execute(args.threads, &mut sink, args.quiet)?,
@@ -276,6 +276,9 @@ pub fn run(run: ClassicRun, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitCo
         }
         None if res.stopped.is_some() => manifest.write(dir)?,
         None => {}
+    }
+    if args.rows != run::Rows::All {
+        run::Accum::of(args.rows, &res, stats).write(dir)?;
     }
     crate::report::finish(&text, &res, dir)
 }

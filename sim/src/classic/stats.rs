@@ -11,7 +11,7 @@ use crate::stats::{fmt_opt, legend, num3, pct3, Mean, PairedDiff, Record};
 use std::fmt::Write as _;
 
 /// What one agent did.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Agent {
     /// Hands and matches won, mean side score.
     record: Record,
@@ -24,7 +24,7 @@ struct Agent {
 /// C-18: what failed "yes" answers cost an agent's sides (every seat row
 /// of a side carries its side's points, so a mean over rows is a mean
 /// over side-hands).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct FailedYes {
     /// Rows (seat-hands) counted.
     rows: u64,
@@ -35,6 +35,12 @@ struct FailedYes {
 }
 
 impl FailedYes {
+    fn absorb(&mut self, o: &FailedYes) {
+        self.rows += o.rows;
+        self.charged += o.charged;
+        self.points += o.points;
+    }
+
     fn add(&mut self, r: &ClassicHandRow) {
         self.rows += 1;
         self.charged += u64::from(r.failed_yes_points < 0);
@@ -53,7 +59,7 @@ impl FailedYes {
 }
 
 /// Turn beginnings summed over seats and hands.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Pile {
     /// Seat-hands counted.
     seat_hands: u64,
@@ -65,6 +71,17 @@ struct Pile {
 }
 
 impl Pile {
+    fn absorb(&mut self, o: &Pile) {
+        self.seat_hands += o.seat_hands;
+        self.draws += o.draws;
+        self.turned += o.turned;
+        self.blocked += o.blocked;
+        for (a, b) in self.kinds.iter_mut().zip(o.kinds) {
+            *a += b;
+        }
+        self.cards += o.cards;
+    }
+
     fn add(&mut self, r: &ClassicHandRow) {
         self.seat_hands += 1;
         self.draws += r.draws as u64;
@@ -130,7 +147,7 @@ impl Pile {
 }
 
 /// One seat player of a side (a side of mixed players has several).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct SeatAgent {
     side: usize,
     name: String,
@@ -140,7 +157,7 @@ struct SeatAgent {
 }
 
 /// Statistics of a classic series.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct ClassicStats {
     /// Specs of agent A and agent B.
     pub agents: [String; 2],
@@ -197,6 +214,44 @@ impl ClassicStats {
             diff: PairedDiff::default(),
             paired,
             seat_agents: Vec::new(),
+        }
+    }
+
+    /// Takes in the statistics of the same series from another shard of
+    /// the run: the result is the statistics of both shards' games (seat
+    /// players this one has not met come after its own).
+    pub fn absorb(&mut self, o: &ClassicStats) {
+        for (a, b) in self.agent.iter_mut().zip(&o.agent) {
+            a.record.absorb(&b.record);
+            a.went_out += b.went_out;
+            a.concealed += b.concealed;
+            a.pile.absorb(&b.pile);
+            a.failed_yes.absorb(&b.failed_yes);
+        }
+        self.games += o.games;
+        self.errors += o.errors;
+        self.hands += o.hands;
+        self.went_out += o.went_out;
+        self.stock_out += o.stock_out;
+        self.stalled += o.stalled;
+        self.turns.absorb(&o.turns);
+        self.matches += o.matches;
+        self.capped += o.capped;
+        self.match_hands.absorb(&o.match_hands);
+        self.diff.absorb(&o.diff);
+        for b in &o.seat_agents {
+            match self
+                .seat_agents
+                .iter_mut()
+                .find(|a| a.side == b.side && a.name == b.name)
+            {
+                Some(a) => {
+                    a.went_out += b.went_out;
+                    a.in_hand.absorb(&b.in_hand);
+                    a.pile.absorb(&b.pile);
+                }
+                None => self.seat_agents.push(b.clone()),
+            }
         }
     }
 

@@ -10,8 +10,8 @@ use crate::input::CsvGuard;
 use crate::report::report;
 use crate::rows::{CellError, ErrorRow, HandRow, Keyed, MatchRow};
 use crate::run::{
-    family_name, family_of_run, games_in_shard, read_manifest, run_family, Manifest, Mode, Outputs,
-    Plan, Shard, StoredRules,
+    family_name, family_of_run, games_in_shard, read_manifest, run_family, Accum, Compress,
+    Manifest, Mode, Outputs, Plan, Rows, Shard, StoredRules, Written,
 };
 use crate::stats::SeriesStats;
 use clap::Args;
@@ -31,11 +31,15 @@ pub struct MergeArgs {
     /// are replaced, with a note; DIR/.lock keeps out other runs meanwhile).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Compress the merged row files: gz writes hands.csv.gz and
+    /// matches.csv.gz (the shards may be plain or compressed alike).
+    #[arg(long, value_enum, default_value_t = Compress::None, value_name = "HOW")]
+    compress: Compress,
 }
 
 /// Runs `kanaszta merge`.
 pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
-    merge(&a.dirs, &a.out)
+    merge(&a.dirs, &a.out, a.compress)
 }
 
 /// What two manifests disagree on, besides the shard (and whether they
@@ -94,7 +98,7 @@ struct Source<T> {
     path: PathBuf,
     /// The rows, read through the guard of an overlong record, up to the
     /// end of the last whole line.
-    rdr: csv::Reader<CsvGuard<std::io::Take<File>>>,
+    rdr: csv::Reader<CsvGuard<Box<dyn Read>>>,
     /// Byte offset past the last newline: a partial last line (a run killed
     /// mid-write) is left out.
     limit: u64,
@@ -102,6 +106,71 @@ struct Source<T> {
     last: Option<(u32, u64)>,
     row: u64,
     truncated: bool,
+    /// A compressed file's partial last line, known once it is read.
+    cut: Option<std::rc::Rc<std::cell::Cell<bool>>>,
+}
+
+/// A compressed row file read up to its last whole line: a run killed
+/// mid-write leaves a gzip stream without its last block and trailer, and
+/// what was decompressed before that ends in a partial line.
+struct WholeLines<R> {
+    inner: R,
+    /// Bytes read but not yet passed on: after the last newline seen.
+    held: Vec<u8>,
+    /// Passed on from `held[..ready]`.
+    ready: usize,
+    ended: bool,
+    /// Whether a partial last line (or a cut stream) was left out.
+    cut: std::rc::Rc<std::cell::Cell<bool>>,
+}
+
+impl<R: Read> Read for WholeLines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            if self.ready > 0 {
+                let n = self.ready.min(buf.len());
+                buf[..n].copy_from_slice(&self.held[..n]);
+                self.held.drain(..n);
+                self.ready -= n;
+                return Ok(n);
+            }
+            if self.ended {
+                return Ok(0);
+            }
+            let mut chunk = [0u8; 1 << 14];
+            let n = match self.inner.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // A cut stream: what came before its last whole line stands.
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    self.cut.set(true);
+                    0
+                }
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                self.ended = true;
+                if !self.held.is_empty() {
+                    self.cut.set(true);
+                    self.held.clear();
+                }
+                continue;
+            }
+            let from = self.held.len();
+            self.held.extend_from_slice(&chunk[..n]);
+            if let Some(i) = self.held[from..].iter().rposition(|&b| b == b'\n') {
+                self.ready = from + i + 1;
+            } else if self.held.len() as u64 > crate::input::RECORD_LIMIT {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "a line longer than {}: expected the rows of a run",
+                        crate::input::size(crate::input::RECORD_LIMIT)
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// Why a shard's file is refused: the file, and what was wrong.
@@ -359,14 +428,36 @@ impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
     fn open(path: PathBuf) -> Result<Source<T>, MergeError> {
-        let (limit, truncated) = end_of_last_line(&path)?;
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(source) => return Err(MergeError::Read { path, source }),
+        let compressed = path.extension().is_some_and(|e| e == "gz");
+        let (limit, truncated, cut, inner): (u64, bool, _, Box<dyn Read>) = if compressed {
+            let file = match File::open(&path) {
+                Ok(f) => f,
+                Err(source) => return Err(MergeError::Read { path, source }),
+            };
+            let cut = std::rc::Rc::new(std::cell::Cell::new(false));
+            let gz = match crate::input::maybe_gzip(file) {
+                Ok(r) => r,
+                Err(source) => return Err(MergeError::Read { path, source }),
+            };
+            let lines = WholeLines {
+                inner: gz,
+                held: Vec::new(),
+                ready: 0,
+                ended: false,
+                cut: cut.clone(),
+            };
+            (u64::MAX, false, Some(cut), Box::new(lines))
+        } else {
+            let (limit, truncated) = end_of_last_line(&path)?;
+            let file = match File::open(&path) {
+                Ok(f) => f,
+                Err(source) => return Err(MergeError::Read { path, source }),
+            };
+            (limit, truncated, None, Box::new(file.take(limit)))
         };
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
-            .from_reader(CsvGuard::new(file.take(limit), u64::MAX));
+            .from_reader(CsvGuard::new(inner, u64::MAX));
         let header: Vec<String> = match rdr.headers() {
             Ok(h) => h.iter().map(str::to_string).collect(),
             Err(source) => return Err(MergeError::Header { path, source }),
@@ -399,6 +490,7 @@ impl<T: Row> Source<T> {
             last: None,
             row: 1,
             truncated,
+            cut,
         };
         s.advance()?;
         Ok(s)
@@ -455,11 +547,11 @@ impl<T: Row> Source<T> {
     }
 }
 
-/// One shard directory's three files.
+/// One shard directory's three files (hands.csv only where written).
 struct ShardFiles<F: Merged> {
     dir: PathBuf,
     shard: Shard,
-    hands: Source<F::Hand>,
+    hands: Option<Source<F::Hand>>,
     matches: Option<Source<F::Match>>,
     errors: Source<F::Error>,
 }
@@ -467,7 +559,7 @@ struct ShardFiles<F: Merged> {
 impl<F: Merged> ShardFiles<F> {
     fn key(&self) -> Option<(u32, u64)> {
         [
-            self.hands.key(),
+            self.hands.as_ref().and_then(Source::key),
             self.matches.as_ref().and_then(Source::key),
             self.errors.key(),
         ]
@@ -586,6 +678,11 @@ impl Gaps {
 
     /// The gaps by their first and last game.
     fn describe<R: StoredRules>(&self, plan: &Manifest<R>) -> String {
+        if self.shown.is_empty() {
+            return "which ones is not known: the shards kept no hands.csv, only the count \
+                    in accum.json"
+                .into();
+        }
         let mut parts: Vec<String> = self
             .shown
             .iter()
@@ -666,7 +763,7 @@ trait Merged {
     /// An errors.csv row.
     type Error: Row;
     /// The statistics of a series.
-    type Stats;
+    type Stats: Clone + serde::Serialize + serde::de::DeserializeOwned;
     /// The files written.
     type Files;
     /// Checks the manifest as a run would (agents, rules); empty
@@ -674,18 +771,30 @@ trait Merged {
     fn stats(m: &Manifest<Self::Rules>) -> Result<Vec<Self::Stats>, CliError>;
     /// The values of the rule columns of a series.
     fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]>;
-    /// Creates the files in `dir` (run.json written).
-    fn create(dir: &Path, m: &Manifest<Self::Rules>) -> Result<Self::Files, CliError>;
-    /// Takes in the rows of game `k`; its hands and actions.
+    /// Creates the files `written` asks for in `dir` (run.json written).
+    fn create(
+        dir: &Path,
+        m: &Manifest<Self::Rules>,
+        written: Written,
+    ) -> Result<Self::Files, CliError>;
+    /// Takes in the rows of game `k` (into the statistics too, when
+    /// `count`); its hands and actions.
     fn game(
         files: &mut Self::Files,
         stats: &mut [Self::Stats],
         m: &Manifest<Self::Rules>,
         k: (u32, u64),
         rows: GameRows<'_, Self>,
+        count: bool,
     ) -> std::io::Result<(u64, u64)>;
+    /// Takes another shard's statistics of a series into `into`.
+    fn absorb(into: &mut Self::Stats, from: &Self::Stats);
+    /// The agents and settings of a series' statistics.
+    fn label(s: &Self::Stats) -> (&[String; 2], &str);
     /// Writes what is buffered.
     fn flush(files: &mut Self::Files) -> std::io::Result<()>;
+    /// Writes everything and ends the files.
+    fn finish(files: &mut Self::Files) -> std::io::Result<()>;
     /// An error row as the user reads it first.
     fn error_text(e: &Self::Error) -> String;
     /// The seats of a game of series `s`: the hand rows of one hand, and
@@ -724,8 +833,8 @@ impl Merged for Decorated {
     fn rule_values(r: &Self::Rules) -> std::sync::Arc<[String]> {
         crate::rows::rule_values(r)
     }
-    fn create(dir: &Path, m: &Manifest) -> Result<Outputs, CliError> {
-        Outputs::create(dir, m, m.mode)
+    fn create(dir: &Path, m: &Manifest, written: Written) -> Result<Outputs, CliError> {
+        Outputs::create_as(dir, m, m.mode, written)
     }
     fn game(
         files: &mut Outputs,
@@ -733,9 +842,11 @@ impl Merged for Decorated {
         _: &Manifest,
         k: (u32, u64),
         (h, m, e): (&[HandRow], &[MatchRow], Option<&ErrorRow>),
+        count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let st = &mut stats[k.0 as usize];
-        if e.is_some() {
+        if !count {
+        } else if e.is_some() {
             st.add_error();
         } else {
             st.add_game(h, m);
@@ -746,8 +857,17 @@ impl Merged for Decorated {
             h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
         ))
     }
+    fn absorb(into: &mut SeriesStats, from: &SeriesStats) {
+        into.absorb(from);
+    }
+    fn label(s: &SeriesStats) -> (&[String; 2], &str) {
+        (&s.agents, &s.settings)
+    }
     fn flush(files: &mut Outputs) -> std::io::Result<()> {
         files.flush()
+    }
+    fn finish(files: &mut Outputs) -> std::io::Result<()> {
+        files.finish()
     }
     fn error_text(e: &ErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
@@ -782,10 +902,10 @@ impl Merged for Classic {
     fn rule_values(r: &StoredClassicRules) -> std::sync::Arc<[String]> {
         crate::classic::classic_rule_values(&r.0)
     }
-    fn create(dir: &Path, m: &ClassicManifest) -> Result<ClassicFiles, CliError> {
+    fn create(dir: &Path, m: &ClassicManifest, written: Written) -> Result<ClassicFiles, CliError> {
         crate::run::prepare_run_dir(dir)?;
         m.write(dir)?;
-        ClassicFiles::open(dir, m.mode)
+        ClassicFiles::open_as(dir, m.mode, written)
     }
     fn game(
         files: &mut ClassicFiles,
@@ -797,10 +917,12 @@ impl Merged for Classic {
             &[ClassicMatchRow],
             Option<&ClassicErrorRow>,
         ),
+        count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let players = manifest.series[series as usize].rules.0.players.max(1) as usize;
         let st = &mut stats[series as usize];
-        if e.is_some() {
+        if !count {
+        } else if e.is_some() {
             st.add_error();
         } else {
             st.add_game(manifest.deal(g), h, m);
@@ -811,8 +933,17 @@ impl Merged for Classic {
             h.iter().step_by(players).map(|r| r.actions).sum::<u64>(),
         ))
     }
+    fn absorb(into: &mut ClassicStats, from: &ClassicStats) {
+        into.absorb(from);
+    }
+    fn label(s: &ClassicStats) -> (&[String; 2], &str) {
+        (&s.agents, &s.settings)
+    }
     fn flush(files: &mut ClassicFiles) -> std::io::Result<()> {
         files.flush()
+    }
+    fn finish(files: &mut ClassicFiles) -> std::io::Result<()> {
+        files.finish()
     }
     fn error_text(e: &ClassicErrorRow) -> String {
         format!("series {} game {}: {}", e.series, e.game, e.message)
@@ -891,7 +1022,7 @@ fn partial<F: Merged>(
 
 /// Merges run directories into `out`: runs of one family, decorated or
 /// classic canasta.
-fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+fn merge(dirs: &[PathBuf], out: &Path, compress: Compress) -> Result<ExitCode, CliError> {
     let families: Vec<Option<String>> = dirs
         .iter()
         .map(|d| run_family(d))
@@ -907,8 +1038,8 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
         )));
     }
     match family_of_run(families[0].as_deref()) {
-        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out),
-        Some(Family::Classic) => merge_as::<Classic>(dirs, out),
+        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out, compress),
+        Some(Family::Classic) => merge_as::<Classic>(dirs, out, compress),
         None => Err(CliError::Input(format!(
             "{}: run.json says \"family\": \"{}\": expected classic, or no family \
              (decorated canasta)",
@@ -918,8 +1049,15 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
     }
 }
 
+/// Games whose rows merge holds before it writes them.
+const MERGE_FLUSH: u64 = 256;
+
 /// Merges run directories of family `F` into `out`.
-fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliError> {
+fn merge_as<F: Merged>(
+    dirs: &[PathBuf],
+    out: &Path,
+    compress: Compress,
+) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest<F::Rules>> = dirs
         .iter()
         .map(|d| read_manifest(d))
@@ -1028,19 +1166,34 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         .map(|s| F::rule_values(&s.rules))
         .collect();
 
+    // Shards run with --rows matches or none carry their statistics in
+    // accum.json; their merge adds them up, and merges the rows they have.
+    let accums = read_accums::<F>(dirs, &manifest)?;
+    let rows = accums.rows;
+    if let Some(shard_stats) = &accums.stats {
+        for shard in shard_stats {
+            for (into, from) in stats.iter_mut().zip(shard) {
+                F::absorb(into, from);
+            }
+        }
+    }
+    let count = accums.stats.is_none();
+
     let mut files: Vec<ShardFiles<F>> = Vec::new();
     for (d, s) in dirs.iter().zip(shards) {
-        for name in ["hands.csv", "errors.csv"] {
-            if !d.join(name).exists() {
-                return Err(CliError::Input(format!("{}: no {name}", d.display())));
-            }
+        if !d.join("errors.csv").exists() {
+            return Err(CliError::Input(format!("{}: no errors.csv", d.display())));
         }
         files.push(ShardFiles {
             dir: d.clone(),
             shard: s,
-            hands: Source::open(d.join("hands.csv"))?,
-            matches: if manifest.mode == Mode::Matches {
-                Some(Source::open(d.join("matches.csv"))?)
+            hands: if rows == Rows::All {
+                Some(Source::open(row_file(d, "hands.csv")?)?)
+            } else {
+                None
+            },
+            matches: if manifest.mode == Mode::Matches && rows != Rows::None {
+                Some(Source::open(row_file(d, "matches.csv")?)?)
             } else {
                 None
             },
@@ -1049,7 +1202,7 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     }
     for f in &files {
         for (t, p) in [
-            (f.hands.truncated, "hands.csv"),
+            (f.hands.as_ref().is_some_and(|h| h.truncated), "hands.csv"),
             (f.errors.truncated, "errors.csv"),
             (
                 f.matches.as_ref().is_some_and(|m| m.truncated),
@@ -1066,9 +1219,11 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
     }
 
     let _lock = crate::lock::RunLock::acquire(out)?;
-    let mut outputs = F::create(out, &manifest)?;
+    let written = Written { rows, compress };
+    let mut outputs = F::create(out, &manifest, written)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;
+    let mut taken = 0u64;
     let mut gaps = Gaps::new(&manifest);
     // Games left out because only some of their rows were written.
     let (mut partials, mut partial_shown) = (0u64, Vec::<String>::new());
@@ -1094,7 +1249,9 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         }
         let f = &mut files[owner];
         let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
-        f.hands.take(k, &mut h)?;
+        if let Some(hs) = &mut f.hands {
+            hs.take(k, &mut h)?;
+        }
         if let Some(ms) = &mut f.matches {
             ms.take(k, &mut m)?;
         }
@@ -1108,7 +1265,12 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         for r in &e {
             check_row(r, &manifest, f, &rule_values, "errors.csv")?;
         }
-        if let Some(why) = partial::<F>(&manifest, k, (&h[..], &m[..], &e[..])) {
+        let whole = if count {
+            partial::<F>(&manifest, k, (&h[..], &m[..], &e[..]))
+        } else {
+            None
+        };
+        if let Some(why) = whole {
             partials += 1;
             if partial_shown.len() < GAPS_SHOWN {
                 partial_shown.push(format!(
@@ -1120,19 +1282,61 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
             }
             continue;
         }
-        gaps.see_with(&manifest, k);
-        games += 1;
+        if count {
+            gaps.see_with(&manifest, k);
+            games += 1;
+        }
         if let Some(err) = e.first() {
             errors += 1;
             first_error.get_or_insert_with(|| F::error_text(err));
         }
-        let (hn, an) = F::game(&mut outputs, &mut stats, &manifest, k, (&h, &m, e.first()))
-            .map_err(write_err)?;
+        let (hn, an) = F::game(
+            &mut outputs,
+            &mut stats,
+            &manifest,
+            k,
+            (&h, &m, e.first()),
+            count,
+        )
+        .map_err(write_err)?;
         hands_n += hn;
         actions += an;
+        // The rows go to disk as they come, so memory stays flat however
+        // large the run.
+        taken += 1;
+        if taken.is_multiple_of(MERGE_FLUSH) {
+            F::flush(&mut outputs).map_err(write_err)?;
+        }
     }
-    F::flush(&mut outputs).map_err(write_err)?;
-    gaps.end_with(&manifest);
+    F::finish(&mut outputs).map_err(write_err)?;
+    for f in &files {
+        let sources = [
+            f.hands.as_ref().map(|h| (h.cut.as_ref(), &h.path)),
+            f.matches.as_ref().map(|m| (m.cut.as_ref(), &m.path)),
+        ];
+        for (cut, path) in sources.into_iter().flatten() {
+            if cut.is_some_and(|c| c.get()) {
+                eprintln!(
+                    "kanaszta: note: {} ends in a partial line or a cut gzip stream (an \
+                     interrupted run); what follows its last whole line is left out",
+                    path.display()
+                );
+            }
+        }
+    }
+    if count {
+        gaps.end_with(&manifest);
+    } else {
+        // The games are those the shards counted; those missing are
+        // counted, not named (the shards kept no rows of them).
+        games = accums.games;
+        hands_n = accums.hands;
+        actions = accums.actions;
+        gaps.missing = gaps.total.saturating_sub(games);
+        if gaps.missing > 0 {
+            gaps.shown.clear();
+        }
+    }
     if partials > 0 {
         eprintln!(
             "kanaszta: note: {partials} games left out as partly written (a run stopped \
@@ -1164,6 +1368,18 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         manifest.write(out)?;
     }
     let text = F::report(out, &manifest, &mut stats)?;
+    if rows != Rows::All {
+        Accum {
+            rows,
+            games,
+            errors,
+            hands: hands_n,
+            actions,
+            first_error: first_error.clone(),
+            series: stats.clone(),
+        }
+        .write(out)?;
+    }
     let mut o = std::io::stdout().lock();
     quiet_pipe((|| -> Result<(), CliError> {
         use std::io::Write;
@@ -1183,4 +1399,101 @@ fn merge_as<F: Merged>(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, CliErro
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The accumulators of the shards of a merge: the rows all of them wrote,
+/// and, when they left hands.csv out, every shard's statistics and the
+/// sums of their counts.
+struct Accums<S> {
+    rows: Rows,
+    /// Each shard's statistics, one per series (`None`: the shards wrote
+    /// their rows, from which the statistics are recomputed).
+    stats: Option<Vec<Vec<S>>>,
+    games: u64,
+    hands: u64,
+    actions: u64,
+}
+
+/// Reads the shards' accum.json: all of them or none, of one `--rows`,
+/// each of the series of the run.
+fn read_accums<F: Merged>(
+    dirs: &[PathBuf],
+    m: &Manifest<F::Rules>,
+) -> Result<Accums<F::Stats>, CliError> {
+    let mut read = Vec::new();
+    for d in dirs {
+        read.push(Accum::<F::Stats>::read(d)?);
+    }
+    let rows_of = |a: &Option<Accum<F::Stats>>| a.as_ref().map_or(Rows::All, |a| a.rows);
+    let rows = rows_of(&read[0]);
+    for (d, a) in dirs.iter().zip(&read) {
+        let r = rows_of(a);
+        if r != rows {
+            return Err(CliError::Input(format!(
+                "{} was run with --rows {} but {} with --rows {}: shards merge only when \
+                 all were run with one --rows (a merged run holds its rows for every game \
+                 or for none); rerun the odd shards with --rows {}",
+                dirs[0].display(),
+                rows.name(),
+                d.display(),
+                r.name(),
+                rows.name()
+            )));
+        }
+    }
+    if rows == Rows::All {
+        return Ok(Accums {
+            rows,
+            stats: None,
+            games: 0,
+            hands: 0,
+            actions: 0,
+        });
+    }
+    let (mut games, mut hands, mut actions) = (0u64, 0u64, 0u64);
+    let mut stats = Vec::new();
+    for (d, a) in dirs.iter().zip(read) {
+        let Some(a) = a else { continue };
+        let fits = a.series.len() == m.series.len()
+            && a.series.iter().zip(&m.series).all(|(s, spec)| {
+                let (agents, settings) = F::label(s);
+                agents[0] == spec.a && agents[1] == spec.b && settings == spec.settings
+            });
+        if !fits {
+            return Err(CliError::Input(format!(
+                "{}: accum.json holds other series than its run.json: it is not this \
+                 run's; rerun that shard",
+                d.display()
+            )));
+        }
+        games += a.games;
+        hands += a.hands;
+        actions += a.actions;
+        stats.push(a.series);
+    }
+    Ok(Accums {
+        rows,
+        stats: Some(stats),
+        games,
+        hands,
+        actions,
+    })
+}
+
+/// The row file `name` of shard `dir`: `name` or `name.gz`.
+fn row_file(dir: &Path, name: &str) -> Result<PathBuf, CliError> {
+    let plain = dir.join(name);
+    let gz = dir.join(format!("{name}.gz"));
+    match (plain.exists(), gz.exists()) {
+        (true, false) => Ok(plain),
+        (false, true) => Ok(gz),
+        (true, true) => Err(CliError::Input(format!(
+            "{}: holds both {name} and {name}.gz: a run writes one of them; move the other away",
+            dir.display()
+        ))),
+        (false, false) => Err(CliError::Input(format!(
+            "{}: no {name} (nor {name}.gz)",
+            dir.display()
+        ))),
+    }
 }

@@ -655,7 +655,10 @@ impl Input {
     pub fn read(path: &Path) -> Result<Input, CliError> {
         let path = if path.is_dir() {
             let summary = path.join("summary.csv");
-            let hands = path.join("hands.csv");
+            let mut hands = path.join("hands.csv");
+            if !hands.is_file() {
+                hands = path.join("hands.csv.gz");
+            }
             if !summary.is_file() && hands.is_file() {
                 hands
             } else {

@@ -237,6 +237,11 @@ pub trait Sink<G>: Send {
     fn take(&mut self, game: &G) -> std::io::Result<()>;
     /// Writes what is buffered (every game taken in so far is then on disk).
     fn flush(&mut self) -> std::io::Result<()>;
+    /// Writes what is buffered after the last game and ends the files
+    /// (a compressed stream's trailer).
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.flush()
+    }
 }
 
 /// The statistics and files of a decorated run.
@@ -262,6 +267,13 @@ impl Sink<GameOut> for RunSink<'_> {
     fn flush(&mut self) -> std::io::Result<()> {
         match &mut self.out {
             Some(o) => o.flush(),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        match &mut self.out {
+            Some(o) => o.finish(),
             None => Ok(()),
         }
     }
@@ -409,7 +421,7 @@ pub fn execute_games<G: Played>(
                     window.advance(next);
                 }
             }
-            sink.flush().map_err(write_err)?;
+            sink.finish().map_err(write_err)?;
             res.peak_pending = peak as u64;
             Ok(res)
         });

@@ -366,7 +366,7 @@ fn run_decorated(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
              \"reproducible\": false, and `kanaszta replay` may show other games than the rows"
         );
     }
-    let outputs = Outputs::create(&args.out, &plan.manifest, plan.mode)?;
+    let outputs = Outputs::create_as(&args.out, &plan.manifest, plan.mode, args.written())?;
     let mut test = sprt;
     let res = match &mut test {
         None => run::execute(&plan, args.threads, Some(outputs), args.quiet)?,
@@ -392,6 +392,9 @@ fn run_decorated(plan: Plan, args: &RunArgs, sprt: Option<Sprt>) -> Result<ExitC
         manifest.games_done = Some(res.games);
     }
     let mut text = report::report(Some(&args.out), &manifest, &res.stats)?;
+    if args.rows != run::Rows::All {
+        run::Accum::of(args.rows, &res, res.stats.clone()).write(&args.out)?;
+    }
     match &test {
         Some(t) => {
             write_with_sprt(&manifest, &t.record(plan.manifest.games), &args.out)?;

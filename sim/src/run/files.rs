@@ -5,23 +5,106 @@
 use super::manifest::{read_run_json, Manifest, Mode, Shard};
 use crate::error::CliError;
 use crate::rows::{write_text, CsvRow, ErrorRow, HandRow, MatchRow};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Which row files a run writes (`--rows`): every file (`all`, the
+/// default), `matches.csv` without `hands.csv` (`matches`), or no row file
+/// (`none`). `errors.csv`, `summary.csv` and `run.json` are always written,
+/// and so is `accum.json` (the statistics merge needs) when rows are left
+/// out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Rows {
+    /// hands.csv, matches.csv (matches mode) and errors.csv.
+    #[default]
+    All,
+    /// matches.csv (matches mode) and errors.csv, no hands.csv.
+    Matches,
+    /// errors.csv only.
+    None,
+}
+
+impl Rows {
+    /// `all`, `matches` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rows::All => "all",
+            Rows::Matches => "matches",
+            Rows::None => "none",
+        }
+    }
+}
+
+/// How the row files `hands.csv` and `matches.csv` are written
+/// (`--compress`): plain text (the default) or gzip (`hands.csv.gz`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Compress {
+    /// Plain CSV.
+    #[default]
+    None,
+    /// gzip: `hands.csv.gz`, `matches.csv.gz`.
+    Gz,
+}
+
+/// What a run writes of its rows: which files, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Which row files.
+    pub rows: Rows,
+    /// Plain or compressed.
+    pub compress: Compress,
+}
+
+impl Written {
+    /// The path of row file `name` (`hands.csv`) in `dir`, as written.
+    pub fn path(&self, dir: &Path, name: &str) -> PathBuf {
+        match self.compress {
+            Compress::None => dir.join(name),
+            Compress::Gz => dir.join(format!("{name}.gz")),
+        }
+    }
+}
+
+/// Where a CSV file's bytes go: the file itself, or a gzip stream into it.
+enum Dest {
+    Plain(File),
+    Gz(flate2::write::GzEncoder<File>),
+}
 
 /// A CSV file written whole records at a time: rows collect in a buffer and
 /// go to the file in one `write_all` of complete lines, so a run killed at
-/// any moment leaves a valid file.
+/// any moment leaves a valid file (a compressed file is valid up to its
+/// last whole block: readers stop at its last whole line).
 pub struct CsvFile {
-    file: File,
+    file: Dest,
     buf: Vec<u8>,
 }
 
 impl CsvFile {
     /// Creates (truncates) `path` and writes the header.
     pub fn create(path: &Path, header: &[String]) -> Result<CsvFile, CliError> {
+        CsvFile::create_as(path, header, Compress::None)
+    }
+
+    /// Creates (truncates) `path`, compressed as `compress` says, and
+    /// writes the header.
+    pub fn create_as(
+        path: &Path,
+        header: &[String],
+        compress: Compress,
+    ) -> Result<CsvFile, CliError> {
         let file = File::create(path).map_err(|e| CliError::io("create", path.display(), e))?;
+        let file = match compress {
+            Compress::None => Dest::Plain(file),
+            // Level 3: see results/perf-notes.md (size and speed by level).
+            Compress::Gz => Dest::Gz(flate2::write::GzEncoder::new(
+                file,
+                flate2::Compression::new(3),
+            )),
+        };
         let mut f = CsvFile {
             file,
             buf: Vec::with_capacity(1 << 16),
@@ -55,20 +138,34 @@ impl CsvFile {
         write(&mut self.buf);
     }
 
-    /// Writes the buffered records to the file.
+    /// Writes the buffered records to the file (into the gzip stream,
+    /// which writes its blocks as they fill).
     pub fn flush(&mut self) -> std::io::Result<()> {
         if !self.buf.is_empty() {
-            self.file.write_all(&self.buf)?;
+            match &mut self.file {
+                Dest::Plain(f) => f.write_all(&self.buf)?,
+                Dest::Gz(z) => z.write_all(&self.buf)?,
+            }
             self.buf.clear();
         }
         Ok(())
+    }
+
+    /// Writes what is buffered and ends a gzip stream (its last block and
+    /// trailer).
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        self.flush()?;
+        match &mut self.file {
+            Dest::Plain(_) => Ok(()),
+            Dest::Gz(z) => z.try_finish(),
+        }
     }
 }
 
 /// The CSV files of a run directory: `hands.csv`, `errors.csv` and, in
 /// matches mode, `matches.csv`, with rows `H`, `M` and `E`.
 pub struct RunFiles<H, M, E> {
-    hands: CsvFile,
+    hands: Option<CsvFile>,
     matches: Option<CsvFile>,
     errors: CsvFile,
     rows: std::marker::PhantomData<fn(&H, &M, &E)>,
@@ -80,11 +177,28 @@ pub type Outputs = RunFiles<HandRow, MatchRow, ErrorRow>;
 impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
     /// Creates the files in `dir` with their headers.
     pub fn open(dir: &Path, mode: Mode) -> Result<Self, CliError> {
+        RunFiles::open_as(dir, mode, Written::default())
+    }
+
+    /// Creates the files `written` asks for in `dir` with their headers.
+    pub fn open_as(dir: &Path, mode: Mode, written: Written) -> Result<Self, CliError> {
+        let c = written.compress;
         Ok(RunFiles {
-            hands: CsvFile::create(&dir.join("hands.csv"), &H::header())?,
-            matches: match mode {
-                Mode::Matches => Some(CsvFile::create(&dir.join("matches.csv"), &M::header())?),
-                Mode::Hands => None,
+            hands: match written.rows {
+                Rows::All => Some(CsvFile::create_as(
+                    &written.path(dir, "hands.csv"),
+                    &H::header(),
+                    c,
+                )?),
+                Rows::Matches | Rows::None => None,
+            },
+            matches: match (mode, written.rows) {
+                (Mode::Matches, Rows::All | Rows::Matches) => Some(CsvFile::create_as(
+                    &written.path(dir, "matches.csv"),
+                    &M::header(),
+                    c,
+                )?),
+                _ => None,
             },
             errors: CsvFile::create(&dir.join("errors.csv"), &E::header())?,
             rows: std::marker::PhantomData,
@@ -93,8 +207,10 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
 
     /// Buffers one game's rows.
     pub fn game(&mut self, hands: &[H], matches: &[M], error: Option<&E>) {
-        for r in hands {
-            self.hands.record(|buf| r.write_csv(buf));
+        if let Some(h) = &mut self.hands {
+            for r in hands {
+                h.record(|buf| r.write_csv(buf));
+            }
         }
         if let Some(m) = &mut self.matches {
             for r in matches {
@@ -108,20 +224,36 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
 
     /// Writes everything buffered.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        self.hands.flush()?;
+        if let Some(h) = &mut self.hands {
+            h.flush()?;
+        }
         if let Some(m) = &mut self.matches {
             m.flush()?;
         }
         self.errors.flush()
     }
+
+    /// Writes everything buffered and ends the compressed streams.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        if let Some(h) = &mut self.hands {
+            h.finish()?;
+        }
+        if let Some(m) = &mut self.matches {
+            m.finish()?;
+        }
+        self.errors.finish()
+    }
 }
 
 /// Files a run may leave in its directory, removed when a new run there
 /// would not write them (so no stale file mixes with new ones).
-pub const RUN_FILES: [&str; 8] = [
+pub const RUN_FILES: [&str; 11] = [
     "run.json",
     "hands.csv",
     "matches.csv",
+    "hands.csv.gz",
+    "matches.csv.gz",
+    "accum.json",
     "errors.csv",
     "summary.csv",
     "tournament.csv",
@@ -208,8 +340,18 @@ pub fn prepare_run_dir(dir: &Path) -> Result<(), CliError> {
 impl Outputs {
     /// Creates `dir` and the files with their headers; writes `run.json`.
     pub fn create(dir: &Path, manifest: &Manifest, mode: Mode) -> Result<Outputs, CliError> {
+        Outputs::create_as(dir, manifest, mode, Written::default())
+    }
+
+    /// [`Outputs::create`] of the files `written` asks for.
+    pub fn create_as(
+        dir: &Path,
+        manifest: &Manifest,
+        mode: Mode,
+        written: Written,
+    ) -> Result<Outputs, CliError> {
         prepare_run_dir(dir)?;
         manifest.write(dir)?;
-        Outputs::open(dir, mode)
+        Outputs::open_as(dir, mode, written)
     }
 }

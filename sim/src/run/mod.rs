@@ -7,6 +7,7 @@
 //! (see [`plan`]); threads only change the order in which games finish,
 //! and the executor puts them back in order (see [`exec`]).
 
+pub mod accum;
 pub mod exec;
 pub mod family;
 pub mod files;
@@ -15,6 +16,7 @@ pub mod options;
 pub mod plan;
 pub mod rows;
 
+pub use accum::{Accum, ACCUM};
 pub use exec::*;
 pub use files::*;
 pub use manifest::*;

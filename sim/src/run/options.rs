@@ -4,6 +4,7 @@
 //! output), checked and turned into a manifest or a plan. The command line
 //! (`cli`) and the commands (`cmd`) both use them.
 
+use super::files::{Compress, Rows, Written};
 use super::manifest::{build_info, games_in_shard, Manifest, Mode, SeriesSpec, Shard};
 use super::plan::Plan;
 use crate::error::CliError;
@@ -237,11 +238,30 @@ pub struct RunArgs {
     /// No progress bar (it is also hidden when stderr is not a terminal).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which row files to write: all (hands.csv, matches.csv, errors.csv),
+    /// matches (no hands.csv) or none (errors.csv only). summary.csv and
+    /// run.json are the same whatever is chosen; without hands.csv the
+    /// statistics merge needs go to accum.json.
+    #[arg(long, value_enum, default_value_t = Rows::All, value_name = "WHICH")]
+    pub rows: Rows,
+    /// Compress the row files: gz writes hands.csv.gz and matches.csv.gz
+    /// (gzip), which every reader of the toolkit, pandas, polars and R
+    /// read as they read plain CSV.
+    #[arg(long, value_enum, default_value_t = Compress::None, value_name = "HOW")]
+    pub compress: Compress,
     #[command(flatten)]
     pub rules: RulesArgs,
 }
 
 impl RunArgs {
+    /// What the run writes of its rows.
+    pub fn written(&self) -> Written {
+        Written {
+            rows: self.rows,
+            compress: self.compress,
+        }
+    }
+
     /// Mode and games per series, checked.
     fn count(&self, default_hands: u64) -> Result<(Mode, u64), CliError> {
         match (self.hands, self.matches) {

@@ -1,0 +1,329 @@
+//! What a run writes of its rows (`--rows`, `--compress`) and what reads
+//! them: the summary is the same whatever is written, shards without rows
+//! merge to the single run's summary, and every reader reads a compressed
+//! run as it reads a plain one.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// The runs of both families and both units these tests play.
+const RUNS: [(&str, &[&str]); 4] = [
+    ("dh", &["--a", "greedy", "--b", "random", "--hands", "60"]),
+    ("dm", &["--a", "greedy", "--b", "rules", "--matches", "6"]),
+    (
+        "ch",
+        &[
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--rules",
+            "classic-002",
+            "--hands",
+            "40",
+        ],
+    ),
+    (
+        "cm",
+        &[
+            "--a",
+            "greedy+rules",
+            "--b",
+            "rules",
+            "--rules",
+            "classic-002",
+            "--set",
+            "players=4",
+            "--matches",
+            "4",
+        ],
+    ),
+];
+
+/// Plays `args` into `dir` with `extra` options; the report on stdout.
+fn play(dir: &Path, args: &[&str], extra: &[&str]) -> String {
+    let mut all = vec!["play", "--quiet", "--threads", "2", "--out", s(dir)];
+    all.extend_from_slice(args);
+    all.extend_from_slice(extra);
+    ok(&all)
+}
+
+/// The report without its timing line.
+fn untimed(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.contains("/s)"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn bytes(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn rows_none_and_matches_keep_the_summary_of_rows_all_in_either_family() {
+    let d = tmp("rows-choice");
+    for (name, args) in RUNS {
+        let all: PathBuf = d.join(format!("{name}-all"));
+        let none = d.join(format!("{name}-none"));
+        let matches = d.join(format!("{name}-matches"));
+        let shown_all = play(&all, args, &[]);
+        let shown_none = play(&none, args, &["--rows", "none"]);
+        play(&matches, args, &["--rows", "matches"]);
+        assert!(all.join("hands.csv").exists() && !all.join("accum.json").exists());
+        assert!(!none.join("hands.csv").exists() && !none.join("matches.csv").exists());
+        assert!(none.join("accum.json").exists(), "{name}: accum.json");
+        assert!(!matches.join("hands.csv").exists());
+        for dir in [&none, &matches] {
+            assert_eq!(
+                bytes(&all.join("summary.csv")),
+                bytes(&dir.join("summary.csv")),
+                "{name}: {} has the summary of rows all",
+                dir.display()
+            );
+            assert_eq!(
+                bytes(&all.join("errors.csv")),
+                bytes(&dir.join("errors.csv"))
+            );
+        }
+        assert_eq!(
+            untimed(&shown_all).replace(s(&all), "DIR"),
+            untimed(&shown_none).replace(s(&none), "DIR"),
+            "{name}: the same table on screen"
+        );
+        if name.ends_with('m') {
+            assert_eq!(
+                bytes(&all.join("matches.csv")),
+                bytes(&matches.join("matches.csv")),
+                "{name}: --rows matches writes matches.csv as rows all does"
+            );
+        }
+    }
+}
+
+#[test]
+fn shards_without_rows_merge_to_the_single_runs_summary_in_either_family() {
+    let d = tmp("rows-merge");
+    for (name, args) in RUNS {
+        let whole = d.join(format!("{name}-whole"));
+        play(&whole, args, &[]);
+        for rows in ["none", "matches"] {
+            let shards: Vec<PathBuf> = (0..3)
+                .map(|i| {
+                    let sd = d.join(format!("{name}-{rows}-{i}"));
+                    play(&sd, args, &["--rows", rows, "--shard", &format!("{i}/3")]);
+                    sd
+                })
+                .collect();
+            let merged = d.join(format!("{name}-{rows}-merged"));
+            // Out of order on purpose: the sums do not depend on it.
+            ok(&[
+                "merge",
+                s(&shards[2]),
+                s(&shards[0]),
+                s(&shards[1]),
+                "--out",
+                s(&merged),
+            ]);
+            assert_eq!(
+                bytes(&whole.join("summary.csv")),
+                bytes(&merged.join("summary.csv")),
+                "{name}, --rows {rows}: merged summary is the single run's"
+            );
+            assert!(!merged.join("hands.csv").exists());
+            if rows == "matches" && name.ends_with('m') {
+                assert_eq!(
+                    bytes(&whole.join("matches.csv")),
+                    bytes(&merged.join("matches.csv")),
+                    "{name}: the merged matches.csv is the single run's"
+                );
+            }
+            // The merged run merges again, with the run's other shards'
+            // accumulators, as a shard would.
+            assert!(merged.join("accum.json").exists());
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_shards_of_mixed_rows_and_a_foreign_accumulator() {
+    let d = tmp("rows-mix");
+    let args = ["--a", "greedy", "--b", "random", "--hands", "40"];
+    let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
+    play(&a, &args, &["--shard", "0/2"]);
+    play(&b, &args, &["--shard", "1/2", "--rows", "none"]);
+    play(&c, &args, &["--shard", "0/2", "--rows", "matches"]);
+    refused(
+        &["merge", s(&a), s(&b), "--out", s(&d.join("m1"))],
+        &["--rows all", "--rows none", "one --rows"],
+    );
+    refused(
+        &["merge", s(&c), s(&b), "--out", s(&d.join("m2"))],
+        &["--rows matches", "--rows none"],
+    );
+    // An accum.json that is not one kanaszta wrote is named, not trusted.
+    let e = d.join("e");
+    play(&e, &args, &["--shard", "0/2", "--rows", "none"]);
+    std::fs::write(e.join("accum.json"), "{\"rows\": \"none\"}").unwrap();
+    refused(
+        &["merge", s(&e), s(&b), "--out", s(&d.join("m3"))],
+        &["accum.json", "rerun that shard"],
+    );
+}
+
+/// The bytes inside a gzip file.
+fn gunzip(p: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap())
+        .read_to_end(&mut out)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    out
+}
+
+/// Runs `args`, with `dir` in the output replaced by `DIR`.
+fn shown(args: &[&str], dir: &Path) -> String {
+    ok(args).replace(s(dir), "DIR")
+}
+
+#[test]
+fn every_reader_reads_a_compressed_run_as_the_plain_one() {
+    let d = tmp("rows-gz");
+    for (name, args) in [RUNS[1], RUNS[3]] {
+        let (plain, packed) = (
+            d.join(format!("{name}-plain")),
+            d.join(format!("{name}-gz")),
+        );
+        let shards = |base: &Path, extra: &[&str]| -> Vec<PathBuf> {
+            (0..2)
+                .map(|i| {
+                    let sd = base.with_extension(format!("s{i}"));
+                    let mut all = extra.to_vec();
+                    let shard = format!("{i}/2");
+                    all.extend(["--shard", &shard]);
+                    play(&sd, args, &all);
+                    sd
+                })
+                .collect()
+        };
+        play(&plain, args, &[]);
+        play(&packed, args, &["--compress", "gz"]);
+        for f in ["hands.csv", "matches.csv"] {
+            assert!(!packed.join(f).exists(), "{name}: no plain {f}");
+            assert_eq!(
+                bytes(&plain.join(f)),
+                gunzip(&packed.join(format!("{f}.gz"))),
+                "{name}: {f}.gz holds {f}"
+            );
+        }
+        for f in ["errors.csv", "summary.csv"] {
+            assert_eq!(bytes(&plain.join(f)), bytes(&packed.join(f)), "{name}: {f}");
+        }
+
+        // merge: compressed shards merge to the plain shards' merge; with
+        // --compress gz the merged rows are compressed.
+        let (ps, gs) = (shards(&plain, &[]), shards(&packed, &["--compress", "gz"]));
+        let (pm, gm, gz) = (
+            d.join(format!("{name}-pm")),
+            d.join(format!("{name}-gm")),
+            d.join(format!("{name}-gz-merged")),
+        );
+        let a = shown(&["merge", s(&ps[0]), s(&ps[1]), "--out", s(&pm)], &pm);
+        let b = shown(&["merge", s(&gs[1]), s(&gs[0]), "--out", s(&gm)], &gm);
+        assert_eq!(a, b, "{name}: merge reports the same");
+        for f in ["hands.csv", "matches.csv", "errors.csv", "summary.csv"] {
+            assert_eq!(bytes(&pm.join(f)), bytes(&gm.join(f)), "{name}: merged {f}");
+        }
+        assert_eq!(
+            bytes(&pm.join("hands.csv")),
+            bytes(&plain.join("hands.csv"))
+        );
+        ok(&[
+            "merge",
+            s(&gs[0]),
+            s(&gs[1]),
+            "--out",
+            s(&gz),
+            "--compress",
+            "gz",
+        ]);
+        assert_eq!(
+            gunzip(&gz.join("hands.csv.gz")),
+            bytes(&plain.join("hands.csv"))
+        );
+
+        // aggregate, plot, ratings on the file; replay --run on the run.
+        let (ph, gh) = (plain.join("hands.csv"), packed.join("hands.csv.gz"));
+        let agg = |h: &Path| ok(&["aggregate", s(h), "--by", "agent,seat", "--cols", "raw,won"]);
+        assert_eq!(agg(&ph), agg(&gh), "{name}: aggregate");
+        let (psvg, gsvg) = (
+            d.join(format!("{name}-p.svg")),
+            d.join(format!("{name}-g.svg")),
+        );
+        ok(&[
+            "plot",
+            s(&ph),
+            "--x",
+            "raw",
+            "--kind",
+            "hist",
+            "--out",
+            s(&psvg),
+        ]);
+        ok(&[
+            "plot",
+            s(&gh),
+            "--x",
+            "raw",
+            "--kind",
+            "hist",
+            "--out",
+            s(&gsvg),
+        ]);
+        assert_eq!(
+            read(&psvg).replace(s(&ph), "F"),
+            read(&gsvg).replace(s(&gh), "F"),
+            "{name}: plot"
+        );
+        assert_eq!(
+            ok(&["ratings", s(&ph)]).replace(s(&ph), "F"),
+            ok(&["ratings", s(&gh)]).replace(s(&gh), "F"),
+            "{name}: ratings of the hands"
+        );
+        assert_eq!(
+            ok(&["replay", "--run", s(&plain), "--game", "1"]),
+            ok(&["replay", "--run", s(&packed), "--game", "1"]),
+            "{name}: replay --run"
+        );
+    }
+}
+
+#[test]
+fn merge_keeps_the_whole_games_of_a_cut_gzip_stream() {
+    let d = tmp("rows-gz-cut");
+    let args = ["--a", "greedy", "--b", "random", "--hands", "200"];
+    let (s0, s1) = (d.join("s0"), d.join("s1"));
+    play(&s0, &args, &["--shard", "0/2", "--compress", "gz"]);
+    play(&s1, &args, &["--shard", "1/2", "--compress", "gz"]);
+    // A run killed mid-write: the stream ends inside a block.
+    let gz = s0.join("hands.csv.gz");
+    let b = bytes(&gz);
+    std::fs::write(&gz, &b[..b.len() / 2]).unwrap();
+    let out = d.join("m");
+    let (code, stdout, err) = kanaszta(&["merge", s(&s0), s(&s1), "--out", s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("cut gzip stream"), "{err}");
+    assert!(err.contains("\"complete\": false"), "{err}");
+    assert!(stdout.contains("merged 2 directories"), "{stdout}");
+    let rows = read(&out.join("hands.csv"));
+    let games = rows.lines().count() - 1;
+    assert!(games > 100 && games < 200 * 2, "{games} rows kept");
+    // aggregate, which reads a file whole, names the cut stream.
+    refused(
+        &["aggregate", s(&gz), "--by", "agent", "--cols", "raw"],
+        &["hands.csv.gz", "gzip stream is cut short"],
+    );
+}
