@@ -792,11 +792,11 @@ pub enum ParamValueError {
     /// None of the names accepted, e.g. `random|greedy|rules`.
     OneOf(&'static str),
     /// A model file refused (`value:model=FILE`, `ismcts:eval=FILE`).
-    Model(crate::value::ModelError),
+    Model(ModelError),
 }
 
-impl From<crate::value::ModelError> for ParamValueError {
-    fn from(e: crate::value::ModelError) -> ParamValueError {
+impl From<ModelError> for ParamValueError {
+    fn from(e: ModelError) -> ParamValueError {
         ParamValueError::Model(e)
     }
 }
@@ -869,6 +869,72 @@ where
         }),
     }
 }
+
+/// The `format` a model file names.
+pub const MODEL_FORMAT: &str = "kanaszta-value-model";
+
+/// Why a model file is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The file cannot be read: the system's reason.
+    Read(String),
+    /// Not JSON: the parser's reason.
+    NotJson(String),
+    /// JSON, but its `format` is not a value model's.
+    NotModel,
+    /// A field missing or malformed: what was wrong with it.
+    Field(String),
+    /// A model of another family.
+    Family {
+        /// The model's family.
+        model: String,
+        /// The family of the game.
+        game: &'static str,
+    },
+    /// A model of another encoding.
+    Encoding {
+        /// The model's encoding version.
+        version: u32,
+        /// The model's encoding length.
+        len: usize,
+        /// This build's encoding length for the family.
+        want: usize,
+    },
+    /// An error of the file at `path`.
+    In {
+        /// The file.
+        path: String,
+        /// What was wrong with it.
+        source: Box<ModelError>,
+    },
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::Read(e) => f.write_str(e),
+            ModelError::NotJson(e) => write!(f, "not JSON: {e}"),
+            ModelError::NotModel => write!(
+                f,
+                "not a value model (its \"format\" is not \"{MODEL_FORMAT}\"; `kanaszta learn fit` writes them)"
+            ),
+            ModelError::Field(e) => f.write_str(e),
+            ModelError::Family { model, game } => write!(
+                f,
+                "a model of {model} canasta; this is {game} canasta (fit one on data of this family)"
+            ),
+            ModelError::Encoding { version, len, want } => write!(
+                f,
+                "a model of encoding version {version} ({len} entries); this build encodes version {} ({want} entries): fit it again",
+                kanaszta_engine::ENCODING_VERSION
+            ),
+            ModelError::In { path, source } => write!(f, "{path}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
 
 #[cfg(test)]
 mod tests {
