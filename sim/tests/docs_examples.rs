@@ -148,7 +148,7 @@ fn strip_comment(cmd: &str) -> (&str, &str) {
 fn map_cargo(cmd: &str) -> String {
     let run = "cargo run --release -p kanaszta";
     match cmd.strip_prefix(run) {
-        Some(rest) if rest.is_empty() => "kanaszta".into(),
+        Some("") => "kanaszta".into(),
         Some(rest) if rest.starts_with(" -- ") => format!("kanaszta {}", &rest[4..]),
         _ => cmd.to_string(),
     }
