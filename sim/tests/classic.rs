@@ -633,7 +633,7 @@ fn classic_sweep_rows_carry_the_swept_value() {
     }
 }
 
-/// The club player against greedy in partnerships, as the README runs it:
+/// The club player against greedy in partnerships, as docs/CLASSIC.md runs it:
 /// the same files for one and two threads, and rules' side ahead over
 /// the paired deals (the interval of the paired difference above zero).
 #[test]

@@ -231,15 +231,16 @@ fn replay_unit_and_its_old_spelling() {
     );
 }
 
-/// The README's switch table has a row for every switch `kanaszta rules`
-/// prints, its default value listed first.
+/// The switch table of docs/STUDY-A-RULE.md has a row for every switch
+/// `kanaszta rules` prints, its default value listed first.
 #[test]
-fn readme_switch_table_lists_every_switch_with_its_default() {
+fn docs_switch_table_lists_every_switch_with_its_default() {
     let (code, out, err) = kanaszta(&["rules"]);
     assert_eq!(code, 0, "{err}");
-    let readme = read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"));
-    let table = readme
-        .split("### Rule switches")
+    let doc =
+        read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/STUDY-A-RULE.md"));
+    let table = doc
+        .split("## Rule switches")
         .nth(1)
         .expect("a Rule switches section");
     let settings: Vec<(&str, &str)> = out
@@ -251,7 +252,7 @@ fn readme_switch_table_lists_every_switch_with_its_default() {
         let row = table
             .lines()
             .find(|l| l.starts_with(&format!("| `{key}` |")))
-            .unwrap_or_else(|| panic!("README's switch table lacks `{key}`"));
+            .unwrap_or_else(|| panic!("docs/STUDY-A-RULE.md's switch table lacks `{key}`"));
         let values = row.split(" | ").nth(1).unwrap_or("");
         let first = values.split('`').nth(1).unwrap_or("");
         // tax_schedule's default is written as the schedule it is.
@@ -259,15 +260,18 @@ fn readme_switch_table_lists_every_switch_with_its_default() {
     }
 }
 
-/// `bench` times hands only, and the README says so rather than implying
-/// a `--matches` it does not have.
+/// `bench` times hands only, and docs/BENCH.md says so rather than
+/// implying a `--matches` it does not have.
 #[test]
-fn bench_has_no_matches_and_the_readme_says_so() {
+fn bench_has_no_matches_and_the_docs_say_so() {
     let (code, _, err) = kanaszta(&["bench", "--matches", "10"]);
     assert_ne!(code, 0);
     assert!(err.contains("--matches"), "{err}");
     let (_, help, _) = kanaszta(&["bench", "--help"]);
     assert!(!help.contains("--matches"), "{help}");
-    let readme = read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"));
-    assert!(readme.contains("it has no\n`--matches`"), "README on bench");
+    let doc = read(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/BENCH.md"));
+    assert!(
+        doc.contains("it has no\n`--matches`"),
+        "docs/BENCH.md on bench"
+    );
 }

@@ -151,14 +151,15 @@ fn every_classic_action_of_positions_md_parses() {
     }
 }
 
-/// The README's classic position commands run as written on the example
-/// of sim/POSITIONS.md they name (`classic.json`), a table of four where
-/// the player to move may ask his partner (C-18); with the two-player
-/// example `ask` is refused, so the name matters.
+/// The classic position commands of docs/CLASSIC.md run as written on the
+/// example of sim/POSITIONS.md they name (`classic.json`), a table of four
+/// where the player to move may ask his partner (C-18); with the
+/// two-player example `ask` is refused, so the name matters.
 #[test]
-fn readme_classic_position_examples_run_on_the_named_example_c18() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("read README.md");
+fn docs_classic_position_examples_run_on_the_named_example_c18() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/CLASSIC.md"))
+            .expect("read docs/CLASSIC.md");
     let lines: Vec<&str> = readme
         .lines()
         .filter(|l| l.starts_with("kanaszta ") && l.contains("classic.json"))
