@@ -6,7 +6,7 @@ use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
 use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
-use crate::run::options::{whole, RulesArgs};
+use crate::run::options::{whole, RulesArgs, ValueError};
 use crate::run::Mode;
 use clap::{Args, Subcommand};
 use kanaszta_agents::AgentSpec;
@@ -78,40 +78,82 @@ pub struct FitArgs {
     seed: u64,
 }
 
-fn kind(s: &str) -> Result<Kind, String> {
+fn kind(s: &str) -> Result<Kind, LearnValueError> {
     match s.trim() {
         "linear" => Ok(Kind::Linear),
         "mlp" => Ok(Kind::Mlp),
-        _ => Err("expected linear (ridge regression) or mlp (one hidden layer)".into()),
+        _ => Err(LearnValueError::Kind),
     }
 }
 
-fn count_usize(s: &str) -> Result<usize, String> {
+fn count_usize(s: &str) -> Result<usize, ValueError> {
     count(s).map(|n| n as usize)
 }
 
-fn non_negative(s: &str) -> Result<f64, String> {
+fn non_negative(s: &str) -> Result<f64, LearnValueError> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x >= 0.0)
-        .ok_or_else(|| "expected a number from 0, e.g. 0.0001".to_string())
+        .ok_or(LearnValueError::NonNegative)
 }
 
-fn positive(s: &str) -> Result<f64, String> {
+fn positive(s: &str) -> Result<f64, LearnValueError> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| "expected a number above 0, e.g. 0.001".to_string())
+        .ok_or(LearnValueError::Positive)
 }
 
-fn holdout(s: &str) -> Result<f64, String> {
+fn holdout(s: &str) -> Result<f64, LearnValueError> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| (0.0..1.0).contains(x))
-        .ok_or_else(|| "expected a share in [0, 1), e.g. 0.1".to_string())
+        .ok_or(LearnValueError::Holdout)
+}
+
+/// A value of an option of `learn` refused by its parser: what the
+/// option accepts (clap names the option and the value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LearnValueError {
+    /// `--kind`: neither `linear` nor `mlp`.
+    Kind,
+    /// `--lambda`: not a finite number from 0.
+    NonNegative,
+    /// `--lr`: not a finite number above 0.
+    Positive,
+    /// `--holdout`: not a share in [0, 1).
+    Holdout,
+    /// `--sample`: not a share in (0, 1].
+    Share,
+    /// `--views`: neither `decider` nor `all`.
+    Views,
+}
+
+impl std::fmt::Display for LearnValueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LearnValueError::Kind => "expected linear (ridge regression) or mlp (one hidden layer)",
+            LearnValueError::NonNegative => "expected a number from 0, e.g. 0.0001",
+            LearnValueError::Positive => "expected a number above 0, e.g. 0.001",
+            LearnValueError::Holdout => "expected a share in [0, 1), e.g. 0.1",
+            LearnValueError::Share => {
+                "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)"
+            }
+            LearnValueError::Views => "expected decider (the seat to act) or all (every seat)",
+        })
+    }
+}
+
+impl std::error::Error for LearnValueError {}
+
+impl From<LearnValueError> for CliError {
+    fn from(e: LearnValueError) -> CliError {
+        CliError::Input(e.to_string())
+    }
 }
 
 /// Options of `kanaszta learn data`.
@@ -153,29 +195,27 @@ pub struct DataArgs {
     rules: RulesArgs,
 }
 
-fn count(s: &str) -> Result<u64, String> {
+fn count(s: &str) -> Result<u64, ValueError> {
     s.trim()
         .parse::<u64>()
         .ok()
         .filter(|n| *n >= 1)
-        .ok_or_else(|| "expected a whole number of at least 1, e.g. 1000".to_string())
+        .ok_or(ValueError::Count)
 }
 
-fn share(s: &str) -> Result<f64, String> {
+fn share(s: &str) -> Result<f64, LearnValueError> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|x| *x > 0.0 && *x <= 1.0)
-        .ok_or_else(|| {
-            "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)".to_string()
-        })
+        .ok_or(LearnValueError::Share)
 }
 
-fn views(s: &str) -> Result<Views, String> {
+fn views(s: &str) -> Result<Views, LearnValueError> {
     match s.trim() {
         "decider" => Ok(Views::Decider),
         "all" => Ok(Views::All),
-        _ => Err("expected decider (the seat to act) or all (every seat)".into()),
+        _ => Err(LearnValueError::Views),
     }
 }
 
@@ -188,7 +228,7 @@ pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
 }
 
 fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
-    let set = DataSet::read(&f.data).map_err(CliError::Input)?;
+    let set = DataSet::read(&f.data)?;
     let cfg = FitConfig {
         kind: f.kind,
         lambda: f.lambda,

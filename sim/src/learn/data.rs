@@ -7,7 +7,7 @@
 //! into the `.npy` files of docs/LEARNING.md: the files depend on the
 //! seed only, and the memory on the threads only.
 
-use super::npy::NpyWriter;
+use super::npy::{NpyError, NpyWriter};
 use crate::error::{CliError, RunError};
 use crate::run::{Mode, Played, RunResult, Sink};
 use kanaszta_agents::{play_turns_observed, seat_rng, AgentSpec, Family, Observer};
@@ -645,19 +645,22 @@ impl DataSet {
 
     /// Reads the files of a data run in `dir`, checking that they agree
     /// with each other and with meta.json.
-    pub fn read(dir: &Path) -> Result<DataSet, String> {
+    pub fn read(dir: &Path) -> Result<DataSet, DataError> {
         use super::npy::read;
-        let d = dir.display();
         let meta_path = dir.join("meta.json");
-        let text = std::fs::read_to_string(&meta_path).map_err(|e| {
-            format!("{d}: cannot read meta.json ({e}): DATA is a directory written by `kanaszta learn data`")
+        let text = std::fs::read_to_string(&meta_path).map_err(|source| DataError::Meta {
+            dir: dir.to_path_buf(),
+            source,
         })?;
         let meta: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| format!("{d}/meta.json: {e}"))?;
+            serde_json::from_str(&text).map_err(|source| DataError::MetaJson {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         if meta["format"] != "kanaszta-learn-data" {
-            return Err(format!(
-                "{d}/meta.json: not the meta.json of `kanaszta learn data` (its \"format\" is not \"kanaszta-learn-data\")"
-            ));
+            return Err(DataError::NotMeta {
+                dir: dir.to_path_buf(),
+            });
         }
         let family = meta["family"].as_str().unwrap_or("").to_string();
         let obs_len = meta["obs_len"].as_u64().unwrap_or(0) as usize;
@@ -685,11 +688,14 @@ impl DataSet {
             family,
             obs_len,
         };
-        set.check().map_err(|e| format!("{d}: {e}"))?;
+        set.check().map_err(|problem| DataError::Disagree {
+            dir: dir.to_path_buf(),
+            problem,
+        })?;
         Ok(set)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), DataMismatch> {
         let n = self.len();
         let lens = [
             ("action", self.action.len()),
@@ -709,19 +715,17 @@ impl DataSet {
         ];
         for (name, len) in lens {
             if len != n {
-                return Err(format!(
-                    "{name} holds {len} rows, margin.npy {n}: the files are not of one run (or the run was cut short)"
-                ));
+                return Err(DataMismatch::Rows { name, len, rows: n });
             }
         }
         if self.outcome.as_ref().is_some_and(|o| o.len() != n) {
-            return Err("outcome.npy does not hold one value a row".into());
+            return Err(DataMismatch::Outcome);
         }
         if self.meta["rows"].as_u64() != Some(n as u64) {
-            return Err(format!(
-                "meta.json says {} rows, the files hold {n}",
-                self.meta["rows"]
-            ));
+            return Err(DataMismatch::MetaRows {
+                meta: self.meta["rows"].clone(),
+                rows: n,
+            });
         }
         let ptr_ok = |p: &[i64], total: usize| {
             p.first() == Some(&0)
@@ -731,16 +735,15 @@ impl DataSet {
         if !ptr_ok(&self.obs_indptr, self.obs_index.len())
             || self.obs_index.len() != self.obs_value.len()
         {
-            return Err("obs_indptr.npy does not index obs_index.npy and obs_value.npy".into());
+            return Err(DataMismatch::ObsIndptr);
         }
         if !ptr_ok(&self.legal_indptr, self.legal_id.len()) {
-            return Err("legal_indptr.npy does not index legal_id.npy".into());
+            return Err(DataMismatch::LegalIndptr);
         }
         if self.obs_index.iter().any(|&i| i as usize >= self.obs_len) {
-            return Err(format!(
-                "obs_index.npy holds an index past the encoding's {} entries",
-                self.obs_len
-            ));
+            return Err(DataMismatch::ObsIndex {
+                obs_len: self.obs_len,
+            });
         }
         Ok(())
     }
@@ -768,3 +771,143 @@ impl DataSet {
         &self.legal_id[a..b]
     }
 }
+
+/// Why the files of a data run cannot be read: the directory and what
+/// was wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum DataError {
+    /// meta.json cannot be read.
+    Meta {
+        /// The directory.
+        dir: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// meta.json is not JSON.
+    MetaJson {
+        /// The directory.
+        dir: PathBuf,
+        /// The parser's error.
+        source: serde_json::Error,
+    },
+    /// meta.json is not that of `kanaszta learn data`.
+    NotMeta {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A `.npy` file cannot be read.
+    Npy(NpyError),
+    /// The files disagree with each other or with meta.json.
+    Disagree {
+        /// The directory.
+        dir: PathBuf,
+        /// How.
+        problem: DataMismatch,
+    },
+}
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataError::Meta { dir, source } => write!(
+                f,
+                "{}: cannot read meta.json ({source}): DATA is a directory written by `kanaszta learn data`",
+                dir.display()
+            ),
+            DataError::MetaJson { dir, source } => {
+                write!(f, "{}/meta.json: {source}", dir.display())
+            }
+            DataError::NotMeta { dir } => write!(
+                f,
+                "{}/meta.json: not the meta.json of `kanaszta learn data` (its \"format\" is not \"kanaszta-learn-data\")",
+                dir.display()
+            ),
+            DataError::Npy(e) => e.fmt(f),
+            DataError::Disagree { dir, problem } => write!(f, "{}: {problem}", dir.display()),
+        }
+    }
+}
+
+impl std::error::Error for DataError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DataError::Meta { source, .. } => Some(source),
+            DataError::MetaJson { source, .. } => Some(source),
+            DataError::Npy(e) => e.source(),
+            DataError::NotMeta { .. } | DataError::Disagree { .. } => None,
+        }
+    }
+}
+
+impl From<NpyError> for DataError {
+    fn from(e: NpyError) -> DataError {
+        DataError::Npy(e)
+    }
+}
+
+impl From<DataError> for CliError {
+    fn from(e: DataError) -> CliError {
+        CliError::Input(e.to_string())
+    }
+}
+
+/// How the files of a data run disagree with each other or with meta.json.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum DataMismatch {
+    /// A file holds another number of rows than margin.npy.
+    Rows {
+        /// The file (or index, `… less one`).
+        name: &'static str,
+        /// Its rows.
+        len: usize,
+        /// margin.npy's rows.
+        rows: usize,
+    },
+    /// outcome.npy does not hold one value a row.
+    Outcome,
+    /// meta.json's `rows` is not the files' number of rows.
+    MetaRows {
+        /// meta.json's `rows`.
+        meta: serde_json::Value,
+        /// The files' rows.
+        rows: usize,
+    },
+    /// obs_indptr.npy does not index obs_index.npy and obs_value.npy.
+    ObsIndptr,
+    /// legal_indptr.npy does not index legal_id.npy.
+    LegalIndptr,
+    /// obs_index.npy holds an index past the encoding.
+    ObsIndex {
+        /// The encoding's length.
+        obs_len: usize,
+    },
+}
+
+impl std::fmt::Display for DataMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DataMismatch::Rows { name, len, rows } => write!(
+                f,
+                "{name} holds {len} rows, margin.npy {rows}: the files are not of one run (or the run was cut short)"
+            ),
+            DataMismatch::Outcome => f.write_str("outcome.npy does not hold one value a row"),
+            DataMismatch::MetaRows { meta, rows } => {
+                write!(f, "meta.json says {meta} rows, the files hold {rows}")
+            }
+            DataMismatch::ObsIndptr => {
+                f.write_str("obs_indptr.npy does not index obs_index.npy and obs_value.npy")
+            }
+            DataMismatch::LegalIndptr => {
+                f.write_str("legal_indptr.npy does not index legal_id.npy")
+            }
+            DataMismatch::ObsIndex { obs_len } => write!(
+                f,
+                "obs_index.npy holds an index past the encoding's {obs_len} entries"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DataMismatch {}

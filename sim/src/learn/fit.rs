@@ -64,6 +64,36 @@ impl Default for FitConfig {
     }
 }
 
+/// Why a model cannot be fitted to the data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FitError {
+    /// Fewer than two training rows.
+    TooFewRows {
+        /// The training rows.
+        train: usize,
+    },
+}
+
+impl std::fmt::Display for FitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FitError::TooFewRows { train } => write!(
+                f,
+                "{train} training rows: too few to fit (play more hands, or hold out fewer deals with --holdout)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FitError {}
+
+impl From<FitError> for crate::error::CliError {
+    fn from(e: FitError) -> crate::error::CliError {
+        crate::error::CliError::Input(e.to_string())
+    }
+}
+
 /// Whether row `i` is held out: its deal is drawn into the held-out share.
 fn held_out(set: &DataSet, i: usize, cfg: &FitConfig) -> bool {
     let deal = (set.game[i] / 2) as u64;
@@ -72,14 +102,11 @@ fn held_out(set: &DataSet, i: usize, cfg: &FitConfig) -> bool {
 }
 
 /// Fits a model to `set`; the error says what was wrong with the data.
-pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, String> {
+pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, FitError> {
     let (train, test): (Vec<usize>, Vec<usize>) =
         (0..set.len()).partition(|&i| !held_out(set, i, cfg));
     if train.len() < 2 {
-        return Err(format!(
-            "{} training rows: too few to fit (play more hands, or hold out fewer deals with --holdout)",
-            train.len()
-        ));
+        return Err(FitError::TooFewRows { train: train.len() });
     }
     let n = train.len() as f64;
     let mean = train.iter().map(|&i| set.margin[i] as f64).sum::<f64>() / n;

@@ -158,16 +158,159 @@ pub struct Npy<T> {
     pub data: Vec<T>,
 }
 
+/// Why a `.npy` file cannot be read: the file and what was wrong with it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NpyError {
+    /// The file cannot be opened or read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// No `\x93NUMPY` magic.
+    NotNpy {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version other than 1, 2 or 3.
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version's major number.
+        version: u8,
+    },
+    /// The header is cut short or not text.
+    Header {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The header names no dtype.
+    NoDescr {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Values of another type than the one expected.
+    Dtype {
+        /// The file.
+        path: PathBuf,
+        /// The dtype the file names.
+        found: String,
+        /// The dtype expected.
+        expected: &'static str,
+    },
+    /// Fortran order.
+    Fortran {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The header names no shape.
+    NoShape {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A shape that is not whole numbers (its text).
+    Shape {
+        /// The file.
+        path: PathBuf,
+        /// The shape's text.
+        text: String,
+    },
+    /// The data is not as long as the shape needs.
+    Size {
+        /// The file.
+        path: PathBuf,
+        /// The shape.
+        shape: Vec<u64>,
+        /// The bytes the shape needs.
+        needs: u64,
+        /// The bytes of data in the file.
+        has: usize,
+    },
+}
+
+impl std::fmt::Display for NpyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NpyError::Read { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            NpyError::NotNpy { path } => write!(
+                f,
+                "{}: not a NumPy .npy file (no \\x93NUMPY magic)",
+                path.display()
+            ),
+            NpyError::Version { path, version } => write!(
+                f,
+                "{}: .npy format version {version} (1, 2 or 3 are read)",
+                path.display()
+            ),
+            NpyError::Header { path } => write!(
+                f,
+                "{}: the .npy header is cut short or not text",
+                path.display()
+            ),
+            NpyError::NoDescr { path } => {
+                write!(f, "{}: the .npy header has no descr", path.display())
+            }
+            NpyError::Dtype {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "{}: holds {found} values; {expected} were expected",
+                path.display()
+            ),
+            NpyError::Fortran { path } => {
+                write!(f, "{}: Fortran order; C order is read", path.display())
+            }
+            NpyError::NoShape { path } => {
+                write!(f, "{}: the .npy header has no shape", path.display())
+            }
+            NpyError::Shape { path, text } => {
+                write!(f, "{}: bad shape ({text})", path.display())
+            }
+            NpyError::Size {
+                path,
+                shape,
+                needs,
+                has,
+            } => write!(
+                f,
+                "{}: shape {shape:?} needs {needs} bytes of data, the file has {has}",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NpyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NpyError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl From<NpyError> for crate::error::CliError {
+    fn from(e: NpyError) -> crate::error::CliError {
+        crate::error::CliError::Input(e.to_string())
+    }
+}
+
 /// Reads a `.npy` file of values of type `T` (any header length; C
 /// order). The error says what was wrong with the file.
-pub fn read<T: Dtype>(path: &Path) -> Result<Npy<T>, String> {
-    let p = path.display();
-    let mut f = File::open(path).map_err(|e| format!("cannot read {p}: {e}"))?;
+pub fn read<T: Dtype>(path: &Path) -> Result<Npy<T>, NpyError> {
+    let p = || path.to_path_buf();
+    let cannot = |source| NpyError::Read { path: p(), source };
+    let mut f = File::open(path).map_err(cannot)?;
     let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {p}: {e}"))?;
+    f.read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-        return Err(format!("{p}: not a NumPy .npy file (no \\x93NUMPY magic)"));
+        return Err(NpyError::NotNpy { path: p() });
     }
     let (len, start) = match bytes[6] {
         1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
@@ -175,46 +318,51 @@ pub fn read<T: Dtype>(path: &Path) -> Result<Npy<T>, String> {
             u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
             12,
         ),
-        v => return Err(format!("{p}: .npy format version {v} (1, 2 or 3 are read)")),
+        version => return Err(NpyError::Version { path: p(), version }),
     };
     let head = bytes
         .get(start..start + len)
         .and_then(|h| std::str::from_utf8(h).ok())
-        .ok_or_else(|| format!("{p}: the .npy header is cut short or not text"))?;
+        .ok_or_else(|| NpyError::Header { path: p() })?;
     let field = |key: &str| -> Option<&str> {
         let at = head.find(&format!("'{key}':"))? + key.len() + 3;
         Some(head[at..].trim_start())
     };
     let descr = field("descr")
         .and_then(|s| s.strip_prefix('\'')?.split('\'').next())
-        .ok_or_else(|| format!("{p}: the .npy header has no descr"))?;
+        .ok_or_else(|| NpyError::NoDescr { path: p() })?;
     if descr != T::DESCR && !(T::SIZE == 1 && descr.ends_with(&T::DESCR[1..])) {
-        return Err(format!(
-            "{p}: holds {descr} values; {} were expected",
-            T::DESCR
-        ));
+        return Err(NpyError::Dtype {
+            path: p(),
+            found: descr.to_string(),
+            expected: T::DESCR,
+        });
     }
     if field("fortran_order").is_some_and(|s| s.starts_with("True")) {
-        return Err(format!("{p}: Fortran order; C order is read"));
+        return Err(NpyError::Fortran { path: p() });
     }
     let shape_text = field("shape")
         .and_then(|s| s.strip_prefix('(')?.split(')').next())
-        .ok_or_else(|| format!("{p}: the .npy header has no shape"))?;
+        .ok_or_else(|| NpyError::NoShape { path: p() })?;
     let shape = shape_text
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| s.parse::<u64>())
         .collect::<Result<Vec<u64>, _>>()
-        .map_err(|_| format!("{p}: bad shape ({shape_text})"))?;
+        .map_err(|_| NpyError::Shape {
+            path: p(),
+            text: shape_text.to_string(),
+        })?;
     let n: u64 = shape.iter().product();
     let body = &bytes[start + len..];
     if body.len() as u64 != n * T::SIZE as u64 {
-        return Err(format!(
-            "{p}: shape {shape:?} needs {} bytes of data, the file has {}",
-            n * T::SIZE as u64,
-            body.len()
-        ));
+        return Err(NpyError::Size {
+            path: p(),
+            needs: n * T::SIZE as u64,
+            has: body.len(),
+            shape,
+        });
     }
     let data = body.chunks_exact(T::SIZE).map(T::get).collect();
     Ok(Npy { shape, data })
@@ -236,7 +384,10 @@ mod tests {
         let r = read::<f32>(&path).unwrap();
         assert_eq!(r.shape, vec![2, 3]);
         assert_eq!(r.data, vec![1.0, 2.5, -3.0, 0.0, 0.125, 7.0]);
-        assert!(read::<i64>(&path).unwrap_err().contains("holds <f4 values"));
+        assert!(read::<i64>(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("holds <f4 values"));
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(bytes.len(), HEADER_BYTES + 6 * 4);
         assert_eq!(bytes[HEADER_BYTES - 1], b'\n');
@@ -245,7 +396,10 @@ mod tests {
         w.finish().unwrap();
         assert_eq!(read::<u16>(&path).unwrap().shape, vec![2]);
         std::fs::write(&path, b"not numpy").unwrap();
-        assert!(read::<u16>(&path).unwrap_err().contains("not a NumPy"));
+        assert!(read::<u16>(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("not a NumPy"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
