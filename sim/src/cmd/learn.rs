@@ -6,6 +6,7 @@ use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
 use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
+use crate::run::family::{family_rules, FamilyRules};
 use crate::run::options::{whole, RulesArgs, ValueError};
 use crate::run::Mode;
 use clap::{Args, Subcommand};
@@ -289,62 +290,74 @@ fn data(d: DataArgs) -> Result<ExitCode, CliError> {
         (None, None) => (Mode::Hands, 1000),
     };
     let rules_name = d.rules.name().to_string();
-    if let Some(rules) = d.rules.classic()? {
-        let players = rules.players as usize;
-        let side = |flag: &str, text: &str| -> Result<SideSpec, CliError> {
-            let s = parse_classic_side(text)?;
-            s.check(flag, players)?;
-            Ok(s)
-        };
-        let sides = [side("--a", &d.a)?, side("--b", &d.b)?];
-        let seats = |swapped: bool| -> Vec<AgentSpec<ClassicState>> {
-            (0..players)
-                .map(|p| {
-                    let who = crate::classic::agent_of(p, swapped);
-                    sides[who].spec(p / 2).clone()
-                })
-                .collect()
-        };
-        let plan = DataPlan::<ClassicState> {
-            rules,
-            seats: [seats(false), seats(true)],
-            names: [sides[0].name().to_string(), sides[1].name().to_string()],
-            mode,
-            games,
-            seed: d.seed,
-            sample: d.sample,
-            views: d.views,
-        };
-        finish(&plan, &d, &rules_name)
-    } else {
-        crate::cmd::play::refuse_mixed_side("--a", &d.a)?;
-        crate::cmd::play::refuse_mixed_side("--b", &d.b)?;
-        let rules = d.rules.build()?;
-        rules.validate().map_err(|e| CliError::Rules {
-            context: format!("--rules {rules_name}"),
-            source: e,
-        })?;
-        let a: AgentSpec<GameState> = d.a.parse()?;
-        let b: AgentSpec<GameState> = d.b.parse()?;
-        let players = rules.players as usize;
-        let specs = [a, b];
-        let seats = |swapped: bool| -> Vec<AgentSpec<GameState>> {
-            (0..players)
-                .map(|p| specs[crate::classic::agent_of(p, swapped)].clone())
-                .collect()
-        };
-        let plan = DataPlan::<GameState> {
-            rules,
-            seats: [seats(false), seats(true)],
-            names: [specs[0].to_string(), specs[1].to_string()],
-            mode,
-            games,
-            seed: d.seed,
-            sample: d.sample,
-            views: d.views,
-        };
-        finish(&plan, &d, &rules_name)
-    }
+    let rules = match family_rules(&d.rules)? {
+        FamilyRules::Classic(rules) => rules,
+        FamilyRules::Decorated(rules) => {
+            return decorated_data(&d, rules, mode, games, &rules_name)
+        }
+    };
+    let players = rules.players as usize;
+    let side = |flag: &str, text: &str| -> Result<SideSpec, CliError> {
+        let s = parse_classic_side(text)?;
+        s.check(flag, players)?;
+        Ok(s)
+    };
+    let sides = [side("--a", &d.a)?, side("--b", &d.b)?];
+    let seats = |swapped: bool| -> Vec<AgentSpec<ClassicState>> {
+        (0..players)
+            .map(|p| {
+                let who = crate::classic::agent_of(p, swapped);
+                sides[who].spec(p / 2).clone()
+            })
+            .collect()
+    };
+    let plan = DataPlan::<ClassicState> {
+        rules,
+        seats: [seats(false), seats(true)],
+        names: [sides[0].name().to_string(), sides[1].name().to_string()],
+        mode,
+        games,
+        seed: d.seed,
+        sample: d.sample,
+        views: d.views,
+    };
+    finish(&plan, &d, &rules_name)
+}
+
+/// `learn data` under decorated rules.
+fn decorated_data(
+    d: &DataArgs,
+    rules: kanaszta_engine::Rules,
+    mode: Mode,
+    games: u64,
+    rules_name: &str,
+) -> Result<ExitCode, CliError> {
+    crate::cmd::play::refuse_mixed_side("--a", &d.a)?;
+    crate::cmd::play::refuse_mixed_side("--b", &d.b)?;
+    rules.validate().map_err(|e| CliError::Rules {
+        context: format!("--rules {rules_name}"),
+        source: e,
+    })?;
+    let a: AgentSpec<GameState> = d.a.parse()?;
+    let b: AgentSpec<GameState> = d.b.parse()?;
+    let players = rules.players as usize;
+    let specs = [a, b];
+    let seats = |swapped: bool| -> Vec<AgentSpec<GameState>> {
+        (0..players)
+            .map(|p| specs[crate::classic::agent_of(p, swapped)].clone())
+            .collect()
+    };
+    let plan = DataPlan::<GameState> {
+        rules,
+        seats: [seats(false), seats(true)],
+        names: [specs[0].to_string(), specs[1].to_string()],
+        mode,
+        games,
+        seed: d.seed,
+        sample: d.sample,
+        views: d.views,
+    };
+    finish(&plan, d, rules_name)
 }
 
 fn finish<G: LearnFamily>(
