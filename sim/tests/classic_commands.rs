@@ -575,3 +575,113 @@ fn classic_tune_moves_a_players_parameters_on_a_tiny_budget() {
     }
     assert!(!bad.exists(), "nothing written for a refused tuning");
 }
+
+/// A printed hand with its seats' agent names left out and its spacing
+/// collapsed: a replay names the agents (`P0 rules`), a saved log does not.
+fn unnamed(text: &str, agents: &[&str]) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let mut kept = Vec::new();
+            for (i, t) in w.iter().enumerate() {
+                let after_seat =
+                    i > 0 && w[i - 1].starts_with('P') && w[i - 1][1..].parse::<u32>().is_ok();
+                if !(after_seat && agents.contains(t)) {
+                    kept.push(*t);
+                }
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+/// `replay --save-log` of a classic game and `replay --log` of the file
+/// print the same hand (2 and 4 players), and `--html` draws the log.
+#[test]
+fn a_saved_classic_log_replays_as_the_game_did() {
+    let d = tmp("classic-log");
+    for (preset, heading) in [("classic-002", 2), ("classic-004", 2)] {
+        let log = d.join(format!("{preset}.json"));
+        let run = ok(&[
+            "replay",
+            "--rules",
+            preset,
+            "--a",
+            "rules",
+            "--b",
+            "greedy",
+            "--seed",
+            "5",
+            "--save-log",
+            s(&log),
+        ]);
+        let text = read(&log);
+        assert!(
+            text.contains("\"format\": \"kanaszta-classic-log\""),
+            "{text}"
+        );
+        let from_log = ok(&["replay", "--log", s(&log)]);
+        assert_eq!(
+            from_log.lines().next(),
+            Some(format!("game log {}", log.display()).as_str())
+        );
+        let run_hand: Vec<&str> = run.lines().skip(heading).collect();
+        let log_hand: Vec<&str> = from_log.lines().skip(1).collect();
+        assert!(run_hand.len() > 10, "{run}");
+        assert!(run_hand.iter().any(|l| l.contains("rules")), "{run}");
+        assert_eq!(
+            unnamed(&run_hand.join("\n"), &["rules", "greedy"]),
+            unnamed(&log_hand.join("\n"), &["rules", "greedy"]),
+            "{preset}"
+        );
+        let page = d.join(format!("{preset}.html"));
+        ok(&["replay", "--log", s(&log), "--html", s(&page)]);
+        assert!(read(&page).contains("<html"), "{preset}");
+    }
+}
+
+/// A classic log with an action that does not parse, or one its place
+/// refuses, is refused with what was wrong (the rule named) and exit 1.
+#[test]
+fn a_malformed_classic_log_is_refused() {
+    let d = tmp("classic-bad-log");
+    let log = d.join("good.json");
+    ok(&[
+        "replay",
+        "--rules",
+        "classic-002",
+        "--seed",
+        "3",
+        "--save-log",
+        s(&log),
+    ]);
+    let good = read(&log);
+    let first = "\"actions\": [\n    \"draw\"";
+    assert!(good.contains(first), "{good}");
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, good.replacen(first, "\"actions\": [\n    \"fly\"", 1)).unwrap();
+    refused(
+        &["replay", "--log", s(&bad)],
+        &["bad classic game log", "action 0 (`fly`)", "unknown action"],
+    );
+    let illegal = d.join("illegal.json");
+    std::fs::write(
+        &illegal,
+        good.replacen(first, "\"actions\": [\n    \"endhand\"", 1),
+    )
+    .unwrap();
+    refused(
+        &["replay", "--log", s(&illegal)],
+        &["action 0 (`endhand`) is refused", "C-23"],
+    );
+    let no_start = d.join("no-start.json");
+    std::fs::write(
+        &no_start,
+        "{\"format\": \"kanaszta-classic-log\", \"actions\": []}",
+    )
+    .unwrap();
+    refused(
+        &["replay", "--log", s(&no_start)],
+        &["bad classic game log", "start"],
+    );
+}

@@ -1,7 +1,7 @@
 //! `kanaszta replay` (alias `show`): one game of a run, move by move, for a
 //! person, of either family ([`show::replay`]): the game is played again
 //! as the run played it and printed hand by hand; or a saved log of a
-//! decorated hand is printed.
+//! hand (decorated or classic) is printed.
 
 use crate::error::{quiet_pipe, CliError};
 use crate::run::family::{family_rules, Classic, Decorated, FamilyRules};
@@ -49,7 +49,8 @@ pub struct ReplayArgs {
     /// The run used --unpaired.
     #[arg(long)]
     unpaired: bool,
-    /// Print a saved game log (JSON, as written by --save-log) instead.
+    /// Print a saved game log (JSON, as written by --save-log, of either
+    /// family) instead.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "series", "hand"])]
     log: Option<PathBuf>,
     /// Also save the (last printed) hand's game log as JSON.
@@ -82,6 +83,15 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, CliError> {
             "game log",
             crate::input::JSON_LIMIT,
         )?;
+        if show::classic::is_classic_log(&text) {
+            let hand = show::classic::load_log(path, &text)?;
+            if let Some(page) = &args.html {
+                return show::classic::write_log_html(page, path, &hand, args.seat);
+            }
+            let mut out = std::io::stdout().lock();
+            quiet_pipe(show::classic::print_log(&mut out, path, &hand))?;
+            return Ok(ExitCode::SUCCESS);
+        }
         let log = GameLog::from_json(&text).map_err(|e| CliError::Log {
             path: path.display().to_string(),
             source: e,

@@ -134,8 +134,9 @@ impl Show for Classic {
         print_hand(&mut out, hand, labels)
     }
 
-    fn save_log(_hand: &PlayedHand, _path: &Path) -> Result<(), CliError> {
-        Err(save_log_refused())
+    fn save_log(hand: &PlayedHand, path: &Path) -> Result<(), CliError> {
+        std::fs::write(path, log_json(hand))
+            .map_err(|e| CliError::io("write game log", path.display(), e))
     }
 
     fn write_html(
@@ -157,20 +158,106 @@ impl Show for Classic {
     }
 }
 
-/// `--save-log` of a classic game, refused.
-fn save_log_refused() -> CliError {
-    CliError::Input(
-        "--save-log: game logs are for decorated canasta; a classic hand is replayed from its run"
-            .into(),
-    )
+/// The `format` of a classic game log.
+const LOG_FORMAT: &str = "kanaszta-classic-log";
+
+/// A classic game log as JSON (`replay --save-log`): the hand's start as a
+/// classic position (its stock order, totals, dealer and turn), and its
+/// actions in the classic notation.
+fn log_json(h: &PlayedHand) -> String {
+    let start: serde_json::Value =
+        serde_json::from_str(&h.start.to_position_json()).unwrap_or(serde_json::Value::Null);
+    let actions: Vec<String> = h.actions.iter().map(|a| a.to_string()).collect();
+    #[derive(serde::Serialize)]
+    struct LogFile<'a> {
+        format: &'a str,
+        start: serde_json::Value,
+        actions: Vec<String>,
+    }
+    let log = LogFile {
+        format: LOG_FORMAT,
+        start,
+        actions,
+    };
+    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
 }
 
-/// Checks `pick` against the run and plays its game again (a log cannot
-/// be saved of it).
-fn replay(c: &ClassicReplay, pick: &Pick) -> Result<Shown<PlayedHand>, CliError> {
-    if pick.save_log.is_some() {
-        return Err(save_log_refused());
+/// Whether `text` is a classic game log (its `format` says so).
+pub fn is_classic_log(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(LOG_FORMAT))
+}
+
+/// A classic game log read back and checked completely: its start is a
+/// valid classic position, and each action parses and is legal where it
+/// stands.
+pub fn load_log(path: &Path, text: &str) -> Result<PlayedHand, CliError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct LogFile {
+        #[allow(dead_code)]
+        format: String,
+        start: serde_json::Value,
+        actions: Vec<String>,
     }
+    let bad = |why: String| {
+        CliError::Input(format!(
+            "{}: bad classic game log: {why}; a classic log is {{\"format\": \"{LOG_FORMAT}\", \"start\": <a classic position>, \"actions\": [\"draw\", \"discard 9\", …]}}, as replay --save-log writes it",
+            path.display()
+        ))
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let file: LogFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let start = kanaszta_engine::classic::ClassicPosition::from_json(&file.start.to_string())
+        .and_then(|p| p.to_state())
+        .map_err(|e| bad(format!("start: {e}")))?;
+    let mut g = start.clone();
+    let mut actions = Vec::with_capacity(file.actions.len());
+    for (i, t) in file.actions.iter().enumerate() {
+        let a: ClassicAction = t
+            .parse()
+            .map_err(|e| bad(format!("action {i} (`{t}`): {e}")))?;
+        g.apply(a)
+            .map_err(|e| bad(format!("action {i} (`{a}`) is refused: {e}")))?;
+        actions.push(a);
+    }
+    Ok(PlayedHand {
+        start,
+        actions,
+        error: None,
+    })
+}
+
+/// Prints a saved classic game log (`replay --log`), its seats unnamed.
+pub fn print_log(out: &mut impl Write, path: &Path, h: &PlayedHand) -> Result<(), CliError> {
+    writeln!(out, "game log {}", path.display())?;
+    print_hand(out, h, &log_labels(h))
+}
+
+/// The seats of a saved log: `P0`, `P1`, ….
+pub fn log_labels(h: &PlayedHand) -> Vec<String> {
+    (0..h.start.players()).map(|p| format!("P{p}")).collect()
+}
+
+/// Draws a saved classic game log as an HTML page (`replay --log --html`).
+pub fn write_log_html(
+    page: &Path,
+    path: &Path,
+    h: &PlayedHand,
+    seat: Option<u32>,
+) -> Result<std::process::ExitCode, CliError> {
+    let data = crate::html::classic::HandData {
+        start: &h.start,
+        actions: &h.actions,
+        error: None,
+    };
+    let title = format!("game log {}", path.display());
+    crate::html::classic::write_replay(page, &title, &log_labels(h), seat, &[data])
+}
+
+/// Checks `pick` against the run and plays its game again.
+fn replay(c: &ClassicReplay, pick: &Pick) -> Result<Shown<PlayedHand>, CliError> {
     let (game, hand) = (pick.game, pick.hand);
     if let Some(n) = c.games {
         if game >= n {
