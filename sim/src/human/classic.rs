@@ -8,10 +8,11 @@
 //! last turn (practice games). A hand may start from a classic position
 //! (sim/POSITIONS.md). Each finished hand is appended to `hands.csv` in
 //! the columns of `kanaszta play --rules classic-…`. `save` writes the
-//! game; resuming (and `undo`) plays its moves again from the hand's
+//! game, and beside it the position in play and the hand's classic game
+//! log; resuming (and `undo`) plays its moves again from the hand's
 //! start, the agents deciding their own once more.
 
-use super::save::SaveError;
+use super::save::{self, SaveError};
 use super::{append_csv, check_name, words, Await, Terminal};
 use crate::classic::run::StoredClassicRules;
 use crate::classic::{
@@ -20,7 +21,7 @@ use crate::classic::{
 use crate::error::CliError;
 use crate::position::{load_classic, phase_name, seat_name};
 use crate::run::Mode;
-use crate::show::classic::{pile_text, print_end, table_text};
+use crate::show::classic::{log_json, pile_text, print_end, table_text};
 use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::seat_rng;
 use kanaszta_agents::{Agent, AgentSpec};
@@ -422,26 +423,16 @@ impl Terminal for ClassicSession {
                 .and_then(|t| serde_json::from_str(t).ok()),
             hands,
         };
-        let r = (|| -> std::io::Result<()> {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            let json = serde_json::to_string_pretty(&file).unwrap_or_default();
-            std::fs::write(&path, json + "\n")
-        })();
-        match r {
+        let json = serde_json::to_string_pretty(&file).unwrap_or_default() + "\n";
+        let position = self.state.to_position_json();
+        let log = log_json(&self.start, &now);
+        match save::write_files(&path, &json, &position, Some(&log)) {
             Ok(()) => {
                 let dir = path
                     .parent()
                     .filter(|d| !d.as_os_str().is_empty())
                     .unwrap_or(std::path::Path::new("."));
-                let _ = writeln!(
-                    out,
-                    "saved to {}; resume with `kanaszta human --resume {} --out {}`",
-                    path.display(),
-                    path.display(),
-                    dir.display()
-                );
+                let _ = writeln!(out, "{}", save::saved_text(&path, Some(dir), true));
             }
             Err(e) => {
                 let _ = writeln!(out, "cannot save to {}: {e}", path.display());

@@ -566,46 +566,18 @@ impl Terminal for Session {
                 .and_then(|t| serde_json::from_str(t).ok()),
             hands,
         };
-        let stem = path.with_extension("");
-        let side = |what: &str| PathBuf::from(format!("{}.{what}.json", stem.display()));
         let log = (self.cfg.position.is_none()).then(|| {
             let mut log = GameLog::new(&self.hand.start, self.hand.seed);
             log.actions = self.hand.actions.iter().map(|(_, a)| *a).collect();
-            log
+            log.to_json()
         });
-        let r = (|| -> std::io::Result<()> {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(&path, file.to_json())?;
-            std::fs::write(side("position"), self.hand.state.to_position_json())?;
-            if let Some(log) = &log {
-                std::fs::write(side("log"), log.to_json())?;
-            }
-            Ok(())
-        })();
-        match r {
+        let position = self.hand.state.to_position_json();
+        match save::write_files(&path, &file.to_json(), &position, log.as_deref()) {
             Ok(()) => {
-                let _ = writeln!(
-                    out,
-                    "saved to {}; resume with `kanaszta human --resume {}{}` \
-                     ({} holds the position with every hidden card{})",
-                    path.display(),
-                    path.display(),
-                    // Resumed elsewhere, the game's rows would go to the
-                    // default directory, not beside the earlier ones.
-                    self.cfg
-                        .out
-                        .as_ref()
-                        .map(|d| format!(" --out {}", d.display()))
-                        .unwrap_or_default(),
-                    side("position").display(),
-                    if log.is_some() {
-                        format!(", {} the hand's game log", side("log").display())
-                    } else {
-                        String::new()
-                    }
-                );
+                // Resumed elsewhere, the game's rows would go to the
+                // default directory, not beside the earlier ones.
+                let text = save::saved_text(&path, self.cfg.out.as_deref(), log.is_some());
+                let _ = writeln!(out, "{text}");
             }
             Err(e) => {
                 let _ = writeln!(out, "save failed: cannot write {}: {e}", path.display());
