@@ -516,4 +516,28 @@ fn a_classic_save_writes_a_position_and_a_log_that_check_and_replay_read() {
     let at: serde_json::Value = serde_json::from_str(&applied).unwrap();
     let saved: serde_json::Value = serde_json::from_str(&read(&pos)).unwrap();
     assert_eq!(at, saved);
+    // Saved elsewhere, the game is resumed with the --out of its rows.
+    let other = dir.join("elsewhere").join("x.json");
+    let (_, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-002",
+            "--seed",
+            "3",
+            "--out",
+            s(&dir),
+        ],
+        &format!("1\nsave {}\nquit\n", other.display()),
+    );
+    assert!(
+        out.contains(&format!(
+            "resume with `kanaszta human --resume {} --out {}`",
+            other.display(),
+            dir.display()
+        )),
+        "{err}\n{out}"
+    );
+    assert!(dir.join("elsewhere").join("x.position.json").exists());
+    assert!(dir.join("elsewhere").join("x.log.json").exists());
 }

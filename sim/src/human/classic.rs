@@ -428,11 +428,11 @@ impl Terminal for ClassicSession {
         let log = log_json(&self.start, &now);
         match save::write_files(&path, &json, &position, Some(&log)) {
             Ok(()) => {
-                let dir = path
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or(std::path::Path::new("."));
-                let _ = writeln!(out, "{}", save::saved_text(&path, Some(dir), true));
+                // The --out of this game, wherever the save went: resumed
+                // with another, the rows would not go beside the earlier
+                // ones.
+                let text = save::saved_text(&path, self.cfg.out.as_deref(), true);
+                let _ = writeln!(out, "{text}");
             }
             Err(e) => {
                 let _ = writeln!(out, "cannot save to {}: {e}", path.display());
