@@ -454,3 +454,90 @@ fn c18_a_classic_position_is_played_from_where_it_stands() {
         "{err}"
     );
 }
+
+/// A classic save writes the side files a decorated one does: the
+/// position in play with every hidden card, which `legal` and `check`
+/// read, and the hand so far as a classic game log, which `replay --log`
+/// reads; the log's actions applied to its start lead to that position.
+#[test]
+fn a_classic_save_writes_a_position_and_a_log_that_check_and_replay_read() {
+    let dir = tmp("human-classic-sides");
+    let (code, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-002",
+            "--seed",
+            "3",
+            "--out",
+            s(&dir),
+        ],
+        &firsts(2),
+    );
+    assert_eq!(code, 1, "{err}\n{out}");
+    let (pos, log) = (dir.join("save.position.json"), dir.join("save.log.json"));
+    assert!(
+        out.contains(&format!(
+            "({} holds the position with every hidden card, {} the hand's game log)",
+            pos.display(),
+            log.display()
+        )),
+        "{out}"
+    );
+    // The person's first listed move where the game was saved.
+    let listed = out.rfind("your moves:\n").expect("a list of moves");
+    let first = out[listed..].lines().nth(1).unwrap();
+    let first = first.trim_start().split_once("  ").unwrap().1.trim();
+    let (code, legal, err) = kanaszta(&["legal", s(&pos)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(legal.contains(first), "{first}\n{legal}");
+    let (code, _, err) = kanaszta(&["check", s(&pos), first]);
+    assert_eq!(code, 0, "{first}: {err}");
+    let (code, _, err) = kanaszta(&["check", s(&pos), "draw"]);
+    assert_eq!(code, 3, "draw is not legal in the meld phase: {err}");
+    let (code, replayed, err) = kanaszta(&["replay", "--log", s(&log)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(replayed.contains("draw"), "{replayed}");
+    let v: serde_json::Value = serde_json::from_str(&read(&log)).unwrap();
+    assert_eq!(v["format"], "kanaszta-classic-log");
+    let start = dir.join("start.json");
+    std::fs::write(&start, v["start"].to_string()).unwrap();
+    let actions: Vec<&str> = v["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    let mut args = vec!["apply", s(&start)];
+    args.extend(&actions);
+    let (code, applied, err) = kanaszta(&args);
+    assert_eq!(code, 0, "{err}");
+    let at: serde_json::Value = serde_json::from_str(&applied).unwrap();
+    let saved: serde_json::Value = serde_json::from_str(&read(&pos)).unwrap();
+    assert_eq!(at, saved);
+    // Saved elsewhere, the game is resumed with the --out of its rows.
+    let other = dir.join("elsewhere").join("x.json");
+    let (_, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-002",
+            "--seed",
+            "3",
+            "--out",
+            s(&dir),
+        ],
+        &format!("1\nsave {}\nquit\n", other.display()),
+    );
+    assert!(
+        out.contains(&format!(
+            "resume with `kanaszta human --resume {} --out {}`",
+            other.display(),
+            dir.display()
+        )),
+        "{err}\n{out}"
+    );
+    assert!(dir.join("elsewhere").join("x.position.json").exists());
+    assert!(dir.join("elsewhere").join("x.log.json").exists());
+}

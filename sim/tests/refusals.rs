@@ -280,3 +280,101 @@ fn human_refuses_bad_opponents_saves_and_positions() {
     human(&["--position", &f], &["three.json", "3 players", "D-2.1"]);
     assert!(!d.join("hands.csv").exists(), "nothing written");
 }
+
+/// A classic position of four players in partnerships, the person (P0)
+/// to answer his partner's "may I go out?" (C-18): sim/POSITIONS.md's
+/// "answer" position.
+const CLASSIC_ANSWER: &str = r#"{
+  "family": "classic",
+  "rules": {"preset": "classic-004", "players": 4},
+  "phase": "answer",
+  "dealer": 1,
+  "mover": 2,
+  "turns": 30,
+  "players": [
+    {"hand": "5C 5D 9H"},
+    {"hand": "4S 6D 8C TC JD QS"},
+    {"hand": "KC KD 8S"},
+    {"hand": "6H 6S 8D 9C JC"}
+  ],
+  "sides": [
+    {"melds": ["7C 7D 7H 7H 7S 7S 2C", "KH KS 2H"], "red_threes": "3D"},
+    {"melds": ["QC QD QH"]}
+  ],
+  "pile": "4D AC 5S",
+  "turn": {"asked": true}
+}"#;
+
+/// A classic hand that is over: P1 went out.
+const CLASSIC_OVER: &str = r#"{
+  "family": "classic",
+  "rules": {"preset": "classic-002", "players": 4},
+  "phase": "over",
+  "dealer": 0,
+  "mover": 1,
+  "turns": 41,
+  "totals": [1200, 2450],
+  "players": [{"hand": "5D 9C JK"}, {"hand": ""}, {"hand": "4H 4S QD"}, {"hand": "6C 8H"}],
+  "sides": [
+    {"melds": ["KC KD KH KS KS 2C 2D"], "red_threes": "3H", "failed_yes": 1},
+    {"melds": ["AC AD AD AH AH AS AS", "9D 9H 9S 2H", "TC TD TS"], "red_threes": "3D 3D"}
+  ],
+  "pile": "7C QC",
+  "end": {"kind": "went_out", "player": 1, "concealed": false}
+}"#;
+
+/// The refusals of a classic game from `--position`, one case a row of
+/// sim/FAULTS.md: a seat the position lacks, a hand that is over, a
+/// decorated position under classic rules, a position the classic rules
+/// refuse (the file named), an agent's name; nothing is written.
+#[test]
+fn human_refuses_classic_positions_it_cannot_play() {
+    let d = tmp("refuse-human-classic");
+    let out = s(&d);
+    let human = |extra: &[&str], needles: &[&str]| {
+        let mut args = vec!["human", "--lines", "--out", out];
+        args.extend_from_slice(extra);
+        refused(&args, needles);
+    };
+    let answer = write(&d, "answer.json", CLASSIC_ANSWER);
+    human(
+        &["--position", &answer, "--seat", "4"],
+        &["--seat 4", "with 4 players the seats are 0 to 3"],
+    );
+    let over = write(&d, "over.json", CLASSIC_OVER);
+    human(
+        &["--position", &over],
+        &[
+            "position: the hand is over",
+            "nothing to play and no hand to record",
+            "`kanaszta score FILE`",
+        ],
+    );
+    let dec = write(&d, "dec.json", POSITION);
+    human(
+        &["--rules", "classic-002", "--position", &dec],
+        &[
+            "--position",
+            "dec.json: a decorated canasta position, but --rules names classic canasta",
+            "`\"family\": \"classic\"`",
+            "leave --rules out",
+        ],
+    );
+    let mover = write(
+        &d,
+        "mover.json",
+        &CLASSIC_ANSWER.replace("\"mover\": 2", "\"mover\": 7"),
+    );
+    human(
+        &["--position", &mover],
+        &["mover.json", "player 7 does not exist", "0 to 3 (C-2)"],
+    );
+    human(
+        &["--position", &answer, "--name", "rules"],
+        &["--name rules", "an agent's name", "e.g. --name human"],
+    );
+    assert!(
+        !d.join("hands.csv").exists() && !d.join("save.json").exists(),
+        "nothing written"
+    );
+}

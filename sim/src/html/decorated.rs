@@ -5,7 +5,7 @@
 use super::cards;
 use crate::error::CliError;
 use crate::run::{black_threes_in_hand, end_kind, tax_divisor};
-use kanaszta_engine::{tax, GameLog, GameState, HandScore, Table};
+use kanaszta_engine::{tax, GameLog, GameState, Table};
 use serde_json::{json, Value};
 
 /// One hand to draw: its log, the notes of the actions (the index of the
@@ -64,111 +64,85 @@ pub fn snapshot(g: &GameState) -> Value {
     })
 }
 
+/// A row of the score table for each `(key, name, value of seat p)`: the
+/// key as hands.csv names the column, the name shown, a value a seat.
+type Item<'a> = (&'a str, &'a str, &'a dyn Fn(usize) -> i64);
+
+/// The rows of `items` for `n` seats.
+fn rows(n: usize, items: &[Item]) -> Vec<Value> {
+    items
+        .iter()
+        .map(|(key, name, value)| {
+            let values: Vec<i64> = (0..n).map(value).collect();
+            json!({"key": key, "name": name, "values": values})
+        })
+        .collect()
+}
+
 /// The score of the hand item by item per seat (D-14, named as hands.csv's
 /// columns), and with `taxed` the tax (D-15) on the running totals.
 fn score(g: &GameState, log: &GameLog, taxed: bool) -> Value {
     let n = g.players();
-    let scores = g.scores();
-    let per = |f: &dyn Fn(usize, &HandScore) -> i64| -> Vec<i64> {
-        (0..n).map(|p| f(p, &scores[p])).collect()
-    };
-    let row = |key: &str, name: &str, v: Vec<i64>| json!({"key": key, "name": name, "values": v});
-    let mut rows = vec![
-        row(
-            "red_three_points",
-            "red threes (D-4)",
-            per(&|_, s| s.red_three_points as i64),
-        ),
-        row(
-            "twin_points",
-            "twins (D-7)",
-            per(&|_, s| s.twin_points as i64),
-        ),
-        row(
-            "canasta_points",
-            "canastas (D-10)",
-            per(&|_, s| s.canasta_points as i64),
-        ),
-        row(
-            "heart_ace_points",
-            "heart aces (D-9.4)",
-            per(&|_, s| s.heart_ace_points as i64),
-        ),
-        row(
-            "going_out_points",
-            "going out",
-            per(&|_, s| s.going_out_points as i64),
-        ),
-        row(
-            "from_hand_points",
-            "out from hand",
-            per(&|_, s| s.from_hand_points as i64),
-        ),
-        row(
-            "cleared_table_points",
-            "table cleared",
-            per(&|_, s| s.cleared_table_points as i64),
-        ),
-        row("base", "= base", per(&|_, s| s.base as i64)),
-        row("melded", "melded", per(&|_, s| s.melded as i64)),
-        row(
-            "cards_in_hand",
-            "cards in hand",
-            per(&|p, s| (s.in_hand - black_threes_in_hand(g, p, s)) as i64),
-        ),
-        row(
-            "black_threes_in_hand",
-            "black threes in hand",
-            per(&|p, s| black_threes_in_hand(g, p, s) as i64),
-        ),
-        row(
-            "card_value",
-            "= card value",
-            per(&|_, s| s.card_value as i64),
-        ),
-        row("raw", "= raw (D-14)", per(&|_, s| s.total as i64)),
-    ];
-    let mut tax_rows = Vec::new();
-    if taxed {
-        let before: Vec<i32> = (0..n)
-            .map(|p| log.totals.get(p).copied().unwrap_or(0))
-            .collect();
-        let after: Vec<i32> = (0..n)
-            .map(|p| tax(scores[p].total, before[p], &log.rules))
-            .collect();
-        tax_rows = vec![
-            row(
-                "total_before",
-                "total before",
-                before.iter().map(|&x| x as i64).collect(),
-            ),
-            row(
-                "tax_divisor",
-                "tax divisor (D-15)",
-                before
-                    .iter()
-                    .map(|&b| tax_divisor(&log.rules, b) as i64)
-                    .collect(),
-            ),
-            row(
-                "taxed",
-                "= taxed",
-                after.iter().map(|&x| x as i64).collect(),
-            ),
-            row(
-                "total_after",
-                "= total after",
-                (0..n).map(|p| (before[p] + after[p]) as i64).collect(),
-            ),
-        ];
+    let s = g.scores();
+    let black = |p: usize| black_threes_in_hand(g, p, &s[p]) as i64;
+    let mut score_rows = rows(
+        n,
+        &[
+            ("red_three_points", "red threes (D-4)", &|p| {
+                s[p].red_three_points as i64
+            }),
+            ("twin_points", "twins (D-7)", &|p| s[p].twin_points as i64),
+            ("canasta_points", "canastas (D-10)", &|p| {
+                s[p].canasta_points as i64
+            }),
+            ("heart_ace_points", "heart aces (D-9.4)", &|p| {
+                s[p].heart_ace_points as i64
+            }),
+            ("going_out_points", "going out", &|p| {
+                s[p].going_out_points as i64
+            }),
+            ("from_hand_points", "out from hand", &|p| {
+                s[p].from_hand_points as i64
+            }),
+            ("cleared_table_points", "table cleared", &|p| {
+                s[p].cleared_table_points as i64
+            }),
+            ("base", "= base", &|p| s[p].base as i64),
+            ("melded", "melded", &|p| s[p].melded as i64),
+            ("cards_in_hand", "cards in hand", &|p| {
+                s[p].in_hand as i64 - black(p)
+            }),
+            ("black_threes_in_hand", "black threes in hand", &black),
+            ("card_value", "= card value", &|p| s[p].card_value as i64),
+            ("raw", "= raw (D-14)", &|p| s[p].total as i64),
+        ],
+    );
+    let tax_rows = if taxed {
+        let before = |p: usize| log.totals.get(p).copied().unwrap_or(0);
+        let after = |p: usize| tax(s[p].total, before(p), &log.rules);
+        rows(
+            n,
+            &[
+                ("total_before", "total before", &|p| before(p) as i64),
+                ("tax_divisor", "tax divisor (D-15)", &|p| {
+                    tax_divisor(&log.rules, before(p)) as i64
+                }),
+                ("taxed", "= taxed", &|p| after(p) as i64),
+                ("total_after", "= total after", &|p| {
+                    (before(p) + after(p)) as i64
+                }),
+            ],
+        )
     } else {
-        rows.push(row(
-            "taxed",
-            "taxed (a single hand: no tax)",
-            per(&|_, s| s.total as i64),
+        score_rows.extend(rows(
+            n,
+            &[("taxed", "taxed (a single hand: no tax)", &|p| {
+                s[p].total as i64
+            })],
         ));
-    }
-    json!({"rows": rows, "tax_rows": tax_rows})
+        Vec::new()
+    };
+    json!({"rows": score_rows, "tax_rows": tax_rows})
 }
 
 /// One hand as page data: the deal, a step per action (the action, its

@@ -8,11 +8,12 @@
 //! last turn (practice games). A hand may start from a classic position
 //! (sim/POSITIONS.md). Each finished hand is appended to `hands.csv` in
 //! the columns of `kanaszta play --rules classic-…`. `save` writes the
-//! game; resuming (and `undo`) plays its moves again from the hand's
+//! game, and beside it the position in play and the hand's classic game
+//! log; resuming (and `undo`) plays its moves again from the hand's
 //! start, the agents deciding their own once more.
 
-use super::save::SaveError;
-use super::{append_csv, check_name, Await, Terminal};
+use super::save::{self, SaveError};
+use super::{append_csv, check_name, words, Await, Terminal};
 use crate::classic::run::StoredClassicRules;
 use crate::classic::{
     classic_rule_values, hand_rows, ClassicHandRow, HandIds, PileCounts, SeatNames,
@@ -20,7 +21,7 @@ use crate::classic::{
 use crate::error::CliError;
 use crate::position::{load_classic, phase_name, seat_name};
 use crate::run::Mode;
-use crate::show::classic::{pile_text, print_end, table_text};
+use crate::show::classic::{log_json, pile_text, print_end, table_text};
 use kanaszta_agents::classic::ClassicMoves;
 use kanaszta_agents::seat_rng;
 use kanaszta_agents::{Agent, AgentSpec};
@@ -341,31 +342,14 @@ impl Terminal for ClassicSession {
         }
     }
 
-    /// One line of the person's input.
-    fn input(&mut self, line: &str, out: &mut String) {
-        let line = line.trim();
-        let mut words = line.split_whitespace();
-        let head = words.next().unwrap_or("").to_ascii_lowercase();
-        let rest: Vec<&str> = words.collect();
-        match head.as_str() {
-            "" => return,
-            "help" | "?" => {
-                let _ = writeln!(out, "{HELP}");
-                return;
-            }
-            "save" => {
-                self.save(rest.first().map(PathBuf::from), out);
-                return;
-            }
-            "quit" | "exit" => {
-                if self.wait != Await::Done {
-                    self.save_and_stop(out);
-                }
-                return;
-            }
-            _ => {}
-        }
-        if self.wait != Await::Move {
+    fn help(&self) -> &'static str {
+        HELP
+    }
+
+    /// A move or a command, at the person's decision.
+    fn play_line(&mut self, line: &str, out: &mut String) {
+        let (head, rest) = words(line);
+        if head.is_empty() || self.wait != Await::Move {
             return;
         }
         match head.as_str() {
@@ -402,6 +386,56 @@ impl Terminal for ClassicSession {
                         let _ = writeln!(out, "{e}");
                     }
                 }
+            }
+        }
+    }
+
+    fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
+        if self.wait == Await::Done {
+            let _ = writeln!(out, "the game is over: nothing to save");
+            return;
+        }
+        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
+            Some(p) => p,
+            None => {
+                let _ = writeln!(out, "save: give a file, e.g. save game.json");
+                return;
+            }
+        };
+        let text = |h: &[ClassicAction]| h.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        let mut hands: Vec<Vec<String>> = self.finished.iter().map(|h| text(h)).collect();
+        let now: Vec<ClassicAction> = self.actions.iter().map(|&(_, a)| a).collect();
+        hands.push(text(&now));
+        let file = ClassicSaveFile {
+            format: FORMAT.into(),
+            vs: self.cfg.vs.to_string(),
+            hint: self.cfg.hint.to_string(),
+            seat: self.cfg.seat,
+            name: self.cfg.name.clone(),
+            seed: self.cfg.seed,
+            is_match: self.cfg.is_match,
+            rated: self.cfg.rated,
+            rules: StoredClassicRules(self.cfg.rules),
+            position: self
+                .cfg
+                .position
+                .as_ref()
+                .and_then(|t| serde_json::from_str(t).ok()),
+            hands,
+        };
+        let json = serde_json::to_string_pretty(&file).unwrap_or_default() + "\n";
+        let position = self.state.to_position_json();
+        let log = log_json(&self.start, &now);
+        match save::write_files(&path, &json, &position, Some(&log)) {
+            Ok(()) => {
+                // The --out of this game, wherever the save went: resumed
+                // with another, the rows would not go beside the earlier
+                // ones.
+                let text = save::saved_text(&path, self.cfg.out.as_deref(), true);
+                let _ = writeln!(out, "{text}");
+            }
+            Err(e) => {
+                let _ = writeln!(out, "cannot save to {}: {e}", path.display());
             }
         }
     }
@@ -812,65 +846,5 @@ impl ClassicSession {
             .position(|&x| x == pick)
             .map_or(0, |i| i + 1);
         let _ = writeln!(out, "hint: {spec} would play {n}: {pick}");
-    }
-
-    fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
-        if self.wait == Await::Done {
-            let _ = writeln!(out, "the game is over: nothing to save");
-            return;
-        }
-        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
-            Some(p) => p,
-            None => {
-                let _ = writeln!(out, "save: give a file, e.g. save game.json");
-                return;
-            }
-        };
-        let text = |h: &[ClassicAction]| h.iter().map(|a| a.to_string()).collect::<Vec<_>>();
-        let mut hands: Vec<Vec<String>> = self.finished.iter().map(|h| text(h)).collect();
-        let now: Vec<ClassicAction> = self.actions.iter().map(|&(_, a)| a).collect();
-        hands.push(text(&now));
-        let file = ClassicSaveFile {
-            format: FORMAT.into(),
-            vs: self.cfg.vs.to_string(),
-            hint: self.cfg.hint.to_string(),
-            seat: self.cfg.seat,
-            name: self.cfg.name.clone(),
-            seed: self.cfg.seed,
-            is_match: self.cfg.is_match,
-            rated: self.cfg.rated,
-            rules: StoredClassicRules(self.cfg.rules),
-            position: self
-                .cfg
-                .position
-                .as_ref()
-                .and_then(|t| serde_json::from_str(t).ok()),
-            hands,
-        };
-        let r = (|| -> std::io::Result<()> {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            let json = serde_json::to_string_pretty(&file).unwrap_or_default();
-            std::fs::write(&path, json + "\n")
-        })();
-        match r {
-            Ok(()) => {
-                let dir = path
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or(std::path::Path::new("."));
-                let _ = writeln!(
-                    out,
-                    "saved to {}; resume with `kanaszta human --resume {} --out {}`",
-                    path.display(),
-                    path.display(),
-                    dir.display()
-                );
-            }
-            Err(e) => {
-                let _ = writeln!(out, "cannot save to {}: {e}", path.display());
-            }
-        }
     }
 }

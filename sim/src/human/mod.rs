@@ -195,11 +195,39 @@ pub trait Terminal {
     fn waiting(&self) -> Await;
     /// The exit status once over.
     fn exit_code(&self) -> u8;
-    /// One line of the person's input.
-    fn input(&mut self, line: &str, out: &mut String);
+    /// The commands, as `help` lists them.
+    fn help(&self) -> &'static str;
+    /// Saves the game in play to `path` (default: `save.json` in the out
+    /// directory), its position and the hand's game log beside it, and
+    /// says where and how to resume it.
+    fn save(&mut self, path: Option<PathBuf>, out: &mut String);
+    /// A line of the person's that is none of `help`, `save` and `quit`
+    /// (trimmed; empty for an empty line): a move or another command of
+    /// the game.
+    fn play_line(&mut self, line: &str, out: &mut String);
     /// Saves the game in play where it is saved by default (`save.json`
     /// in the out directory) and stops it.
     fn save_and_stop(&mut self, out: &mut String);
+
+    /// One line of the person's input: `help`, `save [FILE]` and `quit`
+    /// mean the same in every game, whatever it waits for; any other
+    /// line goes to the game.
+    fn input(&mut self, line: &str, out: &mut String) {
+        let line = line.trim();
+        let (head, rest) = words(line);
+        match head.as_str() {
+            "help" | "?" => {
+                let _ = writeln!(out, "{}", self.help());
+            }
+            "save" => self.save(rest.first().map(PathBuf::from), out),
+            "quit" | "exit" => {
+                if self.waiting() != Await::Done {
+                    self.save_and_stop(out);
+                }
+            }
+            _ => self.play_line(line, out),
+        }
+    }
 
     /// The prompt for the next line.
     fn prompt(&self) -> &'static str {
@@ -481,29 +509,15 @@ impl Terminal for Session {
         self.advance(out);
     }
 
-    /// One line of the person's input.
-    fn input(&mut self, line: &str, out: &mut String) {
+    fn help(&self) -> &'static str {
+        HELP
+    }
+
+    /// A move or a command; at a pause, a line goes on (a move typed
+    /// there is the person's next move).
+    fn play_line(&mut self, line: &str, out: &mut String) {
         let line = screen::normalize_input(line);
-        let mut words = line.split_whitespace();
-        let head = words.next().unwrap_or("").to_ascii_lowercase();
-        let rest: Vec<&str> = words.collect();
-        match head.as_str() {
-            "help" | "?" => {
-                let _ = writeln!(out, "{HELP}");
-                return;
-            }
-            "save" => {
-                self.save(rest.first().map(PathBuf::from), out);
-                return;
-            }
-            "quit" | "exit" => {
-                if self.wait != Await::Done {
-                    self.save_and_stop(out);
-                }
-                return;
-            }
-            _ => {}
-        }
+        let (head, rest) = words(&line);
         match self.wait {
             Await::Done => {}
             Await::Continue { next_hand } => {
@@ -518,6 +532,56 @@ impl Terminal for Session {
                 }
             }
             Await::Move => self.command(&head, &rest, &line, out),
+        }
+    }
+
+    fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
+        if self.wait == Await::Done {
+            let _ = writeln!(out, "the game is over: nothing to save");
+            return;
+        }
+        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
+            Some(p) => p,
+            None => {
+                let _ = writeln!(out, "save: give a file, e.g. save game.json");
+                return;
+            }
+        };
+        let mut hands = self.finished.clone();
+        hands.push(self.hand.actions.iter().map(|(_, a)| *a).collect());
+        let file = SaveFile {
+            format: save::FORMAT.into(),
+            vs: self.cfg.vs.to_string(),
+            hint: self.cfg.hint.to_string(),
+            seat: self.cfg.seat,
+            name: self.cfg.name.clone(),
+            seed: self.cfg.seed,
+            is_match: self.cfg.is_match,
+            rated: self.cfg.rated,
+            rules: self.cfg.rules,
+            position: self
+                .cfg
+                .position
+                .as_ref()
+                .and_then(|t| serde_json::from_str(t).ok()),
+            hands,
+        };
+        let log = (self.cfg.position.is_none()).then(|| {
+            let mut log = GameLog::new(&self.hand.start, self.hand.seed);
+            log.actions = self.hand.actions.iter().map(|(_, a)| *a).collect();
+            log.to_json()
+        });
+        let position = self.hand.state.to_position_json();
+        match save::write_files(&path, &file.to_json(), &position, log.as_deref()) {
+            Ok(()) => {
+                // Resumed elsewhere, the game's rows would go to the
+                // default directory, not beside the earlier ones.
+                let text = save::saved_text(&path, self.cfg.out.as_deref(), log.is_some());
+                let _ = writeln!(out, "{text}");
+            }
+            Err(e) => {
+                let _ = writeln!(out, "save failed: cannot write {}: {e}", path.display());
+            }
         }
     }
 
@@ -1058,86 +1122,6 @@ impl Session {
             );
         }
     }
-
-    /// Saves the game to `path` (default `save.json` in the out directory),
-    /// with the current position and the hand's game log beside it.
-    fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
-        if self.wait == Await::Done {
-            let _ = writeln!(out, "the game is over: nothing to save");
-            return;
-        }
-        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
-            Some(p) => p,
-            None => {
-                let _ = writeln!(out, "save: give a file, e.g. save game.json");
-                return;
-            }
-        };
-        let mut hands = self.finished.clone();
-        hands.push(self.hand.actions.iter().map(|(_, a)| *a).collect());
-        let file = SaveFile {
-            format: save::FORMAT.into(),
-            vs: self.cfg.vs.to_string(),
-            hint: self.cfg.hint.to_string(),
-            seat: self.cfg.seat,
-            name: self.cfg.name.clone(),
-            seed: self.cfg.seed,
-            is_match: self.cfg.is_match,
-            rated: self.cfg.rated,
-            rules: self.cfg.rules,
-            position: self
-                .cfg
-                .position
-                .as_ref()
-                .and_then(|t| serde_json::from_str(t).ok()),
-            hands,
-        };
-        let stem = path.with_extension("");
-        let side = |what: &str| PathBuf::from(format!("{}.{what}.json", stem.display()));
-        let log = (self.cfg.position.is_none()).then(|| {
-            let mut log = GameLog::new(&self.hand.start, self.hand.seed);
-            log.actions = self.hand.actions.iter().map(|(_, a)| *a).collect();
-            log
-        });
-        let r = (|| -> std::io::Result<()> {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(&path, file.to_json())?;
-            std::fs::write(side("position"), self.hand.state.to_position_json())?;
-            if let Some(log) = &log {
-                std::fs::write(side("log"), log.to_json())?;
-            }
-            Ok(())
-        })();
-        match r {
-            Ok(()) => {
-                let _ = writeln!(
-                    out,
-                    "saved to {}; resume with `kanaszta human --resume {}{}` \
-                     ({} holds the position with every hidden card{})",
-                    path.display(),
-                    path.display(),
-                    // Resumed elsewhere, the game's rows would go to the
-                    // default directory, not beside the earlier ones.
-                    self.cfg
-                        .out
-                        .as_ref()
-                        .map(|d| format!(" --out {}", d.display()))
-                        .unwrap_or_default(),
-                    side("position").display(),
-                    if log.is_some() {
-                        format!(", {} the hand's game log", side("log").display())
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-            Err(e) => {
-                let _ = writeln!(out, "save failed: cannot write {}: {e}", path.display());
-            }
-        }
-    }
 }
 
 /// Refuses a person's name that is an agent's (`rules`, `Greedy`,
@@ -1163,6 +1147,14 @@ fn check_name(name: &str) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// The first word of `line` in lower case (empty for an empty line) and
+/// the words after it.
+fn words(line: &str) -> (String, Vec<&str>) {
+    let mut words = line.split_whitespace();
+    let head = words.next().unwrap_or("").to_ascii_lowercase();
+    (head, words.collect())
 }
 
 /// The index of the unique highest score (the hand's winner, I-19).

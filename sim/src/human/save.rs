@@ -5,6 +5,7 @@
 
 use kanaszta_engine::{Action, Rules, RulesError};
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// The format tag of a saved game.
 pub const FORMAT: &str = "kanaszta-human/1";
@@ -159,4 +160,51 @@ impl std::error::Error for SaveError {
             _ => None,
         }
     }
+}
+
+/// The side file `what` of a save at `path`: `DIR/save.json` gives
+/// `DIR/save.WHAT.json`.
+pub fn side_path(path: &Path, what: &str) -> PathBuf {
+    PathBuf::from(format!("{}.{what}.json", path.with_extension("").display()))
+}
+
+/// Writes a save of either family, making its directory first: `game` to
+/// `path`, `position` (the position in play with every hidden card) to its
+/// `position` side file and `log` (the hand's game log, if there is one)
+/// to its `log` side file.
+pub fn write_files(
+    path: &Path,
+    game: &str,
+    position: &str,
+    log: Option<&str>,
+) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, game)?;
+    std::fs::write(side_path(path, "position"), position)?;
+    if let Some(log) = log {
+        std::fs::write(side_path(path, "log"), log)?;
+    }
+    Ok(())
+}
+
+/// What a save written by [`write_files`] says: where the game is, the
+/// command that resumes it (`out`: the directory of the game's rows) and
+/// what its side files hold.
+pub fn saved_text(path: &Path, out: Option<&Path>, log: bool) -> String {
+    format!(
+        "saved to {}; resume with `kanaszta human --resume {}{}` ({} holds the position with \
+         every hidden card{})",
+        path.display(),
+        path.display(),
+        out.map(|d| format!(" --out {}", d.display()))
+            .unwrap_or_default(),
+        side_path(path, "position").display(),
+        if log {
+            format!(", {} the hand's game log", side_path(path, "log").display())
+        } else {
+            String::new()
+        }
+    )
 }

@@ -135,7 +135,7 @@ impl Show for Classic {
     }
 
     fn save_log(hand: &PlayedHand, path: &Path) -> Result<(), CliError> {
-        std::fs::write(path, log_json(hand))
+        std::fs::write(path, log_json(&hand.start, &hand.actions))
             .map_err(|e| CliError::io("write game log", path.display(), e))
     }
 
@@ -161,13 +161,14 @@ impl Show for Classic {
 /// The `format` of a classic game log.
 const LOG_FORMAT: &str = "kanaszta-classic-log";
 
-/// A classic game log as JSON (`replay --save-log`): the hand's start as a
-/// classic position (its stock order, totals, dealer and turn), and its
-/// actions in the classic notation.
-fn log_json(h: &PlayedHand) -> String {
+/// A classic game log as JSON (`replay --save-log`, and beside a game
+/// saved in `human`): the hand's start as a classic position (its stock
+/// order, totals, dealer and turn), and its actions in the classic
+/// notation.
+pub fn log_json(start: &ClassicState, actions: &[ClassicAction]) -> String {
     let start: serde_json::Value =
-        serde_json::from_str(&h.start.to_position_json()).unwrap_or(serde_json::Value::Null);
-    let actions: Vec<String> = h.actions.iter().map(|a| a.to_string()).collect();
+        serde_json::from_str(&start.to_position_json()).unwrap_or(serde_json::Value::Null);
+    let actions: Vec<String> = actions.iter().map(|a| a.to_string()).collect();
     #[derive(serde::Serialize)]
     struct LogFile<'a> {
         format: &'a str,
