@@ -406,6 +406,10 @@ pub struct RulesAgent {
     run: Vec<(usize, usize)>,
     /// The turn planner ([`plan`]): its plan and scratch.
     planner: plan::Planner,
+    /// The turn (its count and mover) whose pickup is being walked
+    /// through ([`RulesAgent::finish_step`]): the finisher's usual search
+    /// found no way there.
+    walking: Option<(u32, usize)>,
 }
 
 impl RulesAgent {
@@ -424,6 +428,7 @@ impl RulesAgent {
             order: Vec::new(),
             run: Vec::new(),
             planner: plan::Planner::default(),
+            walking: None,
         }
     }
 
@@ -443,6 +448,7 @@ impl RulesAgent {
     /// decision ([`TurnFinisher::new_world`]).
     pub fn new_world(&mut self) {
         self.finisher.new_world();
+        self.walking = None;
         self.planner_drop();
     }
 
@@ -459,6 +465,7 @@ impl Agent for RulesAgent {
 
     fn restart(&mut self) {
         self.finisher.reset();
+        self.walking = None;
         self.planner_drop();
     }
 
@@ -588,9 +595,10 @@ impl RulesAgent {
     /// The finisher's next step. During a pickup before its rest is
     /// taken, with `walk`, the finisher searches with its usual budget
     /// only, and where that finds no way the walk's next step
-    /// ([`pickup::walk_step`]) is played instead of a deeper search: the
-    /// walk found the way through when the pile was taken, and every
-    /// listed step keeps one (I-9).
+    /// ([`pickup::walk_step`]) is played instead of a deeper search, and
+    /// so on, unsearched, until the rest is taken: the walk found the way
+    /// through when the pile was taken, and every listed step keeps one
+    /// (I-9).
     fn finish_step(
         &mut self,
         view: &SeatView,
@@ -598,10 +606,20 @@ impl RulesAgent {
         rng: &mut Pcg64Mcg,
     ) -> Option<Action> {
         match view.pickup().filter(|p| !p.rest_taken) {
-            Some(pk) if self.params.walk => self
-                .finisher
-                .next_shallow_with(view, &mut |a| c.lists(a), rng)
-                .or_else(|| pickup::walk_step(c, Some(pk.top))),
+            Some(pk) if self.params.walk => {
+                let turn = (view.turns(), view.seat());
+                if self.walking != Some(turn) {
+                    let a = self
+                        .finisher
+                        .next_shallow_with(view, &mut |a| c.lists(a), rng);
+                    if a.is_some() {
+                        return a;
+                    }
+                    self.walking = Some(turn);
+                }
+                self.finisher.finishing = true;
+                pickup::walk_step(c, Some(pk.top))
+            }
             _ => self.finisher.next_with(view, &mut |a| c.lists(a), rng),
         }
     }
