@@ -341,6 +341,29 @@ impl TurnFinisher {
         listed: &mut dyn FnMut(Action) -> bool,
         rng: &mut Pcg64Mcg,
     ) -> Option<Action> {
+        self.next_tiers(view, listed, rng, 3)
+    }
+
+    /// [`TurnFinisher::next_with`] searching with the usual budget only
+    /// (the first of [`FINISHER_BUDGETS`]), never the deep ones: for an
+    /// agent that has a cheaper way on where the usual search finds none.
+    pub fn next_shallow_with(
+        &mut self,
+        view: &SeatView,
+        listed: &mut dyn FnMut(Action) -> bool,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        self.next_tiers(view, listed, rng, 1)
+    }
+
+    /// [`TurnFinisher::next_with`] with the first `tiers` budgets.
+    fn next_tiers(
+        &mut self,
+        view: &SeatView,
+        listed: &mut dyn FnMut(Action) -> bool,
+        rng: &mut Pcg64Mcg,
+        tiers: usize,
+    ) -> Option<Action> {
         self.finishing = true;
         if self.plan.is_empty() {
             // A larger budget only where the usual one does not suffice (a
@@ -349,7 +372,7 @@ impl TurnFinisher {
             // world (the same number drawn) plans as a sampled one.
             let seed = rng.next_u64();
             let budgets = self.budgets.unwrap_or(FINISHER_BUDGETS);
-            for (i, budget) in budgets.into_iter().enumerate() {
+            for (i, budget) in budgets.into_iter().take(tiers).enumerate() {
                 if budget == 0 {
                     break;
                 }

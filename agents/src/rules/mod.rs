@@ -22,6 +22,9 @@
 //!   taken whenever the engine allows; before, only a pile whose top card
 //!   opens with the hand (D-6.2.1), never one that would oblige it to go out
 //!   (I-26).
+//!   Before taking it, it walks the turn through the pickup by listed
+//!   steps to a discard (`walk`; each listed step keeps the turn
+//!   completable, I-9), so the way through is known to exist.
 //! - **Melding**: a hill climb over the legal meld actions on a
 //!   determinization, scored by the table's points (D-14) plus what the
 //!   position promises: groups close to a canasta (`chase`; a six-card group
@@ -303,6 +306,13 @@ agent_params! {
         /// has its rest taken (D-6.2): the rest of the turn is the meld
         /// policy's, not the shortest way to the discard.
         resume: bool = true, switch, "on|off", "melds again once a pickup finished by the engine's way has its rest taken, instead of discarding at once";
+        /// Checks a penalized pickup (D-6.2) by walking the turn through
+        /// it by listed steps (each keeps the turn completable, I-9)
+        /// before taking the pile, rather than by the engine's completion
+        /// search within 20,000 states, whose "no" under a high opening
+        /// minimum (120) costs the whole budget twice and is wrong where
+        /// the way through is long.
+        walk: bool = true, switch, "on|off", "checks the way through a penalized pickup (D-6.2) by walking it with listed steps (I-9); off: by a completion search of 20,000 states";
         /// The least threat (0..1) counted while an opponent is on two
         /// cards or fewer: his next draw may make his canasta and his way
         /// out (D-13.1), so meldable cards are laid rather than kept as
@@ -396,6 +406,10 @@ pub struct RulesAgent {
     run: Vec<(usize, usize)>,
     /// The turn planner ([`plan`]): its plan and scratch.
     planner: plan::Planner,
+    /// The turn (its count and mover) whose pickup is being walked
+    /// through ([`RulesAgent::finish_step`]): the finisher's usual search
+    /// found no way there.
+    walking: Option<(u32, usize)>,
 }
 
 impl RulesAgent {
@@ -414,6 +428,7 @@ impl RulesAgent {
             order: Vec::new(),
             run: Vec::new(),
             planner: plan::Planner::default(),
+            walking: None,
         }
     }
 
@@ -433,6 +448,7 @@ impl RulesAgent {
     /// decision ([`TurnFinisher::new_world`]).
     pub fn new_world(&mut self) {
         self.finisher.new_world();
+        self.walking = None;
         self.planner_drop();
     }
 
@@ -449,6 +465,7 @@ impl Agent for RulesAgent {
 
     fn restart(&mut self) {
         self.finisher.reset();
+        self.walking = None;
         self.planner_drop();
     }
 
@@ -500,7 +517,7 @@ impl RulesAgent {
         }
         if self.finisher.finishing || steps > self.params.patience {
             for _ in 0..2 {
-                if let Some(a) = self.finisher.next_with(view, &mut |a| c.lists(a), rng) {
+                if let Some(a) = self.finish_step(view, c, rng) {
                     return a;
                 }
             }
@@ -564,7 +581,7 @@ impl RulesAgent {
         if let Some(d) = self.discard_among(view, cands, &mut |a| c.is_listed(a)) {
             return d;
         }
-        if let Some(a) = self.finisher.next_with(view, &mut |a| c.lists(a), rng) {
+        if let Some(a) = self.finish_step(view, c, rng) {
             return a;
         }
         let listing = c.all();
@@ -573,6 +590,38 @@ impl RulesAgent {
             .copied()
             .find(|a| *a != Action::Reset)
             .unwrap_or(listing[0])
+    }
+
+    /// The finisher's next step. During a pickup before its rest is
+    /// taken, with `walk`, the finisher searches with its usual budget
+    /// only, and where that finds no way the walk's next step
+    /// ([`pickup::walk_step`]) is played instead of a deeper search, and
+    /// so on, unsearched, until the rest is taken: the walk found the way
+    /// through when the pile was taken, and every listed step keeps one
+    /// (I-9).
+    fn finish_step(
+        &mut self,
+        view: &SeatView,
+        c: &mut Moves,
+        rng: &mut Pcg64Mcg,
+    ) -> Option<Action> {
+        match view.pickup().filter(|p| !p.rest_taken) {
+            Some(pk) if self.params.walk => {
+                let turn = (view.turns(), view.seat());
+                if self.walking != Some(turn) {
+                    let a = self
+                        .finisher
+                        .next_shallow_with(view, &mut |a| c.lists(a), rng);
+                    if a.is_some() {
+                        return a;
+                    }
+                    self.walking = Some(turn);
+                }
+                self.finisher.finishing = true;
+                pickup::walk_step(c, Some(pk.top))
+            }
+            _ => self.finisher.next_with(view, &mut |a| c.lists(a), rng),
+        }
     }
 
     /// In a simulation, at a pickup whose rest is not yet taken, before
@@ -652,7 +701,7 @@ impl RulesAgent {
                 // Take the pile only when the engine's completion search
                 // finds the way through the pickup from its start, so the
                 // turn can be finished whatever the meld policy does.
-                Action::TakePile if !pickup::pickup_plannable(view, rng) => Action::Draw,
+                Action::TakePile if !self.pickup_plannable(view, rng) => Action::Draw,
                 a => a,
             },
             Phase::Meld | Phase::Over => legal[0],

@@ -9,6 +9,7 @@ use super::worth::{risk, Outlook};
 use super::RulesAgent;
 use crate::eval::{is_meld, pickup_opens};
 use crate::expert::pile_black_threes;
+use crate::{MoveBuf, Moves};
 use kanaszta_engine::{Action, Card, GameState, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
 
@@ -149,23 +150,104 @@ impl RulesAgent {
     }
 }
 
-/// States the engine's completion search may try in [`pickup_plannable`].
-/// A "no" spends the whole budget twice (deepening, then one deep
-/// search), and "no" is the common answer under a high opening minimum
-/// (120, or the opening table in matches, I-11); a larger budget finds
-/// few more ways through (results/perf-notes.md). The finisher's second
-/// budget ([`crate::FINISHER_BUDGETS`]) is larger, so it finds a way
-/// where this check found one.
+/// States the engine's completion search may try in [`pickup_plannable`]
+/// with `walk=off`. A "no" spends the whole budget twice (deepening, then
+/// one deep search), and "no" is the common answer under a high opening
+/// minimum (120, or the opening table in matches, I-11); a larger budget
+/// finds few more ways through (results/perf-notes.md). The finisher's
+/// second budget ([`crate::FINISHER_BUDGETS`]) is larger, so it finds a
+/// way where this check found one.
 const PICKUP_PLAN_BUDGET: u32 = 20_000;
 
-/// Whether a way through the penalized pickup (D-6.2) from its start is
-/// found by the engine's completion search within [`PICKUP_PLAN_BUDGET`]
-/// states. The pickup and the search read only the mover's part and the
-/// pile, so the unshuffled world (the same number drawn) answers as a
-/// sampled one.
-pub(super) fn pickup_plannable(view: &SeatView, rng: &mut Pcg64Mcg) -> bool {
-    let mut s = view.own_world(rng);
-    s.apply(Action::TakePile).is_ok() && s.completion(PICKUP_PLAN_BUDGET).is_some()
+/// The most steps [`walk_through`] takes before it gives up.
+const WALK_STEPS: usize = 60;
+
+impl RulesAgent {
+    /// Whether a way through the penalized pickup (D-6.2) from its start
+    /// is found: with `walk` by [`walk_through`], else by the engine's
+    /// completion search within [`PICKUP_PLAN_BUDGET`] states. The pickup
+    /// and both read only the mover's part and the pile, so the
+    /// unshuffled world (the same number drawn) answers as a sampled one.
+    pub(super) fn pickup_plannable(&mut self, view: &SeatView, rng: &mut Pcg64Mcg) -> bool {
+        let mut s = view.own_world(rng);
+        if s.apply(Action::TakePile).is_err() {
+            return false;
+        }
+        if self.params.walk {
+            walk_through(&mut s, &mut self.moves)
+        } else {
+            s.completion(PICKUP_PLAN_BUDGET).is_some()
+        }
+    }
+}
+
+/// Plays the turn in `s` forward to a discard by the first listed step
+/// in the completion search's order (the rest of the pile, the top card
+/// laid, extends, lays, swaps and conversions, the ♥A; never a take-back
+/// or the reset), and says whether a discard is reached. Every listed
+/// step leaves a turn that can still be completed without undoing
+/// anything (I-9), and such steps cannot go on for ever (each lays a
+/// card, places or moves a wild, or takes the rest), so the walk reaches
+/// a discard where the search's budget may not: at a high opening
+/// minimum the way through is five to seven steps long, which deepening
+/// reaches only after tens of thousands of states. A step costs one
+/// candidate check (I-9) per candidate tried before it.
+pub(super) fn walk_through(s: &mut GameState, buf: &mut MoveBuf) -> bool {
+    for _ in 0..WALK_STEPS {
+        if s.phase() != Phase::Meld {
+            return true;
+        }
+        let top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
+        match walk_step(&mut s.moves(buf), top) {
+            Some(Action::Discard(_)) => return true,
+            Some(a) => {
+                if s.apply_listed(a).is_err() {
+                    return false;
+                }
+            }
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The next step of [`walk_through`] among `moves`, those of a meld phase
+/// during a pickup whose pile top is `top` (`None` once the rest is
+/// taken): a listed discard if there is one, else the first listed step
+/// in the completion search's order; `None` when nothing is listed but
+/// take-backs and the reset.
+pub(super) fn walk_step(moves: &mut Moves, top: Option<Card>) -> Option<Action> {
+    let class = |a: &Action| -> usize {
+        match a {
+            Action::TakeRest => 0,
+            Action::Extend { card, .. } if Some(*card) == top => 1,
+            Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
+            Action::Extend { .. } => 2,
+            Action::Lay { .. } => 3,
+            Action::Swap { .. } | Action::Convert { .. } => 4,
+            Action::LayHeartAce => 5,
+            Action::Discard(_)
+            | Action::TakeBack { .. }
+            | Action::TakeBackHeartAce
+            | Action::Reset => 7,
+            _ => 6,
+        }
+    };
+    let ends = moves.ends();
+    if let Some(&d) = ends
+        .iter()
+        .find(|&&a| matches!(a, Action::Discard(_)) && moves.is_listed(a))
+    {
+        return Some(d);
+    }
+    let steps = moves.steps();
+    (0..7).find_map(|c| {
+        steps
+            .iter()
+            .copied()
+            .filter(|a| class(a) == c)
+            .find(|&a| moves.is_listed(a))
+    })
 }
 
 /// Whether a card is worth the free pickup (D-6.1).

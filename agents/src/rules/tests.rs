@@ -478,3 +478,44 @@ fn plan_hold_and_chase_apply_with_the_planner_only() {
     q.set("plan_chase", "0").unwrap();
     assert_eq!((q.hold_in_force(), q.chase_in_force()), (q.hold, q.chase));
 }
+
+/// The pickup check's walk (`walk`) reaches a discard from every
+/// penalized pickup the engine allows (I-9: each listed step keeps the
+/// turn completable), with the rest of the pile taken, at a high opening
+/// minimum too, where the completion search within 20,000 states often
+/// finds no way.
+#[test]
+fn walk_through_a_listed_pickup_reaches_a_discard_i9() {
+    let mut rules = Rules::preset("decorated-2003-02").unwrap();
+    rules.set("opening", "120").unwrap();
+    let mut buf = Vec::new();
+    let mut mbuf = MoveBuf::new();
+    let mut pickups = 0;
+    for seed in 0..6 {
+        let mut g = GameState::new(rules, seed);
+        let mut agents: Vec<RulesAgent> = (0..g.players())
+            .map(|_| RulesAgent::new(RulesParams::default()))
+            .collect();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut steps = 0;
+        while g.phase() != Phase::Over && steps < 3000 {
+            g.legal_actions(&mut buf);
+            if g.phase() == Phase::Draw && buf.contains(&Action::TakePile) {
+                let mut s = g.clone();
+                s.apply(Action::TakePile).unwrap();
+                assert!(
+                    pickup::walk_through(&mut s, &mut mbuf),
+                    "seed {seed}, step {steps}"
+                );
+                assert!(s.phase() == Phase::Meld && s.pickup().is_some_and(|p| p.rest_taken));
+                pickups += 1;
+            }
+            let p = g.current_player();
+            let view = g.view(p);
+            let a = agents[p].act(&view, &mut g.moves(&mut MoveBuf::new()), &mut rng);
+            g.apply(a).unwrap();
+            steps += 1;
+        }
+    }
+    assert!(pickups >= 10, "{pickups}");
+}
