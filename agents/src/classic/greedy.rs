@@ -99,28 +99,41 @@ impl Agent<ClassicState> for ClassicGreedy {
         _rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
         let legal = moves.all();
+        // The single actions it looks for, in one pass over the listing.
+        let (mut end, mut yes, mut no, mut ask, mut draw, mut turned) =
+            (false, false, false, false, false, false);
+        for a in legal {
+            match a {
+                ClassicAction::End => end = true,
+                ClassicAction::Answer(true) => yes = true,
+                ClassicAction::Answer(false) => no = true,
+                ClassicAction::Ask => ask = true,
+                ClassicAction::Draw => draw = true,
+                ClassicAction::TakeTurned => turned = true,
+                _ => {}
+            }
+        }
         // Going out (C-10) or ending a turn that must end, whenever listed.
-        if legal.contains(&ClassicAction::End) {
+        if end {
             return ClassicAction::End;
         }
         // C-18: "no" while its own cards could still be laid, else "yes".
-        if legal.contains(&ClassicAction::Answer(true)) {
-            let no = ClassicAction::Answer(false);
-            return if legal.contains(&no) && view.could_lay() {
-                no
+        if yes {
+            return if no && view.could_lay() {
+                ClassicAction::Answer(false)
             } else {
                 ClassicAction::Answer(true)
             };
         }
         // C-18: it asks only when its whole hand lays out now, and after
         // "yes" it draws: the drawn card is its discard.
-        if legal.contains(&ClassicAction::Ask) && view.stock_len() > 0 && view.lays_out() {
+        if ask && view.stock_len() > 0 && view.lays_out() {
             return ClassicAction::Ask;
         }
-        if view.answer() == Some(true) && legal.contains(&ClassicAction::Draw) {
+        if view.answer() == Some(true) && draw {
             return ClassicAction::Draw;
         }
-        if legal.contains(&ClassicAction::TakeTurned) {
+        if turned {
             return ClassicAction::TakeTurned;
         }
         // The pile: with naturals always, with a wild when it is big.

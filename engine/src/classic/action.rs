@@ -139,6 +139,17 @@ impl Kind {
         if self.count_in(*from) < n {
             return false;
         }
+        if n == 0 {
+            return true;
+        }
+        if self.0 == 13 {
+            // Jokers are a count: no order among them.
+            for _ in 0..n {
+                from.remove(Card::JOKER);
+                to.insert(Card::JOKER);
+            }
+            return true;
+        }
         let mut left = n;
         for c in self.cards_in(*from).iter() {
             if left == 0 {

@@ -70,12 +70,7 @@ impl ClassicState {
             ClassicPhase::Over => Err(rule("C-11", "the hand is over")),
             ClassicPhase::Answer => match a {
                 ClassicAction::Answer(yes) => {
-                    if !yes && self.rules.ask == Ask::Compulsory && !self.partner_could_lay() {
-                        return Err(rule(
-                            "C-18",
-                            "under 004 the partner may answer \"no\" only if he could lay cards on his next turn",
-                        ));
-                    }
+                    self.answer_check(yes)?;
                     self.turn.answer = Some(yes);
                     self.current = self.mover;
                     self.phase = ClassicPhase::Draw;
@@ -86,6 +81,17 @@ impl ClassicState {
             ClassicPhase::Draw => self.step_draw(a),
             ClassicPhase::Meld => self.step_meld(a),
         }
+    }
+
+    /// C-18: whether the partner may answer so.
+    pub(crate) fn answer_check(&self, yes: bool) -> Result<(), RuleError> {
+        if !yes && self.rules.ask == Ask::Compulsory && !self.partner_could_lay() {
+            return Err(rule(
+                "C-18",
+                "under 004 the partner may answer \"no\" only if he could lay cards on his next turn",
+            ));
+        }
+        Ok(())
     }
 
     fn step_draw(&mut self, a: ClassicAction) -> Result<(), RuleError> {
@@ -545,7 +551,7 @@ impl ClassicState {
                 let mut out = CardSet::EMPTY;
                 kind.move_cards(1, &mut hand, &mut out);
                 let card = out.iter().next().expect("one card");
-                self.end_check(hand)?;
+                self.end_check(hand.is_empty())?;
                 self.hands[p] = hand;
                 self.known[p] = self.known[p].min(hand);
                 if card.is_wild() && self.rules.wild_top == WildTop::Under {
@@ -568,7 +574,7 @@ impl ClassicState {
                         "a turn ends without a discard only by going out with an empty hand (or after a last red three, C-23)",
                     ));
                 }
-                self.end_check(self.hands[p])?;
+                self.end_check(self.hands[p].is_empty())?;
                 self.finish_turn();
                 Ok(())
             }
@@ -764,8 +770,9 @@ impl ClassicState {
         self.melds_whole_check().is_ok()
     }
 
-    /// Whether the turn may end leaving `hand` (C-10, C-14 … C-18, C-23).
-    pub(crate) fn end_check(&self, hand: CardSet) -> Result<(), RuleError> {
+    /// Whether the turn may end, going out (an empty hand) or leaving
+    /// cards (C-10, C-14 … C-18, C-23).
+    pub(crate) fn end_check(&self, going_out: bool) -> Result<(), RuleError> {
         if matches!(self.turn.pickup, Some(pk) if pk.rest_pending) {
             return Err(rule(
                 "C-14",
@@ -779,7 +786,6 @@ impl ClassicState {
                 "what is laid falls short of the opening minimum",
             ));
         }
-        let going_out = hand.is_empty();
         let t = &self.tables[self.side()];
         if !going_out {
             if !t.black_threes.is_empty() {

@@ -131,7 +131,9 @@ impl ClassicState {
             ClassicPhase::Over => {}
             ClassicPhase::Answer => {
                 out.push(ClassicAction::Answer(true));
-                if self.clone().step(ClassicAction::Answer(false)).is_ok() {
+                // The answer's step is its whole check: the phase after it
+                // is a draw, which I-9 does not judge.
+                if self.answer_check(false).is_ok() {
                     out.push(ClassicAction::Answer(false));
                 }
             }
@@ -159,13 +161,7 @@ impl ClassicState {
                                     } else {
                                         MeldKey::Rank(Kind::from_index(r))
                                     };
-                                    self.push_if_legal(
-                                        ClassicAction::TakePile {
-                                            key,
-                                            with: SHAPES[0],
-                                        },
-                                        out,
-                                    );
+                                    self.push_if_pickup_legal(key, SHAPES[0], out);
                                 }
                             }
                         }
@@ -176,7 +172,7 @@ impl ClassicState {
                                 MeldKey::Rank(k)
                             };
                             for with in SHAPES {
-                                self.push_if_legal(ClassicAction::TakePile { key, with }, out);
+                                self.push_if_pickup_legal(key, with, out);
                             }
                         }
                         None => {}
@@ -188,19 +184,42 @@ impl ClassicState {
                 if rest_pending {
                     self.push_if_legal(ClassicAction::TakeRest, out);
                 }
-                self.meld_candidates(&mut |a| self.push_if_legal(a, out));
+                // One copy for the whole listing: each meld step is made on
+                // it, judged, and undone (it touches only the mover's hand,
+                // his side's table and the turn's masks).
+                let mut trial = self.clone();
+                self.meld_candidates(&mut |a| {
+                    if trial.meld_step_undone(self, a) {
+                        out.push(a);
+                    }
+                });
                 for key in self.takeback_keys() {
-                    self.push_if_legal(ClassicAction::TakeBack { key }, out);
+                    let a = ClassicAction::TakeBack { key };
+                    if trial.meld_step_undone(self, a) {
+                        out.push(a);
+                    }
                 }
-                self.push_if_legal(ClassicAction::Reset, out);
+                if trial.meld_step_undone(self, ClassicAction::Reset) {
+                    out.push(ClassicAction::Reset);
+                }
                 if !rest_pending {
+                    // A discard ends the turn (I-9 does not judge it): every
+                    // discard leaving cards shares one verdict.
                     let hand = self.hands[self.mover as usize];
-                    for k in Kind::ALL {
-                        if k.count_in(hand) > 0 {
-                            self.push_if_legal(ClassicAction::Discard(k), out);
+                    let last = hand.len() == 1;
+                    let ok = !self.turn.last_red_three && self.end_check(last).is_ok();
+                    if ok {
+                        for k in Kind::ALL {
+                            if k.count_in(hand) > 0 {
+                                out.push(ClassicAction::Discard(k));
+                            }
                         }
                     }
-                    self.push_if_legal(ClassicAction::End, out);
+                    if (hand.is_empty() || self.turn.last_red_three)
+                        && self.end_check(hand.is_empty()).is_ok()
+                    {
+                        out.push(ClassicAction::End);
+                    }
                 }
             }
         }
@@ -221,27 +240,106 @@ impl ClassicState {
         }
     }
 
+    /// Pushes taking the pile this way if legal; the checks of the pickup
+    /// itself first, on the state as it is, so a copy is stepped only for
+    /// a pickup that passes them.
+    fn push_if_pickup_legal(&self, key: MeldKey, with: Counts, out: &mut Vec<ClassicAction>) {
+        let first_turn_004 = self.rules.turned_covered && self.turns == 0;
+        if !first_turn_004 && self.pickup_check(key, with).is_ok() {
+            self.push_if_legal(ClassicAction::TakePile { key, with }, out);
+        }
+    }
+
+    /// Whether the meld step `a` (a lay, an extension, a take-back or the
+    /// reset) is legal from `base`, judged on `self`, a copy of `base` in
+    /// the mover's hand and known cards, his side's table and the turn's
+    /// masks; those are put back from `base` afterwards.
+    fn meld_step_undone(&mut self, base: &ClassicState, a: ClassicAction) -> bool {
+        debug_assert!(Self::undoable(self.phase, a));
+        let ok = self.step(a).is_ok() && self.completable();
+        let p = self.mover as usize;
+        let side = self.side();
+        self.hands[p] = base.hands[p];
+        self.known[p] = base.known[p];
+        self.tables[side] = base.tables[side];
+        self.turn.new_mask = base.turn.new_mask;
+        self.turn.undos = base.turn.undos;
+        ok
+    }
+
+    /// The meld steps that change only the mover's hand and known cards,
+    /// his side's table and the turn's masks, stay in the meld phase, and
+    /// change nothing when refused.
+    fn undoable(phase: ClassicPhase, a: ClassicAction) -> bool {
+        phase == ClassicPhase::Meld
+            && matches!(
+                a,
+                ClassicAction::Lay { .. }
+                    | ClassicAction::Extend { .. }
+                    | ClassicAction::TakeBack { .. }
+                    | ClassicAction::Reset
+            )
+    }
+
+    /// The actions after which the phase is never a meld phase (so I-9
+    /// does not judge them) and whose refused step changes nothing.
+    fn ends_outside_meld(phase: ClassicPhase, a: ClassicAction) -> bool {
+        match phase {
+            ClassicPhase::Answer | ClassicPhase::Over => true,
+            ClassicPhase::Draw => matches!(a, ClassicAction::Ask | ClassicAction::EndHand),
+            ClassicPhase::Meld => matches!(a, ClassicAction::Discard(_) | ClassicAction::End),
+        }
+    }
+
     /// The state after `a`, or why `a` is refused.
     fn check(&self, a: ClassicAction) -> Result<ClassicState, RuleError> {
         let mut g = self.clone();
         g.step(a)?;
         if g.phase == ClassicPhase::Meld && !g.completable() {
-            return Err(RuleError::new(
-                "I-9",
-                "after this step the turn could not end legally without undoing",
-            ));
+            return Err(i9());
         }
         Ok(g)
     }
 
     /// Whether `a` is legal now.
     pub fn is_legal(&self, a: ClassicAction) -> bool {
+        if Self::ends_outside_meld(self.phase, a) {
+            return self.clone().step(a).is_ok();
+        }
         self.check(a).is_ok()
     }
 
     /// Applies `a`, or refuses it naming the rule it breaks (the state is
     /// then unchanged).
     pub fn apply(&mut self, a: ClassicAction) -> Result<(), RuleError> {
+        if Self::ends_outside_meld(self.phase, a) {
+            // Judged by the step alone, which changes nothing if refused.
+            return self.step(a);
+        }
+        if Self::undoable(self.phase, a) {
+            // Made in place; undone if the turn could not end after it.
+            let p = self.mover as usize;
+            let side = self.side();
+            let saved = (
+                self.hands[p],
+                self.known[p],
+                self.tables[side],
+                self.turn.new_mask,
+                self.turn.undos,
+            );
+            self.step(a)?;
+            if !self.completable() {
+                (
+                    self.hands[p],
+                    self.known[p],
+                    self.tables[side],
+                    self.turn.new_mask,
+                    self.turn.undos,
+                ) = saved;
+                return Err(i9());
+            }
+            return Ok(());
+        }
         *self = self.check(a)?;
         Ok(())
     }
@@ -258,6 +356,14 @@ impl ClassicState {
     }
 }
 
+/// I-9's refusal.
+fn i9() -> RuleError {
+    RuleError::new(
+        "I-9",
+        "after this step the turn could not end legally without undoing",
+    )
+}
+
 impl Counts {
     const fn with_wild(self, twos: u8, jokers: u8) -> Counts {
         Counts {
@@ -265,5 +371,105 @@ impl Counts {
             twos,
             jokers,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::rules::{ClassicRules, CLASSIC_PRESETS};
+    use rand::{RngExt, SeedableRng};
+
+    /// Every action worth asking about in `g`: the listing's candidates,
+    /// the other phases' actions and shapes no listing makes.
+    fn universe(g: &ClassicState) -> Vec<ClassicAction> {
+        let mut u = vec![
+            ClassicAction::Answer(true),
+            ClassicAction::Answer(false),
+            ClassicAction::Ask,
+            ClassicAction::Draw,
+            ClassicAction::EndHand,
+            ClassicAction::TakeTurned,
+            ClassicAction::TakeRest,
+            ClassicAction::Reset,
+            ClassicAction::End,
+        ];
+        g.meld_candidates(&mut |a| u.push(a));
+        let mut keys: Vec<MeldKey> = (0..11)
+            .map(|k| MeldKey::Rank(Kind::from_index(k)))
+            .collect();
+        keys.extend([MeldKey::BlackThrees, MeldKey::Wilds]);
+        for &key in &keys {
+            u.push(ClassicAction::TakeBack { key });
+            for with in SHAPES {
+                u.push(ClassicAction::TakePile { key, with });
+            }
+            u.push(ClassicAction::Lay {
+                key,
+                cards: SHAPES[1].with_wild(2, 0),
+            });
+        }
+        for k in Kind::ALL {
+            u.push(ClassicAction::Discard(k));
+            for rank in Kind::ALL {
+                u.push(ClassicAction::Extend { rank, kind: k });
+            }
+        }
+        u
+    }
+
+    /// I-9: the listing made in place (one copy a listing, steps undone,
+    /// discards judged without a step) holds exactly the actions whose
+    /// step on a copy of their own passes and leaves a turn that can end;
+    /// `apply` and `is_legal` answer as that copy does, the refusal's rule
+    /// and the state after included. Random hands of every preset and
+    /// number of players.
+    #[test]
+    fn i9_listing_in_place_agrees_with_a_copy_per_candidate() {
+        let (mut states, mut asked) = (0u32, 0u32);
+        for preset in CLASSIC_PRESETS {
+            for players in [2u8, 3, 4, 6] {
+                let rules = ClassicRules {
+                    players,
+                    ..ClassicRules::preset(preset).unwrap()
+                };
+                for seed in 0..6 {
+                    let mut g = ClassicState::new(rules, seed, seed as usize, [0; 6]);
+                    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                    let mut legal = Vec::new();
+                    while !g.is_terminal() {
+                        g.legal_actions(&mut legal);
+                        states += 1;
+                        for a in universe(&g) {
+                            asked += 1;
+                            let by_copy = g.check(a);
+                            assert_eq!(
+                                legal.contains(&a),
+                                by_copy.is_ok(),
+                                "{preset} {players} seed {seed}: {a}"
+                            );
+                            assert_eq!(g.is_legal(a), by_copy.is_ok(), "{a}");
+                            let mut h = g.clone();
+                            match (h.apply(a), by_copy) {
+                                (Ok(()), Ok(after)) => assert_eq!(h, after, "{a}"),
+                                (Err(e), Err(want)) => {
+                                    assert_eq!(e, want, "{a}");
+                                    assert_eq!(h, g, "{a}: refused, changed");
+                                }
+                                (got, want) => panic!("{a}: {got:?} against {:?}", want.err()),
+                            }
+                        }
+                        let mut seen = legal.clone();
+                        seen.sort_by_key(|a| a.to_string());
+                        seen.dedup();
+                        assert_eq!(seen.len(), legal.len(), "a listing repeats an action");
+                        let a = legal[rng.random_range(0..legal.len())];
+                        g.apply(a).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(states > 2_000, "{states} states");
+        assert!(asked > 100_000, "{asked} actions asked");
     }
 }
