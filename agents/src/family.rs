@@ -128,6 +128,13 @@ impl Family for ClassicState {
         state.legal_actions(legal);
         let action = agent.act(&state.view(p), &mut ClassicMoves::new(legal), rng);
         observer.before(state, p, action);
-        (action, state.apply(action))
+        // A listed action skips the completion check its listing made; any
+        // other goes through the full check and is refused with the rule.
+        let applied = if legal.contains(&action) {
+            state.apply_listed(action)
+        } else {
+            state.apply(action)
+        };
+        (action, applied)
     }
 }
