@@ -185,6 +185,25 @@ impl<'a> Moves<'a> {
         self.all
     }
 
+    /// How many discards the listing holds, without the listing made: in
+    /// the meld phase one check answers for every kind of card in hand but
+    /// the one taken for free (I-21), so it costs one discard check, and no
+    /// meld step is checked.
+    pub fn listed_discards(&self) -> u32 {
+        if self.complete || self.all_made {
+            let listed = if self.complete {
+                self.actions
+            } else {
+                &self.all[..]
+            };
+            return listed
+                .iter()
+                .filter(|a| matches!(a, Action::Discard(_)))
+                .count() as u32;
+        }
+        self.check.listed_discards()
+    }
+
     /// The one listed action, if exactly one is; found by checking the
     /// cheap actions first (discards and the reset) and the rest of the
     /// pile (listed whenever it may be taken, and asked for first by the

@@ -1082,3 +1082,57 @@ fn i9_completion_is_exact() {
     );
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
+
+/// What a sampler asks of [`Moves`](super::moves::Moves): candidates
+/// checked one at a time in any order (here a random one, on the one
+/// probe of a decision) get the listing's verdict, every listed action is
+/// a candidate, and [`Moves::listed_discards`](super::moves::Moves::listed_discards)
+/// is the listing's count of discards, before and after the whole listing
+/// is made.
+#[test]
+fn candidates_checked_in_any_order_get_the_listing_verdict() {
+    let (mut legal, mut order) = (Vec::new(), Vec::new());
+    let mut buf = super::moves::MoveBuf::new();
+    let (mut meld_states, mut refused) = (0u32, 0u32);
+    for (k, rules) in rule_variants().into_iter().enumerate() {
+        for seed in 0..6 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x3c7);
+            play_meld_biased(
+                rules,
+                seed + 100 * k as u64,
+                &mut rng,
+                0.7,
+                |a| matches!(a, Action::Lay { .. } | Action::Extend { .. }),
+                |g, rng| {
+                    g.legal_actions(&mut legal);
+                    let discards = legal
+                        .iter()
+                        .filter(|a| matches!(a, Action::Discard(_)))
+                        .count() as u32;
+                    let mut moves = g.moves(&mut buf);
+                    assert_eq!(moves.listed_discards(), discards);
+                    order.clear();
+                    order.extend_from_slice(moves.actions());
+                    for &a in &legal {
+                        assert!(order.contains(&a), "{a} listed, not a candidate");
+                    }
+                    for i in (1..order.len()).rev() {
+                        order.swap(i, rng.random_range(0..=i));
+                    }
+                    for &a in &order {
+                        let listed = legal.contains(&a);
+                        assert_eq!(moves.is_listed(a), listed, "{a}");
+                        refused += !listed as u32;
+                    }
+                    assert_eq!(moves.all(), &legal[..]);
+                    assert_eq!(moves.listed_discards(), discards);
+                    meld_states += (g.phase == Phase::Meld) as u32;
+                },
+            );
+        }
+    }
+    assert!(
+        meld_states > 500 && refused > 100,
+        "{meld_states} meld-phase states, {refused} candidates refused"
+    );
+}
