@@ -60,6 +60,8 @@ struct Rows<'a> {
     reward: &'a mut [f32],
     done: &'a mut bool,
     seat: &'a mut i64,
+    /// Whether the rows are new (all zero), or the last call's.
+    fresh: bool,
 }
 
 /// What every slot shares: the rules, the seed and the number of slots.
@@ -96,11 +98,14 @@ impl<G: Family> Slot<G> {
     }
 
     /// Lists the legal actions and writes the mask row (clearing only
-    /// what the last listing set), the seat to act and its observation.
+    /// what the last listing set, unless the row is new), the seat to act
+    /// and its observation.
     fn write(&mut self, rows: &mut Rows<'_>) {
-        for &id in &self.ids {
-            if let Some(m) = rows.mask.get_mut(id as usize) {
-                *m = false;
+        if !rows.fresh {
+            for &id in &self.ids {
+                if let Some(m) = rows.mask.get_mut(id as usize) {
+                    *m = false;
+                }
             }
         }
         self.game.legal_actions(&mut self.legal);
@@ -151,6 +156,7 @@ struct Out<'a> {
     reward: &'a mut [f32],
     done: &'a mut [bool],
     seat: &'a mut [i64],
+    fresh: bool,
 }
 
 /// A slot with its index and its rows, as the iterators over the slots
@@ -198,6 +204,7 @@ impl<G: Family> Batch<G> {
     {
         let n = self.slots.len();
         let (obs_len, ids, sides) = (G::OBS_LEN, G::ACTION_IDS, out.reward.len() / n);
+        let fresh = out.fresh;
         let one = |(i, (slot, (obs, (mask, (reward, (done, seat)))))): Item<'_, G>| {
             let mut rows = Rows {
                 obs,
@@ -205,6 +212,7 @@ impl<G: Family> Batch<G> {
                 reward,
                 done,
                 seat,
+                fresh,
             };
             f(i, slot, &mut rows)
         };
@@ -346,14 +354,9 @@ pub struct VectorGame {
     sides: usize,
     threads: usize,
     pool: Option<rayon::ThreadPool>,
-    copy: bool,
-    obs: Py<PyArray2<f32>>,
-    mask: Py<PyArray2<bool>>,
-    reward: Py<PyArray2<f32>>,
-    done: Py<PyArray1<bool>>,
-    seat: Py<PyArray1<i64>>,
-    /// Read-only views of the arrays above, returned when not copying.
-    views: Arrays,
+    /// With `copy=False`, the arrays the slots are written into and
+    /// read-only views of them, which `step` and `reset` return.
+    own: Option<(Arrays, Arrays)>,
 }
 
 /// The arrays of a step.
@@ -386,59 +389,61 @@ fn read_only<'py, T: PyTypeCheck>(a: &Bound<'py, PyAny>) -> PyResult<Py<T>> {
     Ok(v.cast_into::<T>()?.unbind())
 }
 
-/// `a` itself, or a new array with its contents.
-fn out<'py, T: PyTypeCheck>(py: Python<'py>, a: &Py<T>, copy: bool) -> PyResult<Bound<'py, T>> {
-    let a = a.bind(py);
-    if copy {
-        Ok(a.as_any().call_method0("copy")?.cast_into::<T>()?)
-    } else {
-        Ok(a.clone())
-    }
+/// Arrays of a step for `n` slots, all zero.
+fn zeros(py: Python<'_>, n: usize, obs_len: usize, ids: usize, sides: usize) -> Step<'_> {
+    (
+        PyArray2::<f32>::zeros(py, [n, obs_len], false),
+        PyArray2::<bool>::zeros(py, [n, ids], false),
+        PyArray2::<f32>::zeros(py, [n, sides], false),
+        PyArray1::<bool>::zeros(py, n, false),
+        PyArray1::<i64>::zeros(py, n, false),
+    )
+}
+
+fn bind<'py>(py: Python<'py>, a: &Arrays) -> Step<'py> {
+    (
+        a.0.bind(py).clone(),
+        a.1.bind(py).clone(),
+        a.2.bind(py).clone(),
+        a.3.bind(py).clone(),
+        a.4.bind(py).clone(),
+    )
 }
 
 impl VectorGame {
-    /// Runs `f` on the hands and the output arrays' contents, without the
-    /// GIL.
-    fn run<T: Send>(
+    /// Writes the slots' rows with `f`, without the GIL, into new arrays
+    /// (when copying; written straight, not copied) or the
+    /// `VectorGame`'s own; returns `f`'s result and the arrays for the
+    /// caller.
+    fn run<'py, T: Send>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         f: impl FnOnce(&mut Hands, Option<&rayon::ThreadPool>, Out<'_>) -> T + Send,
-    ) -> PyResult<T> {
-        let mut obs = self.obs.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
-        let mut reward = self.reward.bind(py).readwrite();
-        let mut done = self.done.bind(py).readwrite();
-        let mut seat = self.seat.bind(py).readwrite();
+    ) -> PyResult<(T, Step<'py>)> {
+        let (arrays, fresh) = match &self.own {
+            Some((own, _)) => (bind(py, own), false),
+            None => (zeros(py, self.n, self.obs_len, self.ids, self.sides), true),
+        };
+        let mut obs = arrays.0.readwrite();
+        let mut mask = arrays.1.readwrite();
+        let mut reward = arrays.2.readwrite();
+        let mut done = arrays.3.readwrite();
+        let mut seat = arrays.4.readwrite();
         let o = Out {
             obs: obs.as_slice_mut()?,
             mask: mask.as_slice_mut()?,
             reward: reward.as_slice_mut()?,
             done: done.as_slice_mut()?,
             seat: seat.as_slice_mut()?,
+            fresh,
         };
         let (hands, pool) = (&mut self.hands, self.pool.as_ref());
-        Ok(py.detach(move || f(hands, pool, o)))
-    }
-
-    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Step<'py>> {
-        if self.copy {
-            Ok((
-                out(py, &self.obs, true)?,
-                out(py, &self.mask, true)?,
-                out(py, &self.reward, true)?,
-                out(py, &self.done, true)?,
-                out(py, &self.seat, true)?,
-            ))
-        } else {
-            let v = &self.views;
-            Ok((
-                v.0.bind(py).clone(),
-                v.1.bind(py).clone(),
-                v.2.bind(py).clone(),
-                v.3.bind(py).clone(),
-                v.4.bind(py).clone(),
-            ))
-        }
+        let r = py.detach(move || f(hands, pool, o));
+        drop((obs, mask, reward, done, seat));
+        Ok(match &self.own {
+            Some((_, views)) => (r, bind(py, views)),
+            None => (r, arrays),
+        })
     }
 }
 
@@ -489,18 +494,26 @@ impl VectorGame {
         } else {
             None
         };
-        let obs = PyArray2::<f32>::zeros(py, [n, obs_len], false);
-        let mask = PyArray2::<bool>::zeros(py, [n, ids], false);
-        let reward = PyArray2::<f32>::zeros(py, [n, sides], false);
-        let done = PyArray1::<bool>::zeros(py, n, false);
-        let seat = PyArray1::<i64>::zeros(py, n, false);
-        let views = (
-            read_only(obs.as_any())?,
-            read_only(mask.as_any())?,
-            read_only(reward.as_any())?,
-            read_only(done.as_any())?,
-            read_only(seat.as_any())?,
-        );
+        let own = if copy {
+            None
+        } else {
+            let a = zeros(py, n, obs_len, ids, sides);
+            let views = (
+                read_only(a.0.as_any())?,
+                read_only(a.1.as_any())?,
+                read_only(a.2.as_any())?,
+                read_only(a.3.as_any())?,
+                read_only(a.4.as_any())?,
+            );
+            let own = (
+                a.0.unbind(),
+                a.1.unbind(),
+                a.2.unbind(),
+                a.3.unbind(),
+                a.4.unbind(),
+            );
+            Some((own, views))
+        };
         let mut v = VectorGame {
             hands,
             rules: rules.to_string(),
@@ -510,13 +523,7 @@ impl VectorGame {
             sides,
             threads,
             pool,
-            copy,
-            obs: obs.unbind(),
-            mask: mask.unbind(),
-            reward: reward.unbind(),
-            done: done.unbind(),
-            seat: seat.unbind(),
-            views,
+            own,
         };
         v.run(
             py,
@@ -560,17 +567,16 @@ impl VectorGame {
     /// `VectorGame`'s own, overwritten by the next call (`False`).
     #[getter]
     fn copy(&self) -> bool {
-        self.copy
+        self.own.is_none()
     }
 
     /// Deals every slot its first hand again; returns
     /// `(observations, masks, players)` for the seats to act.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Reset<'py>> {
-        self.run(
+        let ((), (obs, mask, _, _, seat)) = self.run(
             py,
             |hands, pool, out| each_batch!(hands, b => b.reset(pool, out)),
         )?;
-        let (obs, mask, _, _, seat) = self.outputs(py)?;
         Ok((obs, mask, seat))
     }
 
@@ -597,12 +603,12 @@ impl VectorGame {
         }
         let width = self.ids;
         let picks = each_batch!(&self.hands, b => b.picks(py, &ids, width))?;
-        self.run(
+        let (r, arrays) = self.run(
             py,
             |hands, pool, out| each_batch!(hands, b => b.step(pool, &picks, out)),
-        )?
-        .map_err(|e| to_py(py, e))?;
-        self.outputs(py)
+        )?;
+        r.map_err(|e| to_py(py, e))?;
+        Ok(arrays)
     }
 
     /// A copy of slot `i`'s hand as a `Game`.
