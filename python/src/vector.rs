@@ -6,8 +6,9 @@
 //! action itself (`apply_listed`, which skips the checks the listing has
 //! made) and the mask is written from the listing's ids. The
 //! observations, masks, rewards, terminal flags and seats are written
-//! into arrays the `VectorGame` owns: nothing is allocated a step, a mask
-//! row is cleared only where the last listing set it, and each slot's
+//! straight into new zeroed arrays (`copy=True`), or into arrays the
+//! `VectorGame` owns (`copy=False`: nothing is allocated a step, and a
+//! mask row is cleared only where the last listing set it). Each slot's
 //! rows are written by whichever thread steps it, so the results do not
 //! depend on the number of threads.
 
