@@ -145,3 +145,20 @@ def test_copy_true_returns_new_arrays():
     v.step([int(np.flatnonzero(m)[0]) for m in masks])
     assert np.array_equal(obs, first)
     assert kanaszta.VectorGame(2, rules="classic-002", threads=0).threads >= 1
+
+
+def test_a_bad_step_on_threads_leaves_its_own_arrays_unchanged():
+    v = kanaszta.VectorGame(3, rules="decorated-2003-02", seed=4, copy=False, threads=2)
+    obs, masks, seats = v.reset()
+    before = (obs.copy(), masks.copy(), seats.copy())
+    good = [int(np.flatnonzero(m)[0]) for m in masks]
+    illegal = int(np.flatnonzero(~masks[1])[0])
+    with pytest.raises(ValueError, match="game 1"):
+        v.step([good[0], illegal, good[2]])
+    for a, b in zip((obs, masks, seats), before):
+        assert np.array_equal(a, b)
+    obs2, masks2, _, _, _ = v.step(good)
+    for i in range(3):
+        g = v.game(i)
+        assert np.array_equal(obs2[i], g.observation(g.current_player))
+        assert np.array_equal(masks2[i], g.legal_mask())
