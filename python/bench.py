@@ -8,8 +8,10 @@ that other work on a shared machine does not count against them.
 Game: one hand at a time, a random legal id each step (legal_ids, then
 apply), a new hand dealt when one ends. VectorGame: n hands stepped by
 one call, a random legal id of each row of the returned masks chosen by
-NumPy, observations and masks returned every step; also the rate
-counting only the time inside `step`. AEC: the PettingZoo environment
+NumPy, observations and masks returned every step (new arrays, or with
+copy=False the VectorGame's own), on one thread or two; also the rate
+counting only the time inside `step`, and the wall-clock rate (which
+counts both threads' work once). AEC: the PettingZoo environment
 of kanaszta.envs (when the envs extra is installed), a random legal id
 from each observation's action mask, `env.last()` and `env.step()` each
 step, a new hand (reset) when one ends.
@@ -77,14 +79,16 @@ def random_legal(masks, rng):
     return flat[pick] - np.arange(n) * width
 
 
-def bench_vector(rules, n, seconds):
-    """Steps a second overall, and counting only the time inside step."""
-    v = kanaszta.VectorGame(n, rules=rules, seed=0)
+def bench_vector(rules, n, seconds, copy=True, threads=1):
+    """Steps a second of CPU time overall and counting only the time
+    inside step, and steps a second of wall-clock time overall."""
+    v = kanaszta.VectorGame(n, rules=rules, seed=0, copy=copy, threads=threads)
     _, masks, _ = v.reset()
     rng = np.random.default_rng(0)
     calls = 0
     inside = 0.0
     start = time.process_time()
+    wall = time.perf_counter()
     end = start + seconds
     while True:
         for _ in range(20):
@@ -95,7 +99,8 @@ def bench_vector(rules, n, seconds):
         calls += 20
         now = time.process_time()
         if now >= end:
-            return calls * n / (now - start), calls * n / inside
+            steps = calls * n
+            return steps / (now - start), steps / inside, steps / (time.perf_counter() - wall)
 
 
 def bench_aec(rules, seconds):
@@ -136,10 +141,12 @@ def main():
         except ImportError:
             aec = "(not measured: pip install './python[envs]')"
         print(f"{rules}: PettingZoo AEC, random legal {aec}")
-        for n in (64, 256):
-            r, inside = bench_vector(rules, n, a.seconds)
-            print(f"{rules}: VectorGame n={n:<4} random       {r:>12,.0f} steps/s ({inside:,.0f} inside step)")
-
+        for n, copy, threads in ((64, True, 1), (256, True, 1), (256, False, 1), (256, False, 2)):
+            r, inside, wall = bench_vector(rules, n, a.seconds, copy, threads)
+            print(
+                f"{rules}: VectorGame n={n:<4} copy={copy!s:<5} threads={threads} "
+                f"{r:>12,.0f} steps/s ({inside:,.0f} inside step; {wall:,.0f} a wall-clock second)"
+            )
 
 if __name__ == "__main__":
     main()

@@ -91,3 +91,74 @@ def test_bad_construction():
         kanaszta.VectorGame(0)
     with pytest.raises(ValueError, match="unknown preset"):
         kanaszta.VectorGame(2, rules="bridge")
+
+
+def trajectory(rules, steps, **options):
+    """Every array `step` returns, copied, for random legal play."""
+    v = kanaszta.VectorGame(5, rules=rules, seed=11, **options)
+    obs, masks, seats = v.reset()
+    out = [(obs.copy(), masks.copy(), seats.copy())]
+    rng = np.random.default_rng(3)
+    for _ in range(steps):
+        got = v.step(random_ids(masks, rng))
+        out.append(tuple(a.copy() for a in got))
+        masks = got[1]
+    return out
+
+
+@pytest.mark.parametrize("rules,steps", [("classic-002", 400), ("decorated-2003-02", 250)])
+def test_threads_and_copy_give_the_same_trajectories(rules, steps):
+    want = trajectory(rules, steps)
+    assert any(t[3].any() for t in want[1:]), "no hand ended: the auto-reset was not exercised"
+    for options in ({"threads": 2}, {"threads": 3}, {"copy": False}, {"threads": 2, "copy": False}):
+        got = trajectory(rules, steps, **options)
+        assert len(got) == len(want)
+        for a, b in zip(got, want):
+            for x, y in zip(a, b):
+                assert x.dtype == y.dtype and x.shape == y.shape
+                assert np.array_equal(x, y), options
+
+
+def test_copy_false_returns_its_own_read_only_arrays():
+    v = kanaszta.VectorGame(2, rules="classic-002", seed=5, copy=False, threads=2)
+    assert not v.copy and v.threads == 2
+    obs, masks, seats = v.reset()
+    assert not obs.flags.writeable and not masks.flags.writeable
+    with pytest.raises(ValueError):
+        masks[0, 0] = True
+    first = obs.copy()
+    ids = [int(np.flatnonzero(m)[0]) for m in masks]
+    obs2, masks2, _, _, _ = v.step(ids)
+    assert obs2 is obs or np.shares_memory(obs2, obs)
+    assert not np.array_equal(obs, first), "the step wrote into the same array"
+    for i in range(2):
+        g = v.game(i)
+        assert np.array_equal(obs2[i], g.observation(g.current_player))
+        assert np.array_equal(masks2[i], g.legal_mask())
+
+
+def test_copy_true_returns_new_arrays():
+    v = kanaszta.VectorGame(2, rules="classic-002", seed=5)
+    assert v.copy and v.threads == 1
+    obs, masks, _ = v.reset()
+    first = obs.copy()
+    v.step([int(np.flatnonzero(m)[0]) for m in masks])
+    assert np.array_equal(obs, first)
+    assert kanaszta.VectorGame(2, rules="classic-002", threads=0).threads >= 1
+
+
+def test_a_bad_step_on_threads_leaves_its_own_arrays_unchanged():
+    v = kanaszta.VectorGame(3, rules="decorated-2003-02", seed=4, copy=False, threads=2)
+    obs, masks, seats = v.reset()
+    before = (obs.copy(), masks.copy(), seats.copy())
+    good = [int(np.flatnonzero(m)[0]) for m in masks]
+    illegal = int(np.flatnonzero(~masks[1])[0])
+    with pytest.raises(ValueError, match="game 1"):
+        v.step([good[0], illegal, good[2]])
+    for a, b in zip((obs, masks, seats), before):
+        assert np.array_equal(a, b)
+    obs2, masks2, _, _, _ = v.step(good)
+    for i in range(3):
+        g = v.game(i)
+        assert np.array_equal(obs2[i], g.observation(g.current_player))
+        assert np.array_equal(masks2[i], g.legal_mask())
