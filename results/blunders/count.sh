@@ -15,6 +15,7 @@
 # testing profile (it plays as the release build). Deterministic: the same
 # tree gives the same counts.
 set -euo pipefail
+cd "$(dirname "$0")/../.."
 DEALS=${1:-2000}
 SEED=${2:-2026}
 RULES=${RULES:-rules}
