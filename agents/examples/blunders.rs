@@ -4,10 +4,13 @@
 //! Every deal is played twice with the seats swapped; per agent:
 //!
 //! - `b3 pickups`: pickups of a pile holding a black three (D-6.2, D-6.3)
-//!   while an opponent is on two cards or fewer, and those after which a
-//!   black three is still in hand at the turn's discard;
+//!   while an opponent is on two cards or fewer, those while one is on
+//!   one card, and those after which a black three is still in hand at
+//!   the turn's discard;
 //! - `wilds thrown`: wilds discarded (each freezes the pile, D-6.3), and
-//!   the hands in which the agent threw four or more;
+//!   the hands in which the agent threw four or more; then the same
+//!   counted only while no player had opened (D-8), the freezes of a
+//!   stand-off;
 //! - `held ≥ 30`: hands in which, at the end of one of its turns, opened
 //!   and with an opponent on two cards or fewer, it kept 30 points or more
 //!   of meldable naturals in hand (three of a rank, or a rank it has a
@@ -23,9 +26,12 @@ use kanaszta_engine::{derive_seed, Action, GameState, HandEnd, MoveBuf, Rank, Ru
 #[derive(Default)]
 struct Count {
     b3_pickups: u64,
+    b3_one: u64,
     b3_kept: u64,
     wilds: u64,
     wild_hands: u64,
+    shut_wilds: u64,
+    shut_hands: u64,
     held_hands: u64,
     held_points: i64,
     unopened: u64,
@@ -85,6 +91,7 @@ fn main() {
             let mut agents: Vec<Box<dyn Agent>> = who.iter().map(|&i| specs[i].build()).collect();
             let mut rngs = [seat_rng(gs, 0), seat_rng(gs, 1)];
             let mut wilds = [0u32; 2];
+            let mut shut = [0u32; 2];
             let mut held = [0i32; 2];
             let mut unopened_seen = [false; 2];
             let mut actions = 0u64;
@@ -92,14 +99,18 @@ fn main() {
             while !g.is_terminal() {
                 let s = g.current_player();
                 let close = (0..g.players()).any(|p| p != s && g.hand(p).len() <= 2);
+                let one = (0..g.players()).any(|p| p != s && g.hand(p).len() == 1);
+                let standoff = (0..g.players()).all(|p| !g.table(p).opened);
                 let a = agents[s].act(&g.view(s), &mut g.moves(&mut buf), &mut rngs[s]);
                 if a == Action::TakePile && close && g.pile().iter().any(|c| c.is_black_three()) {
                     counts[who[s]].b3_pickups += 1;
+                    counts[who[s]].b3_one += one as u64;
                     b3_turn = Some(g.turns());
                 }
                 if let Action::Discard(c) = a {
                     if c.is_wild() {
                         wilds[s] += 1;
+                        shut[s] += standoff as u32;
                     }
                 }
                 if g.apply(a).is_err() {
@@ -133,6 +144,8 @@ fn main() {
                 let c = &mut counts[who[s]];
                 c.wilds += wilds[s] as u64;
                 c.wild_hands += (wilds[s] >= 4) as u64;
+                c.shut_wilds += shut[s] as u64;
+                c.shut_hands += (shut[s] >= 4) as u64;
                 c.held_hands += (held[s] >= 30) as u64;
                 c.held_points += held[s] as i64;
             }
@@ -150,14 +163,17 @@ fn main() {
         "{} v {}: {hands} hands ({deals} paired deals), seed {seed}",
         specs[0], specs[1]
     );
-    println!("agent: b3 pickups (opp <= 2 cards), b3 still in hand after the turn | wilds thrown, hands with >= 4 | hands holding >= 30 meldable (opp <= 2 cards), mean most held | hands unopened at turn 30");
+    println!("agent: b3 pickups (opp <= 2 cards), of them opp on 1 card, b3 still in hand after the turn | wilds thrown, hands with >= 4 | the same while nobody had opened | hands holding >= 30 meldable (opp <= 2 cards), mean most held | hands unopened at turn 30");
     for (spec, c) in specs.iter().zip(&counts) {
         println!(
-            "{spec}: {}, {} | {}, {} | {}, {:.1} | {}",
+            "{spec}: {}, {}, {} | {}, {} | {}, {} | {}, {:.1} | {}",
             c.b3_pickups,
+            c.b3_one,
             c.b3_kept,
             c.wilds,
             c.wild_hands,
+            c.shut_wilds,
+            c.shut_hands,
             c.held_hands,
             c.held_points as f64 / hands as f64,
             c.unopened

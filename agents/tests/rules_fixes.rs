@@ -527,3 +527,40 @@ fn rules_opens_rather_than_throw_wilds_to_freeze() {
         assert!(discard_of(&turn).is_wild(), "{p}: {turn:?}");
     }
 }
+
+/// Triplets laid against an opponent who may go out next turn over a
+/// small pile (`thin`; replay `--a rules --b greedy --seed 2026 --game
+/// 7`, turn 35): greedy is on one card with no canasta, but a ten makes
+/// his tens a canasta with his jokers moved (D-9.1, D-11.2), and he goes
+/// out (D-13.1). The pile holds two cards: a pair in hand would take a
+/// pile of four, so `rules` lays its three fives and three sevens (60
+/// points saved if he goes out) rather than keep them as pairs for it.
+/// `thin=off` (the play before it) and the yardstick keep them.
+#[test]
+fn rules_lays_its_triplets_over_a_small_pile_against_a_player_near_out() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 0, "current": 0, "turns": 34, "players": [
+            {"hand": "3C 3S 5C 5H 5S 6S 7D 7H 7H AS", "known": "3C 3S 5C 5H 5S 7D 7H 7H AS",
+             "table": {"groups": ["8C 8D 8D 8H 8S JK JK", "TC TD TS", "JC JD JD JH JS",
+                                  "QC QC QD QH 2C 2H", "KC KS KS", "9C 9H 9S", "4C 4D 4H 4S 4S"],
+                       "red_threes": "3D 3H", "twins": 2}},
+            {"hand": "7S",
+             "table": {"groups": ["JK JK JK", "9C 9S 2C", "TD TH TS 2S", "6C 6D 6S"],
+                       "red_threes": "3H", "twins": 1}}],
+          "pile": "3C KD",
+          "stock": "2D 2D 2H 3D 3S 4C 4H 5C 5D 5D 5H 5S 6C 6H 6H 7C 7C 7D 7S 8C 8H 8S 9D 9D 9H AC AC AD AH AH AS JC JH JK JK JK JS KC KD KH KH QD QH QS QS TC TH 6D 4D 2S AD",
+          "stock_known_bottom": 0}"#,
+    );
+    let fives = |t: &GameState| {
+        t.hand(0)
+            .iter()
+            .filter(|c| c.rank() == card("5C").rank())
+            .count()
+    };
+    let (t, turn) = play_turn(&g, &params(""));
+    assert_eq!(fives(&t), 0, "{turn:?}");
+    for p in ["thin=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert_eq!(fives(&t), 3, "{p}: {turn:?}");
+    }
+}

@@ -140,7 +140,10 @@
 //!   can still go out counts as at least `close` near, so meldable cards
 //!   are laid rather than held as pairs (off by default); so, by `near`
 //!   (off by default), one whose hand's cards, melded this turn, may make
-//!   his canasta with wilds moved (D-11.2, D-13.1). While no player
+//!   his canasta with wilds moved (D-11.2, D-13.1). Against such an
+//!   opponent a pair in hand is worth as much as the pile it may take
+//!   next turn is big (`thin`, on): over a pile of a few cards, triplets
+//!   are laid rather than held for it. While no player
 //!   has opened and the pile holds `wildfreeze` cards or more, having
 //!   opened is worth `opened` more (D-8: only an opened player takes the
 //!   pile with a pair), so a hand that can open does; and then no wild is
@@ -327,6 +330,15 @@ agent_params! {
         /// as pairs, and the hand's points weigh more; 0 (the default)
         /// leaves the threat as read.
         near: f64 = 0.0, range(0.0, 1.0), "0..1", "least threat counted while an opponent on two cards or fewer may make his canasta this turn (wilds moved, D-11.2): melds rather than holds (0, the default: off)";
+        /// While an opponent on two cards or fewer may make his canasta
+        /// this turn (as `near` reads him: D-9.1, D-11.2, D-13.1), a pair
+        /// in hand is worth its `pair` only as far as the pile it may take
+        /// next turn is big: the pile's cards with the two discards to come,
+        /// over `pile`, at most once (D-6.2: a pair takes the pile, and a
+        /// small one does not pay for the cards held when he goes out,
+        /// D-14). So triplets are laid rather than kept for a pile of a few
+        /// cards; `thin=off` is the play before it.
+        thin: bool = true, switch, "on|off", "while an opponent on two cards or fewer may make his canasta this turn, a pair in hand is worth pair times the pile it may take (its cards and the two discards to come) over `pile`: triplets are laid rather than kept for a small pile";
         /// Added to `open` with the turn planner on while no player has
         /// opened and the pile holds `wildfreeze` cards or more: what
         /// having opened (D-8) is worth then (only an opened player takes
@@ -542,11 +554,7 @@ impl RulesAgent {
         if c.lists(Action::TakeRest) {
             return Action::TakeRest;
         }
-        let o = worth::Outlook::with(
-            view,
-            self.params.movable_on(),
-            self.params.near_in_force() > 0.0,
-        );
+        let o = worth::Outlook::with(view, self.params.movable_on(), self.params.reads_near());
         // After its own meld steps only its own hand, table and turn are
         // read, so the unshuffled world serves (it draws the same number as
         // a sampled one). The sampled world, whose other hands going out is

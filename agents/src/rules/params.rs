@@ -96,6 +96,27 @@ impl RulesParams {
         }
     }
 
+    /// Whether the outlook reads if an opponent on two cards or fewer may
+    /// make his canasta this turn (for `near` or `thin`).
+    pub(super) fn reads_near(&self) -> bool {
+        self.near_in_force() > 0.0 || self.thin_on()
+    }
+
+    fn thin_on(&self) -> bool {
+        self.movable_on() && self.plan_on() && self.thin
+    }
+
+    /// The share of `pair` a pair in hand is worth with a pile of `pile`
+    /// cards, `near` when an opponent on two cards or fewer may make his
+    /// canasta this turn (`thin`; 1 when off).
+    pub(super) fn pair_share(&self, pile: usize, near: bool) -> f64 {
+        if self.thin_on() && near {
+            (pile as f64 / self.pile.max(1) as f64).min(1.0)
+        } else {
+            1.0
+        }
+    }
+
     /// The worth of having opened in force with a pile of `pile` cards,
     /// `standoff` when no player has opened: `open`, and with the turn
     /// planner on in a stand-off over a pile of `wildfreeze` cards or more

@@ -15,11 +15,7 @@ use rand_pcg::Pcg64Mcg;
 
 impl RulesAgent {
     pub(super) fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        let o = Outlook::with(
-            view,
-            self.params.movable_on(),
-            self.params.near_in_force() > 0.0,
-        );
+        let o = Outlook::with(view, self.params.movable_on(), self.params.reads_near());
         let opened = view.table(o.me).opened;
         // Not opened, the pickup must open from the hand and the top card
         // before the rest is taken (D-6.2.1); otherwise the turn would have

@@ -22,8 +22,12 @@ pub(super) struct Outlook {
     /// Whether an opponent is on two cards or fewer (`close`).
     pub(super) close: bool,
     /// Whether an opponent on two cards or fewer may make his canasta
-    /// this turn (`near`).
+    /// this turn (`near`, `thin`).
     pub(super) near: bool,
+    /// The pile's cards as the decision found it (before a pickup), which
+    /// a pair in hand may take next turn with the two discards to come
+    /// (`thin`).
+    pub(super) pile: usize,
 }
 
 impl Outlook {
@@ -79,6 +83,7 @@ impl Outlook {
             threat,
             close,
             near,
+            pile: view.pile().len(),
         }
     }
 }
@@ -181,7 +186,11 @@ impl RulesAgent {
             threat = threat.max(self.params.near_in_force());
         }
         let later = 1.0 - threat;
-        let pair = later * self.params.pair;
+        // A pair takes the pile (D-6.2): against an opponent who may make
+        // his canasta this turn it is worth as much as the pile it may take next turn is big, the one
+        // the decision found with this turn's discard and his on it
+        // (`thin`).
+        let pair = later * self.params.pair * self.params.pair_share(o.pile + 2, o.near);
         let counts = rank_counts(hand);
         for r in Rank::NATURALS {
             let n = (counts >> (4 * r as u32)) & 0xF;
