@@ -429,25 +429,27 @@ fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
             assert!(stdout.contains("value:model="), "{stdout}");
         }
         if name == "dec" {
-            // The search with the model scoring its cut rollouts.
-            let spec = format!(
-                "ismcts:iters=20,depth=2,race=0,eval={}",
-                s(&d.join("mlp.json"))
-            );
-            let out = d.join("run-ismcts");
-            let (code, _, err) = kanaszta(&[
-                "play",
-                "--a",
-                &spec,
-                "--b",
-                "greedy",
-                "--hands",
-                "2",
-                "-q",
-                "--out",
-                s(&out),
-            ]);
-            assert_eq!(code, 0, "{err}");
+            // The searches with the model scoring their cut rollouts.
+            for (search, spec) in [
+                ("ismcts", "ismcts:iters=20,depth=2,race=0"),
+                ("pimc", "pimc:worlds=3,depth=2"),
+            ] {
+                let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
+                let out = d.join(format!("run-{search}"));
+                let (code, _, err) = kanaszta(&[
+                    "play",
+                    "--a",
+                    &spec,
+                    "--b",
+                    "greedy",
+                    "--hands",
+                    "2",
+                    "-q",
+                    "--out",
+                    s(&out),
+                ]);
+                assert_eq!(code, 0, "{search}: {err}");
+            }
         }
     }
 }
