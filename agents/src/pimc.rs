@@ -10,6 +10,10 @@
 //! played. All candidates of a world share its sampled cards and the
 //! rollout's random stream, so they are compared on equal terms.
 //!
+//! With `eval=FILE` a playout cut at `depth` turns is scored by a learned
+//! value model ([`LeafEval`], as `ismcts:eval=FILE`) instead of the
+//! hand-made estimate; a finished hand keeps its exact reward.
+//!
 //! It assumes that later on every seat plays the policy, seeing no more than
 //! now (no strategy fusion in the tree sense, since there is no tree), but it
 //! judges each candidate by a single playout per world.
@@ -19,12 +23,13 @@ use crate::ismcts::{
     DEPTH_DOC, MARGIN_DOC, PLAN_DOC, ROLLOUT_DOC, SCALE_DOC, TIME_DOC, TWINS_DOC, WIN_DOC,
 };
 use crate::search::{
-    anchored, note_departure, reward, rollout_rules, Driver, Macro, RewardParams, Rollout,
-    SearchStats, Sim, Stage,
+    anchored, note_departure, rollout_rules, Driver, Macro, RewardParams, Rollout, SearchStats,
+    Sim, Stage,
 };
 use crate::spec::{range, switch, Params};
+use crate::value::LeafEval;
 use crate::{Agent, Choice, Follower, Moves, Twins};
-use kanaszta_engine::{Action, SeatView};
+use kanaszta_engine::{Action, GameState, SeatView};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::{Duration, Instant};
@@ -54,6 +59,8 @@ agent_params! {
         win: f64 = 0.5, range(0.0, 1.0), WIN_DOC.accepts, WIN_DOC.doc;
         /// Taxed points of margin that count as a full reward.
         scale: u32 = 1000, range(1, 100_000), SCALE_DOC.accepts, SCALE_DOC.doc;
+        /// A learned value model scoring playouts cut at `depth`.
+        eval: crate::value::ModelFile = crate::value::ModelFile::default(), crate::value::model_file::<GameState>, "a file of `kanaszta learn fit` (decorated)", "a value model that scores a playout cut at `depth` turns (its predicted margin, untaxed, in place of the hand-made estimate); with depth=0 the playouts reach the end of the hand and it is not used";
     }
 }
 
@@ -73,6 +80,8 @@ struct Core {
     choices: Vec<Choice>,
     last: SearchStats,
     total: SearchStats,
+    /// The learned evaluation of cut playouts (`eval`), if any.
+    eval: LeafEval,
 }
 
 impl Default for PimcAgent {
@@ -87,6 +96,7 @@ impl PimcAgent {
         PimcAgent {
             driver: Driver::new(params.rollout),
             core: Core {
+                eval: LeafEval::new(&params.eval),
                 params,
                 sim: None,
                 rewards: Vec::new(),
@@ -173,7 +183,7 @@ impl Core {
                 sim.reset(stage, stop_turn);
                 sim.apply_macro(&mut g, *m);
                 sim.advance(&mut g, &mut r, false);
-                self.rewards.push(reward(&g, me, &rp));
+                self.rewards.push(self.eval.reward(&g, me, &rp));
             }
             worlds += 1;
         }

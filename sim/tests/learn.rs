@@ -429,25 +429,27 @@ fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
             assert!(stdout.contains("value:model="), "{stdout}");
         }
         if name == "dec" {
-            // The search with the model scoring its cut rollouts.
-            let spec = format!(
-                "ismcts:iters=20,depth=2,race=0,eval={}",
-                s(&d.join("mlp.json"))
-            );
-            let out = d.join("run-ismcts");
-            let (code, _, err) = kanaszta(&[
-                "play",
-                "--a",
-                &spec,
-                "--b",
-                "greedy",
-                "--hands",
-                "2",
-                "-q",
-                "--out",
-                s(&out),
-            ]);
-            assert_eq!(code, 0, "{err}");
+            // The searches with the model scoring their cut rollouts.
+            for (search, spec) in [
+                ("ismcts", "ismcts:iters=20,depth=2,race=0"),
+                ("pimc", "pimc:worlds=3,depth=2"),
+            ] {
+                let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
+                let out = d.join(format!("run-{search}"));
+                let (code, _, err) = kanaszta(&[
+                    "play",
+                    "--a",
+                    &spec,
+                    "--b",
+                    "greedy",
+                    "--hands",
+                    "2",
+                    "-q",
+                    "--out",
+                    s(&out),
+                ]);
+                assert_eq!(code, 0, "{search}: {err}");
+            }
         }
     }
 }
@@ -510,4 +512,194 @@ fn bad_model_files_are_refused_with_what_was_wrong() {
     let (code, _, err) = kanaszta(&["learn", "fit", s(&d.join("run")), "--out", s(&bad)]);
     assert_eq!(code, 1);
     assert!(err.contains("meta.json"), "{err}");
+}
+
+#[test]
+fn fit_refuses_a_negative_lambda_and_says_when_nothing_is_held_out() {
+    let d = tmp("learn-fit-small");
+    small_data(&d, &[], "2");
+    let m = d.join("m.json");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&d), "--lambda", "-1", "--out", s(&m)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("expected a number from 0"), "{err}");
+    // Two hands are one deal: --holdout 0.1 holds it out or not; seed 1
+    // does not, so there is no held-out figure to print.
+    let (code, out, err) = kanaszta(&["learn", "fit", s(&d), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("0 held out"), "{out}");
+    assert!(out.contains("no held-out figures"), "{out}");
+    assert!(!out.contains("-0.0") && !out.contains("r² 1"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&common::read(&m)).unwrap();
+    assert!(v["training"]["held_out_mse"].is_null());
+    assert!(v["training"]["held_out_r2"].is_null());
+}
+
+/// The options of a tiny loop, writing into `dir`.
+fn tiny_loop<'a>(dir: &'a str, generations: &'a str, threads: &'a str) -> Vec<&'a str> {
+    vec![
+        "learn",
+        "loop",
+        "--out",
+        dir,
+        "--generations",
+        generations,
+        "--hands",
+        "8",
+        "--gate-hands",
+        "4",
+        "--eval-hands",
+        "4",
+        "--seed",
+        "5",
+        "--threads",
+        threads,
+        "-q",
+    ]
+}
+
+/// Every file of a loop's directory but run.json (which records the
+/// command), by path relative to it.
+fn loop_files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().unwrap() != "run.json" {
+                let rel = p.strip_prefix(dir).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn loop_runs_generations_deterministically_and_resumes() {
+    let root = tmp("learn-loop");
+    let (one, two, three) = (root.join("one"), root.join("two"), root.join("three"));
+    let (code, _, err) = kanaszta(&tiny_loop(s(&one), "2", "1"));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = kanaszta(&tiny_loop(s(&two), "2", "2"));
+    assert_eq!(code, 0, "{err}");
+    // One seed, the same directory, for any number of threads (the
+    // agents name their model by its path: the two directories' names
+    // differ in the data's meta.json and in loop.csv only by that).
+    let strip = |files: Vec<(String, Vec<u8>)>, name: &str| -> Vec<(String, String)> {
+        files
+            .into_iter()
+            .map(|(p, b)| (p, String::from_utf8_lossy(&b).replace(name, "DIR")))
+            .collect()
+    };
+    let a = strip(loop_files(&one), s(&one));
+    let b = strip(loop_files(&two), s(&two));
+    assert_eq!(a, b);
+    assert!(a.iter().any(|(p, _)| p == "gen-001/model.json"));
+
+    let (header, rows) = common::table(&one.join("loop.csv"));
+    assert_eq!(header, kanaszta::learn::iteration::columns());
+    assert_eq!(rows.len(), 2);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(rows[0][col("generation")], "0");
+    assert_eq!(rows[0][col("data_a")], "rules");
+    assert_eq!(rows[0][col("accepted")], "1");
+    assert_eq!(rows[0][col("gate_hands")], "", "generation 0 has no gate");
+    assert!(rows[1][col("data_a")].starts_with("value:model="));
+    assert_eq!(rows[1][col("gate_hands")], "4");
+    let accepted = rows[1][col("accepted")] == "1";
+    let gate: f64 = rows[1][col("gate_diff")].parse().unwrap();
+    assert_eq!(accepted, gate >= 0.0, "accepted when not worse");
+    assert_eq!(
+        rows[1][col("best")],
+        if accepted { "1" } else { "0" },
+        "the best is the accepted model"
+    );
+    for r in &rows {
+        let (w, lo, hi): (f64, f64, f64) = (
+            r[col("rules_win")].parse().unwrap(),
+            r[col("rules_win_lo")].parse().unwrap(),
+            r[col("rules_win_hi")].parse().unwrap(),
+        );
+        assert!(lo <= w && w <= hi, "{r:?}");
+        assert_eq!(
+            r[col("fit_hands")],
+            (8 * (r[0].parse::<u64>().unwrap() + 1)).to_string()
+        );
+    }
+
+    // Going on: a third generation after the two, the first two kept as
+    // they were; the same as three generations in one run.
+    let before = loop_files(&one);
+    let (code, _, err) = kanaszta(&tiny_loop(s(&one), "3", "2"));
+    assert_eq!(code, 0, "{err}");
+    let after = loop_files(&one);
+    for (p, bytes) in &before {
+        if p != "loop.csv" {
+            let same = after.iter().find(|(q, _)| q == p).unwrap();
+            assert_eq!(&same.1, bytes, "{p} kept");
+        }
+    }
+    let (code, _, err) = kanaszta(&tiny_loop(s(&three), "3", "1"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        strip(loop_files(&one), s(&one)),
+        strip(loop_files(&three), s(&three))
+    );
+    // Nothing left to do is no error.
+    let (code, _, err) = kanaszta(&tiny_loop(s(&one), "3", "1"));
+    assert_eq!(code, 0, "{err}");
+
+    // Another loop's settings, or a directory of something else: refused.
+    let mut other = tiny_loop(s(&one), "4", "1");
+    other[7] = "9";
+    let (code, _, err) = kanaszta(&other);
+    assert_eq!(code, 1);
+    assert!(err.contains("hands is 8, not 9"), "{err}");
+    let stranger = root.join("stranger");
+    std::fs::create_dir_all(&stranger).unwrap();
+    std::fs::write(stranger.join("notes.txt"), "mine").unwrap();
+    let (code, _, err) = kanaszta(&tiny_loop(s(&stranger), "1", "1"));
+    assert_eq!(code, 1);
+    assert!(err.contains("no run.json of a learn loop"), "{err}");
+}
+
+#[test]
+fn loop_plays_classic_canasta_too() {
+    let d = tmp("learn-loop-classic");
+    let mut args = tiny_loop(s(&d), "2", "2");
+    args.extend_from_slice(&["--rules", "classic-002", "--kind", "mlp", "--hidden", "4"]);
+    let (code, _, err) = kanaszta(&args);
+    assert_eq!(code, 0, "{err}");
+    let (header, rows) = common::table(&d.join("loop.csv"));
+    assert_eq!(rows.len(), 2);
+    let v: serde_json::Value =
+        serde_json::from_str(&common::read(&d.join("gen-001/model.json"))).unwrap();
+    assert_eq!(v["family"], "classic");
+    assert_eq!(v["kind"], "mlp");
+    let run: serde_json::Value = serde_json::from_str(&common::read(&d.join("run.json"))).unwrap();
+    assert_eq!(run["settings"]["family"], "classic");
+    assert_eq!(run["command"][1], "learn");
+    assert!(header.contains(&"greedy_diff_hi".to_string()));
+}
+
+#[test]
+fn loop_refuses_bad_options() {
+    let d = tmp("learn-loop-bad");
+    let dir = d.join("l");
+    for (flag, value, says) in [
+        ("--generations", "0", "from 1 to 999"),
+        ("--hands", "-3", "--hands"),
+        ("--data", "some", "latest"),
+        ("--lambda", "-1", "expected a number from 0"),
+        ("--a", "bogus", "bogus"),
+        ("--opponent", "bogus", "bogus"),
+    ] {
+        let (code, _, err) = kanaszta(&["learn", "loop", "--out", s(&dir), flag, value]);
+        assert_eq!(code, 1, "{flag} {value}");
+        assert!(err.contains(says), "{flag} {value}: {err}");
+    }
+    assert!(!dir.join("loop.csv").exists());
 }

@@ -6,6 +6,7 @@ use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
 use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
+use crate::learn::iteration::{Loop, LoopConfig, Window};
 use crate::run::family::{family_rules, FamilyRules};
 use crate::run::options::{whole, RulesArgs, ValueError};
 use crate::run::Mode;
@@ -40,6 +41,83 @@ enum LearnCommand {
         after_help = "Examples:\n  kanaszta learn fit data/d1 --out models/linear.json\n      ridge regression on data/d1, a tenth of its deals held out\n  kanaszta learn fit data/d1 --kind mlp --hidden 32 --epochs 8 --out models/mlp.json\n      a network of 32 ReLU units, Adam on mini-batches of 128 rows\n\nThe model file, field by field: docs/LEARNING.md. The same data and --seed give the same file."
     )]
     Fit(FitArgs),
+    /// Improvement by iteration: generation 0 plays a starting pair and
+    /// fits a model; each later generation plays with the best model's
+    /// agent (value:model=…), fits a new model, gates it in paired hands
+    /// against the best and measures it against rules and greedy.
+    #[command(
+        after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
+    )]
+    Loop(LoopArgs),
+}
+
+/// Options of `kanaszta learn loop`.
+#[derive(Args, Debug, Clone)]
+pub struct LoopArgs {
+    /// The loop's directory: run.json, loop.csv and gen-NNN/ (data/ and
+    /// model.json) a generation. A loop's own directory goes on after its
+    /// complete generations; any other directory with files is refused.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Generations in all, generation 0 included.
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = generations)]
+    generations: u32,
+    /// Hands of data a generation (each deal played twice, the seats swapped).
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true, value_parser = count)]
+    hands: u64,
+    /// Agent A of generation 0's games.
+    #[arg(long, default_value = "rules", value_name = "AGENT")]
+    a: String,
+    /// Agent B of generation 0's games.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    b: String,
+    /// The opponent of the best model's agent in later generations' games
+    /// [default: the same agent: self-play].
+    #[arg(long, value_name = "AGENT")]
+    opponent: Option<String>,
+    /// The data a fit reads: `all` (every generation's so far) or `latest`.
+    #[arg(long, default_value = "all", value_parser = window)]
+    data: Window,
+    /// The share of decisions written, in (0, 1].
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = share)]
+    sample: f64,
+    /// Paired hands of a new model's agent against the best one's; the new
+    /// model becomes the best unless it loses points on average.
+    #[arg(long, default_value_t = 400, allow_negative_numbers = true, value_parser = count)]
+    gate_hands: u64,
+    /// Paired hands of each model's agent against rules and against greedy
+    /// (the same deals every generation).
+    #[arg(long, default_value_t = 400, allow_negative_numbers = true, value_parser = count)]
+    eval_hands: u64,
+    /// Master seed: the same seed gives the same directory for any --threads.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    threads: usize,
+    /// No line a generation on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    fit: FitOptions,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+fn generations(s: &str) -> Result<u32, LearnValueError> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=999).contains(n))
+        .ok_or(LearnValueError::Generations)
+}
+
+fn window(s: &str) -> Result<Window, LearnValueError> {
+    match s.trim() {
+        "all" => Ok(Window::All),
+        "latest" => Ok(Window::Latest),
+        _ => Err(LearnValueError::Window),
+    }
 }
 
 /// Options of `kanaszta learn fit`.
@@ -50,33 +128,56 @@ pub struct FitArgs {
     /// The model file to write (JSON).
     #[arg(long, value_name = "MODEL")]
     out: PathBuf,
+    #[command(flatten)]
+    fit: FitOptions,
+    /// Seed of the split, the initial weights and the order of rows.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    seed: u64,
+}
+
+/// The options of a fit, shared by `learn fit` and `learn loop`.
+#[derive(Args, Debug, Clone)]
+pub struct FitOptions {
     /// `linear` (ridge regression) or `mlp` (one hidden layer of ReLU units).
     #[arg(long, default_value = "linear", value_parser = kind)]
     kind: Kind,
     /// L2 penalty: ridge's λ, or the network's weight decay.
-    #[arg(long, default_value_t = 1e-4, value_parser = non_negative)]
+    #[arg(long, default_value_t = 1e-4, allow_negative_numbers = true, value_parser = non_negative)]
     lambda: f64,
     /// Conjugate-gradient iterations at most (linear).
-    #[arg(long, default_value_t = 300, value_parser = count_usize)]
+    #[arg(long, default_value_t = 300, allow_negative_numbers = true, value_parser = count_usize)]
     iters: usize,
     /// Hidden units (mlp).
-    #[arg(long, default_value_t = 32, value_parser = count_usize)]
+    #[arg(long, default_value_t = 32, allow_negative_numbers = true, value_parser = count_usize)]
     hidden: usize,
     /// Passes over the training rows (mlp).
-    #[arg(long, default_value_t = 8, value_parser = count_usize)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = count_usize)]
     epochs: usize,
     /// Adam's learning rate (mlp).
-    #[arg(long, default_value_t = 1e-3, value_parser = positive)]
+    #[arg(long, default_value_t = 1e-3, allow_negative_numbers = true, value_parser = positive)]
     lr: f64,
     /// Rows a step (mlp).
-    #[arg(long, default_value_t = 128, value_parser = count_usize)]
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true, value_parser = count_usize)]
     batch: usize,
     /// The share of deals held out for the figures, in [0, 1).
-    #[arg(long, default_value_t = 0.1, value_parser = holdout)]
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true, value_parser = holdout)]
     holdout: f64,
-    /// Seed of the split, the initial weights and the order of rows.
-    #[arg(long, default_value_t = 1, value_parser = whole::<u64>)]
-    seed: u64,
+}
+
+impl FitOptions {
+    fn config(&self, seed: u64) -> FitConfig {
+        FitConfig {
+            kind: self.kind,
+            lambda: self.lambda,
+            iters: self.iters,
+            hidden: self.hidden,
+            epochs: self.epochs,
+            lr: self.lr,
+            batch: self.batch,
+            holdout: self.holdout,
+            seed,
+        }
+    }
 }
 
 fn kind(s: &str) -> Result<Kind, LearnValueError> {
@@ -132,6 +233,10 @@ pub enum LearnValueError {
     Share,
     /// `--views`: neither `decider` nor `all`.
     Views,
+    /// `--generations`: not a whole number from 1 to 999.
+    Generations,
+    /// `--data`: neither `all` nor `latest`.
+    Window,
 }
 
 impl std::fmt::Display for LearnValueError {
@@ -145,6 +250,10 @@ impl std::fmt::Display for LearnValueError {
                 "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)"
             }
             LearnValueError::Views => "expected decider (the seat to act) or all (every seat)",
+            LearnValueError::Generations => "expected a whole number from 1 to 999, e.g. 4",
+            LearnValueError::Window => {
+                "expected all (every generation's data) or latest (the generation's own)"
+            }
         })
     }
 }
@@ -225,22 +334,66 @@ pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
     match a.command {
         LearnCommand::Data(d) => data(d),
         LearnCommand::Fit(f) => fit(f),
+        LearnCommand::Loop(l) => learn_loop(l),
     }
+}
+
+fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
+    let cfg = LoopConfig {
+        start: [l.a.clone(), l.b.clone()],
+        opponent: l.opponent.clone(),
+        hands: l.hands,
+        sample: l.sample,
+        window: l.data,
+        gate_hands: l.gate_hands,
+        eval_hands: l.eval_hands,
+        seed: l.seed,
+        fit: l.fit.config(l.seed),
+        rules_name: l.rules.name().to_string(),
+    };
+    crate::signals::install()?;
+    let command: Vec<String> = std::env::args().collect();
+    match family_rules(&l.rules)? {
+        FamilyRules::Classic(rules) => {
+            let lp = Loop::<ClassicState> {
+                rules,
+                cfg: &cfg,
+                dir: &l.out,
+                threads: l.threads,
+                quiet: l.quiet,
+            };
+            lp.run(l.generations, &command)?;
+        }
+        FamilyRules::Decorated(rules) => {
+            crate::cmd::play::refuse_mixed_side("--a", &l.a)?;
+            crate::cmd::play::refuse_mixed_side("--b", &l.b)?;
+            rules.validate().map_err(|e| CliError::Rules {
+                context: format!("--rules {}", l.rules.name()),
+                source: e,
+            })?;
+            let lp = Loop::<GameState> {
+                rules,
+                cfg: &cfg,
+                dir: &l.out,
+                threads: l.threads,
+                quiet: l.quiet,
+            };
+            lp.run(l.generations, &command)?;
+        }
+    }
+    if !l.quiet {
+        eprintln!(
+            "kanaszta: {} generations in {}/loop.csv",
+            l.generations,
+            l.out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
     let set = DataSet::read(&f.data)?;
-    let cfg = FitConfig {
-        kind: f.kind,
-        lambda: f.lambda,
-        iters: f.iters,
-        hidden: f.hidden,
-        epochs: f.epochs,
-        lr: f.lr,
-        batch: f.batch,
-        holdout: f.holdout,
-        seed: f.seed,
-    };
+    let cfg = f.fit.config(f.seed);
     let model = crate::learn::fit::fit(&set, &cfg)
         .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
     let text = serde_json::to_string(&model.to_json())
@@ -251,29 +404,48 @@ fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
     std::fs::write(&f.out, text + "\n").map_err(|e| CliError::io("write", f.out.display(), e))?;
     let t = &model.training;
     let mut out = format!(
-        "{} model of {} canasta, {} rows ({} held out, {} training), written to {}\n\
-         held-out: mse {} (rmse {}), mae {}; predicting the mean: mse {}; r² {}\n\
-         training: mse {}, mae {}\n\
-         calibration (held-out rows by decile of prediction: predicted, margin):\n",
+        "{} model of {} canasta, {} rows ({} held out, {} training), written to {}\n",
         t["kind"].as_str().unwrap_or(""),
         model.family,
         t["samples"],
         t["held_out_rows"],
         t["train_rows"],
         f.out.display(),
-        t["held_out_mse"],
-        t["held_out_rmse"],
-        t["held_out_mae"],
-        t["held_out_baseline_mse"],
-        t["held_out_r2"],
-        t["train_mse"],
-        t["train_mae"],
     );
-    for c in t["calibration"].as_array().into_iter().flatten() {
+    if t["held_out_mse"].is_null() {
+        let deals = set
+            .game
+            .iter()
+            .map(|g| g / 2)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
         out.push_str(&format!(
-            "  {:>2}  {:>8}  {:>8}  ({} rows)\n",
-            c["decile"], c["predicted"], c["margin"], c["rows"]
+            "held-out: no rows (--holdout {} drew none of the data's deals, {deals}): no held-out figures; play more hands or raise --holdout\n",
+            f.fit.holdout,
         ));
+    } else {
+        out.push_str(&format!(
+            "held-out: mse {} (rmse {}), mae {}; predicting the mean: mse {}; r² {}\n",
+            t["held_out_mse"],
+            t["held_out_rmse"],
+            t["held_out_mae"],
+            t["held_out_baseline_mse"],
+            t["held_out_r2"],
+        ));
+    }
+    out.push_str(&format!(
+        "training: mse {}, mae {}\n",
+        t["train_mse"], t["train_mae"]
+    ));
+    let calibration = t["calibration"].as_array().filter(|c| !c.is_empty());
+    if let Some(c) = calibration {
+        out.push_str("calibration (held-out rows by decile of prediction: predicted, margin):\n");
+        for c in c {
+            out.push_str(&format!(
+                "  {:>2}  {:>8}  {:>8}  ({} rows)\n",
+                c["decile"], c["predicted"], c["margin"], c["rows"]
+            ));
+        }
     }
     crate::cmd::print(&out)
 }

@@ -748,6 +748,37 @@ impl DataSet {
         Ok(())
     }
 
+    /// Appends the rows of `other` (a run of the same family and
+    /// encoding), as if both runs' files were one; meta.json's `rows`
+    /// counts both. The games keep their numbers: a fit holds out the
+    /// same deal numbers of both runs, which are different deals.
+    pub fn append(&mut self, other: DataSet) {
+        let shift = |p: &mut Vec<i64>, q: &[i64]| {
+            let base = p.last().copied().unwrap_or(0);
+            p.extend(q.iter().skip(1).map(|x| x + base));
+        };
+        shift(&mut self.obs_indptr, &other.obs_indptr);
+        shift(&mut self.legal_indptr, &other.legal_indptr);
+        self.obs_index.extend(other.obs_index);
+        self.obs_value.extend(other.obs_value);
+        self.legal_id.extend(other.legal_id);
+        self.action.extend(other.action);
+        self.margin.extend(other.margin);
+        self.outcome = match (self.outcome.take(), other.outcome) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        };
+        self.game.extend(other.game);
+        self.hand.extend(other.hand);
+        self.seat.extend(other.seat);
+        self.decider.extend(other.decider);
+        self.turn.extend(other.turn);
+        self.meta["rows"] = (self.len() as u64).into();
+    }
+
     /// Row `i`'s encoding, written densely into `out` (at least `obs_len` long).
     pub fn dense(&self, i: usize, out: &mut [f32]) {
         out[..self.obs_len].fill(0.0);

@@ -206,11 +206,25 @@ pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, FitError> {
         "held_out_r2": ((1.0 - test_mse / baseline.max(1e-9)) * 1e4).round() / 1e4,
         "calibration": calibration,
     });
+    if test.is_empty() {
+        // No held-out deal: there is no held-out figure to give, and a
+        // zero would read as a perfect fit.
+        for k in [
+            "held_out_mse",
+            "held_out_rmse",
+            "held_out_mae",
+            "held_out_baseline_mse",
+            "held_out_r2",
+        ] {
+            model.training[k] = serde_json::Value::Null;
+        }
+    }
     Ok(model)
 }
 
+/// `x` to one place; an empty sum's −0 is written 0.
 fn round1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
+    (x * 10.0).round() / 10.0 + 0.0
 }
 
 /// Ridge regression by conjugate gradients on `(XᵀX/n + λI) w = Xᵀy/n`,
