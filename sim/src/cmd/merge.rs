@@ -1220,6 +1220,7 @@ fn merge_as<F: Merged>(
 
     let _lock = crate::lock::RunLock::acquire(out)?;
     let written = Written { rows, compress };
+    manifest.record_written(written);
     let mut outputs = F::create(out, &manifest, written)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;

@@ -460,7 +460,7 @@ pub fn execute_games<G: Played>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::{Manifest, SeriesSpec, Shard};
+    use crate::run::Manifest;
     use kanaszta_engine::Rules;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
@@ -509,28 +509,15 @@ mod tests {
     }
 
     fn plan(games: u64) -> Plan {
-        Plan::new(Manifest {
-            command: "test".into(),
-            seed: 17,
-            mode: Mode::Hands,
+        Plan::new(Manifest::pair(
+            "test",
+            17,
+            Mode::Hands,
             games,
-            paired: true,
-            shard: Shard::all(),
-            agents: vec!["greedy".into(), "random".into()],
-            series: vec![SeriesSpec {
-                a: "greedy".into(),
-                b: "random".into(),
-                settings: String::new(),
-                rules: Rules::default(),
-            }],
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
-            version: None,
-            commit: None,
-            dirty: None,
-        })
+            "greedy",
+            "random",
+            Rules::default(),
+        ))
         .expect("a valid plan")
     }
 

@@ -40,7 +40,8 @@ impl Rows {
 
 /// How the row files `hands.csv` and `matches.csv` are written
 /// (`--compress`): plain text (the default) or gzip (`hands.csv.gz`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
 pub enum Compress {
     /// Plain CSV.
     #[default]

@@ -3,6 +3,7 @@
 //! with the run and read back by `merge`, `ratings` and `replay`; runs
 //! merge only when their manifests agree on everything but the shard.
 
+use super::files::{Compress, Rows, Written};
 use crate::error::CliError;
 pub use crate::error::ManifestError;
 use kanaszta_engine::{Family, Rules};
@@ -255,6 +256,90 @@ pub struct Manifest<R = Rules> {
     /// `true`, `false` or `unknown`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dirty: Option<String>,
+    /// The row files written (`--rows`) when not all of them; absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Rows>,
+    /// How the row files are compressed (`--compress`) when they are;
+    /// absent: plain CSV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress: Option<Compress>,
+}
+
+impl<R> Manifest<R> {
+    /// The manifest of `series` over the whole run (shard `0/1`), with
+    /// nothing else recorded (no build, every row file in plain CSV).
+    pub fn new(
+        command: &str,
+        seed: u64,
+        mode: Mode,
+        games: u64,
+        paired: bool,
+        agents: Vec<String>,
+        series: Vec<SeriesSpec<R>>,
+    ) -> Manifest<R> {
+        Manifest {
+            command: command.into(),
+            seed,
+            mode,
+            games,
+            paired,
+            shard: Shard::all(),
+            agents,
+            series,
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
+            version: None,
+            commit: None,
+            dirty: None,
+            rows: None,
+            compress: None,
+        }
+    }
+
+    /// One paired series of agents `a` and `b` under `rules` over the whole
+    /// run, as [`Manifest::new`] records it.
+    pub fn pair(
+        command: &str,
+        seed: u64,
+        mode: Mode,
+        games: u64,
+        a: &str,
+        b: &str,
+        rules: R,
+    ) -> Manifest<R> {
+        Manifest::new(
+            command,
+            seed,
+            mode,
+            games,
+            true,
+            vec![a.to_string(), b.to_string()],
+            vec![SeriesSpec {
+                a: a.to_string(),
+                b: b.to_string(),
+                settings: String::new(),
+                rules,
+            }],
+        )
+    }
+
+    /// Records what the run writes of its rows, where it is not the
+    /// default (all files, plain CSV): a default run's run.json is as it
+    /// was before these were recorded.
+    pub fn record_written(&mut self, w: Written) {
+        self.rows = (w.rows != Rows::All).then_some(w.rows);
+        self.compress = (w.compress != Compress::None).then_some(w.compress);
+    }
+
+    /// What the run wrote of its rows, as run.json records it.
+    pub fn written(&self) -> Written {
+        Written {
+            rows: self.rows.unwrap_or_default(),
+            compress: self.compress.unwrap_or_default(),
+        }
+    }
 }
 
 /// This build: the package version, the git commit and whether the

@@ -344,22 +344,14 @@ impl RunArgs {
             );
         }
         let (version, commit, dirty) = build_info();
-        Ok(Manifest {
-            command: command.into(),
-            seed: self.seed,
-            mode,
-            games,
-            paired,
+        let mut m = Manifest {
             shard,
-            agents,
-            series,
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
             version: Some(version),
             commit: Some(commit),
             dirty: Some(dirty),
-        })
+            ..Manifest::new(command, self.seed, mode, games, paired, agents, series)
+        };
+        m.record_written(self.written());
+        Ok(m)
     }
 }
