@@ -13,7 +13,7 @@ use crate::run::{
     family_name, family_of_run, games_in_shard, read_manifest, run_family, Accum, Compress,
     Manifest, Mode, Outputs, Plan, Rows, Shard, StoredRules, Written,
 };
-use crate::stats::SeriesStats;
+use crate::stats::{HandFacts, MatchFacts, SeriesStats};
 use clap::Args;
 use kanaszta_engine::Family;
 use std::fs::File;
@@ -849,7 +849,7 @@ impl Merged for Decorated {
         } else if e.is_some() {
             st.add_error();
         } else {
-            st.add_game(h, m);
+            st.add_game(h.iter().map(HandFacts::of), m.iter().map(MatchFacts::of));
         }
         files.game(h, m, e);
         Ok((

@@ -5,7 +5,7 @@
 //! only change the order in which games finish; the writer puts them back
 //! in order.
 
-use super::files::Outputs;
+use super::files::{Outputs, Rows};
 use super::manifest::Mode;
 use super::plan::{GameOut, Plan};
 use crate::error::RunError;
@@ -221,7 +221,7 @@ impl Played for GameOut {
         self.actions
     }
     fn hands(&self) -> u64 {
-        self.hands.len() as u64 / 2
+        self.facts.len() as u64 / 2
     }
     fn error(&self) -> Option<String> {
         self.error
@@ -256,7 +256,7 @@ impl Sink<GameOut> for RunSink<'_> {
         if g.error.is_some() {
             st.add_error();
         } else {
-            st.add_game(&g.hands, &g.matches);
+            st.add_game(g.facts.iter().copied(), g.match_facts.iter().copied());
         }
         if let Some(o) = &mut self.out {
             o.game(&g.hands, &g.matches, g.error.as_ref());
@@ -319,6 +319,8 @@ fn execute_within(
         "hands"
     };
     let mut stats = plan.new_stats();
+    // Rows no file takes are not built.
+    let rows = out.as_ref().map_or(Rows::None, Outputs::rows);
     let mut sink = RunSink {
         stats: &mut stats,
         out,
@@ -327,7 +329,7 @@ fn execute_within(
         plan.jobs(),
         plan.job_count(),
         unit,
-        |s, g| plan.play(s, g),
+        |s, g| plan.play(s, g, rows),
         &mut sink,
         threads,
         quiet,
@@ -557,7 +559,7 @@ mod tests {
         for threads in [1, 2] {
             let mut seen = Vec::new();
             let mut stop = |g: &GameOut| {
-                let game = g.hands.first().map_or(u64::MAX, |r| r.game);
+                let game = g.game;
                 seen.push(game);
                 game == 37
             };

@@ -206,6 +206,16 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
         })
     }
 
+    /// The rows these files take: `all` with `hands.csv` open, `matches`
+    /// with only `matches.csv`, else `none`.
+    pub fn rows(&self) -> Rows {
+        match (&self.hands, &self.matches) {
+            (Some(_), _) => Rows::All,
+            (None, Some(_)) => Rows::Matches,
+            (None, None) => Rows::None,
+        }
+    }
+
     /// Buffers one game's rows.
     pub fn game(&mut self, hands: &[H], matches: &[M], error: Option<&E>) {
         if let Some(h) = &mut self.hands {
