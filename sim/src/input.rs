@@ -87,8 +87,24 @@ pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, C
         "game log" => "read game log",
         _ => "read",
     };
+    read_text_from(open(path, action)?, path, what, limit)
+}
+
+/// Reads `input`, the contents of `path`, as [`read_text`] does.
+pub fn read_text_from(
+    input: impl Read,
+    path: &str,
+    what: &'static str,
+    limit: u64,
+) -> Result<String, CliError> {
+    let action = match what {
+        "position" => "read position",
+        "rules" => "read rules file",
+        "game log" => "read game log",
+        _ => "read",
+    };
     let mut bytes = Vec::new();
-    open(path, action)?
+    input
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::io(action, name(path), e))?;
@@ -107,6 +123,18 @@ pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, C
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// Opens `path` as [`open`] does and reads its first line (a CSV's
+/// header, at most [`RECORD_LIMIT`]): the line, its newline included, and
+/// the reader at the line after it, so that a command can tell what the
+/// file is before it chooses how to read the rest.
+pub fn first_line(path: &str) -> Result<(Vec<u8>, io::BufReader<Box<dyn Read>>), CliError> {
+    let mut r = io::BufReader::with_capacity(1 << 16, open(path, "read")?);
+    let mut head = Vec::new();
+    io::BufRead::read_until(&mut (&mut r).take(RECORD_LIMIT), b'\n', &mut head)
+        .map_err(|e| CliError::io("read", name(path), e))?;
+    Ok((head, r))
 }
 
 /// A reader that passes CSV bytes through while checking them: at most
