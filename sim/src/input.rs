@@ -125,11 +125,14 @@ pub fn read_text_from(
     })
 }
 
+/// The rest of a file after its first line ([`first_line`]).
+pub type Rest = io::BufReader<Box<dyn Read>>;
+
 /// Opens `path` as [`open`] does and reads its first line (a CSV's
 /// header, at most [`RECORD_LIMIT`]): the line, its newline included, and
 /// the reader at the line after it, so that a command can tell what the
 /// file is before it chooses how to read the rest.
-pub fn first_line(path: &str) -> Result<(Vec<u8>, io::BufReader<Box<dyn Read>>), CliError> {
+pub fn first_line(path: &str) -> Result<(Vec<u8>, Rest), CliError> {
     let mut r = io::BufReader::with_capacity(1 << 16, open(path, "read")?);
     let mut head = Vec::new();
     io::BufRead::read_until(&mut (&mut r).take(RECORD_LIMIT), b'\n', &mut head)
