@@ -5,8 +5,9 @@
 //! only change the order in which games finish; the writer puts them back
 //! in order.
 
-use super::files::{Outputs, Rows};
+use super::files::Outputs;
 use super::manifest::Mode;
+use super::manifest::Rows;
 use super::plan::{GameOut, Plan};
 use crate::error::RunError;
 use crate::stats::SeriesStats;

@@ -3,7 +3,6 @@
 //! with the run and read back by `merge`, `ratings` and `replay`; runs
 //! merge only when their manifests agree on everything but the shard.
 
-use super::files::{Compress, Rows, Written};
 use crate::error::CliError;
 pub use crate::error::ManifestError;
 use kanaszta_engine::{Family, Rules};
@@ -194,6 +193,65 @@ impl std::fmt::Display for BadShard {
 }
 
 impl std::error::Error for BadShard {}
+
+/// Which row files a run writes (`--rows`): every file (`all`, the
+/// default), `matches.csv` without `hands.csv` (`matches`), or no row file
+/// (`none`). `errors.csv`, `summary.csv` and `run.json` are always written,
+/// and so is `accum.json` (the statistics merge needs) when rows are left
+/// out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Rows {
+    /// hands.csv, matches.csv (matches mode) and errors.csv.
+    #[default]
+    All,
+    /// matches.csv (matches mode) and errors.csv, no hands.csv.
+    Matches,
+    /// errors.csv only.
+    None,
+}
+
+impl Rows {
+    /// `all`, `matches` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rows::All => "all",
+            Rows::Matches => "matches",
+            Rows::None => "none",
+        }
+    }
+}
+
+/// How the row files `hands.csv` and `matches.csv` are written
+/// (`--compress`): plain text (the default) or gzip (`hands.csv.gz`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Compress {
+    /// Plain CSV.
+    #[default]
+    None,
+    /// gzip: `hands.csv.gz`, `matches.csv.gz`.
+    Gz,
+}
+
+/// What a run writes of its rows: which files, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Which row files.
+    pub rows: Rows,
+    /// Plain or compressed.
+    pub compress: Compress,
+}
+
+impl Written {
+    /// The path of row file `name` (`hands.csv`) in `dir`, as written.
+    pub fn path(&self, dir: &Path, name: &str) -> PathBuf {
+        match self.compress {
+            Compress::None => dir.join(name),
+            Compress::Gz => dir.join(format!("{name}.gz")),
+        }
+    }
+}
 
 /// One matchup under one rule setting, as stored in `run.json`; `R` is
 /// the rules of the family (decorated [`Rules`], or classic).

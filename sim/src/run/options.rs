@@ -4,8 +4,8 @@
 //! output), checked and turned into a manifest or a plan. The command line
 //! (`cli`) and the commands (`cmd`) both use them.
 
-use super::files::{Compress, Rows, Written};
 use super::manifest::{build_info, games_in_shard, Manifest, Mode, SeriesSpec, Shard};
+use super::manifest::{Compress, Rows, Written};
 use super::plan::Plan;
 use crate::error::CliError;
 use crate::input;

@@ -7,7 +7,7 @@
 //! paired (the odd game plays the same deal with the seats swapped), and the
 //! agents draw from `seat_rng(hand_seed, seat)`.
 
-use super::files::Rows;
+use super::manifest::Rows;
 use super::manifest::{Manifest, Mode, Shard};
 use super::rows::{hand_facts, hand_rows, match_facts, match_rows, unique_max, Ids, MatchTrack};
 use crate::error::CliError;
