@@ -87,8 +87,24 @@ pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, C
         "game log" => "read game log",
         _ => "read",
     };
+    read_text_from(open(path, action)?, path, what, limit)
+}
+
+/// Reads `input`, the contents of `path`, as [`read_text`] does.
+pub fn read_text_from(
+    input: impl Read,
+    path: &str,
+    what: &'static str,
+    limit: u64,
+) -> Result<String, CliError> {
+    let action = match what {
+        "position" => "read position",
+        "rules" => "read rules file",
+        "game log" => "read game log",
+        _ => "read",
+    };
     let mut bytes = Vec::new();
-    open(path, action)?
+    input
         .take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| CliError::io(action, name(path), e))?;
@@ -107,6 +123,21 @@ pub fn read_text(path: &str, what: &'static str, limit: u64) -> Result<String, C
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// The rest of a file after its first line ([`first_line`]).
+pub type Rest = io::BufReader<Box<dyn Read>>;
+
+/// Opens `path` as [`open`] does and reads its first line (a CSV's
+/// header, at most [`RECORD_LIMIT`]): the line, its newline included, and
+/// the reader at the line after it, so that a command can tell what the
+/// file is before it chooses how to read the rest.
+pub fn first_line(path: &str) -> Result<(Vec<u8>, Rest), CliError> {
+    let mut r = io::BufReader::with_capacity(1 << 16, open(path, "read")?);
+    let mut head = Vec::new();
+    io::BufRead::read_until(&mut (&mut r).take(RECORD_LIMIT), b'\n', &mut head)
+        .map_err(|e| CliError::io("read", name(path), e))?;
+    Ok((head, r))
 }
 
 /// A reader that passes CSV bytes through while checking them: at most
@@ -167,35 +198,65 @@ impl<R: Read> Read for CsvGuard<R> {
             self.ended = true;
             return Ok(0);
         }
-        for (i, &b) in buf[..n].iter().enumerate() {
+        let bytes = &buf[..n];
+        let mut i = 0;
+        while i < n {
             let at = self.read + i as u64;
+            let b = bytes[i];
             if at < 3 && b == BOM[at as usize] && self.field_start {
+                i += 1;
                 continue; // a byte order mark before the header
             }
-            self.record += 1;
-            if self.in_quotes {
-                if b == b'"' {
-                    self.in_quotes = false;
-                    self.just_closed = true;
-                } else if b == b'\n' {
-                    self.line += 1;
-                }
-            } else if b == b'"' && (self.field_start || self.just_closed) {
-                if self.field_start {
-                    self.quote_line = self.line;
-                }
-                self.in_quotes = true;
-                self.just_closed = false;
-                self.field_start = false;
+            // A run of bytes that change nothing but the record's length
+            // (none of a quote, a line break, or a separator before a
+            // quote) is passed over at once.
+            let run = if at < 3 {
+                0
+            } else if self.in_quotes {
+                bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\n')
+                    .unwrap_or(n - i)
             } else {
-                self.just_closed = false;
-                self.field_start = matches!(b, b',' | b'\n' | b'\r');
-                if b == b'\n' || b == b'\r' {
-                    if b == b'\n' {
+                bytes[i..]
+                    .iter()
+                    .position(|&c| matches!(c, b'"' | b'\n' | b'\r'))
+                    .unwrap_or(n - i)
+            };
+            if run > 0 {
+                self.record += run as u64;
+                if !self.in_quotes {
+                    self.just_closed = false;
+                    self.field_start = bytes[i + run - 1] == b',';
+                }
+                i += run;
+            } else {
+                self.record += 1;
+                if self.in_quotes {
+                    if b == b'"' {
+                        self.in_quotes = false;
+                        self.just_closed = true;
+                    } else if b == b'\n' {
                         self.line += 1;
                     }
-                    self.record = 0;
+                } else if b == b'"' && (self.field_start || self.just_closed) {
+                    if self.field_start {
+                        self.quote_line = self.line;
+                    }
+                    self.in_quotes = true;
+                    self.just_closed = false;
+                    self.field_start = false;
+                } else {
+                    self.just_closed = false;
+                    self.field_start = matches!(b, b',' | b'\n' | b'\r');
+                    if b == b'\n' || b == b'\r' {
+                        if b == b'\n' {
+                            self.line += 1;
+                        }
+                        self.record = 0;
+                    }
                 }
+                i += 1;
             }
             if self.record > RECORD_LIMIT {
                 return Err(self.fail(format!(

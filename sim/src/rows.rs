@@ -80,7 +80,7 @@ pub trait Cell: Sized {
 /// Appends `s` as one CSV field (RFC 4180: a field with a comma, quote or
 /// line break is quoted, quotes doubled).
 pub fn write_text(out: &mut Vec<u8>, s: &str) {
-    if s.contains([',', '"', '\n', '\r']) {
+    if s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
         out.push(b'"');
         for b in s.bytes() {
             if b == b'"' {
@@ -96,15 +96,27 @@ pub fn write_text(out: &mut Vec<u8>, s: &str) {
 
 /// Appends the decimal digits of `n`.
 fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    // Two digits a division (a seed has twenty).
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut digits = [0u8; 20];
     let mut i = digits.len();
-    loop {
+    while n >= 100 {
+        let d = (n % 100) as usize * 2;
+        n /= 100;
+        i -= 2;
+        digits[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+    }
+    if n >= 10 {
+        let d = n as usize * 2;
+        i -= 2;
+        digits[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+    } else {
         i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+        digits[i] = b'0' + n as u8;
     }
     out.extend_from_slice(&digits[i..]);
 }
@@ -265,6 +277,17 @@ macro_rules! csv_row {
             /// left at the default and its older columns are brought up to
             /// date.
             pub fn from_cells(rec: &csv::StringRecord) -> Result<Self, $crate::rows::CellError> {
+                Self::from_cells_after(rec, None)
+            }
+
+            /// [`Self::from_cells`] of a row that follows one whose rule
+            /// cells were `prev`: when this row's are the same (as in
+            /// every row of a series), it shares them instead of
+            /// allocating a string a cell.
+            pub fn from_cells_after(
+                rec: &csv::StringRecord,
+                prev: Option<&std::sync::Arc<[String]>>,
+            ) -> Result<Self, $crate::rows::CellError> {
                 let rules = $count;
                 let legacy = Self::FIELDS.len() + rules;
                 let want = legacy + Self::TAIL.len();
@@ -282,7 +305,13 @@ macro_rules! csv_row {
                         let s = it.next().unwrap_or_default();
                         $crate::rows::Cell::from_cell(s).map_err(|e| $crate::rows::CellError::in_column(stringify!($field), e))?
                     },)*
-                    rules: it.by_ref().take(rules).map(str::to_string).collect(),
+                    rules: match prev {
+                        Some(p) if p.len() == rules && it.clone().take(rules).eq(p.iter().map(String::as_str)) => {
+                            it.by_ref().take(rules).for_each(drop);
+                            p.clone()
+                        }
+                        _ => it.by_ref().take(rules).map(str::to_string).collect(),
+                    },
                     ..$name::default()
                 };
                 if old {
@@ -537,6 +566,32 @@ pub trait Keyed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_rust_prints_them() {
+        let mut v: Vec<u64> = vec![
+            0,
+            1,
+            9,
+            10,
+            11,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            u64::MAX,
+            u64::MAX - 1,
+        ];
+        v.extend((0..64).map(|k| 1u64 << k));
+        v.extend((1..20).map(|k| 10u64.pow(k) - 1));
+        v.extend((1..20).map(|k| 10u64.pow(k)));
+        for n in v {
+            let mut out = Vec::new();
+            write_u64(&mut out, n);
+            assert_eq!(String::from_utf8(out).unwrap(), n.to_string());
+        }
+    }
 
     #[test]
     fn a_row_reads_back_to_itself() {

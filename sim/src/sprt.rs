@@ -50,13 +50,13 @@ impl SprtGame for GameOut {
     /// for each of A's rows.
     fn tally(&self) -> Tally {
         let mut t = Tally::default();
-        for r in &self.hands {
+        for r in &self.facts {
             let a = side_of(r.seat, r.swapped) == 0;
             if a {
                 t.hands += 1;
                 if r.won {
                     t.won += 1.0;
-                } else if r.hand_winner.is_none() {
+                } else if r.tied {
                     t.won += 0.5;
                 }
                 t.margin += r.raw as f64;

@@ -307,6 +307,180 @@ impl PairedDiff {
     }
 }
 
+/// How a hand ended, as `hands.csv`'s `end` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum End {
+    /// A player went out (`normal`; any name not below reads as this).
+    #[default]
+    Normal,
+    /// Went out from hand (`from_hand`).
+    FromHand,
+    /// Went out clearing the table (`table_cleared`).
+    TableCleared,
+    /// The stock ran out (`exhausted`).
+    Exhausted,
+    /// The turn cap was reached (`stalled`).
+    Stalled,
+    /// No player could move (`deadlocked`).
+    Deadlocked,
+}
+
+impl End {
+    /// The name in `hands.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Normal => "normal",
+            End::FromHand => "from_hand",
+            End::TableCleared => "table_cleared",
+            End::Exhausted => "exhausted",
+            End::Stalled => "stalled",
+            End::Deadlocked => "deadlocked",
+        }
+    }
+
+    /// The end a `hands.csv` cell names.
+    pub fn of_name(name: &str) -> End {
+        match name {
+            "from_hand" => End::FromHand,
+            "table_cleared" => End::TableCleared,
+            "exhausted" => End::Exhausted,
+            "stalled" => End::Stalled,
+            "deadlocked" => End::Deadlocked,
+            _ => End::Normal,
+        }
+    }
+}
+
+/// What the statistics read of one seat's hand: the cells of its
+/// `hands.csv` row that [`SeriesStats`] counts, with no text, so that a
+/// run writing no `hands.csv` builds no row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandFacts {
+    /// The deal.
+    pub deal: u64,
+    /// The seat.
+    pub seat: u8,
+    /// The swapped game of a pair.
+    pub swapped: bool,
+    /// This seat started the hand.
+    pub starter: bool,
+    /// Turns of the hand.
+    pub turns: u32,
+    /// How the hand ended.
+    pub end: End,
+    /// This seat went out.
+    pub went_out: bool,
+    /// This seat won the hand.
+    pub won: bool,
+    /// No seat won the hand.
+    pub tied: bool,
+    /// Raw score.
+    pub raw: i32,
+    /// Taxed score.
+    pub taxed: i32,
+    /// Turn of the opening meld, from 1.
+    pub opened_turn: Option<u16>,
+    /// Turn of the first canasta, from 1.
+    pub first_canasta_turn: Option<u16>,
+    /// Canastas of every kind.
+    pub canastas: u32,
+    /// Red threes.
+    pub red_threes: u8,
+    /// Twins.
+    pub twins: u16,
+    /// Aces of hearts.
+    pub heart_aces: u8,
+    /// Pile pickups.
+    pub pile_pickups: u16,
+    /// Free pickups.
+    pub free_pickups: u16,
+    /// Cards picked up.
+    pub cards_picked: u16,
+    /// Turns under a frozen pile.
+    pub frozen_turns: u16,
+}
+
+impl HandFacts {
+    /// The facts of a `hands.csv` row.
+    pub fn of(r: &HandRow) -> HandFacts {
+        HandFacts {
+            deal: r.deal,
+            seat: r.seat,
+            swapped: r.swapped,
+            starter: r.starter,
+            turns: r.turns,
+            end: End::of_name(&r.end),
+            went_out: r.went_out,
+            won: r.won,
+            tied: r.hand_winner.is_none(),
+            raw: r.raw,
+            taxed: r.taxed,
+            opened_turn: r.opened_turn,
+            first_canasta_turn: r.first_canasta_turn,
+            canastas: [
+                r.canastas_black_wild,
+                r.canastas_black,
+                r.canastas_red,
+                r.canastas_red_wild,
+                r.canastas_gold,
+            ]
+            .iter()
+            .map(|&c| u32::from(c))
+            .sum(),
+            red_threes: r.red_threes,
+            twins: r.twins,
+            heart_aces: r.heart_aces,
+            pile_pickups: r.pile_pickups,
+            free_pickups: r.free_pickups,
+            cards_picked: r.cards_picked,
+            frozen_turns: r.frozen_turns,
+        }
+    }
+}
+
+/// What the statistics read of one seat's match (its `matches.csv` row).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchFacts {
+    /// The seat.
+    pub seat: u8,
+    /// The swapped game of a pair.
+    pub swapped: bool,
+    /// Hands played.
+    pub hands: u32,
+    /// This seat won the match.
+    pub won: bool,
+    /// No seat won the match.
+    pub drawn: bool,
+    /// Final total.
+    pub total: i32,
+    /// Tax paid.
+    pub tax_paid: i64,
+    /// Lead changes of the match.
+    pub lead_changes: u32,
+    /// Deepest deficit.
+    pub max_deficit: i32,
+    /// Won after trailing by [`COMEBACK`].
+    pub comeback: bool,
+}
+
+impl MatchFacts {
+    /// The facts of a `matches.csv` row.
+    pub fn of(m: &MatchRow) -> MatchFacts {
+        MatchFacts {
+            seat: m.seat,
+            swapped: m.swapped,
+            hands: m.hands,
+            won: m.won,
+            drawn: m.winner.is_none(),
+            total: m.total,
+            tax_paid: m.tax_paid,
+            lead_changes: m.lead_changes,
+            max_deficit: m.max_deficit,
+            comeback: m.comeback,
+        }
+    }
+}
+
 /// What one agent did in one series.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Side {
@@ -445,17 +619,25 @@ impl SeriesStats {
         self.errors += 1;
     }
 
-    /// One finished game: its hand rows (two per hand) and, for a match, its
-    /// two match rows. Games must come in game order.
-    pub fn add_game(&mut self, hands: &[HandRow], matches: &[MatchRow]) {
-        let Some(first) = hands.first() else { return };
-        self.games += 1;
+    /// One finished game: the facts of its hands (two per hand) and, for a
+    /// match, of its two match rows. Games must come in game order.
+    pub fn add_game(
+        &mut self,
+        hands: impl IntoIterator<Item = HandFacts>,
+        matches: impl IntoIterator<Item = MatchFacts>,
+    ) {
+        // The paired difference, A minus B: per hand in hands mode, the
+        // final totals of a match in matches mode.
+        let mut d = 0.0;
+        let mut deal = None;
         for r in hands {
-            let s = &mut self.sides[side_of(r.seat, r.swapped)];
+            deal.get_or_insert(r.deal);
+            let a = side_of(r.seat, r.swapped) == 0;
+            let s = &mut self.sides[usize::from(!a)];
             s.record.hands += 1;
             if r.won {
                 s.record.wins += 1;
-            } else if r.hand_winner.is_none() {
+            } else if r.tied {
                 s.record.ties += 1;
             }
             s.record.raw.add(r.raw as f64);
@@ -469,18 +651,14 @@ impl SeriesStats {
                 s.canasta_turn.add(t as f64);
             }
             if r.went_out {
-                let k = match r.end.as_str() {
-                    "from_hand" => 1,
-                    "table_cleared" => 2,
+                let k = match r.end {
+                    End::FromHand => 1,
+                    End::TableCleared => 2,
                     _ => 0,
                 };
                 s.went_out[k] += 1;
             }
-            s.canastas += (r.canastas_black_wild
-                + r.canastas_black
-                + r.canastas_red
-                + r.canastas_red_wild
-                + r.canastas_gold) as u64;
+            s.canastas += r.canastas as u64;
             s.red_threes += r.red_threes as u64;
             s.twins += r.twins as u64;
             s.heart_aces += r.heart_aces as u64;
@@ -493,10 +671,10 @@ impl SeriesStats {
                 self.hands += 1;
                 self.turns.add(r.turns as f64);
                 self.turns_counts.add(r.turns);
-                match r.end.as_str() {
-                    "exhausted" => self.exhausted += 1,
-                    "stalled" => self.stalled += 1,
-                    "deadlocked" => self.deadlocked += 1,
+                match r.end {
+                    End::Exhausted => self.exhausted += 1,
+                    End::Stalled => self.stalled += 1,
+                    End::Deadlocked => self.deadlocked += 1,
                     _ => {
                         self.ended_out += 1;
                         self.turns_out.add(r.turns as f64);
@@ -505,40 +683,26 @@ impl SeriesStats {
                 }
                 if r.won {
                     self.starter_wins += 1;
-                } else if r.hand_winner.is_none() {
+                } else if r.tied {
                     self.starter_ties += 1;
                 }
             }
-        }
-        // The paired difference, A minus B: per hand in hands mode, the
-        // final totals of a match in matches mode.
-        let mut d = 0.0;
-        if self.matches_mode {
-            for m in matches {
-                let sign = if side_of(m.seat, m.swapped) == 0 {
-                    1.0
-                } else {
-                    -1.0
-                };
-                d += sign * m.total as f64;
-            }
-        } else {
-            for r in hands {
-                let sign = if side_of(r.seat, r.swapped) == 0 {
-                    1.0
-                } else {
-                    -1.0
-                };
-                d += sign * r.raw as f64;
+            if !self.matches_mode {
+                d += if a { 1.0 } else { -1.0 } * r.raw as f64;
             }
         }
-        self.diff.add(first.deal, d);
+        let Some(deal) = deal else { return };
+        self.games += 1;
         for m in matches {
-            let s = &mut self.sides[side_of(m.seat, m.swapped)];
+            let a = side_of(m.seat, m.swapped) == 0;
+            if self.matches_mode {
+                d += if a { 1.0 } else { -1.0 } * m.total as f64;
+            }
+            let s = &mut self.sides[usize::from(!a)];
             s.record.matches += 1;
             if m.won {
                 s.record.match_wins += 1;
-            } else if m.winner.is_none() {
+            } else if m.drawn {
                 s.record.match_draws += 1;
             }
             s.tax_paid.add(m.tax_paid as f64);
@@ -548,11 +712,12 @@ impl SeriesStats {
             if m.max_deficit >= COMEBACK {
                 s.trailed += 1;
             }
-            if side_of(m.seat, m.swapped) == 0 {
+            if a {
                 self.match_hands.add(m.hands as f64);
                 self.lead_changes.add(m.lead_changes as f64);
             }
         }
+        self.diff.add(deal, d);
     }
 
     /// Closes the last pair.

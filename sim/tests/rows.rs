@@ -327,3 +327,48 @@ fn merge_keeps_the_whole_games_of_a_cut_gzip_stream() {
         &["hands.csv.gz", "gzip stream is cut short"],
     );
 }
+
+/// The `rows` and `compress` fields of `DIR/run.json`, `null` when absent.
+fn recorded(dir: &Path) -> (serde_json::Value, serde_json::Value) {
+    let m: serde_json::Value =
+        serde_json::from_slice(&bytes(&dir.join("run.json"))).expect("run.json is JSON");
+    (m["rows"].clone(), m["compress"].clone())
+}
+
+#[test]
+fn run_json_records_the_rows_and_compression_asked_for_and_merge_keeps_them() {
+    let d = tmp("rows-recorded");
+    for (name, args) in [RUNS[0], RUNS[2]] {
+        let plain = d.join(format!("{name}-plain"));
+        play(&plain, args, &[]);
+        assert_eq!(
+            recorded(&plain),
+            (serde_json::Value::Null, serde_json::Value::Null),
+            "{name}: a default run records neither (its run.json as before)"
+        );
+        let gz = d.join(format!("{name}-gz"));
+        play(&gz, args, &["--compress", "gz"]);
+        assert_eq!(recorded(&gz), (serde_json::Value::Null, "gz".into()));
+        let shards: Vec<PathBuf> = (0..2)
+            .map(|i| {
+                let sd = d.join(format!("{name}-none-{i}"));
+                play(&sd, args, &["--rows", "none", "--shard", &format!("{i}/2")]);
+                assert_eq!(recorded(&sd), ("none".into(), serde_json::Value::Null));
+                sd
+            })
+            .collect();
+        let merged = d.join(format!("{name}-none-merged"));
+        ok(&["merge", s(&shards[0]), s(&shards[1]), "--out", s(&merged)]);
+        assert_eq!(recorded(&merged), ("none".into(), serde_json::Value::Null));
+        let merged_gz = d.join(format!("{name}-gz-merged"));
+        ok(&["merge", s(&gz), "--compress", "gz", "--out", s(&merged_gz)]);
+        assert_eq!(recorded(&merged_gz), (serde_json::Value::Null, "gz".into()));
+        let merged_plain = d.join(format!("{name}-plain-merged"));
+        ok(&["merge", s(&gz), "--out", s(&merged_plain)]);
+        assert_eq!(
+            recorded(&merged_plain),
+            (serde_json::Value::Null, serde_json::Value::Null),
+            "{name}: merge writes plain rows unless asked, and says so"
+        );
+    }
+}

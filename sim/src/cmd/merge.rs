@@ -13,7 +13,7 @@ use crate::run::{
     family_name, family_of_run, games_in_shard, read_manifest, run_family, Accum, Compress,
     Manifest, Mode, Outputs, Plan, Rows, Shard, StoredRules, Written,
 };
-use crate::stats::SeriesStats;
+use crate::stats::{HandFacts, MatchFacts, SeriesStats};
 use clap::Args;
 use kanaszta_engine::Family;
 use std::fs::File;
@@ -108,6 +108,10 @@ struct Source<T> {
     truncated: bool,
     /// A compressed file's partial last line, known once it is read.
     cut: Option<std::rc::Rc<std::cell::Cell<bool>>>,
+    /// The record read into, reused row after row.
+    rec: csv::StringRecord,
+    /// The rule cells of the last row, shared by the next when equal.
+    rules: Option<std::sync::Arc<[String]>>,
 }
 
 /// A compressed row file read up to its last whole line: a run killed
@@ -386,8 +390,11 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), MergeError> {
 trait Row: Keyed + Sized {
     fn header() -> Vec<String>;
     fn legacy_header() -> Vec<String>;
-    fn from_cells(rec: &csv::StringRecord) -> Result<Self, CellError>;
-    fn rules(&self) -> &[String];
+    fn from_cells_after(
+        rec: &csv::StringRecord,
+        prev: Option<&std::sync::Arc<[String]>>,
+    ) -> Result<Self, CellError>;
+    fn rules(&self) -> &std::sync::Arc<[String]>;
     fn deal(&self) -> u64;
     fn run_seed(&self) -> u64;
 }
@@ -404,10 +411,13 @@ macro_rules! impl_row {
             fn legacy_header() -> Vec<String> {
                 <$t>::$legacy()
             }
-            fn from_cells(rec: &csv::StringRecord) -> Result<Self, CellError> {
-                <$t>::from_cells(rec)
+            fn from_cells_after(
+                rec: &csv::StringRecord,
+                prev: Option<&std::sync::Arc<[String]>>,
+            ) -> Result<Self, CellError> {
+                <$t>::from_cells_after(rec, prev)
             }
-            fn rules(&self) -> &[String] {
+            fn rules(&self) -> &std::sync::Arc<[String]> {
                 &self.rules
             }
             fn deal(&self) -> u64 {
@@ -457,6 +467,7 @@ impl<T: Row> Source<T> {
         };
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
+            .buffer_capacity(1 << 16)
             .from_reader(CsvGuard::new(inner, u64::MAX));
         let header: Vec<String> = match rdr.headers() {
             Ok(h) => h.iter().map(str::to_string).collect(),
@@ -491,6 +502,8 @@ impl<T: Row> Source<T> {
             row: 1,
             truncated,
             cut,
+            rec: csv::StringRecord::new(),
+            rules: None,
         };
         s.advance()?;
         Ok(s)
@@ -498,13 +511,12 @@ impl<T: Row> Source<T> {
 
     fn advance(&mut self) -> Result<(), MergeError> {
         self.peeked = None;
-        let mut rec = csv::StringRecord::new();
         if self.rdr.position().byte() >= self.limit {
             return Ok(());
         }
         let more = self
             .rdr
-            .read_record(&mut rec)
+            .read_record(&mut self.rec)
             .map_err(|source| MergeError::Csv {
                 path: self.path.clone(),
                 source,
@@ -514,11 +526,20 @@ impl<T: Row> Source<T> {
             return Ok(());
         }
         self.row += 1;
-        let r = T::from_cells(&rec).map_err(|source| MergeError::Row {
-            path: self.path.clone(),
-            line: self.row,
-            source,
+        let r = T::from_cells_after(&self.rec, self.rules.as_ref()).map_err(|source| {
+            MergeError::Row {
+                path: self.path.clone(),
+                line: self.row,
+                source,
+            }
         })?;
+        if self
+            .rules
+            .as_ref()
+            .is_none_or(|p| !std::sync::Arc::ptr_eq(p, r.rules()))
+        {
+            self.rules = Some(r.rules().clone());
+        }
         let k = r.key();
         if self.last.is_some_and(|l| l > k) {
             return Err(MergeError::Order {
@@ -601,7 +622,7 @@ fn check_row<T: Row, F: Merged>(
             shard: files.shard.to_string(),
         });
     }
-    if r.rules() != &rule_values[series as usize][..] {
+    if r.rules()[..] != rule_values[series as usize][..] {
         return bad(Mismatch::Rules);
     }
     Ok(())
@@ -849,7 +870,7 @@ impl Merged for Decorated {
         } else if e.is_some() {
             st.add_error();
         } else {
-            st.add_game(h, m);
+            st.add_game(h.iter().map(HandFacts::of), m.iter().map(MatchFacts::of));
         }
         files.game(h, m, e);
         Ok((
@@ -1220,6 +1241,7 @@ fn merge_as<F: Merged>(
 
     let _lock = crate::lock::RunLock::acquire(out)?;
     let written = Written { rows, compress };
+    manifest.record_written(written);
     let mut outputs = F::create(out, &manifest, written)?;
     let (mut games, mut errors, mut hands_n, mut actions) = (0u64, 0u64, 0u64, 0u64);
     let mut first_error = None;

@@ -667,19 +667,28 @@ impl Input {
         } else {
             path.to_path_buf()
         };
-        let text = crate::input::read_text(
-            &path.display().to_string(),
-            "summary CSV",
-            crate::input::PLOT_LIMIT,
-        )?;
-        if let Some(counted) = summary_of_hands(&text, &path.display().to_string())? {
-            let (summary, rules) = counted;
+        let shown = path.display().to_string();
+        // A hands.csv is counted as it streams by, in flat memory; a
+        // summary is read whole (a few rows a series).
+        let (head, rest) = crate::input::first_line(&shown)?;
+        let header = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(head.as_slice())
+            .records()
+            .next()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        let all = std::io::Read::chain(head.as_slice(), rest);
+        if is_hands_header(&header) {
+            let (summary, rules) = summary_of_hands(all, &shown)?;
             return Ok(Input {
-                name: path.display().to_string(),
+                name: shown,
                 text: summary,
                 rules: Some(rules),
             });
         }
+        let text =
+            crate::input::read_text_from(all, &shown, "summary CSV", crate::input::PLOT_LIMIT)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let series: Vec<RunRules> =
@@ -714,13 +723,25 @@ impl Input {
     }
 }
 
-/// When `text` is a `hands.csv`, the summary rows it amounts to (hand
+/// Whether a CSV header is that of a `hands.csv` (of either family).
+fn is_hands_header(header: &csv::StringRecord) -> bool {
+    ["agent", "opponent", "won", "hand_winner"]
+        .iter()
+        .all(|w| header.iter().any(|h| h == *w))
+}
+
+/// The summary rows a `hands.csv` read from `input` amounts to (hand
 /// wins, ties and hands per agent and opponent, under the settings of its
-/// rows) and the rules its `rule_*` columns give; `None` for any other CSV.
-fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<RunRules>)>, CliError> {
+/// rows) and the rules its `rule_*` columns give. The rows stream by: what
+/// is kept is a count per pair of agents and each distinct rule set.
+fn summary_of_hands(
+    input: impl std::io::Read,
+    name: &str,
+) -> Result<(String, Vec<RunRules>), CliError> {
+    let guard = crate::input::CsvGuard::new(input, u64::MAX);
     let mut r = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(text.as_bytes());
+        .from_reader(guard);
     let header = r
         .headers()
         .map_err(|e| CliError::Input(format!("{name}: cannot read the header: {e}")))?
@@ -729,14 +750,16 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<RunRul
     let (Some(agent), Some(opponent), Some(won), Some(winner)) =
         (at("agent"), at("opponent"), at("won"), at("hand_winner"))
     else {
-        return Ok(None);
+        return Err(CliError::Input(format!(
+            "{name}: expected the hands.csv of kanaszta play, merge or human"
+        )));
     };
     let classic_keys: Vec<String> = ClassicRules::keys()
         .iter()
         .map(|k| format!("rule_{k}"))
         .collect();
     if classic_keys.iter().all(|k| at(k).is_some()) {
-        return classic_summary_of_hands(r, &header, name).map(Some);
+        return classic_summary_of_hands(r, &header, name);
     }
     let keys = crate::rows::rule_columns();
     let rule_at: Vec<usize> = keys
@@ -755,12 +778,20 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<RunRul
     let mut pairs: Vec<(Pair, (u64, u64, u64))> = Vec::new();
     let mut rules: Vec<RunRules> = Vec::new();
     let mut seen: Vec<Vec<String>> = Vec::new();
-    for (line, rec) in r.records().enumerate() {
-        let line = line + 2;
-        let rec = rec.map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?;
+    let mut rec = csv::StringRecord::new();
+    for line in 2.. {
+        if !r
+            .read_record(&mut rec)
+            .map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?
+        {
+            break;
+        }
         let field = |i: usize| rec.get(i).unwrap_or("").trim();
-        let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
-        if !seen.contains(&values) {
+        let known = seen
+            .iter()
+            .any(|v| v.iter().zip(&rule_at).all(|(s, &i)| s == field(i)));
+        if !known {
+            let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
             let r = crate::rows::rules_from_values(&values)
                 .map_err(|e| CliError::Input(format!("{name} line {line}: rule columns: {e}")))?;
             seen.push(values);
@@ -776,22 +807,27 @@ fn summary_of_hands(text: &str, name: &str) -> Result<Option<(String, Vec<RunRul
             }
         };
         let t = u64::from(field(winner).is_empty());
-        let key = (field(agent).to_string(), field(opponent).to_string());
-        if key.0.is_empty() || key.1.is_empty() {
+        let (a, b) = (field(agent), field(opponent));
+        if a.is_empty() || b.is_empty() {
             return Err(CliError::Input(format!(
                 "{name} line {line}: an agent name is empty"
             )));
         }
-        match pairs.iter_mut().find(|(k, _)| *k == key) {
+        match pairs.iter_mut().find(|(k, _)| k.0 == a && k.1 == b) {
             Some((_, c)) => {
                 c.0 += w;
                 c.1 += t;
                 c.2 += 1;
             }
-            None => pairs.push((key, (w, t, 1))),
+            None => pairs.push(((a.to_string(), b.to_string()), (w, t, 1))),
         }
     }
-    Ok(Some((hand_summary(pairs), rules)))
+    if let Some(line) = r.get_ref().open_quote() {
+        return Err(CliError::Input(format!(
+            "{name}: the quote opened on line {line} is never closed"
+        )));
+    }
+    Ok((hand_summary(pairs), rules))
 }
 
 /// Hand wins, ties and hands of each agent against each opponent, in
@@ -818,8 +854,8 @@ fn hand_summary(pairs: HandPairs) -> String {
 /// run's summary, a hand counts once for each agent at the table (a side
 /// named by its players, `side_agents`), won when a seat of it won (its
 /// side scored highest, C-23), tied when no side did.
-fn classic_summary_of_hands(
-    mut r: csv::Reader<&[u8]>,
+fn classic_summary_of_hands<R: std::io::Read>(
+    mut r: csv::Reader<crate::input::CsvGuard<R>>,
     header: &csv::StringRecord,
     name: &str,
 ) -> Result<(String, Vec<RunRules>), CliError> {
@@ -869,12 +905,20 @@ fn classic_summary_of_hands(
         }
     };
     let mut tie = false;
-    for (line, rec) in r.records().enumerate() {
-        let line = line + 2;
-        let rec = rec.map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?;
+    let mut rec = csv::StringRecord::new();
+    for line in 2.. {
+        if !r
+            .read_record(&mut rec)
+            .map_err(|e| CliError::Input(format!("{name} line {line}: {e}")))?
+        {
+            break;
+        }
         let field = |i: usize| rec.get(i).unwrap_or("").trim();
-        let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
-        if !seen.contains(&values) {
+        let known = seen
+            .iter()
+            .any(|v| v.iter().zip(&rule_at).all(|(s, &i)| s == field(i)));
+        if !known {
+            let values: Vec<String> = rule_at.iter().map(|&i| field(i).to_string()).collect();
             let mut c = ClassicRules::default();
             for (k, v) in keys.iter().zip(&values) {
                 c.set(k, v).map_err(|e| {
@@ -911,6 +955,11 @@ fn classic_summary_of_hands(
         }
     }
     flush(&mut counted, tie);
+    if let Some(line) = r.get_ref().open_quote() {
+        return Err(CliError::Input(format!(
+            "{name}: the quote opened on line {line} is never closed"
+        )));
+    }
     Ok((hand_summary(pairs), rules))
 }
 

@@ -12,7 +12,7 @@ use crate::error::CliError;
 use crate::lock::RunLock;
 use crate::run::family::{family_rules, Classic, Decorated, FamilyRules};
 use crate::run::options::{RulesArgs, ValueError};
-use crate::run::{self, Manifest, Mode, Plan, SeriesSpec, Shard};
+use crate::run::{self, Manifest, Mode, Plan, SeriesSpec};
 use crate::signals::{self, Notes};
 use crate::tune::{spec_at, Spsa, SpsaConfig, Tunable, TunedParam};
 use clap::Args;
@@ -621,23 +621,15 @@ fn evaluate(
         .collect();
     let mut agents = vec![a];
     agents.extend(vs.iter().cloned());
-    let plan = Plan::new(Manifest {
-        command: "tune".into(),
-        seed: kanaszta_engine::seed::deal(t.seed, k),
-        mode: Mode::Hands,
-        games: t.hands_per_step,
-        paired: true,
-        shard: Shard::all(),
+    let plan = Plan::new(Manifest::new(
+        "tune",
+        kanaszta_engine::seed::deal(t.seed, k),
+        Mode::Hands,
+        t.hands_per_step,
+        true,
         agents,
         series,
-        complete: None,
-        games_done: None,
-        reproducible: None,
-        reproducible_note: None,
-        version: None,
-        commit: None,
-        dirty: None,
-    })?;
+    ))?;
     if let Some(note) = &plan.manifest.reproducible_note {
         return Err(CliError::Input(format!(
             "tune needs reproducible games: {note}"

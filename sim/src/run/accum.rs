@@ -5,7 +5,7 @@
 //! shard, so the shards of a run merge to the single run's summary.
 
 use super::exec::RunResult;
-use super::files::Rows;
+use super::manifest::Rows;
 use crate::error::CliError;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::path::Path;

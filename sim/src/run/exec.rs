@@ -7,6 +7,7 @@
 
 use super::files::Outputs;
 use super::manifest::Mode;
+use super::manifest::Rows;
 use super::plan::{GameOut, Plan};
 use crate::error::RunError;
 use crate::stats::SeriesStats;
@@ -221,7 +222,7 @@ impl Played for GameOut {
         self.actions
     }
     fn hands(&self) -> u64 {
-        self.hands.len() as u64 / 2
+        self.facts.len() as u64 / 2
     }
     fn error(&self) -> Option<String> {
         self.error
@@ -256,7 +257,7 @@ impl Sink<GameOut> for RunSink<'_> {
         if g.error.is_some() {
             st.add_error();
         } else {
-            st.add_game(&g.hands, &g.matches);
+            st.add_game(g.facts.iter().copied(), g.match_facts.iter().copied());
         }
         if let Some(o) = &mut self.out {
             o.game(&g.hands, &g.matches, g.error.as_ref());
@@ -319,6 +320,8 @@ fn execute_within(
         "hands"
     };
     let mut stats = plan.new_stats();
+    // Rows no file takes are not built.
+    let rows = out.as_ref().map_or(Rows::None, Outputs::rows);
     let mut sink = RunSink {
         stats: &mut stats,
         out,
@@ -327,7 +330,7 @@ fn execute_within(
         plan.jobs(),
         plan.job_count(),
         unit,
-        |s, g| plan.play(s, g),
+        |s, g| plan.play(s, g, rows),
         &mut sink,
         threads,
         quiet,
@@ -460,7 +463,7 @@ pub fn execute_games<G: Played>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::{Manifest, SeriesSpec, Shard};
+    use crate::run::Manifest;
     use kanaszta_engine::Rules;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::Duration;
@@ -509,28 +512,15 @@ mod tests {
     }
 
     fn plan(games: u64) -> Plan {
-        Plan::new(Manifest {
-            command: "test".into(),
-            seed: 17,
-            mode: Mode::Hands,
+        Plan::new(Manifest::pair(
+            "test",
+            17,
+            Mode::Hands,
             games,
-            paired: true,
-            shard: Shard::all(),
-            agents: vec!["greedy".into(), "random".into()],
-            series: vec![SeriesSpec {
-                a: "greedy".into(),
-                b: "random".into(),
-                settings: String::new(),
-                rules: Rules::default(),
-            }],
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
-            version: None,
-            commit: None,
-            dirty: None,
-        })
+            "greedy",
+            "random",
+            Rules::default(),
+        ))
         .expect("a valid plan")
     }
 
@@ -570,7 +560,7 @@ mod tests {
         for threads in [1, 2] {
             let mut seen = Vec::new();
             let mut stop = |g: &GameOut| {
-                let game = g.hands.first().map_or(u64::MAX, |r| r.game);
+                let game = g.game;
                 seen.push(game);
                 game == 37
             };

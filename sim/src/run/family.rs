@@ -11,7 +11,7 @@ use crate::error::{CliError, RunError};
 use crate::lock::RunLock;
 use crate::report::{self, finish};
 use crate::run::options::{RulesArgs, RunArgs};
-use crate::run::{self, GameOut, Manifest, Mode, Outputs, Plan, RunResult, SeriesSpec, Shard};
+use crate::run::{self, GameOut, Manifest, Mode, Outputs, Plan, RunResult, SeriesSpec};
 use crate::signals;
 use crate::sprt::{write_with_sprt, Sprt};
 use kanaszta_agents::AgentSpec;
@@ -319,28 +319,15 @@ pub fn decorated_plan(
     seed: u64,
     rules: Rules,
 ) -> Result<Plan, CliError> {
-    Plan::new(Manifest {
-        command: "bench".into(),
+    Plan::new(Manifest::pair(
+        "bench",
         seed,
-        mode: Mode::Hands,
-        games: hands,
-        paired: true,
-        shard: Shard::all(),
-        agents: vec![a.to_string(), b.to_string()],
-        series: vec![SeriesSpec {
-            a: a.to_string(),
-            b: b.to_string(),
-            settings: String::new(),
-            rules,
-        }],
-        complete: None,
-        games_done: None,
-        reproducible: None,
-        reproducible_note: None,
-        version: None,
-        commit: None,
-        dirty: None,
-    })
+        Mode::Hands,
+        hands,
+        a,
+        b,
+        rules,
+    ))
 }
 
 /// Runs a decorated plan into `args.out` and prints the report, with a

@@ -2,71 +2,13 @@
 //! hands/matches/errors files of a run, and the preparation of the
 //! directory (an earlier run's files replaced, a stranger's refused).
 
-use super::manifest::{read_run_json, Manifest, Mode, Shard};
+use super::manifest::{read_run_json, Compress, Manifest, Mode, Rows, Shard, Written};
 use crate::error::CliError;
 use crate::rows::{write_text, CsvRow, ErrorRow, HandRow, MatchRow};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-/// Which row files a run writes (`--rows`): every file (`all`, the
-/// default), `matches.csv` without `hands.csv` (`matches`), or no row file
-/// (`none`). `errors.csv`, `summary.csv` and `run.json` are always written,
-/// and so is `accum.json` (the statistics merge needs) when rows are left
-/// out.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Rows {
-    /// hands.csv, matches.csv (matches mode) and errors.csv.
-    #[default]
-    All,
-    /// matches.csv (matches mode) and errors.csv, no hands.csv.
-    Matches,
-    /// errors.csv only.
-    None,
-}
-
-impl Rows {
-    /// `all`, `matches` or `none`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rows::All => "all",
-            Rows::Matches => "matches",
-            Rows::None => "none",
-        }
-    }
-}
-
-/// How the row files `hands.csv` and `matches.csv` are written
-/// (`--compress`): plain text (the default) or gzip (`hands.csv.gz`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Compress {
-    /// Plain CSV.
-    #[default]
-    None,
-    /// gzip: `hands.csv.gz`, `matches.csv.gz`.
-    Gz,
-}
-
-/// What a run writes of its rows: which files, and how.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Written {
-    /// Which row files.
-    pub rows: Rows,
-    /// Plain or compressed.
-    pub compress: Compress,
-}
-
-impl Written {
-    /// The path of row file `name` (`hands.csv`) in `dir`, as written.
-    pub fn path(&self, dir: &Path, name: &str) -> PathBuf {
-        match self.compress {
-            Compress::None => dir.join(name),
-            Compress::Gz => dir.join(format!("{name}.gz")),
-        }
-    }
-}
+use std::path::Path;
 
 /// Where a CSV file's bytes go: the file itself, or a gzip stream into it.
 enum Dest {
@@ -203,6 +145,16 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
             errors: CsvFile::create(&dir.join("errors.csv"), &E::header())?,
             rows: std::marker::PhantomData,
         })
+    }
+
+    /// The rows these files take: `all` with `hands.csv` open, `matches`
+    /// with only `matches.csv`, else `none`.
+    pub fn rows(&self) -> Rows {
+        match (&self.hands, &self.matches) {
+            (Some(_), _) => Rows::All,
+            (None, Some(_)) => Rows::Matches,
+            (None, None) => Rows::None,
+        }
     }
 
     /// Buffers one game's rows.

@@ -194,6 +194,65 @@ impl std::fmt::Display for BadShard {
 
 impl std::error::Error for BadShard {}
 
+/// Which row files a run writes (`--rows`): every file (`all`, the
+/// default), `matches.csv` without `hands.csv` (`matches`), or no row file
+/// (`none`). `errors.csv`, `summary.csv` and `run.json` are always written,
+/// and so is `accum.json` (the statistics merge needs) when rows are left
+/// out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Rows {
+    /// hands.csv, matches.csv (matches mode) and errors.csv.
+    #[default]
+    All,
+    /// matches.csv (matches mode) and errors.csv, no hands.csv.
+    Matches,
+    /// errors.csv only.
+    None,
+}
+
+impl Rows {
+    /// `all`, `matches` or `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rows::All => "all",
+            Rows::Matches => "matches",
+            Rows::None => "none",
+        }
+    }
+}
+
+/// How the row files `hands.csv` and `matches.csv` are written
+/// (`--compress`): plain text (the default) or gzip (`hands.csv.gz`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Compress {
+    /// Plain CSV.
+    #[default]
+    None,
+    /// gzip: `hands.csv.gz`, `matches.csv.gz`.
+    Gz,
+}
+
+/// What a run writes of its rows: which files, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Which row files.
+    pub rows: Rows,
+    /// Plain or compressed.
+    pub compress: Compress,
+}
+
+impl Written {
+    /// The path of row file `name` (`hands.csv`) in `dir`, as written.
+    pub fn path(&self, dir: &Path, name: &str) -> PathBuf {
+        match self.compress {
+            Compress::None => dir.join(name),
+            Compress::Gz => dir.join(format!("{name}.gz")),
+        }
+    }
+}
+
 /// One matchup under one rule setting, as stored in `run.json`; `R` is
 /// the rules of the family (decorated [`Rules`], or classic).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -255,6 +314,90 @@ pub struct Manifest<R = Rules> {
     /// `true`, `false` or `unknown`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dirty: Option<String>,
+    /// The row files written (`--rows`) when not all of them; absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Rows>,
+    /// How the row files are compressed (`--compress`) when they are;
+    /// absent: plain CSV.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress: Option<Compress>,
+}
+
+impl<R> Manifest<R> {
+    /// The manifest of `series` over the whole run (shard `0/1`), with
+    /// nothing else recorded (no build, every row file in plain CSV).
+    pub fn new(
+        command: &str,
+        seed: u64,
+        mode: Mode,
+        games: u64,
+        paired: bool,
+        agents: Vec<String>,
+        series: Vec<SeriesSpec<R>>,
+    ) -> Manifest<R> {
+        Manifest {
+            command: command.into(),
+            seed,
+            mode,
+            games,
+            paired,
+            shard: Shard::all(),
+            agents,
+            series,
+            complete: None,
+            games_done: None,
+            reproducible: None,
+            reproducible_note: None,
+            version: None,
+            commit: None,
+            dirty: None,
+            rows: None,
+            compress: None,
+        }
+    }
+
+    /// One paired series of agents `a` and `b` under `rules` over the whole
+    /// run, as [`Manifest::new`] records it.
+    pub fn pair(
+        command: &str,
+        seed: u64,
+        mode: Mode,
+        games: u64,
+        a: &str,
+        b: &str,
+        rules: R,
+    ) -> Manifest<R> {
+        Manifest::new(
+            command,
+            seed,
+            mode,
+            games,
+            true,
+            vec![a.to_string(), b.to_string()],
+            vec![SeriesSpec {
+                a: a.to_string(),
+                b: b.to_string(),
+                settings: String::new(),
+                rules,
+            }],
+        )
+    }
+
+    /// Records what the run writes of its rows, where it is not the
+    /// default (all files, plain CSV): a default run's run.json is as it
+    /// was before these were recorded.
+    pub fn record_written(&mut self, w: Written) {
+        self.rows = (w.rows != Rows::All).then_some(w.rows);
+        self.compress = (w.compress != Compress::None).then_some(w.compress);
+    }
+
+    /// What the run wrote of its rows, as run.json records it.
+    pub fn written(&self) -> Written {
+        Written {
+            rows: self.rows.unwrap_or_default(),
+            compress: self.compress.unwrap_or_default(),
+        }
+    }
 }
 
 /// This build: the package version, the git commit and whether the

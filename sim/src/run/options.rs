@@ -4,8 +4,8 @@
 //! output), checked and turned into a manifest or a plan. The command line
 //! (`cli`) and the commands (`cmd`) both use them.
 
-use super::files::{Compress, Rows, Written};
 use super::manifest::{build_info, games_in_shard, Manifest, Mode, SeriesSpec, Shard};
+use super::manifest::{Compress, Rows, Written};
 use super::plan::Plan;
 use crate::error::CliError;
 use crate::input;
@@ -344,22 +344,14 @@ impl RunArgs {
             );
         }
         let (version, commit, dirty) = build_info();
-        Ok(Manifest {
-            command: command.into(),
-            seed: self.seed,
-            mode,
-            games,
-            paired,
+        let mut m = Manifest {
             shard,
-            agents,
-            series,
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
             version: Some(version),
             commit: Some(commit),
             dirty: Some(dirty),
-        })
+            ..Manifest::new(command, self.seed, mode, games, paired, agents, series)
+        };
+        m.record_written(self.written());
+        Ok(m)
     }
 }

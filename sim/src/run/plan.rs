@@ -7,11 +7,12 @@
 //! paired (the odd game plays the same deal with the seats swapped), and the
 //! agents draw from `seat_rng(hand_seed, seat)`.
 
+use super::manifest::Rows;
 use super::manifest::{Manifest, Mode, Shard};
-use super::rows::{hand_rows, match_rows, unique_max, Ids, MatchTrack};
+use super::rows::{hand_facts, hand_rows, match_facts, match_rows, unique_max, Ids, MatchTrack};
 use crate::error::CliError;
 use crate::rows::{rule_values, ErrorRow, HandRow, MatchRow};
-use crate::stats::SeriesStats;
+use crate::stats::{HandFacts, MatchFacts, SeriesStats};
 use kanaszta_agents::{play_hand, play_match, seat_rng, Agent, AgentError, AgentSpec, HandPlay};
 use kanaszta_engine::{GameState, HandRecord, Match, Rules};
 
@@ -160,14 +161,16 @@ impl Plan {
         }
     }
 
-    /// Plays game `g` of `series` to its end. A panic (a bug of an agent or
-    /// the engine) becomes an error row of that game, like an agent's error.
-    pub fn play(&self, series: u32, g: u64) -> GameOut {
+    /// Plays game `g` of `series` to its end, building the rows `rows`
+    /// asks for (the statistics' facts always). A panic (a bug of an agent
+    /// or the engine) becomes an error row of that game, like an agent's
+    /// error.
+    pub fn play(&self, series: u32, g: u64, rows: Rows) -> GameOut {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if self.fault == Some(g) {
                 panic!("fault injected by KANASZTA_FAULT_GAME={g}");
             }
-            self.play_unguarded(series, g)
+            self.play_unguarded(series, g, rows)
         }));
         match outcome {
             Ok(out) => out,
@@ -177,7 +180,7 @@ impl Plan {
                     .cloned()
                     .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "unknown panic".into());
-                let mut out = GameOut::new(series);
+                let mut out = GameOut::new(series, g);
                 out.error = Some(self.error_row(series, g, 0, None, format!("panic: {msg}")));
                 out
             }
@@ -214,12 +217,12 @@ impl Plan {
         }
     }
 
-    fn play_unguarded(&self, series: u32, g: u64) -> GameOut {
+    fn play_unguarded(&self, series: u32, g: u64, rows: Rows) -> GameOut {
         let setup = self.setup(series, g);
         let ctx = &self.series[series as usize];
         let mut agents = setup.agents();
         let deal_seed = setup.deal_seed;
-        let mut out = GameOut::new(series);
+        let mut out = GameOut::new(series, g);
         let ids = Ids {
             series,
             game: g,
@@ -239,16 +242,19 @@ impl Plan {
                         let raw: Vec<i32> = state.scores().iter().map(|s| s.total).collect();
                         let winner = unique_max(&raw);
                         out.actions = play.actions;
-                        out.hands = hand_rows(
-                            &ids,
-                            &state,
-                            0,
-                            deal_seed,
-                            &[0, 0],
-                            &raw,
-                            winner,
-                            play.actions,
-                        );
+                        out.facts = hand_facts(&ids, &state, &raw, winner).to_vec();
+                        if rows == Rows::All {
+                            out.hands = hand_rows(
+                                &ids,
+                                &state,
+                                0,
+                                deal_seed,
+                                &[0, 0],
+                                &raw,
+                                winner,
+                                play.actions,
+                            );
+                        }
                     }
                     Err(e) => {
                         out.error = Some(self.error_row(series, g, 0, Some(&e), e.to_string()))
@@ -258,6 +264,7 @@ impl Plan {
             Mode::Matches => {
                 let mut track = MatchTrack::default();
                 let mut hands = Vec::new();
+                let mut facts = Vec::new();
                 let mut actions = 0;
                 let (m, r) = setup.play_match(&mut agents, |state, rec, play| {
                     let before: Vec<i32> = rec
@@ -267,16 +274,19 @@ impl Plan {
                         .map(|(a, t)| a - t)
                         .collect();
                     actions += play.actions;
-                    hands.extend(hand_rows(
-                        &ids,
-                        state,
-                        rec.index,
-                        rec.seed,
-                        &before,
-                        &rec.taxed,
-                        rec.winner,
-                        play.actions,
-                    ));
+                    facts.extend(hand_facts(&ids, state, &rec.taxed, rec.winner));
+                    if rows == Rows::All {
+                        hands.extend(hand_rows(
+                            &ids,
+                            state,
+                            rec.index,
+                            rec.seed,
+                            &before,
+                            &rec.taxed,
+                            rec.winner,
+                            play.actions,
+                        ));
+                    }
                     track.hand(
                         rec.starter,
                         &rec.raw,
@@ -289,7 +299,11 @@ impl Plan {
                     Ok(()) => {
                         out.actions = actions;
                         out.hands = hands;
-                        out.matches = match_rows(&ids, &m, &track);
+                        out.facts = facts;
+                        out.match_facts = match_facts(&ids, &m, &track).to_vec();
+                        if rows != Rows::None {
+                            out.matches = match_rows(&ids, &m, &track);
+                        }
                     }
                     Err(e) => {
                         let hand = m.hands_played();
@@ -358,9 +372,17 @@ impl GameSetup<'_> {
 pub struct GameOut {
     /// Series.
     pub series: u32,
-    /// Two rows per hand (none if the game erred).
+    /// Game.
+    pub game: u64,
+    /// What the statistics take of each seat's hand (none if the game
+    /// erred).
+    pub facts: Vec<HandFacts>,
+    /// What the statistics take of each seat's match (matches mode).
+    pub match_facts: Vec<MatchFacts>,
+    /// Two rows per hand (none if the game erred, or the run writes no
+    /// `hands.csv`).
     pub hands: Vec<HandRow>,
-    /// Two rows for a match.
+    /// Two rows for a match (none unless the run writes `matches.csv`).
     pub matches: Vec<MatchRow>,
     /// Why the game ended early.
     pub error: Option<ErrorRow>,
@@ -369,10 +391,65 @@ pub struct GameOut {
 }
 
 impl GameOut {
-    fn new(series: u32) -> GameOut {
+    fn new(series: u32, game: u64) -> GameOut {
         GameOut {
             series,
+            game,
             ..GameOut::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Games of greedy against random, in `mode`.
+    fn plan(mode: Mode) -> Plan {
+        Plan::new(Manifest::pair(
+            "test",
+            5,
+            mode,
+            6,
+            "greedy",
+            "random",
+            Rules::default(),
+        ))
+        .expect("a valid plan")
+    }
+
+    #[test]
+    fn the_statistics_facts_are_those_of_the_rows_whichever_rows_are_built() {
+        for mode in [Mode::Hands, Mode::Matches] {
+            let p = plan(mode);
+            for g in 0..6 {
+                let all = p.play(0, g, Rows::All);
+                assert!(all.error.is_none() && !all.hands.is_empty());
+                let of_rows: Vec<HandFacts> = all.hands.iter().map(HandFacts::of).collect();
+                assert_eq!(all.facts, of_rows, "{mode} game {g}: hand facts");
+                let of_matches: Vec<MatchFacts> = all.matches.iter().map(MatchFacts::of).collect();
+                assert_eq!(all.match_facts, of_matches, "{mode} game {g}: match facts");
+                assert_eq!(all.matches.len(), if mode == Mode::Matches { 2 } else { 0 });
+                for rows in [Rows::Matches, Rows::None] {
+                    let some = p.play(0, g, rows);
+                    assert!(some.hands.is_empty(), "{mode} game {g}: no hand row built");
+                    assert_eq!(
+                        some.matches.len(),
+                        if rows == Rows::Matches {
+                            all.matches.len()
+                        } else {
+                            0
+                        },
+                        "{mode} game {g} --rows {}",
+                        rows.name()
+                    );
+                    assert_eq!(
+                        (some.facts, some.match_facts),
+                        (all.facts.clone(), all.match_facts.clone())
+                    );
+                    assert_eq!(some.actions, all.actions);
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::manifest::Mode;
 use crate::rows::{HandRow, MatchRow, COMEBACK};
+use crate::stats::{End, HandFacts, MatchFacts};
 use kanaszta_engine::{GameState, HandEnd, HandScore, Match, Rules};
 
 /// What names the rows of one game (`hand_rows`, `match_rows`).
@@ -29,6 +30,12 @@ pub(crate) fn unique_max(v: &[i32]) -> Option<u8> {
 /// `normal`, `from_hand`, `table_cleared`, `exhausted`, `stalled` or
 /// `deadlocked`.
 pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
+    let (end, out) = end_of(end);
+    (end.name(), out)
+}
+
+/// How a hand ended, and who went out.
+pub fn end_of(end: Option<HandEnd>) -> (End, Option<u8>) {
     match end {
         Some(HandEnd::WentOut {
             player,
@@ -36,18 +43,57 @@ pub fn end_kind(end: Option<HandEnd>) -> (&'static str, Option<u8>) {
             cleared_table,
         }) => (
             if cleared_table {
-                "table_cleared"
+                End::TableCleared
             } else if from_hand {
-                "from_hand"
+                End::FromHand
             } else {
-                "normal"
+                End::Normal
             },
             Some(player),
         ),
-        Some(HandEnd::Exhausted) => ("exhausted", None),
-        Some(HandEnd::Deadlocked) => ("deadlocked", None),
-        Some(HandEnd::Stalled) | None => ("stalled", None),
+        Some(HandEnd::Exhausted) => (End::Exhausted, None),
+        Some(HandEnd::Deadlocked) => (End::Deadlocked, None),
+        Some(HandEnd::Stalled) | None => (End::Stalled, None),
     }
+}
+
+/// What the statistics take of a finished hand, seat by seat: the facts
+/// of its two `hands.csv` rows ([`hand_rows`]), built without them.
+pub(crate) fn hand_facts(
+    ids: &Ids,
+    state: &GameState,
+    taxed: &[i32],
+    winner: Option<u8>,
+) -> [HandFacts; 2] {
+    let (end, out_seat) = end_of(state.end());
+    let scores = state.scores();
+    std::array::from_fn(|p| {
+        let s = &scores[p];
+        let st = state.stats(p);
+        HandFacts {
+            deal: ids.deal,
+            seat: p as u8,
+            swapped: ids.swapped,
+            starter: state.starter() == p,
+            turns: state.turns(),
+            end,
+            went_out: out_seat == Some(p as u8),
+            won: winner == Some(p as u8),
+            tied: winner.is_none(),
+            raw: s.total,
+            taxed: taxed[p],
+            opened_turn: st.opened_turn.map(turn_number),
+            first_canasta_turn: st.first_canasta_turn.map(turn_number),
+            canastas: s.canastas[..5].iter().map(|&c| u32::from(c)).sum(),
+            red_threes: s.red_threes,
+            twins: s.twins,
+            heart_aces: s.heart_aces,
+            pile_pickups: st.pile_pickups,
+            free_pickups: st.free_pickups,
+            cards_picked: st.cards_picked,
+            frozen_turns: st.frozen_turns,
+        }
+    })
 }
 
 /// The two `hands.csv` rows of a finished hand.
@@ -210,16 +256,41 @@ impl MatchTrack {
     }
 }
 
-pub(crate) fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
-    let res = m
-        .result()
+/// The match's result, a match cut short by the hand cap included.
+fn match_result(m: &Match) -> kanaszta_engine::MatchResult {
+    m.result()
         .cloned()
         .unwrap_or_else(|| kanaszta_engine::MatchResult {
             winner: None,
             hands: m.hands_played(),
             totals: m.totals().to_vec(),
             capped: true,
-        });
+        })
+}
+
+/// What the statistics take of a finished match, seat by seat: the facts
+/// of its two `matches.csv` rows ([`match_rows`]), built without them.
+pub(crate) fn match_facts(ids: &Ids, m: &Match, t: &MatchTrack) -> [MatchFacts; 2] {
+    let res = match_result(m);
+    std::array::from_fn(|p| {
+        let won = res.winner == Some(p as u8);
+        MatchFacts {
+            seat: p as u8,
+            swapped: ids.swapped,
+            hands: res.hands,
+            won,
+            drawn: res.winner.is_none(),
+            total: res.totals[p],
+            tax_paid: m.tax_paid()[p],
+            lead_changes: t.lead_changes,
+            max_deficit: t.max_deficit[p],
+            comeback: won && t.max_deficit[p] >= COMEBACK,
+        }
+    })
+}
+
+pub(crate) fn match_rows(ids: &Ids, m: &Match, t: &MatchTrack) -> Vec<MatchRow> {
+    let res = match_result(m);
     (0..2)
         .map(|p| {
             let won = res.winner == Some(p as u8);

@@ -7,9 +7,7 @@
 use super::{Pick, PlayFlags, Show, Shown, Style};
 use crate::error::CliError;
 use crate::run::family::Decorated;
-use crate::run::{
-    black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, SeriesSpec, Shard,
-};
+use crate::run::{black_threes_in_hand, end_kind, tax_divisor, Manifest, Mode, Plan, Shard};
 use kanaszta_agents::search::Macro;
 use kanaszta_agents::{play_hand, seat_rng, Agent, AgentSpec, Choice, Wrapped, Wrapper};
 use kanaszta_engine::{tax, Action, GameLog, GameState, Rules};
@@ -165,26 +163,16 @@ impl Show for Decorated {
         let a = flags.a.parse::<AgentSpec>()?;
         let b = flags.b.parse::<AgentSpec>()?;
         let plan = Plan::new(Manifest {
-            command: "play".into(),
-            seed: flags.seed,
-            mode: flags.mode,
-            games: flags.game.saturating_add(1),
             paired: flags.paired,
-            shard: Shard::all(),
-            agents: vec![a.to_string(), b.to_string()],
-            series: vec![SeriesSpec {
-                a: a.to_string(),
-                b: b.to_string(),
-                settings: String::new(),
+            ..Manifest::pair(
+                "play",
+                flags.seed,
+                flags.mode,
+                flags.game.saturating_add(1),
+                &a.to_string(),
+                &b.to_string(),
                 rules,
-            }],
-            complete: None,
-            games_done: None,
-            reproducible: None,
-            reproducible_note: None,
-            version: None,
-            commit: None,
-            dirty: None,
+            )
         })?;
         Ok(DecoratedSource { plan, dir: None })
     }
