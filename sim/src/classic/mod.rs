@@ -18,10 +18,10 @@ mod stats;
 
 pub use pile::PileCounts;
 pub use rows::{hand_rows, ClassicErrorRow, ClassicHandRow, ClassicMatchRow, HandIds, SeatNames};
-pub use stats::ClassicStats;
+pub use stats::{ClassicEndKind, ClassicHandFacts, ClassicMatchFacts, ClassicStats};
 
 use crate::error::CliError;
-use crate::run::{Mode, Played, RunResult, Sink};
+use crate::run::{Mode, Played, Rows, RunResult, Sink};
 use kanaszta_agents::classic::play::{play_classic_match_observed, ClassicAgentError};
 use kanaszta_agents::{play_turns_observed, seat_rng, HandPlay};
 use kanaszta_agents::{Agent, AgentSpec};
@@ -186,6 +186,8 @@ pub struct ClassicPlan {
     /// The agents' names, A then B.
     pub names: [String; 2],
     rule_values: Arc<[String]>,
+    /// Each seat's player, unswapped then swapped.
+    seat_names: [Vec<Arc<str>>; 2],
     /// The series of the run this plan plays (0 for `play`).
     pub series: u32,
 }
@@ -200,7 +202,18 @@ pub type Wrap<'a> =
 pub struct ClassicGame {
     series: u32,
     deal: u64,
+    /// Seats of a hand.
+    players: usize,
+    /// What the statistics take of each seat's hand (none if the game
+    /// erred).
+    facts: Vec<ClassicHandFacts>,
+    /// What the statistics take of each seat's match (matches mode).
+    match_facts: Vec<ClassicMatchFacts>,
+    /// One row per seat and hand (none if the game erred, or the run
+    /// writes no `hands.csv`).
     hands: Vec<ClassicHandRow>,
+    /// One row per seat for a match (none unless the run writes
+    /// `matches.csv`).
     matches: Vec<ClassicMatchRow>,
     error: Option<ClassicErrorRow>,
     actions: u64,
@@ -232,16 +245,11 @@ impl crate::sprt::SprtGame for ClassicGame {
     /// of the winning side's seats, a tie half.
     fn tally(&self) -> crate::sprt::Tally {
         let mut t = crate::sprt::Tally::default();
-        let players = self.hands.first().map_or(0, |_| {
-            self.hands
-                .iter()
-                .take_while(|r| r.hand == self.hands[0].hand)
-                .count()
-        });
-        if players == 0 {
+        let players = self.players;
+        if players == 0 || self.facts.is_empty() {
             return t;
         }
-        for hand in self.hands.chunks(players) {
+        for hand in self.facts.chunks(players) {
             let mut sum = [0.0f64; 2];
             let mut n = [0.0f64; 2];
             let mut winner = None;
@@ -283,7 +291,13 @@ impl ClassicPlan {
             .map_err(|e| CliError::Input(e.to_string()))?;
         sides[0].check("--a", rules.players as usize)?;
         sides[1].check("--b", rules.players as usize)?;
+        let seat_names = [false, true].map(|swapped| {
+            (0..rules.players as usize)
+                .map(|p| Arc::from(sides[agent_of(p, swapped)].spec(p / 2).to_string()))
+                .collect()
+        });
         Ok(ClassicPlan {
+            seat_names,
             seed,
             mode,
             games,
@@ -363,8 +377,14 @@ impl ClassicPlan {
 
     /// Plays game `g`; a panic becomes an error row of the game.
     pub fn play(&self, g: u64) -> ClassicGame {
+        self.play_rows(g, Rows::All)
+    }
+
+    /// Plays game `g`, building the rows `rows` asks for (the statistics'
+    /// facts always); a panic becomes an error row of the game.
+    pub fn play_rows(&self, g: u64, rows: Rows) -> ClassicGame {
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.play_unguarded(g, None)
+            self.play_unguarded(g, None, rows)
         }));
         r.unwrap_or_else(|p| {
             let msg = p
@@ -418,10 +438,10 @@ impl ClassicPlan {
     /// Plays game `g` as [`Self::play`] does, each seat's agent first
     /// passed to `wrap` with its side (0: A, 1: B); a panic is not caught.
     pub fn play_wrapped(&self, g: u64, wrap: Wrap<'_>) -> ClassicGame {
-        self.play_unguarded(g, Some(wrap))
+        self.play_unguarded(g, Some(wrap), Rows::All)
     }
 
-    fn play_unguarded(&self, g: u64, wrap: Option<Wrap<'_>>) -> ClassicGame {
+    fn play_unguarded(&self, g: u64, wrap: Option<Wrap<'_>>, built: Rows) -> ClassicGame {
         let deal = self.deal(g);
         let swapped = self.swapped(g);
         let deal_seed = seed::deal(self.seed, deal);
@@ -447,6 +467,7 @@ impl ClassicPlan {
         let mut m = ClassicMatch::new(self.rules, deal_seed);
         let mut hand_wins = [0u32; 6];
         let mut rows = Vec::new();
+        let mut facts = Vec::new();
         let mut actions = 0;
         let r = match self.mode {
             Mode::Hands => {
@@ -456,7 +477,9 @@ impl ClassicPlan {
                     let before = [0; 6];
                     m.record(&hand);
                     actions = play.actions;
-                    self.hand_rows(&mut rows, g, 0, &hand, &before, play, &pile.take());
+                    let pile = pile.take();
+                    let rows = (built == Rows::All).then_some(&mut rows);
+                    self.hand_out(rows, &mut facts, g, 0, &hand, &before, play, &pile);
                 })
             }
             Mode::Matches => {
@@ -470,8 +493,9 @@ impl ClassicPlan {
                         let index = m.hands_played() - 1;
                         actions += play.actions;
                         let pile = pile.take();
+                        let rows = (built == Rows::All).then_some(&mut rows);
                         if let Some(w) =
-                            self.hand_rows(&mut rows, g, index, hand, &before, play, &pile)
+                            self.hand_out(rows, &mut facts, g, index, hand, &before, play, &pile)
                         {
                             hand_wins[w] += 1;
                         }
@@ -483,10 +507,15 @@ impl ClassicPlan {
         match r {
             Ok(()) => {
                 out.actions = actions;
-                out.hand_count = rows.len() as u64 / players as u64;
+                out.players = players;
+                out.hand_count = facts.len() as u64 / players as u64;
                 out.hands = rows;
+                out.facts = facts;
                 if self.mode == Mode::Matches {
-                    out.matches = self.match_rows(g, &m, &hand_wins);
+                    out.match_facts = self.match_facts(g, &m);
+                    if built != Rows::None {
+                        out.matches = self.match_rows(g, &m, &hand_wins);
+                    }
                 }
             }
             Err(e) => {
@@ -496,11 +525,13 @@ impl ClassicPlan {
         out
     }
 
-    /// Appends the rows of a finished hand; returns the winning side.
+    /// Appends the facts of a finished hand, and its rows to `rows` when
+    /// given; returns the winning side.
     #[allow(clippy::too_many_arguments)]
-    fn hand_rows(
+    fn hand_out(
         &self,
-        rows: &mut Vec<ClassicHandRow>,
+        rows: Option<&mut Vec<ClassicHandRow>>,
+        facts: &mut Vec<ClassicHandFacts>,
         g: u64,
         index: u32,
         hand: &ClassicState,
@@ -524,7 +555,40 @@ impl ClassicPlan {
             opponent: self.names[1 - agent_of(p, swapped)].clone(),
             side_agents: self.names[agent_of(p, swapped)].clone(),
         };
-        rows::hand_rows(rows, &ids, names, index, hand, before, play.actions, pile)
+        let agent = |p: usize| Arc::clone(&self.seat_names[usize::from(swapped)][p]);
+        rows::hand_out(
+            rows,
+            facts,
+            &ids,
+            agent,
+            names,
+            index,
+            hand,
+            before,
+            play.actions,
+            pile,
+        )
+    }
+
+    /// What the statistics take of a finished match, seat by seat: the
+    /// facts of its `matches.csv` rows ([`Self::match_rows`]).
+    fn match_facts(&self, g: u64, m: &ClassicMatch) -> Vec<ClassicMatchFacts> {
+        let swapped = self.swapped(g);
+        let winner = match m.result() {
+            ClassicMatchResult::Won(s) => Some(s),
+            _ => None,
+        };
+        let capped = m.hands_played() >= self.rules.max_hands
+            && m.totals().iter().all(|&t| t < self.rules.target);
+        (0..self.rules.players as usize)
+            .map(|p| ClassicMatchFacts {
+                seat: p as u8,
+                swapped,
+                hands: m.hands_played(),
+                capped,
+                won: winner == Some(self.rules.side_of(p) as u8),
+            })
+            .collect()
     }
 
     fn match_rows(&self, g: u64, m: &ClassicMatch, hand_wins: &[u32; 6]) -> Vec<ClassicMatchRow> {
@@ -601,13 +665,22 @@ impl<'a> ClassicSink<'a> {
     }
 }
 
+impl ClassicSink<'_> {
+    /// The rows the sink's files take (none without files).
+    pub fn rows(&self) -> Rows {
+        self.files
+            .as_ref()
+            .map_or(Rows::None, run::ClassicFiles::rows)
+    }
+}
+
 impl Sink<ClassicGame> for ClassicSink<'_> {
     fn take(&mut self, g: &ClassicGame) -> std::io::Result<()> {
         let st = &mut self.stats[g.series as usize];
         if g.error.is_some() {
             st.add_error();
         } else {
-            st.add_game(g.deal, &g.hands, &g.matches);
+            st.add_game(g.deal, &g.facts, &g.match_facts);
         }
         if let Some(f) = &mut self.files {
             f.game(&g.hands, &g.matches, g.error.as_ref());
@@ -626,6 +699,58 @@ impl Sink<ClassicGame> for ClassicSink<'_> {
         match &mut self.files {
             Some(f) => f.finish(),
             None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sprt::SprtGame;
+
+    /// Games of greedy against a mixed side, four players, in `mode`.
+    fn plan(mode: Mode) -> ClassicPlan {
+        let mut rules = ClassicRules::default();
+        rules.set("players", "4").expect("four players");
+        let sides = [
+            parse_classic_side("greedy").expect("a side"),
+            parse_classic_side("rules+greedy").expect("a side"),
+        ];
+        ClassicPlan::new(rules, sides, mode, 4, 11, true).expect("a valid plan")
+    }
+
+    #[test]
+    fn the_statistics_facts_are_those_of_the_rows_whichever_rows_are_built() {
+        for mode in [Mode::Hands, Mode::Matches] {
+            let p = plan(mode);
+            for g in 0..4 {
+                let all = p.play_rows(g, Rows::All);
+                assert!(all.error.is_none() && !all.hands.is_empty());
+                let of_rows: Vec<ClassicHandFacts> =
+                    all.hands.iter().map(ClassicHandFacts::of).collect();
+                assert_eq!(all.facts, of_rows, "{mode} game {g}: hand facts");
+                let of_matches: Vec<ClassicMatchFacts> =
+                    all.matches.iter().map(ClassicMatchFacts::of).collect();
+                assert_eq!(all.match_facts, of_matches, "{mode} game {g}: match facts");
+                assert_eq!(all.matches.len(), if mode == Mode::Matches { 4 } else { 0 });
+                for rows in [Rows::Matches, Rows::None] {
+                    let some = p.play_rows(g, rows);
+                    assert!(some.hands.is_empty(), "{mode} game {g}: no hand row built");
+                    let matches = if rows == Rows::Matches {
+                        all.matches.len()
+                    } else {
+                        0
+                    };
+                    assert_eq!(some.matches.len(), matches, "{mode} game {g}");
+                    assert_eq!(some.facts, all.facts);
+                    assert_eq!(some.match_facts, all.match_facts);
+                    assert_eq!(
+                        (some.actions, some.hand_count),
+                        (all.actions, all.hand_count)
+                    );
+                    assert_eq!(some.tally(), all.tally(), "{mode} game {g}: tally");
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! "Classic canasta").
 
 use super::pile::{self, PileCounts};
+use super::stats::{ClassicEndKind, ClassicHandFacts};
 use crate::rows::csv_row;
 use crate::run::Mode;
 use kanaszta_engine::classic::{ClassicEnd, ClassicRules, ClassicState};
@@ -225,6 +226,39 @@ pub fn hand_rows(
     actions: u64,
     pile: &[PileCounts],
 ) -> Option<usize> {
+    let mut facts = Vec::new();
+    hand_out(
+        Some(rows),
+        &mut facts,
+        ids,
+        |p| Arc::from(names(p).agent),
+        &names,
+        index,
+        hand,
+        before,
+        actions,
+        pile,
+    )
+}
+
+/// What a finished hand gives, seat by seat: the statistics' facts,
+/// appended to `facts` always, and the `hands.csv` rows of
+/// [`hand_rows`], appended to `rows` when given (the seat's player is
+/// `agent`, the row's names `names`, asked for only then). Returns the
+/// winning side.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn hand_out(
+    mut rows: Option<&mut Vec<ClassicHandRow>>,
+    facts: &mut Vec<ClassicHandFacts>,
+    ids: &HandIds<'_>,
+    agent: impl Fn(usize) -> Arc<str>,
+    names: impl Fn(usize) -> SeatNames,
+    index: u32,
+    hand: &ClassicState,
+    before: &[i32],
+    actions: u64,
+    pile: &[PileCounts],
+) -> Option<usize> {
     let r = hand.rules();
     let players = r.players as usize;
     let sides = r.sides();
@@ -236,16 +270,51 @@ pub fn hand_rows(
         .flatten();
     let (end, out_seat) = match hand.end() {
         Some(ClassicEnd::WentOut { player, concealed }) => (
-            if concealed { "concealed" } else { "went_out" },
+            if concealed {
+                ClassicEndKind::Concealed
+            } else {
+                ClassicEndKind::WentOut
+            },
             Some(player),
         ),
-        Some(ClassicEnd::StockOut) => ("stock_out", None),
-        Some(ClassicEnd::Stalled) | None => ("stalled", None),
+        Some(ClassicEnd::StockOut) => (ClassicEndKind::StockOut, None),
+        Some(ClassicEnd::Stalled) | None => (ClassicEndKind::Stalled, None),
     };
     let starter = (hand.dealer() + 1) % players;
     for (p, c) in pile.iter().enumerate().take(players) {
         let side = r.side_of(p);
         let s = &scores[side];
+        let seat_in_hand = -kanaszta_engine::classic::value_of(hand.hand(p));
+        let kinds = [
+            c.kinds[pile::PAIR_OPEN],
+            c.kinds[pile::PAIR_FROZEN],
+            c.kinds[pile::PAIR_UNMELDED],
+            c.kinds[pile::NATURAL_WILD],
+            c.kinds[pile::ONTO_MELD],
+            c.kinds[pile::WILD_TOP],
+            c.kinds[pile::BLACK_THREE],
+        ];
+        facts.push(ClassicHandFacts {
+            seat: p as u8,
+            swapped: ids.swapped,
+            agent: agent(p),
+            turns: hand.turns(),
+            end,
+            went_out: out_seat == Some(p as u8),
+            won: winner == Some(side),
+            raw: s.total,
+            seat_in_hand,
+            failed_yes_points: s.failed_yes,
+            draws: c.draws,
+            turned: c.turned,
+            black_three_blocked: c.black_three_blocked,
+            kinds,
+            pile_taken_cards: c.pile_cards,
+        });
+        let Some(rows) = rows.as_mut() else {
+            continue;
+        };
+        let who = names(p);
         let t = hand.table(side);
         let natural = t
             .melds
@@ -258,7 +327,6 @@ pub fn hand_rows(
             .filter(|m| m.len() >= 7 && m.wild_count() > 0)
             .count();
         let wild = t.wild_canastas.iter().filter(|m| !m.is_empty()).count();
-        let who = names(p);
         rows.push(ClassicHandRow {
             series: ids.series,
             game: ids.game,
@@ -276,7 +344,7 @@ pub fn hand_rows(
             starter: p == starter,
             turns: hand.turns(),
             actions,
-            end: end.into(),
+            end: end.name().into(),
             out_seat,
             went_out: out_seat == Some(p as u8),
             hand_winner: winner.map(|w| w as u8),
@@ -293,7 +361,7 @@ pub fn hand_rows(
             going_out_points: s.going_out,
             melded: s.melds,
             in_hand: s.in_hand,
-            seat_in_hand: -kanaszta_engine::classic::value_of(hand.hand(p)),
+            seat_in_hand,
             failed_yes_points: s.failed_yes,
             rules: ids.rules.clone(),
             side_agents: who.side_agents,
@@ -301,13 +369,13 @@ pub fn hand_rows(
             turned: c.turned,
             black_three_blocked: c.black_three_blocked,
             pickups: c.pickups(),
-            pile_pair_open: c.kinds[pile::PAIR_OPEN],
-            pile_pair_frozen: c.kinds[pile::PAIR_FROZEN],
-            pile_pair_unmelded: c.kinds[pile::PAIR_UNMELDED],
-            pile_natural_wild: c.kinds[pile::NATURAL_WILD],
-            pile_onto_meld: c.kinds[pile::ONTO_MELD],
-            pile_wild_top: c.kinds[pile::WILD_TOP],
-            pile_black_three: c.kinds[pile::BLACK_THREE],
+            pile_pair_open: kinds[0],
+            pile_pair_frozen: kinds[1],
+            pile_pair_unmelded: kinds[2],
+            pile_natural_wild: kinds[3],
+            pile_onto_meld: kinds[4],
+            pile_wild_top: kinds[5],
+            pile_black_three: kinds[6],
             pile_taken_cards: c.pile_cards,
             canasta_feeds: c.canasta_feeds,
         });

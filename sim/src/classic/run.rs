@@ -208,11 +208,13 @@ impl ClassicRun {
         quiet: bool,
         stop: Option<&mut (dyn FnMut(&ClassicGame) -> bool + Send)>,
     ) -> Result<RunResult, crate::error::RunError> {
+        // Rows no file takes are not built.
+        let rows = sink.rows();
         run::execute_games(
             self.jobs(),
             self.manifest.shard_games(),
             self.manifest.mode.name(),
-            |s, g| self.plans[s as usize].play(g),
+            |s, g| self.plans[s as usize].play_rows(g, rows),
             sink,
             threads,
             quiet,

@@ -9,6 +9,141 @@ use super::pile::PICKUP_KINDS;
 use super::rows::{ClassicHandRow, ClassicMatchRow};
 use crate::stats::{fmt_opt, legend, num3, pct3, Mean, PairedDiff, Record};
 use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// How a classic hand ended, as `hands.csv`'s `end` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClassicEndKind {
+    /// A player went out (`went_out`).
+    WentOut,
+    /// A player went out concealed (`concealed`).
+    Concealed,
+    /// The stock ran out (`stock_out`).
+    StockOut,
+    /// The turn cap was reached (`stalled`; any name not above reads as
+    /// this).
+    #[default]
+    Stalled,
+}
+
+impl ClassicEndKind {
+    /// The name in `hands.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClassicEndKind::WentOut => "went_out",
+            ClassicEndKind::Concealed => "concealed",
+            ClassicEndKind::StockOut => "stock_out",
+            ClassicEndKind::Stalled => "stalled",
+        }
+    }
+
+    /// The end a `hands.csv` cell names.
+    pub fn of_name(name: &str) -> ClassicEndKind {
+        match name {
+            "went_out" => ClassicEndKind::WentOut,
+            "concealed" => ClassicEndKind::Concealed,
+            "stock_out" => ClassicEndKind::StockOut,
+            _ => ClassicEndKind::Stalled,
+        }
+    }
+}
+
+/// What the statistics read of one seat's classic hand: the cells of its
+/// `hands.csv` row that [`ClassicStats`] counts, so that a run writing no
+/// `hands.csv` builds no row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassicHandFacts {
+    /// The seat.
+    pub seat: u8,
+    /// The swapped game of a pair.
+    pub swapped: bool,
+    /// The seat's player.
+    pub agent: Arc<str>,
+    /// Turns of the hand.
+    pub turns: u32,
+    /// How the hand ended.
+    pub end: ClassicEndKind,
+    /// This seat went out.
+    pub went_out: bool,
+    /// The seat's side won the hand.
+    pub won: bool,
+    /// The side's hand score.
+    pub raw: i32,
+    /// What the seat held at the end (minus).
+    pub seat_in_hand: i32,
+    /// What failed "yes" answers cost the side.
+    pub failed_yes_points: i32,
+    /// Draws.
+    pub draws: u32,
+    /// Turned-up pile cards.
+    pub turned: u32,
+    /// Turns a black three blocked.
+    pub black_three_blocked: u32,
+    /// Pickups by kind, in the order of [`PICKUP_KINDS`].
+    pub kinds: [u32; 7],
+    /// Cards taken with the pile.
+    pub pile_taken_cards: u32,
+}
+
+impl ClassicHandFacts {
+    /// The facts of a `hands.csv` row.
+    pub fn of(r: &ClassicHandRow) -> ClassicHandFacts {
+        ClassicHandFacts {
+            seat: r.seat,
+            swapped: r.swapped,
+            agent: Arc::from(r.agent.as_str()),
+            turns: r.turns,
+            end: ClassicEndKind::of_name(&r.end),
+            went_out: r.went_out,
+            won: r.won,
+            raw: r.raw,
+            seat_in_hand: r.seat_in_hand,
+            failed_yes_points: r.failed_yes_points,
+            draws: r.draws,
+            turned: r.turned,
+            black_three_blocked: r.black_three_blocked,
+            kinds: [
+                r.pile_pair_open,
+                r.pile_pair_frozen,
+                r.pile_pair_unmelded,
+                r.pile_natural_wild,
+                r.pile_onto_meld,
+                r.pile_wild_top,
+                r.pile_black_three,
+            ],
+            pile_taken_cards: r.pile_taken_cards,
+        }
+    }
+}
+
+/// What the statistics read of one seat's classic match (its
+/// `matches.csv` row).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassicMatchFacts {
+    /// The seat.
+    pub seat: u8,
+    /// The swapped game of a pair.
+    pub swapped: bool,
+    /// Hands played.
+    pub hands: u32,
+    /// The match hit the hand cap.
+    pub capped: bool,
+    /// The seat's side won the match.
+    pub won: bool,
+}
+
+impl ClassicMatchFacts {
+    /// The facts of a `matches.csv` row.
+    pub fn of(m: &ClassicMatchRow) -> ClassicMatchFacts {
+        ClassicMatchFacts {
+            seat: m.seat,
+            swapped: m.swapped,
+            hands: m.hands,
+            capped: m.capped,
+            won: m.won,
+        }
+    }
+}
 
 /// What one agent did.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -41,7 +176,7 @@ impl FailedYes {
         self.points += o.points;
     }
 
-    fn add(&mut self, r: &ClassicHandRow) {
+    fn add(&mut self, r: &ClassicHandFacts) {
         self.rows += 1;
         self.charged += u64::from(r.failed_yes_points < 0);
         self.points += r.failed_yes_points as i64;
@@ -82,21 +217,12 @@ impl Pile {
         self.cards += o.cards;
     }
 
-    fn add(&mut self, r: &ClassicHandRow) {
+    fn add(&mut self, r: &ClassicHandFacts) {
         self.seat_hands += 1;
         self.draws += r.draws as u64;
         self.turned += r.turned as u64;
         self.blocked += r.black_three_blocked as u64;
-        let kinds = [
-            r.pile_pair_open,
-            r.pile_pair_frozen,
-            r.pile_pair_unmelded,
-            r.pile_natural_wild,
-            r.pile_onto_meld,
-            r.pile_wild_top,
-            r.pile_black_three,
-        ];
-        for (k, n) in self.kinds.iter_mut().zip(kinds) {
+        for (k, n) in self.kinds.iter_mut().zip(r.kinds) {
             *k += n as u64;
         }
         self.cards += r.pile_taken_cards as u64;
@@ -263,17 +389,22 @@ impl ClassicStats {
 
     /// A finished game: its hand rows (one per seat per hand) and match
     /// rows (one per seat, matches mode).
-    pub fn add_game(&mut self, deal: u64, hands: &[ClassicHandRow], matches: &[ClassicMatchRow]) {
+    pub fn add_game(
+        &mut self,
+        deal: u64,
+        hands: &[ClassicHandFacts],
+        matches: &[ClassicMatchFacts],
+    ) {
         self.games += 1;
         let mut diff = Mean::default();
         for hand in hands.chunks(self.players) {
             let first = &hand[0];
             self.hands += 1;
             self.turns.add(first.turns as f64);
-            match first.end.as_str() {
-                "went_out" | "concealed" => self.went_out += 1,
-                "stock_out" => self.stock_out += 1,
-                _ => self.stalled += 1,
+            match first.end {
+                ClassicEndKind::WentOut | ClassicEndKind::Concealed => self.went_out += 1,
+                ClassicEndKind::StockOut => self.stock_out += 1,
+                ClassicEndKind::Stalled => self.stalled += 1,
             }
             // Each agent's mean side score over its seats' sides.
             let mut sum = [0.0f64; 2];
@@ -288,7 +419,7 @@ impl ClassicStats {
                 self.add_seat_agent(i, r);
                 if r.went_out {
                     self.agent[i].went_out += 1;
-                    if r.end == "concealed" {
+                    if r.end == ClassicEndKind::Concealed {
                         self.agent[i].concealed += 1;
                     }
                 }
@@ -335,17 +466,17 @@ impl ClassicStats {
         }
     }
 
-    fn add_seat_agent(&mut self, side: usize, r: &ClassicHandRow) {
+    fn add_seat_agent(&mut self, side: usize, r: &ClassicHandFacts) {
         let k = match self
             .seat_agents
             .iter()
-            .position(|a| a.side == side && a.name == r.agent)
+            .position(|a| a.side == side && *a.name == *r.agent)
         {
             Some(k) => k,
             None => {
                 self.seat_agents.push(SeatAgent {
                     side,
-                    name: r.agent.clone(),
+                    name: r.agent.to_string(),
                     went_out: 0,
                     in_hand: Mean::default(),
                     pile: Pile::default(),

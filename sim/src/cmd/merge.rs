@@ -4,7 +4,10 @@
 //! the summaries are recomputed from the rows.
 
 use crate::classic::run::{ClassicFiles, ClassicManifest, ClassicRun, StoredClassicRules};
-use crate::classic::{ClassicErrorRow, ClassicHandRow, ClassicMatchRow, ClassicStats};
+use crate::classic::{
+    ClassicErrorRow, ClassicHandFacts, ClassicHandRow, ClassicMatchFacts, ClassicMatchRow,
+    ClassicStats,
+};
 use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
@@ -946,7 +949,9 @@ impl Merged for Classic {
         } else if e.is_some() {
             st.add_error();
         } else {
-            st.add_game(manifest.deal(g), h, m);
+            let facts: Vec<ClassicHandFacts> = h.iter().map(ClassicHandFacts::of).collect();
+            let match_facts: Vec<ClassicMatchFacts> = m.iter().map(ClassicMatchFacts::of).collect();
+            st.add_game(manifest.deal(g), &facts, &match_facts);
         }
         files.game(h, m, e);
         Ok((
