@@ -41,6 +41,10 @@ pub struct AnyGame {
     /// allocates nothing once warm (a clone starts with none).
     decorated: Vec<Action>,
     classic: Vec<ClassicAction>,
+    /// Whether the scratch holds the listing of the hand as it is now:
+    /// set by [`AnyGame::legal_ids`] and [`AnyGame::legal_mask`], cleared
+    /// by a successful [`AnyGame::apply`].
+    listed: bool,
 }
 
 // Both states are kilobytes of plain arrays; boxing the larger would add
@@ -149,6 +153,7 @@ impl AnyGame {
             game,
             decorated: Vec::new(),
             classic: Vec::new(),
+            listed: false,
         }
     }
 
@@ -279,9 +284,11 @@ impl AnyGame {
         self.legal_actions().iter().map(|a| a.to_string()).collect()
     }
     /// The legal actions' ids into `ids` (cleared first), in the
-    /// listing's order.
+    /// listing's order. The listing is kept until the next action, so
+    /// that [`AnyGame::apply`] of a listed action skips its checks.
     pub fn legal_ids(&mut self, ids: &mut Vec<u32>) {
         ids.clear();
+        self.listed = true;
         match &self.game {
             Hand::Decorated(g) => {
                 g.legal_actions(&mut self.decorated);
@@ -294,7 +301,8 @@ impl AnyGame {
         }
     }
     /// The legal-action mask over the id space ([`ActionIds::legal_mask`]);
-    /// `mask` is at least [`AnyGame::action_ids`] long.
+    /// `mask` is at least [`AnyGame::action_ids`] long. The listing is
+    /// kept as by [`AnyGame::legal_ids`].
     pub fn legal_mask(&mut self, mask: &mut [bool]) -> Result<(), AnyError> {
         if mask.len() < self.action_ids() {
             return Err(AnyError::Argument(format!(
@@ -308,6 +316,7 @@ impl AnyGame {
             Hand::Decorated(g) => g.legal_mask(&mut self.decorated, mask),
             Hand::Classic(g) => g.legal_mask(&mut self.classic, mask),
         }
+        self.listed = true;
         Ok(())
     }
     /// The id of an action of this hand's family.
@@ -346,16 +355,39 @@ impl AnyGame {
         }
     }
 
-    /// Applies an action; on an error the hand is unchanged.
+    /// Applies an action; on an error the hand is unchanged. An action
+    /// of the listing [`AnyGame::legal_ids`] or [`AnyGame::legal_mask`]
+    /// made of the hand as it is goes through the family's
+    /// `apply_listed`, which skips the completion check (I-9) the listing
+    /// has made; the result is the same.
     pub fn apply(&mut self, action: AnyAction) -> Result<(), AnyError> {
-        match (action, &mut self.game) {
-            (AnyAction::Decorated(a), Hand::Decorated(g)) => Ok(g.apply(a)?),
-            (AnyAction::Classic(a), Hand::Classic(g)) => Ok(g.apply(a)?),
-            (a, _) => Err(AnyError::Argument(format!(
-                "`{a}` is an action of the other family; this hand is {}",
-                self.family()
-            ))),
+        let listed = std::mem::take(&mut self.listed);
+        let r = match (action, &mut self.game) {
+            (AnyAction::Decorated(a), Hand::Decorated(g)) => {
+                if listed && self.decorated.contains(&a) {
+                    return Ok(g.apply_listed(a)?);
+                }
+                g.apply(a)
+            }
+            (AnyAction::Classic(a), Hand::Classic(g)) => {
+                if listed && self.classic.contains(&a) {
+                    return Ok(g.apply_listed(a)?);
+                }
+                g.apply(a)
+            }
+            (a, _) => {
+                self.listed = listed;
+                return Err(AnyError::Argument(format!(
+                    "`{a}` is an action of the other family; this hand is {}",
+                    self.family()
+                )));
+            }
+        };
+        if r.is_err() {
+            // `apply` refused it and changed nothing: the listing holds.
+            self.listed = listed;
         }
+        Ok(r?)
     }
     /// Applies the action `id` names.
     pub fn apply_id(&mut self, id: u32) -> Result<(), AnyError> {

@@ -5,7 +5,8 @@
 //! seat's encoding has the documented length, fields and ranges; two
 //! determinizations of a seat's view (different hidden cards) encode as
 //! the view itself does; docs/ENCODING.md lists the fields as the code
-//! lays them out; [`AnyGame`] plays by id and by text and scores.
+//! lays them out; [`AnyGame`] plays by id and by text and scores, and
+//! plays an action of its listing as it plays the same action unlisted.
 //!
 //! `KANASZTA_SOAK_HANDS` sets the number of hands per preset and player
 //! count (default 2 in debug builds, 8 in optimised ones).
@@ -324,6 +325,92 @@ fn every_decorated_id_decodes_to_an_action_that_encodes_back() {
     // Every id below the group steps decodes; some group steps do too.
     assert!(steps > 50 && decoded > steps * 825, "{decoded} in {steps}");
     assert!(g.action_from_id(DECORATED_ACTION_IDS as u32).is_err());
+}
+
+/// The hand's position JSON, either family.
+fn position(g: &AnyGame) -> String {
+    match (g.decorated(), g.classic()) {
+        (Some(d), _) => d.to_position_json(),
+        (_, Some(c)) => c.to_position_json(),
+        _ => unreachable!("a hand is of one family"),
+    }
+}
+
+#[test]
+fn any_game_applies_a_listed_action_as_an_unlisted_one() {
+    // After `legal_ids` / `legal_mask`, `apply` takes the listed fast
+    // path; a clone has no listing and takes the checking one. Both must
+    // reach the same hand, and a refused action must be refused alike
+    // (same rule and message), leave the hand as it was and keep the
+    // listing usable.
+    for (preset, players) in [
+        ("decorated-2003-02", 2),
+        ("decorated-2003-01", 3),
+        ("classic-002", 2),
+        ("classic-003", 4),
+    ] {
+        let mut rng = Pcg64Mcg::seed_from_u64(17);
+        let (mut steps, mut refused) = (0, 0);
+        for seed in 0..2 {
+            let mut g = AnyGame::new(preset, players, seed).unwrap();
+            let mut ids = Vec::new();
+            let mut mask = vec![false; g.action_ids()];
+            while !g.is_terminal() && steps < 4000 {
+                if steps % 2 == 0 {
+                    g.legal_ids(&mut ids);
+                } else {
+                    g.legal_mask(&mut mask).unwrap();
+                    ids = (0..mask.len() as u32)
+                        .filter(|&i| mask[i as usize])
+                        .collect();
+                }
+                let before = position(&g);
+                // A few ids the listing does not hold, refused alike.
+                let start = rng.random_range(0..g.action_ids() as u32);
+                let mut tried = 0;
+                for id in (start..g.action_ids() as u32).step_by(37) {
+                    if ids.contains(&id) || tried == 3 {
+                        continue;
+                    }
+                    let Ok(a) = g.action_from_id(id) else {
+                        continue;
+                    };
+                    tried += 1;
+                    let slow = g.clone().apply(a);
+                    let fast = g.apply(a);
+                    match (&slow, &fast) {
+                        (Err(s), Err(f)) => {
+                            assert_eq!(s.to_string(), f.to_string());
+                            assert!(matches!(f, AnyError::Illegal(_)), "{f}");
+                            assert_eq!(
+                                position(&g),
+                                before,
+                                "{preset}: refused `{a}` changed the hand"
+                            );
+                            refused += 1;
+                        }
+                        _ => {
+                            panic!("{preset}: `{a}` not listed: {slow:?} unlisted, {fast:?} listed")
+                        }
+                    }
+                }
+                let i = ids[rng.random_range(0..ids.len())];
+                let a = g.action_from_id(i).unwrap();
+                let mut slow = g.clone();
+                slow.apply(a).unwrap();
+                g.apply(a).unwrap();
+                assert_eq!(position(&slow), position(&g), "{preset}: `{a}`");
+                steps += 1;
+            }
+            if g.is_terminal() {
+                assert!(g.apply_id(0).is_err());
+            }
+        }
+        assert!(
+            steps > 200 && refused > 100,
+            "{preset}: {steps} steps, {refused} refused"
+        );
+    }
 }
 
 #[test]

@@ -216,7 +216,9 @@ impl Game {
     /// Plays an action given as text (`"draw"`, `"lay 8D 8S 2C"`) or as an
     /// integer id. Raises `IllegalAction` (with `.rule`) if the rules
     /// refuse it, `ValueError` if it does not parse or the id names
-    /// nothing here; the hand is unchanged on an error.
+    /// nothing here; the hand is unchanged on an error. An action that
+    /// `legal_ids()` or `legal_mask()` listed for the hand as it is skips
+    /// the completion check (I-9) the listing made; the result is the same.
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let r = if let Ok(s) = action.cast::<PyString>() {
             self.game.apply_text(&s.to_cow()?)

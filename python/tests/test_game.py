@@ -246,3 +246,43 @@ def test_scores_have_parts_and_a_hand_ends(rules, players):
     else:
         assert {"canasta_points", "going_out_points", "in_hand"} <= set(s[0]["parts"])
     assert any(side["total"] != 0 for side in s)
+
+
+@pytest.mark.parametrize("rules,players", FAMILIES)
+def test_listed_actions_play_as_unlisted_ones(rules, players):
+    # `a` lists (legal_ids or legal_mask) before each action, so `apply`
+    # skips the checks the listing made; `b` never lists, so every action
+    # is checked in full. The hands and scores must stay equal, and an
+    # action the listing does not hold must be refused alike.
+    rng = random.Random(5)
+    a = kanaszta.Game(rules, players=players, seed=4)
+    b = kanaszta.Game(rules, players=players, seed=4)
+    steps = refused = 0
+    while not a.is_terminal:
+        ids = a.legal_ids() if steps % 2 else np.flatnonzero(a.legal_mask()).tolist()
+        before = a.to_json()
+        for bad in rng.sample(range(a.num_actions), 5):
+            if bad in ids:
+                continue
+            try:
+                text = a.action_text(bad)
+            except ValueError:
+                continue
+            with pytest.raises(kanaszta.IllegalAction) as listed:
+                a.apply(bad if refused % 2 else text)
+            with pytest.raises(kanaszta.IllegalAction) as unlisted:
+                b.apply(text)
+            assert (listed.value.rule, str(listed.value)) == (unlisted.value.rule, str(unlisted.value))
+            assert a.to_json() == before
+            refused += 1
+        i = rng.choice(ids)
+        if steps % 3:
+            a.apply(i)
+        else:
+            a.apply(a.action_text(i))
+        b.apply(b.action_text(i))
+        assert a.to_json() == b.to_json()
+        steps += 1
+    assert b.is_terminal
+    assert a.scores() == b.scores()
+    assert steps > 20 and refused > 20
