@@ -247,6 +247,27 @@ impl<'de> serde::Deserialize<'de> for Action {
     }
 }
 
+/// The order in which the completion search tries a meld-phase step:
+/// classes 0 to 6, lower first (the search keeps the listing's order
+/// within a class). `top` is the pile's top card during a pickup whose
+/// rest is not yet taken: taking the rest comes first, then laying that
+/// card; then extensions, lays, swaps and conversions, the heart ace, and
+/// the rest. Agents that follow the search's way (the rules player's walk
+/// through a pickup) order their steps by it too.
+#[inline]
+pub fn completion_class(a: &Action, top: Option<Card>) -> usize {
+    match a {
+        Action::TakeRest => 0,
+        Action::Extend { card, .. } if Some(*card) == top => 1,
+        Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
+        Action::Extend { .. } => 2,
+        Action::Lay { .. } => 3,
+        Action::Swap { .. } | Action::Convert { .. } => 4,
+        Action::LayHeartAce => 5,
+        _ => 6,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,7 +50,7 @@ mod tax;
 #[cfg(test)]
 mod test_util;
 
-pub use action::{Action, ParseActionError};
+pub use action::{completion_class, Action, ParseActionError};
 pub use any_game::{AnyAction, AnyError, AnyGame, AnyScore};
 pub use card::{Card, ParseCardError, Rank, Suit};
 pub use card_set::{rank_mask, CardSet, ParseCardSetError};

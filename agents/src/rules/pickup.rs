@@ -10,7 +10,7 @@ use super::RulesAgent;
 use crate::eval::{is_meld, pickup_opens};
 use crate::expert::pile_black_threes;
 use crate::{MoveBuf, Moves};
-use kanaszta_engine::{Action, Card, GameState, Phase, SeatView};
+use kanaszta_engine::{completion_class, Action, Card, GameState, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
 
 impl RulesAgent {
@@ -213,20 +213,15 @@ pub(super) fn walk_through(s: &mut GameState, buf: &mut MoveBuf) -> bool {
 /// in the completion search's order; `None` when nothing is listed but
 /// take-backs and the reset.
 pub(super) fn walk_step(moves: &mut Moves, top: Option<Card>) -> Option<Action> {
+    // Discards are taken first (below); take-backs and the reset are
+    // never walked.
     let class = |a: &Action| -> usize {
         match a {
-            Action::TakeRest => 0,
-            Action::Extend { card, .. } if Some(*card) == top => 1,
-            Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
-            Action::Extend { .. } => 2,
-            Action::Lay { .. } => 3,
-            Action::Swap { .. } | Action::Convert { .. } => 4,
-            Action::LayHeartAce => 5,
             Action::Discard(_)
             | Action::TakeBack { .. }
             | Action::TakeBackHeartAce
             | Action::Reset => 7,
-            _ => 6,
+            _ => completion_class(a, top),
         }
     };
     let ends = moves.ends();

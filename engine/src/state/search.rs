@@ -3,7 +3,7 @@
 
 use super::search_memory::{Search, WordHash};
 use super::*;
-use crate::action::Action;
+use crate::action::{completion_class, Action};
 use crate::group::max_wilds;
 
 impl GameState {
@@ -255,18 +255,7 @@ impl GameState {
             .pickup
             .filter(|pk| !pk.rest_taken)
             .map(|pk| pk.top);
-        let class = |a: &Action| -> usize {
-            match a {
-                Action::TakeRest => 0,
-                Action::Extend { card, .. } if Some(*card) == top => 1,
-                Action::Lay { cards } if top.is_some_and(|t| cards.contains(t)) => 1,
-                Action::Extend { .. } => 2,
-                Action::Lay { .. } => 3,
-                Action::Swap { .. } | Action::Convert { .. } => 4,
-                Action::LayHeartAce => 5,
-                _ => 6,
-            }
-        };
+        let class = |a: &Action| completion_class(a, top);
         // A stable sort by class, as a counting sort: seven classes.
         let mut sorted = search.cands.pop().unwrap_or_default();
         let mut start = [0usize; 8];
