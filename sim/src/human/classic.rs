@@ -391,16 +391,9 @@ impl Terminal for ClassicSession {
     }
 
     fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
-        if self.wait == Await::Done {
-            let _ = writeln!(out, "the game is over: nothing to save");
+        let over = self.wait == Await::Done;
+        let Some(path) = save::save_target(over, path, self.cfg.out.as_deref(), out) else {
             return;
-        }
-        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
-            Some(p) => p,
-            None => {
-                let _ = writeln!(out, "save: give a file, e.g. save game.json");
-                return;
-            }
         };
         let text = |h: &[ClassicAction]| h.iter().map(|a| a.to_string()).collect::<Vec<_>>();
         let mut hands: Vec<Vec<String>> = self.finished.iter().map(|h| text(h)).collect();

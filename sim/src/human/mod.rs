@@ -536,16 +536,9 @@ impl Terminal for Session {
     }
 
     fn save(&mut self, path: Option<PathBuf>, out: &mut String) {
-        if self.wait == Await::Done {
-            let _ = writeln!(out, "the game is over: nothing to save");
+        let over = self.wait == Await::Done;
+        let Some(path) = save::save_target(over, path, self.cfg.out.as_deref(), out) else {
             return;
-        }
-        let path = match path.or_else(|| self.cfg.out.as_ref().map(|d| d.join("save.json"))) {
-            Some(p) => p,
-            None => {
-                let _ = writeln!(out, "save: give a file, e.g. save game.json");
-                return;
-            }
         };
         let mut hands = self.finished.clone();
         hands.push(self.hand.actions.iter().map(|(_, a)| *a).collect());

@@ -162,6 +162,27 @@ impl std::error::Error for SaveError {
     }
 }
 
+/// Where `save [FILE]` writes, or `None` with the reason told in `out`:
+/// nothing once the game is over (`over`); else FILE, or `save.json` in
+/// the game's `--out` directory.
+pub fn save_target(
+    over: bool,
+    path: Option<PathBuf>,
+    out_dir: Option<&Path>,
+    out: &mut String,
+) -> Option<PathBuf> {
+    use std::fmt::Write as _;
+    if over {
+        let _ = writeln!(out, "the game is over: nothing to save");
+        return None;
+    }
+    let path = path.or_else(|| out_dir.map(|d| d.join("save.json")));
+    if path.is_none() {
+        let _ = writeln!(out, "save: give a file, e.g. save game.json");
+    }
+    path
+}
+
 /// The side file `what` of a save at `path`: `DIR/save.json` gives
 /// `DIR/save.WHAT.json`.
 pub fn side_path(path: &Path, what: &str) -> PathBuf {
