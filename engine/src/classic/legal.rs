@@ -5,6 +5,7 @@
 
 use super::action::{ClassicAction, Counts, Kind, MeldKey};
 use super::state::*;
+use crate::card_set::CardSet;
 use crate::error::RuleError;
 
 const SHAPES: [Counts; 4] = [
@@ -257,13 +258,7 @@ impl ClassicState {
     fn meld_step_undone(&mut self, base: &ClassicState, a: ClassicAction) -> bool {
         debug_assert!(Self::undoable(self.phase, a));
         let ok = self.step(a).is_ok() && self.completable();
-        let p = self.mover as usize;
-        let side = self.side();
-        self.hands[p] = base.hands[p];
-        self.known[p] = base.known[p];
-        self.tables[side] = base.tables[side];
-        self.turn.new_mask = base.turn.new_mask;
-        self.turn.undos = base.turn.undos;
+        MoverPart::of(base).put(self);
         ok
     }
 
@@ -318,24 +313,10 @@ impl ClassicState {
         }
         if Self::undoable(self.phase, a) {
             // Made in place; undone if the turn could not end after it.
-            let p = self.mover as usize;
-            let side = self.side();
-            let saved = (
-                self.hands[p],
-                self.known[p],
-                self.tables[side],
-                self.turn.new_mask,
-                self.turn.undos,
-            );
+            let saved = MoverPart::of(self);
             self.step(a)?;
             if !self.completable() {
-                (
-                    self.hands[p],
-                    self.known[p],
-                    self.tables[side],
-                    self.turn.new_mask,
-                    self.turn.undos,
-                ) = saved;
+                saved.put(self);
                 return Err(i9());
             }
             return Ok(());
@@ -353,6 +334,45 @@ impl ClassicState {
     /// state left part-way, so pass only listed ones.
     pub fn apply_listed(&mut self, a: ClassicAction) -> Result<(), RuleError> {
         self.step(a)
+    }
+}
+
+/// What a meld step ([`ClassicState::undoable`]) changes: the mover's
+/// hand and known cards, his side's table and the turn's masks. Saved
+/// before a step and put back to undo it, instead of copying the state.
+#[derive(Clone, Copy)]
+struct MoverPart {
+    hand: CardSet,
+    known: CardSet,
+    table: SideTable,
+    new_mask: u16,
+    undos: u8,
+}
+
+impl MoverPart {
+    #[inline]
+    fn of(s: &ClassicState) -> MoverPart {
+        let p = s.mover as usize;
+        MoverPart {
+            hand: s.hands[p],
+            known: s.known[p],
+            table: s.tables[s.side()],
+            new_mask: s.turn.new_mask,
+            undos: s.turn.undos,
+        }
+    }
+
+    /// Puts the part back into `s`, whose mover and side are those it was
+    /// taken of.
+    #[inline]
+    fn put(self, s: &mut ClassicState) {
+        let p = s.mover as usize;
+        let side = s.side();
+        s.hands[p] = self.hand;
+        s.known[p] = self.known;
+        s.tables[side] = self.table;
+        s.turn.new_mask = self.new_mask;
+        s.turn.undos = self.undos;
     }
 }
 
