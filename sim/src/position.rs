@@ -36,11 +36,25 @@ pub fn load_text(path: &str, text: &str) -> Result<AnyPosition, CliError> {
         path: path.to_string(),
         source,
     };
-    if is_classic_position(text) {
+    if is_classic_text(text) {
         return Ok(AnyPosition::Classic(Box::new(load_classic(path, text)?)));
     }
     let p = Position::from_json(text).map_err(bad)?;
     Ok(AnyPosition::Decorated(Box::new(p.to_state().map_err(bad)?)))
+}
+
+/// Whether position text is read as classic: its `family` or `rules` say
+/// so, or it is not JSON as a whole (cut short, say) but names the classic
+/// family or a classic preset. Then the classic reader tells what is wrong
+/// with it, where the decorated reader would only object to the classic
+/// preset it meets first.
+pub fn is_classic_text(text: &str) -> bool {
+    is_classic_position(text)
+        || (serde_json::from_str::<serde_json::Value>(
+            text.strip_prefix('\u{feff}').unwrap_or(text),
+        )
+        .is_err()
+            && text.contains("\"classic"))
 }
 
 /// Loads classic position text.

@@ -177,6 +177,12 @@ fn bad_classic_positions_are_refused_with_the_field_and_rule() {
             "{\"family\": \"classic\", \"phase\": ".to_string(),
             vec!["bad position JSON"],
         ),
+        // Cut short, the family named only by a classic preset: the JSON's
+        // fault is told, not that the preset is not a decorated one.
+        (
+            draw.replace("\"family\": \"classic\",", "")[..80].to_string(),
+            vec!["bad position JSON", "EOF while parsing"],
+        ),
     ];
     for (i, (text, needles)) in cases.iter().enumerate() {
         let p = file(&d, &format!("bad{i}.json"), text);

@@ -39,7 +39,7 @@ pub struct ApplyArgs {
 /// first illegal one (after printing the position before it).
 pub fn run(a: ApplyArgs) -> Result<ExitCode, CliError> {
     let text = crate::position::read(&a.position)?;
-    if kanaszta_engine::classic::is_classic_position(&text) {
+    if crate::position::is_classic_text(&text) {
         let text = match a.seed {
             Some(seed) => crate::position::with_seed(&a.position, &text, seed)?,
             None => text,

@@ -19,7 +19,7 @@ use crate::run::family::{family_rules, Classic, Decorated, FamilyRules, RunFamil
 use crate::run::options::RulesArgs;
 use crate::signals;
 use clap::Args;
-use kanaszta_engine::classic::{is_classic_position, ClassicRules};
+use kanaszta_engine::classic::ClassicRules;
 use kanaszta_engine::Rules;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -103,6 +103,23 @@ pub fn run(a: HumanArgs) -> Result<ExitCode, CliError> {
                 // A classic position plays classic canasta, under its own
                 // rules.
                 if let AnyPosition::Classic(g) = crate::position::load_text(p, &text)? {
+                    // --rules and --set are not applied to it: refused
+                    // unless they say the position's own rules.
+                    if a.rules.is_given() && a.rules.classic()? != Some(*g.rules()) {
+                        let mut given = Vec::new();
+                        if a.rules.name() != "decorated-2003-02" {
+                            given.push(format!("--rules {}", a.rules.name()));
+                        }
+                        given.extend(a.rules.settings().iter().map(|s| format!("--set {s}")));
+                        return Err(CliError::Input(format!(
+                            "--position {p}: a classic canasta position plays under its own \
+                             rules (its `rules` field), which {} would change; leave --rules \
+                             and --set out, or write the switches into the position's `rules`, \
+                             e.g. \"rules\": {{\"preset\": \"classic-002\", \"target\": 3000}} \
+                             (sim/POSITIONS.md)",
+                            given.join(" ")
+                        )));
+                    }
                     return start::<Classic>(&a, *g.rules(), Some(text), pace, style, terminal);
                 }
                 Some(text)
@@ -189,7 +206,7 @@ impl HumanFamily for Classic {
         _style: Style,
     ) -> Result<ClassicSession, CliError> {
         if let (Some(p), Some(text)) = (&a.position, &position) {
-            if !is_classic_position(text) {
+            if !crate::position::is_classic_text(text) {
                 return Err(CliError::Input(format!(
                     "--position {p}: a decorated canasta position, but --rules names classic \
                      canasta; a classic position says `\"family\": \"classic\"` or names a \
