@@ -453,6 +453,39 @@ fn c18_a_classic_position_is_played_from_where_it_stands() {
         err.contains("a decorated canasta position") && err.contains("\"family\": \"classic\""),
         "{err}"
     );
+    // --rules or --set that would change a classic position's own rules
+    // are refused, not silently left out; its own preset is accepted.
+    for args in [
+        vec!["--rules", "classic-003"],
+        vec!["--rules", "classic-004", "--set", "target=3000"],
+        vec!["--set", "opening=90"],
+    ] {
+        let mut all = vec!["--lines", "--position", s(&pos)];
+        all.extend(args.iter().copied());
+        let (code, _, err) = human(&all, "");
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("plays under its own rules") && err.contains(args[1]),
+            "{args:?}: {err}"
+        );
+    }
+    let (code, out, err) = human(
+        &[
+            "--lines",
+            "--rules",
+            "classic-004",
+            "--set",
+            "players=4",
+            "--position",
+            s(&pos),
+            "--seed",
+            "1",
+            "--out",
+            s(&dir.join("same-rules")),
+        ],
+        &firsts(3000),
+    );
+    assert_eq!(code, 0, "{err}\n{out}");
 }
 
 /// A classic save writes the side files a decorated one does: the

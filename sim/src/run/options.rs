@@ -32,6 +32,17 @@ impl RulesArgs {
         &self.rules
     }
 
+    /// Whether `--rules` or `--set` was given (the rules are not the
+    /// default decorated preset as it stands).
+    pub fn is_given(&self) -> bool {
+        !self.set.is_empty() || self.rules != "decorated-2003-02"
+    }
+
+    /// The `--set` switches as given.
+    pub fn settings(&self) -> &[String] {
+        &self.set
+    }
+
     /// Whether `--rules` names a classic canasta preset.
     pub fn is_classic(&self) -> bool {
         self.rules.starts_with("classic") && ClassicRules::preset(&self.rules).is_ok()
