@@ -47,6 +47,10 @@ agent_params! {
         /// of the top card's rank is needed) nor meld without going out,
         /// so it throws a wild and keeps the natural instead.
         wilds_alone: bool = true, switch, "on|off", "off: may keep a hand of wilds only (two or more, no canasta), which can never take the pile (D-6.2)";
+        /// Where the finisher's usual search finds no way to end the
+        /// turn, walks it ([`crate::walk_to_discard`]) instead of
+        /// searching deeper.
+        walk: bool = false, switch, "on|off", "on: where the usual search (5,000 states) finds no way to end a turn, walks it by listed steps (I-9) instead of searching 200,000 and 2,000,000 states";
     }
 }
 
@@ -110,6 +114,7 @@ impl Agent for GreedyAgent {
     }
 
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        self.finisher.walk = self.params.walk;
         if view.phase() == Phase::Meld {
             return self.meld(view, moves, rng);
         }

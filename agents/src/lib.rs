@@ -52,8 +52,9 @@ pub use spec::{
 
 pub use kanaszta_engine::{MoveBuf, Moves};
 
-use kanaszta_engine::{Action, GameState, SeatView};
+use kanaszta_engine::{completion_class, Action, GameState, Phase, SeatView};
 use rand::Rng;
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// A player of the rule family `G` ([`Family`]: [`GameState`] for
@@ -258,6 +259,54 @@ pub struct Choice {
     pub lead: Option<(f64, f64)>,
 }
 
+/// Steps a walk takes at most before it gives up (a turn has far fewer).
+const WALK_STEPS: usize = 60;
+
+/// The way to the end of the mover's turn in `s` (a meld phase) found by
+/// walking: a listed discard where there is one, else the first listed
+/// step in the completion search's order ([`completion_class`]: the rest
+/// of the pile, the top card laid, extends, lays, swaps and conversions,
+/// the ♥A; never a take-back or the reset), applied to `s`, and so on.
+/// Every listed step leaves a turn that can still be completed without
+/// undoing anything (I-9), and such steps cannot go on for ever (each
+/// lays a card, places or moves a wild, or takes the rest), so the walk
+/// reaches a discard where a budgeted search may not, at one candidate
+/// check a candidate tried. `None` if it does not (a turn that cannot be
+/// ended, or one longer than [`WALK_STEPS`]).
+///
+/// [`completion_class`]: kanaszta_engine::completion_class
+pub fn walk_to_discard(s: &mut GameState) -> Option<Vec<Action>> {
+    let mut buf = MoveBuf::new();
+    let mut path = Vec::new();
+    for _ in 0..WALK_STEPS {
+        if s.phase() != Phase::Meld {
+            return Some(path);
+        }
+        let top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
+        let mut moves = s.moves(&mut buf);
+        if let Some(&d) = moves
+            .ends()
+            .iter()
+            .find(|&&a| matches!(a, Action::Discard(_)) && moves.is_listed(a))
+        {
+            path.push(d);
+            return Some(path);
+        }
+        let steps = moves.steps();
+        let walked = |a: &Action| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce);
+        let step = (0..7).find_map(|c| {
+            steps
+                .iter()
+                .copied()
+                .filter(|a| walked(a) && completion_class(a, top) == c)
+                .find(|&a| moves.is_listed(a))
+        })?;
+        s.apply_listed(step).ok()?;
+        path.push(step);
+    }
+    None
+}
+
 /// The budgets of the finisher's searches for a way to end the turn: the
 /// usual one, then deeper ones where it does not suffice (a pickup
 /// opening of 120 may need seven lays found by deepening).
@@ -296,6 +345,9 @@ pub struct TurnFinisher {
     budgets: Option<[u32; 3]>,
     /// Set by the agent when it wants the plan followed from now on.
     pub finishing: bool,
+    /// Where the usual search finds no way, walk the turn
+    /// ([`walk_to_discard`]) instead of the deeper searches.
+    pub walk: bool,
 }
 
 impl TurnFinisher {
@@ -377,6 +429,17 @@ impl TurnFinisher {
                     break;
                 }
                 if i > 0 {
+                    if self.walk {
+                        // The walk reads only the mover's part, as the
+                        // search does: the unshuffled world of the same
+                        // sample serves.
+                        let mut world = view.own_world(&mut Pcg64Mcg::seed_from_u64(seed));
+                        if let Some(mut path) = walk_to_discard(&mut world) {
+                            path.reverse();
+                            self.plan = path;
+                        }
+                        break;
+                    }
                     if self.deep == 0 || self.deep_in_hand >= DEEP_SEARCHES_PER_HAND {
                         break;
                     }
@@ -428,6 +491,7 @@ impl TurnFinisher {
     pub fn reset(&mut self) {
         *self = TurnFinisher {
             budgets: self.budgets,
+            walk: self.walk,
             ..TurnFinisher::default()
         };
     }
@@ -456,6 +520,7 @@ impl TurnFinisher {
         *self = TurnFinisher {
             budgets: self.budgets,
             deep_in_hand: self.deep_in_hand,
+            walk: self.walk,
             ..TurnFinisher::default()
         };
     }
@@ -708,6 +773,44 @@ mod tests {
         assert_eq!(f.deep_in_hand, DEEP_SEARCHES_PER_HAND);
         f.reset();
         assert_eq!(per_turn(&mut f, 1), 2);
+    }
+
+    /// With `walk`, where the usual search finds no way (one state here)
+    /// the finisher walks the turn instead of searching deeper: a plan of
+    /// listed steps ending in the discard, no deep search counted. Without
+    /// it the deeper searches (one state each here) find none.
+    #[test]
+    fn the_walk_ends_a_turn_the_usual_search_does_not() {
+        let g = pickup_in_progress();
+        let view = g.view(g.current_player());
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut f = TurnFinisher {
+            budgets: Some([1, 1, 1]),
+            ..TurnFinisher::default()
+        };
+        f.step(&view);
+        assert_eq!(f.next_with(&view, &mut |_| true, &mut rng), None);
+        let mut f = TurnFinisher {
+            budgets: Some([1, 1, 1]),
+            walk: true,
+            ..TurnFinisher::default()
+        };
+        f.step(&view);
+        let first = f.next_with(&view, &mut |_| true, &mut rng).expect("a walk");
+        assert_eq!(f.deep_in_hand, 0);
+        let mut plan = vec![first];
+        plan.extend(f.plan.iter().rev());
+        let (mut s, mut legal) = (g, Vec::new());
+        for &a in &plan {
+            assert_eq!(s.phase(), Phase::Meld, "{plan:?}");
+            s.legal_actions(&mut legal);
+            assert!(legal.contains(&a), "{a} of {plan:?} listed");
+            s.apply(a).unwrap();
+        }
+        assert!(matches!(plan.last(), Some(Action::Discard(_))), "{plan:?}");
+        assert_ne!(s.phase(), Phase::Meld);
+        f.reset();
+        assert!(f.walk, "the walk survives a new hand");
     }
 
     /// In a search's simulated worlds the finisher's tiers end at a zero

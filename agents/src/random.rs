@@ -20,6 +20,10 @@ agent_params! {
         /// Draws from the whole listing (every candidate checked) instead
         /// of sampling one candidate at a time.
         listed: bool = false, switch, "on|off", "on: draws from the whole listing, every step checked first (the same choices in law, other choices for a seed: the play of earlier versions)";
+        /// Where the finisher's usual search finds no way to end the
+        /// turn, walks it ([`crate::walk_to_discard`]) instead of
+        /// searching deeper.
+        walk: bool = false, switch, "on|off", "on: where the usual search (5,000 states) finds no way to end a turn, walks it by listed steps (I-9) instead of searching 200,000 and 2,000,000 states";
     }
 }
 
@@ -60,6 +64,7 @@ impl Agent for RandomAgent {
     }
 
     fn act(&mut self, view: &SeatView, moves: &mut Moves, rng: &mut Pcg64Mcg) -> Action {
+        self.finisher.walk = self.params.walk;
         if self.params.listed {
             let legal = moves.all();
             if self.finisher.step(view) > self.params.patience {
