@@ -5,8 +5,10 @@
 //!
 //! - `b3 pickups`: pickups of a pile holding a black three (D-6.2, D-6.3)
 //!   while an opponent is on two cards or fewer, those while one is on
-//!   one card, and those after which a black three is still in hand at
-//!   the turn's discard;
+//!   one card, those after which a black three is still in hand at the
+//!   turn's discard, and those after which one is still in hand when the
+//!   hand ends (caught with it: 100 points against the hand each, D-14;
+//!   the others had their threes thrown in time);
 //! - `wilds thrown`: wilds discarded (each freezes the pile, D-6.3), and
 //!   the hands in which the agent threw four or more; then the same
 //!   counted only while no player had opened (D-8), the freezes of a
@@ -28,6 +30,7 @@ struct Count {
     b3_pickups: u64,
     b3_one: u64,
     b3_kept: u64,
+    b3_caught: u64,
     wilds: u64,
     wild_hands: u64,
     shut_wilds: u64,
@@ -96,6 +99,8 @@ fn main() {
             let mut unopened_seen = [false; 2];
             let mut actions = 0u64;
             let mut b3_turn = None;
+            // The pickups counted above in this hand, by seat.
+            let mut b3_taken = [0u64; 2];
             while !g.is_terminal() {
                 let s = g.current_player();
                 let close = (0..g.players()).any(|p| p != s && g.hand(p).len() <= 2);
@@ -106,6 +111,7 @@ fn main() {
                     counts[who[s]].b3_pickups += 1;
                     counts[who[s]].b3_one += one as u64;
                     b3_turn = Some(g.turns());
+                    b3_taken[s] += 1;
                 }
                 if let Action::Discard(c) = a {
                     if c.is_wild() {
@@ -148,6 +154,9 @@ fn main() {
                 c.shut_hands += (shut[s] >= 4) as u64;
                 c.held_hands += (held[s] >= 30) as u64;
                 c.held_points += held[s] as i64;
+                if g.hand(s).black_three_count() > 0 {
+                    c.b3_caught += b3_taken[s];
+                }
             }
             match g.end() {
                 Some(HandEnd::WentOut { .. }) => out += 1,
@@ -163,13 +172,14 @@ fn main() {
         "{} v {}: {hands} hands ({deals} paired deals), seed {seed}",
         specs[0], specs[1]
     );
-    println!("agent: b3 pickups (opp <= 2 cards), of them opp on 1 card, b3 still in hand after the turn | wilds thrown, hands with >= 4 | the same while nobody had opened | hands holding >= 30 meldable (opp <= 2 cards), mean most held | hands unopened at turn 30");
+    println!("agent: b3 pickups (opp <= 2 cards), of them opp on 1 card, b3 still in hand after the turn, b3 still in hand at the end | wilds thrown, hands with >= 4 | the same while nobody had opened | hands holding >= 30 meldable (opp <= 2 cards), mean most held | hands unopened at turn 30");
     for (spec, c) in specs.iter().zip(&counts) {
         println!(
-            "{spec}: {}, {}, {} | {}, {} | {}, {} | {}, {:.1} | {}",
+            "{spec}: {}, {}, {}, {} | {}, {} | {}, {} | {}, {:.1} | {}",
             c.b3_pickups,
             c.b3_one,
             c.b3_kept,
+            c.b3_caught,
             c.wilds,
             c.wild_hands,
             c.shut_wilds,

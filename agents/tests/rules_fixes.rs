@@ -356,6 +356,8 @@ fn fixes_off_plays_as_rules_did_before_the_fixes() {
 /// with the rest in hand (200 points of threes that cannot all be thrown
 /// before he goes out, D-6.3) it draws. With `piles=off` the big pile was
 /// taken unseen; an opponent on two cards or fewer has it weighed too.
+/// Without `through`, `lone` declines it as well: the pairs the pile
+/// would give are worth little against greedy on one card.
 #[test]
 fn rules_takes_no_black_threes_against_a_player_on_one_card() {
     let g = pos(
@@ -368,11 +370,11 @@ fn rules_takes_no_black_threes_against_a_player_on_one_card() {
           "stock": "KD 8S 4H 8C 8H 5H 6S 2C 2C AS AC KD KH JS TC 5C 9S 4C 8S 5H QC 6C AS AH 4D 2H 2S TS TH JK 3C 6C KC KS 7C 3H KS 9H 2D JK JD TS 7H JC JK 6D KH 8D QD JK QH JK 7S 9D 7S QC JS 4H 4D KC 7D 2S 2D QS 4C TD JH 3H 2H",
           "stock_known_bottom": 2}"#,
     );
-    for p in ["", "piles=off", "movable=off", "pile=112"] {
+    for p in ["", "piles=off", "movable=off", "pile=112", "through=off"] {
         let (_, turn) = play_turn(&g, &params(p));
         assert_eq!(turn[0], Action::Draw, "{p}: {turn:?}");
     }
-    for p in ["through=off", "through=off,piles=off", OFF] {
+    for p in ["through=off,lone=off", "through=off,piles=off", OFF] {
         let (_, turn) = play_turn(&g, &params(p));
         assert_eq!(turn[0], Action::TakePile, "{p}: {turn:?}");
     }
@@ -562,5 +564,44 @@ fn rules_lays_its_triplets_over_a_small_pile_against_a_player_near_out() {
     for p in ["thin=off", OFF] {
         let (t, turn) = play_turn(&g, &params(p));
         assert_eq!(fives(&t), 3, "{p}: {turn:?}");
+    }
+}
+
+/// Triplets laid against an opponent on one card over a big pile (`lone`;
+/// replay `--a rules --b rules --seed 2026 --game 8`, turn 27): the pile
+/// holds ten cards, so `thin` counts each pair in hand at its full worth,
+/// but the opponent, on one card with no canasta, goes out when either
+/// of his two cards is a seven (his sevens a canasta with his joker
+/// moved, D-9.1, D-11.2, D-13.1), about as likely as his discard being a
+/// four, a six or a seven. So `rules`
+/// lays its three fours and three sixes (30 points saved if he goes out)
+/// and keeps one pair, the sevens, for the pile; `lone=off` (the play
+/// before it), `thin=off` and the yardstick keep all three.
+#[test]
+fn rules_lays_its_triplets_over_a_big_pile_against_a_player_on_one_card() {
+    let g = pos(
+        r#"{"phase": "draw", "starter": 0, "current": 0, "turns": 26, "players": [
+            {"hand": "4C 4H 4S 6C 6D 6S 7C 7H AC", "known": "6C",
+             "table": {"groups": ["KC KD KH KS 2C 2H JK", "QC QH QS", "5C 5H 5H 5S"],
+                       "red_threes": "3D 3H 3H"}},
+            {"hand": "2S",
+             "table": {"groups": ["AC AS JK", "9C 9D 9S JK", "7D 7H 7S 2C 2D", "4C 4S JK"],
+                       "red_threes": "3D", "twins": 1, "heart_aces": 1}}],
+          "pile": "8H 8D 3C TH TC JD 3C JS JC 2H",
+          "stock": "6C QS JH 9D 3S 9S QC 9H QH KS 6S JK TS 5D 4H KD 2S 8C AD TD 4D 6H 6H 9C JK KH TC TD AH JK 7C 7D AD JC 8S 3S 5D JK AS KC 6D JD 9H 4D 8S 2D QD JS QD 8D 7S 8H TS JH 8C 5S 5C TH",
+          "stock_known_bottom": 2}"#,
+    );
+    let held = |t: &GameState, c: &str| {
+        t.hand(0)
+            .iter()
+            .filter(|x| x.rank() == card(c).rank())
+            .count()
+    };
+    let (t, turn) = play_turn(&g, &params(""));
+    assert_eq!((held(&t, "4C"), held(&t, "6C")), (0, 0), "{turn:?}");
+    assert_eq!(held(&t, "7C"), 2, "{turn:?}");
+    for p in ["lone=off", "thin=off", OFF] {
+        let (t, turn) = play_turn(&g, &params(p));
+        assert_eq!((held(&t, "4C"), held(&t, "6C")), (3, 3), "{p}: {turn:?}");
     }
 }

@@ -24,7 +24,7 @@ impl RulesAgent {
         cands: &[Action],
         listed: &mut dyn FnMut(Action) -> bool,
     ) -> Option<Action> {
-        let o = Outlook::with(view, self.params.movable_on(), false);
+        let o = Outlook::with(view, self.params.movable_on(), false, false);
         let hand = view.hand();
         // What every candidate's cost reads of the position, made once.
         let unseen = view.unseen();

@@ -143,7 +143,12 @@
 //!   his canasta with wilds moved (D-11.2, D-13.1). Against such an
 //!   opponent a pair in hand is worth as much as the pile it may take
 //!   next turn is big (`thin`, on): over a pile of a few cards, triplets
-//!   are laid rather than held for it. While no player
+//!   are laid rather than held for it. Against one on one card, the
+//!   pairs are worth it only as far as the pile comes to them before he
+//!   goes out (`lone`, on): his discard is of a pair's rank as often as
+//!   the unseen cards hold it, and he goes out when either of his two
+//!   cards makes his canasta, so triplets are laid over a big pile too.
+//!   While no player
 //!   has opened and the pile holds `wildfreeze` cards or more, having
 //!   opened is worth `opened` more (D-8: only an opened player takes the
 //!   pile with a pair), so a hand that can open does; and then no wild is
@@ -339,6 +344,15 @@ agent_params! {
         /// D-14). So triplets are laid rather than kept for a pile of a few
         /// cards; `thin=off` is the play before it.
         thin: bool = true, switch, "on|off", "while an opponent on two cards or fewer may make his canasta this turn, a pair in hand is worth pair times the pile it may take (its cards and the two discards to come) over `pile`: triplets are laid rather than kept for a small pile";
+        /// With `thin`: against an opponent on one card, the pairs in
+        /// hand are worth it only as far as the pile comes to one of them
+        /// before he goes out: each round he goes out when one of his two
+        /// cards (the one he holds, the one he draws) makes his canasta
+        /// (D-13.1), and else throws a card of a pair's rank (D-6.2) as
+        /// often as the unseen cards hold them. So triplets are laid
+        /// rather than held for a pile he is unlikely to feed in time;
+        /// `lone=off` is the play before it.
+        lone: bool = true, switch, "on|off", "with thin, against an opponent on one card: pairs in hand are worth it only as far as the pile comes to them (his discard of their ranks) before he goes out (either of his two cards making his canasta)";
         /// Added to `open` with the turn planner on while no player has
         /// opened and the pile holds `wildfreeze` cards or more: what
         /// having opened (D-8) is worth then (only an opened player takes
@@ -554,7 +568,12 @@ impl RulesAgent {
         if c.lists(Action::TakeRest) {
             return Action::TakeRest;
         }
-        let o = worth::Outlook::with(view, self.params.movable_on(), self.params.reads_near());
+        let o = worth::Outlook::with(
+            view,
+            self.params.movable_on(),
+            self.params.reads_near(),
+            self.params.lone_on(),
+        );
         // After its own meld steps only its own hand, table and turn are
         // read, so the unshuffled world serves (it draws the same number as
         // a sampled one). The sampled world, whose other hands going out is

@@ -106,6 +106,12 @@ impl RulesParams {
         self.movable_on() && self.plan_on() && self.thin
     }
 
+    /// Whether the pairs against an opponent on one card are weighed by
+    /// the chance the pile comes to them before he goes out (`lone`).
+    pub(super) fn lone_on(&self) -> bool {
+        self.thin_on() && self.lone
+    }
+
     /// The share of `pair` a pair in hand is worth with a pile of `pile`
     /// cards, `near` when an opponent on two cards or fewer may make his
     /// canasta this turn (`thin`; 1 when off).

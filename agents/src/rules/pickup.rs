@@ -15,7 +15,12 @@ use rand_pcg::Pcg64Mcg;
 
 impl RulesAgent {
     pub(super) fn draw(&mut self, view: &SeatView, legal: &[Action], rng: &mut Pcg64Mcg) -> Action {
-        let o = Outlook::with(view, self.params.movable_on(), self.params.reads_near());
+        let o = Outlook::with(
+            view,
+            self.params.movable_on(),
+            self.params.reads_near(),
+            self.params.lone_on(),
+        );
         let opened = view.table(o.me).opened;
         // Not opened, the pickup must open from the hand and the top card
         // before the rest is taken (D-6.2.1); otherwise the turn would have

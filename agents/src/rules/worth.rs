@@ -28,20 +28,28 @@ pub(super) struct Outlook {
     /// a pair in hand may take next turn with the two discards to come
     /// (`thin`).
     pub(super) pile: usize,
+    /// The chance that an opponent on one card goes out on his next turn
+    /// (`lone`; 0 when none may, or when not read): one of his two cards
+    /// then, the one he holds and the one he draws, makes his canasta.
+    pub(super) out_next: f64,
+    /// The cards the seat has not seen, which his next discard is one of
+    /// (`lone`).
+    pub(super) unseen: CardSet,
 }
 
 impl Outlook {
     /// The outlook of the plain play.
     #[cfg(test)]
     pub(super) fn of(view: &SeatView) -> Outlook {
-        Outlook::with(view, false, false)
+        Outlook::with(view, false, false, false)
     }
 
     /// The outlook, with the wilds each opponent can move into one group
     /// counted (`movable`, [`threat_with_moves`]) or not, and, with `near`,
     /// whether an opponent on two cards or fewer may make his canasta this
-    /// turn with his hand's cards ([`canasta_within`]).
-    pub(super) fn with(view: &SeatView, movable: bool, near: bool) -> Outlook {
+    /// turn with his hand's cards ([`canasta_within`]), and, with `lone`,
+    /// how likely one on one card is to go out on his next turn.
+    pub(super) fn with(view: &SeatView, movable: bool, near: bool, lone: bool) -> Outlook {
         let me = view.seat();
         let n = view.players();
         // The player after us takes our discard (D-2.1).
@@ -77,6 +85,15 @@ impl Outlook {
             !others()
                 .all(|p| view.hand_size(p) == 1 && never_goes_out(view.table(p), out, view.rules()))
         };
+        let unseen = view.unseen();
+        let out_next = if lone {
+            (0..n)
+                .filter(|p| *p != me && view.hand_size(*p) == 1)
+                .map(|p| out_next(view.table(p), view.known(p).wild_count(), unseen))
+                .fold(0.0, f64::max)
+        } else {
+            0.0
+        };
         Outlook {
             me,
             opp,
@@ -84,8 +101,50 @@ impl Outlook {
             close,
             near,
             pile: view.pile().len(),
+            out_next,
+            unseen,
         }
     }
+}
+
+/// The chance that a player on one card with this table, `spare` of his
+/// cards known wilds, goes out on his next turn: he holds one card and
+/// draws one, and either may be one of the unseen cards that alone make
+/// his canasta this turn ([`canasta_within`], D-13.1), whatever he knows.
+fn out_next(table: &Table, spare: u32, unseen: CardSet) -> f64 {
+    let all = unseen.len();
+    if all == 0 {
+        return 0.0;
+    }
+    let mut makes = 0;
+    for c in unseen.kinds() {
+        let mut one = CardSet::EMPTY;
+        one.insert(c);
+        if canasta_within(table, 1, spare, one) {
+            makes += unseen.count(c);
+        }
+    }
+    let miss = 1.0 - makes as f64 / all as f64;
+    1.0 - miss * miss
+}
+
+/// The chance that the pile comes to a hand holding pairs of ranks with
+/// `feed` of the `all` unseen cards before an opponent on one card, who
+/// goes out on his next turn with chance `out`, goes out (`lone`): each
+/// round he goes out first, or throws a card the seat has not seen, one
+/// of those ranks (the top a pair takes, D-6.2) as often as the unseen
+/// cards hold them.
+fn pile_first(feed: u32, all: u32, out: f64) -> f64 {
+    if out <= 0.0 {
+        return 1.0;
+    }
+    let fed = if all == 0 {
+        0.0
+    } else {
+        feed as f64 / all as f64
+    };
+    let took = (1.0 - out) * fed;
+    took / (took + out)
 }
 
 /// How close a player with this table and hand size is to going out.
@@ -192,11 +251,21 @@ impl RulesAgent {
         // (`thin`).
         let pair = later * self.params.pair * self.params.pair_share(o.pile + 2, o.near);
         let counts = rank_counts(hand);
+        let (mut pairs, mut feed) = (0u32, 0u32);
         for r in Rank::NATURALS {
             let n = (counts >> (4 * r as u32)) & 0xF;
             if n >= 2 && grouped & (1 << r as u32) == 0 {
-                v += pair;
+                pairs += 1;
+                feed += o.unseen.rank_count(r);
             }
+        }
+        // Against an opponent on one card the pairs are worth it only as
+        // far as the pile comes to one of them before he goes out
+        // (`lone`): a triplet is laid rather than kept for a pile he will
+        // not feed.
+        let each = pair * pile_first(feed, o.unseen.len(), o.out_next);
+        for _ in 0..pairs {
+            v += each;
         }
         // A wild's worth grows with its points, so a joker is not spent on a
         // small group just because it scores 50 there.
