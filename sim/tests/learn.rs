@@ -428,28 +428,34 @@ fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
             assert_eq!(code, 0, "{name} {kind}: {err}");
             assert!(stdout.contains("value:model="), "{stdout}");
         }
-        if name == "dec" {
-            // The searches with the model scoring their cut rollouts.
-            for (search, spec) in [
+        // The searches with the model scoring their cut rollouts: the
+        // decorated ones, and the classic ones cut at `depth` turns.
+        let searches = if name == "dec" {
+            [
                 ("ismcts", "ismcts:iters=20,depth=2,race=0"),
                 ("pimc", "pimc:worlds=3,depth=2"),
-            ] {
-                let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
-                let out = d.join(format!("run-{search}"));
-                let (code, _, err) = kanaszta(&[
-                    "play",
-                    "--a",
-                    &spec,
-                    "--b",
-                    "greedy",
-                    "--hands",
-                    "2",
-                    "-q",
-                    "--out",
-                    s(&out),
-                ]);
-                assert_eq!(code, 0, "{search}: {err}");
-            }
+            ]
+        } else {
+            [
+                ("ismcts", "ismcts:iters=12,depth=2"),
+                ("pimc", "pimc:worlds=2,depth=1"),
+            ]
+        };
+        for (search, spec) in searches {
+            let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
+            let out = d.join(format!("run-{search}"));
+            let mut args = vec!["play", "--a", &spec, "--b", "greedy", "--hands", "2", "-q"];
+            args.extend_from_slice(&rules);
+            args.extend_from_slice(&["--out", s(&out)]);
+            let (code, _, err) = kanaszta(&args);
+            assert_eq!(code, 0, "{name} {search}: {err}");
+            let (_, rows) = common::table(&out.join("hands.csv"));
+            let seats = if name == "dec" { 2 } else { 4 };
+            assert_eq!(
+                rows.len(),
+                2 * seats,
+                "{name} {search}: one row a seat and hand"
+            );
         }
     }
 }
@@ -508,6 +514,40 @@ fn bad_model_files_are_refused_with_what_was_wrong() {
     let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
     assert_eq!(code, 1);
     assert!(err.contains("not JSON"), "{err}");
+    // The classic searches: a model without a depth to cut at, a model
+    // of the other family, a file that is not there.
+    let (code, _, err) = play(&format!("ismcts:eval={}", s(&m)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("judges simulations cut at `depth` turns, and depth is 0")
+            && err.contains("give depth=N too"),
+        "{err}"
+    );
+    let (code, _, err) = play(
+        &format!("pimc:worlds=2,eval={},depth=0", s(&m)),
+        "classic-002",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("give depth=N too"), "{err}");
+    let (code, _, err) = play("pimc:depth=3,eval=/nonexistent/m.json", "classic-002");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("for pimc's `eval`") && err.contains("cannot read /nonexistent/m.json"),
+        "{err}"
+    );
+    let dec = tmp("learn-badmodel-dec");
+    small_data(&dec, &[], "2");
+    let dm = dec.join("m.json");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&dec), "--out", s(&dm)]);
+    assert_eq!(code, 0, "{err}");
+    for search in ["ismcts", "pimc"] {
+        let (code, _, err) = play(&format!("{search}:depth=2,eval={}", s(&dm)), "classic-002");
+        assert_eq!(code, 1);
+        assert!(
+            err.contains("a model of decorated canasta; this is classic canasta"),
+            "{search}: {err}"
+        );
+    }
     // Fit refuses a directory that is not data.
     let (code, _, err) = kanaszta(&["learn", "fit", s(&d.join("run")), "--out", s(&bad)]);
     assert_eq!(code, 1);
@@ -703,3 +743,4 @@ fn loop_refuses_bad_options() {
     }
     assert!(!dir.join("loop.csv").exists());
 }
+
