@@ -61,6 +61,11 @@ pub trait Params<G: Family = GameState>:
     }
     /// A new agent with these parameters.
     fn build(&self) -> Box<dyn Agent<G>>;
+    /// Whether the parameters agree with one another (each is checked
+    /// alone by [`Params::set`]); the error says what to give.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The declared range of a number parameter, from its [`range`] parser.
@@ -164,7 +169,9 @@ impl ParamText for bool {
 /// field's name is the key users type. With one line in
 /// `registry.rs`, the agent is known by name to every command. The form
 /// `struct … for classic Agent` declares the parameters of a classic
-/// canasta player ([`Params<ClassicState>`](Params)).
+/// canasta player ([`Params<ClassicState>`](Params)); before its `summary`
+/// it may name `check: F,`, a `fn(&Params) -> Result<(), String>` that
+/// says whether the parameters agree ([`Params::check`]).
 ///
 /// ```
 /// use kanaszta_agents::{agent_params, range, switch, Agent, Moves};
@@ -201,6 +208,7 @@ macro_rules! agent_params {
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident for classic $Agent:ty {
             name: $agent_name:expr,
+            $(check: $check:expr,)?
             summary: $summary:expr,
             $(
                 $(#[$fmeta:meta])*
@@ -243,8 +251,17 @@ macro_rules! agent_params {
             fn build(&self) -> Box<dyn $crate::Agent<$crate::spec::ClassicState>> {
                 $Name::build(self)
             }
+            fn check(&self) -> Result<(), String> {
+                let check: fn(&$Name) -> Result<(), String> =
+                    $crate::agent_params!(@check $($check)?);
+                check(self)
+            }
         }
     };
+    // The agreement of a classic player's parameters: none asked, or the
+    // function given as `check:`.
+    (@check) => { |_| Ok(()) };
+    (@check $check:expr) => { $check };
     // The struct with its defaults, for both families.
     (@struct $(#[$meta:meta])* $vis:vis $Name:ident {
         $($(#[$fmeta:meta])* $field:ident: $ty:ty = $default:expr;)*
@@ -565,6 +582,15 @@ pub enum SpecError {
         /// What the key accepts.
         reason: String,
     },
+    /// Values that do not agree with one another (`eval` without `depth`).
+    Disagree {
+        /// The spec as given.
+        spec: String,
+        /// The agent.
+        agent: &'static str,
+        /// What disagrees and what to give.
+        reason: String,
+    },
 }
 
 impl fmt::Display for SpecError {
@@ -601,6 +627,9 @@ impl fmt::Display for SpecError {
                 f,
                 "agent spec `{spec}`: bad value `{value}` for {agent}'s `{key}`: {reason}"
             ),
+            SpecError::Disagree { spec, agent, reason } => {
+                write!(f, "agent spec `{spec}`: {agent}: {reason}")
+            }
         }
     }
 }
@@ -615,6 +644,11 @@ pub(crate) fn parse_params<G: Family, P: Params<G>>(
 ) -> Result<P, SpecError> {
     let mut p = P::default();
     parse_items(text, body, P::NAME, P::docs(), |k, v| p.set(k, v))?;
+    p.check().map_err(|reason| SpecError::Disagree {
+        spec: text.to_string(),
+        agent: P::NAME,
+        reason,
+    })?;
     Ok(p)
 }
 

@@ -16,7 +16,7 @@ use crate::family::ClassicMoves;
 use crate::spec::{range, ParamText};
 use crate::{Agent, Family, TurnFinisher};
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
-use kanaszta_engine::{Action, Encode, GameState, Moves, SeatView, ENCODING_VERSION};
+use kanaszta_engine::{Action, Encode, Game, GameState, Moves, SeatView, ENCODING_VERSION};
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
 use std::path::Path;
@@ -523,5 +523,64 @@ impl LeafEval {
             }
             _ => crate::search::reward(g, me, rp),
         }
+    }
+}
+
+/// A learned judge of positions for the searches of [`crate::generic`]
+/// (classic `ismcts:eval=FILE`, `pimc:eval=FILE`): the margin the model
+/// predicts for a seat's side, read from the seat's encoding in buffers
+/// it keeps.
+pub struct ModelJudge<G: Game> {
+    model: Arc<ValueModel>,
+    encode: fn(&G, usize, &mut [f32]),
+    obs: Vec<f32>,
+    hidden: Vec<f32>,
+}
+
+/// Writes `seat`'s encoding of `g` into `out`.
+fn encode_seat<G: Encode>(g: &G, seat: usize, out: &mut [f32]) {
+    G::encode(&g.view(seat), out);
+}
+
+impl<G: Encode> ModelJudge<G> {
+    /// The judge of a model read for `G` ([`model_file`]).
+    pub fn new(model: Arc<ValueModel>) -> ModelJudge<G> {
+        ModelJudge {
+            encode: encode_seat::<G>,
+            obs: vec![0.0; G::OBS_LEN],
+            hidden: vec![0.0; model.hidden()],
+            model,
+        }
+    }
+
+    /// The judge of an `eval=` parameter (`None` without a model).
+    pub fn of(m: &ModelFile) -> Option<ModelJudge<G>> {
+        m.model.clone().map(ModelJudge::new)
+    }
+}
+
+impl<G: Game> ModelJudge<G> {
+    /// The margin, in points, `seat`'s side is predicted to end the hand
+    /// of `g` with (its score less the best other side's).
+    pub fn margin(&mut self, g: &G, seat: usize) -> f64 {
+        (self.encode)(g, seat, &mut self.obs);
+        f64::from(self.model.margin(&self.obs, &mut self.hidden))
+    }
+}
+
+impl<G: Game> Clone for ModelJudge<G> {
+    fn clone(&self) -> ModelJudge<G> {
+        ModelJudge {
+            model: self.model.clone(),
+            encode: self.encode,
+            obs: self.obs.clone(),
+            hidden: self.hidden.clone(),
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for ModelJudge<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ModelJudge({} model)", self.model.family)
     }
 }

@@ -247,6 +247,8 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         "ismcts:iters=50,rollout=rules",
         "ismcts:c=1.5,scale=500",
         "pimc:worlds=3,rollout=random",
+        "ismcts:iters=50,depth=3",
+        "pimc:worlds=3,depth=2",
         "rules:open_wilds=2,concealed=off",
         "random",
     ] {
@@ -259,7 +261,8 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
     let s: AgentSpec<ClassicState> = " ISMCTS: iters = 200 , time=0".parse().unwrap();
     assert_eq!(s.to_string(), "ismcts");
     let err = |t: &str| t.parse::<AgentSpec<ClassicState>>().unwrap_err();
-    let e = err("ismcts:depth=3");
+    // A key of the decorated search only.
+    let e = err("ismcts:race=3");
     assert!(
         matches!(
             &e,
@@ -268,7 +271,7 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         "{e:?}"
     );
     let e = e.to_string();
-    assert!(e.contains("ismcts has no parameter `depth`"), "{e}");
+    assert!(e.contains("ismcts has no parameter `race`"), "{e}");
     assert!(
         e.contains("iters=1..10000000") && e.contains("rollout=random|greedy|rules"),
         "{e}"

@@ -53,8 +53,8 @@ def test_an_agent_acts_in_text_and_by_search():
 def test_bad_specs_say_what_is_accepted():
     with pytest.raises(ValueError, match="accepted: random, greedy"):
         kanaszta.Agent("nonesuch")
-    with pytest.raises(ValueError, match="classic canasta.*no parameter `depth`"):
-        kanaszta.Agent("ismcts:depth=3", rules="classic-002")
+    with pytest.raises(ValueError, match="classic canasta.*no parameter `race`"):
+        kanaszta.Agent("ismcts:race=3", rules="classic-002")
     with pytest.raises(ValueError, match="unknown preset"):
         kanaszta.Agent("rules", rules="bridge")
     g = kanaszta.Game("classic-002", seed=1)

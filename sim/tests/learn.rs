@@ -428,28 +428,34 @@ fn a_model_trained_on_a_tiny_set_plays_legal_moves_in_both_families() {
             assert_eq!(code, 0, "{name} {kind}: {err}");
             assert!(stdout.contains("value:model="), "{stdout}");
         }
-        if name == "dec" {
-            // The searches with the model scoring their cut rollouts.
-            for (search, spec) in [
+        // The searches with the model scoring their cut rollouts: the
+        // decorated ones, and the classic ones cut at `depth` turns.
+        let searches = if name == "dec" {
+            [
                 ("ismcts", "ismcts:iters=20,depth=2,race=0"),
                 ("pimc", "pimc:worlds=3,depth=2"),
-            ] {
-                let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
-                let out = d.join(format!("run-{search}"));
-                let (code, _, err) = kanaszta(&[
-                    "play",
-                    "--a",
-                    &spec,
-                    "--b",
-                    "greedy",
-                    "--hands",
-                    "2",
-                    "-q",
-                    "--out",
-                    s(&out),
-                ]);
-                assert_eq!(code, 0, "{search}: {err}");
-            }
+            ]
+        } else {
+            [
+                ("ismcts", "ismcts:iters=12,depth=2"),
+                ("pimc", "pimc:worlds=2,depth=1"),
+            ]
+        };
+        for (search, spec) in searches {
+            let spec = format!("{spec},eval={}", s(&d.join("mlp.json")));
+            let out = d.join(format!("run-{search}"));
+            let mut args = vec!["play", "--a", &spec, "--b", "greedy", "--hands", "2", "-q"];
+            args.extend_from_slice(&rules);
+            args.extend_from_slice(&["--out", s(&out)]);
+            let (code, _, err) = kanaszta(&args);
+            assert_eq!(code, 0, "{name} {search}: {err}");
+            let (_, rows) = common::table(&out.join("hands.csv"));
+            let seats = if name == "dec" { 2 } else { 4 };
+            assert_eq!(
+                rows.len(),
+                2 * seats,
+                "{name} {search}: one row a seat and hand"
+            );
         }
     }
 }
@@ -508,6 +514,40 @@ fn bad_model_files_are_refused_with_what_was_wrong() {
     let (code, _, err) = play(&format!("value:model={}", s(&bad)), "classic-002");
     assert_eq!(code, 1);
     assert!(err.contains("not JSON"), "{err}");
+    // The classic searches: a model without a depth to cut at, a model
+    // of the other family, a file that is not there.
+    let (code, _, err) = play(&format!("ismcts:eval={}", s(&m)), "classic-002");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("judges simulations cut at `depth` turns, and depth is 0")
+            && err.contains("give depth=N too"),
+        "{err}"
+    );
+    let (code, _, err) = play(
+        &format!("pimc:worlds=2,eval={},depth=0", s(&m)),
+        "classic-002",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("give depth=N too"), "{err}");
+    let (code, _, err) = play("pimc:depth=3,eval=/nonexistent/m.json", "classic-002");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("for pimc's `eval`") && err.contains("cannot read /nonexistent/m.json"),
+        "{err}"
+    );
+    let dec = tmp("learn-badmodel-dec");
+    small_data(&dec, &[], "2");
+    let dm = dec.join("m.json");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&dec), "--out", s(&dm)]);
+    assert_eq!(code, 0, "{err}");
+    for search in ["ismcts", "pimc"] {
+        let (code, _, err) = play(&format!("{search}:depth=2,eval={}", s(&dm)), "classic-002");
+        assert_eq!(code, 1);
+        assert!(
+            err.contains("a model of decorated canasta; this is classic canasta"),
+            "{search}: {err}"
+        );
+    }
     // Fit refuses a directory that is not data.
     let (code, _, err) = kanaszta(&["learn", "fit", s(&d.join("run")), "--out", s(&bad)]);
     assert_eq!(code, 1);
@@ -671,16 +711,24 @@ fn loop_plays_classic_canasta_too() {
     let d = tmp("learn-loop-classic");
     let mut args = tiny_loop(s(&d), "2", "2");
     args.extend_from_slice(&["--rules", "classic-002", "--kind", "mlp", "--hidden", "4"]);
+    args.extend_from_slice(&["--gate", "hands"]);
     let (code, _, err) = kanaszta(&args);
     assert_eq!(code, 0, "{err}");
     let (header, rows) = common::table(&d.join("loop.csv"));
     assert_eq!(rows.len(), 2);
+    // The fixed gate: its hands, no test.
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(rows[1][col("gate_hands")], "4");
+    assert_eq!(rows[1][col("gate_decision")], "");
+    assert_eq!(rows[1][col("gate_llr")], "");
     let v: serde_json::Value =
         serde_json::from_str(&common::read(&d.join("gen-001/model.json"))).unwrap();
     assert_eq!(v["family"], "classic");
     assert_eq!(v["kind"], "mlp");
     let run: serde_json::Value = serde_json::from_str(&common::read(&d.join("run.json"))).unwrap();
     assert_eq!(run["settings"]["family"], "classic");
+    assert_eq!(run["settings"]["gate"], "hands");
+    assert!(run["settings"]["gate_sprt"].is_null());
     assert_eq!(run["command"][1], "learn");
     assert!(header.contains(&"greedy_diff_hi".to_string()));
 }
@@ -696,10 +744,149 @@ fn loop_refuses_bad_options() {
         ("--lambda", "-1", "expected a number from 0"),
         ("--a", "bogus", "bogus"),
         ("--opponent", "bogus", "bogus"),
+        ("--gate", "nope", "expected sprt"),
+        (
+            "--gate-hands",
+            "5",
+            "expected an even number under --gate sprt",
+        ),
+        (
+            "--gate-alpha",
+            "1",
+            "--gate-alpha 1: expected an error rate",
+        ),
+        ("--gate-sprt", "-10", "e.g. --gate-sprt 50"),
+        ("--gate-metric", "elo", "unknown SPRT metric"),
     ] {
         let (code, _, err) = kanaszta(&["learn", "loop", "--out", s(&dir), flag, value]);
         assert_eq!(code, 1, "{flag} {value}");
         assert!(err.contains(says), "{flag} {value}: {err}");
     }
     assert!(!dir.join("loop.csv").exists());
+}
+
+/// A tiny classic loop gated by the sequential test, deciding within its
+/// cap: the new models of two players' games are far apart.
+fn sprt_loop<'a>(dir: &'a str, generations: &'a str, threads: &'a str) -> Vec<&'a str> {
+    vec![
+        "learn",
+        "loop",
+        "--rules",
+        "classic-002",
+        "--out",
+        dir,
+        "--generations",
+        generations,
+        "--hands",
+        "24",
+        "--gate",
+        "sprt",
+        "--gate-sprt",
+        "200",
+        "--gate-min-deals",
+        "4",
+        "--gate-hands",
+        "60",
+        "--eval-hands",
+        "4",
+        "--seed",
+        "2",
+        "--threads",
+        threads,
+        "-q",
+    ]
+}
+
+#[test]
+fn the_sprt_gate_is_deterministic_records_its_decision_and_resumes() {
+    let root = tmp("learn-loop-sprt");
+    let (one, two, three) = (root.join("one"), root.join("two"), root.join("three"));
+    let (code, _, err) = kanaszta(&sprt_loop(s(&one), "3", "1"));
+    assert_eq!(code, 0, "{err}");
+    // Two threads: the games of a batch finish in another order, and the
+    // test still reads them deal by deal.
+    let (code, _, err) = kanaszta(&sprt_loop(s(&two), "2", "2"));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = kanaszta(&sprt_loop(s(&two), "3", "2"));
+    assert_eq!(code, 0, "{err}");
+    let strip = |dir: &std::path::Path| -> Vec<(String, String)> {
+        loop_files(dir)
+            .into_iter()
+            .map(|(p, b)| (p, String::from_utf8_lossy(&b).replace(s(dir), "DIR")))
+            .collect()
+    };
+    assert_eq!(
+        strip(&one),
+        strip(&two),
+        "one seed, any threads, resumed or not"
+    );
+
+    let (header, rows) = common::table(&one.join("loop.csv"));
+    assert_eq!(header, kanaszta::learn::iteration::columns());
+    assert_eq!(rows.len(), 3);
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(
+        rows[0][col("gate_decision")],
+        "",
+        "generation 0 has no gate"
+    );
+    let mut decided = 0;
+    for r in &rows[1..] {
+        let hands: u64 = r[col("gate_hands")].parse().unwrap();
+        assert!(
+            hands.is_multiple_of(2) && (8..=60).contains(&hands),
+            "{r:?}"
+        );
+        let diff: f64 = r[col("gate_diff")].parse().unwrap();
+        let llr = &r[col("gate_llr")];
+        assert!(
+            llr.parse::<f64>().is_ok() || llr == "inf" || llr == "-inf",
+            "{llr}"
+        );
+        let accepted = r[col("accepted")] == "1";
+        match r[col("gate_decision")].as_str() {
+            "H1" => assert!(accepted),
+            "H0" => assert!(!accepted),
+            "undecided" => {
+                assert_eq!(hands, 60, "undecided only at the cap");
+                assert_eq!(accepted, diff >= 0.0);
+            }
+            other => panic!("decision {other}"),
+        }
+        if hands < 60 {
+            decided += 1;
+            assert_ne!(r[col("gate_decision")], "undecided");
+        }
+    }
+    assert!(decided > 0, "the test stops before the cap: {rows:?}");
+    let run: serde_json::Value =
+        serde_json::from_str(&common::read(&one.join("run.json"))).unwrap();
+    assert_eq!(run["settings"]["gate"], "sprt");
+    assert_eq!(run["settings"]["gate_sprt"]["h1"], 200.0);
+    assert_eq!(run["settings"]["gate_sprt"]["min_deals"], 4);
+
+    // The same loop under the fixed gate is another loop: refused.
+    let mut other = sprt_loop(s(&one), "4", "1");
+    let at = other.iter().position(|a| *a == "sprt").unwrap();
+    other[at] = "hands";
+    other.drain(at + 1..at + 5);
+    let (code, _, err) = kanaszta(&other);
+    assert_eq!(code, 1);
+    assert!(err.contains("gate is \"sprt\", not \"hands\""), "{err}");
+    // A test's option with the fixed gate is refused.
+    let (code, _, err) = kanaszta(&[
+        "learn",
+        "loop",
+        "--out",
+        s(&three),
+        "--gate",
+        "hands",
+        "--gate-min-deals",
+        "10",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("drop --gate-min-deals, or give --gate sprt"),
+        "{err}"
+    );
 }

@@ -4,6 +4,11 @@
 //! the discard, C-18's question and answer), with a classic player
 //! (`random`, `greedy` or `rules`) playing the simulations. They see only
 //! the seat's [`ClassicView`]: every world is dealt from it.
+//!
+//! With `depth=N` a simulation is cut `N` turns after the searched
+//! position; `eval=FILE` then judges the cut position by a classic value
+//! model ([`ModelJudge`]) instead of its score as it stands. A model needs
+//! a depth: a spec with `eval` and no `depth` is refused.
 
 use super::greedy::ClassicGreedy;
 use super::rules::{ClassicRulesAgent, ClassicRulesParams};
@@ -11,9 +16,10 @@ use super::{ClassicMoves, ClassicRandom};
 use crate::agent_params;
 use crate::generic::ismcts::{Ismcts, IsmctsConfig};
 use crate::generic::pimc::Pimc;
-use crate::generic::Policy;
+use crate::generic::{Cut, Policy};
 use crate::search::Rollout;
 use crate::spec::range;
+use crate::value::{model_file, ModelFile, ModelJudge};
 use crate::{Agent, Follower};
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand_pcg::Pcg64Mcg;
@@ -98,10 +104,35 @@ impl Policy<ClassicState> for ClassicPolicy {
     }
 }
 
+/// What `depth` says in the help of the classic searches.
+const DEPTH_DOC: &str = "turns a simulation plays from the searched position before it is cut and judged (by the `eval` model, else by its score as it stands); 0 plays to the end of the hand";
+/// What `eval` says in the help of the classic searches.
+const EVAL_DOC: &str = "a classic value model of `kanaszta learn fit` that judges a simulation cut at `depth` turns: each side's reward is tanh(predicted margin / scale); needs depth=1 or more";
+
+/// A model judges cut simulations only: `eval` needs a `depth`.
+fn eval_needs_depth(depth: u32, eval: &ModelFile) -> Result<(), String> {
+    if eval.model.is_some() && depth == 0 {
+        return Err(format!(
+            "eval={} judges simulations cut at `depth` turns, and depth is 0 (to the end of the hand, where the score is exact): give depth=N too, e.g. depth=4",
+            eval.path
+        ));
+    }
+    Ok(())
+}
+
+/// The cut of a classic search's simulations.
+fn cut(depth: u32, eval: &ModelFile) -> Cut<ClassicState> {
+    Cut {
+        depth,
+        judge: ModelJudge::of(eval),
+    }
+}
+
 agent_params! {
     /// Parameters of [`ClassicIsmcts`].
     pub struct ClassicIsmctsParams for classic ClassicIsmcts {
         name: "ismcts",
+        check: |p: &ClassicIsmctsParams| eval_needs_depth(p.depth, &p.eval),
         summary: "information-set MCTS over the classic actions one by one, worlds dealt from its own view, a classic player in the rollouts",
         /// Iterations per search.
         iters: u32 = 200, range(1, 10_000_000), "1..10000000", "iterations per search";
@@ -113,6 +144,10 @@ agent_params! {
         rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
         /// Points of score difference that make a reward of tanh(1).
         scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
+        /// Turns a simulation plays before it is cut (0: to the end).
+        depth: u32 = 0, range(0, 1000), "0..1000", DEPTH_DOC;
+        /// A learned value model judging simulations cut at `depth`.
+        eval: ModelFile = ModelFile::default(), model_file::<ClassicState>, "a file of `kanaszta learn fit` (classic)", EVAL_DOC;
     }
 }
 
@@ -120,6 +155,7 @@ agent_params! {
     /// Parameters of [`ClassicPimc`].
     pub struct ClassicPimcParams for classic ClassicPimc {
         name: "pimc",
+        check: |p: &ClassicPimcParams| eval_needs_depth(p.depth, &p.eval),
         summary: "perfect-information Monte Carlo: every listed action played out in the same worlds dealt from its own view, the best mean chosen",
         /// Worlds per decision.
         worlds: u32 = 8, range(1, 100_000), "1..100000", "worlds (determinizations) per decision, each option played out in every one";
@@ -127,6 +163,10 @@ agent_params! {
         rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
         /// Points of score difference that make a reward of tanh(1).
         scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
+        /// Turns a simulation plays before it is cut (0: to the end).
+        depth: u32 = 0, range(0, 1000), "0..1000", DEPTH_DOC;
+        /// A learned value model judging simulations cut at `depth`.
+        eval: ModelFile = ModelFile::default(), model_file::<ClassicState>, "a file of `kanaszta learn fit` (classic)", EVAL_DOC;
     }
 }
 
@@ -147,7 +187,8 @@ impl ClassicIsmcts {
             scale: params.scale,
         };
         ClassicIsmcts {
-            search: Ismcts::new(config, ClassicPolicy::of(params.rollout)),
+            search: Ismcts::new(config, ClassicPolicy::of(params.rollout))
+                .with_cut(cut(params.depth, &params.eval)),
             params,
         }
     }
@@ -198,7 +239,8 @@ impl ClassicPimc {
                 params.worlds,
                 params.scale,
                 ClassicPolicy::of(params.rollout),
-            ),
+            )
+            .with_cut(cut(params.depth, &params.eval)),
             params,
         }
     }

@@ -12,7 +12,7 @@
 //! The answer is the most visited option of the root. Only one listed
 //! option is returned at once, without a search.
 
-use super::{rollout, Policy, Rewards};
+use super::{rollout_until, Cut, Policy, Rewards};
 use kanaszta_engine::Game;
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
@@ -66,6 +66,7 @@ pub struct Ismcts<G: Game, P: Policy<G>> {
     untried: Vec<G::Action>,
     rewards: Rewards,
     last_iters: u32,
+    cut: Cut<G>,
 }
 
 impl<G: Game, P: Policy<G>> Ismcts<G, P> {
@@ -81,7 +82,14 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
             untried: Vec::new(),
             rewards: Rewards::default(),
             last_iters: 0,
+            cut: Cut::default(),
         }
+    }
+
+    /// This search with its simulations cut and judged by `cut`.
+    pub fn with_cut(mut self, cut: Cut<G>) -> Ismcts<G, P> {
+        self.cut = cut;
+        self
     }
 
     /// Tells the policy what a player did in the real hand.
@@ -150,6 +158,7 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
     /// backup.
     fn iterate(&mut self, view: &G::View<'_>, rng: &mut Pcg64Mcg) {
         let mut state = G::determinize(view, rng);
+        let stop = self.cut.stop(state.turns());
         self.sim.clone_from(&self.policy);
         self.path.clear();
         self.path.push(0);
@@ -172,8 +181,9 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
                 break;
             }
         }
-        rollout(&mut state, &mut self.sim, &mut self.legal, rng);
-        self.rewards.read(&state, self.config.scale);
+        rollout_until(&mut state, &mut self.sim, &mut self.legal, rng, stop);
+        self.rewards
+            .judge(&state, self.config.scale, self.cut.judge.as_mut());
         for &i in &self.path {
             let n = &mut self.nodes[i as usize];
             n.visits += 1;

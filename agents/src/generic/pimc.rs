@@ -6,7 +6,7 @@
 //! same cards. The option of the best mean reward for the seat's side
 //! ([`Rewards`]) is chosen; only one listed option is returned at once.
 
-use super::{rollout, Policy, Rewards};
+use super::{rollout_until, Cut, Policy, Rewards};
 use kanaszta_engine::Game;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -23,6 +23,7 @@ pub struct Pimc<G: Game, P: Policy<G>> {
     legal: Vec<G::Action>,
     sums: Vec<f64>,
     rewards: Rewards,
+    cut: Cut<G>,
 }
 
 impl<G: Game, P: Policy<G>> Pimc<G, P> {
@@ -36,7 +37,14 @@ impl<G: Game, P: Policy<G>> Pimc<G, P> {
             legal: Vec::new(),
             sums: Vec::new(),
             rewards: Rewards::default(),
+            cut: Cut::default(),
         }
+    }
+
+    /// This search with its playouts cut and judged by `cut`.
+    pub fn with_cut(mut self, cut: Cut<G>) -> Pimc<G, P> {
+        self.cut = cut;
+        self
     }
 
     /// Tells the policy what a player did in the real hand.
@@ -70,6 +78,7 @@ impl<G: Game, P: Policy<G>> Pimc<G, P> {
         self.sums.resize(legal.len(), 0.0);
         for _ in 0..self.worlds.max(1) {
             let world = G::determinize(view, rng);
+            let stop = self.cut.stop(world.turns());
             let mover = world.current_player();
             let side = world.side_of(mover);
             let stream = rng.next_u64();
@@ -84,8 +93,9 @@ impl<G: Game, P: Policy<G>> Pimc<G, P> {
                 self.sim.clone_from(&self.policy);
                 self.sim.inform(mover, a);
                 let mut r = Pcg64Mcg::seed_from_u64(stream);
-                rollout(&mut state, &mut self.sim, &mut self.legal, &mut r);
-                self.rewards.read(&state, self.scale);
+                rollout_until(&mut state, &mut self.sim, &mut self.legal, &mut r, stop);
+                self.rewards
+                    .judge(&state, self.scale, self.cut.judge.as_mut());
                 self.sums[i] += self.rewards.of_side[side];
             }
         }

@@ -6,10 +6,11 @@ use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
 use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
-use crate::learn::iteration::{Loop, LoopConfig, Window};
+use crate::learn::iteration::{Gate, Loop, LoopConfig, Window};
 use crate::run::family::{family_rules, FamilyRules};
 use crate::run::options::{whole, RulesArgs, ValueError};
 use crate::run::Mode;
+use crate::sprt::{Metric, SprtConfig};
 use clap::{Args, Subcommand};
 use kanaszta_agents::AgentSpec;
 use kanaszta_engine::classic::ClassicState;
@@ -43,10 +44,11 @@ enum LearnCommand {
     Fit(FitArgs),
     /// Improvement by iteration: generation 0 plays a starting pair and
     /// fits a model; each later generation plays with the best model's
-    /// agent (value:model=…), fits a new model, gates it in paired hands
-    /// against the best and measures it against rules and greedy.
+    /// agent (value:model=…), fits a new model, gates it against the best
+    /// (by default the sequential test of play --sprt on paired deals) and
+    /// measures it against rules and greedy.
     #[command(
-        after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
+        after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n  kanaszta learn loop --generations 4 --gate-sprt 100 --gate-hands 2000 --out loops/d2\n      a new model becomes the best when the test accepts that its agent gains at least 100 points a hand on the best one's (at most 2,000 hands; --gate hands plays a fixed number)\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
     )]
     Loop(LoopArgs),
 }
@@ -81,10 +83,39 @@ pub struct LoopArgs {
     /// The share of decisions written, in (0, 1].
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = share)]
     sample: f64,
-    /// Paired hands of a new model's agent against the best one's; the new
-    /// model becomes the best unless it loses points on average.
+    /// How a new model's agent is gated against the best one's: `sprt`
+    /// (the sequential test of `play --sprt` on paired deals, at most
+    /// --gate-hands hands: passed when H1 is accepted, failed when H0 is,
+    /// and if undecided at the cap, passed unless it loses points on
+    /// average) or `hands` (--gate-hands hands, passed unless it loses
+    /// points on average).
+    #[arg(long, default_value = "sprt", value_parser = gate)]
+    gate: GateKind,
+    /// Paired hands of a new model's agent against the best one's: under
+    /// --gate sprt the most the test plays (an even number).
     #[arg(long, default_value_t = 400, allow_negative_numbers = true, value_parser = count)]
     gate_hands: u64,
+    /// The gate's test: H1 = H0 + X, X in points per hand, or in a share of
+    /// hands won with --gate-metric wins [default: 50 points, or 0.05].
+    #[arg(long, value_name = "X", allow_negative_numbers = true, value_parser = crate::cmd::play::sprt_number)]
+    gate_sprt: Option<f64>,
+    /// The gate's test: H0, the new agent's mean per deal is at most M0
+    /// [default: the metric's equal value, 0 points or a 0.5 share].
+    #[arg(long, value_name = "M0", allow_negative_numbers = true, value_parser = crate::cmd::play::sprt_number)]
+    gate_h0: Option<f64>,
+    /// The gate's test: the chance of accepting H1 when H0 holds [default: 0.05].
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = crate::cmd::play::sprt_number)]
+    gate_alpha: Option<f64>,
+    /// The gate's test: the chance of accepting H0 when H1 holds [default: 0.05].
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = crate::cmd::play::sprt_number)]
+    gate_beta: Option<f64>,
+    /// The gate's test: the statistic of a deal, points or wins (as
+    /// `play --sprt-metric`) [default: points].
+    #[arg(long, value_name = "METRIC", value_parser = Metric::parse)]
+    gate_metric: Option<Metric>,
+    /// The gate's test: deals before its first decision [default: 20].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::cmd::play::sprt_deals)]
+    gate_min_deals: Option<u64>,
     /// Paired hands of each model's agent against rules and against greedy
     /// (the same deals every generation).
     #[arg(long, default_value_t = 400, allow_negative_numbers = true, value_parser = count)]
@@ -110,6 +141,74 @@ fn generations(s: &str) -> Result<u32, LearnValueError> {
         .ok()
         .filter(|n| (1..=999).contains(n))
         .ok_or(LearnValueError::Generations)
+}
+
+/// `--gate` as given, before its test's options are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GateKind {
+    Hands,
+    Sprt,
+}
+
+fn gate(s: &str) -> Result<GateKind, LearnValueError> {
+    match s.trim() {
+        "sprt" => Ok(GateKind::Sprt),
+        "hands" => Ok(GateKind::Hands),
+        _ => Err(LearnValueError::Gate),
+    }
+}
+
+impl LoopArgs {
+    /// The gate of the options: its test's options are refused with
+    /// `--gate hands`, and checked as `play --sprt` checks its own.
+    fn gate(&self) -> Result<Gate, CliError> {
+        let given = [
+            ("--gate-sprt", self.gate_sprt.is_some()),
+            ("--gate-h0", self.gate_h0.is_some()),
+            ("--gate-alpha", self.gate_alpha.is_some()),
+            ("--gate-beta", self.gate_beta.is_some()),
+            ("--gate-metric", self.gate_metric.is_some()),
+            ("--gate-min-deals", self.gate_min_deals.is_some()),
+        ];
+        if self.gate == GateKind::Hands {
+            if let Some((name, _)) = given.iter().find(|(_, on)| *on) {
+                return Err(CliError::Input(format!(
+                    "{name} sets up the gate's sequential test, and --gate hands plays a fixed number of hands: drop {name}, or give --gate sprt"
+                )));
+            }
+            return Ok(Gate::Hands);
+        }
+        if self.gate_hands % 2 == 1 {
+            return Err(CliError::Input(format!(
+                "--gate-hands {}: expected an even number under --gate sprt: the test reads whole deals, each played twice with the seats swapped, e.g. {}",
+                self.gate_hands,
+                self.gate_hands + 1
+            )));
+        }
+        let metric = self.gate_metric.unwrap_or(Metric::Points);
+        let h0 = self.gate_h0.unwrap_or(metric.equal());
+        let x = self.gate_sprt.unwrap_or(match metric {
+            Metric::Points => 50.0,
+            Metric::Wins => 0.05,
+        });
+        SprtConfig::new(
+            metric,
+            h0,
+            h0 + x,
+            self.gate_alpha.unwrap_or(0.05),
+            self.gate_beta.unwrap_or(0.05),
+            self.gate_min_deals.unwrap_or(20),
+        )
+        .map(Gate::Sprt)
+        .map_err(|e| {
+            // The test's messages name play's options.
+            CliError::Input(
+                e.to_string()
+                    .replace("--sprt-", "--gate-")
+                    .replace("--sprt ", "--gate-sprt "),
+            )
+        })
+    }
 }
 
 fn window(s: &str) -> Result<Window, LearnValueError> {
@@ -237,6 +336,8 @@ pub enum LearnValueError {
     Generations,
     /// `--data`: neither `all` nor `latest`.
     Window,
+    /// `--gate`: neither `sprt` nor `hands`.
+    Gate,
 }
 
 impl std::fmt::Display for LearnValueError {
@@ -253,6 +354,9 @@ impl std::fmt::Display for LearnValueError {
             LearnValueError::Generations => "expected a whole number from 1 to 999, e.g. 4",
             LearnValueError::Window => {
                 "expected all (every generation's data) or latest (the generation's own)"
+            }
+            LearnValueError::Gate => {
+                "expected sprt (the sequential test of play --sprt, at most --gate-hands hands) or hands (--gate-hands hands)"
             }
         })
     }
@@ -345,6 +449,7 @@ fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
         hands: l.hands,
         sample: l.sample,
         window: l.data,
+        gate: l.gate()?,
         gate_hands: l.gate_hands,
         eval_hands: l.eval_hands,
         seed: l.seed,

@@ -60,12 +60,12 @@ pub struct PlayArgs {
 
 /// The SPRT's numbers: a decimal number (its range is checked with the
 /// other options).
-fn sprt_number(s: &str) -> Result<f64, ValueError> {
+pub(crate) fn sprt_number(s: &str) -> Result<f64, ValueError> {
     s.trim().parse::<f64>().map_err(|_| ValueError::SprtNumber)
 }
 
 /// `--sprt-min-deals`: a whole number of deals.
-fn sprt_deals(s: &str) -> Result<u64, ValueError> {
+pub(crate) fn sprt_deals(s: &str) -> Result<u64, ValueError> {
     s.trim().parse::<u64>().map_err(|_| ValueError::SprtDeals)
 }
 

@@ -2,7 +2,9 @@
 //! starting pair of agents and fits a value model to their games; each
 //! later generation plays with the best model so far (the one-step agent
 //! `value:model=…`), fits a new model, gates it in paired hands against
-//! the best and keeps it as the best only if it is not worse. Every
+//! the best (by the sequential test of `play --sprt`, [`crate::sprt`], or
+//! over a fixed number of hands) and keeps it as the best only if it
+//! passes. Every
 //! generation's model is measured against a fixed ladder (`rules`,
 //! `greedy`) on the same deals, so the curve of loop.csv compares like
 //! with like. The directory holds everything a later run needs to go on
@@ -12,6 +14,7 @@ use super::data::{margin_of, DataPlan, DataSet, LearnFamily, Views};
 use super::fit::{fit, FitConfig, Kind};
 use crate::error::CliError;
 use crate::run::Mode;
+use crate::sprt::{Decision, Metric, Sprt, SprtConfig};
 use crate::stats::{wilson, PairedDiff};
 use kanaszta_agents::{play_turns, seat_rng, AgentSpec};
 use kanaszta_engine::seed;
@@ -42,6 +45,34 @@ impl Window {
     }
 }
 
+/// How a new model is gated against the best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gate {
+    /// `gate_hands` paired hands; the new model passes unless its agent
+    /// loses points on average.
+    Hands,
+    /// The sequential test of `play --sprt` on paired deals, over at most
+    /// `gate_hands` hands: the new model passes when H1 (it is stronger
+    /// by at least `h1`) is accepted, fails when H0 is; a test still
+    /// undecided at the cap is judged as [`Gate::Hands`] judges.
+    Sprt(SprtConfig),
+}
+
+impl Gate {
+    /// The name used on the command line and in run.json.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Gate::Hands => "hands",
+            Gate::Sprt(_) => "sprt",
+        }
+    }
+}
+
+/// Games of a sequential gate played at once, in parallel, before the
+/// test reads them in deal order: the test stops on the same deal for any
+/// number of threads, the games after it in the batch unread.
+pub const GATE_BATCH: u64 = 64;
+
 /// The settings of a loop (all but the number of generations and the
 /// threads, which a resumed run may change).
 #[derive(Clone, Debug)]
@@ -57,7 +88,10 @@ pub struct LoopConfig {
     pub sample: f64,
     /// Which data a fit reads.
     pub window: Window,
-    /// Paired hands of a new model against the best.
+    /// How a new model is gated.
+    pub gate: Gate,
+    /// Paired hands of a new model against the best (under
+    /// [`Gate::Sprt`], the most).
     pub gate_hands: u64,
     /// Paired hands of each model against each agent of [`LADDER`].
     pub eval_hands: u64,
@@ -83,7 +117,12 @@ impl LoopConfig {
             "hands": self.hands,
             "sample": self.sample,
             "data": self.window.name(),
+            "gate": self.gate.name(),
             "gate_hands": self.gate_hands,
+            "gate_sprt": match &self.gate {
+                Gate::Sprt(t) => serde_json::to_value(t).unwrap_or_default(),
+                Gate::Hands => serde_json::Value::Null,
+            },
             "eval_hands": self.eval_hands,
             "seed": self.seed,
             "kind": match f.kind { Kind::Linear => "linear", Kind::Mlp => "mlp" },
@@ -121,6 +160,8 @@ pub fn columns() -> Vec<String> {
         "gate_win",
         "gate_win_lo",
         "gate_win_hi",
+        "gate_decision",
+        "gate_llr",
         "accepted",
         "best",
     ]
@@ -147,18 +188,17 @@ pub struct Versus {
     pub diff: Option<(f64, f64, f64)>,
 }
 
-/// Plays `hands` games of A against B as `kanaszta play` pairs them: deal
-/// `g / 2` of `seed`, the seats swapped in odd games, on `threads`
-/// threads; the result depends on the seed only. An agent's error ends
-/// the series with the game's error.
-pub fn versus<G: LearnFamily>(
+/// Plays games `games` of A against B as `kanaszta play` pairs them: deal
+/// `g / 2` of `seed`, the seats swapped in odd games, on `pool`; A's
+/// margin of each game, in game order. An agent's error ends the series
+/// with the game's error.
+fn margins<G: LearnFamily>(
     rules: G::Rules,
-    a: &AgentSpec<G>,
-    b: &AgentSpec<G>,
-    hands: u64,
+    [a, b]: [&AgentSpec<G>; 2],
+    games: std::ops::Range<u64>,
     seed_: u64,
-    threads: usize,
-) -> Result<Versus, CliError> {
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<i32>, CliError> {
     use rayon::prelude::*;
     let specs = [a, b];
     let one = |g: u64| -> Result<i32, String> {
@@ -173,26 +213,87 @@ pub fn versus<G: LearnFamily>(
         // Seat 0 is A's unless the seats are swapped, then seat 1.
         Ok(margin_of(&state, state.side_of(usize::from(swapped))))
     };
-    let pool = crate::run::pool(threads).map_err(|e| CliError::Input(e.to_string()))?;
-    let margins: Vec<Result<i32, String>> =
-        pool.install(|| (0..hands).into_par_iter().map(one).collect());
+    let out: Vec<Result<i32, String>> = pool.install(|| games.into_par_iter().map(one).collect());
+    out.into_iter()
+        .map(|m| m.map_err(|e| CliError::Input(format!("{a} v {b}: {e}"))))
+        .collect()
+}
+
+/// A game won, lost or tied from A's side by its margin: 1, 0 or ½.
+fn won(m: i32) -> f64 {
+    match m.cmp(&0) {
+        std::cmp::Ordering::Greater => 1.0,
+        std::cmp::Ordering::Equal => 0.5,
+        std::cmp::Ordering::Less => 0.0,
+    }
+}
+
+/// The hands won and points per hand of A's margins, game `g` of deal
+/// `g / 2`.
+fn summary(m: &[i32]) -> Versus {
     let mut diff = PairedDiff::default();
-    let mut won = 0.0;
-    for (g, m) in margins.into_iter().enumerate() {
-        let m = m.map_err(|e| CliError::Input(format!("{a} v {b}: {e}")))?;
-        diff.add(g as u64 / 2, m as f64);
-        won += match m.cmp(&0) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
-        };
+    for (g, &x) in m.iter().enumerate() {
+        diff.add(g as u64 / 2, x as f64);
     }
     diff.finish();
-    Ok(Versus {
-        hands,
-        win: wilson(won, hands as f64),
+    Versus {
+        hands: m.len() as u64,
+        win: wilson(m.iter().map(|&x| won(x)).sum(), m.len() as f64),
         diff: diff.interval(),
-    })
+    }
+}
+
+/// Plays `hands` games of A against B as `kanaszta play` pairs them: deal
+/// `g / 2` of `seed`, the seats swapped in odd games, on `threads`
+/// threads; the result depends on the seed only. An agent's error ends
+/// the series with the game's error.
+pub fn versus<G: LearnFamily>(
+    rules: G::Rules,
+    a: &AgentSpec<G>,
+    b: &AgentSpec<G>,
+    hands: u64,
+    seed_: u64,
+    threads: usize,
+) -> Result<Versus, CliError> {
+    let pool = crate::run::pool(threads).map_err(|e| CliError::Input(e.to_string()))?;
+    Ok(summary(&margins(rules, [a, b], 0..hands, seed_, &pool)?))
+}
+
+/// The sequential test of `play --sprt` on paired deals of A against B,
+/// dealt as [`versus`] deals them, over at most `hands` hands (whole
+/// deals): the games up to the deal that decides it, and the test. The
+/// deals are read in order, so the decision, the deal it falls on and the
+/// figures do not depend on `threads`.
+pub fn versus_sprt<G: LearnFamily>(
+    rules: G::Rules,
+    a: &AgentSpec<G>,
+    b: &AgentSpec<G>,
+    test: SprtConfig,
+    hands: u64,
+    seed_: u64,
+    threads: usize,
+) -> Result<(Versus, Sprt), CliError> {
+    let pool = crate::run::pool(threads).map_err(|e| CliError::Input(e.to_string()))?;
+    let games = hands / 2 * 2;
+    let mut sprt = Sprt::new(test);
+    let mut read: Vec<i32> = Vec::new();
+    let mut next = 0;
+    'batches: while next < games {
+        let end = (next + GATE_BATCH).min(games);
+        let batch = margins(rules, [a, b], next..end, seed_, &pool)?;
+        for deal in batch.chunks(2) {
+            read.extend_from_slice(deal);
+            let x = match test.metric {
+                Metric::Points => f64::from(deal[0] + deal[1]) / 2.0,
+                Metric::Wins => (won(deal[0]) + won(deal[1])) / 2.0,
+            };
+            if sprt.deal(x) {
+                break 'batches;
+            }
+        }
+        next = end;
+    }
+    Ok((summary(&read), sprt))
 }
 
 /// The directory of generation `g`.
@@ -491,27 +592,66 @@ impl<G: LearnFamily> Loop<'_, G> {
                 .map_or(String::new(), |x| format!("{:.1}", x.sqrt())),
             fitted(&t, "held_out_r2"),
         ];
+        let mut gate_line = String::new();
         let (accepted, best_after) = match best {
             None => {
-                row.extend(std::iter::repeat_n(String::new(), 7));
+                row.extend(std::iter::repeat_n(String::new(), 9));
                 (true, g)
             }
             Some(k) => {
                 let old = agent_of_model::<G>(self.dir, k)?;
                 let gate_seed = seed::derive_seed(cfg.seed, 4 * g as u64 + 1);
-                let v = versus(
-                    self.rules,
-                    &new,
-                    &old,
-                    cfg.gate_hands,
-                    gate_seed,
-                    self.threads,
-                )?;
-                row.push(cfg.gate_hands.to_string());
+                let (v, test) = match cfg.gate {
+                    Gate::Hands => {
+                        let v = versus(
+                            self.rules,
+                            &new,
+                            &old,
+                            cfg.gate_hands,
+                            gate_seed,
+                            self.threads,
+                        )?;
+                        (v, None)
+                    }
+                    Gate::Sprt(t) => {
+                        let (v, test) = versus_sprt(
+                            self.rules,
+                            &new,
+                            &old,
+                            t,
+                            cfg.gate_hands,
+                            gate_seed,
+                            self.threads,
+                        )?;
+                        (v, Some(test))
+                    }
+                };
+                row.push(v.hands.to_string());
                 cell3(v.diff, 1, &mut row);
                 cell3(v.win, 4, &mut row);
                 // Not worse: points per hand at least level with the best's.
-                let ok = v.diff.is_some_and(|d| d.0 >= 0.0);
+                let level = v.diff.is_some_and(|d| d.0 >= 0.0);
+                let ok = match &test {
+                    None => {
+                        row.extend(std::iter::repeat_n(String::new(), 2));
+                        level
+                    }
+                    Some(t) => {
+                        let r = t.record(cfg.gate_hands);
+                        row.push(r.decision.to_string());
+                        row.push(match r.llr {
+                            x if x.is_finite() => format!("{x:.3}"),
+                            x if x > 0.0 => "inf".into(),
+                            _ => "-inf".into(),
+                        });
+                        gate_line = format!("; gate {} after {} hands", r.decision, v.hands);
+                        match t.decision() {
+                            Decision::H1 => true,
+                            Decision::H0 => false,
+                            Decision::Undecided => level,
+                        }
+                    }
+                };
                 (ok, if ok { g } else { k })
             }
         };
@@ -543,8 +683,9 @@ impl<G: LearnFamily> Loop<'_, G> {
                 match best {
                     None => "the first best".to_string(),
                     Some(k) => format!(
-                        "{} against generation {k}",
-                        if accepted { "accepted" } else { "refused" }
+                        "{} against generation {k}{}",
+                        if accepted { "accepted" } else { "refused" },
+                        gate_line
                     ),
                 }
             );
