@@ -360,6 +360,38 @@ fn fit_is_deterministic_and_reports_held_out_error() {
     }
 }
 
+/// A network started from the ridge fit and not trained further predicts
+/// what the linear model does, row for row; trained on, it stays as
+/// deterministic as any fit.
+#[test]
+fn a_network_from_the_linear_fit_starts_where_it_is() {
+    use kanaszta::learn::fit::{fit, FitConfig, Kind};
+    let d = tmp("learn-from-linear");
+    small_data(&d, &["--rules", "classic-002"], "6");
+    let set = DataSet::read(&d).unwrap();
+    let linear = fit(&set, &FitConfig::default()).unwrap();
+    let start = FitConfig {
+        kind: Kind::Mlp,
+        hidden: 5,
+        epochs: 0,
+        from_linear: true,
+        ..FitConfig::default()
+    };
+    let mlp = fit(&set, &start).unwrap();
+    assert_eq!(mlp.training["from_linear"], true);
+    let mut dense = vec![0.0; set.obs_len];
+    let mut h = vec![0.0; 5];
+    for i in 0..set.len() {
+        set.dense(i, &mut dense);
+        let (a, b) = (linear.margin(&dense, &mut []), mlp.margin(&dense, &mut h));
+        assert!((a - b).abs() < 0.05, "row {i}: linear {a}, network {b}");
+    }
+    let trained = FitConfig { epochs: 2, ..start };
+    let (x, y) = (fit(&set, &trained).unwrap(), fit(&set, &trained).unwrap());
+    assert_eq!(x, y);
+    assert_ne!(x.net, mlp.net, "training moves the weights");
+}
+
 /// A linear model fitted by hand to data whose margin is one entry of the
 /// encoding times 100: ridge recovers it.
 #[test]

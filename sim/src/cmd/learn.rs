@@ -232,6 +232,10 @@ pub struct FitArgs {
     /// Seed of the split, the initial weights and the order of rows.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
     seed: u64,
+    /// mlp: start from the ridge fit (one hidden unit carries the linear
+    /// model) instead of from random weights alone.
+    #[arg(long)]
+    from_linear: bool,
 }
 
 /// The options of a fit, shared by `learn fit` and `learn loop`.
@@ -275,6 +279,7 @@ impl FitOptions {
             batch: self.batch,
             holdout: self.holdout,
             seed,
+            from_linear: false,
         }
     }
 }
@@ -498,7 +503,10 @@ fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
 
 fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
     let set = DataSet::read(&f.data)?;
-    let cfg = f.fit.config(f.seed);
+    let cfg = FitConfig {
+        from_linear: f.from_linear,
+        ..f.fit.config(f.seed)
+    };
     let model = crate::learn::fit::fit(&set, &cfg)
         .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
     let text = serde_json::to_string(&model.to_json())

@@ -46,6 +46,10 @@ pub struct FitConfig {
     pub holdout: f64,
     /// The seed of the split, the initial weights and the order of rows.
     pub seed: u64,
+    /// Network: start from the ridge fit (one hidden unit carries the
+    /// linear model, the others start with no say in the output) instead
+    /// of from random weights alone.
+    pub from_linear: bool,
 }
 
 impl Default for FitConfig {
@@ -60,6 +64,7 @@ impl Default for FitConfig {
             batch: 128,
             holdout: 0.1,
             seed: 1,
+            from_linear: false,
         }
     }
 }
@@ -206,6 +211,9 @@ pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, FitError> {
         "held_out_r2": ((1.0 - test_mse / baseline.max(1e-9)) * 1e4).round() / 1e4,
         "calibration": calibration,
     });
+    if cfg.kind == Kind::Mlp && cfg.from_linear {
+        model.training["from_linear"] = true.into();
+    }
     if test.is_empty() {
         // No held-out deal: there is no held-out figure to give, and a
         // zero would read as a perfect fit.
@@ -336,6 +344,44 @@ impl Adam {
     }
 }
 
+/// Puts the ridge fit of `rows` into unit 0 of a network of `hn =
+/// b1.len()` units, so that the network starts where the linear model is:
+/// unit 0's input weights are the linear weights and its bias lifts its
+/// input to at least 1 on every training row (the ReLU passes it
+/// unchanged), its output weight is 1 and the output bias takes the lift
+/// back. The other units keep their random input weights and get output
+/// weight 0: they join the output as training finds them a use.
+fn from_linear(
+    set: &DataSet,
+    rows: &[usize],
+    target: &dyn Fn(usize) -> f64,
+    cfg: &FitConfig,
+    (w1, b1, w2, b2): (&mut [f32], &mut [f32], &mut [f32], &mut [f32; 1]),
+) {
+    let hn = b1.len();
+    let Net::Linear { weights, bias } = ridge(set, rows, target, cfg).0 else {
+        unreachable!("ridge fits a linear model")
+    };
+    let least = rows
+        .iter()
+        .map(|&i| {
+            let (idx, val) = set.sparse(i);
+            idx.iter()
+                .zip(val)
+                .map(|(&j, &x)| weights[j as usize] * x)
+                .sum::<f32>()
+        })
+        .fold(0.0f32, f32::min);
+    let lift = 1.0 - least;
+    for (j, w) in weights.iter().enumerate() {
+        w1[j * hn] = *w;
+    }
+    b1[0] = lift;
+    w2.fill(0.0);
+    w2[0] = 1.0;
+    b2[0] = bias - lift;
+}
+
 /// A one-hidden-layer network trained by Adam on mini-batches of the
 /// mean squared error: the network and the steps taken.
 fn mlp(
@@ -358,6 +404,9 @@ fn mlp(
         .map(|_| (rng.random::<f32>() * 2.0 - 1.0) * a2)
         .collect();
     let mut b2 = [0.0f32];
+    if cfg.from_linear {
+        from_linear(set, rows, target, cfg, (&mut w1, &mut b1, &mut w2, &mut b2));
+    }
     let (mut o1, mut ob1, mut o2, mut ob2) = (
         Adam::new(d * hn),
         Adam::new(hn),
