@@ -103,40 +103,46 @@ impl Sparse {
     /// Encodes `view` into `row`, which holds what `self` says (a zero
     /// row: `Sparse::default()`); returns what it holds now.
     fn write<G: Family>(self, groups: Groups, view: &G::View<'_>, row: &mut [f32]) -> Sparse {
+        // Blocks are the row's cache lines: the row starts `lead`
+        // numbers into its first line, and is encoded as far into the
+        // buffer, so that block `b` is buf[b·BLOCK..(b+1)·BLOCK]. A row
+        // of owned arrays stays where it is, so its blocks stay the same.
+        let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
         ENCODED.with_borrow_mut(|buf| {
-            buf.resize(G::OBS_LEN, 0.0);
-            G::encode(view, buf);
-            self.copy(groups, buf, row)
+            buf.resize(G::OBS_LEN + BLOCK, 0.0);
+            buf[..lead].fill(0.0);
+            G::encode(view, &mut buf[lead..]);
+            self.copy(groups, lead, buf, row)
         })
     }
 
-    fn copy(self, g: Groups, src: &[f32], row: &mut [f32]) -> Sparse {
+    /// Copies `buf[lead..]` into `row` where it is not zero, and zeroes
+    /// what `self` says the row holds beyond that.
+    fn copy(self, g: Groups, lead: usize, buf: &[f32], row: &mut [f32]) -> Sparse {
         let head = g.offset;
-        // Blocks are the row's cache lines: block `b` is row[b·BLOCK -
-        // lead .. (b+1)·BLOCK - lead], within 0..head. A row of owned
-        // arrays stays where it is, so its blocks stay the same.
-        let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
-        let blocks = (head + lead).div_ceil(BLOCK);
-        debug_assert!(blocks <= 64, "a block a bit of a u64");
-        let span = |b: usize, n: usize| {
-            (b * BLOCK).saturating_sub(lead)..((b + n) * BLOCK - lead).min(head)
-        };
         let mut now = Sparse::default();
-        for b in 0..blocks {
-            // By the bits: -0.0 is written too.
-            if src[span(b, 1)].iter().fold(0, |acc, x| acc | x.to_bits()) != 0 {
-                now.blocks |= 1 << b;
-            }
+        // By the bits: -0.0 is written too.
+        let bits = |block: &[f32]| block.iter().fold(0, |acc, x| acc | x.to_bits());
+        let mut blocks = buf[..lead + head].chunks_exact(BLOCK);
+        for (b, block) in (&mut blocks).enumerate() {
+            now.blocks |= u64::from(bits(block) != 0) << b;
         }
+        if bits(blocks.remainder()) != 0 {
+            now.blocks |= 1 << ((lead + head) / BLOCK);
+        }
+        debug_assert!(
+            (lead + head).div_ceil(BLOCK) <= 64,
+            "a block a bit of a u64"
+        );
         // Runs of blocks written now, then of blocks only written last time.
-        for (mut bits, write) in [(now.blocks, true), (self.blocks & !now.blocks, false)] {
-            while bits != 0 {
-                let b = bits.trailing_zeros() as usize;
-                let n = (bits >> b).trailing_ones() as usize;
-                bits &= !(u64::MAX >> (64 - n) << b);
-                let r = span(b, n);
+        for (mut runs, write) in [(now.blocks, true), (self.blocks & !now.blocks, false)] {
+            while runs != 0 {
+                let b = runs.trailing_zeros() as usize;
+                let n = (runs >> b).trailing_ones() as usize;
+                runs &= !(u64::MAX >> (64 - n) << b);
+                let r = (b * BLOCK).saturating_sub(lead)..((b + n) * BLOCK - lead).min(head);
                 if write {
-                    row[r.clone()].copy_from_slice(&src[r]);
+                    row[r.clone()].copy_from_slice(&buf[r.start + lead..r.end + lead]);
                 } else {
                     row[r].fill(0.0);
                 }
@@ -144,12 +150,12 @@ impl Sparse {
         }
         for q in 0..g.slots {
             let base = g.offset + q * g.per_slot;
-            let live = src[base..base + g.per_slot]
-                .chunks(g.width)
-                .take_while(|group| group[0] != 0.0)
-                .count();
+            let mut live = 0;
+            while live < g.per_slot / g.width && buf[lead + base + live * g.width] != 0.0 {
+                live += 1;
+            }
             let end = base + live * g.width;
-            row[base..end].copy_from_slice(&src[base..end]);
+            row[base..end].copy_from_slice(&buf[lead + base..lead + end]);
             let last = base + self.groups[q] as usize * g.width;
             if last > end {
                 row[end..last].fill(0.0);
