@@ -8,9 +8,10 @@
 //! observations, masks, rewards, terminal flags and seats are written
 //! straight into new zeroed arrays (`copy=True`), or into arrays the
 //! `VectorGame` owns (`copy=False`: nothing is allocated a step, and a
-//! mask row is cleared only where the last listing set it). Each slot's
-//! rows are written by whichever thread steps it, so the results do not
-//! depend on the number of threads.
+//! mask row is cleared only where the last listing set it). A decorated
+//! observation row is written only where it is not zero ([`Sparse`]).
+//! Each slot's rows are written by whichever thread steps it, so the
+//! results do not depend on the number of threads.
 
 use crate::{illegal, make_rules, to_py, Game as PyGame};
 use kanaszta_engine::classic::{ClassicRules, ClassicState};
