@@ -13,8 +13,8 @@ copy=False the VectorGame's own), on one thread or two; also the rate
 counting only the time inside `step`, and the wall-clock rate (which
 counts both threads' work once). AEC: the PettingZoo environment
 of kanaszta.envs (when the envs extra is installed), a random legal id
-from each observation's action mask, `env.last()` and `env.step()` each
-step, a new hand (reset) when one ends.
+from each observation's action mask (viewed as bool), `env.last()` and
+`env.step()` each step, a new hand (reset) when one ends.
 """
 
 import argparse
@@ -121,7 +121,10 @@ def bench_aec(rules, seconds):
                 if not env.agents:
                     env.reset()
                 continue
-            ids = np.flatnonzero(obs["action_mask"])
+            # The int8 mask viewed as bool: NumPy finds the nonzero
+            # entries of an int8 array one call an entry, six times
+            # slower than those of a bool array (29 against 5 us).
+            ids = np.flatnonzero(obs["action_mask"].view(np.bool_))
             env.step(int(ids[int(rng.random() * len(ids))]))
             steps += 1
         now = time.process_time()

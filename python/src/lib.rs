@@ -182,9 +182,22 @@ impl Game {
         self.game.obs_len()
     }
 
-    /// The legal actions in text notation, in the family's order.
-    fn legal_actions(&self) -> Vec<String> {
-        self.game.legal_text()
+    /// The legal actions in text notation, in the family's order. The
+    /// listing is kept as by `legal_ids`, so that `apply` of one of them
+    /// skips the checks the listing made.
+    fn legal_actions(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
+        // Every listed action has an id and the id names it again
+        // (engine/tests/encoding.rs), so the ids give the listing's text.
+        self.game.legal_ids(&mut self.ids);
+        self.ids
+            .iter()
+            .map(|&id| {
+                self.game
+                    .action_from_id(id)
+                    .map(|a| a.to_string())
+                    .map_err(|e| to_py(py, e))
+            })
+            .collect()
     }
     /// The legal actions' ids, in the same order as `legal_actions()`.
     fn legal_ids(&mut self) -> Vec<u32> {
@@ -217,8 +230,9 @@ impl Game {
     /// integer id. Raises `IllegalAction` (with `.rule`) if the rules
     /// refuse it, `ValueError` if it does not parse or the id names
     /// nothing here; the hand is unchanged on an error. An action that
-    /// `legal_ids()` or `legal_mask()` listed for the hand as it is skips
-    /// the completion check (I-9) the listing made; the result is the same.
+    /// `legal_actions()`, `legal_ids()` or `legal_mask()` listed for the
+    /// hand as it is skips the completion check (I-9) the listing made;
+    /// the result is the same.
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let r = if let Ok(s) = action.cast::<PyString>() {
             self.game.apply_text(&s.to_cow()?)

@@ -286,3 +286,40 @@ def test_listed_actions_play_as_unlisted_ones(rules, players):
     assert b.is_terminal
     assert a.scores() == b.scores()
     assert steps > 20 and refused > 20
+
+
+@pytest.mark.parametrize("rules,players", FAMILIES)
+def test_stepping_by_legal_actions_equals_a_twin_stepped_without_listing(rules, players):
+    # `a` lists by legal_actions() before each action and plays one of
+    # them (by text or id), so `apply` skips the checks the listing made;
+    # `b` never lists. The hands must stay equal, an action the listing
+    # does not hold must be refused alike, and the text listing must
+    # stay the id listing's.
+    rng = random.Random(17)
+    a = kanaszta.Game(rules, players=players, seed=6)
+    b = kanaszta.Game(rules, players=players, seed=6)
+    steps = refused = 0
+    while not a.is_terminal:
+        text = a.legal_actions()
+        assert text and [a.action_id(t) for t in text] == a.legal_ids()
+        text = a.legal_actions()  # legal_ids listed last: list by text again
+        bad = rng.randrange(a.num_actions)
+        if bad not in {a.action_id(t) for t in text}:
+            try:
+                bad_text = a.action_text(bad)
+            except ValueError:
+                bad_text = None
+            if bad_text is not None:
+                with pytest.raises(kanaszta.IllegalAction) as listed:
+                    a.apply(bad_text)
+                with pytest.raises(kanaszta.IllegalAction) as unlisted:
+                    b.apply(bad_text)
+                assert (listed.value.rule, str(listed.value)) == (unlisted.value.rule, str(unlisted.value))
+                refused += 1
+        t = rng.choice(text)
+        a.apply(t if steps % 2 else a.action_id(t))
+        b.apply(t)
+        assert a.to_json() == b.to_json()
+        steps += 1
+    assert b.is_terminal and a.scores() == b.scores()
+    assert steps > 20 and refused > 0

@@ -162,3 +162,33 @@ def test_a_bad_step_on_threads_leaves_its_own_arrays_unchanged():
         g = v.game(i)
         assert np.array_equal(obs2[i], g.observation(g.current_player))
         assert np.array_equal(masks2[i], g.legal_mask())
+
+
+@pytest.mark.parametrize(
+    "rules,players,steps",
+    [("decorated-2003-02", 2, 1500), ("decorated-2003-01", 3, 1000), ("decorated-2003-02", 6, 700), ("classic-003", 4, 1200)],
+)
+@pytest.mark.parametrize("copy", [False, True])
+def test_rows_equal_a_fresh_encoding_bit_for_bit(rules, players, steps, copy):
+    # A row is written over the last one (copy=False) or into new zeros
+    # (copy=True), only where either observation is not zero: every row
+    # must hold exactly the bits of the slot's hand encoded into a new
+    # zeroed array, through hands whose tables grow, are undone and are
+    # dealt anew.
+    n = 4
+    v = kanaszta.VectorGame(n, rules=rules, players=players, seed=21, copy=copy)
+    obs, masks, _ = v.reset()
+    rng = np.random.default_rng(8)
+    ended = groups = 0
+    for step in range(steps + 1):
+        for i in range(n):
+            g = v.game(i)
+            want = g.observation(g.current_player)
+            assert np.array_equal(obs[i].view(np.uint32), want.view(np.uint32)), (step, i)
+        if v.family == "decorated":
+            groups = max(groups, int(obs[:, kanaszta.DECORATED_OBS_LEN - 6300 :].sum()))
+        if step < steps:
+            obs, masks, _, done, _ = v.step(random_ids(masks, rng))
+            ended += int(done.sum())
+    assert ended > 0, "no hand ended: rows of a new deal over an old one were not checked"
+    assert v.family == "classic" or groups > 0, "no group was laid"

@@ -44,9 +44,11 @@ def _spaces(game: Game):
 
 
 def _observe(game: Game, seat: int) -> dict:
-    mask = np.zeros(game.num_actions, dtype=np.int8)
     if not game.is_terminal and game.current_player == seat:
-        mask[game.legal_mask()] = 1
+        # The bool mask's bytes are 0 and 1: as int8, without a copy.
+        mask = game.legal_mask().view(np.int8)
+    else:
+        mask = np.zeros(game.num_actions, dtype=np.int8)
     return {"observation": game.observation(seat), "action_mask": mask}
 
 
@@ -239,19 +241,19 @@ class KanasztaAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         self.game.apply(int(action))
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.game.is_terminal:
-            margins = _margins(self.game, self.reward_scale)
-            scores = self.game.scores()
-            for a in self.agents:
-                i = self._index[a]
-                self.rewards[a] = margins[i]
-                self.terminations[a] = True
-                self.infos[a] = {"scores": scores}
-        else:
+        if not self.game.is_terminal:
+            # Every reward is zero until the hand ends: nothing to add up.
             self.agent_selection = self.possible_agents[self.game.current_player]
+            return
+        self._cumulative_rewards[agent] = 0.0
+        margins = _margins(self.game, self.reward_scale)
+        scores = self.game.scores()
+        self.rewards = {}
+        for a in self.agents:
+            self.rewards[a] = margins[self._index[a]]
+            self.terminations[a] = True
+            self.infos[a] = {"scores": scores}
         self._accumulate_rewards()
 
     def render(self):
