@@ -16,7 +16,7 @@
 use super::ClassicMoves;
 use crate::Agent;
 use kanaszta_engine::classic::{
-    ClassicAction, ClassicPhase, ClassicState, ClassicView, Kind, MeldKey,
+    kind_counts, ClassicAction, ClassicPhase, ClassicState, ClassicView, Kind, MeldKey, SideTable,
 };
 use rand_pcg::Pcg64Mcg;
 
@@ -30,9 +30,7 @@ const PILE_WORTH_A_WILD: usize = 5;
 impl ClassicGreedy {
     /// The value of a meld step now; `None` for steps it does not take
     /// (take-backs, resets, wilds spent on a meld far from a canasta).
-    fn meld_value(view: &ClassicView<'_>, a: ClassicAction) -> Option<i32> {
-        let side = view.rules().side_of(view.seat());
-        let table = view.table(side);
+    fn meld_value(table: &SideTable, a: ClassicAction) -> Option<i32> {
         match a {
             ClassicAction::TakeRest => Some(10_000),
             // A wild canasta scores at once and cannot be started later.
@@ -65,10 +63,7 @@ impl ClassicGreedy {
     }
 
     /// How little a card is worth keeping: higher is discarded first.
-    fn discard_value(view: &ClassicView<'_>, k: Kind) -> i32 {
-        let hand = view.hand();
-        let side = view.rules().side_of(view.seat());
-        let sides = view.rules().sides();
+    fn discard_value(d: &DiscardFacts, k: Kind) -> i32 {
         if k.is_wild() {
             return -1000 - k.value();
         }
@@ -76,16 +71,43 @@ impl ClassicGreedy {
             // C-15: a black three on the pile stops the next player taking it.
             return 500;
         }
-        let n = k.count_in(hand) as i32;
+        let n = d.counts[k.index()] as i32;
         let mut v = 100 - 40 * n - k.value();
-        if !view.table(side).melds[k.index()].is_empty() {
+        let bit = 1u16 << k.index();
+        if d.own & bit != 0 {
             v -= 200;
         }
         // Feeding a side that has the rank melded gives it the pile.
-        if (0..sides).any(|s| s != side && !view.table(s).melds[k.index()].is_empty()) {
+        if d.others & bit != 0 {
             v -= 80;
         }
         v
+    }
+}
+
+/// What the discard values read, gathered once a decision: the hand's
+/// kind counts and the ranks melded by its side and by the others.
+struct DiscardFacts {
+    counts: [u8; 14],
+    own: u16,
+    others: u16,
+}
+
+impl DiscardFacts {
+    fn of(view: &ClassicView<'_>) -> DiscardFacts {
+        let side = view.rules().side_of(view.seat());
+        let melded = |s: usize| {
+            let t = view.table(s);
+            (0..11).fold(0u16, |m, k| m | ((!t.melds[k].is_empty() as u16) << k))
+        };
+        let others = (0..view.rules().sides())
+            .filter(|&s| s != side)
+            .fold(0, |m, s| m | melded(s));
+        DiscardFacts {
+            counts: kind_counts(view.hand()),
+            own: melded(side),
+            others,
+        }
     }
 }
 
@@ -155,11 +177,13 @@ impl Agent<ClassicState> for ClassicGreedy {
         }
         // Meld steps by value, then the least useful discard.
         if meld {
-            if let Some(a) = best_listed(moves, |a| Self::meld_value(view, a)) {
+            let table = view.table(view.rules().side_of(view.seat()));
+            if let Some(a) = best_listed(moves, |a| Self::meld_value(table, a)) {
                 return a;
             }
+            let facts = DiscardFacts::of(view);
             let discard = best_listed(moves, |a| match a {
-                ClassicAction::Discard(k) => Some(Self::discard_value(view, k)),
+                ClassicAction::Discard(k) => Some(Self::discard_value(&facts, k)),
                 _ => None,
             });
             if let Some(a) = discard {

@@ -431,7 +431,12 @@ impl ClassicState {
     /// refusal: an action that is not listed may be refused with the
     /// state left part-way, so pass only listed ones.
     pub fn apply_listed(&mut self, a: ClassicAction) -> Result<(), RuleError> {
-        self.step(a)
+        match (self.phase, a) {
+            // A listed discard has passed the end check (the shared verdict
+            // of the listing's discards): it is not made again.
+            (ClassicPhase::Meld, ClassicAction::Discard(kind)) => self.discard(kind, false),
+            _ => self.step(a),
+        }
     }
 }
 
