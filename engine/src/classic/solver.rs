@@ -405,10 +405,16 @@ pub(crate) fn lays_out(
     let hand = kind_counts(hand);
     // Every card must be laid. A lone natural of a rank without a meld
     // cannot be (a new meld holds two naturals at least, C-4), nor a lone
-    // black three (C-16: two at least): the solver's answer is no.
+    // black three (C-16: two at least): the solver's answer is no. A pair
+    // of a rank without a meld is a new meld only with a wild (three
+    // cards at least, C-4): more such pairs than wilds, no again.
     let lone = (0..11).any(|k| hand[k] == 1 && table.melds[k].is_empty())
         || hand[Kind::BLACK_THREE.index()] == 1;
-    !lone && lays_out_solved(r, hand, table, min)
+    let pairs = (0..11)
+        .filter(|&k| hand[k] == 2 && table.melds[k].is_empty())
+        .count();
+    let wilds = (hand[Kind::TWO.index()] + hand[Kind::JOKER.index()]) as usize;
+    !lone && pairs <= wilds && lays_out_solved(r, hand, table, min)
 }
 
 /// [`lays_out`] by the solver alone, the hand as its kind counts.
@@ -671,7 +677,8 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
-    /// of a rank without a meld, a lone black three) answers as the
+    /// of a rank without a meld, a lone black three, more pairs of ranks
+    /// without a meld than wilds) answers as the
     /// solver does, for the hand of every seat and hands drawn from it,
     /// on the tables of random four-player and two-player hands.
     #[test]
@@ -700,9 +707,13 @@ mod tests {
                             checked += 1;
                             yes += want as u32;
                             let k = kind_counts(hand);
+                            let pairs = (0..11)
+                                .filter(|&i| k[i] == 2 && t.melds[i].is_empty())
+                                .count();
+                            let wilds = (k[Kind::TWO.index()] + k[Kind::JOKER.index()]) as usize;
                             quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
-                                || k[Kind::BLACK_THREE.index()] == 1)
-                                as u32;
+                                || k[Kind::BLACK_THREE.index()] == 1
+                                || pairs > wilds) as u32;
                             // A smaller hand of the same cards.
                             hand = CardSet::EMPTY;
                             for &c in &cards {
