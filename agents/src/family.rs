@@ -4,7 +4,8 @@
 //!
 //! The listing is the family's: decorated canasta's meld phase lists
 //! lazily ([`Moves`], whose candidates are checked only as an agent asks),
-//! classic canasta lists every action ([`ClassicMoves`]). An agent of
+//! classic canasta's listing is made when it is first read and its
+//! candidates can be checked one at a time ([`ClassicMoves`]). An agent of
 //! either family is an [`Agent<G>`](Agent) whatever the listing.
 
 use crate::Agent;
