@@ -380,14 +380,13 @@ impl ClassicState {
                     && !self.turn.last_red_three
                     && self.end_check(hand.len() == 1).is_ok();
             }
-            (ClassicPhase::Draw, ClassicAction::TakePile { key, with }) => {
-                // The pickup's own checks on the state as it is first, as
-                // the listing makes them: a copy only for one that passes.
+            // The pickup's own checks on the state as it is first, as the
+            // listing makes them: a copy only for one that passes.
+            (ClassicPhase::Draw, ClassicAction::TakePile { key, with })
                 if self.rules.turned_covered && self.turns == 0
-                    || self.pickup_check(key, with).is_err()
-                {
-                    return false;
-                }
+                    || self.pickup_check(key, with).is_err() =>
+            {
+                return false
             }
             (ClassicPhase::Meld, ClassicAction::End) => {
                 let hand = self.hands[self.mover as usize];
