@@ -75,9 +75,11 @@ pub trait Agent<G: Family = GameState> {
     /// Decorated canasta's [`Moves::all`] is the whole listing (never
     /// empty); a player with an order of preference may instead walk
     /// [`Moves::actions`] and ask [`Moves::is_listed`] only of the ones it
-    /// gets to. Classic canasta's [`classic::ClassicMoves`] is the listing
-    /// itself. Returning an action that is not listed is an error of the
-    /// game.
+    /// gets to. Classic canasta's [`classic::ClassicMoves`] reads as the
+    /// whole listing, and offers the same choice: its
+    /// [`candidates`](classic::ClassicMoves::candidates) checked one at a
+    /// time by [`is_listed`](classic::ClassicMoves::is_listed). Returning
+    /// an action that is not listed is an error of the game.
     fn act(
         &mut self,
         view: &G::View<'_>,

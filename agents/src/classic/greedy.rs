@@ -15,7 +15,9 @@
 
 use super::ClassicMoves;
 use crate::Agent;
-use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView, Kind, MeldKey};
+use kanaszta_engine::classic::{
+    kind_counts, ClassicAction, ClassicPhase, ClassicState, ClassicView, Kind, MeldKey, SideTable,
+};
 use rand_pcg::Pcg64Mcg;
 
 /// The greedy classic player (see the module docs).
@@ -28,9 +30,7 @@ const PILE_WORTH_A_WILD: usize = 5;
 impl ClassicGreedy {
     /// The value of a meld step now; `None` for steps it does not take
     /// (take-backs, resets, wilds spent on a meld far from a canasta).
-    fn meld_value(view: &ClassicView<'_>, a: ClassicAction) -> Option<i32> {
-        let side = view.rules().side_of(view.seat());
-        let table = view.table(side);
+    fn meld_value(table: &SideTable, a: ClassicAction) -> Option<i32> {
         match a {
             ClassicAction::TakeRest => Some(10_000),
             // A wild canasta scores at once and cannot be started later.
@@ -63,10 +63,7 @@ impl ClassicGreedy {
     }
 
     /// How little a card is worth keeping: higher is discarded first.
-    fn discard_value(view: &ClassicView<'_>, k: Kind) -> i32 {
-        let hand = view.hand();
-        let side = view.rules().side_of(view.seat());
-        let sides = view.rules().sides();
+    fn discard_value(d: &DiscardFacts, k: Kind) -> i32 {
         if k.is_wild() {
             return -1000 - k.value();
         }
@@ -74,16 +71,43 @@ impl ClassicGreedy {
             // C-15: a black three on the pile stops the next player taking it.
             return 500;
         }
-        let n = k.count_in(hand) as i32;
+        let n = d.counts[k.index()] as i32;
         let mut v = 100 - 40 * n - k.value();
-        if !view.table(side).melds[k.index()].is_empty() {
+        let bit = 1u16 << k.index();
+        if d.own & bit != 0 {
             v -= 200;
         }
         // Feeding a side that has the rank melded gives it the pile.
-        if (0..sides).any(|s| s != side && !view.table(s).melds[k.index()].is_empty()) {
+        if d.others & bit != 0 {
             v -= 80;
         }
         v
+    }
+}
+
+/// What the discard values read, gathered once a decision: the hand's
+/// kind counts and the ranks melded by its side and by the others.
+struct DiscardFacts {
+    counts: [u8; 14],
+    own: u16,
+    others: u16,
+}
+
+impl DiscardFacts {
+    fn of(view: &ClassicView<'_>) -> DiscardFacts {
+        let side = view.rules().side_of(view.seat());
+        let melded = |s: usize| {
+            let t = view.table(s);
+            (0..11).fold(0u16, |m, k| m | ((!t.melds[k].is_empty() as u16) << k))
+        };
+        let others = (0..view.rules().sides())
+            .filter(|&s| s != side)
+            .fold(0, |m, s| m | melded(s));
+        DiscardFacts {
+            counts: kind_counts(view.hand()),
+            own: melded(side),
+            others,
+        }
     }
 }
 
@@ -98,87 +122,106 @@ impl Agent<ClassicState> for ClassicGreedy {
         moves: &mut ClassicMoves<'_>,
         _rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        let legal = moves.all();
-        // The single actions it looks for, in one pass over the listing.
-        let (mut end, mut yes, mut no, mut ask, mut draw, mut turned) =
-            (false, false, false, false, false, false);
-        for a in legal {
-            match a {
-                ClassicAction::End => end = true,
-                ClassicAction::Answer(true) => yes = true,
-                ClassicAction::Answer(false) => no = true,
-                ClassicAction::Ask => ask = true,
-                ClassicAction::Draw => draw = true,
-                ClassicAction::TakeTurned => turned = true,
-                _ => {}
-            }
-        }
+        // Every choice below is the best listed action by some value; the
+        // candidates are checked best first, so those it would not choose
+        // are never judged.
+        let moves = &*moves;
+        let cands = moves.candidates();
+        let listed = |a: ClassicAction| cands.contains(&a) && moves.is_listed(a);
+        // A listing holds only its phase's actions: each phase asks about
+        // its own.
+        let phase = view.phase();
+        let meld = phase == ClassicPhase::Meld;
         // Going out (C-10) or ending a turn that must end, whenever listed.
-        if end {
+        if meld && listed(ClassicAction::End) {
             return ClassicAction::End;
         }
         // C-18: "no" while its own cards could still be laid, else "yes".
-        if yes {
-            return if no && view.could_lay() {
+        if phase == ClassicPhase::Answer && listed(ClassicAction::Answer(true)) {
+            return if listed(ClassicAction::Answer(false)) && view.could_lay() {
                 ClassicAction::Answer(false)
             } else {
                 ClassicAction::Answer(true)
             };
         }
-        // C-18: it asks only when its whole hand lays out now, and after
-        // "yes" it draws: the drawn card is its discard.
-        if ask && view.stock_len() > 0 && view.lays_out() {
-            return ClassicAction::Ask;
-        }
-        if view.answer() == Some(true) && draw {
-            return ClassicAction::Draw;
-        }
-        if turned {
-            return ClassicAction::TakeTurned;
-        }
-        // The pile: with naturals always, with a wild when it is big.
-        let pile = view.pile().len();
-        let take = legal
-            .iter()
-            .filter_map(|&a| match a {
+        if phase == ClassicPhase::Draw {
+            // C-18: it asks only when its whole hand lays out now, and
+            // after "yes" it draws: the drawn card is its discard.
+            if view.stock_len() > 0 && listed(ClassicAction::Ask) && view.lays_out() {
+                return ClassicAction::Ask;
+            }
+            if view.answer() == Some(true) && listed(ClassicAction::Draw) {
+                return ClassicAction::Draw;
+            }
+            if listed(ClassicAction::TakeTurned) {
+                return ClassicAction::TakeTurned;
+            }
+            // The pile: with naturals always, with a wild when it is big.
+            let pile = view.pile().len();
+            let take = best_listed(moves, |a| match a {
                 ClassicAction::TakePile { with, .. }
                     if with.wilds() == 0 || pile >= PILE_WORTH_A_WILD =>
                 {
-                    Some((with.naturals as i32 * 10 - with.wilds() as i32 * 20, a))
+                    Some(with.naturals as i32 * 10 - with.wilds() as i32 * 20)
                 }
                 _ => None,
-            })
-            .max_by_key(|&(v, _)| v);
-        if let Some((_, a)) = take {
-            return a;
-        }
-        if let Some(a) = legal
-            .iter()
-            .find(|a| matches!(a, ClassicAction::Draw | ClassicAction::EndHand))
-        {
-            return *a;
+            });
+            if let Some(a) = take {
+                return a;
+            }
+            if let Some(&a) = cands.iter().find(|&&a| {
+                matches!(a, ClassicAction::Draw | ClassicAction::EndHand) && moves.is_listed(a)
+            }) {
+                return a;
+            }
         }
         // Meld steps by value, then the least useful discard.
-        let best = legal
-            .iter()
-            .filter_map(|&a| Self::meld_value(view, a).map(|v| (v, a)))
-            .max_by_key(|&(v, _)| v);
-        if let Some((_, a)) = best {
-            return a;
-        }
-        let discard = legal
-            .iter()
-            .filter_map(|&a| match a {
-                ClassicAction::Discard(k) => Some((Self::discard_value(view, k), a)),
+        if meld {
+            let table = view.table(view.rules().side_of(view.seat()));
+            if let Some(a) = best_listed(moves, |a| Self::meld_value(table, a)) {
+                return a;
+            }
+            let facts = DiscardFacts::of(view);
+            let discard = best_listed(moves, |a| match a {
+                ClassicAction::Discard(k) => Some(Self::discard_value(&facts, k)),
                 _ => None,
-            })
-            .max_by_key(|&(v, _)| v);
-        if let Some((_, a)) = discard {
-            return a;
+            });
+            if let Some(a) = discard {
+                return a;
+            }
         }
         // Only steps it would rather not take are listed (a phase held to
         // going out after "yes", C-18): the first keeps the turn legal.
-        legal[0]
+        moves.all()[0]
+    }
+}
+
+/// The listed action of the highest value, the later candidate of equal
+/// values (as `max_by_key` over the listing chooses); `None` if no listed
+/// action has a value. Candidates are checked best first, so only those
+/// down to the first listed one are judged.
+fn best_listed(
+    moves: &ClassicMoves<'_>,
+    value: impl Fn(ClassicAction) -> Option<i32>,
+) -> Option<ClassicAction> {
+    let cands = moves.candidates();
+    // Each round takes the best (value, position) below the last refused.
+    let mut below: Option<(i32, usize)> = None;
+    loop {
+        let mut best: Option<(i32, usize)> = None;
+        for (i, &a) in cands.iter().enumerate() {
+            if let Some(v) = value(a) {
+                let key = (v, i);
+                if below.is_none_or(|b| key < b) && best.is_none_or(|b| key > b) {
+                    best = Some(key);
+                }
+            }
+        }
+        let key = best?;
+        if moves.is_listed(cands[key.1]) {
+            return Some(cands[key.1]);
+        }
+        below = Some(key);
     }
 }
 

@@ -17,7 +17,7 @@ use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 
-pub use crate::family::ClassicMoves;
+pub use crate::family::{ClassicMoves, ClassicScratch};
 
 /// Uniform among the legal actions.
 #[derive(Clone, Debug, Default)]

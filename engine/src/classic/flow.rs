@@ -537,36 +537,7 @@ impl ClassicState {
                 self.turn.undos += 1;
                 Ok(())
             }
-            ClassicAction::Discard(kind) => {
-                if kind.count_in(self.hands[p]) == 0 {
-                    return Err(rule("D-5.1", "the hand does not hold that card"));
-                }
-                if self.turn.last_red_three {
-                    return Err(rule(
-                        "C-23",
-                        "after a red three drawn as the last stock card there is no discard",
-                    ));
-                }
-                let mut hand = self.hands[p];
-                let mut out = CardSet::EMPTY;
-                kind.move_cards(1, &mut hand, &mut out);
-                let card = out.iter().next().expect("one card");
-                self.end_check(hand.is_empty())?;
-                self.hands[p] = hand;
-                self.known[p] = self.known[p].min(hand);
-                if card.is_wild() && self.rules.wild_top == WildTop::Under {
-                    // C-13 (004): crosswise under the pile.
-                    let n = self.pile_len as usize;
-                    self.pile.copy_within(0..n, 1);
-                    self.pile[0] = card;
-                    self.pile_len += 1;
-                    self.frozen = true;
-                } else {
-                    self.push_pile_top(card);
-                }
-                self.finish_turn();
-                Ok(())
-            }
+            ClassicAction::Discard(kind) => self.discard(kind, true),
             ClassicAction::End => {
                 if !self.hands[p].is_empty() && !self.turn.last_red_three {
                     return Err(rule(
@@ -580,6 +551,43 @@ impl ClassicState {
             }
             _ => Err(rule("D-5.1", "in the meld phase: meld, then discard")),
         }
+    }
+
+    /// The discard of a card of `kind` (C-7, C-13, C-23), ending the turn;
+    /// with `check_end`, only if the turn may end so (C-10, C-14 …
+    /// C-18): a discard the listing holds has passed that check.
+    pub(crate) fn discard(&mut self, kind: Kind, check_end: bool) -> Result<(), RuleError> {
+        let p = self.mover as usize;
+        if kind.count_in(self.hands[p]) == 0 {
+            return Err(rule("D-5.1", "the hand does not hold that card"));
+        }
+        if self.turn.last_red_three {
+            return Err(rule(
+                "C-23",
+                "after a red three drawn as the last stock card there is no discard",
+            ));
+        }
+        let mut hand = self.hands[p];
+        let mut out = CardSet::EMPTY;
+        kind.move_cards(1, &mut hand, &mut out);
+        let card = out.iter().next().expect("one card");
+        if check_end {
+            self.end_check(hand.is_empty())?;
+        }
+        self.hands[p] = hand;
+        self.known[p] = self.known[p].min(hand);
+        if card.is_wild() && self.rules.wild_top == WildTop::Under {
+            // C-13 (004): crosswise under the pile.
+            let n = self.pile_len as usize;
+            self.pile.copy_within(0..n, 1);
+            self.pile[0] = card;
+            self.pile_len += 1;
+            self.frozen = true;
+        } else {
+            self.push_pile_top(card);
+        }
+        self.finish_turn();
+        Ok(())
     }
 
     fn lay(&mut self, key: MeldKey, cards: Counts) -> Result<(), RuleError> {

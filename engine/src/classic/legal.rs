@@ -36,10 +36,13 @@ impl ClassicState {
     /// new melds of three, black-three melds, wild canastas, one-card
     /// extensions.
     pub(crate) fn meld_candidates(&self, f: &mut impl FnMut(ClassicAction)) {
-        let p = self.mover as usize;
-        let hand = self.hands[p];
+        let a = kind_counts(self.hands[self.mover as usize]);
+        self.meld_candidates_of(&a, f);
+    }
+
+    /// [`ClassicState::meld_candidates`] of the mover's kind counts `a`.
+    fn meld_candidates_of(&self, a: &[u8; 14], f: &mut impl FnMut(ClassicAction)) {
         let t = &self.tables[self.side()];
-        let a = kind_counts(hand);
         let twos = a[Kind::TWO.index()];
         let jokers = a[Kind::JOKER.index()];
         for (k, &n) in a.iter().enumerate().take(11) {
@@ -150,35 +153,7 @@ impl ClassicState {
                 if self.turned_open && self.turns == 0 {
                     self.push_if_legal(ClassicAction::TakeTurned, out);
                 }
-                if let Some(top) = self.pile_top() {
-                    let p = self.mover as usize;
-                    let a = kind_counts(self.hands[p]);
-                    match Kind::of(top) {
-                        Some(k) if k.is_wild() => {
-                            for (r, &n) in a.iter().enumerate().take(12) {
-                                if n >= 2 {
-                                    let key = if r == 11 {
-                                        MeldKey::BlackThrees
-                                    } else {
-                                        MeldKey::Rank(Kind::from_index(r))
-                                    };
-                                    self.push_if_pickup_legal(key, SHAPES[0], out);
-                                }
-                            }
-                        }
-                        Some(k) => {
-                            let key = if k == Kind::BLACK_THREE {
-                                MeldKey::BlackThrees
-                            } else {
-                                MeldKey::Rank(k)
-                            };
-                            for with in SHAPES {
-                                self.push_if_pickup_legal(key, with, out);
-                            }
-                        }
-                        None => {}
-                    }
-                }
+                self.pickup_candidates(&mut |key, with| self.push_if_pickup_legal(key, with, out));
             }
             ClassicPhase::Meld => {
                 let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
@@ -223,6 +198,95 @@ impl ClassicState {
                     }
                 }
             }
+        }
+    }
+
+    /// The candidates of the listing, unchecked, in the listing's order,
+    /// into `out` (cleared first): [`ClassicState::legal_actions`] lists
+    /// exactly those of them that [`ClassicState::is_legal`] passes. A
+    /// player that wants the best of a few actions checks them in its own
+    /// order, one at a time, instead of having every candidate judged.
+    pub fn candidates(&self, out: &mut Vec<ClassicAction>) {
+        out.clear();
+        match self.phase {
+            ClassicPhase::Over => {}
+            ClassicPhase::Answer => {
+                out.push(ClassicAction::Answer(true));
+                out.push(ClassicAction::Answer(false));
+            }
+            ClassicPhase::Draw => {
+                if self.rules.partnerships() && !self.turn.asked {
+                    out.push(ClassicAction::Ask);
+                }
+                if self.stock_len > 0 {
+                    out.push(ClassicAction::Draw);
+                } else {
+                    out.push(ClassicAction::EndHand);
+                }
+                if self.turned_open && self.turns == 0 {
+                    out.push(ClassicAction::TakeTurned);
+                }
+                self.pickup_candidates(&mut |key, with| {
+                    out.push(ClassicAction::TakePile { key, with })
+                });
+            }
+            ClassicPhase::Meld => {
+                let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
+                if rest_pending {
+                    out.push(ClassicAction::TakeRest);
+                }
+                let hand = self.hands[self.mover as usize];
+                let counts = kind_counts(hand);
+                self.meld_candidates_of(&counts, &mut |a| out.push(a));
+                for key in self.takeback_keys() {
+                    out.push(ClassicAction::TakeBack { key });
+                }
+                out.push(ClassicAction::Reset);
+                if !rest_pending {
+                    for k in Kind::ALL {
+                        if counts[k.index()] > 0 {
+                            out.push(ClassicAction::Discard(k));
+                        }
+                    }
+                    if hand.is_empty() || self.turn.last_red_three {
+                        out.push(ClassicAction::End);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The ways of taking the pile the listing tries, in its order: the
+    /// meld key and the cards from the hand.
+    fn pickup_candidates(&self, f: &mut impl FnMut(MeldKey, Counts)) {
+        let Some(top) = self.pile_top() else {
+            return;
+        };
+        let a = kind_counts(self.hands[self.mover as usize]);
+        match Kind::of(top) {
+            Some(k) if k.is_wild() => {
+                for (r, &n) in a.iter().enumerate().take(12) {
+                    if n >= 2 {
+                        let key = if r == 11 {
+                            MeldKey::BlackThrees
+                        } else {
+                            MeldKey::Rank(Kind::from_index(r))
+                        };
+                        f(key, SHAPES[0]);
+                    }
+                }
+            }
+            Some(k) => {
+                let key = if k == Kind::BLACK_THREE {
+                    MeldKey::BlackThrees
+                } else {
+                    MeldKey::Rank(k)
+                };
+                for with in SHAPES {
+                    f(key, with);
+                }
+            }
+            None => {}
         }
     }
 
@@ -296,8 +360,41 @@ impl ClassicState {
         Ok(g)
     }
 
-    /// Whether `a` is legal now.
+    /// Whether `a` is legal now: whether the listing holds it.
     pub fn is_legal(&self, a: ClassicAction) -> bool {
+        // The steps whose own checks come before any change are answered
+        // by those checks, without a copy; they end outside a meld phase,
+        // so I-9 does not judge them.
+        match (self.phase, a) {
+            (ClassicPhase::Answer, ClassicAction::Answer(yes)) => {
+                return self.answer_check(yes).is_ok()
+            }
+            (ClassicPhase::Draw, ClassicAction::Ask) => {
+                return self.rules.partnerships() && !self.turn.asked
+            }
+            (ClassicPhase::Draw, ClassicAction::Draw) => return self.stock_len > 0,
+            (ClassicPhase::Draw, ClassicAction::EndHand) => return self.stock_len == 0,
+            (ClassicPhase::Meld, ClassicAction::Discard(kind)) => {
+                let hand = self.hands[self.mover as usize];
+                return kind.count_in(hand) > 0
+                    && !self.turn.last_red_three
+                    && self.end_check(hand.len() == 1).is_ok();
+            }
+            // The pickup's own checks on the state as it is first, as the
+            // listing makes them: a copy only for one that passes.
+            (ClassicPhase::Draw, ClassicAction::TakePile { key, with })
+                if self.rules.turned_covered && self.turns == 0
+                    || self.pickup_check(key, with).is_err() =>
+            {
+                return false
+            }
+            (ClassicPhase::Meld, ClassicAction::End) => {
+                let hand = self.hands[self.mover as usize];
+                return (hand.is_empty() || self.turn.last_red_three)
+                    && self.end_check(hand.is_empty()).is_ok();
+            }
+            _ => {}
+        }
         if Self::ends_outside_meld(self.phase, a) {
             return self.clone().step(a).is_ok();
         }
@@ -333,7 +430,12 @@ impl ClassicState {
     /// refusal: an action that is not listed may be refused with the
     /// state left part-way, so pass only listed ones.
     pub fn apply_listed(&mut self, a: ClassicAction) -> Result<(), RuleError> {
-        self.step(a)
+        match (self.phase, a) {
+            // A listed discard has passed the end check (the shared verdict
+            // of the listing's discards): it is not made again.
+            (ClassicPhase::Meld, ClassicAction::Discard(kind)) => self.discard(kind, false),
+            _ => self.step(a),
+        }
     }
 }
 
@@ -436,6 +538,37 @@ mod tests {
             }
         }
         u
+    }
+
+    /// The listing is the candidates that `is_legal` passes, in their
+    /// order, for the states of random hands of every preset and 2, 3, 4
+    /// and 6 players.
+    #[test]
+    fn the_listing_is_the_candidates_is_legal_passes() {
+        let mut states = 0u32;
+        for preset in CLASSIC_PRESETS {
+            for players in [2u8, 3, 4, 6] {
+                let rules = ClassicRules {
+                    players,
+                    ..ClassicRules::preset(preset).unwrap()
+                };
+                for seed in 10..16 {
+                    let mut g = ClassicState::new(rules, seed, seed as usize, [0; 6]);
+                    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                    let (mut legal, mut cands) = (Vec::new(), Vec::new());
+                    while !g.is_terminal() {
+                        g.legal_actions(&mut legal);
+                        g.candidates(&mut cands);
+                        cands.retain(|&a| g.is_legal(a));
+                        assert_eq!(cands, legal, "{preset} {players} seed {seed}");
+                        states += 1;
+                        let a = legal[rng.random_range(0..legal.len())];
+                        g.apply(a).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(states > 2_000, "{states} states");
     }
 
     /// I-9: the listing made in place (one copy a listing, steps undone,

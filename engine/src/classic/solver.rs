@@ -102,6 +102,46 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
 const SMALL_XS: usize = 4;
 const SMALL_STATES: usize = SMALL_XS * 3 * 3 * 2 * 2;
 
+/// One layer of [`solve`]'s programme: the most value laid in each state
+/// (-1 where not reached) and the states reached, in the order reached.
+struct Layer<const N: usize> {
+    value: [i32; N],
+    reached: [u16; N],
+    len: usize,
+}
+
+impl<const N: usize> Layer<N> {
+    fn new() -> Layer<N> {
+        Layer {
+            value: [-1; N],
+            reached: [0; N],
+            len: 0,
+        }
+    }
+
+    /// State `i` reached with value `v` (never negative).
+    #[inline]
+    fn raise(&mut self, i: usize, v: i32) {
+        let old = self.value[i];
+        if old < 0 {
+            self.reached[self.len] = i as u16;
+            self.len += 1;
+        }
+        if old < v {
+            self.value[i] = v;
+        }
+    }
+
+    /// No state reached.
+    #[inline]
+    fn clear(&mut self) {
+        for &i in &self.reached[..self.len] {
+            self.value[i as usize] = -1;
+        }
+        self.len = 0;
+    }
+}
+
 /// [`solve`] on tables of `N` states: `N` at least those of the hand's
 /// wild count.
 fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
@@ -109,10 +149,12 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
     let twos = pb.hand[Kind::TWO.index()] as usize;
     let jokers = pb.hand[Kind::JOKER.index()] as usize;
     let wilds = (twos + jokers).min(XS - 1);
-    let mut cur = [-1i32; N];
     let bt0 = !pb.table.black_threes.is_empty() as usize;
-    cur[idx(0, 0, 0, pb.waiver_now as usize, bt0)] = 0;
-    let mut next = [-1i32; N];
+    // Two layers, the states before and after a key; `cur` and `next`
+    // are swapped after each.
+    let (mut l0, mut l1) = (Layer::<N>::new(), Layer::<N>::new());
+    let (mut cur, mut next) = (&mut l0, &mut l1);
+    cur.raise(idx(0, 0, 0, pb.waiver_now as usize, bt0), 0);
     let wild_cap = |n: u32| -> u32 {
         match r.wild_limit {
             WildLimit::WildsLeNaturals => n,
@@ -121,44 +163,29 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
     };
     // One key at a time; `opts` lists (k, x, canasta, waiver, bt, value, kept).
     let mut opts: [(u8, u8, u8, u8, u8, i32, u8); 64] = [(0, 0, 0, 0, 0, 0, 0); 64];
-    // Only the states of at most `wilds` wilds are ever reached (`x` is
-    // the outermost index): the rest stay -1 in both tables, so only this
-    // prefix is cleared and copied.
-    let live = idx(wilds + 1, 0, 0, 0, 0);
-    let mut relax = |cur: &mut [i32; N], opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
-        let next = &mut next[..live];
-        next.fill(-1);
-        for x in 0..=wilds {
-            for kept in 0..3 {
-                for c in 0..3 {
-                    for wv in 0..2 {
-                        for bt in 0..2 {
-                            let v = cur[idx(x, kept, c, wv, bt)];
-                            if v < 0 {
-                                continue;
-                            }
-                            for &(_, ox, oc, ow, ob, oval, okept) in opts {
-                                let nx = x + ox as usize;
-                                if nx > wilds {
-                                    continue;
-                                }
-                                let i = idx(
-                                    nx,
-                                    (kept + okept as usize).min(2),
-                                    (c + oc as usize).min(2),
-                                    wv | ow as usize,
-                                    bt | ob as usize,
-                                );
-                                if next[i] < v + oval {
-                                    next[i] = v + oval;
-                                }
-                            }
-                        }
-                    }
+    // Every reached state of `cur` takes every option into `next`; only
+    // reached states are visited, and only they are cleared.
+    let relax = |cur: &Layer<N>, next: &mut Layer<N>, opts: &[(u8, u8, u8, u8, u8, i32, u8)]| {
+        next.clear();
+        for j in 0..cur.len {
+            let i = cur.reached[j] as usize;
+            let v = cur.value[i];
+            let (x, kept, c, wv, bt) = (i / 36, i / 12 % 3, i / 4 % 3, i / 2 % 2, i % 2);
+            for &(_, ox, oc, ow, ob, oval, okept) in opts {
+                let nx = x + ox as usize;
+                if nx > wilds {
+                    continue;
                 }
+                let i = idx(
+                    nx,
+                    (kept + okept as usize).min(2),
+                    (c + oc as usize).min(2),
+                    wv | ow as usize,
+                    bt | ob as usize,
+                );
+                next.raise(i, v + oval);
             }
         }
-        cur[..live].copy_from_slice(next);
     };
     let mut unfinished = false;
     for k in 0..11 {
@@ -225,7 +252,8 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
                 }
             }
         }
-        relax(&mut cur, &opts[..len]);
+        relax(cur, next, &opts[..len]);
+        std::mem::swap(&mut cur, &mut next);
     }
     // Black threes (C-16): only when going out, laid at once.
     let b = pb.hand[Kind::BLACK_THREE.index()] as u32;
@@ -251,7 +279,8 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
                 }
             }
         }
-        relax(&mut cur, &opts[..len]);
+        relax(cur, next, &opts[..len]);
+        std::mem::swap(&mut cur, &mut next);
     }
     // Wild canastas (C-21).
     if r.wild_canasta > 0 && wilds >= 7 {
@@ -274,7 +303,8 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
             );
             len += 1;
         }
-        relax(&mut cur, &opts[..len]);
+        relax(cur, next, &opts[..len]);
+        std::mem::swap(&mut cur, &mut next);
     }
     let c0 = pb.table.canastas() as usize;
     let need = r.canastas_to_go_out() as usize;
@@ -323,7 +353,7 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
                 let canastas = (c0 + c).min(2);
                 for wv in 0..2 {
                     for bt in 0..2 {
-                        let v = cur[idx(x, kept, c, wv, bt)];
+                        let v = cur.value[idx(x, kept, c, wv, bt)];
                         if v >= 0 && ends(kept_all, canastas, wv, bt, v + wval, false) {
                             return true;
                         }
@@ -375,10 +405,16 @@ pub(crate) fn lays_out(
     let hand = kind_counts(hand);
     // Every card must be laid. A lone natural of a rank without a meld
     // cannot be (a new meld holds two naturals at least, C-4), nor a lone
-    // black three (C-16: two at least): the solver's answer is no.
+    // black three (C-16: two at least): the solver's answer is no. A pair
+    // of a rank without a meld is a new meld only with a wild (three
+    // cards at least, C-4): more such pairs than wilds, no again.
     let lone = (0..11).any(|k| hand[k] == 1 && table.melds[k].is_empty())
         || hand[Kind::BLACK_THREE.index()] == 1;
-    !lone && lays_out_solved(r, hand, table, min)
+    let pairs = (0..11)
+        .filter(|&k| hand[k] == 2 && table.melds[k].is_empty())
+        .count();
+    let wilds = (hand[Kind::TWO.index()] + hand[Kind::JOKER.index()]) as usize;
+    !lone && pairs <= wilds && lays_out_solved(r, hand, table, min)
 }
 
 /// [`lays_out`] by the solver alone, the hand as its kind counts.
@@ -641,7 +677,8 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
-    /// of a rank without a meld, a lone black three) answers as the
+    /// of a rank without a meld, a lone black three, more pairs of ranks
+    /// without a meld than wilds) answers as the
     /// solver does, for the hand of every seat and hands drawn from it,
     /// on the tables of random four-player and two-player hands.
     #[test]
@@ -670,9 +707,13 @@ mod tests {
                             checked += 1;
                             yes += want as u32;
                             let k = kind_counts(hand);
+                            let pairs = (0..11)
+                                .filter(|&i| k[i] == 2 && t.melds[i].is_empty())
+                                .count();
+                            let wilds = (k[Kind::TWO.index()] + k[Kind::JOKER.index()]) as usize;
                             quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
-                                || k[Kind::BLACK_THREE.index()] == 1)
-                                as u32;
+                                || k[Kind::BLACK_THREE.index()] == 1
+                                || pairs > wilds) as u32;
                             // A smaller hand of the same cards.
                             hand = CardSet::EMPTY;
                             for &c in &cards {
