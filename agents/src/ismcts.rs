@@ -27,7 +27,7 @@
 //!   stream, so the options are compared on the same cards and the same
 //!   luck. Hand outcomes vary so much with the cards that without this
 //!   pairing a few hundred iterations cannot tell discards apart. The
-//!   default (1,000, as many as the focused budget's iterations) never
+//!   default (1,000, more than any default search's iterations) never
 //!   plays an option twice in one world: with the policy's play nearly
 //!   deterministic, a repeat would only count one outcome twice.
 //! - **Anchor.** The most visited option is only a candidate. When it is
@@ -55,13 +55,13 @@
 //!   still in, on the same cards and the same random stream; an option
 //!   2.5 standard errors behind the leader drops out), and the winner is
 //!   played if it leads the policy's choice there by `margin` standard
-//!   errors. The default races on 64 worlds; `race=0` reads the lead as
+//!   errors. The default races on 16 worlds; `race=0` reads the lead as
 //!   before (`check`).
 //! - **Budget.** Draw-or-pickup and meld-or-hold decisions (going out is
 //!   decided there) search `focus` times `iters`; a discard searches
 //!   `iters`. Any search stops early, from a quarter of its budget on, once
 //!   its most visited option leads every other by `early` standard errors
-//!   of the paired difference. The default is 500 iterations, `focus=2`,
+//!   of the paired difference. The default is 60 iterations, `focus=1.5`,
 //!   `early=3`; `focus=1,early=0` gives every decision `iters`.
 //! - **Rollout policy.** The seat's moves at the table (the cut, the meld
 //!   steps of `meld`, the anchor) are the `rules` policy's with its turn
@@ -75,11 +75,16 @@
 //!   points a hand (20,000 hands, seed 2026), but as the search's rollouts
 //!   it changed ISMCTS against rules by +7 [−24, +38] a hand (1,000 hands
 //!   on the same deals, seed 2026), so the default stays `plan`.
-//! - **Cost and steadiness.** At the defaults a searched decision takes
-//!   about 90–97 ms of one core (median over 30 positions of rules against
-//!   rules, each searched three times, processor time on a busy machine),
-//!   and a second seed makes the same choice at 96% of them (24 of 25
-//!   searched; `agents/tests/stability.rs`). The search as it was,
+//! - **Cost.** Nearly all of a search's time is the rollout policy
+//!   playing the sampled worlds, so its cost is the number of rollouts:
+//!   the iterations and the race's worlds times its options. The default
+//!   budget (`iters=60,race=16,focus=1.5`) takes about an eighth of the
+//!   processor time of the one before it, `iters=500,race=64,focus=2`
+//!   (that string plays as the default did), which took 90–97 ms a
+//!   searched decision; paired hands of the two showed no difference
+//!   (`results/perf-notes.md`, 2026-11-29). With the budget before it a
+//!   second seed made the same choice at 96% of 25 searched positions
+//!   (`agents/tests/stability.rs`); the search before that,
 //!   `iters=1000,rollout_plan=on,margin=1.5,race=0,focus=1,early=0,stakes=off`,
 //!   took 263 ms and agreed at 72%.
 //! - **Match play.** With `stakes` on (the default) and a match under way (a running
@@ -115,7 +120,7 @@ agent_params! {
         name: "ismcts",
         summary: "information-set MCTS over macro actions (draw/pickup, meld or hold, discard) with policy rollouts",
         /// Iterations per search.
-        iters: u32 = 500, range(1, 10_000_000), "1..10000000", "iterations per search";
+        iters: u32 = 60, range(1, 10_000_000), "1..10000000", "iterations per search";
         /// Distinct worlds sampled per search, reused in turn (0: a new world
         /// every iteration); OpenSpiel's `max_world_samples`.
         worlds: u32 = 1000, range(0, 100_000), "0..100000", "distinct worlds (determinizations) per search, reused in turn so that options are compared on the same cards; 0 samples a new world every iteration";
@@ -149,13 +154,13 @@ agent_params! {
         /// Fresh worlds of the race among the top options after the search
         /// (0: no race; the lead over the policy's choice is read as `check`
         /// says).
-        race: u32 = 64, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
+        race: u32 = 16, range(0, 100_000), "0..100000", "fresh worlds in which the most visited options and the policy's own are raced after the search when they are close (each world plays every option still in the race; an option trailing the leader by 2.5 standard errors of the paired difference drops out); the winner is played if it leads the policy's choice by `margin` standard errors there; 0: no race";
         /// Standard errors of the paired lead under which the most visited
         /// option is contested by the runner-up and a race is run.
         band: f64 = 2.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over the runner-up under which the two are raced (a choice other than the policy's is always raced)";
         /// Budget factor at the decisions that matter most: draw or pick up,
         /// meld or hold.
-        focus: f64 = 2.0, range(0.1, 10.0), "0.1..10", "factor on `iters` at draw-or-pickup and meld-or-hold decisions (discards get `iters`; an early stop saves at clear ones)";
+        focus: f64 = 1.5, range(0.1, 10.0), "0.1..10", "factor on `iters` at draw-or-pickup and meld-or-hold decisions (discards get `iters`; an early stop saves at clear ones)";
         /// Standard errors of the paired lead at which the search stops early.
         early: f64 = 3.0, range(0.0, 100.0), "0..100", "standard errors of the paired lead of the most visited option over every other at which the search stops early (checked from a quarter of its budget on); 0: never";
         /// The match-aware reward.

@@ -59,12 +59,19 @@ fn draw_or_pickup_gets_focus_times_the_budget() {
 
 #[test]
 fn the_sound_search_is_the_default_and_the_old_one_is_reachable() {
-    // The defaults are the sound search: half the iterations, a race of
-    // close options, a focused budget with an early stop, the match-aware
-    // reward and rollouts without the turn planner.
+    // The defaults are the sound search at a budget of milliseconds: a
+    // short search, a short race of close options, a focused budget with
+    // an early stop, the match-aware reward and rollouts without the turn
+    // planner.
     let d = IsmctsParams::default();
-    assert_eq!((d.iters, d.race, d.focus, d.early), (500, 64, 2.0, 3.0));
+    assert_eq!((d.iters, d.race, d.focus, d.early), (60, 16, 1.5, 3.0));
     assert_eq!((d.margin, d.stakes, d.rollout_plan), (2.5, true, false));
+    // The budget before it is one spec away, the rest left at the defaults.
+    let text = "ismcts:iters=500,race=64,focus=2";
+    let s: AgentSpec = text.parse().expect("the keys parse");
+    assert_eq!(s.to_string(), text);
+    let p = s.params::<IsmctsParams>().expect("ismcts");
+    assert_eq!((p.iters, p.race, p.focus, p.early), (500, 64, 2.0, 3.0));
     // The search as it was is one spec away, and its text is stable.
     let text = "ismcts:iters=1000,rollout_plan=on,margin=1.5,race=0,focus=1,early=0,stakes=off";
     let s: AgentSpec = text.parse().expect("the keys parse");
