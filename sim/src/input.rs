@@ -30,7 +30,7 @@ pub fn size(n: u64) -> String {
 /// Opens `path` for reading, standard input for `-`; gzip (a run's
 /// `hands.csv.gz`, known by its first bytes) is read decompressed, as a
 /// stream.
-pub fn open(path: &str, what: &'static str) -> Result<Box<dyn Read>, CliError> {
+pub fn open(path: &str, what: &'static str) -> Result<Box<dyn Read + Send>, CliError> {
     if path == "-" {
         maybe_gzip(io::stdin()).map_err(|e| CliError::io(what, name(path), e))
     } else {
@@ -40,7 +40,7 @@ pub fn open(path: &str, what: &'static str) -> Result<Box<dyn Read>, CliError> {
 }
 
 /// `inner` as it is, or decompressed when it starts as gzip does.
-pub fn maybe_gzip<R: Read + 'static>(inner: R) -> io::Result<Box<dyn Read>> {
+pub fn maybe_gzip<R: Read + Send + 'static>(inner: R) -> io::Result<Box<dyn Read + Send>> {
     let mut r = io::BufReader::with_capacity(1 << 16, inner);
     let head = io::BufRead::fill_buf(&mut r)?;
     if head.starts_with(&[0x1f, 0x8b]) {
@@ -126,7 +126,7 @@ pub fn read_text_from(
 }
 
 /// The rest of a file after its first line ([`first_line`]).
-pub type Rest = io::BufReader<Box<dyn Read>>;
+pub type Rest = io::BufReader<Box<dyn Read + Send>>;
 
 /// Opens `path` as [`open`] does and reads its first line (a CSV's
 /// header, at most [`RECORD_LIMIT`]): the line, its newline included, and

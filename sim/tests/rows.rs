@@ -372,3 +372,160 @@ fn run_json_records_the_rows_and_compression_asked_for_and_merge_keeps_them() {
         );
     }
 }
+
+/// What `merge` of `dirs` into `out` gives with `--threads T`: its exit
+/// code, stdout and stderr (`out` written `OUT`), and every file it wrote,
+/// by name.
+type Merged = (i32, String, String, Vec<(String, Vec<u8>)>);
+
+fn merged(dirs: &[PathBuf], out: &Path, threads: &str, extra: &[&str]) -> Merged {
+    let mut args = vec!["merge"];
+    args.extend(dirs.iter().map(|d| s(d)));
+    args.extend(["--out", s(out), "--threads", threads]);
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = kanaszta(&args);
+    let mut files = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(out) {
+        for e in entries {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_file() && name != ".lock" {
+                files.push((name, bytes(&p)));
+            }
+        }
+    }
+    files.sort();
+    (
+        code,
+        stdout.replace(s(out), "OUT"),
+        stderr.replace(s(out), "OUT"),
+        files,
+    )
+}
+
+/// Merges `dirs` both ways, reading every shard on the merging thread
+/// (`--threads 1`) and each file ahead on a thread of its own (the
+/// default), into `base-1` and `base-0`: the two give the same exit code,
+/// messages and bytes. Returns what they gave.
+fn merged_alike(dirs: &[PathBuf], base: &Path, extra: &[&str]) -> Merged {
+    let one = merged(dirs, &base.with_extension("1"), "1", extra);
+    let ahead = merged(dirs, &base.with_extension("0"), "0", extra);
+    assert!(!one.2.contains("panicked"), "{}", one.2);
+    assert_eq!(one.0, ahead.0, "exit codes; stderr {} / {}", one.2, ahead.2);
+    assert_eq!(one.1, ahead.1, "stdout");
+    assert_eq!(one.2, ahead.2, "stderr");
+    let names = |m: &Merged| m.3.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&one), names(&ahead), "files written");
+    for ((n, a), (_, b)) in one.3.iter().zip(&ahead.3) {
+        assert!(a == b, "{}: {n} differs", base.display());
+    }
+    one
+}
+
+#[test]
+fn merge_reads_shards_ahead_on_threads_as_on_one() {
+    let d = tmp("rows-merge-ahead");
+    // Runs of more hand rows a shard than a reading thread hands over at
+    // once (256).
+    let runs: [(&str, Vec<&str>); 4] = [
+        (
+            "dh",
+            vec!["--a", "greedy", "--b", "random", "--hands", "900"],
+        ),
+        ("dm", RUNS[1].1.to_vec()),
+        (
+            "ch",
+            vec![
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--rules",
+                "classic-002",
+                "--hands",
+                "600",
+            ],
+        ),
+        ("cm", RUNS[3].1.to_vec()),
+    ];
+    let mut plain_shards = Vec::new();
+    for (name, args) in &runs {
+        for compress in ["none", "gz"] {
+            let shards: Vec<PathBuf> = (0..3)
+                .map(|i| {
+                    let dir = d.join(format!("{name}-{compress}-s{i}"));
+                    let shard = format!("{i}/3");
+                    play(&dir, args, &["--shard", &shard, "--compress", compress]);
+                    dir
+                })
+                .collect();
+            let base = d.join(format!("{name}-{compress}-m"));
+            let m = merged_alike(&shards, &base, &[]);
+            assert_eq!(m.0, 0, "{}", m.2);
+            assert!(m.1.contains("merged 3 directories"), "{}", m.1);
+            // Compressed output alike, from either kind of shard.
+            let gz = merged_alike(
+                &shards,
+                &d.join(format!("{name}-{compress}-gz")),
+                &["--compress", "gz"],
+            );
+            assert_eq!(gz.0, 0, "{}", gz.2);
+            if *name == "dh" && compress == "none" {
+                plain_shards = shards;
+            }
+        }
+    }
+    // Damaged shards: the same refusal, or the same notes and rows, read
+    // on one thread or ahead, wherever the damage is.
+    let hands = |dir: &Path| dir.join("hands.csv");
+    let text = read(&hands(&plain_shards[1]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 600, "{} rows", lines.len());
+    let bad_cell = |line: usize| {
+        let mut l = lines.clone();
+        let owned = l[line].replacen(',', ",x", 1);
+        l[line] = &owned;
+        format!("{}\n", l.join("\n"))
+    };
+    let swapped = {
+        let mut l = lines.clone();
+        l.swap(300, 500);
+        format!("{}\n", l.join("\n"))
+    };
+    let doubled = {
+        let mut l = lines.clone();
+        l.insert(400, lines[400]);
+        format!("{}\n", l.join("\n"))
+    };
+    let cases: [(&str, String); 6] = [
+        ("first-row", bad_cell(1)),
+        ("late-row", bad_cell(550)),
+        ("order", swapped),
+        ("doubled", doubled),
+        ("cut", text[..text.len() - 40].to_string()),
+        ("header-only", format!("{}\n", lines[0])),
+    ];
+    for (case, damaged) in cases {
+        let shards: Vec<PathBuf> = plain_shards
+            .iter()
+            .enumerate()
+            .map(|(i, src)| {
+                let dir = d.join(format!("{case}-s{i}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                for f in std::fs::read_dir(src).unwrap() {
+                    let p = f.unwrap().path();
+                    if p.is_file() {
+                        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+                    }
+                }
+                if i == 1 {
+                    std::fs::write(hands(&dir), &damaged).unwrap();
+                }
+                dir
+            })
+            .collect();
+        let m = merged_alike(&shards, &d.join(format!("{case}-m")), &[]);
+        let expect_refused = matches!(case, "first-row" | "late-row" | "order");
+        assert_eq!(m.0, if expect_refused { 1 } else { 0 }, "{case}: {}", m.2);
+    }
+}

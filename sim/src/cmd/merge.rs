@@ -23,6 +23,10 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
 /// Options of `kanaszta merge`.
 #[derive(Args, Debug, Clone)]
@@ -38,11 +42,27 @@ pub struct MergeArgs {
     /// matches.csv.gz (the shards may be plain or compressed alike).
     #[arg(long, value_enum, default_value_t = Compress::None, value_name = "HOW")]
     compress: Compress,
+    /// Threads reading the shards: 0 reads each file of each shard on a
+    /// thread of its own, ahead of the merge; 1 reads them all on the
+    /// merging thread. The output does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "T", value_parser = parse_threads)]
+    threads: usize,
+}
+
+/// `--threads`: 0 or 1.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim() {
+        "0" => Ok(0),
+        "1" => Ok(1),
+        _ => Err(format!(
+            "expected 0 (a thread for each shard's file) or 1 (none beside the merging one), got `{s}`"
+        )),
+    }
 }
 
 /// Runs `kanaszta merge`.
 pub fn run(a: MergeArgs) -> Result<ExitCode, CliError> {
-    merge(&a.dirs, &a.out, a.compress)
+    merge(&a.dirs, &a.out, a.compress, a.threads != 1)
 }
 
 /// What two manifests disagree on, besides the shard (and whether they
@@ -96,25 +116,63 @@ pub fn difference<R: StoredRules>(a: &Manifest<R>, b: &Manifest<R>) -> Option<St
     None
 }
 
-/// One CSV file of one shard, read a row at a time.
+/// One CSV file of one shard, read a row at a time: on the merging
+/// thread, or on a thread of its own that reads ahead (the rows, and the
+/// error that ends them, come in the file's order either way).
 struct Source<T> {
+    path: PathBuf,
+    peeked: Option<Item<T>>,
+    truncated: bool,
+    /// A compressed file's partial last line, known once it is read.
+    cut: Option<Arc<AtomicBool>>,
+    feed: Feed<T>,
+}
+
+/// Where a [`Source`]'s rows come from.
+enum Feed<T> {
+    /// Read on the merging thread.
+    Here(Box<Reader<T>>),
+    /// Read ahead on a thread of their own, a batch at a time.
+    Thread {
+        rx: Receiver<Batch<T>>,
+        batch: std::vec::IntoIter<Result<Item<T>, MergeError>>,
+        handle: Option<JoinHandle<()>>,
+    },
+}
+
+/// A row, and its record as written when it can be copied ([`Row::copy_csv`]).
+type Item<T> = (T, Option<Vec<u8>>);
+
+/// Rows read ahead and handed over at once; an error is the last item.
+type Batch<T> = Vec<Result<Item<T>, MergeError>>;
+
+/// Rows a reading thread hands over at once.
+const BATCH: usize = 256;
+
+/// Batches a reading thread may hold ready (flat memory: at most this
+/// many, and the one it fills, whatever the file's size).
+const BATCHES_AHEAD: usize = 2;
+
+/// The rows of one file, parsed and checked for order.
+struct Reader<T> {
     path: PathBuf,
     /// The rows, read through the guard of an overlong record, up to the
     /// end of the last whole line.
-    rdr: csv::Reader<CsvGuard<Box<dyn Read>>>,
+    rdr: csv::Reader<CsvGuard<Box<dyn Read + Send>>>,
     /// Byte offset past the last newline: a partial last line (a run killed
     /// mid-write) is left out.
     limit: u64,
-    peeked: Option<T>,
     last: Option<(u32, u64)>,
     row: u64,
-    truncated: bool,
-    /// A compressed file's partial last line, known once it is read.
-    cut: Option<std::rc::Rc<std::cell::Cell<bool>>>,
     /// The record read into, reused row after row.
     rec: csv::StringRecord,
     /// The rule cells of the last row, shared by the next when equal.
-    rules: Option<std::sync::Arc<[String]>>,
+    rules: Option<Arc<[String]>>,
+    /// Whether rows are kept as written too, to be copied.
+    copy: bool,
+    /// The rule cells of the last row copied, as written.
+    rules_csv: Option<(Arc<[String]>, Vec<u8>)>,
+    rows: std::marker::PhantomData<fn() -> T>,
 }
 
 /// A compressed row file read up to its last whole line: a run killed
@@ -128,7 +186,7 @@ struct WholeLines<R> {
     ready: usize,
     ended: bool,
     /// Whether a partial last line (or a cut stream) was left out.
-    cut: std::rc::Rc<std::cell::Cell<bool>>,
+    cut: Arc<AtomicBool>,
 }
 
 impl<R: Read> Read for WholeLines<R> {
@@ -150,7 +208,7 @@ impl<R: Read> Read for WholeLines<R> {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 // A cut stream: what came before its last whole line stands.
                 Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                    self.cut.set(true);
+                    self.cut.store(true, Ordering::Relaxed);
                     0
                 }
                 Err(e) => return Err(e),
@@ -158,7 +216,7 @@ impl<R: Read> Read for WholeLines<R> {
             if n == 0 {
                 self.ended = true;
                 if !self.held.is_empty() {
-                    self.cut.set(true);
+                    self.cut.store(true, Ordering::Relaxed);
                     self.held.clear();
                 }
                 continue;
@@ -390,7 +448,7 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), MergeError> {
     Ok((0, len > 0))
 }
 
-trait Row: Keyed + Sized {
+trait Row: Keyed + Sized + Send + 'static {
     fn header() -> Vec<String>;
     fn legacy_header() -> Vec<String>;
     fn from_cells_after(
@@ -398,6 +456,7 @@ trait Row: Keyed + Sized {
         prev: Option<&std::sync::Arc<[String]>>,
     ) -> Result<Self, CellError>;
     fn rules(&self) -> &std::sync::Arc<[String]>;
+    fn copy_csv(&self, rec: &csv::StringRecord, rules: &[u8], out: &mut Vec<u8>) -> bool;
     fn deal(&self) -> u64;
     fn run_seed(&self) -> u64;
 }
@@ -423,6 +482,9 @@ macro_rules! impl_row {
             fn rules(&self) -> &std::sync::Arc<[String]> {
                 &self.rules
             }
+            fn copy_csv(&self, rec: &csv::StringRecord, rules: &[u8], out: &mut Vec<u8>) -> bool {
+                <$t>::copy_csv(self, rec, rules, out)
+            }
             fn deal(&self) -> u64 {
                 self.deal
             }
@@ -440,14 +502,17 @@ impl_row!(ClassicMatchRow, header);
 impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
-    fn open(path: PathBuf) -> Result<Source<T>, MergeError> {
+    /// Opens `path` and reads its header and first row; with `ahead`, the
+    /// rest is read on a thread of its own; with `copy`, the rows that can
+    /// be copied are kept as written too.
+    fn open(path: PathBuf, ahead: bool, copy: bool) -> Result<Source<T>, MergeError> {
         let compressed = path.extension().is_some_and(|e| e == "gz");
-        let (limit, truncated, cut, inner): (u64, bool, _, Box<dyn Read>) = if compressed {
+        let (limit, truncated, cut, inner): (u64, bool, _, Box<dyn Read + Send>) = if compressed {
             let file = match File::open(&path) {
                 Ok(f) => f,
                 Err(source) => return Err(MergeError::Read { path, source }),
             };
-            let cut = std::rc::Rc::new(std::cell::Cell::new(false));
+            let cut = Arc::new(AtomicBool::new(false));
             let gz = match crate::input::maybe_gzip(file) {
                 Ok(r) => r,
                 Err(source) => return Err(MergeError::Read { path, source }),
@@ -496,26 +561,121 @@ impl<T: Row> Source<T> {
                 unexpected,
             });
         }
-        let mut s = Source {
-            path,
+        let mut reader = Box::new(Reader {
+            path: path.clone(),
             rdr,
             limit,
-            peeked: None,
             last: None,
             row: 1,
-            truncated,
-            cut,
             rec: csv::StringRecord::new(),
             rules: None,
+            copy,
+            rules_csv: None,
+            rows: std::marker::PhantomData,
+        });
+        let peeked = reader.next()?;
+        let feed = if ahead && peeked.is_some() {
+            let (tx, rx) = sync_channel::<Batch<T>>(BATCHES_AHEAD);
+            let handle = std::thread::Builder::new()
+                .name("merge-read".into())
+                .spawn(move || {
+                    let mut batch = Vec::with_capacity(BATCH);
+                    loop {
+                        match reader.next() {
+                            Ok(Some(r)) => {
+                                batch.push(Ok(r));
+                                if batch.len() == BATCH {
+                                    let full =
+                                        std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                                    // The merge stopped (an error): so does the reading.
+                                    if tx.send(full).is_err() {
+                                        return;
+                                    }
+                                }
+                            }
+                            Ok(None) => break,
+                            Err(e) => {
+                                batch.push(Err(e));
+                                break;
+                            }
+                        }
+                    }
+                    let _ = tx.send(batch);
+                })
+                .map_err(|source| MergeError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+            Feed::Thread {
+                rx,
+                batch: Vec::new().into_iter(),
+                handle: Some(handle),
+            }
+        } else {
+            Feed::Here(reader)
         };
-        s.advance()?;
-        Ok(s)
+        Ok(Source {
+            path,
+            peeked,
+            truncated,
+            cut,
+            feed,
+        })
     }
 
     fn advance(&mut self) -> Result<(), MergeError> {
         self.peeked = None;
+        self.peeked = match &mut self.feed {
+            Feed::Here(r) => r.next()?,
+            Feed::Thread { rx, batch, handle } => loop {
+                if let Some(item) = batch.next() {
+                    break Some(item?);
+                }
+                match rx.recv() {
+                    Ok(b) => *batch = b.into_iter(),
+                    // The thread sent every row and ended.
+                    Err(_) => {
+                        if let Some(h) = handle.take() {
+                            if let Err(panic) = h.join() {
+                                std::panic::resume_unwind(panic);
+                            }
+                        }
+                        break None;
+                    }
+                }
+            },
+        };
+        Ok(())
+    }
+
+    fn key(&self) -> Option<(u32, u64)> {
+        self.peeked.as_ref().map(|(r, _)| r.key())
+    }
+
+    /// Takes every row of game `k` (they are consecutive), and what can
+    /// be copied of each.
+    fn take(
+        &mut self,
+        k: (u32, u64),
+        into: &mut Vec<T>,
+        copies: &mut Vec<Option<Vec<u8>>>,
+    ) -> Result<(), MergeError> {
+        while self.key() == Some(k) {
+            if let Some((r, c)) = self.peeked.take() {
+                into.push(r);
+                copies.push(c);
+            }
+            self.advance()?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Row> Reader<T> {
+    /// The next row, or `None` at the end of the file.
+    fn next(&mut self) -> Result<Option<Item<T>>, MergeError> {
         if self.rdr.position().byte() >= self.limit {
-            return Ok(());
+            return Ok(None);
         }
         let more = self
             .rdr
@@ -526,7 +686,7 @@ impl<T: Row> Source<T> {
                 guard: self.rdr.get_ref().failure.clone(),
             })?;
         if !more {
-            return Ok(());
+            return Ok(None);
         }
         self.row += 1;
         let r = T::from_cells_after(&self.rec, self.rules.as_ref()).map_err(|source| {
@@ -539,7 +699,7 @@ impl<T: Row> Source<T> {
         if self
             .rules
             .as_ref()
-            .is_none_or(|p| !std::sync::Arc::ptr_eq(p, r.rules()))
+            .is_none_or(|p| !Arc::ptr_eq(p, r.rules()))
         {
             self.rules = Some(r.rules().clone());
         }
@@ -551,23 +711,21 @@ impl<T: Row> Source<T> {
             });
         }
         self.last = Some(k);
-        self.peeked = Some(r);
-        Ok(())
-    }
-
-    fn key(&self) -> Option<(u32, u64)> {
-        self.peeked.as_ref().map(Keyed::key)
-    }
-
-    /// Takes every row of game `k` (they are consecutive).
-    fn take(&mut self, k: (u32, u64), into: &mut Vec<T>) -> Result<(), MergeError> {
-        while self.key() == Some(k) {
-            if let Some(r) = self.peeked.take() {
-                into.push(r);
-            }
-            self.advance()?;
-        }
-        Ok(())
+        let copy = if self.copy {
+            let rules = match &self.rules_csv {
+                Some((p, csv)) if Arc::ptr_eq(p, r.rules()) => csv,
+                _ => {
+                    let csv = crate::rows::rules_csv(r.rules());
+                    &self.rules_csv.insert((r.rules().clone(), csv)).1
+                }
+            };
+            // The cells, their commas, a newline and quoted fields' quotes.
+            let mut out = Vec::with_capacity(self.rec.as_slice().len() + self.rec.len() + 16);
+            r.copy_csv(&self.rec, rules, &mut out).then_some(out)
+        } else {
+            None
+        };
+        Ok(Some((r, copy)))
     }
 }
 
@@ -802,13 +960,15 @@ trait Merged {
         written: Written,
     ) -> Result<Self::Files, CliError>;
     /// Takes in the rows of game `k` (into the statistics too, when
-    /// `count`); its hands and actions.
+    /// `count`), its hand rows written as `copies` holds them where it
+    /// does; its hands and actions.
     fn game(
         files: &mut Self::Files,
         stats: &mut [Self::Stats],
         m: &Manifest<Self::Rules>,
         k: (u32, u64),
         rows: GameRows<'_, Self>,
+        copies: &[Option<Vec<u8>>],
         count: bool,
     ) -> std::io::Result<(u64, u64)>;
     /// Takes another shard's statistics of a series into `into`.
@@ -866,6 +1026,7 @@ impl Merged for Decorated {
         _: &Manifest,
         k: (u32, u64),
         (h, m, e): (&[HandRow], &[MatchRow], Option<&ErrorRow>),
+        copies: &[Option<Vec<u8>>],
         count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let st = &mut stats[k.0 as usize];
@@ -875,7 +1036,7 @@ impl Merged for Decorated {
         } else {
             st.add_game(h.iter().map(HandFacts::of), m.iter().map(MatchFacts::of));
         }
-        files.game(h, m, e);
+        files.game_copied(h, copies, m, e);
         Ok((
             h.len() as u64 / 2,
             h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
@@ -941,6 +1102,7 @@ impl Merged for Classic {
             &[ClassicMatchRow],
             Option<&ClassicErrorRow>,
         ),
+        copies: &[Option<Vec<u8>>],
         count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let players = manifest.series[series as usize].rules.0.players.max(1) as usize;
@@ -953,7 +1115,7 @@ impl Merged for Classic {
             let match_facts: Vec<ClassicMatchFacts> = m.iter().map(ClassicMatchFacts::of).collect();
             st.add_game(manifest.deal(g), &facts, &match_facts);
         }
-        files.game(h, m, e);
+        files.game_copied(h, copies, m, e);
         Ok((
             h.len() as u64 / players as u64,
             h.iter().step_by(players).map(|r| r.actions).sum::<u64>(),
@@ -1048,7 +1210,12 @@ fn partial<F: Merged>(
 
 /// Merges run directories into `out`: runs of one family, decorated or
 /// classic canasta.
-fn merge(dirs: &[PathBuf], out: &Path, compress: Compress) -> Result<ExitCode, CliError> {
+fn merge(
+    dirs: &[PathBuf],
+    out: &Path,
+    compress: Compress,
+    ahead: bool,
+) -> Result<ExitCode, CliError> {
     let families: Vec<Option<String>> = dirs
         .iter()
         .map(|d| run_family(d))
@@ -1064,8 +1231,8 @@ fn merge(dirs: &[PathBuf], out: &Path, compress: Compress) -> Result<ExitCode, C
         )));
     }
     match family_of_run(families[0].as_deref()) {
-        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out, compress),
-        Some(Family::Classic) => merge_as::<Classic>(dirs, out, compress),
+        Some(Family::Decorated) => merge_as::<Decorated>(dirs, out, compress, ahead),
+        Some(Family::Classic) => merge_as::<Classic>(dirs, out, compress, ahead),
         None => Err(CliError::Input(format!(
             "{}: run.json says \"family\": \"{}\": expected classic, or no family \
              (decorated canasta)",
@@ -1083,6 +1250,7 @@ fn merge_as<F: Merged>(
     dirs: &[PathBuf],
     out: &Path,
     compress: Compress,
+    ahead: bool,
 ) -> Result<ExitCode, CliError> {
     let manifests: Vec<Manifest<F::Rules>> = dirs
         .iter()
@@ -1214,16 +1382,16 @@ fn merge_as<F: Merged>(
             dir: d.clone(),
             shard: s,
             hands: if rows == Rows::All {
-                Some(Source::open(row_file(d, "hands.csv")?)?)
+                Some(Source::open(row_file(d, "hands.csv")?, ahead, true)?)
             } else {
                 None
             },
             matches: if manifest.mode == Mode::Matches && rows != Rows::None {
-                Some(Source::open(row_file(d, "matches.csv")?)?)
+                Some(Source::open(row_file(d, "matches.csv")?, ahead, false)?)
             } else {
                 None
             },
-            errors: Source::open(d.join("errors.csv"))?,
+            errors: Source::open(d.join("errors.csv"), ahead, false)?,
         });
     }
     for f in &files {
@@ -1276,13 +1444,14 @@ fn merge_as<F: Merged>(
         }
         let f = &mut files[owner];
         let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut copies, mut none) = (Vec::new(), Vec::new());
         if let Some(hs) = &mut f.hands {
-            hs.take(k, &mut h)?;
+            hs.take(k, &mut h, &mut copies)?;
         }
         if let Some(ms) = &mut f.matches {
-            ms.take(k, &mut m)?;
+            ms.take(k, &mut m, &mut none)?;
         }
-        f.errors.take(k, &mut e)?;
+        f.errors.take(k, &mut e, &mut none)?;
         for r in &h {
             check_row(r, &manifest, f, &rule_values, "hands.csv")?;
         }
@@ -1323,6 +1492,7 @@ fn merge_as<F: Merged>(
             &manifest,
             k,
             (&h, &m, e.first()),
+            &copies,
             count,
         )
         .map_err(write_err)?;
@@ -1342,7 +1512,7 @@ fn merge_as<F: Merged>(
             f.matches.as_ref().map(|m| (m.cut.as_ref(), &m.path)),
         ];
         for (cut, path) in sources.into_iter().flatten() {
-            if cut.is_some_and(|c| c.get()) {
+            if cut.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 eprintln!(
                     "kanaszta: note: {} ends in a partial line or a cut gzip stream (an \
                      interrupted run); what follows its last whole line is left out",

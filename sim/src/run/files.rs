@@ -159,9 +159,25 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
 
     /// Buffers one game's rows.
     pub fn game(&mut self, hands: &[H], matches: &[M], error: Option<&E>) {
+        self.game_copied(hands, &[], matches, error);
+    }
+
+    /// [`RunFiles::game`], the hand rows that `copies` holds as written
+    /// (`Some`, the record and its newline, as `write_csv` writes the
+    /// row) copied from there.
+    pub fn game_copied(
+        &mut self,
+        hands: &[H],
+        copies: &[Option<Vec<u8>>],
+        matches: &[M],
+        error: Option<&E>,
+    ) {
         if let Some(h) = &mut self.hands {
-            for r in hands {
-                h.record(|buf| r.write_csv(buf));
+            for (i, r) in hands.iter().enumerate() {
+                match copies.get(i) {
+                    Some(Some(bytes)) => h.record(|buf| buf.extend_from_slice(bytes)),
+                    _ => h.record(|buf| r.write_csv(buf)),
+                }
             }
         }
         if let Some(m) = &mut self.matches {
