@@ -183,7 +183,7 @@ fn replay_html_notes_where_a_search_left_its_policy() {
     let flags = [
         "replay",
         "--a",
-        "ismcts:iters=50",
+        "ismcts:iters=50,race=64,focus=2",
         "--b",
         "rules",
         "--seed",

@@ -15,7 +15,7 @@ fn tmp(name: &str) -> PathBuf {
 fn config(vs: &str, seed: u64) -> Config {
     Config {
         vs: vs.parse().unwrap(),
-        hint: "ismcts:iters=60".parse().unwrap(),
+        hint: "ismcts:iters=40".parse().unwrap(),
         seat: 0,
         name: "human".into(),
         seed,
@@ -178,7 +178,7 @@ fn hint_shows_the_search_and_its_values() {
     s.start(&mut out);
     out.clear();
     s.input("hint", &mut out);
-    assert!(out.contains("ismcts:iters=60 would play: "), "{out}");
+    assert!(out.contains("ismcts:iters=40 would play: "), "{out}");
     assert!(
         out.contains("playouts") && out.contains("<- played"),
         "{out}"
