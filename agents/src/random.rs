@@ -22,8 +22,9 @@ agent_params! {
         listed: bool = false, switch, "on|off", "on: draws from the whole listing, every step checked first (the same choices in law, other choices for a seed: the play of earlier versions)";
         /// Where the finisher's usual search finds no way to end the
         /// turn, walks it ([`crate::walk_to_discard`]) instead of
-        /// searching deeper.
-        walk: bool = false, switch, "on|off", "on: where the usual search (5,000 states) finds no way to end a turn, walks it by listed steps (I-9) instead of searching 200,000 and 2,000,000 states";
+        /// searching deeper (on by default; off: the play of earlier
+        /// versions).
+        walk: bool = true, switch, "on|off", "on: where the usual search (5,000 states) finds no way to end a turn, walks it by listed steps (I-9) instead of searching 200,000 and 2,000,000 states; off: searches them (the play of earlier versions)";
     }
 }
 
