@@ -172,7 +172,7 @@ def main():
              ["decorated", "decorated-search", "decorated-seat", "classic", "classic2", "report-decorated", "report-classic"]}
     run(b, "replay", "--run", dm, "--game", "0", "--html", pages["decorated"])
     run(b, "replay", "--run", dm, "--game", "0", "--hand", "1", "--html", pages["decorated-seat"], "--seat", "0")
-    run(b, "replay", "--a", "ismcts:iters=50", "--b", "rules", "--seed", "1", "--html", pages["decorated-search"])
+    run(b, "replay", "--a", "ismcts:iters=50,race=64,focus=2", "--b", "rules", "--seed", "1", "--html", pages["decorated-search"])
     run(b, "replay", "--run", c4, "--game", "1", "--html", pages["classic"])
     run(b, "replay", "--rules", "classic-002", "--a", "rules", "--b", "greedy", "--seed", "3",
         "--html", pages["classic2"], "--seat", "1")
