@@ -52,7 +52,7 @@ pub use spec::{
 
 pub use kanaszta_engine::{MoveBuf, Moves};
 
-use kanaszta_engine::{completion_class, Action, GameState, Phase, SeatView};
+use kanaszta_engine::{completion_class, Action, Card, GameState, Phase, SeatView};
 use rand::Rng;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -262,7 +262,7 @@ pub struct Choice {
 }
 
 /// Steps a walk takes at most before it gives up (a turn has far fewer).
-const WALK_STEPS: usize = 60;
+pub(crate) const WALK_STEPS: usize = 60;
 
 /// The way to the end of the mover's turn in `s` (a meld phase) found by
 /// walking: a listed discard where there is one, else the first listed
@@ -285,28 +285,49 @@ pub fn walk_to_discard(s: &mut GameState) -> Option<Vec<Action>> {
             return Some(path);
         }
         let top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
-        let mut moves = s.moves(&mut buf);
-        if let Some(&d) = moves
-            .ends()
-            .iter()
-            .find(|&&a| matches!(a, Action::Discard(_)) && moves.is_listed(a))
-        {
-            path.push(d);
+        let step = walk_step(&mut s.moves(&mut buf), top)?;
+        path.push(step);
+        if matches!(step, Action::Discard(_)) {
             return Some(path);
         }
-        let steps = moves.steps();
-        let walked = |a: &Action| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce);
-        let step = (0..7).find_map(|c| {
-            steps
-                .iter()
-                .copied()
-                .filter(|a| walked(a) && completion_class(a, top) == c)
-                .find(|&a| moves.is_listed(a))
-        })?;
         s.apply_listed(step).ok()?;
-        path.push(step);
     }
     None
+}
+
+/// The next step of a walk among `moves`, those of a meld phase whose
+/// pickup's pile top is `top` (`None` without a pickup or once the rest
+/// is taken): a listed discard if there is one, else the first listed
+/// step in the completion search's order; `None` when nothing is listed
+/// but take-backs and the reset. [`walk_to_discard`] and the rules
+/// player's walk through a pickup take their steps from here.
+pub fn walk_step(moves: &mut Moves, top: Option<Card>) -> Option<Action> {
+    // Discards are taken first (below); take-backs and the reset are
+    // never walked.
+    let class = |a: &Action| -> usize {
+        match a {
+            Action::Discard(_)
+            | Action::TakeBack { .. }
+            | Action::TakeBackHeartAce
+            | Action::Reset => 7,
+            _ => completion_class(a, top),
+        }
+    };
+    let ends = moves.ends();
+    if let Some(&d) = ends
+        .iter()
+        .find(|&&a| matches!(a, Action::Discard(_)) && moves.is_listed(a))
+    {
+        return Some(d);
+    }
+    let steps = moves.steps();
+    (0..7).find_map(|c| {
+        steps
+            .iter()
+            .copied()
+            .filter(|a| class(a) == c)
+            .find(|&a| moves.is_listed(a))
+    })
 }
 
 /// The budgets of the finisher's searches for a way to end the turn: the

@@ -622,7 +622,7 @@ impl RulesAgent {
     /// The finisher's next step. During a pickup before its rest is
     /// taken, with `walk`, the finisher searches with its usual budget
     /// only, and where that finds no way the walk's next step
-    /// ([`pickup::walk_step`]) is played instead of a deeper search, and
+    /// ([`crate::walk_step`]) is played instead of a deeper search, and
     /// so on, unsearched, until the rest is taken: the walk found the way
     /// through when the pile was taken, and every listed step keeps one
     /// (I-9).
@@ -645,7 +645,7 @@ impl RulesAgent {
                     self.walking = Some(turn);
                 }
                 self.finisher.finishing = true;
-                pickup::walk_step(c, Some(pk.top))
+                crate::walk_step(c, Some(pk.top))
             }
             _ => self.finisher.next_with(view, &mut |a| c.lists(a), rng),
         }

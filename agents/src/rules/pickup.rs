@@ -9,8 +9,8 @@ use super::worth::{risk, Outlook};
 use super::RulesAgent;
 use crate::eval::{is_meld, pickup_opens};
 use crate::expert::pile_black_threes;
-use crate::{MoveBuf, Moves};
-use kanaszta_engine::{completion_class, Action, Card, GameState, Phase, SeatView};
+use crate::{MoveBuf, WALK_STEPS};
+use kanaszta_engine::{Action, Card, GameState, Phase, SeatView};
 use rand_pcg::Pcg64Mcg;
 
 impl RulesAgent {
@@ -160,9 +160,6 @@ impl RulesAgent {
 /// way where this check found one.
 const PICKUP_PLAN_BUDGET: u32 = 20_000;
 
-/// The most steps [`walk_through`] takes before it gives up.
-const WALK_STEPS: usize = 60;
-
 impl RulesAgent {
     /// Whether a way through the penalized pickup (D-6.2) from its start
     /// is found: with `walk` by [`walk_through`], else by the engine's
@@ -199,7 +196,7 @@ pub(super) fn walk_through(s: &mut GameState, buf: &mut MoveBuf) -> bool {
             return true;
         }
         let top = s.pickup().filter(|p| !p.rest_taken).map(|p| p.top);
-        match walk_step(&mut s.moves(buf), top) {
+        match crate::walk_step(&mut s.moves(buf), top) {
             Some(Action::Discard(_)) => return true,
             Some(a) => {
                 if s.apply_listed(a).is_err() {
@@ -210,40 +207,6 @@ pub(super) fn walk_through(s: &mut GameState, buf: &mut MoveBuf) -> bool {
         }
     }
     false
-}
-
-/// The next step of [`walk_through`] among `moves`, those of a meld phase
-/// during a pickup whose pile top is `top` (`None` once the rest is
-/// taken): a listed discard if there is one, else the first listed step
-/// in the completion search's order; `None` when nothing is listed but
-/// take-backs and the reset.
-pub(super) fn walk_step(moves: &mut Moves, top: Option<Card>) -> Option<Action> {
-    // Discards are taken first (below); take-backs and the reset are
-    // never walked.
-    let class = |a: &Action| -> usize {
-        match a {
-            Action::Discard(_)
-            | Action::TakeBack { .. }
-            | Action::TakeBackHeartAce
-            | Action::Reset => 7,
-            _ => completion_class(a, top),
-        }
-    };
-    let ends = moves.ends();
-    if let Some(&d) = ends
-        .iter()
-        .find(|&&a| matches!(a, Action::Discard(_)) && moves.is_listed(a))
-    {
-        return Some(d);
-    }
-    let steps = moves.steps();
-    (0..7).find_map(|c| {
-        steps
-            .iter()
-            .copied()
-            .filter(|a| class(a) == c)
-            .find(|&a| moves.is_listed(a))
-    })
 }
 
 /// Whether a card is worth the free pickup (D-6.1).
