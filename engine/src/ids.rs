@@ -33,8 +33,10 @@
 //!
 //! Group indices are the mover's, as in the actions themselves, so an id
 //! means an action of the state it is read in; [`ActionIds::action_from_id`]
-//! reads the group's rank there. Two actions the listing holds for one
-//! state never share an id. A lay of more than three cards, which
+//! reads the group's rank there. Two different actions the listing holds
+//! for one state never share an id; the listing may hold one action twice
+//! (a wild both pending and in hand extends a group the same way), and
+//! both copies have its one id. A lay of more than three cards, which
 //! [`GameState::apply`] accepts but the listing never holds, has no id.
 
 use crate::action::Action;
