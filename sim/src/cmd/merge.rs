@@ -160,6 +160,10 @@ struct Batch<T> {
     from: usize,
     /// What stopped the reading after the rows.
     error: Option<MergeError>,
+    /// Rows merged, going back with the batch to be dropped where they
+    /// were made (the reading thread's allocator takes their strings back
+    /// at no cost to the merging thread).
+    dead: Vec<T>,
 }
 
 impl<T> Batch<T> {
@@ -170,6 +174,7 @@ impl<T> Batch<T> {
             ends: VecDeque::new(),
             from: 0,
             error: None,
+            dead: Vec::new(),
         }
     }
 
@@ -180,6 +185,7 @@ impl<T> Batch<T> {
         self.ends.clear();
         self.from = 0;
         self.error = None;
+        self.dead.clear();
     }
 
     /// Takes the first row, its record appended to `into`.
@@ -655,6 +661,7 @@ impl<T: Row> Source<T> {
                 .name("merge-read".into())
                 .spawn(move || loop {
                     let mut b = back.try_recv().unwrap_or_else(|_| Batch::new());
+                    b.clear();
                     let more = reader.fill(&mut b, BATCH);
                     // The merge stopped (an error): so does the reading.
                     if tx.send(b).is_err() || !more {
@@ -700,8 +707,7 @@ impl<T: Row> Source<T> {
                 }
                 Feed::Thread { rx, spent, handle } => match rx.recv() {
                     Ok(b) => {
-                        let mut taken = std::mem::replace(&mut self.batch, b);
-                        taken.clear();
+                        let taken = std::mem::replace(&mut self.batch, b);
                         // The thread may have ended: the batch is dropped.
                         let _ = spent.send(taken);
                     }
@@ -722,6 +728,13 @@ impl<T: Row> Source<T> {
 
     fn key(&self) -> Option<(u32, u64)> {
         self.batch.rows.front().map(Keyed::key)
+    }
+
+    /// Gives back the rows `taken` from this file once merged, to be
+    /// dropped with the batch they go back with.
+    fn bury(&mut self, taken: &mut Taken<T>) {
+        self.batch.dead.append(&mut taken.rows);
+        taken.clear();
     }
 
     /// Takes every row of game `k` (they are consecutive), with its
@@ -811,6 +824,17 @@ struct ShardFiles<F: Merged> {
 }
 
 impl<F: Merged> ShardFiles<F> {
+    /// Gives back the rows of a game taken from these files.
+    fn bury(&mut self, h: &mut Taken<F::Hand>, m: &mut Taken<F::Match>, e: &mut Taken<F::Error>) {
+        if let Some(hs) = &mut self.hands {
+            hs.bury(h);
+        }
+        if let Some(ms) = &mut self.matches {
+            ms.bury(m);
+        }
+        self.errors.bury(e);
+    }
+
     fn key(&self) -> Option<(u32, u64)> {
         [
             self.hands.as_ref().and_then(Source::key),
@@ -1501,6 +1525,8 @@ fn merge_as<F: Merged>(
     // The rows of the game being merged, file by file (their buffers kept
     // from game to game).
     let (mut h, mut m, mut e) = (Taken::new(), Taken::new(), Taken::new());
+    // The files the last game's rows came from.
+    let mut last: Option<usize> = None;
     while let Some((k, owner)) = files
         .iter()
         .enumerate()
@@ -1520,10 +1546,10 @@ fn merge_as<F: Merged>(
                 other.1.dir.display()
             )));
         }
+        if let Some(l) = last.replace(owner) {
+            files[l].bury(&mut h, &mut m, &mut e);
+        }
         let f = &mut files[owner];
-        h.clear();
-        m.clear();
-        e.clear();
         if let Some(hs) = &mut f.hands {
             hs.take(k, &mut h)?;
         }
