@@ -75,43 +75,6 @@ pub trait Cell: Sized {
     fn write_cell(&self, out: &mut Vec<u8>) {
         write_text(out, &self.to_cell());
     }
-    /// Appends `s`, a cell [`Cell::from_cell`] reads, as
-    /// [`Cell::write_cell`] writes its value, when that is [`write_text`]
-    /// of `s` (a number as Rust prints it): the cell copied, not formatted
-    /// again. Returns whether it did (else `out` may hold part of it).
-    fn copy_cell(s: &str, out: &mut Vec<u8>) -> bool {
-        let Ok(v) = Self::from_cell(s) else {
-            return false;
-        };
-        let (mut cell, from) = (Vec::new(), out.len());
-        v.write_cell(&mut cell);
-        write_text(out, s);
-        out[from..] == cell[..]
-    }
-}
-
-/// Rule cells as a row writes them: each [`write_text`], joined by commas.
-pub fn rules_csv(rules: &[String]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for (i, r) in rules.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_text(&mut out, r);
-    }
-    out
-}
-
-/// Whether `s`, a cell an integer type reads, is the integer as Rust
-/// prints it: no sign but a minus before a digit other than 0, no leading
-/// zero, no space.
-fn canonical_integer(s: &str) -> bool {
-    let digits = s.strip_prefix('-').unwrap_or(s).as_bytes();
-    match digits {
-        [b'0'] => digits.len() == s.len(),
-        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
-        _ => false,
-    }
 }
 
 /// Appends `s` as one CSV field (RFC 4180: a field with a comma, quote or
@@ -167,10 +130,6 @@ macro_rules! number_cell {
             fn from_cell(s: &str) -> Result<Self, CellError> {
                 s.parse().map_err(|_| CellError::Integer(s.to_string()))
             }
-            fn copy_cell(s: &str, out: &mut Vec<u8>) -> bool {
-                out.extend_from_slice(s.as_bytes());
-                canonical_integer(s)
-            }
             fn write_cell(&self, out: &mut Vec<u8>) {
                 // Every column type widens to i128 without loss.
                 let n = *self as i128;
@@ -191,11 +150,6 @@ impl Cell for bool {
     fn write_cell(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(if *self { b"true" } else { b"false" });
     }
-    fn copy_cell(s: &str, out: &mut Vec<u8>) -> bool {
-        // Only `true` and `false` read.
-        out.extend_from_slice(s.as_bytes());
-        true
-    }
     fn from_cell(s: &str) -> Result<Self, CellError> {
         match s {
             "true" => Ok(true),
@@ -212,10 +166,6 @@ impl Cell for String {
     fn write_cell(&self, out: &mut Vec<u8>) {
         write_text(out, self);
     }
-    fn copy_cell(s: &str, out: &mut Vec<u8>) -> bool {
-        write_text(out, s);
-        true
-    }
     fn from_cell(s: &str) -> Result<Self, CellError> {
         Ok(s.to_string())
     }
@@ -230,9 +180,6 @@ impl<T: Cell> Cell for Option<T> {
         if let Some(v) = self {
             v.write_cell(out);
         }
-    }
-    fn copy_cell(s: &str, out: &mut Vec<u8>) -> bool {
-        s.is_empty() || T::copy_cell(s, out)
     }
     fn from_cell(s: &str) -> Result<Self, CellError> {
         if s.is_empty() {
@@ -376,51 +323,6 @@ macro_rules! csv_row {
                     };)*
                 }
                 Ok(row)
-            }
-
-            /// Appends `rec`, a record [`Self::from_cells`] read as `self`,
-            /// as [`Self::write_csv`] writes `self` (newline included), when
-            /// it can be copied: every cell as it is written (a number as
-            /// Rust prints it), all of today's columns. The rule cells are
-            /// `rules`, `self.rules` as written ([`rules_csv`]). Returns
-            /// whether it did; else `out` is left as it was.
-            pub fn copy_csv(
-                &self,
-                rec: &csv::StringRecord,
-                rules: &[u8],
-                out: &mut Vec<u8>,
-            ) -> bool {
-                let want = Self::FIELDS.len() + $count + Self::TAIL.len();
-                if rec.len() != want {
-                    return false;
-                }
-                let from = out.len();
-                let mut it = rec.iter();
-                let mut copied = true;
-                let mut sep = false;
-                $(
-                    if sep {
-                        out.push(b',');
-                    }
-                    sep = true;
-                    copied &= <$ty as $crate::rows::Cell>::copy_cell(it.next().unwrap_or_default(), out);
-                )*
-                let _ = sep;
-                if !self.rules.is_empty() {
-                    out.push(b',');
-                    out.extend_from_slice(rules);
-                }
-                let mut tail = it.skip($count);
-                $(
-                    out.push(b',');
-                    copied &= <$tty as $crate::rows::Cell>::copy_cell(tail.next().unwrap_or_default(), out);
-                )*
-                let _ = &mut tail; // a row with no tail
-                out.push(b'\n');
-                if !copied {
-                    out.truncate(from);
-                }
-                copied
             }
         }
 
@@ -707,73 +609,6 @@ mod tests {
         assert_eq!(HandRow::from_cells(&rec).unwrap(), r);
         assert_eq!(HandRow::header().len(), rec.len());
         assert_eq!(rules_from_values(&r.rules).unwrap(), Rules::default());
-    }
-
-    /// A record read back is copied as `write_csv` writes its row: every
-    /// cell of a row written by kanaszta (extreme numbers, absent values,
-    /// quoted text and rule cells); a cell written otherwise than Rust
-    /// prints its number (`+5`, `007`, `-0`, ` 5`) is not copied, and the
-    /// row is formatted again.
-    #[test]
-    fn a_record_read_back_is_copied_as_its_row_is_written() {
-        let hand = HandRow {
-            series: u32::MAX,
-            game: u64::MAX,
-            hand_seed: 1 << 63,
-            agent: "ismcts:iters=5,c=0.7".into(),
-            opponent: "say \"hi\"\nand\rgo".into(),
-            raw: i32::MIN,
-            taxed: -35,
-            total_after: i32::MAX,
-            opened_turn: Some(0),
-            out_seat: None,
-            lead_before: Some(-2000),
-            rules: rule_values(&Rules::default()),
-            ..HandRow::default()
-        };
-        let mut written = Vec::new();
-        hand.write_csv(&mut written);
-        let read = |bytes: &[u8]| {
-            let mut r = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .from_reader(bytes);
-            r.records().next().unwrap().unwrap()
-        };
-        let rec = read(&written);
-        let row = HandRow::from_cells(&rec).unwrap();
-        let rules = rules_csv(&row.rules);
-        let mut copied = b"before".to_vec();
-        assert!(row.copy_csv(&rec, &rules, &mut copied));
-        assert_eq!(&copied[..6], b"before");
-        assert_eq!(
-            String::from_utf8_lossy(&copied[6..]),
-            String::from_utf8_lossy(&written)
-        );
-        let text = String::from_utf8(written.clone()).unwrap();
-        for (from, to) in [(",-35,", ",+35,"), (",-35,", ",-035,"), (",-35,", ",-0,")] {
-            let other = text.replacen(from, to, 1);
-            assert_ne!(other, text);
-            let rec = read(other.as_bytes());
-            let row = HandRow::from_cells(&rec).unwrap();
-            let mut out = b"kept".to_vec();
-            assert!(!row.copy_csv(&rec, &rules, &mut out), "{to}");
-            assert_eq!(out, b"kept", "left as it was");
-        }
-        let error = ErrorRow {
-            agent: "a,b".into(),
-            seat: None,
-            turn: Some(17),
-            message: "agent `x` said \"no\"".into(),
-            rules: rule_values(&Rules::default()),
-            ..ErrorRow::default()
-        };
-        let mut written = Vec::new();
-        error.write_csv(&mut written);
-        let rec = read(&written);
-        let row = ErrorRow::from_cells(&rec).unwrap();
-        let mut copied = Vec::new();
-        assert!(row.copy_csv(&rec, &rules_csv(&row.rules), &mut copied));
-        assert_eq!(copied, written);
     }
 
     /// The record `write_csv` appends: the cells of `cells`, each quoted

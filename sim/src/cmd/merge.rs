@@ -11,7 +11,7 @@ use crate::classic::{
 use crate::error::{quiet_pipe, CliError};
 use crate::input::CsvGuard;
 use crate::report::report;
-use crate::rows::{CellError, ErrorRow, HandRow, Keyed, MatchRow};
+use crate::rows::{CellError, CsvRow, ErrorRow, HandRow, Keyed, MatchRow};
 use crate::run::{
     family_name, family_of_run, games_in_shard, read_manifest, run_family, Accum, Compress,
     Manifest, Mode, Outputs, Plan, Rows, Shard, StoredRules, Written,
@@ -19,12 +19,13 @@ use crate::run::{
 use crate::stats::{HandFacts, MatchFacts, SeriesStats};
 use clap::Args;
 use kanaszta_engine::Family;
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -116,41 +117,129 @@ pub fn difference<R: StoredRules>(a: &Manifest<R>, b: &Manifest<R>) -> Option<St
     None
 }
 
-/// One CSV file of one shard, read a row at a time: on the merging
-/// thread, or on a thread of its own that reads ahead (the rows, and the
-/// error that ends them, come in the file's order either way).
+/// One CSV file of one shard, read a batch of rows at a time: on the
+/// merging thread, or on a thread of its own that reads ahead (the rows,
+/// and the error that ends them, come in the file's order either way).
+/// Each row comes with its record as `play` writes it, formatted where it
+/// was read.
 struct Source<T> {
     path: PathBuf,
-    peeked: Option<Item<T>>,
+    /// The rows read and not yet taken; the first is the next.
+    batch: Batch<T>,
     truncated: bool,
     /// A compressed file's partial last line, known once it is read.
     cut: Option<Arc<AtomicBool>>,
     feed: Feed<T>,
 }
 
-/// Where a [`Source`]'s rows come from.
+/// Where a [`Source`]'s batches come from.
 enum Feed<T> {
     /// Read on the merging thread.
     Here(Box<Reader<T>>),
-    /// Read ahead on a thread of their own, a batch at a time.
+    /// Read ahead on a thread of their own; the batches taken go back to
+    /// it on `spent`, to be filled again.
     Thread {
         rx: Receiver<Batch<T>>,
-        batch: std::vec::IntoIter<Result<Item<T>, MergeError>>,
+        spent: Sender<Batch<T>>,
         handle: Option<JoinHandle<()>>,
     },
+    /// Every row was read.
+    Done,
 }
 
-/// A row, and its record as written when it can be copied ([`Row::copy_csv`]).
-type Item<T> = (T, Option<Vec<u8>>);
+/// Rows of one file in its order, each with its record as written
+/// ([`CsvRow::write_csv`], as `play` writes it), and the error that ends them if one does. Its
+/// buffers are filled again batch after batch, not allocated a row.
+struct Batch<T> {
+    rows: VecDeque<T>,
+    /// The records, one after another.
+    bytes: Vec<u8>,
+    /// Where each row's record ends in `bytes`.
+    ends: VecDeque<usize>,
+    /// Where the next row's record starts.
+    from: usize,
+    /// What stopped the reading after the rows.
+    error: Option<MergeError>,
+    /// Rows merged, going back with the batch to be dropped where they
+    /// were made (the reading thread's allocator takes their strings back
+    /// at no cost to the merging thread).
+    dead: Vec<T>,
+}
 
-/// Rows read ahead and handed over at once; an error is the last item.
-type Batch<T> = Vec<Result<Item<T>, MergeError>>;
+impl<T> Batch<T> {
+    fn new() -> Batch<T> {
+        Batch {
+            rows: VecDeque::new(),
+            bytes: Vec::new(),
+            ends: VecDeque::new(),
+            from: 0,
+            error: None,
+            dead: Vec::new(),
+        }
+    }
+
+    /// Empty, its buffers kept.
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.bytes.clear();
+        self.ends.clear();
+        self.from = 0;
+        self.error = None;
+        self.dead.clear();
+    }
+
+    /// Takes the first row, its record appended to `into`.
+    fn pop(&mut self, into: &mut Taken<T>) {
+        if let (Some(r), Some(end)) = (self.rows.pop_front(), self.ends.pop_front()) {
+            into.push(r, &self.bytes[self.from..end]);
+            self.from = end;
+        }
+    }
+}
+
+/// The rows of one game taken from one file, and their records as written.
+struct Taken<T> {
+    rows: Vec<T>,
+    bytes: Vec<u8>,
+    /// Where the first row's record ends in `bytes`.
+    first: usize,
+}
+
+impl<T> Taken<T> {
+    fn new() -> Taken<T> {
+        Taken {
+            rows: Vec::new(),
+            bytes: Vec::new(),
+            first: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.bytes.clear();
+        self.first = 0;
+    }
+
+    fn push(&mut self, r: T, record: &[u8]) {
+        self.rows.push(r);
+        self.bytes.extend_from_slice(record);
+        if self.rows.len() == 1 {
+            self.first = self.bytes.len();
+        }
+    }
+
+    /// The first row's record.
+    fn first_record(&self) -> &[u8] {
+        &self.bytes[..self.first]
+    }
+}
 
 /// Rows a reading thread hands over at once.
 const BATCH: usize = 256;
 
 /// Batches a reading thread may hold ready (flat memory: at most this
-/// many, and the one it fills, whatever the file's size).
+/// many, the one it fills and the one being taken, whatever the file's
+/// size).
 const BATCHES_AHEAD: usize = 2;
 
 /// The rows of one file, parsed and checked for order.
@@ -168,10 +257,6 @@ struct Reader<T> {
     rec: csv::StringRecord,
     /// The rule cells of the last row, shared by the next when equal.
     rules: Option<Arc<[String]>>,
-    /// Whether rows are kept as written too, to be copied.
-    copy: bool,
-    /// The rule cells of the last row copied, as written.
-    rules_csv: Option<(Arc<[String]>, Vec<u8>)>,
     rows: std::marker::PhantomData<fn() -> T>,
 }
 
@@ -448,15 +533,13 @@ fn end_of_last_line(path: &Path) -> Result<(u64, bool), MergeError> {
     Ok((0, len > 0))
 }
 
-trait Row: Keyed + Sized + Send + 'static {
-    fn header() -> Vec<String>;
+trait Row: Keyed + CsvRow + Sized + Send + 'static {
     fn legacy_header() -> Vec<String>;
     fn from_cells_after(
         rec: &csv::StringRecord,
         prev: Option<&std::sync::Arc<[String]>>,
     ) -> Result<Self, CellError>;
     fn rules(&self) -> &std::sync::Arc<[String]>;
-    fn copy_csv(&self, rec: &csv::StringRecord, rules: &[u8], out: &mut Vec<u8>) -> bool;
     fn deal(&self) -> u64;
     fn run_seed(&self) -> u64;
 }
@@ -467,9 +550,6 @@ trait Row: Keyed + Sized + Send + 'static {
 macro_rules! impl_row {
     ($t:ty, $legacy:ident) => {
         impl Row for $t {
-            fn header() -> Vec<String> {
-                <$t>::header()
-            }
             fn legacy_header() -> Vec<String> {
                 <$t>::$legacy()
             }
@@ -481,9 +561,6 @@ macro_rules! impl_row {
             }
             fn rules(&self) -> &std::sync::Arc<[String]> {
                 &self.rules
-            }
-            fn copy_csv(&self, rec: &csv::StringRecord, rules: &[u8], out: &mut Vec<u8>) -> bool {
-                <$t>::copy_csv(self, rec, rules, out)
             }
             fn deal(&self) -> u64 {
                 self.deal
@@ -503,9 +580,8 @@ impl_row!(ClassicErrorRow, header);
 
 impl<T: Row> Source<T> {
     /// Opens `path` and reads its header and first row; with `ahead`, the
-    /// rest is read on a thread of its own; with `copy`, the rows that can
-    /// be copied are kept as written too.
-    fn open(path: PathBuf, ahead: bool, copy: bool) -> Result<Source<T>, MergeError> {
+    /// rest is read on a thread of its own.
+    fn open(path: PathBuf, ahead: bool) -> Result<Source<T>, MergeError> {
         let compressed = path.extension().is_some_and(|e| e == "gz");
         let (limit, truncated, cut, inner): (u64, bool, _, Box<dyn Read + Send>) = if compressed {
             let file = match File::open(&path) {
@@ -569,38 +645,28 @@ impl<T: Row> Source<T> {
             row: 1,
             rec: csv::StringRecord::new(),
             rules: None,
-            copy,
-            rules_csv: None,
             rows: std::marker::PhantomData,
         });
-        let peeked = reader.next()?;
-        let feed = if ahead && peeked.is_some() {
+        let mut batch = Batch::new();
+        let more = reader.fill(&mut batch, 1);
+        if let Some(e) = batch.error.take() {
+            return Err(e);
+        }
+        let feed = if !more {
+            Feed::Done
+        } else if ahead {
             let (tx, rx) = sync_channel::<Batch<T>>(BATCHES_AHEAD);
+            let (spent, back) = channel::<Batch<T>>();
             let handle = std::thread::Builder::new()
                 .name("merge-read".into())
-                .spawn(move || {
-                    let mut batch = Vec::with_capacity(BATCH);
-                    loop {
-                        match reader.next() {
-                            Ok(Some(r)) => {
-                                batch.push(Ok(r));
-                                if batch.len() == BATCH {
-                                    let full =
-                                        std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
-                                    // The merge stopped (an error): so does the reading.
-                                    if tx.send(full).is_err() {
-                                        return;
-                                    }
-                                }
-                            }
-                            Ok(None) => break,
-                            Err(e) => {
-                                batch.push(Err(e));
-                                break;
-                            }
-                        }
+                .spawn(move || loop {
+                    let mut b = back.try_recv().unwrap_or_else(|_| Batch::new());
+                    b.clear();
+                    let more = reader.fill(&mut b, BATCH);
+                    // The merge stopped (an error): so does the reading.
+                    if tx.send(b).is_err() || !more {
+                        return;
                     }
-                    let _ = tx.send(batch);
                 })
                 .map_err(|source| MergeError::Read {
                     path: path.clone(),
@@ -608,7 +674,7 @@ impl<T: Row> Source<T> {
                 })?;
             Feed::Thread {
                 rx,
-                batch: Vec::new().into_iter(),
+                spent,
                 handle: Some(handle),
             }
         } else {
@@ -616,23 +682,35 @@ impl<T: Row> Source<T> {
         };
         Ok(Source {
             path,
-            peeked,
+            batch,
             truncated,
             cut,
             feed,
         })
     }
 
-    fn advance(&mut self) -> Result<(), MergeError> {
-        self.peeked = None;
-        self.peeked = match &mut self.feed {
-            Feed::Here(r) => r.next()?,
-            Feed::Thread { rx, batch, handle } => loop {
-                if let Some(item) = batch.next() {
-                    break Some(item?);
+    /// Makes the next row (or the error that ends the rows) the first of
+    /// the batch, reading on when the batch is taken; the error is
+    /// returned once it is next.
+    fn refill(&mut self) -> Result<(), MergeError> {
+        while self.batch.rows.is_empty() {
+            if let Some(e) = self.batch.error.take() {
+                return Err(e);
+            }
+            match &mut self.feed {
+                Feed::Done => return Ok(()),
+                Feed::Here(reader) => {
+                    self.batch.clear();
+                    if !reader.fill(&mut self.batch, BATCH) {
+                        self.feed = Feed::Done;
+                    }
                 }
-                match rx.recv() {
-                    Ok(b) => *batch = b.into_iter(),
+                Feed::Thread { rx, spent, handle } => match rx.recv() {
+                    Ok(b) => {
+                        let taken = std::mem::replace(&mut self.batch, b);
+                        // The thread may have ended: the batch is dropped.
+                        let _ = spent.send(taken);
+                    }
                     // The thread sent every row and ended.
                     Err(_) => {
                         if let Some(h) = handle.take() {
@@ -640,40 +718,60 @@ impl<T: Row> Source<T> {
                                 std::panic::resume_unwind(panic);
                             }
                         }
-                        break None;
+                        self.feed = Feed::Done;
                     }
-                }
-            },
-        };
+                },
+            }
+        }
         Ok(())
     }
 
     fn key(&self) -> Option<(u32, u64)> {
-        self.peeked.as_ref().map(|(r, _)| r.key())
+        self.batch.rows.front().map(Keyed::key)
     }
 
-    /// Takes every row of game `k` (they are consecutive), and what can
-    /// be copied of each.
-    fn take(
-        &mut self,
-        k: (u32, u64),
-        into: &mut Vec<T>,
-        copies: &mut Vec<Option<Vec<u8>>>,
-    ) -> Result<(), MergeError> {
+    /// Gives back the rows `taken` from this file once merged, to be
+    /// dropped with the batch they go back with.
+    fn bury(&mut self, taken: &mut Taken<T>) {
+        self.batch.dead.append(&mut taken.rows);
+        taken.clear();
+    }
+
+    /// Takes every row of game `k` (they are consecutive), with its
+    /// record.
+    fn take(&mut self, k: (u32, u64), into: &mut Taken<T>) -> Result<(), MergeError> {
         while self.key() == Some(k) {
-            if let Some((r, c)) = self.peeked.take() {
-                into.push(r);
-                copies.push(c);
-            }
-            self.advance()?;
+            self.batch.pop(into);
+            self.refill()?;
         }
         Ok(())
     }
 }
 
 impl<T: Row> Reader<T> {
-    /// The next row, or `None` at the end of the file.
-    fn next(&mut self) -> Result<Option<Item<T>>, MergeError> {
+    /// Reads rows into `b` up to `max` of them, each written as `play`
+    /// writes it; an error ends them. Returns whether more may follow (no
+    /// error, not the end of the file).
+    fn fill(&mut self, b: &mut Batch<T>, max: usize) -> bool {
+        while b.rows.len() < max {
+            match self.next(&mut b.bytes) {
+                Ok(Some(r)) => {
+                    b.rows.push_back(r);
+                    b.ends.push_back(b.bytes.len());
+                }
+                Ok(None) => return false,
+                Err(e) => {
+                    b.error = Some(e);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The next row, or `None` at the end of the file; its record, as
+    /// written, appended to `out`.
+    fn next(&mut self, out: &mut Vec<u8>) -> Result<Option<T>, MergeError> {
         if self.rdr.position().byte() >= self.limit {
             return Ok(None);
         }
@@ -711,21 +809,8 @@ impl<T: Row> Reader<T> {
             });
         }
         self.last = Some(k);
-        let copy = if self.copy {
-            let rules = match &self.rules_csv {
-                Some((p, csv)) if Arc::ptr_eq(p, r.rules()) => csv,
-                _ => {
-                    let csv = crate::rows::rules_csv(r.rules());
-                    &self.rules_csv.insert((r.rules().clone(), csv)).1
-                }
-            };
-            // The cells, their commas, a newline and quoted fields' quotes.
-            let mut out = Vec::with_capacity(self.rec.as_slice().len() + self.rec.len() + 16);
-            r.copy_csv(&self.rec, rules, &mut out).then_some(out)
-        } else {
-            None
-        };
-        Ok(Some((r, copy)))
+        r.write_csv(out);
+        Ok(Some(r))
     }
 }
 
@@ -739,6 +824,17 @@ struct ShardFiles<F: Merged> {
 }
 
 impl<F: Merged> ShardFiles<F> {
+    /// Gives back the rows of a game taken from these files.
+    fn bury(&mut self, h: &mut Taken<F::Hand>, m: &mut Taken<F::Match>, e: &mut Taken<F::Error>) {
+        if let Some(hs) = &mut self.hands {
+            hs.bury(h);
+        }
+        if let Some(ms) = &mut self.matches {
+            ms.bury(m);
+        }
+        self.errors.bury(e);
+    }
+
     fn key(&self) -> Option<(u32, u64)> {
         [
             self.hands.as_ref().and_then(Source::key),
@@ -960,15 +1056,14 @@ trait Merged {
         written: Written,
     ) -> Result<Self::Files, CliError>;
     /// Takes in the rows of game `k` (into the statistics too, when
-    /// `count`), its hand rows written as `copies` holds them where it
-    /// does; its hands and actions.
+    /// `count`) and writes their `records`; its hands and actions.
     fn game(
         files: &mut Self::Files,
         stats: &mut [Self::Stats],
         m: &Manifest<Self::Rules>,
         k: (u32, u64),
         rows: GameRows<'_, Self>,
-        copies: &[Option<Vec<u8>>],
+        records: Records<'_>,
         count: bool,
     ) -> std::io::Result<(u64, u64)>;
     /// Takes another shard's statistics of a series into `into`.
@@ -1001,6 +1096,10 @@ type GameRows<'a, F> = (
     Option<&'a <F as Merged>::Error>,
 );
 
+/// The records of one game's rows, as written: hands.csv's, matches.csv's,
+/// and the error's (empty without one).
+type Records<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
 /// Decorated canasta.
 struct Decorated;
 
@@ -1026,7 +1125,7 @@ impl Merged for Decorated {
         _: &Manifest,
         k: (u32, u64),
         (h, m, e): (&[HandRow], &[MatchRow], Option<&ErrorRow>),
-        copies: &[Option<Vec<u8>>],
+        records: Records<'_>,
         count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let st = &mut stats[k.0 as usize];
@@ -1036,7 +1135,7 @@ impl Merged for Decorated {
         } else {
             st.add_game(h.iter().map(HandFacts::of), m.iter().map(MatchFacts::of));
         }
-        files.game_copied(h, copies, m, e);
+        files.records(records);
         Ok((
             h.len() as u64 / 2,
             h.iter().step_by(2).map(|r| r.actions).sum::<u64>(),
@@ -1102,7 +1201,7 @@ impl Merged for Classic {
             &[ClassicMatchRow],
             Option<&ClassicErrorRow>,
         ),
-        copies: &[Option<Vec<u8>>],
+        records: Records<'_>,
         count: bool,
     ) -> std::io::Result<(u64, u64)> {
         let players = manifest.series[series as usize].rules.0.players.max(1) as usize;
@@ -1115,7 +1214,7 @@ impl Merged for Classic {
             let match_facts: Vec<ClassicMatchFacts> = m.iter().map(ClassicMatchFacts::of).collect();
             st.add_game(manifest.deal(g), &facts, &match_facts);
         }
-        files.game_copied(h, copies, m, e);
+        files.records(records);
         Ok((
             h.len() as u64 / players as u64,
             h.iter().step_by(players).map(|r| r.actions).sum::<u64>(),
@@ -1382,16 +1481,16 @@ fn merge_as<F: Merged>(
             dir: d.clone(),
             shard: s,
             hands: if rows == Rows::All {
-                Some(Source::open(row_file(d, "hands.csv")?, ahead, true)?)
+                Some(Source::open(row_file(d, "hands.csv")?, ahead)?)
             } else {
                 None
             },
             matches: if manifest.mode == Mode::Matches && rows != Rows::None {
-                Some(Source::open(row_file(d, "matches.csv")?, ahead, false)?)
+                Some(Source::open(row_file(d, "matches.csv")?, ahead)?)
             } else {
                 None
             },
-            errors: Source::open(d.join("errors.csv"), ahead, false)?,
+            errors: Source::open(d.join("errors.csv"), ahead)?,
         });
     }
     for f in &files {
@@ -1423,6 +1522,11 @@ fn merge_as<F: Merged>(
     // Games left out because only some of their rows were written.
     let (mut partials, mut partial_shown) = (0u64, Vec::<String>::new());
     let write_err = |e: std::io::Error| format!("cannot write into {}: {e}", out.display());
+    // The rows of the game being merged, file by file (their buffers kept
+    // from game to game).
+    let (mut h, mut m, mut e) = (Taken::new(), Taken::new(), Taken::new());
+    // The files the last game's rows came from.
+    let mut last: Option<usize> = None;
     while let Some((k, owner)) = files
         .iter()
         .enumerate()
@@ -1442,27 +1546,30 @@ fn merge_as<F: Merged>(
                 other.1.dir.display()
             )));
         }
+        if let Some(l) = last.replace(owner) {
+            files[l].bury(&mut h, &mut m, &mut e);
+        }
         let f = &mut files[owner];
-        let (mut h, mut m, mut e) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut copies, mut none) = (Vec::new(), Vec::new());
         if let Some(hs) = &mut f.hands {
-            hs.take(k, &mut h, &mut copies)?;
+            hs.take(k, &mut h)?;
         }
         if let Some(ms) = &mut f.matches {
-            ms.take(k, &mut m, &mut none)?;
+            ms.take(k, &mut m)?;
         }
-        f.errors.take(k, &mut e, &mut none)?;
-        for r in &h {
+        f.errors.take(k, &mut e)?;
+        let (h, m, e) = (&h, &m, &e);
+        let (hr, mr, er) = (&h.rows, &m.rows, &e.rows);
+        for r in hr {
             check_row(r, &manifest, f, &rule_values, "hands.csv")?;
         }
-        for r in &m {
+        for r in mr {
             check_row(r, &manifest, f, &rule_values, "matches.csv")?;
         }
-        for r in &e {
+        for r in er {
             check_row(r, &manifest, f, &rule_values, "errors.csv")?;
         }
         let whole = if count {
-            partial::<F>(&manifest, k, (&h[..], &m[..], &e[..]))
+            partial::<F>(&manifest, k, (hr, mr, er))
         } else {
             None
         };
@@ -1482,7 +1589,7 @@ fn merge_as<F: Merged>(
             gaps.see_with(&manifest, k);
             games += 1;
         }
-        if let Some(err) = e.first() {
+        if let Some(err) = er.first() {
             errors += 1;
             first_error.get_or_insert_with(|| F::error_text(err));
         }
@@ -1491,8 +1598,8 @@ fn merge_as<F: Merged>(
             &mut stats,
             &manifest,
             k,
-            (&h, &m, e.first()),
-            &copies,
+            (hr, mr, er.first()),
+            (&h.bytes, &m.bytes, e.first_record()),
             count,
         )
         .map_err(write_err)?;

@@ -159,25 +159,9 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
 
     /// Buffers one game's rows.
     pub fn game(&mut self, hands: &[H], matches: &[M], error: Option<&E>) {
-        self.game_copied(hands, &[], matches, error);
-    }
-
-    /// [`RunFiles::game`], the hand rows that `copies` holds as written
-    /// (`Some`, the record and its newline, as `write_csv` writes the
-    /// row) copied from there.
-    pub fn game_copied(
-        &mut self,
-        hands: &[H],
-        copies: &[Option<Vec<u8>>],
-        matches: &[M],
-        error: Option<&E>,
-    ) {
         if let Some(h) = &mut self.hands {
-            for (i, r) in hands.iter().enumerate() {
-                match copies.get(i) {
-                    Some(Some(bytes)) => h.record(|buf| buf.extend_from_slice(bytes)),
-                    _ => h.record(|buf| r.write_csv(buf)),
-                }
+            for r in hands {
+                h.record(|buf| r.write_csv(buf));
             }
         }
         if let Some(m) = &mut self.matches {
@@ -188,6 +172,19 @@ impl<H: CsvRow, M: CsvRow, E: CsvRow> RunFiles<H, M, E> {
         if let Some(e) = error {
             self.errors.record(|buf| e.write_csv(buf));
         }
+    }
+
+    /// Buffers one game's records as the rows' `write_csv` writes them:
+    /// the hand rows', the match rows' and the error's, each newline
+    /// included (for the files open).
+    pub fn records(&mut self, (hands, matches, error): (&[u8], &[u8], &[u8])) {
+        if let Some(h) = &mut self.hands {
+            h.record(|buf| buf.extend_from_slice(hands));
+        }
+        if let Some(m) = &mut self.matches {
+            m.record(|buf| buf.extend_from_slice(matches));
+        }
+        self.errors.record(|buf| buf.extend_from_slice(error));
     }
 
     /// Writes everything buffered.
