@@ -160,7 +160,7 @@ fn an_anchored_search_is_rules_unless_it_measures_a_lead() {
         .expect("an anchored search counts");
     assert!(t.searches > 0 && t.departures > 0, "{t:?}");
     assert!(t.departures < t.searches, "{t:?}");
-    let plain: AgentSpec<ClassicState> = "ismcts:iters=8".parse().unwrap();
+    let plain: AgentSpec<ClassicState> = "ismcts:iters=8,anchor=off".parse().unwrap();
     assert_eq!(plain.build().search_totals(), None);
 }
 
@@ -277,11 +277,11 @@ fn the_generic_search_plays_decorated_canasta_through_the_trait() {
 #[test]
 fn classic_specs_take_parameters_and_refuse_bad_ones() {
     for text in [
-        "ismcts:iters=50,rollout=rules",
+        "ismcts:iters=50,rollout=greedy",
         "ismcts:c=1.5,scale=500",
         "pimc:worlds=3,rollout=random",
         "ismcts:iters=50,depth=3",
-        "ismcts:rollout=rules,anchor=on,check=8,margin=2",
+        "ismcts:anchor=off,check=8,margin=2",
         "pimc:worlds=3,depth=2",
         "rules:open_wilds=2,concealed=off",
         "random",
@@ -292,7 +292,7 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         assert_eq!(s.build().name(), s.name());
     }
     // Defaults written out are dropped; case and spaces are forgiven.
-    let s: AgentSpec<ClassicState> = " ISMCTS: iters = 200 , time=0".parse().unwrap();
+    let s: AgentSpec<ClassicState> = " ISMCTS: iters = 100 , time=0".parse().unwrap();
     assert_eq!(s.to_string(), "ismcts");
     let err = |t: &str| t.parse::<AgentSpec<ClassicState>>().unwrap_err();
     // A key of the decorated search only.

@@ -137,13 +137,13 @@ agent_params! {
         check: |p: &ClassicIsmctsParams| eval_needs_depth(p.depth, &p.eval),
         summary: "information-set MCTS over the classic actions one by one, worlds dealt from its own view, a classic player in the rollouts",
         /// Iterations per search.
-        iters: u32 = 200, range(1, 10_000_000), "1..10000000", "iterations per search";
+        iters: u32 = 100, range(1, 10_000_000), "1..10000000", "iterations per search";
         /// Milliseconds per search (0: no time limit); whichever ends first.
         time: u32 = 0, range(0, 600_000), "0..600000", "milliseconds per search, 0 for no limit; the search stops at whichever budget ends first (a time limit makes the choice depend on the machine)";
         /// The UCB exploration constant.
         c: f64 = 0.7, range(0.0, 100.0), "0..100", "UCB exploration constant (rewards lie in -1..1)";
         /// The classic player of the simulations.
-        rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
+        rollout: Rollout = Rollout::Rules, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
         /// Points of score difference that make a reward of tanh(1).
         scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
         /// Turns a simulation plays before it is cut (0: to the end).
@@ -152,7 +152,7 @@ agent_params! {
         eval: ModelFile = ModelFile::default(), model_file::<ClassicState>, "a file of `kanaszta learn fit` (classic)", EVAL_DOC;
         /// The club player's choice is played unless the search's beats it
         /// clearly.
-        anchor: bool = false, switch, "on|off", "on: the club player `rules` chooses, and the search's most visited option is played instead only when it leads that choice by `margin` standard errors over `check` fresh paired worlds (each played out by the rollout player); off: the most visited option is played";
+        anchor: bool = true, switch, "on|off", "on: the club player `rules` chooses, and the search's most visited option is played instead only when it leads that choice by `margin` standard errors over `check` fresh paired worlds (each played out by the rollout player); off: the most visited option is played (`anchor=off,rollout=greedy,iters=200` is the search of before)";
         /// Fresh worlds of the anchor's check.
         check: u32 = 16, range(2, 100_000), "2..100000", "with anchor=on, fresh worlds in which the search's choice and `rules`' are each played out, in pairs on the same cards, when they differ";
         /// Standard errors by which the search's choice must lead the
