@@ -8,8 +8,8 @@
 //! ```
 //! use kanaszta_agents::AgentSpec;
 //! use kanaszta_engine::classic::ClassicState;
-//! let s: AgentSpec<ClassicState> = "ismcts:iters=50,rollout=rules".parse().unwrap();
-//! assert_eq!(s.to_string(), "ismcts:iters=50,rollout=rules");
+//! let s: AgentSpec<ClassicState> = "ismcts:iters=50,rollout=greedy".parse().unwrap();
+//! assert_eq!(s.to_string(), "ismcts:iters=50,rollout=greedy");
 //! let e = "careful".parse::<AgentSpec<ClassicState>>().unwrap_err().to_string();
 //! assert!(e.contains("careful plays decorated canasta only"), "{e}");
 //! assert!(e.contains("random, greedy, rules, ismcts, pimc"), "{e}");

@@ -1,7 +1,8 @@
 //! `ismcts` and `pimc` for classic canasta (C-1 … C-24), the searches of
 //! `kanaszta_agents::generic` over the engine's `Game` interface: on a few
 //! paired deals the search beats random clearly and holds its own against
-//! greedy; a seed fixes its choices; its choice does not depend on cards
+//! greedy; anchored on `rules`, it plays `rules` but where it measures a
+//! lead; a seed fixes its choices; its choice does not depend on cards
 //! hidden from its seat (the other hands, the partner's among them, and
 //! the stock); the same search plays decorated canasta through the trait;
 //! and classic specs take parameters, refusing bad ones with what is
@@ -131,6 +132,38 @@ fn a_seed_fixes_the_searches_choices() {
     }
 }
 
+/// With `anchor=on` the club player `rules` chooses unless the search's
+/// choice leads it clearly: with a margin no lead reaches, the anchored
+/// search plays `rules` move for move; without a margin it leaves it
+/// somewhere, and counts where.
+#[test]
+fn an_anchored_search_is_rules_unless_it_measures_a_lead() {
+    for players in [2, 4] {
+        let rules = actions_of("rules", players, 5);
+        let anchored = actions_of(
+            "ismcts:iters=8,rollout=rules,anchor=on,check=4,margin=100",
+            players,
+            5,
+        );
+        assert_eq!(anchored, rules, "{players} players");
+    }
+    let rules = rules_for(4);
+    let spec: AgentSpec<ClassicState> = "ismcts:iters=8,rollout=rules,anchor=on,check=2,margin=0"
+        .parse()
+        .unwrap();
+    let mut g = ClassicState::new(rules, 5, 0, [0; 6]);
+    let mut agents: Vec<Box<dyn Agent<ClassicState>>> = (0..4).map(|_| spec.build()).collect();
+    let mut rngs: Vec<_> = (0..4).map(|p| seat_rng(5, p)).collect();
+    play_classic_hand(&mut g, &mut agents, &mut rngs).unwrap();
+    let t = agents[0]
+        .search_totals()
+        .expect("an anchored search counts");
+    assert!(t.searches > 0 && t.departures > 0, "{t:?}");
+    assert!(t.departures < t.searches, "{t:?}");
+    let plain: AgentSpec<ClassicState> = "ismcts:iters=8,anchor=off".parse().unwrap();
+    assert_eq!(plain.build().search_totals(), None);
+}
+
 /// Decision points of seat-mixed greedy play: the state before every
 /// `every`th action of a greedy hand.
 fn positions(players: usize, seed: u64, every: usize) -> Vec<ClassicState> {
@@ -244,10 +277,11 @@ fn the_generic_search_plays_decorated_canasta_through_the_trait() {
 #[test]
 fn classic_specs_take_parameters_and_refuse_bad_ones() {
     for text in [
-        "ismcts:iters=50,rollout=rules",
+        "ismcts:iters=50,rollout=greedy",
         "ismcts:c=1.5,scale=500",
         "pimc:worlds=3,rollout=random",
         "ismcts:iters=50,depth=3",
+        "ismcts:anchor=off,check=8,margin=2",
         "pimc:worlds=3,depth=2",
         "rules:open_wilds=2,concealed=off",
         "random",
@@ -258,7 +292,7 @@ fn classic_specs_take_parameters_and_refuse_bad_ones() {
         assert_eq!(s.build().name(), s.name());
     }
     // Defaults written out are dropped; case and spaces are forgiven.
-    let s: AgentSpec<ClassicState> = " ISMCTS: iters = 200 , time=0".parse().unwrap();
+    let s: AgentSpec<ClassicState> = " ISMCTS: iters = 100 , time=0".parse().unwrap();
     assert_eq!(s.to_string(), "ismcts");
     let err = |t: &str| t.parse::<AgentSpec<ClassicState>>().unwrap_err();
     // A key of the decorated search only.

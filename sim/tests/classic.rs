@@ -692,7 +692,7 @@ fn classic_searches_take_parameters_on_the_command_line() {
         "--rules",
         "classic-002",
         "--a",
-        "ismcts:iters=4,rollout=rules",
+        "ismcts:iters=4,rollout=greedy",
         "--b",
         "pimc:worlds=1",
         "--hands",
@@ -702,7 +702,7 @@ fn classic_searches_take_parameters_on_the_command_line() {
         s(&d),
     ]);
     assert!(
-        out.contains("ismcts:iters=4,rollout=rules vs pimc:worlds=1 under classic-002"),
+        out.contains("ismcts:iters=4,rollout=greedy vs pimc:worlds=1 under classic-002"),
         "{out}"
     );
     let agents = ok(&["agents"]);
@@ -711,7 +711,7 @@ fn classic_searches_take_parameters_on_the_command_line() {
         "ismcts — information-set MCTS",
         "pimc — perfect-information Monte Carlo",
         "rollout",
-        "(default 200; accepts 1..10000000)",
+        "(default 100; accepts 1..10000000)",
         "open_wilds",
     ] {
         assert!(classic.contains(needle), "`{needle}` not in: {classic}");

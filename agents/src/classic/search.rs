@@ -17,12 +17,14 @@ use crate::agent_params;
 use crate::generic::ismcts::{Ismcts, IsmctsConfig};
 use crate::generic::pimc::Pimc;
 use crate::generic::{Cut, Policy};
-use crate::search::Rollout;
+use crate::search::{Rollout, SearchStats};
 use crate::spec::range;
+use crate::switch;
 use crate::value::{model_file, ModelFile, ModelJudge};
 use crate::{Agent, Follower};
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use rand_pcg::Pcg64Mcg;
+use std::time::Instant;
 
 /// The classic players are rollout policies: the same `act`, `inform`
 /// and `restart`.
@@ -135,19 +137,27 @@ agent_params! {
         check: |p: &ClassicIsmctsParams| eval_needs_depth(p.depth, &p.eval),
         summary: "information-set MCTS over the classic actions one by one, worlds dealt from its own view, a classic player in the rollouts",
         /// Iterations per search.
-        iters: u32 = 200, range(1, 10_000_000), "1..10000000", "iterations per search";
+        iters: u32 = 100, range(1, 10_000_000), "1..10000000", "iterations per search";
         /// Milliseconds per search (0: no time limit); whichever ends first.
         time: u32 = 0, range(0, 600_000), "0..600000", "milliseconds per search, 0 for no limit; the search stops at whichever budget ends first (a time limit makes the choice depend on the machine)";
         /// The UCB exploration constant.
         c: f64 = 0.7, range(0.0, 100.0), "0..100", "UCB exploration constant (rewards lie in -1..1)";
         /// The classic player of the simulations.
-        rollout: Rollout = Rollout::Greedy, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
+        rollout: Rollout = Rollout::Rules, Rollout::parse, Rollout::ACCEPTS, "the classic player that plays the simulated moves";
         /// Points of score difference that make a reward of tanh(1).
         scale: f64 = 1000.0, range(1.0, 100_000.0), "1..100000", "points by which the side leads the best other side for a reward of tanh(1) (C-23 hand scores)";
         /// Turns a simulation plays before it is cut (0: to the end).
         depth: u32 = 0, range(0, 1000), "0..1000", DEPTH_DOC;
         /// A learned value model judging simulations cut at `depth`.
         eval: ModelFile = ModelFile::default(), model_file::<ClassicState>, "a file of `kanaszta learn fit` (classic)", EVAL_DOC;
+        /// The club player's choice is played unless the search's beats it
+        /// clearly.
+        anchor: bool = true, switch, "on|off", "on: the club player `rules` chooses, and the search's most visited option is played instead only when it leads that choice by `margin` standard errors over `check` fresh paired worlds (each played out by the rollout player); off: the most visited option is played (`anchor=off,rollout=greedy,iters=200` is the search of before)";
+        /// Fresh worlds of the anchor's check.
+        check: u32 = 16, range(2, 100_000), "2..100000", "with anchor=on, fresh worlds in which the search's choice and `rules`' are each played out, in pairs on the same cards, when they differ";
+        /// Standard errors by which the search's choice must lead the
+        /// anchor's in the check.
+        margin: f64 = 2.5, range(0.0, 100.0), "0..100", "with anchor=on, standard errors of the paired difference by which the search's choice must lead `rules`' in the check to be played (0: whenever it leads)";
     }
 }
 
@@ -175,6 +185,12 @@ agent_params! {
 pub struct ClassicIsmcts {
     params: ClassicIsmctsParams,
     search: Ismcts<ClassicState, ClassicPolicy>,
+    /// The club player of `anchor=on`, told the real hand.
+    rules: ClassicRulesAgent,
+    /// Its generator (`None` until the hand's first decision).
+    rules_rng: Option<Pcg64Mcg>,
+    /// What the searches cost and how often they left `rules`.
+    total: SearchStats,
 }
 
 impl ClassicIsmcts {
@@ -190,6 +206,9 @@ impl ClassicIsmcts {
             search: Ismcts::new(config, ClassicPolicy::of(params.rollout))
                 .with_cut(cut(params.depth, &params.eval)),
             params,
+            rules: ClassicRulesAgent::new(ClassicRulesParams::default()),
+            rules_rng: None,
+            total: SearchStats::default(),
         }
     }
 
@@ -215,11 +234,61 @@ impl Agent<ClassicState> for ClassicIsmcts {
         moves: &mut ClassicMoves<'_>,
         rng: &mut Pcg64Mcg,
     ) -> ClassicAction {
-        self.search.search(view, moves.all(), rng)
+        let legal = moves.all();
+        if !self.params.anchor {
+            return self.search.search(view, legal, rng);
+        }
+        // `rules` draws from a stream of its own, taken from the seat's at
+        // the hand's first decision: it chooses as it would in the seat,
+        // whatever the search draws.
+        let own_rng = self.rules_rng.get_or_insert_with(|| rng.clone());
+        let own = Agent::<ClassicState>::act(
+            &mut self.rules,
+            view,
+            &mut ClassicMoves::new(legal),
+            own_rng,
+        );
+        if legal.len() == 1 {
+            return own;
+        }
+        let t0 = Instant::now();
+        let best = self.search.search(view, legal, rng);
+        let mut played = own;
+        if best != own {
+            let (lead, se) = self
+                .search
+                .paired_lead(view, own, best, self.params.check, rng);
+            if lead > 0.0 && lead > self.params.margin * se {
+                played = best;
+            }
+        }
+        self.total.searches += 1;
+        self.total.iterations += u64::from(self.search.last_iters());
+        self.total.elapsed += t0.elapsed();
+        self.total.departures += u64::from(played != own);
+        played
     }
 
     fn follower(&mut self) -> Option<&mut dyn Follower<ClassicState>> {
-        Some(&mut self.search)
+        Some(self)
+    }
+
+    fn search_totals(&self) -> Option<SearchStats> {
+        self.params.anchor.then_some(self.total)
+    }
+}
+
+impl Follower<ClassicState> for ClassicIsmcts {
+    fn inform(&mut self, player: usize, action: ClassicAction) {
+        self.search.inform(player, action);
+        if self.params.anchor {
+            Agent::<ClassicState>::inform(&mut self.rules, player, action);
+        }
+    }
+    fn restart(&mut self) {
+        self.search.restart();
+        Agent::<ClassicState>::restart(&mut self.rules);
+        self.rules_rng = None;
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::{rollout_until, Cut, Policy, Rewards};
 use kanaszta_engine::Game;
-use rand::RngExt;
+use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::{Duration, Instant};
 
@@ -242,6 +242,58 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
         });
         self.nodes[node].first_child = idx as u32;
         (idx, true)
+    }
+
+    /// The lead of `b` over `a` for the side of the mover of `view`: both
+    /// are played in `worlds` fresh worlds dealt from the view, each pair in
+    /// the same world with the same random stream, and the hand played on
+    /// by the policy (cut as the search's simulations are). Returns the
+    /// mean and the standard error of the paired difference of rewards
+    /// (`b`'s minus `a`'s); with fewer than two worlds the error is
+    /// infinite.
+    pub fn paired_lead(
+        &mut self,
+        view: &G::View<'_>,
+        a: G::Action,
+        b: G::Action,
+        worlds: u32,
+        rng: &mut Pcg64Mcg,
+    ) -> (f64, f64) {
+        let (mut sum, mut sq) = (0.0, 0.0);
+        for _ in 0..worlds {
+            let world = G::determinize(view, rng);
+            let stop = self.cut.stop(world.turns());
+            let mover = world.current_player();
+            let side = world.side_of(mover);
+            let stream = rng.next_u64();
+            let mut r = [0.0; 2];
+            for (i, action) in [a, b].into_iter().enumerate() {
+                let mut state = world.clone();
+                if state.apply(action).is_err() {
+                    // Not playable in this world (never, for actions the
+                    // view lists): the worst reward.
+                    r[i] = -1.0;
+                    continue;
+                }
+                self.sim.clone_from(&self.policy);
+                self.sim.inform(mover, action);
+                let mut s = Pcg64Mcg::seed_from_u64(stream);
+                rollout_until(&mut state, &mut self.sim, &mut self.legal, &mut s, stop);
+                self.rewards
+                    .judge(&state, self.config.scale, self.cut.judge.as_mut());
+                r[i] = self.rewards.of_side[side];
+            }
+            let d = r[1] - r[0];
+            sum += d;
+            sq += d * d;
+        }
+        if worlds < 2 {
+            return (sum, f64::INFINITY);
+        }
+        let n = f64::from(worlds);
+        let mean = sum / n;
+        let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
+        (mean, (var / n).sqrt())
     }
 
     /// The most visited root option among `legal` (the better mean on a
