@@ -948,8 +948,12 @@ struct Once {
     /// The columns of the key: `series`, `game`, `hand` when there.
     keys: Vec<usize>,
     prune: bool,
-    /// Every game's key and its x and series (without pruning).
-    seen: HashMap<Vec<String>, (String, String)>,
+    /// Every game's key, packed ([`pack`]), and the place of its x and
+    /// series in `values` (without pruning).
+    seen: HashMap<Box<[u8]>, u32>,
+    /// The distinct pairs of x and series of `seen`, and their places.
+    values: Vec<(String, String)>,
+    value_at: HashMap<(String, String), u32>,
     /// The last game's key, x and series.
     last: Option<(Vec<String>, String, String)>,
     broken: bool,
@@ -971,6 +975,8 @@ impl Once {
             keys,
             prune,
             seen: HashMap::new(),
+            values: Vec::new(),
+            value_at: HashMap::new(),
             last: None,
             broken: false,
             kept: Counts::new(),
@@ -1007,14 +1013,27 @@ impl Once {
                 Seen::First
             }
         } else {
-            match self.seen.get(&key) {
-                Some((lx, lg)) => match same(lx, lg) {
-                    Seen::Again => Seen::Again,
-                    differs => return differs,
-                },
+            let packed = pack(&key);
+            match self.seen.get(&packed) {
+                Some(&at) => {
+                    let (lx, lg) = &self.values[at as usize];
+                    match same(lx, lg) {
+                        Seen::Again => Seen::Again,
+                        differs => return differs,
+                    }
+                }
                 None => {
-                    self.seen
-                        .insert(key.clone(), (x.to_string(), g.to_string()));
+                    let value = (x.to_string(), g.to_string());
+                    let at = match self.value_at.get(&value) {
+                        Some(&at) => at,
+                        None => {
+                            let at = self.values.len() as u32;
+                            self.values.push(value.clone());
+                            self.value_at.insert(value, at);
+                            at
+                        }
+                    };
+                    self.seen.insert(packed, at);
                     Seen::First
                 }
             }
@@ -1022,6 +1041,17 @@ impl Once {
         self.last = Some((key, x.to_string(), g.to_string()));
         seen
     }
+}
+
+/// A key as one string of bytes: each cell's length (8 bytes) then its
+/// text, so that two keys are equal exactly when their cells are.
+fn pack(key: &[String]) -> Box<[u8]> {
+    let mut b = Vec::with_capacity(key.iter().map(|c| c.len() + 8).sum());
+    for c in key {
+        b.extend_from_slice(&(c.len() as u64).to_le_bytes());
+        b.extend_from_slice(c.as_bytes());
+    }
+    b.into_boxed_slice()
 }
 
 /// A total order of keys, cell by cell: whole numbers by value (then by
