@@ -3,8 +3,9 @@
 //! an endless pipe is refused with a message instead of filling memory.
 //!
 //! - Whole files ([`read_text`]): positions and rules files at most
-//!   [`JSON_LIMIT`]; CSVs drawn by `plot` at most [`PLOT_LIMIT`].
-//! - CSVs streamed by `aggregate` ([`CsvGuard`]): any total size, but no
+//!   [`JSON_LIMIT`]; summary CSVs that `ratings` reads whole at most
+//!   [`SUMMARY_LIMIT`].
+//! - CSVs streamed by `aggregate` and `plot` ([`CsvGuard`]): any total size, but no
 //!   record longer than [`RECORD_LIMIT`]; the guard also tells a quote left
 //!   open at the end of the file, which the CSV reader accepts silently.
 
@@ -13,8 +14,8 @@ use std::io::{self, Read};
 
 /// Largest position or rules file: 4 MiB (a position is a few KB).
 pub const JSON_LIMIT: u64 = 4 << 20;
-/// Largest CSV `plot` reads (it keeps every row): 256 MiB.
-pub const PLOT_LIMIT: u64 = 256 << 20;
+/// Largest summary CSV `ratings` reads whole: 256 MiB.
+pub const SUMMARY_LIMIT: u64 = 256 << 20;
 /// Longest CSV record (the toolkit's rows are under 2 KB): 1 MiB.
 pub const RECORD_LIMIT: u64 = 1 << 20;
 

@@ -688,7 +688,7 @@ impl Input {
             });
         }
         let text =
-            crate::input::read_text_from(all, &shown, "summary CSV", crate::input::PLOT_LIMIT)?;
+            crate::input::read_text_from(all, &shown, "summary CSV", crate::input::SUMMARY_LIMIT)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let rules = if dir.join("run.json").is_file() {
             let series: Vec<RunRules> =
