@@ -429,6 +429,20 @@ impl AnyGame {
         }
         Ok(())
     }
+    /// [`AnyGame::encode`] into an `out` whose first
+    /// [`AnyGame::obs_len`] entries are zero already (a new zeroed
+    /// array), without zeroing them again.
+    pub fn encode_zeroed(&self, seat: usize, out: &mut [f32]) -> Result<(), AnyError> {
+        self.check_seat(seat)?;
+        if out.len() < self.obs_len() {
+            return self.encode(seat, out);
+        }
+        match &self.game {
+            Hand::Decorated(g) => GameState::encode_zeroed(&g.view(seat), out),
+            Hand::Classic(g) => ClassicState::encode_zeroed(&g.view(seat), out),
+        }
+        Ok(())
+    }
     /// What seat `seat` sees, as text (the view's debug form: the seat's
     /// side only).
     pub fn view_text(&self, seat: usize) -> Result<String, AnyError> {

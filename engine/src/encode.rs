@@ -64,6 +64,13 @@ pub trait Encode: Game {
     /// is at least [`Encode::OBS_LEN`] long).
     fn encode(view: &Self::View<'_>, out: &mut [f32]);
 
+    /// [`Encode::encode`] into an `out` whose first [`Encode::OBS_LEN`]
+    /// entries are zero already (a new zeroed array): the same numbers,
+    /// without zeroing them again.
+    fn encode_zeroed(view: &Self::View<'_>, out: &mut [f32]) {
+        Self::encode(view, out)
+    }
+
     /// The field named `name`.
     fn field(name: &str) -> Option<Field> {
         Self::FIELDS.iter().copied().find(|f| f.name == name)
@@ -113,15 +120,19 @@ pub(crate) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Zeroes `out[..len]` of the layout.
-    pub(crate) fn new(out: &'a mut [f32], fields: &'static [Field]) -> Writer<'a> {
+    /// Zeroes `out[..len]` of the layout, unless it is `zeroed` already.
+    pub(crate) fn new(out: &'a mut [f32], fields: &'static [Field], zeroed: bool) -> Writer<'a> {
         let n = total(fields);
         assert!(
             out.len() >= n,
             "the buffer holds {} numbers; the encoding has {n}",
             out.len()
         );
-        out[..n].fill(0.0);
+        if zeroed {
+            debug_assert!(out[..n].iter().all(|&x| x.to_bits() == 0), "not zeroed");
+        } else {
+            out[..n].fill(0.0);
+        }
         Writer {
             out,
             fields,
@@ -237,114 +248,123 @@ impl Encode for GameState {
     const FIELDS: &'static [Field] = &DECORATED_FIELDS;
 
     fn encode(v: &SeatView<'_>, out: &mut [f32]) {
-        let n = v.players();
-        let seat = v.seat();
-        let slot = |p: usize| (p + n - seat) % n;
-        let pack = PACK as f32;
-        let mut w = Writer::new(out, &DECORATED_FIELDS);
-        one_hot(w.field("players"), n.checked_sub(2));
-        one_hot(w.field("phase"), Some(phase_index(v.phase())));
-        one_hot(w.field("current"), Some(slot(v.current_player())));
-        one_hot(w.field("starter"), Some(slot(v.starter())));
-        w.field("heart_aces_rule")[0] = v.rules().heart_aces() as u8 as f32;
-        cards(w.field("hand"), v.hand());
-        cards(w.field("pending_wilds"), v.pending_wilds());
-        let f = w.field("hand_sizes");
-        for p in 0..n {
-            f[slot(p)] = v.hand_size(p) as f32 / pack;
-        }
-        let f = w.field("known");
-        for p in 0..n {
-            let q = slot(p);
-            cards(&mut f[q * K..(q + 1) * K], v.known(p));
-        }
-        let pile = v.pile();
-        let f = w.field("pile");
-        for c in pile {
-            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-        }
-        w.field("pile_size")[0] = pile.len() as f32 / pack;
-        one_hot(
-            w.field("pile_top"),
-            v.pile_top().map(|c| c.index() as usize),
-        );
-        let f = w.field("pile_flags");
-        f[0] = v.pile_frozen() as u8 as f32;
-        f[1] = v.pile_top_fresh() as u8 as f32;
-        one_hot(
-            w.field("twin_card"),
-            v.twin_card().map(|c| c.index() as usize),
-        );
-        w.field("stock_size")[0] = v.stock_len() as f32 / pack;
-        let f = w.field("stock_bottom");
-        for c in v.stock_bottom() {
-            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-        }
-        let f = w.field("cut_cards");
-        if v.phase() == Phase::Cut {
-            for c in v.cut_cards() {
-                f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-            }
-        }
-        let pickup = v.pickup();
-        let f = w.field("turn");
-        f[0] = v.free_pickup_offered() as u8 as f32;
-        f[1] = v.must_go_out() as u8 as f32;
-        f[2] = pickup.is_some() as u8 as f32;
-        f[3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
-        one_hot(
-            w.field("pickup_top"),
-            pickup.map(|p| p.top.index() as usize),
-        );
-        w.field("turns")[0] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
-        let f = w.field("totals");
-        for p in 0..n {
-            f[slot(p)] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
-        }
-        let f = w.field("opening_minimum");
-        for p in 0..n {
-            f[slot(p)] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
-        }
-        let f = w.field("table_flags");
-        for p in 0..n {
-            let t = v.table(p);
-            let f = &mut f[slot(p) * TABLE_FLAGS..][..TABLE_FLAGS];
-            f[0] = t.opened as u8 as f32;
-            f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
-            f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
-            f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
-            f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
-        }
-        let f = w.field("groups");
-        for p in 0..n {
-            let base = slot(p) * MAX_GROUPS * GROUP_FEATURES;
-            for (gi, g) in v.table(p).groups().iter().enumerate() {
-                let f = &mut f[base + gi * GROUP_FEATURES..][..GROUP_FEATURES];
-                f[0] = 1.0;
-                let set = g.cards();
-                match g.rank() {
-                    Some(r) => {
-                        f[1 + r as usize - 2] = 1.0;
-                        let nat = set.of_rank(r);
-                        for (s, x) in f[13..17].iter_mut().enumerate() {
-                            *x = nat.count(Card::new(r, crate::card::Suit::from_index(s as u8)))
-                                as f32
-                                / 2.0;
-                        }
-                    }
-                    None => f[12] = 1.0,
-                }
-                let (lo, hi, jokers) = set.raw();
-                for s in 0..4 {
-                    f[17 + s] = (((lo >> s) & 1) + ((hi >> s) & 1)) as f32 / 2.0;
-                }
-                f[21] = jokers as f32 / 8.0;
-                f[22] = g.len() as f32 / 8.0;
-                one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
-                f[28] = g.is_new() as u8 as f32;
-                f[29] = (g.flags() & FLAG_RECEIVED != 0) as u8 as f32;
-            }
-        }
-        w.done();
+        encode_decorated(v, out, false)
     }
+
+    fn encode_zeroed(v: &SeatView<'_>, out: &mut [f32]) {
+        encode_decorated(v, out, true)
+    }
+}
+
+/// [`Encode::encode`] of a decorated view, into an `out` already
+/// `zeroed` or not.
+fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
+    let n = v.players();
+    let seat = v.seat();
+    let slot = |p: usize| (p + n - seat) % n;
+    let pack = PACK as f32;
+    let mut w = Writer::new(out, &DECORATED_FIELDS, zeroed);
+    one_hot(w.field("players"), n.checked_sub(2));
+    one_hot(w.field("phase"), Some(phase_index(v.phase())));
+    one_hot(w.field("current"), Some(slot(v.current_player())));
+    one_hot(w.field("starter"), Some(slot(v.starter())));
+    w.field("heart_aces_rule")[0] = v.rules().heart_aces() as u8 as f32;
+    cards(w.field("hand"), v.hand());
+    cards(w.field("pending_wilds"), v.pending_wilds());
+    let f = w.field("hand_sizes");
+    for p in 0..n {
+        f[slot(p)] = v.hand_size(p) as f32 / pack;
+    }
+    let f = w.field("known");
+    for p in 0..n {
+        let q = slot(p);
+        cards(&mut f[q * K..(q + 1) * K], v.known(p));
+    }
+    let pile = v.pile();
+    let f = w.field("pile");
+    for c in pile {
+        f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+    }
+    w.field("pile_size")[0] = pile.len() as f32 / pack;
+    one_hot(
+        w.field("pile_top"),
+        v.pile_top().map(|c| c.index() as usize),
+    );
+    let f = w.field("pile_flags");
+    f[0] = v.pile_frozen() as u8 as f32;
+    f[1] = v.pile_top_fresh() as u8 as f32;
+    one_hot(
+        w.field("twin_card"),
+        v.twin_card().map(|c| c.index() as usize),
+    );
+    w.field("stock_size")[0] = v.stock_len() as f32 / pack;
+    let f = w.field("stock_bottom");
+    for c in v.stock_bottom() {
+        f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+    }
+    let f = w.field("cut_cards");
+    if v.phase() == Phase::Cut {
+        for c in v.cut_cards() {
+            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
+        }
+    }
+    let pickup = v.pickup();
+    let f = w.field("turn");
+    f[0] = v.free_pickup_offered() as u8 as f32;
+    f[1] = v.must_go_out() as u8 as f32;
+    f[2] = pickup.is_some() as u8 as f32;
+    f[3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
+    one_hot(
+        w.field("pickup_top"),
+        pickup.map(|p| p.top.index() as usize),
+    );
+    w.field("turns")[0] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
+    let f = w.field("totals");
+    for p in 0..n {
+        f[slot(p)] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
+    }
+    let f = w.field("opening_minimum");
+    for p in 0..n {
+        f[slot(p)] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+    }
+    let f = w.field("table_flags");
+    for p in 0..n {
+        let t = v.table(p);
+        let f = &mut f[slot(p) * TABLE_FLAGS..][..TABLE_FLAGS];
+        f[0] = t.opened as u8 as f32;
+        f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
+        f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
+        f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
+        f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
+    }
+    let f = w.field("groups");
+    for p in 0..n {
+        let base = slot(p) * MAX_GROUPS * GROUP_FEATURES;
+        for (gi, g) in v.table(p).groups().iter().enumerate() {
+            let f = &mut f[base + gi * GROUP_FEATURES..][..GROUP_FEATURES];
+            f[0] = 1.0;
+            let set = g.cards();
+            match g.rank() {
+                Some(r) => {
+                    f[1 + r as usize - 2] = 1.0;
+                    let nat = set.of_rank(r);
+                    for (s, x) in f[13..17].iter_mut().enumerate() {
+                        *x = nat.count(Card::new(r, crate::card::Suit::from_index(s as u8))) as f32
+                            / 2.0;
+                    }
+                }
+                None => f[12] = 1.0,
+            }
+            let (lo, hi, jokers) = set.raw();
+            for s in 0..4 {
+                f[17 + s] = (((lo >> s) & 1) + ((hi >> s) & 1)) as f32 / 2.0;
+            }
+            f[21] = jokers as f32 / 8.0;
+            f[22] = g.len() as f32 / 8.0;
+            one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
+            f[28] = g.is_new() as u8 as f32;
+            f[29] = (g.flags() & FLAG_RECEIVED != 0) as u8 as f32;
+        }
+    }
+    w.done();
 }

@@ -266,8 +266,9 @@ impl Game {
         {
             let mut w = arr.readwrite();
             let s = w.as_slice_mut()?;
+            // The array is new and zeroed: it is not zeroed again.
             self.game
-                .encode(self.seat(seat), s)
+                .encode_zeroed(self.seat(seat), s)
                 .map_err(|e| to_py(py, e))?;
         }
         Ok(arr)

@@ -731,20 +731,10 @@ impl ClassicState {
         let t = &self.tables[self.side()];
         for k in 0..11 {
             let m = t.melds[k];
-            if m.is_empty() {
+            if m.is_empty() || self.meld_whole_at(k) {
                 continue;
             }
             let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
-            // A meld as it was at the anchor is reached by no step: its
-            // own legality is the answer (`reachable` with nothing to add).
-            let ok = if n + w > 0 && m == self.turn.anchor.melds[k] {
-                self.rules.meld_ok(n, w)
-            } else {
-                self.meld_whole_ok(&self.rules, k, n, w)
-            };
-            if ok {
-                continue;
-            }
             let relaxed = ClassicRules {
                 completed_naturals_only: false,
                 ..self.rules
@@ -764,6 +754,35 @@ impl ClassicState {
             );
         }
         Ok(())
+    }
+
+    /// I-25: whether the mover's side's meld of kind index `k` is legal
+    /// as a whole (no meld is); what [`ClassicState::melds_whole_check`]
+    /// asks of each meld.
+    #[inline]
+    pub(crate) fn meld_whole_at(&self, k: usize) -> bool {
+        let m = self.tables[self.side()].melds[k];
+        if m.is_empty() {
+            return true;
+        }
+        let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
+        // A meld as it was at the anchor is reached by no step: its own
+        // legality is the answer (`reachable` with nothing to add).
+        if n + w > 0 && m == self.turn.anchor.melds[k] {
+            self.rules.meld_ok(n, w)
+        } else {
+            self.meld_whole_ok(&self.rules, k, n, w)
+        }
+    }
+
+    /// The melds of the mover's side that are not legal as a whole (bit
+    /// `k` for kind index `k`): none when
+    /// [`ClassicState::melds_whole_check`] passes.
+    pub(crate) fn melds_not_whole(&self) -> u16 {
+        let t = &self.tables[self.side()];
+        (0..11).fold(0, |m, k| {
+            m | (u16::from(!t.melds[k].is_empty() && !self.meld_whole_at(k)) << k)
+        })
     }
 
     /// I-25: whether the mover's side's meld of kind index `k` (`n`

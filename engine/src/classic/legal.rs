@@ -130,6 +130,24 @@ impl ClassicState {
     /// The legal actions, in a fixed order, into `out` (cleared first).
     /// Never empty before the end of the hand.
     pub fn legal_actions(&self, out: &mut Vec<ClassicAction>) {
+        self.walk::<true>(out);
+    }
+
+    /// The candidates of the listing, unchecked, in the listing's order,
+    /// into `out` (cleared first): [`ClassicState::legal_actions`] lists
+    /// exactly those of them that [`ClassicState::is_legal`] passes. A
+    /// player that wants the best of a few actions checks them in its own
+    /// order, one at a time, instead of having every candidate judged.
+    pub fn candidates(&self, out: &mut Vec<ClassicAction>) {
+        self.walk::<false>(out);
+    }
+
+    /// The one walk over the candidates, in the listing's order, into
+    /// `out` (cleared first): with `JUDGE`, only those that are legal
+    /// (the listing), else all of them (the candidates). The verdicts
+    /// that the state itself gives come first; a copy of the state to
+    /// step meld candidates on is made at the first that needs one.
+    fn walk<const JUDGE: bool>(&self, out: &mut Vec<ClassicAction>) {
         out.clear();
         match self.phase {
             ClassicPhase::Over => {}
@@ -137,7 +155,7 @@ impl ClassicState {
                 out.push(ClassicAction::Answer(true));
                 // The answer's step is its whole check: the phase after it
                 // is a draw, which I-9 does not judge.
-                if self.answer_check(false).is_ok() {
+                if !JUDGE || self.answer_check(false).is_ok() {
                     out.push(ClassicAction::Answer(false));
                 }
             }
@@ -150,49 +168,58 @@ impl ClassicState {
                 } else {
                     out.push(ClassicAction::EndHand);
                 }
-                if self.turned_open && self.turns == 0 {
-                    self.push_if_legal(ClassicAction::TakeTurned, out);
+                if self.turned_open
+                    && self.turns == 0
+                    && (!JUDGE || self.check(ClassicAction::TakeTurned).is_ok())
+                {
+                    out.push(ClassicAction::TakeTurned);
                 }
-                self.pickup_candidates(&mut |key, with| self.push_if_pickup_legal(key, with, out));
+                self.pickup_candidates(&mut |key, with| {
+                    if !JUDGE || self.pickup_legal(key, with) {
+                        out.push(ClassicAction::TakePile { key, with });
+                    }
+                });
             }
             ClassicPhase::Meld => {
                 let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
-                if rest_pending {
-                    self.push_if_legal(ClassicAction::TakeRest, out);
+                if rest_pending && (!JUDGE || self.check(ClassicAction::TakeRest).is_ok()) {
+                    out.push(ClassicAction::TakeRest);
                 }
-                // One copy for the whole listing: each meld step is made on
-                // it, judged, and undone (it touches only the mover's hand,
-                // his side's table and the turn's masks).
-                let mut trial = self.clone();
-                self.meld_candidates(&mut |a| {
-                    if trial.meld_step_undone(self, a) {
+                let hand = self.hands[self.mover as usize];
+                let counts = kind_counts(hand);
+                // One copy for the whole listing, made when first needed:
+                // each meld step is made on it, judged, and undone (it
+                // touches only the mover's hand, his side's table and the
+                // turn's masks).
+                let mut trial = Trial::default();
+                let mut judge = |a| !JUDGE || self.meld_step_listed(&mut trial, a);
+                self.meld_candidates_of(&counts, &mut |a| {
+                    if judge(a) {
                         out.push(a);
                     }
                 });
                 for key in self.takeback_keys() {
                     let a = ClassicAction::TakeBack { key };
-                    if trial.meld_step_undone(self, a) {
+                    if judge(a) {
                         out.push(a);
                     }
                 }
-                if trial.meld_step_undone(self, ClassicAction::Reset) {
+                if judge(ClassicAction::Reset) {
                     out.push(ClassicAction::Reset);
                 }
                 if !rest_pending {
                     // A discard ends the turn (I-9 does not judge it): every
                     // discard leaving cards shares one verdict.
-                    let hand = self.hands[self.mover as usize];
                     let last = hand.len() == 1;
-                    let ok = !self.turn.last_red_three && self.end_check(last).is_ok();
-                    if ok {
+                    if !JUDGE || !self.turn.last_red_three && self.end_check(last).is_ok() {
                         for k in Kind::ALL {
-                            if k.count_in(hand) > 0 {
+                            if counts[k.index()] > 0 {
                                 out.push(ClassicAction::Discard(k));
                             }
                         }
                     }
                     if (hand.is_empty() || self.turn.last_red_three)
-                        && self.end_check(hand.is_empty()).is_ok()
+                        && (!JUDGE || self.end_check(hand.is_empty()).is_ok())
                     {
                         out.push(ClassicAction::End);
                     }
@@ -201,59 +228,56 @@ impl ClassicState {
         }
     }
 
-    /// The candidates of the listing, unchecked, in the listing's order,
-    /// into `out` (cleared first): [`ClassicState::legal_actions`] lists
-    /// exactly those of them that [`ClassicState::is_legal`] passes. A
-    /// player that wants the best of a few actions checks them in its own
-    /// order, one at a time, instead of having every candidate judged.
-    pub fn candidates(&self, out: &mut Vec<ClassicAction>) {
-        out.clear();
-        match self.phase {
-            ClassicPhase::Over => {}
-            ClassicPhase::Answer => {
-                out.push(ClassicAction::Answer(true));
-                out.push(ClassicAction::Answer(false));
+    /// Whether the meld step `a`, a candidate of the listing, is legal:
+    /// undos spent or nothing to reset is read off the state; any other
+    /// step is made on `trial`'s copy (made now if not yet) and undone.
+    fn meld_step_listed(&self, trial: &mut Trial, a: ClassicAction) -> bool {
+        match a {
+            // Take-backs are listed only of melds laid this turn and not
+            // committed: the undos left decide them before any step.
+            ClassicAction::TakeBack { .. } | ClassicAction::Reset
+                if self.turn.undos >= CLASSIC_MAX_UNDOS =>
+            {
+                return false
             }
-            ClassicPhase::Draw => {
-                if self.rules.partnerships() && !self.turn.asked {
-                    out.push(ClassicAction::Ask);
-                }
-                if self.stock_len > 0 {
-                    out.push(ClassicAction::Draw);
-                } else {
-                    out.push(ClassicAction::EndHand);
-                }
-                if self.turned_open && self.turns == 0 {
-                    out.push(ClassicAction::TakeTurned);
-                }
-                self.pickup_candidates(&mut |key, with| {
-                    out.push(ClassicAction::TakePile { key, with })
-                });
-            }
-            ClassicPhase::Meld => {
-                let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
-                if rest_pending {
-                    out.push(ClassicAction::TakeRest);
-                }
-                let hand = self.hands[self.mover as usize];
-                let counts = kind_counts(hand);
-                self.meld_candidates_of(&counts, &mut |a| out.push(a));
-                for key in self.takeback_keys() {
-                    out.push(ClassicAction::TakeBack { key });
-                }
-                out.push(ClassicAction::Reset);
-                if !rest_pending {
-                    for k in Kind::ALL {
-                        if counts[k.index()] > 0 {
-                            out.push(ClassicAction::Discard(k));
-                        }
-                    }
-                    if hand.is_empty() || self.turn.last_red_three {
-                        out.push(ClassicAction::End);
-                    }
+            ClassicAction::Reset => {
+                let t = &self.tables[self.side()];
+                if t.melded() == self.turn.anchor.melded() {
+                    // Nothing to undo.
+                    return false;
                 }
             }
+            _ => {}
         }
+        let Trial { copy, not_whole } = trial;
+        let copy = copy.get_or_insert_with(|| self.clone());
+        // The melds the step leaves as they were keep their verdicts
+        // (I-25): only the one it lays, extends or takes back is asked,
+        // and the others' verdicts are read once a listing, if asked.
+        let changed = match a {
+            ClassicAction::Lay {
+                key: MeldKey::Rank(k),
+                ..
+            }
+            | ClassicAction::Extend { rank: k, .. } => Some(k.index()),
+            ClassicAction::TakeBack {
+                key: MeldKey::Rank(k),
+            } => Some(k.index()),
+            ClassicAction::Lay { .. } | ClassicAction::TakeBack { .. } => Some(11),
+            _ => None,
+        };
+        let ok = copy.step(a).is_ok() && {
+            let copy = &*copy;
+            match changed {
+                Some(k) => copy.completable_whole(&mut || {
+                    let others = *not_whole.get_or_insert_with(|| self.melds_not_whole());
+                    others & !(1 << k) == 0 && (k == 11 || copy.meld_whole_at(k))
+                }),
+                None => copy.completable(),
+            }
+        };
+        MoverPart::of(self).put(copy);
+        ok
     }
 
     /// The ways of taking the pile the listing tries, in its order: the
@@ -299,31 +323,14 @@ impl ClassicState {
             .chain((m & (3 << 12) != 0).then_some(MeldKey::Wilds))
     }
 
-    fn push_if_legal(&self, a: ClassicAction, out: &mut Vec<ClassicAction>) {
-        if self.check(a).is_ok() {
-            out.push(a);
-        }
-    }
-
-    /// Pushes taking the pile this way if legal; the checks of the pickup
-    /// itself first, on the state as it is, so a copy is stepped only for
-    /// a pickup that passes them.
-    fn push_if_pickup_legal(&self, key: MeldKey, with: Counts, out: &mut Vec<ClassicAction>) {
+    /// Whether taking the pile this way is legal; the checks of the
+    /// pickup itself first, on the state as it is, so a copy is stepped
+    /// only for a pickup that passes them.
+    fn pickup_legal(&self, key: MeldKey, with: Counts) -> bool {
         let first_turn_004 = self.rules.turned_covered && self.turns == 0;
-        if !first_turn_004 && self.pickup_check(key, with).is_ok() {
-            self.push_if_legal(ClassicAction::TakePile { key, with }, out);
-        }
-    }
-
-    /// Whether the meld step `a` (a lay, an extension, a take-back or the
-    /// reset) is legal from `base`, judged on `self`, a copy of `base` in
-    /// the mover's hand and known cards, his side's table and the turn's
-    /// masks; those are put back from `base` afterwards.
-    fn meld_step_undone(&mut self, base: &ClassicState, a: ClassicAction) -> bool {
-        debug_assert!(Self::undoable(self.phase, a));
-        let ok = self.step(a).is_ok() && self.completable();
-        MoverPart::of(base).put(self);
-        ok
+        !first_turn_004
+            && self.pickup_check(key, with).is_ok()
+            && self.check(ClassicAction::TakePile { key, with }).is_ok()
     }
 
     /// The meld steps that change only the mover's hand and known cards,
@@ -437,6 +444,15 @@ impl ClassicState {
             _ => self.step(a),
         }
     }
+}
+
+/// What the listing makes at its first meld step judged on a copy: the
+/// copy of the state, and the melds of the mover's side not legal as a
+/// whole (I-25, [`ClassicState::melds_not_whole`]).
+#[derive(Default)]
+struct Trial {
+    copy: Option<ClassicState>,
+    not_whole: Option<u16>,
 }
 
 /// What a meld step ([`ClassicState::undoable`]) changes: the mover's

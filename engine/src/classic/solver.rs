@@ -17,6 +17,43 @@ use super::action::{ClassicAction, Kind, MeldKey};
 use super::rules::{Ask, ClassicRules, WildLimit};
 use super::state::*;
 use crate::card_set::CardSet;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The positions (hand, melds) the two-stage search has met.
+type Seen = HashSet<(CardSet, [CardSet; 11]), BuildHasherDefault<WordHasher>>;
+
+thread_local! {
+    /// The two-stage search's set, reused.
+    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+}
+
+/// A hasher of a few machine words (the card sets of a position), a
+/// multiply and a rotate a word: the set's answers are the same with
+/// any hasher, and SipHash cost more than the search's steps.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
 
 const XS: usize = 15;
 const STATES: usize = XS * 3 * 3 * 2 * 2;
@@ -86,6 +123,14 @@ pub(crate) struct Problem<'a> {
 }
 
 pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
+    if out_only_quick_no(pb, goal) {
+        return false;
+    }
+    solve_full(pb, goal)
+}
+
+/// [`solve`]'s programme, without the quick "no".
+fn solve_full(pb: &Problem, goal: Goal) -> bool {
     let twos = pb.hand[Kind::TWO.index()] as usize;
     let jokers = pb.hand[Kind::JOKER.index()] as usize;
     // Only the states of at most `wilds` wilds are ever reached (`x` is
@@ -96,6 +141,52 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     } else {
         solve_in::<STATES>(pb, goal)
     }
+}
+
+/// A "no" of [`solve`] read off the hand, where going out is the only
+/// end the goal leaves (no `kept_free`, and no normal end: not asked
+/// for, or fewer cards than it keeps): `true` only where the programme
+/// says no. Cards that no placement lays stay in the hand: a lone
+/// natural of a rank without a meld (a new meld holds two naturals at
+/// least, C-4), a lone black three, or any black three where none may
+/// be melded (C-16), and a pair of such a rank beyond the wilds (a new
+/// meld of two naturals takes a wild). Going out keeps at most the one
+/// card discarded, none without a discard (C-23).
+fn out_only_quick_no(pb: &Problem, goal: Goal) -> bool {
+    if goal.kept_free {
+        return false;
+    }
+    let h = &pb.hand;
+    let hand_len: u32 = h.iter().map(|&x| x as u32).sum();
+    // A normal end melds no black threes (C-16).
+    let normal = goal.normal
+        && pb.table.black_threes.is_empty()
+        && hand_len >= if goal.no_discard { 1 } else { 2 };
+    if normal {
+        return false;
+    }
+    if !goal.out {
+        return true;
+    }
+    let (mut kept, mut pairs) = (0u32, 0u32);
+    for (k, &n) in h.iter().enumerate().take(11) {
+        if pb.table.melds[k].is_empty() && pb.anchor.melds[k].is_empty() {
+            match n {
+                1 => kept += 1,
+                2 => pairs += 1,
+                _ => {}
+            }
+        }
+    }
+    let b = h[Kind::BLACK_THREE.index()] as u32;
+    if goal.black_threes && pb.table.black_threes.is_empty() {
+        kept += (b == 1) as u32;
+    } else {
+        kept += b;
+    }
+    let wilds = (h[Kind::TWO.index()] + h[Kind::JOKER.index()]) as u32;
+    kept += 2 * pairs.saturating_sub(wilds);
+    kept >= if goal.no_discard { 1 } else { 2 }
 }
 
 /// Wild counts below which [`solve`] works on tables of [`SMALL_STATES`].
@@ -459,15 +550,33 @@ impl ClassicState {
 
     /// I-9: whether the meld phase can end legally without undoing.
     pub(crate) fn completable(&self) -> bool {
-        self.solve_turn(false)
+        self.solve_turn(false, None)
+    }
+
+    /// [`ClassicState::completable`], asking `melds_whole` (at most
+    /// once) whether every meld of the mover's side is legal as a whole
+    /// (I-25) instead of [`ClassicState::melds_whole_ok`].
+    pub(crate) fn completable_whole(&self, melds_whole: &mut dyn FnMut() -> bool) -> bool {
+        self.solve_turn(false, Some(melds_whole))
     }
 
     /// C-18: whether a meld phase lets the mover go out from here.
     pub(crate) fn can_go_out(&self) -> bool {
-        self.solve_turn(true)
+        self.solve_turn(true, None)
     }
 
-    fn solve_turn(&self, out_only: bool) -> bool {
+    /// I-9 or C-18's test; `melds_whole`, if known, is
+    /// [`ClassicState::melds_whole_ok`].
+    fn solve_turn(&self, out_only: bool, melds_whole: Option<&mut dyn FnMut() -> bool>) -> bool {
+        let mut melds_whole = melds_whole;
+        let mut melds_whole_ok = || {
+            let ok = match melds_whole.as_mut() {
+                Some(f) => f(),
+                None => self.melds_whole_ok(),
+            };
+            debug_assert_eq!(ok, self.melds_whole_ok());
+            ok
+        };
         let p = self.mover as usize;
         let side = self.side();
         let t = &self.tables[side];
@@ -488,7 +597,7 @@ impl ClassicState {
                 && t.black_threes.is_empty()
                 && self.minimum_met()
                 && hand.len() >= 2
-                && self.melds_whole_ok()
+                && melds_whole_ok()
             {
                 return true;
             }
@@ -531,13 +640,13 @@ impl ClassicState {
                 rest.insert(*c);
             }
         }
-        if !self.melds_whole_ok() {
+        if !melds_whole_ok() {
             // A meld not yet legal as a whole must become so before the
             // rest is taken (I-25: what is laid before it is committed),
             // and only naturals of its rank from the hand make it so: the
             // fewest that do are laid in any way out.
             return match self.unfinished_fixed() {
-                Some(g) => g.solve_turn(out_only),
+                Some(g) => g.solve_turn(out_only, None),
                 None => false,
             };
         }
@@ -597,8 +706,16 @@ impl ClassicState {
                 },
             );
         }
-        let mut seen = std::collections::HashSet::new();
-        self.stage_one(out_only, &mut seen)
+        // The set of one search, kept by the thread between searches (no
+        // allocation once it has grown); a search within a search, should
+        // one happen, gets its own.
+        SEEN.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut seen) => {
+                seen.clear();
+                self.stage_one(out_only, &mut seen)
+            }
+            Err(_) => self.stage_one(out_only, &mut Seen::default()),
+        })
     }
 
     /// The state with each meld of the mover's side that is not legal as a
@@ -629,18 +746,14 @@ impl ClassicState {
 
     /// The two-stage case, step by step: lay before the rest until the
     /// minimum is met, take the rest, and ask the one-stage test.
-    fn stage_one(
-        &self,
-        out_only: bool,
-        seen: &mut std::collections::HashSet<(CardSet, [CardSet; 11])>,
-    ) -> bool {
+    fn stage_one(&self, out_only: bool, seen: &mut Seen) -> bool {
         let side = self.side();
         if !seen.insert((self.hands[self.mover as usize], self.tables[side].melds)) {
             return false;
         }
         if self.minimum_met() {
             let mut g = self.clone();
-            if g.step(ClassicAction::TakeRest).is_ok() && g.solve_turn(out_only) {
+            if g.step(ClassicAction::TakeRest).is_ok() && g.solve_turn(out_only, None) {
                 return true;
             }
         }
@@ -731,6 +844,78 @@ mod tests {
         }
         assert!(checked > 10_000, "{checked} hands checked");
         assert!(yes > 20, "{yes} of {checked} lay out");
+        assert!(quick > checked / 4, "{quick} of {checked} answered at once");
+    }
+
+    /// The quick "no" of [`solve`] where only going out ends the turn
+    /// answers as the programme does: the hand of every seat and hands
+    /// drawn from it, on the tables of random hands (the side's table as
+    /// the anchor, and an empty anchor), with and without a discard,
+    /// black threes, the minimum and a normal end.
+    #[test]
+    fn out_only_quick_no_agrees_with_the_programme() {
+        let (mut checked, mut quick) = (0u32, 0u32);
+        let empty = SideTable::default();
+        for players in [2u8, 4] {
+            let rules = ClassicRules {
+                players,
+                ..ClassicRules::default()
+            };
+            for seed in 0..16 {
+                let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+                let mut legal = Vec::new();
+                while g.phase != ClassicPhase::Over {
+                    for p in 0..g.players() {
+                        let side = g.rules.side_of(p);
+                        let t = &g.tables[side];
+                        let cards: Vec<_> = g.hands[p].iter().collect();
+                        let mut hand = g.hands[p];
+                        for _ in 0..3 {
+                            for anchor in [t, &empty] {
+                                for bits in 0..32u32 {
+                                    let pb = Problem {
+                                        rules: &g.rules,
+                                        hand: kind_counts(hand),
+                                        table: t,
+                                        anchor,
+                                        new_mask: 0,
+                                        top_bit: 0,
+                                        base_value: 0,
+                                        waiver_now: false,
+                                    };
+                                    let goal = Goal {
+                                        normal: bits & 1 != 0,
+                                        out: bits & 2 != 0,
+                                        no_discard: bits & 4 != 0,
+                                        kept_free: false,
+                                        min: (bits & 8 != 0).then(|| g.minimum(side)),
+                                        nothing_ok: false,
+                                        black_threes: bits & 16 != 0,
+                                    };
+                                    let no = out_only_quick_no(&pb, goal);
+                                    let full = solve_full(&pb, goal);
+                                    assert!(!(no && full), "[{hand}] goal bits {bits:05b}");
+                                    assert_eq!(solve(&pb, goal), full);
+                                    checked += 1;
+                                    quick += no as u32;
+                                }
+                            }
+                            hand = CardSet::EMPTY;
+                            for &c in &cards {
+                                if rng.random_range(0..3) > 0 {
+                                    hand.insert(c);
+                                }
+                            }
+                        }
+                    }
+                    g.legal_actions(&mut legal);
+                    let a = legal[rng.random_range(0..legal.len())];
+                    g.apply(a).unwrap();
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked} problems checked");
         assert!(quick > checked / 4, "{quick} of {checked} answered at once");
     }
 }
