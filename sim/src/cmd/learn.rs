@@ -4,7 +4,7 @@
 
 use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
-use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
+use crate::learn::data::{At, DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
 use crate::learn::iteration::{Gate, Loop, LoopConfig, Window};
 use crate::run::family::{family_rules, FamilyRules};
@@ -337,6 +337,8 @@ pub enum LearnValueError {
     Share,
     /// `--views`: neither `decider` nor `all`.
     Views,
+    /// `--at`: neither `decision` nor `turn-end`.
+    At,
     /// `--generations`: not a whole number from 1 to 999.
     Generations,
     /// `--data`: neither `all` nor `latest`.
@@ -356,6 +358,9 @@ impl std::fmt::Display for LearnValueError {
                 "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)"
             }
             LearnValueError::Views => "expected decider (the seat to act) or all (every seat)",
+            LearnValueError::At => {
+                "expected decision (every decision) or turn-end (a turn's first decision: the end of the turn before)"
+            }
             LearnValueError::Generations => "expected a whole number from 1 to 999, e.g. 4",
             LearnValueError::Window => {
                 "expected all (every generation's data) or latest (the generation's own)"
@@ -404,6 +409,11 @@ pub struct DataArgs {
     /// positions after its own moves needs those of the other seats to act).
     #[arg(long, default_value = "decider", value_parser = views)]
     views: Views,
+    /// Which decisions are written: `decision` (every one, sampled) or
+    /// `turn-end` (a turn's first decision, but a hand's first: the
+    /// position at the end of the turn before, as `value:turn=on` judges).
+    #[arg(long, default_value = "decision", value_parser = at)]
+    at: At,
     /// Directory for the .npy files and meta.json (created; files of the same names replaced).
     #[arg(long, default_value = "kanaszta-learn", value_name = "DIR")]
     out: PathBuf,
@@ -428,6 +438,14 @@ fn share(s: &str) -> Result<f64, LearnValueError> {
         .ok()
         .filter(|x| *x > 0.0 && *x <= 1.0)
         .ok_or(LearnValueError::Share)
+}
+
+fn at(s: &str) -> Result<At, LearnValueError> {
+    match s.trim() {
+        "decision" => Ok(At::Decisions),
+        "turn-end" => Ok(At::TurnEnds),
+        _ => Err(LearnValueError::At),
+    }
 }
 
 fn views(s: &str) -> Result<Views, LearnValueError> {
@@ -605,6 +623,7 @@ fn data(d: DataArgs) -> Result<ExitCode, CliError> {
         seed: d.seed,
         sample: d.sample,
         views: d.views,
+        at: d.at,
     };
     finish(&plan, &d, &rules_name)
 }
@@ -641,6 +660,7 @@ fn decorated_data(
         seed: d.seed,
         sample: d.sample,
         views: d.views,
+        at: d.at,
     };
     finish(&plan, d, rules_name)
 }
