@@ -1046,3 +1046,33 @@ fn turn_end_rows_are_the_first_decision_of_each_turn() {
         "{err}"
     );
 }
+
+/// `learn fit` of several data runs fits them as one set and records
+/// each run; runs of two families are refused with the reason.
+#[test]
+fn fit_reads_several_runs_of_one_family() {
+    let d = tmp("learn-fit-runs");
+    let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
+    small_data(&a, &["--rules", "classic-002"], "4");
+    small_data(&b, &["--rules", "classic-002"], "2");
+    small_data(&c, &["--rules", "decorated-2003-02"], "2");
+    let m = d.join("m.json");
+    let (code, out, err) = kanaszta(&["learn", "fit", s(&a), s(&b), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    let rows = |dir: &std::path::Path| DataSet::read(dir).unwrap().len();
+    assert!(
+        out.contains(&format!("{} rows", rows(&a) + rows(&b))),
+        "{out}"
+    );
+    let model: serde_json::Value = serde_json::from_str(&common::read(&m)).unwrap();
+    let runs = model["training"]["data"]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1]["rows"], rows(&b) as u64);
+    assert_eq!(runs[0]["at"], "decision");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&a), s(&c), "--out", s(&m)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("data of decorated canasta") && err.contains("one model reads one encoding"),
+        "{err}"
+    );
+}

@@ -222,8 +222,10 @@ fn window(s: &str) -> Result<Window, LearnValueError> {
 /// Options of `kanaszta learn fit`.
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {
-    /// The directory `kanaszta learn data` wrote.
-    data: PathBuf,
+    /// The directory `kanaszta learn data` wrote; several (of one
+    /// family and encoding) are fitted as one set.
+    #[arg(required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
     /// The model file to write (JSON).
     #[arg(long, value_name = "MODEL")]
     out: PathBuf,
@@ -520,13 +522,43 @@ fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
 }
 
 fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
-    let set = DataSet::read(&f.data)?;
+    let mut set = DataSet::read(&f.data[0])?;
+    let mut runs = vec![crate::learn::fit::data_record(&set.meta)];
+    for dir in &f.data[1..] {
+        let more = DataSet::read(dir)?;
+        if (&more.family, more.obs_len, &more.meta["encoding_version"])
+            != (&set.family, set.obs_len, &set.meta["encoding_version"])
+        {
+            return Err(CliError::Input(format!(
+                "{}: data of {} canasta, encoding version {} ({} entries); {} holds {} canasta, version {} ({} entries): one model reads one encoding",
+                dir.display(),
+                more.family,
+                more.meta["encoding_version"],
+                more.obs_len,
+                f.data[0].display(),
+                set.family,
+                set.meta["encoding_version"],
+                set.obs_len,
+            )));
+        }
+        runs.push(crate::learn::fit::data_record(&more.meta));
+        set.append(more);
+    }
     let cfg = FitConfig {
         from_linear: f.from_linear,
         ..f.fit.config(f.seed)
     };
-    let model = crate::learn::fit::fit(&set, &cfg)
-        .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
+    let names = f
+        .data
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut model =
+        crate::learn::fit::fit(&set, &cfg).map_err(|e| CliError::Input(format!("{names}: {e}")))?;
+    if runs.len() > 1 {
+        model.training["data"]["runs"] = runs.into();
+    }
     let text = serde_json::to_string(&model.to_json())
         .map_err(|e| CliError::Input(format!("internal: the model's JSON: {e}")))?;
     if let Some(dir) = f.out.parent().filter(|d| !d.as_os_str().is_empty()) {
