@@ -12,11 +12,14 @@
 //! keeps: a decision allocates nothing for it.
 
 use crate::agent_params;
+use crate::classic::greedy::ClassicGreedy;
 use crate::family::ClassicMoves;
-use crate::spec::{range, ParamText};
+use crate::spec::{range, switch, ParamText};
 use crate::{Agent, Family, TurnFinisher};
+use crate::{GreedyAgent, GreedyParams};
 use kanaszta_engine::classic::{ClassicAction, ClassicState, ClassicView};
 use kanaszta_engine::{Action, Encode, Game, GameState, Moves, SeatView, ENCODING_VERSION};
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::fmt;
 use std::path::Path;
@@ -317,6 +320,11 @@ agent_params! {
         model: ModelFile = ModelFile::default(), model_file::<GameState>, "a file of `kanaszta learn fit` (decorated)", "the value model; without one every position is worth 0 and the first listed action is played";
         /// Meld actions in a turn before it ends the turn by the shortest way.
         patience: u32 = 30, range(1, 10_000), "1..10000", "meld actions in a turn before it ends the turn by the shortest way";
+        /// Judges whole turns: each listed action followed by `greedy` to
+        /// the end of the turn, the position there valued by the model.
+        turn: bool = false, switch, "on|off", "on: judges each listed action by the position at the end of its turn, the rest of the turn played by greedy";
+        /// Worlds a turn-level decision averages over.
+        worlds: u32 = 1, range(1, 64), "1..64", "with turn=on: the sampled worlds each action is judged in (the same ones for every action)";
     }
 }
 
@@ -327,6 +335,11 @@ agent_params! {
         summary: "one step ahead over the listed actions, judged by a learned value model (model=FILE of `kanaszta learn fit`)",
         /// The model file.
         model: ModelFile = ModelFile::default(), model_file::<ClassicState>, "a file of `kanaszta learn fit` (classic)", "the value model; without one every position is worth 0 and the first listed action is played";
+        /// Judges whole turns: each listed action followed by `greedy` to
+        /// the end of the turn, the position there valued by the model.
+        turn: bool = false, switch, "on|off", "on: judges each listed action by the position at the end of its turn, the rest of the turn played by greedy";
+        /// Worlds a turn-level decision averages over.
+        worlds: u32 = 1, range(1, 64), "1..64", "with turn=on: the sampled worlds each action is judged in (the same ones for every action)";
     }
 }
 
@@ -337,6 +350,10 @@ pub trait ValueFamily: Family + Encode {
     /// Whether an action undoes the turn's melds (never chosen while
     /// another is listed: a one-step judge could undo and redo forever).
     fn undoes(action: &Self::Action) -> bool;
+    /// The player that ends a turn a turn-level judge begins: the
+    /// family's `greedy` (decorated: walking, not searching deeper, where
+    /// the finisher's usual search finds no way).
+    fn completer() -> Box<dyn Agent<Self>>;
 }
 
 impl ValueFamily for GameState {
@@ -352,6 +369,12 @@ impl ValueFamily for GameState {
                 | Action::TakeWild { .. }
         )
     }
+    fn completer() -> Box<dyn Agent<GameState>> {
+        Box::new(GreedyAgent::new(GreedyParams {
+            walk: true,
+            ..GreedyParams::default()
+        }))
+    }
 }
 
 impl ValueFamily for ClassicState {
@@ -360,6 +383,9 @@ impl ValueFamily for ClassicState {
     }
     fn undoes(a: &ClassicAction) -> bool {
         matches!(a, ClassicAction::Reset | ClassicAction::TakeBack { .. })
+    }
+    fn completer() -> Box<dyn Agent<ClassicState>> {
+        Box::new(ClassicGreedy)
     }
 }
 
@@ -370,11 +396,27 @@ pub struct ValueAgent<G: ValueFamily> {
     finisher: TurnFinisher,
     obs: Vec<f32>,
     hidden: Vec<f32>,
+    /// With `turn=on`: the player that ends each judged turn, and the
+    /// worlds a decision averages over.
+    turns: Option<TurnJudge<G>>,
     _g: std::marker::PhantomData<G>,
 }
 
+/// What a turn-level decision keeps: the player ending each judged turn,
+/// its listing's buffers, the worlds and the sums of values.
+struct TurnJudge<G: ValueFamily> {
+    completer: Box<dyn Agent<G>>,
+    scratch: G::Scratch,
+    worlds: u32,
+    sums: Vec<f32>,
+}
+
+/// Actions a judged turn plays at most after its first (a turn has far
+/// fewer; a longer one is judged where it stands).
+const TURN_STEPS: usize = 200;
+
 impl<G: ValueFamily> ValueAgent<G> {
-    fn with(model: &ModelFile, patience: u32) -> ValueAgent<G> {
+    fn with(model: &ModelFile, patience: u32, turn: bool, worlds: u32) -> ValueAgent<G> {
         let hidden = model.model.as_ref().map_or(0, |m| m.hidden());
         ValueAgent {
             model: model.model.clone(),
@@ -382,15 +424,19 @@ impl<G: ValueFamily> ValueAgent<G> {
             finisher: TurnFinisher::default(),
             obs: vec![0.0; G::OBS_LEN],
             hidden: vec![0.0; hidden],
+            turns: turn.then(|| TurnJudge {
+                completer: G::completer(),
+                scratch: G::Scratch::default(),
+                worlds,
+                sums: Vec::new(),
+            }),
             _g: std::marker::PhantomData,
         }
     }
 
-    /// The value of the position after `action` in `world`, from `seat`'s
-    /// side; `None` if the world refuses the action.
-    fn judge(&mut self, world: &G, seat: usize, action: G::Action) -> Option<f32> {
-        let mut s = world.clone();
-        s.apply(action).ok()?;
+    /// The value, from `seat`'s side, of the position `s` (a finished
+    /// hand by its true margin); `None` without a model.
+    fn value_of(&mut self, s: &G, seat: usize) -> Option<f32> {
         if s.is_terminal() {
             let side = s.side_of(seat);
             let best = (0..s.sides())
@@ -405,6 +451,90 @@ impl<G: ValueFamily> ValueAgent<G> {
         Some(m.margin(&self.obs, &mut self.hidden))
     }
 
+    /// The value, from `seat`'s side, of the end of the turn that begins
+    /// with `action` in `world`, the rest of the turn played by the
+    /// completer with a generator seeded by `seed`; `None` if the world
+    /// refuses an action of it.
+    fn judge_turn(&mut self, world: &G, seat: usize, action: G::Action, seed: u64) -> Option<f32> {
+        let mut s = world.clone();
+        s.apply(action).ok()?;
+        let t = world.turns();
+        let judge = self.turns.as_mut().expect("a turn-level agent");
+        judge.completer.restart();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        for _ in 0..TURN_STEPS {
+            if s.is_terminal() || s.turns() != t {
+                break;
+            }
+            let p = s.current_player();
+            let (_, r) = G::play_one(
+                &mut *judge.completer,
+                &mut s,
+                p,
+                &mut judge.scratch,
+                &mut rng,
+                &mut (),
+            );
+            r.ok()?;
+        }
+        self.value_of(&s, seat)
+    }
+
+    /// The listed action whose turn ends in the best position, averaged
+    /// over `worlds` sampled worlds (the same for every action, each
+    /// action's turn finished with the same generator); undoing actions
+    /// only when no other is listed; ties to the first listed.
+    fn choose_turn(
+        &mut self,
+        view: &G::View<'_>,
+        listed: &[G::Action],
+        rng: &mut Pcg64Mcg,
+    ) -> G::Action {
+        let seat = G::seat(view);
+        let forward = listed.iter().any(|a| !G::undoes(a));
+        let worlds = self.turns.as_ref().map_or(1, |j| j.worlds);
+        let mut sums = std::mem::take(&mut self.turns.as_mut().expect("turn=on").sums);
+        sums.clear();
+        sums.resize(listed.len(), 0.0);
+        for _ in 0..worlds {
+            let world = G::determinize(view, rng);
+            let seed = rng.next_u64();
+            for (i, &a) in listed.iter().enumerate() {
+                if forward && G::undoes(&a) {
+                    sums[i] = f32::NEG_INFINITY;
+                    continue;
+                }
+                sums[i] += self
+                    .judge_turn(&world, seat, a, seed)
+                    .unwrap_or(f32::NEG_INFINITY);
+            }
+        }
+        let mut best: Option<(f32, G::Action)> = None;
+        for (&v, &a) in sums.iter().zip(listed) {
+            if v > f32::NEG_INFINITY && best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, a));
+            }
+        }
+        self.turns.as_mut().expect("turn=on").sums = sums;
+        best.map_or_else(
+            || {
+                *listed
+                    .iter()
+                    .find(|a| !forward || !G::undoes(a))
+                    .unwrap_or(&listed[0])
+            },
+            |(_, a)| a,
+        )
+    }
+
+    /// The value of the position after `action` in `world`, from `seat`'s
+    /// side; `None` if the world refuses the action.
+    fn judge(&mut self, world: &G, seat: usize, action: G::Action) -> Option<f32> {
+        let mut s = world.clone();
+        s.apply(action).ok()?;
+        self.value_of(&s, seat)
+    }
+
     /// The listed action of the best value, undoing ones only when no
     /// other is listed; ties to the first listed.
     fn choose(
@@ -413,6 +543,9 @@ impl<G: ValueFamily> ValueAgent<G> {
         listed: &[G::Action],
         rng: &mut Pcg64Mcg,
     ) -> G::Action {
+        if self.turns.is_some() {
+            return self.choose_turn(view, listed, rng);
+        }
         let seat = G::seat(view);
         let world = G::determinize(view, rng);
         let mut best: Option<(f32, G::Action)> = None;
@@ -433,14 +566,14 @@ impl<G: ValueFamily> ValueAgent<G> {
 impl ValueAgent<GameState> {
     /// A decorated value player.
     pub fn new(p: ValueParams) -> ValueAgent<GameState> {
-        ValueAgent::with(&p.model, p.patience)
+        ValueAgent::with(&p.model, p.patience, p.turn, p.worlds)
     }
 }
 
 impl ValueAgent<ClassicState> {
     /// A classic value player.
     pub fn new(p: ClassicValueParams) -> ValueAgent<ClassicState> {
-        ValueAgent::with(&p.model, u32::MAX)
+        ValueAgent::with(&p.model, u32::MAX, p.turn, p.worlds)
     }
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 use common::{kanaszta, s, tmp};
-use kanaszta::learn::data::{DataPlan, DataSet, Rows, Views};
+use kanaszta::learn::data::{At, DataPlan, DataSet, Rows, Views};
 use kanaszta::run::Mode;
 use kanaszta_agents::{play_turns_observed, seat_rng, AgentSpec, Family, Observer};
 use kanaszta_engine::classic::{ClassicRules, ClassicState};
@@ -91,6 +91,7 @@ fn decorated_data_reads_back_as_the_engine_saw_each_decision() {
         seed: 3,
         sample: 1.0,
         views: Views::Decider,
+        at: At::Decisions,
     };
     let summary = plan.execute(&dir, 2, true).unwrap();
     std::fs::write(
@@ -179,6 +180,7 @@ fn classic_data_in_partnerships_with_every_view() {
         seed: 5,
         sample: 1.0,
         views: Views::All,
+        at: At::Decisions,
     };
     // An earlier run's meta.json does not outlive the files it described.
     std::fs::write(dir.join("meta.json"), "{\"rows\": 3}").unwrap();
@@ -919,6 +921,158 @@ fn the_sprt_gate_is_deterministic_records_its_decision_and_resumes() {
     assert_eq!(code, 1);
     assert!(
         err.contains("drop --gate-min-deals, or give --gate sprt"),
+        "{err}"
+    );
+}
+
+/// `value:turn=on` in both families: the switch and `worlds` are read
+/// and refused with what is accepted; a turn-level player with a model
+/// plays whole hands legally (exit 0: no game ended by an illegal
+/// action), and the same seed gives the same hands.
+#[test]
+fn turn_level_value_player_is_legal_deterministic_and_checks_its_switches() {
+    for (name, rules) in [
+        ("dec", vec!["--rules", "decorated-2003-02"]),
+        ("cl2", vec!["--rules", "classic-002"]),
+        ("cl4", vec!["--rules", "classic-002", "--set", "players=4"]),
+    ] {
+        let d = tmp(&format!("learn-turn-{name}"));
+        small_data(&d, &rules, "4");
+        let m = d.join("m.json");
+        let (code, _, err) = kanaszta(&["learn", "fit", s(&d), "--out", s(&m)]);
+        assert_eq!(code, 0, "{err}");
+        let play = |spec: &str, out: &str| {
+            let mut args = vec!["play", "--a", spec, "--b", "greedy", "--hands", "4", "-q"];
+            args.extend_from_slice(&rules);
+            let out = d.join(out);
+            args.extend_from_slice(&["--seed", "5", "--out", s(&out)]);
+            let r = kanaszta(&args);
+            (r, out)
+        };
+        let spec = format!("value:model={},turn=on,worlds=2", s(&m));
+        let ((code, stdout, err), one) = play(&spec, "one");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(stdout.contains("turn=on"), "{stdout}");
+        let ((code, _, err), two) = play(&spec, "two");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_eq!(
+            common::read(&one.join("hands.csv")),
+            common::read(&two.join("hands.csv")),
+            "{name}: the same seed, the same hands"
+        );
+        // A turn-level player judges other positions than the one-step
+        // one: the same model plays other hands.
+        let ((code, _, err), step) = play(&format!("value:model={}", s(&m)), "step");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert_ne!(
+            common::read(&one.join("hands.csv")),
+            common::read(&step.join("hands.csv")),
+            "{name}"
+        );
+        for (bad, says) in [
+            ("value:turn=maybe", "expected on or off"),
+            ("value:turn=on,worlds=0", "1 to 64"),
+            ("value:worlds=65", "1 to 64"),
+        ] {
+            let ((code, _, err), _) = play(bad, "bad");
+            assert_eq!(code, 1, "{name} {bad}");
+            assert!(err.contains(says), "{name} {bad}: {err}");
+        }
+    }
+}
+
+/// `learn data --at turn-end` writes exactly the first decision of each
+/// turn but a hand's first, as `--at decision` wrote it, every seat's
+/// view: the position at the end of the turn before.
+#[test]
+fn turn_end_rows_are_the_first_decision_of_each_turn() {
+    for (name, rules) in [
+        ("dec", vec!["--rules", "decorated-2003-02"]),
+        ("cl4", vec!["--rules", "classic-002", "--set", "players=4"]),
+    ] {
+        let run = |at: &str| {
+            let d = tmp(&format!("learn-at-{name}-{at}"));
+            let mut args = vec![
+                "learn", "data", "--a", "rules", "--b", "greedy", "--hands", "4", "--at", at,
+            ];
+            args.extend_from_slice(&rules);
+            args.extend_from_slice(&["--views", "all", "--seed", "7", "-q", "--out", s(&d)]);
+            let (code, _, err) = kanaszta(&args);
+            assert_eq!(code, 0, "{err}");
+            assert!(common::read(&d.join("meta.json")).contains(&format!("\"at\": \"{at}\"")));
+            DataSet::read(&d).unwrap()
+        };
+        let all = run("decision");
+        let ends = run("turn-end");
+        let players = if name == "dec" { 2 } else { 4 };
+        // The rows of `all` that open a turn: a decider's row whose turn
+        // count differs from the decision before it in the same game.
+        let mut want = Vec::new();
+        let mut before: Option<(i64, i32, i32)> = None;
+        for i in 0..all.len() {
+            if all.decider[i] == 0 {
+                continue;
+            }
+            let key = (all.game[i], all.hand[i], all.turn[i]);
+            if all.turn[i] > 0 && before != Some(key) {
+                want.extend(i..i + players);
+            }
+            before = Some(key);
+        }
+        assert!(ends.len() > 20, "{name}: {} rows", ends.len());
+        assert_eq!(ends.len(), want.len(), "{name}");
+        let (mut x, mut y) = (vec![0.0; all.obs_len], vec![0.0; all.obs_len]);
+        for (k, &i) in want.iter().enumerate() {
+            assert_eq!(ends.game[k], all.game[i]);
+            assert_eq!(ends.turn[k], all.turn[i]);
+            assert!(
+                ends.turn[k] > 0,
+                "{name}: no row before the first turn ends"
+            );
+            assert_eq!(ends.seat[k], all.seat[i]);
+            assert_eq!(ends.decider[k], all.decider[i]);
+            assert_eq!(ends.margin[k], all.margin[i]);
+            assert_eq!(ends.action[k], all.action[i]);
+            all.dense(i, &mut x);
+            ends.dense(k, &mut y);
+            assert_eq!(x, y, "{name}: row {k}");
+        }
+    }
+    let d = tmp("learn-at-bad");
+    let (code, _, err) = kanaszta(&["learn", "data", "--at", "end", "--out", s(&d)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("decision") && err.contains("turn-end"),
+        "{err}"
+    );
+}
+
+/// `learn fit` of several data runs fits them as one set and records
+/// each run; runs of two families are refused with the reason.
+#[test]
+fn fit_reads_several_runs_of_one_family() {
+    let d = tmp("learn-fit-runs");
+    let (a, b, c) = (d.join("a"), d.join("b"), d.join("c"));
+    small_data(&a, &["--rules", "classic-002"], "4");
+    small_data(&b, &["--rules", "classic-002"], "2");
+    small_data(&c, &["--rules", "decorated-2003-02"], "2");
+    let m = d.join("m.json");
+    let (code, out, err) = kanaszta(&["learn", "fit", s(&a), s(&b), "--out", s(&m)]);
+    assert_eq!(code, 0, "{err}");
+    let rows = |dir: &std::path::Path| DataSet::read(dir).unwrap().len();
+    assert!(
+        out.contains(&format!("{} rows", rows(&a) + rows(&b))),
+        "{out}"
+    );
+    let model: serde_json::Value = serde_json::from_str(&common::read(&m)).unwrap();
+    let runs = model["training"]["data"]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1]["rows"], rows(&b) as u64);
+    assert_eq!(runs[0]["at"], "decision");
+    let (code, _, err) = kanaszta(&["learn", "fit", s(&a), s(&c), "--out", s(&m)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("data of decorated canasta") && err.contains("one model reads one encoding"),
         "{err}"
     );
 }

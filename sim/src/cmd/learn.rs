@@ -4,7 +4,7 @@
 
 use crate::classic::{parse_classic_side, SideSpec};
 use crate::error::CliError;
-use crate::learn::data::{DataPlan, DataSet, LearnFamily, Views};
+use crate::learn::data::{At, DataPlan, DataSet, LearnFamily, Views};
 use crate::learn::fit::{FitConfig, Kind};
 use crate::learn::iteration::{Gate, Loop, LoopConfig, Window};
 use crate::run::family::{family_rules, FamilyRules};
@@ -222,8 +222,10 @@ fn window(s: &str) -> Result<Window, LearnValueError> {
 /// Options of `kanaszta learn fit`.
 #[derive(Args, Debug, Clone)]
 pub struct FitArgs {
-    /// The directory `kanaszta learn data` wrote.
-    data: PathBuf,
+    /// The directory `kanaszta learn data` wrote; several (of one
+    /// family and encoding) are fitted as one set.
+    #[arg(required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
     /// The model file to write (JSON).
     #[arg(long, value_name = "MODEL")]
     out: PathBuf,
@@ -337,6 +339,8 @@ pub enum LearnValueError {
     Share,
     /// `--views`: neither `decider` nor `all`.
     Views,
+    /// `--at`: neither `decision` nor `turn-end`.
+    At,
     /// `--generations`: not a whole number from 1 to 999.
     Generations,
     /// `--data`: neither `all` nor `latest`.
@@ -356,6 +360,9 @@ impl std::fmt::Display for LearnValueError {
                 "expected a share in (0, 1], e.g. 0.1 (a tenth of the decisions) or 1 (all)"
             }
             LearnValueError::Views => "expected decider (the seat to act) or all (every seat)",
+            LearnValueError::At => {
+                "expected decision (every decision) or turn-end (a turn's first decision: the end of the turn before)"
+            }
             LearnValueError::Generations => "expected a whole number from 1 to 999, e.g. 4",
             LearnValueError::Window => {
                 "expected all (every generation's data) or latest (the generation's own)"
@@ -404,6 +411,11 @@ pub struct DataArgs {
     /// positions after its own moves needs those of the other seats to act).
     #[arg(long, default_value = "decider", value_parser = views)]
     views: Views,
+    /// Which decisions are written: `decision` (every one, sampled) or
+    /// `turn-end` (a turn's first decision, but a hand's first: the
+    /// position at the end of the turn before, as `value:turn=on` judges).
+    #[arg(long, default_value = "decision", value_parser = at)]
+    at: At,
     /// Directory for the .npy files and meta.json (created; files of the same names replaced).
     #[arg(long, default_value = "kanaszta-learn", value_name = "DIR")]
     out: PathBuf,
@@ -428,6 +440,14 @@ fn share(s: &str) -> Result<f64, LearnValueError> {
         .ok()
         .filter(|x| *x > 0.0 && *x <= 1.0)
         .ok_or(LearnValueError::Share)
+}
+
+fn at(s: &str) -> Result<At, LearnValueError> {
+    match s.trim() {
+        "decision" => Ok(At::Decisions),
+        "turn-end" => Ok(At::TurnEnds),
+        _ => Err(LearnValueError::At),
+    }
 }
 
 fn views(s: &str) -> Result<Views, LearnValueError> {
@@ -502,13 +522,43 @@ fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
 }
 
 fn fit(f: FitArgs) -> Result<ExitCode, CliError> {
-    let set = DataSet::read(&f.data)?;
+    let mut set = DataSet::read(&f.data[0])?;
+    let mut runs = vec![crate::learn::fit::data_record(&set.meta)];
+    for dir in &f.data[1..] {
+        let more = DataSet::read(dir)?;
+        if (&more.family, more.obs_len, &more.meta["encoding_version"])
+            != (&set.family, set.obs_len, &set.meta["encoding_version"])
+        {
+            return Err(CliError::Input(format!(
+                "{}: data of {} canasta, encoding version {} ({} entries); {} holds {} canasta, version {} ({} entries): one model reads one encoding",
+                dir.display(),
+                more.family,
+                more.meta["encoding_version"],
+                more.obs_len,
+                f.data[0].display(),
+                set.family,
+                set.meta["encoding_version"],
+                set.obs_len,
+            )));
+        }
+        runs.push(crate::learn::fit::data_record(&more.meta));
+        set.append(more);
+    }
     let cfg = FitConfig {
         from_linear: f.from_linear,
         ..f.fit.config(f.seed)
     };
-    let model = crate::learn::fit::fit(&set, &cfg)
-        .map_err(|e| CliError::Input(format!("{}: {e}", f.data.display())))?;
+    let names = f
+        .data
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut model =
+        crate::learn::fit::fit(&set, &cfg).map_err(|e| CliError::Input(format!("{names}: {e}")))?;
+    if runs.len() > 1 {
+        model.training["data"]["runs"] = runs.into();
+    }
     let text = serde_json::to_string(&model.to_json())
         .map_err(|e| CliError::Input(format!("internal: the model's JSON: {e}")))?;
     if let Some(dir) = f.out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -605,6 +655,7 @@ fn data(d: DataArgs) -> Result<ExitCode, CliError> {
         seed: d.seed,
         sample: d.sample,
         views: d.views,
+        at: d.at,
     };
     finish(&plan, &d, &rules_name)
 }
@@ -641,6 +692,7 @@ fn decorated_data(
         seed: d.seed,
         sample: d.sample,
         views: d.views,
+        at: d.at,
     };
     finish(&plan, d, rules_name)
 }

@@ -116,6 +116,27 @@ pub enum Views {
     All,
 }
 
+/// Which decisions are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// Every decision (with `--sample`, a share of them).
+    Decisions,
+    /// Only the first decision of each turn but a hand's first: the
+    /// position at the end of the turn before, after its discard, as a
+    /// turn-level judge sees it.
+    TurnEnds,
+}
+
+impl At {
+    /// Its name in options and meta.json.
+    pub fn name(self) -> &'static str {
+        match self {
+            At::Decisions => "decision",
+            At::TurnEnds => "turn-end",
+        }
+    }
+}
+
 /// A checked data run.
 pub struct DataPlan<G: LearnFamily> {
     /// The rules.
@@ -134,6 +155,8 @@ pub struct DataPlan<G: LearnFamily> {
     pub sample: f64,
     /// Whose encodings are written.
     pub views: Views,
+    /// Which decisions are written.
+    pub at: At,
 }
 
 /// The rows of one game, as the files hold them.
@@ -206,6 +229,9 @@ struct Recorder<G: LearnFamily> {
     rows: Rows,
     sample: f64,
     views: Views,
+    at: At,
+    /// The hand and turns completed at the last decision seen.
+    seen: Option<(i32, u32)>,
     coin: Pcg64Mcg,
     obs: Vec<f32>,
     legal: Vec<G::Action>,
@@ -216,6 +242,16 @@ struct Recorder<G: LearnFamily> {
 
 impl<G: LearnFamily> Observer<G> for Recorder<G> {
     fn before(&mut self, state: &G, p: usize, action: G::Action) {
+        if self.at == At::TurnEnds {
+            // A turn's first decision is the end of the turn before; the
+            // coin is drawn only for those.
+            let key = (self.hand, state.turns());
+            let first = key.1 > 0 && self.seen != Some(key);
+            self.seen = Some(key);
+            if !first {
+                return;
+            }
+        }
         if self.sample < 1.0 && self.coin.random::<f64>() >= self.sample {
             return;
         }
@@ -307,6 +343,8 @@ impl<G: LearnFamily> DataPlan<G> {
             rows: Rows::default(),
             sample: self.sample,
             views: self.views,
+            at: self.at,
+            seen: None,
             // The sampling coin draws from its own generator: the agents'
             // play does not depend on --sample.
             coin: Pcg64Mcg::seed_from_u64(seed::seat(deal_seed ^ 0x6c65_6172_6e21, g as usize % 2)),
@@ -443,6 +481,7 @@ impl<G: LearnFamily> DataPlan<G> {
             "seed": self.seed,
             "sample": self.sample,
             "views": match self.views { Views::Decider => "decider", Views::All => "all" },
+            "at": self.at.name(),
             "rows": summary.rows,
             "decisions": summary.decisions,
             "games_with_errors": summary.errors.len(),

@@ -15,6 +15,20 @@ use kanaszta_engine::seed;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+/// What a model file records of a data run (`training.data`), from its
+/// meta.json.
+pub fn data_record(meta: &serde_json::Value) -> serde_json::Value {
+    let data_keys = [
+        "a", "b", "rules", "mode", "games", "seed", "sample", "views", "at", "rows",
+    ];
+    let data: serde_json::Map<String, serde_json::Value> = data_keys
+        .iter()
+        .filter(|k| **k != "at" || !meta[**k].is_null())
+        .map(|k| (k.to_string(), meta[*k].clone()))
+        .collect();
+    data.into()
+}
+
 /// What is fitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -179,13 +193,7 @@ pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, FitError> {
             })
         })
         .collect();
-    let data_keys = [
-        "a", "b", "rules", "mode", "games", "seed", "sample", "views", "rows",
-    ];
-    let data: serde_json::Map<String, serde_json::Value> = data_keys
-        .iter()
-        .map(|k| (k.to_string(), set.meta[*k].clone()))
-        .collect();
+    let data = data_record(&set.meta);
     model.training = serde_json::json!({
         "kind": match cfg.kind { Kind::Linear => "linear", Kind::Mlp => "mlp" },
         "data": data,

@@ -10,7 +10,7 @@
 //! with like. The directory holds everything a later run needs to go on
 //! where this one stopped.
 
-use super::data::{margin_of, DataPlan, DataSet, LearnFamily, Views};
+use super::data::{margin_of, At, DataPlan, DataSet, LearnFamily, Views};
 use super::fit::{fit, FitConfig, Kind};
 use crate::error::CliError;
 use crate::run::Mode;
@@ -534,6 +534,7 @@ impl<G: LearnFamily> Loop<'_, G> {
             seed: seed::derive_seed(cfg.seed, 4 * g as u64),
             sample: cfg.sample,
             views: Views::All,
+            at: At::Decisions,
         };
         let summary = plan.execute(&data_dir, self.threads, true)?;
         if let Some(e) = summary.errors.first() {
