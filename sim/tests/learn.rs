@@ -557,6 +557,8 @@ fn bad_model_files_are_refused_with_what_was_wrong() {
             && err.contains("give depth=N too"),
         "{err}"
     );
+    // The spec is quoted once, with the model's path in it: not again.
+    assert_eq!(err.matches(&s(&m)).count(), 1, "{err}");
     let (code, _, err) = play(
         &format!("pimc:worlds=2,eval={},depth=0", s(&m)),
         "classic-002",

@@ -114,10 +114,10 @@ const EVAL_DOC: &str = "a classic value model of `kanaszta learn fit` that judge
 /// A model judges cut simulations only: `eval` needs a `depth`.
 fn eval_needs_depth(depth: u32, eval: &ModelFile) -> Result<(), String> {
     if eval.model.is_some() && depth == 0 {
-        return Err(format!(
-            "eval={} judges simulations cut at `depth` turns, and depth is 0 (to the end of the hand, where the score is exact): give depth=N too, e.g. depth=4",
-            eval.path
-        ));
+        return Err(
+            "`eval` judges simulations cut at `depth` turns, and depth is 0 (to the end of the hand, where the score is exact): give depth=N too, e.g. depth=4"
+                .to_string(),
+        );
     }
     Ok(())
 }
