@@ -793,6 +793,12 @@ fn loop_refuses_bad_options() {
         ),
         ("--gate-sprt", "-10", "e.g. --gate-sprt 50"),
         ("--gate-metric", "elo", "unknown SPRT metric"),
+        ("--turn", "yes", "expected on"),
+        ("--worlds", "0", "from 1 to 64"),
+        ("--worlds", "65", "from 1 to 64"),
+        ("--at", "end", "expected decision"),
+        // Worlds are the turn-level agent's only.
+        ("--worlds", "4", "--turn is off"),
     ] {
         let (code, _, err) = kanaszta(&["learn", "loop", "--out", s(&dir), flag, value]);
         assert_eq!(code, 1, "{flag} {value}");
@@ -1077,4 +1083,154 @@ fn fit_reads_several_runs_of_one_family() {
         err.contains("data of decorated canasta") && err.contains("one model reads one encoding"),
         "{err}"
     );
+}
+
+#[test]
+fn a_loop_of_the_turn_level_agent_runs_deterministically() {
+    let root = tmp("learn-loop-turn");
+    let (one, two) = (root.join("one"), root.join("two"));
+    let turn = ["--turn", "on", "--worlds", "2", "--at", "turn-end"];
+    for (d, threads) in [(&one, "1"), (&two, "2")] {
+        let mut args = tiny_loop(s(d), "2", threads);
+        args.extend_from_slice(&turn);
+        let (code, _, err) = kanaszta(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let strip = |d: &std::path::Path| -> Vec<(String, String)> {
+        loop_files(d)
+            .into_iter()
+            .map(|(p, b)| (p, String::from_utf8_lossy(&b).replace(s(d), "DIR")))
+            .collect()
+    };
+    assert_eq!(strip(&one), strip(&two));
+    let (header, rows) = common::table(&one.join("loop.csv"));
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(rows[0][col("data_a")], "rules");
+    let a = &rows[1][col("data_a")];
+    assert!(
+        a.starts_with("value:model=") && a.ends_with("/gen-000/model.json,turn=on,worlds=2"),
+        "{a}"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&common::read(&one.join("gen-001/data/meta.json"))).unwrap();
+    assert_eq!(meta["at"], "turn-end");
+    let run: serde_json::Value =
+        serde_json::from_str(&common::read(&one.join("run.json"))).unwrap();
+    assert_eq!(run["settings"]["turn"], "on");
+    assert_eq!(run["settings"]["worlds"], 2);
+    assert_eq!(run["settings"]["at"], "turn-end");
+    // The same loop without the turn-level agent is another loop.
+    let mut args = tiny_loop(s(&one), "3", "1");
+    args.extend_from_slice(&["--at", "turn-end"]);
+    let (code, _, err) = kanaszta(&args);
+    assert_eq!(code, 1);
+    assert!(err.contains(r#"turn is "on", not "off""#), "{err}");
+}
+
+#[test]
+fn a_loop_written_before_its_newer_settings_resumes() {
+    let root = tmp("learn-loop-old");
+    let (old, new) = (root.join("old"), root.join("new"));
+    let fixed = ["--gate", "hands"];
+    for d in [&old, &new] {
+        let mut args = tiny_loop(s(d), "2", "1");
+        args.extend_from_slice(&fixed);
+        let (code, _, err) = kanaszta(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    // The layout of a version before the sequential gate and the
+    // turn-level agent: no such settings, no such columns.
+    let path = old.join("run.json");
+    let mut run: serde_json::Value = serde_json::from_str(&common::read(&path)).unwrap();
+    for k in ["gate", "gate_sprt", "turn", "worlds", "at"] {
+        run["settings"].as_object_mut().unwrap().remove(k).unwrap();
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+    let (header, rows) = common::table(&old.join("loop.csv"));
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| header[i] != "gate_decision" && header[i] != "gate_llr")
+        .collect();
+    let line = |cells: &[String]| {
+        keep.iter()
+            .map(|&i| cells[i].clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut text = line(&header) + "\n";
+    for r in &rows {
+        text += &(line(r) + "\n");
+    }
+    std::fs::write(old.join("loop.csv"), text).unwrap();
+    // Another setting than the old default is still refused.
+    let mut args = tiny_loop(s(&old), "3", "1");
+    args.extend_from_slice(&["--gate", "hands", "--at", "turn-end"]);
+    let (code, _, err) = kanaszta(&args);
+    assert_eq!(code, 1);
+    assert!(err.contains(r#"at is "decision", not "turn-end""#), "{err}");
+    let (code, _, err) = kanaszta(&tiny_loop(s(&old), "3", "1"));
+    assert_eq!(code, 1, "the default gate is not the old one");
+    assert!(err.contains(r#"gate is "hands", not "sprt""#), "{err}");
+    // The old defaults go on, as the same loop of today's layout does.
+    for d in [&old, &new] {
+        let mut args = tiny_loop(s(d), "3", "1");
+        args.extend_from_slice(&fixed);
+        let (code, _, err) = kanaszta(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    let strip = |d: &std::path::Path| -> Vec<(String, String)> {
+        loop_files(d)
+            .into_iter()
+            .map(|(p, b)| (p, String::from_utf8_lossy(&b).replace(s(d), "DIR")))
+            .collect()
+    };
+    assert_eq!(strip(&old), strip(&new));
+}
+
+#[test]
+fn the_committed_loops_resume() {
+    // results/learning/decorated-greedy, written before the sequential
+    // gate: its models and loop.csv, with the options it was run with.
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../results/learning/decorated-greedy");
+    let d = tmp("learn-loop-committed").join("decorated-greedy");
+    for g in 0..5 {
+        let gen = format!("gen-{g:03}");
+        std::fs::create_dir_all(d.join(&gen)).unwrap();
+        std::fs::copy(
+            from.join(&gen).join("model.json"),
+            d.join(&gen).join("model.json"),
+        )
+        .unwrap();
+    }
+    for f in ["run.json", "loop.csv"] {
+        std::fs::copy(from.join(f), d.join(f)).unwrap();
+    }
+    let (code, _, err) = kanaszta(&[
+        "learn",
+        "loop",
+        "--a",
+        "rules",
+        "--b",
+        "rules",
+        "--opponent",
+        "greedy",
+        "--generations",
+        "5",
+        "--hands",
+        "2000",
+        "--sample",
+        "0.25",
+        "--gate",
+        "hands",
+        "--gate-hands",
+        "400",
+        "--eval-hands",
+        "400",
+        "--seed",
+        "1",
+        "--out",
+        s(&d),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("holds 5 generations already"), "{err}");
 }

@@ -48,7 +48,7 @@ enum LearnCommand {
     /// (by default the sequential test of play --sprt on paired deals) and
     /// measures it against rules and greedy.
     #[command(
-        after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n  kanaszta learn loop --generations 4 --gate-sprt 100 --gate-hands 2000 --out loops/d2\n      a new model becomes the best when the test accepts that its agent gains at least 100 points a hand on the best one's (at most 2,000 hands; --gate hands plays a fixed number)\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
+        after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n  kanaszta learn loop --generations 4 --gate-sprt 100 --gate-hands 2000 --out loops/d2\n      a new model becomes the best when the test accepts that its agent gains at least 100 points a hand on the best one's (at most 2,000 hands; --gate hands plays a fixed number)\n  kanaszta learn loop --opponent greedy --turn on --worlds 4 --at turn-end --out loops/d3\n      the turn-level agent value:model=…,turn=on,worlds=4 against greedy, learning from the positions that end turns\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
     )]
     Loop(LoopArgs),
 }
@@ -83,6 +83,21 @@ pub struct LoopArgs {
     /// The share of decisions written, in (0, 1].
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = share)]
     sample: f64,
+    /// The models' agent: `off`, the one-step agent `value:model=…`;
+    /// `on`, the turn-level agent `value:model=…,turn=on` (each action
+    /// judged by the position at the end of its turn), in the games, the
+    /// gate and the ladder.
+    #[arg(long, default_value = "off", value_parser = turn, action = clap::ArgAction::Set)]
+    turn: bool,
+    /// With --turn on: the worlds each decision averages over
+    /// (`value:…,worlds=N`), 1 to 64 [default: 1].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = worlds)]
+    worlds: Option<u32>,
+    /// Which decisions a generation's data writes: `decision` (every one,
+    /// sampled) or `turn-end` (a turn's first decision but a hand's first:
+    /// the position at the end of the turn before, as --turn on judges).
+    #[arg(long, default_value = "decision", value_parser = at)]
+    at: At,
     /// How a new model's agent is gated against the best one's: `sprt`
     /// (the sequential test of `play --sprt` on paired deals, at most
     /// --gate-hands hands: passed when H1 is accepted, failed when H0 is,
@@ -209,6 +224,22 @@ impl LoopArgs {
             )
         })
     }
+}
+
+fn turn(s: &str) -> Result<bool, LearnValueError> {
+    match s.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(LearnValueError::Turn),
+    }
+}
+
+fn worlds(s: &str) -> Result<u32, LearnValueError> {
+    s.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|n| (1..=64).contains(n))
+        .ok_or(LearnValueError::Worlds)
 }
 
 fn window(s: &str) -> Result<Window, LearnValueError> {
@@ -347,6 +378,10 @@ pub enum LearnValueError {
     Window,
     /// `--gate`: neither `sprt` nor `hands`.
     Gate,
+    /// `--turn`: neither `on` nor `off`.
+    Turn,
+    /// `--worlds`: not a whole number from 1 to 64.
+    Worlds,
 }
 
 impl std::fmt::Display for LearnValueError {
@@ -370,6 +405,10 @@ impl std::fmt::Display for LearnValueError {
             LearnValueError::Gate => {
                 "expected sprt (the sequential test of play --sprt, at most --gate-hands hands) or hands (--gate-hands hands)"
             }
+            LearnValueError::Turn => {
+                "expected on (the agent judges the position at the end of each action's turn) or off (one step)"
+            }
+            LearnValueError::Worlds => "expected a whole number from 1 to 64, e.g. 4",
         })
     }
 }
@@ -468,6 +507,11 @@ pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
 }
 
 fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
+    if let (false, Some(w)) = (l.turn, l.worlds) {
+        return Err(CliError::Input(format!(
+            "--worlds {w} sets the worlds of the turn-level agent, and --turn is off: give --turn on, or drop --worlds"
+        )));
+    }
     let cfg = LoopConfig {
         start: [l.a.clone(), l.b.clone()],
         opponent: l.opponent.clone(),
@@ -480,6 +524,9 @@ fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
         seed: l.seed,
         fit: l.fit.config(l.seed),
         rules_name: l.rules.name().to_string(),
+        turn: l.turn,
+        worlds: l.worlds.unwrap_or(1),
+        at: l.at,
     };
     crate::signals::install()?;
     let command: Vec<String> = std::env::args().collect();

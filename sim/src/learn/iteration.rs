@@ -1,7 +1,8 @@
 //! `kanaszta learn loop`: improvement by iteration. Generation 0 plays a
 //! starting pair of agents and fits a value model to their games; each
 //! later generation plays with the best model so far (the one-step agent
-//! `value:model=…`), fits a new model, gates it in paired hands against
+//! `value:model=…`, or with `--turn on` the turn-level one
+//! `value:model=…,turn=on`), fits a new model, gates it in paired hands against
 //! the best (by the sequential test of `play --sprt`, [`crate::sprt`], or
 //! over a fixed number of hands) and keeps it as the best only if it
 //! passes. Every
@@ -101,6 +102,27 @@ pub struct LoopConfig {
     pub fit: FitConfig,
     /// `--rules` as given.
     pub rules_name: String,
+    /// The models' agents judge whole turns (`value:…,turn=on`).
+    pub turn: bool,
+    /// The worlds a turn-level decision averages over (1 unless `turn`).
+    pub worlds: u32,
+    /// Which decisions a generation's data writes.
+    pub at: At,
+}
+
+/// The settings a run.json written before a key existed ran with: a key
+/// missing from an old run.json means this value, the behaviour of the
+/// version that wrote it.
+fn old_default(key: &str) -> serde_json::Value {
+    match key {
+        // Before the sequential gate, every loop was gated over a fixed
+        // number of hands.
+        "gate" => "hands".into(),
+        "turn" => "off".into(),
+        "worlds" => 1.into(),
+        "at" => At::Decisions.name().into(),
+        _ => serde_json::Value::Null,
+    }
 }
 
 impl LoopConfig {
@@ -133,9 +155,27 @@ impl LoopConfig {
             "lr": f.lr,
             "batch": f.batch,
             "holdout": f.holdout,
+            "turn": if self.turn { "on" } else { "off" },
+            "worlds": self.worlds,
+            "at": self.at.name(),
         })
     }
+
+    /// The parameters after the model's of a learned agent's spec: none
+    /// for the one-step agent (its spec as before `--turn` existed),
+    /// `,turn=on` (and `,worlds=N` above one) for the turn-level agent.
+    pub fn agent_params(&self) -> String {
+        match (self.turn, self.worlds) {
+            (false, _) => String::new(),
+            (true, 1) => ",turn=on".into(),
+            (true, w) => format!(",turn=on,worlds={w}"),
+        }
+    }
 }
+
+/// The columns a later version added to loop.csv: a loop.csv without
+/// them (and otherwise [`columns`]) is read with them empty.
+const ADDED_COLUMNS: [&str; 2] = ["gate_decision", "gate_llr"];
 
 /// The columns of loop.csv (docs/LEARNING.md).
 pub fn columns() -> Vec<String> {
@@ -306,9 +346,14 @@ pub fn model_path(dir: &Path, g: u32) -> PathBuf {
     generation_dir(dir, g).join("model.json")
 }
 
-/// The value agent of generation `g`'s model.
-pub fn agent_of_model<G: LearnFamily>(dir: &Path, g: u32) -> Result<AgentSpec<G>, CliError> {
-    let text = format!("value:model={}", model_path(dir, g).display());
+/// The value agent of generation `g`'s model, `params` after the model
+/// ([`LoopConfig::agent_params`]).
+pub fn agent_of_model<G: LearnFamily>(
+    dir: &Path,
+    g: u32,
+    params: &str,
+) -> Result<AgentSpec<G>, CliError> {
+    let text = format!("value:model={}{params}", model_path(dir, g).display());
     text.parse::<AgentSpec<G>>()
         .map_err(|e| CliError::Input(format!("generation {g}'s model: {e}")))
 }
@@ -323,7 +368,9 @@ pub struct Resume {
 
 /// Reads `dir` for a loop of `settings`: an absent or empty directory
 /// starts afresh; one of the same loop goes on after its complete
-/// generations; anything else is refused with the reason.
+/// generations (a setting its run.json lacks, or a column its loop.csv
+/// lacks, written before it existed, means the old behaviour); anything
+/// else is refused with the reason.
 pub fn resume(dir: &Path, settings: &serde_json::Value) -> Result<Resume, CliError> {
     let fresh = Resume {
         rows: Vec::new(),
@@ -352,7 +399,8 @@ pub fn resume(dir: &Path, settings: &serde_json::Value) -> Result<Resume, CliErr
     }
     if let (Some(old), Some(new)) = (v["settings"].as_object(), settings.as_object()) {
         for (k, want) in new {
-            let had = old.get(k).unwrap_or(&serde_json::Value::Null);
+            let default = old_default(k);
+            let had = old.get(k).unwrap_or(&default);
             if had != want {
                 return Err(CliError::Input(format!(
                     "{d} holds a learn loop whose {k} is {had}, not {want}: to go on with it, give the options it was started with (its run.json); otherwise give a new directory with --out"
@@ -376,17 +424,33 @@ pub fn resume(dir: &Path, settings: &serde_json::Value) -> Result<Resume, CliErr
         .iter()
         .map(String::from)
         .collect();
-    if header != columns() {
+    let now = columns();
+    let older: Vec<String> = now
+        .iter()
+        .filter(|c| !ADDED_COLUMNS.contains(&c.as_str()))
+        .cloned()
+        .collect();
+    // For each column of this version, its place in the file's rows.
+    let place: Vec<Option<usize>> = if header == now {
+        (0..now.len()).map(Some).collect()
+    } else if header == older {
+        now.iter()
+            .map(|c| header.iter().position(|h| h == c))
+            .collect()
+    } else {
         return Err(bad(
             "other columns than this version writes: give a new directory with --out".into(),
         ));
-    }
+    };
     let best_col = columns().iter().position(|c| c == "best").unwrap_or(0);
     let mut rows = Vec::new();
     let mut best = None;
     for (g, rec) in reader.records().enumerate() {
         let rec = rec.map_err(|e| bad(e.to_string()))?;
-        let cells: Vec<String> = rec.iter().map(String::from).collect();
+        let cells: Vec<String> = place
+            .iter()
+            .map(|i| i.and_then(|i| rec.get(i)).unwrap_or_default().to_string())
+            .collect();
         let ok = cells[0].parse::<usize>() == Ok(g) && model_path(dir, g as u32).exists();
         if !ok {
             return Err(bad(format!(
@@ -511,7 +575,7 @@ impl<G: LearnFamily> Loop<'_, G> {
                 self.spec(&cfg.start[1], "--b")?,
             ),
             Some(k) => {
-                let best = agent_of_model::<G>(self.dir, k)?;
+                let best = agent_of_model::<G>(self.dir, k, &cfg.agent_params())?;
                 let opp = match &cfg.opponent {
                     Some(o) => self.spec(o, "--opponent")?,
                     None => best.clone(),
@@ -534,7 +598,7 @@ impl<G: LearnFamily> Loop<'_, G> {
             seed: seed::derive_seed(cfg.seed, 4 * g as u64),
             sample: cfg.sample,
             views: Views::All,
-            at: At::Decisions,
+            at: cfg.at,
         };
         let summary = plan.execute(&data_dir, self.threads, true)?;
         if let Some(e) = summary.errors.first() {
@@ -575,7 +639,7 @@ impl<G: LearnFamily> Loop<'_, G> {
             &path,
             &(serde_json::to_string(&model.to_json()).unwrap_or_default() + "\n"),
         )?;
-        let new = agent_of_model::<G>(self.dir, g)?;
+        let new = agent_of_model::<G>(self.dir, g, &cfg.agent_params())?;
         let mut row = vec![
             g.to_string(),
             format!("gen-{g:03}/model.json"),
@@ -600,7 +664,7 @@ impl<G: LearnFamily> Loop<'_, G> {
                 (true, g)
             }
             Some(k) => {
-                let old = agent_of_model::<G>(self.dir, k)?;
+                let old = agent_of_model::<G>(self.dir, k, &cfg.agent_params())?;
                 let gate_seed = seed::derive_seed(cfg.seed, 4 * g as u64 + 1);
                 let (v, test) = match cfg.gate {
                     Gate::Hands => {
