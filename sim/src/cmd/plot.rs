@@ -1679,9 +1679,9 @@ mod reference {
         Ok(xy_chart(spec, &series))
     }
 
+    /// The old whole-table binning: every value kept, bins from the
+    /// values' range; the drawing is the chart's own.
     fn histogram(spec: &Spec, groups: &BTreeMap<String, Vec<f64>>) -> String {
-        let mut out = String::new();
-        header(&mut out, &spec.title);
         let all = groups.values().flatten();
         let lo = all.clone().cloned().fold(f64::INFINITY, f64::min);
         let hi = all.cloned().fold(f64::NEG_INFINITY, f64::max);
@@ -1691,76 +1691,18 @@ mod reference {
         } else {
             1.0
         };
-        let mut shares: Vec<(String, Vec<f64>)> = Vec::new();
-        let mut top: f64 = 0.0;
-        for (name, v) in groups {
-            let mut c = vec![0.0; bins];
-            for x in v {
-                let i = (((x - lo) / width) as usize).min(bins - 1);
-                c[i] += 1.0;
-            }
-            let n = v.len().max(1) as f64;
-            for x in c.iter_mut() {
-                *x /= n;
-                top = top.max(*x);
-            }
-            shares.push((name.clone(), c));
-        }
-        let ymap = y_axis(&mut out, 0.0, top, "share");
-        let pw = W - L - R;
-        let xmap = |v: f64| L + pw * (v - lo) / (width * bins as f64);
-        let step = nice_step(width * bins as f64, 8.0);
-        let mut t = (lo / step).ceil() * step;
-        let mut ticks = 0;
-        while t <= lo + width * bins as f64 + 1e-9 && ticks < 100 {
-            ticks += 1;
-            let _ = write!(
-                out,
-                r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
-                xmap(t),
-                H - B + 18.0,
-                fmt_tick(t)
-            );
-            if t + step == t {
-                break;
-            }
-            t += step;
-        }
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-            (L + W - R) / 2.0,
-            H - 14.0,
-            esc(&spec.x)
-        );
-        for (si, (_, c)) in shares.iter().enumerate() {
-            let color = COLORS[si % COLORS.len()];
-            let mut pts = format!("{:.1},{:.1}", xmap(lo), ymap(0.0));
-            for (i, s) in c.iter().enumerate() {
-                let x0 = xmap(lo + width * i as f64);
-                let x1 = xmap(lo + width * (i + 1) as f64);
-                let y = ymap(*s);
-                let _ = write!(pts, " {x0:.1},{y:.1} {x1:.1},{y:.1}");
-            }
-            let _ = write!(
-                pts,
-                " {:.1},{:.1}",
-                xmap(lo + width * bins as f64),
-                ymap(0.0)
-            );
-            let _ = write!(
-                out,
-                r#"<polyline points="{pts}" fill="{color}" fill-opacity="0.15" stroke="{color}" stroke-width="2"/>"#
-            );
-        }
-        let names: Vec<String> = groups
+        let counted: Vec<(String, u64, Vec<f64>)> = groups
             .iter()
-            .map(|(k, v)| format!("{k} (n={})", v.len()))
+            .map(|(name, v)| {
+                let mut c = vec![0.0; bins];
+                for x in v {
+                    let i = (((x - lo) / width) as usize).min(bins - 1);
+                    c[i] += 1.0;
+                }
+                (name.clone(), v.len() as u64, c)
+            })
             .collect();
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        legend(&mut out, &refs);
-        out.push_str("</svg>\n");
-        out
+        super::histogram(spec, lo, width, &counted)
     }
 }
 
