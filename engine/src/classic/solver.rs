@@ -789,45 +789,25 @@ mod tests {
     use crate::classic::rules::ClassicRules;
     use rand::{RngExt, SeedableRng};
 
-    /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
-    /// of a rank without a meld, a lone black three, more pairs of ranks
-    /// without a meld than wilds) answers as the
-    /// solver does, for the hand of every seat and hands drawn from it,
-    /// on the tables of random four-player and two-player hands.
-    #[test]
-    fn lays_out_quick_no_agrees_with_the_solver() {
-        let (mut checked, mut yes, mut quick) = (0, 0, 0);
+    /// Calls `f(game, seat, hand)` for the hand of every seat and two
+    /// hands drawn from it (each card kept with chance 2/3), before every
+    /// action of random two- and four-player hands of seeds `0..seeds`.
+    fn random_hands(seeds: u64, mut f: impl FnMut(&ClassicState, usize, CardSet)) {
         for players in [2u8, 4] {
             let rules = ClassicRules {
                 players,
                 ..ClassicRules::default()
             };
-            for seed in 0..40 {
+            for seed in 0..seeds {
                 let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
                 let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
                 let mut legal = Vec::new();
                 while g.phase != ClassicPhase::Over {
                     for p in 0..g.players() {
-                        let side = g.rules.side_of(p);
-                        let t = &g.tables[side];
-                        let min = (!t.has_melds()).then(|| g.minimum(side));
-                        let full = g.hands[p];
-                        let cards: Vec<_> = full.iter().collect();
-                        let mut hand = full;
+                        let cards: Vec<_> = g.hands[p].iter().collect();
+                        let mut hand = g.hands[p];
                         for _ in 0..3 {
-                            let want = lays_out_solved(&g.rules, kind_counts(hand), t, min);
-                            assert_eq!(lays_out(&g.rules, hand, t, min), want, "[{hand}]");
-                            checked += 1;
-                            yes += want as u32;
-                            let k = kind_counts(hand);
-                            let pairs = (0..11)
-                                .filter(|&i| k[i] == 2 && t.melds[i].is_empty())
-                                .count();
-                            let wilds = (k[Kind::TWO.index()] + k[Kind::JOKER.index()]) as usize;
-                            quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
-                                || k[Kind::BLACK_THREE.index()] == 1
-                                || pairs > wilds) as u32;
-                            // A smaller hand of the same cards.
+                            f(&g, p, hand);
                             hand = CardSet::EMPTY;
                             for &c in &cards {
                                 if rng.random_range(0..3) > 0 {
@@ -842,6 +822,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// C-10, C-16, C-18: the quick "no" of [`lays_out`] (a lone natural
+    /// of a rank without a meld, a lone black three, more pairs of ranks
+    /// without a meld than wilds) answers as the
+    /// solver does, for the hand of every seat and hands drawn from it,
+    /// on the tables of random four-player and two-player hands.
+    #[test]
+    fn lays_out_quick_no_agrees_with_the_solver() {
+        let (mut checked, mut yes, mut quick) = (0, 0, 0);
+        random_hands(40, |g, p, hand| {
+            let side = g.rules.side_of(p);
+            let t = &g.tables[side];
+            let min = (!t.has_melds()).then(|| g.minimum(side));
+            let want = lays_out_solved(&g.rules, kind_counts(hand), t, min);
+            assert_eq!(lays_out(&g.rules, hand, t, min), want, "[{hand}]");
+            checked += 1;
+            yes += want as u32;
+            let k = kind_counts(hand);
+            let pairs = (0..11)
+                .filter(|&i| k[i] == 2 && t.melds[i].is_empty())
+                .count();
+            let wilds = (k[Kind::TWO.index()] + k[Kind::JOKER.index()]) as usize;
+            quick += ((0..11).any(|i| k[i] == 1 && t.melds[i].is_empty())
+                || k[Kind::BLACK_THREE.index()] == 1
+                || pairs > wilds) as u32;
+        });
         assert!(checked > 10_000, "{checked} hands checked");
         assert!(yes > 20, "{yes} of {checked} lay out");
         assert!(quick > checked / 4, "{quick} of {checked} answered at once");
@@ -856,65 +863,39 @@ mod tests {
     fn out_only_quick_no_agrees_with_the_programme() {
         let (mut checked, mut quick) = (0u32, 0u32);
         let empty = SideTable::default();
-        for players in [2u8, 4] {
-            let rules = ClassicRules {
-                players,
-                ..ClassicRules::default()
-            };
-            for seed in 0..16 {
-                let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
-                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-                let mut legal = Vec::new();
-                while g.phase != ClassicPhase::Over {
-                    for p in 0..g.players() {
-                        let side = g.rules.side_of(p);
-                        let t = &g.tables[side];
-                        let cards: Vec<_> = g.hands[p].iter().collect();
-                        let mut hand = g.hands[p];
-                        for _ in 0..3 {
-                            for anchor in [t, &empty] {
-                                for bits in 0..32u32 {
-                                    let pb = Problem {
-                                        rules: &g.rules,
-                                        hand: kind_counts(hand),
-                                        table: t,
-                                        anchor,
-                                        new_mask: 0,
-                                        top_bit: 0,
-                                        base_value: 0,
-                                        waiver_now: false,
-                                    };
-                                    let goal = Goal {
-                                        normal: bits & 1 != 0,
-                                        out: bits & 2 != 0,
-                                        no_discard: bits & 4 != 0,
-                                        kept_free: false,
-                                        min: (bits & 8 != 0).then(|| g.minimum(side)),
-                                        nothing_ok: false,
-                                        black_threes: bits & 16 != 0,
-                                    };
-                                    let no = out_only_quick_no(&pb, goal);
-                                    let full = solve_full(&pb, goal);
-                                    assert!(!(no && full), "[{hand}] goal bits {bits:05b}");
-                                    assert_eq!(solve(&pb, goal), full);
-                                    checked += 1;
-                                    quick += no as u32;
-                                }
-                            }
-                            hand = CardSet::EMPTY;
-                            for &c in &cards {
-                                if rng.random_range(0..3) > 0 {
-                                    hand.insert(c);
-                                }
-                            }
-                        }
-                    }
-                    g.legal_actions(&mut legal);
-                    let a = legal[rng.random_range(0..legal.len())];
-                    g.apply(a).unwrap();
+        random_hands(16, |g, p, hand| {
+            let side = g.rules.side_of(p);
+            let t = &g.tables[side];
+            for anchor in [t, &empty] {
+                for bits in 0..32u32 {
+                    let pb = Problem {
+                        rules: &g.rules,
+                        hand: kind_counts(hand),
+                        table: t,
+                        anchor,
+                        new_mask: 0,
+                        top_bit: 0,
+                        base_value: 0,
+                        waiver_now: false,
+                    };
+                    let goal = Goal {
+                        normal: bits & 1 != 0,
+                        out: bits & 2 != 0,
+                        no_discard: bits & 4 != 0,
+                        kept_free: false,
+                        min: (bits & 8 != 0).then(|| g.minimum(side)),
+                        nothing_ok: false,
+                        black_threes: bits & 16 != 0,
+                    };
+                    let no = out_only_quick_no(&pb, goal);
+                    let full = solve_full(&pb, goal);
+                    assert!(!(no && full), "[{hand}] goal bits {bits:05b}");
+                    assert_eq!(solve(&pb, goal), full);
+                    checked += 1;
+                    quick += no as u32;
                 }
             }
-        }
+        });
         assert!(checked > 100_000, "{checked} problems checked");
         assert!(quick > checked / 4, "{quick} of {checked} answered at once");
     }
