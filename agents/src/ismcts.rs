@@ -103,8 +103,8 @@
 
 use crate::agent_params;
 use crate::search::{
-    anchored, note_departure, reward, rollout_rules, Driver, Macro, Point, RewardParams, Rollout,
-    SearchStats, Sim, Stage,
+    anchored, mean_se, note_departure, reward, rollout_rules, Driver, Macro, Point, RewardParams,
+    Rollout, SearchStats, Sim, Stage,
 };
 use crate::spec::{range, switch, ParamDoc, Params};
 use crate::value::LeafEval;
@@ -831,23 +831,6 @@ fn clear_lead(tree: &[Node], hist: &[Vec<f64>], opts: &[Macro], z: f64) -> bool 
         let (d, se) = mean_se(hist[bi].iter().zip(&hist[i]).map(|(x, y)| x - y));
         d > 0.0 && d > z * se
     })
-}
-
-/// The mean of `xs` and its standard error (infinite, with a mean of 0,
-/// under two values, so that nothing is concluded from them).
-fn mean_se(xs: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (mut n, mut sum, mut sq) = (0.0f64, 0.0f64, 0.0f64);
-    for x in xs {
-        n += 1.0;
-        sum += x;
-        sq += x * x;
-    }
-    if n < 2.0 {
-        return (0.0, f64::INFINITY);
-    }
-    let mean = sum / n;
-    let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
-    (mean, (var / n).sqrt())
 }
 
 /// What a search found about one root option.

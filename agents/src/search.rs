@@ -1072,6 +1072,23 @@ impl std::ops::AddAssign for SearchStats {
     }
 }
 
+/// The mean of `xs` and its standard error (infinite, with a mean of 0,
+/// under two values, so that nothing is concluded from them).
+pub(crate) fn mean_se(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut n, mut sum, mut sq) = (0.0f64, 0.0f64, 0.0f64);
+    for x in xs {
+        n += 1.0;
+        sum += x;
+        sq += x * x;
+    }
+    if n < 2.0 {
+        return (0.0, f64::INFINITY);
+    }
+    let mean = sum / n;
+    let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
+    (mean, (var / n).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

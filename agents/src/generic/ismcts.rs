@@ -13,6 +13,7 @@
 //! option is returned at once, without a search.
 
 use super::{rollout_until, Cut, Policy, Rewards};
+use crate::search::mean_se;
 use kanaszta_engine::Game;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -249,8 +250,8 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
     /// the same world with the same random stream, and the hand played on
     /// by the policy (cut as the search's simulations are). Returns the
     /// mean and the standard error of the paired difference of rewards
-    /// (`b`'s minus `a`'s); with fewer than two worlds the error is
-    /// infinite.
+    /// (`b`'s minus `a`'s), as [`mean_se`] gives them: under two worlds
+    /// the error is infinite.
     pub fn paired_lead(
         &mut self,
         view: &G::View<'_>,
@@ -259,8 +260,7 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
         worlds: u32,
         rng: &mut Pcg64Mcg,
     ) -> (f64, f64) {
-        let (mut sum, mut sq) = (0.0, 0.0);
-        for _ in 0..worlds {
+        mean_se((0..worlds).map(|_| {
             let world = G::determinize(view, rng);
             let stop = self.cut.stop(world.turns());
             let mover = world.current_player();
@@ -283,17 +283,8 @@ impl<G: Game, P: Policy<G>> Ismcts<G, P> {
                     .judge(&state, self.config.scale, self.cut.judge.as_mut());
                 r[i] = self.rewards.of_side[side];
             }
-            let d = r[1] - r[0];
-            sum += d;
-            sq += d * d;
-        }
-        if worlds < 2 {
-            return (sum, f64::INFINITY);
-        }
-        let n = f64::from(worlds);
-        let mean = sum / n;
-        let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
-        (mean, (var / n).sqrt())
+            r[1] - r[0]
+        }))
     }
 
     /// The most visited root option among `legal` (the better mean on a
