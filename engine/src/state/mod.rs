@@ -682,6 +682,18 @@ impl GameState {
         self.stock_known_bottom as usize
     }
 
+    /// Puts the stock above its known bottom (D-3.3) in a random order
+    /// drawn from `seed`, and gives the hand a fresh generator for chance:
+    /// the hand as someone who sees every hand but not the stock's order
+    /// could take it to be. For measuring what hidden cards are worth to a
+    /// search (`PimcAgent::know` of the agents); play never calls it.
+    pub fn shuffle_stock(&mut self, seed: u64) {
+        let mut gen = Pcg64Mcg::seed_from_u64(seed);
+        let bottom = self.stock_known_bottom as usize;
+        shuffle(&mut self.stock[bottom..self.stock_len as usize], &mut gen);
+        self.rng = Chance::of(&Pcg64Mcg::seed_from_u64(rand::Rng::next_u64(&mut gen)));
+    }
+
     /// The pile, bottom first (the top card is the last).
     pub fn pile(&self) -> &[Card] {
         &self.pile[..self.pile_len as usize]

@@ -1136,3 +1136,31 @@ fn candidates_checked_in_any_order_get_the_listing_verdict() {
         "{meld_states} meld-phase states, {refused} candidates refused"
     );
 }
+
+/// `shuffle_stock` reorders only the stock above its known bottom (D-3.3):
+/// the same cards in the stock, the bottom, hands, tables and pile as
+/// they were, and another order for another seed.
+#[test]
+fn shuffle_stock_reorders_only_the_unknown_stock() {
+    let mut orders = std::collections::HashSet::new();
+    for seed in 0..20u64 {
+        let g = GameState::new(Rules::default(), seed);
+        let mut s = g.clone();
+        s.shuffle_stock(seed * 7 + 1);
+        let bottom = g.stock_known_bottom();
+        assert_eq!(s.stock_known_bottom(), bottom);
+        assert_eq!(&s.stock()[..bottom], &g.stock()[..bottom]);
+        let set = |cards: &[Card]| CardSet::try_from_cards(cards.iter().copied()).unwrap();
+        assert_eq!(set(s.stock()), set(g.stock()));
+        assert_ne!(s.stock(), g.stock(), "seed {seed}: the stock kept its order");
+        for p in 0..g.players() {
+            assert_eq!(s.hand(p), g.hand(p));
+        }
+        assert_eq!(s.pile(), g.pile());
+        let mut again = g.clone();
+        again.shuffle_stock(seed * 7 + 1);
+        assert_eq!(again.stock(), s.stock(), "one seed, one order");
+        orders.insert(s.stock().to_vec());
+    }
+    assert_eq!(orders.len(), 20);
+}
