@@ -82,6 +82,10 @@ struct Core {
     total: SearchStats,
     /// The learned evaluation of cut playouts (`eval`), if any.
     eval: LeafEval,
+    /// The whole state to search instead of sampled worlds, and whether
+    /// its stock is shuffled for each world ([`PimcAgent::know`]):
+    /// analysis only, never set in play.
+    known: Option<(GameState, bool)>,
 }
 
 impl Default for PimcAgent {
@@ -104,8 +108,21 @@ impl PimcAgent {
                 choices: Vec::with_capacity(32),
                 last: SearchStats::default(),
                 total: SearchStats::default(),
+                known: None,
             },
         }
+    }
+
+    /// Makes the next decisions search `state`, the whole game with every
+    /// hidden card, in every world instead of worlds sampled from the
+    /// seat's view; with `shuffle_stock` each world puts the stock in a
+    /// fresh order ([`GameState::shuffle_stock`]), so that the search knows
+    /// the hands but not the draws to come. `None`: back to sampling. A
+    /// measuring tool for what hidden cards are worth to this search
+    /// (`benches/examples/oracle`): the [`Agent`] interface never passes
+    /// more than the seat's view, and no agent spec sets it.
+    pub fn know(&mut self, state: Option<&GameState>, shuffle_stock: bool) {
+        self.core.known = state.map(|g| (g.clone(), shuffle_stock));
     }
 
     /// The parameters.
@@ -175,7 +192,16 @@ impl Core {
                     break;
                 }
             }
-            let world = view.determinize(rng);
+            let world = match &self.known {
+                Some((g, shuffle)) => {
+                    let mut w = g.clone();
+                    if *shuffle {
+                        w.shuffle_stock(rng.next_u64());
+                    }
+                    w
+                }
+                None => view.determinize(rng),
+            };
             let seed = rng.next_u64();
             for m in root_opts {
                 let mut g = world.clone();

@@ -3,7 +3,9 @@
 //! cannot see.
 
 use kanaszta_agents::search::{Macro, Stage};
-use kanaszta_agents::{play_hand, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams};
+use kanaszta_agents::{
+    play_hand, seat_rng, Agent, AgentSpec, IsmctsAgent, IsmctsParams, PimcAgent, PimcParams,
+};
 use kanaszta_engine::{Action, GameState, MoveBuf, Phase, Rules};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -281,6 +283,72 @@ fn ismcts_reports_its_search_cost() {
     let cost = agent.search_stats();
     assert_eq!((cost.searches, cost.iterations), (1, 64));
     assert!(cost.elapsed.as_nanos() > 0 && cost.iterations_per_second() > 0.0);
+}
+
+/// `PimcAgent::know`, the measuring tool of `benches/examples/oracle`: a
+/// search told the whole state plays that state in every world, so its
+/// values follow hidden cards its seat cannot see (two states of one view
+/// get other values, the stock's order known or shuffled for each world),
+/// and `know(None)` gives the honest search back.
+#[test]
+fn pimc_told_the_whole_state_searches_it() {
+    let mut legal = Vec::new();
+    let (mut checked, mut differing) = (0, 0);
+    for g in positions(0..6, 2) {
+        g.legal_actions(&mut legal);
+        let opts: Vec<Macro> = legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Discard(c) => Some(Macro::Discard(*c)),
+                _ => None,
+            })
+            .collect();
+        if g.phase() != Phase::Meld || opts.len() < 2 {
+            continue;
+        }
+        let p = g.current_player();
+        let view = g.view(p);
+        let other = view.determinize(&mut Pcg64Mcg::seed_from_u64(2));
+        let values = |told: Option<&GameState>, then_forget: bool, shuffled: bool| {
+            let mut agent = PimcAgent::new(PimcParams {
+                worlds: 3,
+                depth: 2,
+                ..PimcParams::default()
+            });
+            agent.know(told, shuffled);
+            if then_forget {
+                agent.know(None, false);
+            }
+            agent.search(
+                &view,
+                Stage::DiscardNow,
+                &opts,
+                &mut Pcg64Mcg::seed_from_u64(7),
+            )
+        };
+        let honest = values(None, false, false);
+        assert_eq!(
+            values(Some(&g), true, false),
+            honest,
+            "know(None) restores sampling"
+        );
+        for shuffled in [false, true] {
+            if values(Some(&g), false, shuffled) != values(Some(&other), false, shuffled) {
+                differing += 1;
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 4,
+        "only {checked} positions with a choice of discards"
+    );
+    assert!(
+        differing >= checked,
+        "told states of one view got the same values in {} of {} searches",
+        2 * checked - differing,
+        2 * checked
+    );
 }
 
 /// `Agent::choices`: after a searched decision, the search agents report
