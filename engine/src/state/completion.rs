@@ -24,10 +24,44 @@ impl GameState {
             return true;
         }
         let p = self.current as usize;
-        if self.turn.pending.is_empty() && !self.before_rest() {
-            return self.plain_finish(p);
+        if self.turn.pending.is_empty() {
+            if !self.before_rest() {
+                return self.plain_finish(p);
+            }
+            // The search's first question about its root, asked without
+            // the search.
+            if let Some(answer) = self.pickup_quick(p) {
+                return answer;
+            }
+        } else if self.placed_finish(p) {
+            return true;
         }
         self.forward_finish()
+    }
+
+    /// With wilds pending: whether the search's first way settles it,
+    /// without the search. Each pending wild is placed in turn into the
+    /// first group that takes it (the first steps the search tries:
+    /// [`GameState::raw_meld_candidates`] lists these placements first,
+    /// by group); if all are placed and the tables then say yes (a
+    /// discard, with nothing pending and no pickup in progress; or a
+    /// pickup [`GameState::pickup_quick`] lets through), the turn can be
+    /// completed. `true` is exact (a way of steps that undo nothing);
+    /// `false` decides nothing.
+    pub(super) fn placed_finish(&self, p: usize) -> bool {
+        let mut t = *self;
+        t.quiet = true;
+        while let Some(w) = t.turn.pending.kinds().next() {
+            let groups = t.tables[p].len() as u8;
+            if !(0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
+                return false;
+            }
+        }
+        if t.before_rest() {
+            t.pickup_quick(p) == Some(true)
+        } else {
+            t.first_discard().is_some()
+        }
     }
 
     /// [`GameState::can_finish`] with nothing pending and no pickup in
