@@ -1,7 +1,7 @@
 //! I-9 and I-26, the quick tests: can the mover still complete the turn
 //! (discard, or go out) from here?
 
-use super::search_memory::{Search, WordHash};
+use super::search_memory::{Search, Verdicts, WordHash};
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -20,6 +20,14 @@ impl GameState {
     /// steps ([`GameState::forward_finish`]), which the tables answer
     /// for most states before it looks at a step.
     pub(crate) fn can_finish(&self) -> bool {
+        self.finish_verdict(None)
+    }
+
+    /// [`GameState::can_finish`]; with a listing's context
+    /// ([`GameState::verdict_context`] of the listed state, whose steps
+    /// led here), the verdicts of searched states are read from and kept
+    /// in the thread's [`Verdicts`].
+    pub(super) fn finish_verdict(&self, verdicts: Option<u64>) -> bool {
         if self.phase != Phase::Meld {
             return true;
         }
@@ -36,7 +44,38 @@ impl GameState {
         } else if self.placed_finish(p) {
             return true;
         }
-        self.forward_finish()
+        self.forward_finish(verdicts)
+    }
+
+    /// The context of the verdicts of [`GameState::can_finish`] for the
+    /// states a listing's steps lead to from here: what a verdict depends
+    /// on besides the mover's part that [`GameState::forward_key`] reads
+    /// and the steps change. That is the rules, the mover, his opening
+    /// minimum (his score), the card taken by the free pickup (I-21),
+    /// and during a pickup before the rest is taken, the pile (whose
+    /// cards the rest brings, and whose size sets the cards to keep).
+    /// The undos left, the moves' log, what is known of the hand and the
+    /// other players' part are not read by the check.
+    pub(super) fn verdict_context(&self) -> u64 {
+        let p = self.current as usize;
+        let mut h = WordHash::default();
+        h.word(Verdicts::epoch(&self.rules));
+        h.word(
+            self.current as u64
+                | (self.opening_minimum(p) as u32 as u64) << 8
+                | (self.turn.free_card.map_or(0xFF, |c| c.index()) as u64) << 40,
+        );
+        if self.before_rest() {
+            h.word(self.pile_len as u64 | 1 << 8);
+            for chunk in self.pile().chunks(8) {
+                let mut w = 0u64;
+                for (i, c) in chunk.iter().enumerate() {
+                    w |= (c.index() as u64) << (8 * i);
+                }
+                h.word(w);
+            }
+        }
+        h.finish()
     }
 
     /// With wilds pending: whether the search's first way settles it,
@@ -231,8 +270,9 @@ impl GameState {
     /// its pending wilds might go anywhere is not searched further.
     /// Finite: each step lays a card, places a wild or moves one (every
     /// wild at most once a turn), or takes the rest.
-    pub(super) fn forward_finish(&self) -> bool {
+    pub(super) fn forward_finish(&self, verdicts: Option<u64>) -> bool {
         let mut search = Search::take(0);
+        search.verdicts = verdicts;
         let mut root = *self;
         root.quiet = true;
         let found = root.forward_rec(&mut search);
@@ -254,8 +294,15 @@ impl GameState {
                 return answer;
             }
         }
-        if !search.seen.visit(self.forward_key(), 1) {
+        let key = self.forward_key();
+        if !search.seen.visit(key, 1) {
             return false;
+        }
+        let known = search.verdicts.map(|c| c ^ key);
+        if let Some(k) = known {
+            if let Some(v) = Verdicts::get(k) {
+                return v;
+            }
         }
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
@@ -289,6 +336,9 @@ impl GameState {
             }
         }
         search.cands.push(cand);
+        if let Some(k) = known {
+            Verdicts::put(k, found);
+        }
         found
     }
 
