@@ -1,6 +1,7 @@
 //! I-9 and I-26, the quick tests: can the mover still complete the turn
 //! (discard, or go out) from here?
 
+use super::candidates::ranks_held_twice;
 use super::search_memory::{Search, Verdicts, WordHash};
 use super::*;
 use crate::action::Action;
@@ -41,8 +42,15 @@ impl GameState {
             if let Some(answer) = self.pickup_quick(p) {
                 return answer;
             }
-        } else if self.placed_finish(p) {
-            return true;
+        } else {
+            if self.placed_finish(p) {
+                return true;
+            }
+            // The search's exact "no" about its root, asked before the
+            // placements it would try first.
+            if !self.pending_may_finish(p) {
+                return false;
+            }
         }
         self.forward_finish(verdicts)
     }
@@ -78,21 +86,41 @@ impl GameState {
         h.finish()
     }
 
-    /// With wilds pending: whether the search's first way settles it,
+    /// With wilds pending: whether one way of placing them settles it,
     /// without the search. Each pending wild is placed in turn into the
     /// first group that takes it (the first steps the search tries:
     /// [`GameState::raw_meld_candidates`] lists these placements first,
-    /// by group); if all are placed and the tables then say yes (a
-    /// discard, with nothing pending and no pickup in progress; or a
-    /// pickup [`GameState::pickup_quick`] lets through), the turn can be
-    /// completed. `true` is exact (a way of steps that undo nothing);
+    /// by group), or where none does, laid in a new group: with two more
+    /// pending wilds, or with the first pair of naturals of the hand that
+    /// makes a group with it. If all are placed and the tables then say
+    /// yes (a discard, with nothing pending and no pickup in progress; or
+    /// a pickup [`GameState::pickup_quick`] lets through), the turn can
+    /// be completed. `true` is exact (a way of steps that undo nothing);
     /// `false` decides nothing.
     pub(super) fn placed_finish(&self, p: usize) -> bool {
         let mut t = *self;
         t.quiet = true;
         while let Some(w) = t.turn.pending.kinds().next() {
             let groups = t.tables[p].len() as u8;
-            if !(0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
+            if (0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
+                continue;
+            }
+            let pending = t.turn.pending;
+            if pending.len() >= 3
+                && t.meld_step(Action::Lay {
+                    cards: first_cards(pending, 3),
+                })
+                .is_ok()
+            {
+                continue;
+            }
+            let hand = t.hands[p];
+            let paired = ranks_held_twice(hand.rank_counts()).any(|r| {
+                let mut cards = first_cards(hand.of_rank(r), 2);
+                cards.insert(w);
+                t.meld_step(Action::Lay { cards }).is_ok()
+            });
+            if !paired {
                 return false;
             }
         }
@@ -388,6 +416,20 @@ impl GameState {
         }
         h.finish()
     }
+}
+
+/// The first `n` cards of `set` (fewer if it holds fewer), in kind order.
+fn first_cards(set: CardSet, n: u32) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for c in set.kinds() {
+        for _ in 0..set.count(c).min(n - out.len()) {
+            out.insert(c);
+        }
+        if out.len() == n {
+            break;
+        }
+    }
+    out
 }
 
 impl GameState {
