@@ -35,15 +35,15 @@ impl GameState {
         let p = self.current as usize;
         if self.turn.pending.is_empty() {
             if !self.before_rest() {
-                return self.plain_finish(p);
+                return self.plain_finish(p, verdicts);
             }
             // The search's first question about its root, asked without
             // the search.
-            if let Some(answer) = self.pickup_quick(p) {
+            if let Some(answer) = self.pickup_quick(p, verdicts) {
                 return answer;
             }
         } else {
-            if self.placed_finish(p) {
+            if self.placed_finish(p, verdicts) {
                 return true;
             }
             // The search's exact "no" about its root, asked before the
@@ -97,7 +97,9 @@ impl GameState {
     /// a pickup [`GameState::pickup_quick`] lets through), the turn can
     /// be completed. `true` is exact (a way of steps that undo nothing);
     /// `false` decides nothing.
-    pub(super) fn placed_finish(&self, p: usize) -> bool {
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`].
+    pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         let mut t = *self;
         t.quiet = true;
         while let Some(w) = t.turn.pending.kinds().next() {
@@ -125,7 +127,7 @@ impl GameState {
             }
         }
         if t.before_rest() {
-            t.pickup_quick(p) == Some(true)
+            t.pickup_quick(p, verdicts) == Some(true)
         } else {
             t.first_discard().is_some()
         }
@@ -136,7 +138,10 @@ impl GameState {
     /// way out; else — two cards or more and no discard, so an opening
     /// short of its minimum (D-8.2) — an opening reaching it with two
     /// cards kept, or a way out (D-8.3).
-    pub(super) fn plain_finish(&self, p: usize) -> bool {
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`],
+    /// read and kept past the discard's test.
+    pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         if self.first_discard().is_some() {
             return true;
         }
@@ -144,14 +149,30 @@ impl GameState {
         if hand.is_empty() {
             return false;
         }
+        let key = verdicts.map(|c| c ^ self.forward_key());
+        if let Some(v) = key.and_then(Verdicts::get) {
+            return v;
+        }
         let table = &self.tables[p];
         let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        if self.turn.must_go_out || hand.len() == 1 {
-            return out();
+        let v = if self.turn.must_go_out || hand.len() == 1 {
+            out()
+        } else {
+            let min = self.opening_minimum(p);
+            solver::opening::opening_reaches(
+                hand,
+                table.groups(),
+                0,
+                &self.rules,
+                None,
+                2,
+                Some(min),
+            ) || out()
+        };
+        if let Some(k) = key {
+            Verdicts::put(k, v);
         }
-        let min = self.opening_minimum(p);
-        solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, None, 2, Some(min))
-            || out()
+        v
     }
 
     /// During a pickup, before the rest is taken, with nothing pending:
@@ -164,7 +185,11 @@ impl GameState {
     /// I-26). Otherwise a way out after a short opening may exist, which
     /// the tables cannot tell: the top card must be laid before the rest
     /// is taken, with the hand's cards alone.
-    pub(super) fn pickup_quick(&self, p: usize) -> Option<bool> {
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`],
+    /// read and kept past the quick ways (an answer kept is the check's
+    /// verdict, which is this function's answer where it has one).
+    pub(super) fn pickup_quick(&self, p: usize, verdicts: Option<u64>) -> Option<bool> {
         let pk = self.turn.pickup?;
         let Some(rank) = pk.top.rank() else {
             return Some(false);
@@ -172,10 +197,8 @@ impl GameState {
         let hand = self.hands[p];
         let table = &self.tables[p];
         let laid = self.top_laid();
-        let must = (!laid).then_some(rank);
         let rest = self.pile_len as u32;
         let keep = 2u32.saturating_sub(rest);
-        let need = (!table.opened).then(|| self.opening_minimum(p));
         // Quick ways through: an opened player lays the top card into its
         // group, or with two cards of the hand, then takes the rest.
         if table.opened {
@@ -202,6 +225,31 @@ impl GameState {
                 }
             }
         }
+        let key = verdicts.map(|c| c ^ self.forward_key());
+        if let Some(v) = key.and_then(Verdicts::get) {
+            return Some(v);
+        }
+        let answer = self.pickup_tables(p, pk, rank, laid, keep);
+        if let (Some(k), Some(v)) = (key, answer) {
+            Verdicts::put(k, v);
+        }
+        answer
+    }
+
+    /// [`GameState::pickup_quick`] past the quick ways: the tables.
+    fn pickup_tables(
+        &self,
+        p: usize,
+        pk: Pickup,
+        rank: Rank,
+        laid: bool,
+        keep: u32,
+    ) -> Option<bool> {
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let must = (!laid).then_some(rank);
+        let rest = self.pile_len as u32;
+        let need = (!table.opened).then(|| self.opening_minimum(p));
         let reaches = if table.is_empty() && !laid {
             // At the pickup itself, with nothing laid: the opening of the
             // hand with the top card (D-6.2.1).
@@ -316,9 +364,9 @@ impl GameState {
         let pending = self.turn.pending;
         if pending.is_empty() {
             if !self.before_rest() {
-                return self.plain_finish(p);
+                return self.plain_finish(p, search.verdicts);
             }
-            if let Some(answer) = self.pickup_quick(p) {
+            if let Some(answer) = self.pickup_quick(p, search.verdicts) {
                 return answer;
             }
         }

@@ -1108,12 +1108,12 @@ fn completion_shortcuts_and_kept_verdicts_are_the_search() {
         let p = t.current as usize;
         let want = t.forward_finish(None);
         let at = || format!("after {a}: {}", t.to_position_json());
-        if !t.turn.pending.is_empty() && t.placed_finish(p) {
+        if !t.turn.pending.is_empty() && t.placed_finish(p, None) {
             assert!(want, "placed_finish says yes {}", at());
             placed += 1;
         }
         if t.turn.pending.is_empty() {
-            if let Some(v) = t.pickup_quick(p) {
+            if let Some(v) = t.pickup_quick(p, None) {
                 assert_eq!(v, want, "pickup_quick {}", at());
                 quick += 1;
             }
