@@ -86,6 +86,10 @@ pub(crate) fn opening_reaches(
     keep: u32,
     need: Option<i32>,
 ) -> bool {
+    if hand.len() < keep {
+        // The cards kept are the hand's.
+        return false;
+    }
     let now: i32 = groups.iter().map(|g| g.opening_value()).sum();
     if pending == 0 && must.is_none() && hand.len() >= keep {
         match need {

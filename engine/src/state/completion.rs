@@ -1,7 +1,8 @@
 //! I-9 and I-26, the quick tests: can the mover still complete the turn
 //! (discard, or go out) from here?
 
-use super::search_memory::{Search, WordHash};
+use super::candidates::ranks_held_twice;
+use super::search_memory::{Search, Verdicts, WordHash};
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -20,14 +21,116 @@ impl GameState {
     /// steps ([`GameState::forward_finish`]), which the tables answer
     /// for most states before it looks at a step.
     pub(crate) fn can_finish(&self) -> bool {
+        self.finish_verdict(None)
+    }
+
+    /// [`GameState::can_finish`]; with a listing's context
+    /// ([`GameState::verdict_context`] of the listed state, whose steps
+    /// led here), the verdicts of searched states are read from and kept
+    /// in the thread's [`Verdicts`].
+    pub(super) fn finish_verdict(&self, verdicts: Option<u64>) -> bool {
         if self.phase != Phase::Meld {
             return true;
         }
         let p = self.current as usize;
-        if self.turn.pending.is_empty() && !self.before_rest() {
-            return self.plain_finish(p);
+        if self.turn.pending.is_empty() {
+            if !self.before_rest() {
+                return self.plain_finish(p, verdicts);
+            }
+            // The search's first question about its root, asked without
+            // the search.
+            if let Some(answer) = self.pickup_quick(p, verdicts) {
+                return answer;
+            }
+        } else {
+            if self.placed_finish(p, verdicts) {
+                return true;
+            }
+            // The search's exact "no" about its root, asked before the
+            // placements it would try first.
+            if !self.pending_may_finish(p) {
+                return false;
+            }
         }
-        self.forward_finish()
+        self.forward_finish(verdicts)
+    }
+
+    /// The context of the verdicts of [`GameState::can_finish`] for the
+    /// states a listing's steps lead to from here: what a verdict depends
+    /// on besides the mover's part that [`GameState::forward_key`] reads
+    /// and the steps change. That is the rules, the mover, his opening
+    /// minimum (his score), the card taken by the free pickup (I-21),
+    /// and during a pickup before the rest is taken, the pile (whose
+    /// cards the rest brings, and whose size sets the cards to keep).
+    /// The undos left, the moves' log, what is known of the hand and the
+    /// other players' part are not read by the check.
+    pub(super) fn verdict_context(&self) -> u64 {
+        let p = self.current as usize;
+        let mut h = WordHash::default();
+        h.word(Verdicts::epoch(&self.rules));
+        h.word(
+            self.current as u64
+                | (self.opening_minimum(p) as u32 as u64) << 8
+                | (self.turn.free_card.map_or(0xFF, |c| c.index()) as u64) << 40,
+        );
+        if self.before_rest() {
+            h.word(self.pile_len as u64 | 1 << 8);
+            for chunk in self.pile().chunks(8) {
+                let mut w = 0u64;
+                for (i, c) in chunk.iter().enumerate() {
+                    w |= (c.index() as u64) << (8 * i);
+                }
+                h.word(w);
+            }
+        }
+        h.finish()
+    }
+
+    /// With wilds pending: whether one way of placing them settles it,
+    /// without the search. Each pending wild is placed in turn into the
+    /// first group that takes it (the first steps the search tries:
+    /// [`GameState::raw_meld_candidates`] lists these placements first,
+    /// by group), or where none does, laid in a new group: with two more
+    /// pending wilds, or with the first pair of naturals of the hand that
+    /// makes a group with it. If all are placed and the tables then say
+    /// yes (a discard, with nothing pending and no pickup in progress; or
+    /// a pickup [`GameState::pickup_quick`] lets through), the turn can
+    /// be completed. `true` is exact (a way of steps that undo nothing);
+    /// `false` decides nothing.
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`].
+    pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
+        let mut t = *self;
+        t.quiet = true;
+        while let Some(w) = t.turn.pending.kinds().next() {
+            let groups = t.tables[p].len() as u8;
+            if (0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
+                continue;
+            }
+            let pending = t.turn.pending;
+            if pending.len() >= 3
+                && t.meld_step(Action::Lay {
+                    cards: first_cards(pending, 3),
+                })
+                .is_ok()
+            {
+                continue;
+            }
+            let hand = t.hands[p];
+            let paired = ranks_held_twice(hand.rank_counts()).any(|r| {
+                let mut cards = first_cards(hand.of_rank(r), 2);
+                cards.insert(w);
+                t.meld_step(Action::Lay { cards }).is_ok()
+            });
+            if !paired {
+                return false;
+            }
+        }
+        if t.before_rest() {
+            t.pickup_quick(p, verdicts) == Some(true)
+        } else {
+            t.first_discard().is_some()
+        }
     }
 
     /// [`GameState::can_finish`] with nothing pending and no pickup in
@@ -35,7 +138,10 @@ impl GameState {
     /// way out; else — two cards or more and no discard, so an opening
     /// short of its minimum (D-8.2) — an opening reaching it with two
     /// cards kept, or a way out (D-8.3).
-    pub(super) fn plain_finish(&self, p: usize) -> bool {
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`],
+    /// read and kept past the discard's test.
+    pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         if self.first_discard().is_some() {
             return true;
         }
@@ -43,14 +149,30 @@ impl GameState {
         if hand.is_empty() {
             return false;
         }
+        let key = verdicts.map(|c| c ^ self.forward_key());
+        if let Some(v) = key.and_then(Verdicts::get) {
+            return v;
+        }
         let table = &self.tables[p];
         let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        if self.turn.must_go_out || hand.len() == 1 {
-            return out();
+        let v = if self.turn.must_go_out || hand.len() == 1 {
+            out()
+        } else {
+            let min = self.opening_minimum(p);
+            solver::opening::opening_reaches(
+                hand,
+                table.groups(),
+                0,
+                &self.rules,
+                None,
+                2,
+                Some(min),
+            ) || out()
+        };
+        if let Some(k) = key {
+            Verdicts::put(k, v);
         }
-        let min = self.opening_minimum(p);
-        solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, None, 2, Some(min))
-            || out()
+        v
     }
 
     /// During a pickup, before the rest is taken, with nothing pending:
@@ -63,7 +185,11 @@ impl GameState {
     /// I-26). Otherwise a way out after a short opening may exist, which
     /// the tables cannot tell: the top card must be laid before the rest
     /// is taken, with the hand's cards alone.
-    pub(super) fn pickup_quick(&self, p: usize) -> Option<bool> {
+    ///
+    /// `verdicts`: the listing's context of the thread's [`Verdicts`],
+    /// read and kept past the quick ways (an answer kept is the check's
+    /// verdict, which is this function's answer where it has one).
+    pub(super) fn pickup_quick(&self, p: usize, verdicts: Option<u64>) -> Option<bool> {
         let pk = self.turn.pickup?;
         let Some(rank) = pk.top.rank() else {
             return Some(false);
@@ -71,10 +197,8 @@ impl GameState {
         let hand = self.hands[p];
         let table = &self.tables[p];
         let laid = self.top_laid();
-        let must = (!laid).then_some(rank);
         let rest = self.pile_len as u32;
         let keep = 2u32.saturating_sub(rest);
-        let need = (!table.opened).then(|| self.opening_minimum(p));
         // Quick ways through: an opened player lays the top card into its
         // group, or with two cards of the hand, then takes the rest.
         if table.opened {
@@ -101,6 +225,31 @@ impl GameState {
                 }
             }
         }
+        let key = verdicts.map(|c| c ^ self.forward_key());
+        if let Some(v) = key.and_then(Verdicts::get) {
+            return Some(v);
+        }
+        let answer = self.pickup_tables(p, pk, rank, laid, keep);
+        if let (Some(k), Some(v)) = (key, answer) {
+            Verdicts::put(k, v);
+        }
+        answer
+    }
+
+    /// [`GameState::pickup_quick`] past the quick ways: the tables.
+    fn pickup_tables(
+        &self,
+        p: usize,
+        pk: Pickup,
+        rank: Rank,
+        laid: bool,
+        keep: u32,
+    ) -> Option<bool> {
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let must = (!laid).then_some(rank);
+        let rest = self.pile_len as u32;
+        let need = (!table.opened).then(|| self.opening_minimum(p));
         let reaches = if table.is_empty() && !laid {
             // At the pickup itself, with nothing laid: the opening of the
             // hand with the top card (D-6.2.1).
@@ -197,8 +346,9 @@ impl GameState {
     /// its pending wilds might go anywhere is not searched further.
     /// Finite: each step lays a card, places a wild or moves one (every
     /// wild at most once a turn), or takes the rest.
-    pub(super) fn forward_finish(&self) -> bool {
+    pub(super) fn forward_finish(&self, verdicts: Option<u64>) -> bool {
         let mut search = Search::take(0);
+        search.verdicts = verdicts;
         let mut root = *self;
         root.quiet = true;
         let found = root.forward_rec(&mut search);
@@ -214,14 +364,21 @@ impl GameState {
         let pending = self.turn.pending;
         if pending.is_empty() {
             if !self.before_rest() {
-                return self.plain_finish(p);
+                return self.plain_finish(p, search.verdicts);
             }
-            if let Some(answer) = self.pickup_quick(p) {
+            if let Some(answer) = self.pickup_quick(p, search.verdicts) {
                 return answer;
             }
         }
-        if !search.seen.visit(self.forward_key(), 1) {
+        let key = self.forward_key();
+        if !search.seen.visit(key, 1) {
             return false;
+        }
+        let known = search.verdicts.map(|c| c ^ key);
+        if let Some(k) = known {
+            if let Some(v) = Verdicts::get(k) {
+                return v;
+            }
         }
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
@@ -255,6 +412,9 @@ impl GameState {
             }
         }
         search.cands.push(cand);
+        if let Some(k) = known {
+            Verdicts::put(k, found);
+        }
         found
     }
 
@@ -304,6 +464,20 @@ impl GameState {
         }
         h.finish()
     }
+}
+
+/// The first `n` cards of `set` (fewer if it holds fewer), in kind order.
+fn first_cards(set: CardSet, n: u32) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for c in set.kinds() {
+        for _ in 0..set.count(c).min(n - out.len()) {
+            out.insert(c);
+        }
+        if out.len() == n {
+            break;
+        }
+    }
+    out
 }
 
 impl GameState {

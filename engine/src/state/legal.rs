@@ -17,7 +17,7 @@ use crate::table::Table;
 /// state made at the first candidate checked.
 pub(crate) struct CandidateCheck<'a> {
     state: &'a GameState,
-    probe: Option<(GameState, MoverSave)>,
+    probe: Option<(GameState, MoverSave, u64)>,
     /// Whether the state itself is of the case of
     /// [`CandidateCheck::surely_unlisted`] (a meld phase, a hand of two
     /// cards, no wild pending, no pickup before the rest, nothing laid
@@ -48,8 +48,8 @@ impl CandidateCheck<'_> {
         if self.surely_unlisted(a) {
             return false;
         }
-        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
-        let ok = probe.listed_on_probe(save, a);
+        let (probe, save, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
+        let ok = probe.listed_on_probe(save, a, *verdicts);
         debug_assert!(*probe == *state, "probe restored after {a}");
         ok
     }
@@ -163,7 +163,7 @@ impl CandidateCheck<'_> {
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
             return None;
         }
-        let (probe, save) = self.probe.get_or_insert_with(|| probe_of(state));
+        let (probe, save, _) = self.probe.get_or_insert_with(|| probe_of(state));
         let out = match probe.meld_step(a) {
             Ok(()) => {
                 let r = read(&probe.tables[state.current as usize]);
@@ -178,11 +178,12 @@ impl CandidateCheck<'_> {
     }
 }
 
-/// A quiet copy of `state` and its mover's part, to try steps on.
-pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave) {
+/// A quiet copy of `state`, its mover's part and its verdicts' context
+/// ([`GameState::verdict_context`]), to try steps on.
+pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave, u64) {
     let mut probe = *state;
     probe.quiet = true;
-    (probe, MoverSave::of(state))
+    (probe, MoverSave::of(state), state.verdict_context())
 }
 
 impl GameState {
@@ -227,7 +228,8 @@ impl GameState {
         let save = MoverSave::of(self);
         let mut probe = *self;
         probe.quiet = true;
-        out.retain(|&a| probe.listed_on_probe(&save, a));
+        let verdicts = self.verdict_context();
+        out.retain(|&a| probe.listed_on_probe(&save, a, verdicts));
         debug_assert!(probe == *self, "probe restored");
     }
 
@@ -236,13 +238,14 @@ impl GameState {
     /// step refused changes nothing, and after a step made only the
     /// mover's part is put back. Discards and the reset are checked
     /// without changing anything.
-    pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action) -> bool {
+    /// `verdicts`: the listed state's [`GameState::verdict_context`].
+    pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action, verdicts: u64) -> bool {
         match a {
             Action::Discard(c) => self.check_discard(c).is_ok(),
             Action::Reset => self.may_reset(),
             _ => {
                 let mut touched = false;
-                let ok = self.meld_try(a, &mut touched).is_ok();
+                let ok = self.meld_try(a, &mut touched, Some(verdicts)).is_ok();
                 if touched {
                     self.restore_mover(save);
                 }
@@ -355,7 +358,7 @@ impl GameState {
         if check {
             let save = MoverSave::of(self);
             let mut touched = false;
-            if let Err(e) = self.meld_try(action, &mut touched) {
+            if let Err(e) = self.meld_try(action, &mut touched, None) {
                 if touched {
                     self.restore_mover(&save);
                 }
@@ -375,14 +378,21 @@ impl GameState {
     /// nothing (`touched` stays false); after a refusal by the completion
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
-    pub(super) fn meld_try(&mut self, action: Action, touched: &mut bool) -> Result<(), RuleError> {
+    /// `verdicts`: the listing's context for the completion check
+    /// ([`GameState::finish_verdict`]).
+    pub(super) fn meld_try(
+        &mut self,
+        action: Action,
+        touched: &mut bool,
+        verdicts: Option<u64>,
+    ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
         if action == Action::TakeRest {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && !self.can_finish() {
+            if !sure && !self.finish_verdict(verdicts) {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -390,7 +400,7 @@ impl GameState {
             }
             return Ok(());
         }
-        if !self.can_finish() {
+        if !self.finish_verdict(verdicts) {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",

@@ -27,6 +27,9 @@ pub(super) struct Search {
     /// ([`GameState::steps_to_discard`]): the finisher's search only, not
     /// the budgeted checks of the listing, whose answers would change.
     pub(super) bound: bool,
+    /// The listing's context of [`Verdicts`]: with it, the forward
+    /// search reads and stores the verdicts of the states it searches.
+    pub(super) verdicts: Option<u64>,
 }
 
 thread_local! {
@@ -42,6 +45,7 @@ impl Search {
             Some(mut s) => {
                 s.seen.clear();
                 s.bound = false;
+                s.verdicts = None;
                 s.stale.append(&mut s.states);
                 s
             }
@@ -181,5 +185,71 @@ impl WordHash {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+}
+
+/// The slots of [`Verdicts`], a power of two.
+pub(super) const VERDICT_SLOTS: usize = 4096;
+
+/// The completion check's verdicts (I-9) a thread has reached, for the
+/// listings of one turn to share: keyed by a state's
+/// [`GameState::forward_key`] mixed with its listing's context
+/// ([`GameState::verdict_context`]), which holds everything else the
+/// verdict depends on. The check is exact (no budget), so a verdict found
+/// once is the verdict of any later search of the same state. Direct
+/// mapped, a later verdict replacing an earlier one in its slot; an entry
+/// is its key with the verdict in the lowest bit, 0 for an empty slot.
+/// Entries of another turn, another hand or other rules never match:
+/// their contexts differ.
+pub(super) struct Verdicts {
+    slots: [u64; VERDICT_SLOTS],
+    /// The rules of the last context made, and their number (a new one for
+    /// every change of rules, so that a context names its rules).
+    rules: Option<Rules>,
+    epoch: u64,
+}
+
+thread_local! {
+    pub(super) static VERDICTS: std::cell::RefCell<Verdicts> = const {
+        std::cell::RefCell::new(Verdicts {
+            slots: [0; VERDICT_SLOTS],
+            rules: None,
+            epoch: 0,
+        })
+    };
+}
+
+impl Verdicts {
+    /// The number of `rules` for a context: the last one if the rules are
+    /// the same, else a new one.
+    pub(super) fn epoch(rules: &Rules) -> u64 {
+        VERDICTS.with(|v| {
+            let mut v = v.borrow_mut();
+            if v.rules.as_ref() != Some(rules) {
+                v.rules = Some(*rules);
+                v.epoch += 1;
+            }
+            v.epoch
+        })
+    }
+
+    fn entry(key: u64) -> u64 {
+        // Never 0, the empty slot.
+        (key & !1).max(2)
+    }
+
+    /// The verdict stored for `key`.
+    pub(super) fn get(key: u64) -> Option<bool> {
+        let e = Verdicts::entry(key);
+        VERDICTS.with(|v| {
+            let s = v.borrow().slots[(key >> 1) as usize & (VERDICT_SLOTS - 1)];
+            (s & !1 == e).then_some(s & 1 == 1)
+        })
+    }
+
+    /// Stores the verdict of `key`.
+    pub(super) fn put(key: u64, verdict: bool) {
+        let e = Verdicts::entry(key) | verdict as u64;
+        VERDICTS.with(|v| v.borrow_mut().slots[(key >> 1) as usize & (VERDICT_SLOTS - 1)] = e);
     }
 }

@@ -1083,6 +1083,109 @@ fn i9_completion_is_exact() {
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
 
+/// The completion check's shortcuts and kept verdicts answer as its
+/// search: after every meld step of random and meld-biased play under
+/// every rule variant (and every pickup whose hand condition holds), with
+/// wilds pending a yes of [`GameState::placed_finish`] is the search's
+/// yes, during a pickup an answer of [`GameState::pickup_quick`] is the
+/// search's, and [`GameState::finish_verdict`] with the listed state's
+/// context (reading and keeping the thread's verdicts) is
+/// `forward_finish` without them. Every key of a verdict, the context
+/// mixed with the state's key, names one verdict over all hands and rules
+/// (the keys are kept in a map that is never cleared), as the thread's
+/// table assumes.
+#[test]
+fn completion_shortcuts_and_kept_verdicts_are_the_search() {
+    use super::search_memory::Verdicts;
+    let mut cand = Vec::new();
+    let mut keys = std::collections::HashMap::new();
+    let (mut compared, mut placed, mut quick, mut kept, mut again, mut no) =
+        (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut check = |t: &GameState, ctx: u64, a: Action| {
+        if t.phase != Phase::Meld || (t.turn.pending.is_empty() && !t.before_rest()) {
+            return;
+        }
+        let p = t.current as usize;
+        let want = t.forward_finish(None);
+        let at = || format!("after {a}: {}", t.to_position_json());
+        if !t.turn.pending.is_empty() && t.placed_finish(p, None) {
+            assert!(want, "placed_finish says yes {}", at());
+            placed += 1;
+        }
+        if t.turn.pending.is_empty() {
+            if let Some(v) = t.pickup_quick(p, None) {
+                assert_eq!(v, want, "pickup_quick {}", at());
+                quick += 1;
+            }
+        }
+        let key = ctx ^ t.forward_key();
+        if let Some(v) = Verdicts::get(key) {
+            assert_eq!(v, want, "kept verdict {}", at());
+            kept += 1;
+        }
+        assert_eq!(t.finish_verdict(Some(ctx)), want, "finish_verdict {}", at());
+        assert_eq!(t.can_finish(), want, "can_finish {}", at());
+        if let Some(&v) = keys.get(&key) {
+            assert_eq!(v, want, "one key, two verdicts {}", at());
+            again += 1;
+        }
+        keys.insert(key, want);
+        compared += 1;
+        no += !want as u64;
+    };
+    for rules in rule_variants() {
+        for bias in [0.0, 0.6, 0.95] {
+            for seed in 0..6 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x40);
+                play_meld_biased(
+                    rules,
+                    seed + (bias * 1000.0) as u64,
+                    &mut rng,
+                    bias,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| {
+                        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+                            let mut s = g.clone();
+                            s.quiet = true;
+                            s.take_pile();
+                            s.set_anchor();
+                            check(&s, s.verdict_context(), Action::TakePile);
+                            return;
+                        }
+                        if g.phase != Phase::Meld {
+                            return;
+                        }
+                        let ctx = g.verdict_context();
+                        cand.clear();
+                        g.raw_meld_candidates(&mut cand, true);
+                        for &a in &cand {
+                            let mut t = g.clone();
+                            t.quiet = true;
+                            if !matches!(a, Action::Discard(_) | Action::Reset)
+                                && t.meld_step(a).is_ok()
+                            {
+                                check(&t, ctx, a);
+                            }
+                        }
+                    },
+                );
+            }
+        }
+    }
+    eprintln!(
+        "{compared} searched states compared ({no} no), {placed} placed_finish yes, {quick} pickup_quick answers, {kept} kept verdicts read, {again} keys met again"
+    );
+    assert!(
+        compared > 5_000
+            && no > 100
+            && placed > 1_000
+            && quick > 1_000
+            && kept > 100
+            && again > 1_000,
+        "{compared} compared, {no} no, {placed} placed, {quick} quick, {kept} kept, {again} again"
+    );
+}
+
 /// What a sampler asks of [`Moves`](super::moves::Moves): candidates
 /// checked one at a time in any order (here a random one, on the one
 /// probe of a decision) get the listing's verdict, every listed action is
