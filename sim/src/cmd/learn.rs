@@ -51,6 +51,91 @@ enum LearnCommand {
         after_help = "Examples:\n  kanaszta learn loop --generations 4 --hands 2000 --out loops/d1\n      rules v greedy, then the value agent of the best model against itself; one row a generation in loops/d1/loop.csv\n  kanaszta plot loops/d1/loop.csv --kind line --x generation --y rules_win --lo rules_win_lo --hi rules_win_hi --file curve.svg\n      the learning curve: each generation's hands won against rules, with 95% intervals\n  kanaszta learn loop --generations 4 --gate-sprt 100 --gate-hands 2000 --out loops/d2\n      a new model becomes the best when the test accepts that its agent gains at least 100 points a hand on the best one's (at most 2,000 hands; --gate hands plays a fixed number)\n  kanaszta learn loop --opponent greedy --turn on --worlds 4 --at turn-end --out loops/d3\n      the turn-level agent value:model=…,turn=on,worlds=4 against greedy, learning from the positions that end turns\n\nThe same command on the same directory goes on after its last complete generation. The columns of loop.csv: docs/LEARNING.md."
     )]
     Loop(LoopArgs),
+    /// Tune a decorated linear value model by play: its weights are a few
+    /// hand-made directions of the encoding (points in hand, on each
+    /// side's table, canastas, the pile, ...), moved by SPSA on paired
+    /// deals of its value agent against an opponent.
+    #[command(
+        after_help = "Examples:\n  kanaszta learn tune --steps 100 --hands 200 --out tuned/t1\n      value:model=…,turn=on against greedy, 100 SPSA steps of 2 x 200 hands; tuned/t1/model.json and steps.csv\n  kanaszta play --a value:model=tuned/t1/model.json,turn=on --b greedy --hands 2000 --seed 7\n      the tuned model measured on deals it was not tuned on\n\nThe directions and the files: docs/LEARNING.md. The same --seed gives the same files for any --threads."
+    )]
+    Tune(TuneArgs),
+}
+
+/// Options of `kanaszta learn tune`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// The tuning's directory: steps.csv (a row a step) and model.json
+    /// (created; files of the same names replaced).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The opponent the agent is tuned against.
+    #[arg(long, default_value = "greedy", value_name = "AGENT")]
+    opponent: String,
+    /// SPSA steps (each plays two points).
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = steps)]
+    steps: u64,
+    /// Hands each point of a step plays (whole deals, the seats swapped).
+    #[arg(long, default_value_t = 200, allow_negative_numbers = true, value_parser = even_hands)]
+    hands: u64,
+    /// The first step, as a fraction of each weight's range.
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true, value_parser = gain)]
+    step: f64,
+    /// The first perturbation, as a fraction of each weight's range.
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true, value_parser = gain)]
+    perturb: f64,
+    /// What the two points of a step are compared by: `points` (a hand,
+    /// the agent's less the opponent's) or `wins` (the share of hands won).
+    #[arg(long, default_value = "points", value_parser = metric)]
+    metric: Metric,
+    /// The agent judges whole turns (`value:…,turn=on`) or one step (`off`).
+    #[arg(long, default_value = "on", value_parser = turn, action = clap::ArgAction::Set)]
+    turn: bool,
+    /// With --turn on: the worlds each decision averages over.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = worlds)]
+    worlds: u32,
+    /// Start from the weights nearest this linear model's (least squares
+    /// in the encoding's space) instead of the directions' own.
+    #[arg(long, value_name = "MODEL")]
+    from: Option<PathBuf>,
+    /// Master seed: SPSA's directions and each step's deals.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<u64>)]
+    seed: u64,
+    /// Worker threads (0: one per core); the files do not depend on them.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = whole::<usize>)]
+    threads: usize,
+    /// No progress lines.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    rules: RulesArgs,
+}
+
+fn steps(s: &str) -> Result<u64, LearnValueError> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=100_000).contains(n))
+        .ok_or(LearnValueError::Steps)
+}
+
+fn even_hands(s: &str) -> Result<u64, LearnValueError> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n >= 2 && n % 2 == 0)
+        .ok_or(LearnValueError::EvenHands)
+}
+
+fn gain(s: &str) -> Result<f64, LearnValueError> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x > 0.0 && *x <= 1.0)
+        .ok_or(LearnValueError::Gain)
+}
+
+fn metric(s: &str) -> Result<Metric, LearnValueError> {
+    Metric::parse(s).map_err(|_| LearnValueError::Metric)
 }
 
 /// Options of `kanaszta learn loop`.
@@ -382,6 +467,14 @@ pub enum LearnValueError {
     Turn,
     /// `--worlds`: not a whole number from 1 to 64.
     Worlds,
+    /// `--steps`: not a whole number from 1 to 100,000.
+    Steps,
+    /// `--hands` of `learn tune`: not an even number from 2.
+    EvenHands,
+    /// `--step`, `--perturb`: not a number in (0, 1].
+    Gain,
+    /// `--metric`: neither `points` nor `wins`.
+    Metric,
 }
 
 impl std::fmt::Display for LearnValueError {
@@ -409,6 +502,14 @@ impl std::fmt::Display for LearnValueError {
                 "expected on (the agent judges the position at the end of each action's turn) or off (one step)"
             }
             LearnValueError::Worlds => "expected a whole number from 1 to 64, e.g. 4",
+            LearnValueError::Steps => "expected a whole number from 1 to 100000, e.g. 100",
+            LearnValueError::EvenHands => {
+                "expected an even number of hands from 2 (whole deals), e.g. 200"
+            }
+            LearnValueError::Gain => "expected a fraction of the weight's range in (0, 1], e.g. 0.05",
+            LearnValueError::Metric => {
+                "expected points (points a hand) or wins (the share of hands won)"
+            }
         })
     }
 }
@@ -503,7 +604,80 @@ pub fn run(a: LearnArgs) -> Result<ExitCode, CliError> {
         LearnCommand::Data(d) => data(d),
         LearnCommand::Fit(f) => fit(f),
         LearnCommand::Loop(l) => learn_loop(l),
+        LearnCommand::Tune(t) => tune(t),
     }
+}
+
+fn tune(t: TuneArgs) -> Result<ExitCode, CliError> {
+    let rules = match family_rules(&t.rules)? {
+        FamilyRules::Classic(_) => {
+            return Err(CliError::Input(format!(
+                "learn tune tunes a decorated model, and --rules {} is classic canasta",
+                t.rules.name()
+            )))
+        }
+        FamilyRules::Decorated(rules) => rules,
+    };
+    rules.validate().map_err(|e| CliError::Rules {
+        context: format!("--rules {}", t.rules.name()),
+        source: e,
+    })?;
+    if !t.turn && t.worlds != 1 {
+        return Err(CliError::Input(format!(
+            "--worlds {} sets the worlds of the turn-level agent, and --turn is off: give --turn on, or drop --worlds",
+            t.worlds
+        )));
+    }
+    crate::cmd::play::refuse_mixed_side("--opponent", &t.opponent)?;
+    let agent_params = if t.turn {
+        format!(",turn=on,worlds={}", t.worlds)
+    } else {
+        String::new()
+    };
+    let cfg = crate::learn::tune::TuneConfig {
+        opponent: t.opponent.clone(),
+        agent_params,
+        steps: t.steps,
+        hands: t.hands,
+        step: t.step,
+        perturb: t.perturb,
+        metric: t.metric,
+        seed: t.seed,
+        threads: t.threads,
+        rules_name: t.rules.name().to_string(),
+        from: match &t.from {
+            None => None,
+            Some(path) => {
+                let m = kanaszta_agents::value::ValueModel::load::<GameState>(path)
+                    .map_err(|e| CliError::Input(format!("--from: {e}")))?;
+                let theta = crate::learn::tune::project(&crate::learn::tune::directions(), &m)
+                    .ok_or_else(|| {
+                        CliError::Input(format!(
+                            "--from {}: a network; the weights start from a linear model",
+                            path.display()
+                        ))
+                    })?;
+                Some((theta, path.display().to_string()))
+            }
+        },
+    };
+    crate::signals::install_with(crate::signals::Notes {
+        first: "no new step is begun; model.json holds the steps finished",
+        again: "steps.csv and model.json hold the steps finished",
+    })?;
+    crate::learn::tune::run(rules, &cfg, &t.out, t.quiet)?;
+    if let Some(sig) = crate::signals::stopped() {
+        return Ok(ExitCode::from(crate::signals::exit_status(sig)));
+    }
+    if !t.quiet {
+        eprintln!(
+            "kanaszta: {} steps in {}/steps.csv, the model in {}/model.json",
+            t.steps,
+            t.out.display(),
+            t.out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn learn_loop(l: LoopArgs) -> Result<ExitCode, CliError> {
