@@ -1151,4 +1151,35 @@ mod tests {
         assert!(checked > 500_000, "{checked} problems checked");
         assert!(quick > checked / 5, "{quick} of {checked} answered at once");
     }
+
+    /// I-25: a meld of three naturals or more and no wild is legal as a
+    /// whole from any meld at the anchor (what `meld_whole_at` answers
+    /// unasked): under every preset, wild limit and C-20's switch.
+    #[test]
+    fn natural_melds_are_whole() {
+        for preset in crate::classic::rules::CLASSIC_PRESETS {
+            for wild_limit in [
+                WildLimit::TwoNaturals,
+                WildLimit::WildsLeNaturals,
+                WildLimit::BySize,
+            ] {
+                for completed_naturals_only in [false, true] {
+                    let r = ClassicRules {
+                        wild_limit,
+                        completed_naturals_only,
+                        ..ClassicRules::preset(preset).unwrap()
+                    };
+                    for n in 3..=16 {
+                        assert!(r.meld_ok(n, 0), "{preset} {n}");
+                        assert!(new_reachable(&r, n, 0), "{preset} {n}");
+                        for n0 in 0..=n {
+                            for w0 in 0..=4 {
+                                assert!(reachable(&r, n0, w0, n, 0), "{preset} {n0} {w0} {n}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
