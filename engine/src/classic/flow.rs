@@ -766,6 +766,12 @@ impl ClassicState {
             return true;
         }
         let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
+        if w == 0 && n >= 3 {
+            // Three naturals or more and no wild: legal under every wild
+            // limit, and reached from any meld of fewer naturals by
+            // adding naturals (what `meld_whole_ok` finds, unasked).
+            return true;
+        }
         // A meld as it was at the anchor is reached by no step: its own
         // legality is the answer (`reachable` with nothing to add).
         if n + w > 0 && m == self.turn.anchor.melds[k] {

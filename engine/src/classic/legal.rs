@@ -276,7 +276,25 @@ impl ClassicState {
                 None => copy.completable(),
             }
         };
-        MoverPart::of(self).put(copy);
+        match a {
+            // A lay or an extension of a rank's meld changes the mover's
+            // hand and known cards, that meld and the mask of new melds
+            // (nothing if refused): only they are put back.
+            ClassicAction::Lay {
+                key: MeldKey::Rank(k),
+                ..
+            }
+            | ClassicAction::Extend { rank: k, .. }
+                if k.index() < 11 =>
+            {
+                let (p, side, k) = (self.mover as usize, self.side(), k.index());
+                copy.hands[p] = self.hands[p];
+                copy.known[p] = self.known[p];
+                copy.tables[side].melds[k] = self.tables[side].melds[k];
+                copy.turn.new_mask = self.turn.new_mask;
+            }
+            _ => MoverPart::of(self).put(copy),
+        }
         ok
     }
 

@@ -126,7 +126,203 @@ pub(crate) fn solve(pb: &Problem, goal: Goal) -> bool {
     if out_only_quick_no(pb, goal) {
         return false;
     }
+    if quick_yes(pb, goal) {
+        return true;
+    }
     solve_full(pb, goal)
+}
+
+/// What a final placement must satisfy to end the turn, as [`solve`]'s
+/// programme judges its states: cards kept (capped at 2), canastas
+/// (capped), the waiver, a new black-three meld, value laid.
+struct Ends<'a> {
+    pb: &'a Problem<'a>,
+    goal: Goal,
+    bt0: usize,
+    need: usize,
+}
+
+impl<'a> Ends<'a> {
+    fn new(pb: &'a Problem<'a>, goal: Goal) -> Ends<'a> {
+        Ends {
+            pb,
+            goal,
+            bt0: !pb.table.black_threes.is_empty() as usize,
+            need: pb.rules.canastas_to_go_out() as usize,
+        }
+    }
+
+    /// Whether the placement ends the turn; `nothing`: nothing laid.
+    #[inline]
+    fn ends(
+        &self,
+        kept_all: usize,
+        canastas: usize,
+        wv: usize,
+        bt: usize,
+        value: i32,
+        nothing: bool,
+    ) -> bool {
+        let goal = &self.goal;
+        let min_ok = match goal.min {
+            None => true,
+            Some(t) => self.pb.base_value + value >= t || wv == 1 || (goal.nothing_ok && nothing),
+        };
+        if !min_ok {
+            return false;
+        }
+        if goal.kept_free {
+            return bt == self.bt0 && !nothing;
+        }
+        let out_ok = goal.out
+            && canastas >= self.need
+            && (kept_all == 0 || (kept_all == 1 && !goal.no_discard));
+        // A normal end: a discard leaving a card, or (C-23) no discard.
+        let normal_ok = goal.normal && bt == 0 && kept_all >= if goal.no_discard { 1 } else { 2 };
+        out_ok || normal_ok
+    }
+}
+
+/// The value of `x` wilds laid out of `jokers` jokers and the rest twos,
+/// jokers first, as [`solve`]'s programme counts them.
+#[inline]
+fn wild_value(x: usize, jokers: usize) -> i32 {
+    50 * x.min(jokers) as i32 + 20 * x.saturating_sub(jokers) as i32
+}
+
+/// A "yes" of [`solve`] from two placements of the hand, each one of the
+/// programme's own (for every rank all, or all but one or two, or none
+/// of its naturals, with wilds each meld keeps legal as a whole, I-25;
+/// black threes and wild canastas not laid): every natural of a rank
+/// whose meld stays legal with them, then no wild, or every wild that
+/// fits (first to make a pair of a new rank a meld). `true` only where
+/// the programme says yes: the programme reaches the state of such a
+/// placement with at least its value, and its end test (C-10, C-17,
+/// C-23) only passes more with more value.
+fn quick_yes(pb: &Problem, goal: Goal) -> bool {
+    let r = pb.rules;
+    let h = &pb.hand;
+    let twos = h[Kind::TWO.index()] as usize;
+    let jokers = h[Kind::JOKER.index()] as usize;
+    let wilds = (twos + jokers).min(XS - 1);
+    let wild_cap = |n: u32| -> u32 {
+        match r.wild_limit {
+            WildLimit::WildsLeNaturals => n,
+            _ => 3,
+        }
+    };
+    // Per rank: naturals and wilds on the table now, in the hand, and
+    // the naturals laid by the placement of naturals alone.
+    let mut nw = [(0u32, 0u32); 11];
+    let mut kk = [0u32; 11];
+    for k in 0..11 {
+        let kind = Kind::from_index(k);
+        let a = h[k] as u32;
+        let m = pb.table.melds[k];
+        let (n, w) = if m.is_empty() {
+            (0, 0)
+        } else {
+            (kind.count_in(m), m.wild_count())
+        };
+        nw[k] = (n, w);
+        let lo = a.saturating_sub(2).max(1);
+        kk[k] = match (lo..=a).rev().find(|&j| whole(pb, k, n + j, w)) {
+            Some(j) => j,
+            None if whole(pb, k, n, w) => 0,
+            None => return false,
+        };
+    }
+    let ends = Ends::new(pb, goal);
+    let c0 = pb.table.canastas() as usize;
+    let b = h[Kind::BLACK_THREE.index()] as usize;
+    // The placement of naturals `kk` with `x[k]` wilds on rank `k`.
+    let judge = |kk: &[u32; 11], x: &[u32; 11]| {
+        let (mut value, mut kept, mut c, mut wv, mut xs) = (0i32, b.min(2), 0usize, 0usize, 0usize);
+        wv |= pb.waiver_now as usize;
+        for k in 0..11 {
+            let (n, w) = nw[k];
+            let (add, xk) = (kk[k], x[k]);
+            let a = h[k] as u32;
+            value += add as i32 * Kind::from_index(k).value();
+            kept += (a - add) as usize;
+            xs += xk as usize;
+            let size = n + add + w + xk;
+            if add + xk > 0 && size >= 7 {
+                c += (n + w < 7) as usize;
+                let bit = 1u16 << k;
+                let own_new = pb.table.melds[k].is_empty()
+                    || (pb.new_mask & bit != 0 && pb.top_bit & bit == 0);
+                wv |= (r.minimum_waived && own_new) as usize;
+            }
+        }
+        let kept_all = (kept.min(2) + (wilds - xs)).min(2);
+        ends.ends(
+            kept_all,
+            (c0 + c).min(2),
+            wv,
+            ends.bt0,
+            value + wild_value(xs, jokers),
+            false,
+        )
+    };
+    let none = [0u32; 11];
+    if judge(&kk, &none) {
+        return true;
+    }
+    if wilds == 0 {
+        return false;
+    }
+    // Every wild that fits: first a rank's naturals left in the hand
+    // made a meld with the fewest wilds, then more wilds on any meld.
+    let mut x = [0u32; 11];
+    let mut left = wilds as u32;
+    for k in 0..11 {
+        let a = h[k] as u32;
+        let (n, w) = nw[k];
+        if kk[k] == a || left == 0 {
+            continue;
+        }
+        let cap = wild_cap(n + a).saturating_sub(w).min(left);
+        if let Some(xk) = (1..=cap).find(|&xk| whole(pb, k, n + a, w + xk)) {
+            kk[k] = a;
+            x[k] = xk;
+            left -= xk;
+        }
+    }
+    for k in 0..11 {
+        let (n, w) = nw[k];
+        let nn = n + kk[k];
+        if nn == 0 || left == 0 {
+            continue;
+        }
+        let cap = wild_cap(nn).saturating_sub(w).min(x[k] + left);
+        while x[k] < cap && whole(pb, k, nn, w + x[k] + 1) {
+            x[k] += 1;
+            left -= 1;
+        }
+    }
+    left < wilds as u32 && judge(&kk, &x)
+}
+
+/// I-25 in [`solve`]'s terms: whether the meld of kind index `k` with
+/// `n1` naturals and `w1` wilds is legal as a whole, reached from its
+/// state at the anchor (none: nothing laid).
+#[inline]
+fn whole(pb: &Problem, k: usize, n1: u32, w1: u32) -> bool {
+    let base = pb.anchor.melds[k];
+    if n1 + w1 == 0 {
+        true
+    } else if base.is_empty() {
+        new_reachable(pb.rules, n1, w1)
+    } else {
+        reachable(
+            pb.rules,
+            Kind::from_index(k).count_in(base),
+            base.wild_count(),
+            n1,
+            w1,
+        )
+    }
 }
 
 /// [`solve`]'s programme, without the quick "no".
@@ -151,7 +347,9 @@ fn solve_full(pb: &Problem, goal: Goal) -> bool {
 /// least, C-4), a lone black three, or any black three where none may
 /// be melded (C-16), and a pair of such a rank beyond the wilds (a new
 /// meld of two naturals takes a wild). Going out keeps at most the one
-/// card discarded, none without a discard (C-23).
+/// card discarded, none without a discard (C-23), and needs C-10's
+/// canastas: more than the melds the hand can bring to seven cards and
+/// the wild canastas its wilds can make, no again.
 fn out_only_quick_no(pb: &Problem, goal: Goal) -> bool {
     if goal.kept_free {
         return false;
@@ -186,7 +384,21 @@ fn out_only_quick_no(pb: &Problem, goal: Goal) -> bool {
     }
     let wilds = (h[Kind::TWO.index()] + h[Kind::JOKER.index()]) as u32;
     kept += 2 * pairs.saturating_sub(wilds);
-    kept >= if goal.no_discard { 1 } else { 2 }
+    if kept >= if goal.no_discard { 1 } else { 2 } {
+        return true;
+    }
+    // Going out needs C-10's canastas: a new one is a meld of fewer than
+    // seven cards that the hand's naturals of its rank and its wilds
+    // bring to seven, or a wild canasta of seven wilds (at most two).
+    let mut canastas = pb.table.canastas();
+    for (k, &n) in h.iter().enumerate().take(11) {
+        let size = pb.table.melds[k].len();
+        canastas += (size < 7 && size + n as u32 + wilds >= 7) as u32;
+    }
+    if pb.rules.wild_canasta > 0 && wilds >= 7 {
+        canastas += 2;
+    }
+    canastas < pb.rules.canastas_to_go_out() as u32
 }
 
 /// Wild counts below which [`solve`] works on tables of [`SMALL_STATES`].
@@ -398,29 +610,10 @@ fn solve_in<const N: usize>(pb: &Problem, goal: Goal) -> bool {
         std::mem::swap(&mut cur, &mut next);
     }
     let c0 = pb.table.canastas() as usize;
-    let need = r.canastas_to_go_out() as usize;
-    // Whether a final placement ends the turn: cards kept (capped at 2),
-    // canastas (capped), the waiver, a new black-three meld, value laid.
-    let ends =
-        |kept_all: usize, canastas: usize, wv: usize, bt: usize, value: i32, nothing: bool| {
-            let min_ok = match goal.min {
-                None => true,
-                Some(t) => pb.base_value + value >= t || wv == 1 || (goal.nothing_ok && nothing),
-            };
-            if !min_ok {
-                return false;
-            }
-            if goal.kept_free {
-                return bt == bt0 && !nothing;
-            }
-            let out_ok = goal.out
-                && canastas >= need
-                && (kept_all == 0 || (kept_all == 1 && !goal.no_discard));
-            // A normal end: a discard leaving a card, or (C-23) no discard.
-            let normal_ok =
-                goal.normal && bt == 0 && kept_all >= if goal.no_discard { 1 } else { 2 };
-            out_ok || normal_ok
-        };
+    let end_test = Ends::new(pb, goal);
+    let ends = |kept_all, canastas, wv, bt, value, nothing| {
+        end_test.ends(kept_all, canastas, wv, bt, value, nothing)
+    };
     // Laying nothing more: value maximization below may hide it.
     let hand_len: usize = pb.hand.iter().map(|&x| x as usize).sum();
     if !unfinished
@@ -792,12 +985,18 @@ mod tests {
     /// Calls `f(game, seat, hand)` for the hand of every seat and two
     /// hands drawn from it (each card kept with chance 2/3), before every
     /// action of random two- and four-player hands of seeds `0..seeds`.
-    fn random_hands(seeds: u64, mut f: impl FnMut(&ClassicState, usize, CardSet)) {
+    fn random_hands(seeds: u64, f: impl FnMut(&ClassicState, usize, CardSet)) {
+        random_hands_of(ClassicRules::default(), seeds, f);
+    }
+
+    /// [`random_hands`] under `rules` (their number of players aside).
+    fn random_hands_of(
+        rules: ClassicRules,
+        seeds: u64,
+        mut f: impl FnMut(&ClassicState, usize, CardSet),
+    ) {
         for players in [2u8, 4] {
-            let rules = ClassicRules {
-                players,
-                ..ClassicRules::default()
-            };
+            let rules = ClassicRules { players, ..rules };
             for seed in 0..seeds {
                 let mut g = ClassicState::new(rules, seed, 0, [0; 6]);
                 let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
@@ -898,5 +1097,89 @@ mod tests {
         });
         assert!(checked > 100_000, "{checked} problems checked");
         assert!(quick > checked / 4, "{quick} of {checked} answered at once");
+    }
+
+    /// The quick "yes" of [`solve`] answers as the programme does, and so
+    /// does [`solve`] with both quick answers: the hand of every seat and
+    /// hands drawn from it, on the tables of random hands of every
+    /// preset (the side's table as the anchor, and an empty anchor, the
+    /// melds new this turn or not), every goal with and without the
+    /// minimum (reached by what lies, by what is laid, or not at all),
+    /// the waiver and laying nothing.
+    #[test]
+    fn quick_yes_agrees_with_the_programme() {
+        let (mut checked, mut quick) = (0u32, 0u32);
+        let empty = SideTable::default();
+        for preset in crate::classic::rules::CLASSIC_PRESETS {
+            let rules = ClassicRules::preset(preset).unwrap();
+            random_hands_of(rules, 4, |g, p, hand| {
+                let side = g.rules.side_of(p);
+                let t = &g.tables[side];
+                for (anchor, new_mask) in [(t, 0), (&empty, 0x7FF)] {
+                    for bits in 0..128u32 {
+                        for base_value in [0, 30, t.melded_value()] {
+                            let pb = Problem {
+                                rules: &g.rules,
+                                hand: kind_counts(hand),
+                                table: t,
+                                anchor,
+                                new_mask,
+                                top_bit: 0,
+                                base_value,
+                                waiver_now: bits & 64 != 0,
+                            };
+                            let goal = Goal {
+                                normal: bits & 1 != 0,
+                                out: bits & 2 != 0,
+                                no_discard: bits & 4 != 0,
+                                kept_free: bits & 32 != 0,
+                                min: (bits & 8 != 0).then(|| g.minimum(side)),
+                                nothing_ok: bits & 16 != 0 && bits & 8 != 0,
+                                black_threes: bits & 16 != 0,
+                            };
+                            let yes = quick_yes(&pb, goal);
+                            let full = solve_full(&pb, goal);
+                            assert!(!yes || full, "{preset} [{hand}] goal bits {bits:07b}");
+                            assert_eq!(solve(&pb, goal), full, "{preset} [{hand}] {bits:07b}");
+                            checked += 1;
+                            quick += yes as u32;
+                        }
+                    }
+                }
+            });
+        }
+        assert!(checked > 500_000, "{checked} problems checked");
+        assert!(quick > checked / 5, "{quick} of {checked} answered at once");
+    }
+
+    /// I-25: a meld of three naturals or more and no wild is legal as a
+    /// whole from any meld at the anchor (what `meld_whole_at` answers
+    /// unasked): under every preset, wild limit and C-20's switch.
+    #[test]
+    fn natural_melds_are_whole() {
+        for preset in crate::classic::rules::CLASSIC_PRESETS {
+            for wild_limit in [
+                WildLimit::TwoNaturals,
+                WildLimit::WildsLeNaturals,
+                WildLimit::BySize,
+            ] {
+                for completed_naturals_only in [false, true] {
+                    let r = ClassicRules {
+                        wild_limit,
+                        completed_naturals_only,
+                        ..ClassicRules::preset(preset).unwrap()
+                    };
+                    for n in 3..=16 {
+                        assert!(r.meld_ok(n, 0), "{preset} {n}");
+                        assert!(new_reachable(&r, n, 0), "{preset} {n}");
+                        for n0 in 0..=n {
+                            for w0 in 0..=4 {
+                                assert!(reachable(&r, n0, w0, n, 0), "{preset} {n0} {w0} {n}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
