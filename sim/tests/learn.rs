@@ -362,6 +362,44 @@ fn fit_is_deterministic_and_reports_held_out_error() {
     }
 }
 
+/// The network is trained by candle on the CPU: the model file is the same
+/// byte for byte whatever number of threads candle and rayon are told the
+/// machine has.
+#[test]
+fn a_network_is_the_same_for_any_thread_count() {
+    let d = tmp("learn-threads");
+    small_data(&d, &["--rules", "decorated-2003-02"], "6");
+    let mut files = Vec::new();
+    for threads in ["1", "2", "7"] {
+        let m = d.join(format!("mlp-{threads}.json"));
+        let (code, _, err) = common::kanaszta_env(
+            &[
+                "learn",
+                "fit",
+                s(&d),
+                "--kind",
+                "mlp",
+                "--hidden",
+                "6",
+                "--epochs",
+                "2",
+                "--batch",
+                "16",
+                "--out",
+                s(&m),
+            ],
+            &[
+                ("RAYON_NUM_THREADS", threads),
+                ("CANDLE_NUM_THREADS", threads),
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        files.push(std::fs::read(&m).unwrap());
+    }
+    assert_eq!(files[0], files[1], "1 and 2 threads");
+    assert_eq!(files[0], files[2], "1 and 7 threads");
+}
+
 /// A network started from the ridge fit and not trained further predicts
 /// what the linear model does, row for row; trained on, it stays as
 /// deterministic as any fit.

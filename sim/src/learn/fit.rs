@@ -1,10 +1,15 @@
 //! `kanaszta learn fit`: a value model (the hand's final margin from the
 //! seat's side, predicted from the seat's encoding) fitted to the rows of
 //! a data run: ridge regression solved exactly by conjugate gradients on
-//! its normal equations, or a one-hidden-layer network (ReLU) trained by
-//! Adam on mini-batches. Both work on the sparse rows as written (a
-//! decorated encoding has about 64 non-zero entries of 7,122), on one
-//! thread, so a seed gives the same model on any machine.
+//! its normal equations, or a one-hidden-layer network (ReLU) trained with
+//! candle (its automatic differentiation and its Adam) on mini-batches.
+//! Both work on the sparse rows as written (a decorated encoding has about
+//! 64 non-zero entries of 7,122), on one thread, so a seed gives the same
+//! model for any thread count.
+//!
+//! The ridge fit stays a conjugate-gradient solve of its own: it is an
+//! exact sparse solve of the normal equations, two passes over the
+//! non-zero entries an iteration, not a network to train by descent.
 //!
 //! Rows are split by deal, not by row: the held-out deals (`--holdout`, drawn
 //! from the seed) are never seen in training, nor their seat-swapped twins.
@@ -323,35 +328,6 @@ fn ridge(
     )
 }
 
-/// Adam's moments of one array of parameters.
-struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-}
-
-impl Adam {
-    fn new(n: usize) -> Adam {
-        Adam {
-            m: vec![0.0; n],
-            v: vec![0.0; n],
-        }
-    }
-    /// One step of `params` along the gradient `g` (plus weight decay
-    /// `wd`), at step `t` (from 1).
-    fn step(&mut self, params: &mut [f32], g: &[f32], lr: f64, wd: f32, t: i32) {
-        let (b1, b2) = (0.9f32, 0.999f32);
-        let c1 = 1.0 - b1.powi(t);
-        let c2 = 1.0 - b2.powi(t);
-        let lr = lr as f32;
-        for k in 0..params.len() {
-            let gk = g[k] + wd * params[k];
-            self.m[k] = b1 * self.m[k] + (1.0 - b1) * gk;
-            self.v[k] = b2 * self.v[k] + (1.0 - b2) * gk * gk;
-            params[k] -= lr * (self.m[k] / c1) / ((self.v[k] / c2).sqrt() + 1e-8);
-        }
-    }
-}
-
 /// Puts the ridge fit of `rows` into unit 0 of a network of `hn =
 /// b1.len()` units, so that the network starts where the linear model is:
 /// unit 0's input weights are the linear weights and its bias lifts its
@@ -390,14 +366,27 @@ fn from_linear(
     b2[0] = bias - lift;
 }
 
-/// A one-hidden-layer network trained by Adam on mini-batches of the
-/// mean squared error: the network and the steps taken.
+/// A one-hidden-layer network trained with candle: its automatic
+/// differentiation gives the gradient of the mean squared error of a
+/// mini-batch plus `lambda / 2` times the squared weights (the biases
+/// unpenalized), and its AdamW, with no decoupled decay, takes the step:
+/// the network and the steps taken.
+///
+/// The first layer reads the sparse rows as they are: the weights of a
+/// batch's non-zero entries are gathered (`index_select`), scaled by the
+/// entries' values and summed into their rows (`index_add`), whose
+/// gradients are the scatter and the gather back. No operation of the fit
+/// is a matrix product or a reduction split over threads: candle's CPU
+/// backend splits only element-wise operations on tensors of 64 K elements
+/// or more (the first layer's weights and Adam's moments), each element
+/// computed alone, so the model is the same for any thread count.
 fn mlp(
     set: &DataSet,
     rows: &[usize],
     target: &dyn Fn(usize) -> f64,
     cfg: &FitConfig,
 ) -> (Net, usize) {
+    one_candle_thread();
     let d = set.obs_len;
     let hn = cfg.hidden.max(1);
     let mut rng = Pcg64Mcg::seed_from_u64(seed::derive_seed(cfg.seed, 0x6d6c70));
@@ -415,22 +404,73 @@ fn mlp(
     if cfg.from_linear {
         from_linear(set, rows, target, cfg, (&mut w1, &mut b1, &mut w2, &mut b2));
     }
-    let (mut o1, mut ob1, mut o2, mut ob2) = (
-        Adam::new(d * hn),
-        Adam::new(hn),
-        Adam::new(hn),
-        Adam::new(1),
-    );
-    let (mut g1, mut gb1, mut g2, mut gb2) = (
-        vec![0.0f32; d * hn],
-        vec![0.0f32; hn],
-        vec![0.0f32; hn],
-        [0.0f32],
-    );
-    let mut h = vec![0.0f32; hn];
+    let ((w1, b1, w2, b2), steps) =
+        train(set, rows, &mut rng, target, cfg, (w1, b1, w2, b2[0]), hn)
+            .expect("candle's CPU operations on tensors of matching shapes");
+    (
+        Net::Mlp {
+            hidden: hn,
+            w1,
+            b1,
+            w2,
+            b2,
+        },
+        steps,
+    )
+}
+
+/// candle's pool for element-wise operations is as many threads as
+/// `CANDLE_NUM_THREADS` (else `RAYON_NUM_THREADS`, else the cores) and
+/// they spin while they wait for each other: on a shared machine a
+/// decorated fit took 6 s of processor time with one, and two had spent
+/// 43 s on it, unfinished. Unless `CANDLE_NUM_THREADS` is set the fit
+/// makes it 1, before candle builds its pool (once a process):
+/// `learn fit` and `learn loop` fit between their games, when the
+/// process's other threads are idle.
+fn one_candle_thread() {
+    if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
+        std::env::set_var("CANDLE_NUM_THREADS", "1");
+    }
+}
+
+/// The weights of the network: first layer `d × hidden` (row-major, as
+/// the model file keeps it), its biases, output weights, output bias.
+type Weights = (Vec<f32>, Vec<f32>, Vec<f32>, f32);
+
+/// Trains the network from the weights given, for `cfg.epochs` passes
+/// over `rows`, each in an order drawn from `rng`, in mini-batches of
+/// `cfg.batch`: the trained weights and the steps.
+fn train(
+    set: &DataSet,
+    rows: &[usize],
+    rng: &mut Pcg64Mcg,
+    target: &dyn Fn(usize) -> f64,
+    cfg: &FitConfig,
+    (w1, b1, w2, b2): Weights,
+    hn: usize,
+) -> candle_core::Result<(Weights, usize)> {
+    use candle_core::{Device, Tensor, Var};
+    use candle_nn::optim::{AdamW, Optimizer, ParamsAdamW};
+    let dev = Device::Cpu;
+    let d = set.obs_len;
+    let w1 = Var::from_vec(w1, (d, hn), &dev)?;
+    let b1 = Var::from_vec(b1, hn, &dev)?;
+    let w2 = Var::from_vec(w2, hn, &dev)?;
+    let b2 = Var::from_vec(vec![b2], 1, &dev)?;
+    let mut opt = AdamW::new(
+        vec![w1.clone(), b1.clone(), w2.clone(), b2.clone()],
+        ParamsAdamW {
+            lr: cfg.lr,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            weight_decay: 0.0,
+        },
+    )?;
+    let half_lambda = cfg.lambda / 2.0;
+    let (mut idx, mut val, mut row, mut y) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut steps = 0;
     let mut order = rows.to_vec();
-    let mut t = 0;
-    let wd = cfg.lambda as f32;
     for _ in 0..cfg.epochs {
         // Fisher–Yates with the fit's own generator.
         for k in (1..order.len()).rev() {
@@ -438,50 +478,43 @@ fn mlp(
             order.swap(k, j);
         }
         for batch in order.chunks(cfg.batch.max(1)) {
-            g1.fill(0.0);
-            gb1.fill(0.0);
-            g2.fill(0.0);
-            gb2[0] = 0.0;
-            let k = batch.len() as f32;
-            for &i in batch {
-                let (idx, val) = set.sparse(i);
-                h.copy_from_slice(&b1);
-                for (&j, &x) in idx.iter().zip(val) {
-                    let row = &w1[j as usize * hn..(j as usize + 1) * hn];
-                    for (a, w) in h.iter_mut().zip(row) {
-                        *a += w * x;
-                    }
-                }
-                let out = b2[0] + h.iter().zip(&w2).map(|(a, w)| a.max(0.0) * w).sum::<f32>();
-                // d(mean squared error)/d out for this row.
-                let e = 2.0 * (out - target(i) as f32) / k;
-                gb2[0] += e;
-                for u in 0..hn {
-                    if h[u] > 0.0 {
-                        g2[u] += e * h[u];
-                        let dh = e * w2[u];
-                        gb1[u] += dh;
-                        for (&j, &x) in idx.iter().zip(val) {
-                            g1[j as usize * hn + u] += dh * x;
-                        }
-                    }
-                }
+            idx.clear();
+            val.clear();
+            row.clear();
+            y.clear();
+            for (r, &i) in batch.iter().enumerate() {
+                let (ix, vx) = set.sparse(i);
+                idx.extend(ix.iter().map(|&j| j as u32));
+                val.extend_from_slice(vx);
+                row.extend(std::iter::repeat_n(r as u32, ix.len()));
+                y.push(target(i) as f32);
             }
-            t += 1;
-            o1.step(&mut w1, &g1, cfg.lr, wd, t);
-            ob1.step(&mut b1, &gb1, cfg.lr, 0.0, t);
-            o2.step(&mut w2, &g2, cfg.lr, wd, t);
-            ob2.step(&mut b2, &gb2, cfg.lr, 0.0, t);
+            let k = batch.len();
+            let n = idx.len();
+            let idx_t = Tensor::from_slice(&idx, n, &dev)?;
+            let val_t = Tensor::from_slice(&val, (n, 1), &dev)?;
+            let row_t = Tensor::from_slice(&row, n, &dev)?;
+            let y_t = Tensor::from_slice(&y, k, &dev)?;
+            let entries = w1.index_select(&idx_t, 0)?.broadcast_mul(&val_t)?;
+            let h = Tensor::zeros((k, hn), candle_core::DType::F32, &dev)?
+                .index_add(&row_t, &entries, 0)?
+                .broadcast_add(&b1)?
+                .relu()?;
+            let out = h.broadcast_mul(&w2)?.sum(1)?.broadcast_add(&b2)?;
+            let mut loss = (out - y_t)?.sqr()?.mean_all()?;
+            if half_lambda > 0.0 {
+                let penalty = (w1.sqr()?.sum_all()? + w2.sqr()?.sum_all()?)?;
+                loss = (loss + (penalty * half_lambda)?)?;
+            }
+            opt.backward_step(&loss)?;
+            steps += 1;
         }
     }
-    (
-        Net::Mlp {
-            hidden: hn,
-            w1,
-            b1,
-            w2,
-            b2: b2[0],
-        },
-        t as usize,
-    )
+    let weights = (
+        w1.flatten_all()?.to_vec1()?,
+        b1.to_vec1()?,
+        w2.to_vec1()?,
+        b2.to_vec1::<f32>()?[0],
+    );
+    Ok((weights, steps))
 }
