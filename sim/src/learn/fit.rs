@@ -97,6 +97,8 @@ pub enum FitError {
         /// The training rows.
         train: usize,
     },
+    /// candle refused an operation of the network's training (its error).
+    Training(String),
 }
 
 impl std::fmt::Display for FitError {
@@ -106,6 +108,7 @@ impl std::fmt::Display for FitError {
                 f,
                 "{train} training rows: too few to fit (play more hands, or hold out fewer deals with --holdout)"
             ),
+            FitError::Training(e) => write!(f, "training the network failed: {e}"),
         }
     }
 }
@@ -143,7 +146,7 @@ pub fn fit(set: &DataSet, cfg: &FitConfig) -> Result<ValueModel, FitError> {
     let target = |i: usize| (set.margin[i] as f64 - mean) / scale;
     let (net, steps) = match cfg.kind {
         Kind::Linear => ridge(set, &train, &target, cfg),
-        Kind::Mlp => mlp(set, &train, &target, cfg),
+        Kind::Mlp => mlp(set, &train, &target, cfg)?,
     };
     let mut model = ValueModel {
         family: set.family.clone(),
@@ -385,7 +388,7 @@ fn mlp(
     rows: &[usize],
     target: &dyn Fn(usize) -> f64,
     cfg: &FitConfig,
-) -> (Net, usize) {
+) -> Result<(Net, usize), FitError> {
     one_candle_thread();
     let d = set.obs_len;
     let hn = cfg.hidden.max(1);
@@ -406,8 +409,8 @@ fn mlp(
     }
     let ((w1, b1, w2, b2), steps) =
         train(set, rows, &mut rng, target, cfg, (w1, b1, w2, b2[0]), hn)
-            .expect("candle's CPU operations on tensors of matching shapes");
-    (
+            .map_err(|e| FitError::Training(e.to_string()))?;
+    Ok((
         Net::Mlp {
             hidden: hn,
             w1,
@@ -416,7 +419,7 @@ fn mlp(
             b2,
         },
         steps,
-    )
+    ))
 }
 
 /// candle's pool for element-wise operations is as many threads as
