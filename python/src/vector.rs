@@ -96,7 +96,9 @@ struct Sparse {
 }
 
 thread_local! {
-    /// The buffer a thread encodes into.
+    /// The buffer a thread encodes into: all zero between calls (each
+    /// call zeroes again only what it wrote), so that an observation is
+    /// encoded without zeroing its 28 KB first.
     static ENCODED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -111,10 +113,33 @@ impl Sparse {
         let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
         ENCODED.with_borrow_mut(|buf| {
             buf.resize(G::OBS_LEN + BLOCK, 0.0);
-            buf[..lead].fill(0.0);
-            G::encode(view, &mut buf[lead..]);
-            self.copy(groups, lead, buf, row)
+            G::encode_zeroed(view, &mut buf[lead..]);
+            let now = self.copy(groups, lead, buf, row);
+            now.clear(groups, lead, buf);
+            now
         })
+    }
+
+    /// Zeroes what `self` says `buf[lead..]` holds (the parts [`copy`]
+    /// found not zero), so that all of `buf` is zero again.
+    ///
+    /// [`copy`]: Sparse::copy
+    fn clear(self, g: Groups, lead: usize, buf: &mut [f32]) {
+        let mut runs = self.blocks;
+        while runs != 0 {
+            let b = runs.trailing_zeros() as usize;
+            let n = (runs >> b).trailing_ones() as usize;
+            runs &= !(u64::MAX >> (64 - n) << b);
+            buf[b * BLOCK..((b + n) * BLOCK).min(lead + g.offset)].fill(0.0);
+        }
+        for q in 0..g.slots {
+            let base = lead + g.offset + q * g.per_slot;
+            buf[base..base + self.groups[q] as usize * g.width].fill(0.0);
+        }
+        debug_assert!(
+            buf.iter().all(|&x| x.to_bits() == 0),
+            "the buffer zero again"
+        );
     }
 
     /// Copies `buf[lead..]` into `row` where it is not zero, and zeroes
