@@ -98,8 +98,11 @@ struct Sparse {
 thread_local! {
     /// The buffer a thread encodes into: all zero between calls (each
     /// call zeroes again only what it wrote), so that an observation is
-    /// encoded without zeroing its 28 KB first.
-    static ENCODED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// encoded without zeroing its 28 KB first. The flag says whether it
+    /// is zero: a call that stops half way (a panic) leaves it false,
+    /// and the next call zeroes the whole buffer.
+    static ENCODED: std::cell::RefCell<(Vec<f32>, bool)> =
+        const { std::cell::RefCell::new((Vec::new(), true)) };
 }
 
 impl Sparse {
@@ -111,11 +114,16 @@ impl Sparse {
         // buffer, so that block `b` is buf[b·BLOCK..(b+1)·BLOCK]. A row
         // of owned arrays stays where it is, so its blocks stay the same.
         let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
-        ENCODED.with_borrow_mut(|buf| {
+        ENCODED.with_borrow_mut(|(buf, zero)| {
+            if !*zero {
+                buf.fill(0.0);
+            }
             buf.resize(G::OBS_LEN + BLOCK, 0.0);
+            *zero = false;
             G::encode_zeroed(view, &mut buf[lead..]);
             let now = self.copy(groups, lead, buf, row);
             now.clear(groups, lead, buf);
+            *zero = true;
             now
         })
     }
