@@ -96,8 +96,13 @@ struct Sparse {
 }
 
 thread_local! {
-    /// The buffer a thread encodes into.
-    static ENCODED: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The buffer a thread encodes into: all zero between calls (each
+    /// call zeroes again only what it wrote), so that an observation is
+    /// encoded without zeroing its 28 KB first. The flag says whether it
+    /// is zero: a call that stops half way (a panic) leaves it false,
+    /// and the next call zeroes the whole buffer.
+    static ENCODED: std::cell::RefCell<(Vec<f32>, bool)> =
+        const { std::cell::RefCell::new((Vec::new(), true)) };
 }
 
 impl Sparse {
@@ -109,12 +114,40 @@ impl Sparse {
         // buffer, so that block `b` is buf[b·BLOCK..(b+1)·BLOCK]. A row
         // of owned arrays stays where it is, so its blocks stay the same.
         let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
-        ENCODED.with_borrow_mut(|buf| {
+        ENCODED.with_borrow_mut(|(buf, zero)| {
+            if !*zero {
+                buf.fill(0.0);
+            }
             buf.resize(G::OBS_LEN + BLOCK, 0.0);
-            buf[..lead].fill(0.0);
-            G::encode(view, &mut buf[lead..]);
-            self.copy(groups, lead, buf, row)
+            *zero = false;
+            G::encode_zeroed(view, &mut buf[lead..]);
+            let now = self.copy(groups, lead, buf, row);
+            now.clear(groups, lead, buf);
+            *zero = true;
+            now
         })
+    }
+
+    /// Zeroes what `self` says `buf[lead..]` holds (the parts [`copy`]
+    /// found not zero), so that all of `buf` is zero again.
+    ///
+    /// [`copy`]: Sparse::copy
+    fn clear(self, g: Groups, lead: usize, buf: &mut [f32]) {
+        let mut runs = self.blocks;
+        while runs != 0 {
+            let b = runs.trailing_zeros() as usize;
+            let n = (runs >> b).trailing_ones() as usize;
+            runs &= !(u64::MAX >> (64 - n) << b);
+            buf[b * BLOCK..((b + n) * BLOCK).min(lead + g.offset)].fill(0.0);
+        }
+        for q in 0..g.slots {
+            let base = lead + g.offset + q * g.per_slot;
+            buf[base..base + self.groups[q] as usize * g.width].fill(0.0);
+        }
+        debug_assert!(
+            buf.iter().all(|&x| x.to_bits() == 0),
+            "the buffer zero again"
+        );
     }
 
     /// Copies `buf[lead..]` into `row` where it is not zero, and zeroes
