@@ -7,8 +7,7 @@
 use crate::card::Card;
 use crate::card_set::CardSet;
 use crate::classic::{
-    kind_counts, ClassicPhase, ClassicState, ClassicView, Kind, MeldKey, CLASSIC_MAX_PACK,
-    CLASSIC_MAX_PLAYERS,
+    ClassicPhase, ClassicState, ClassicView, Kind, MeldKey, CLASSIC_MAX_PACK, CLASSIC_MAX_PLAYERS,
 };
 use crate::encode::{layout, one_hot, scaled, total, Encode, Field, Writer};
 
@@ -45,25 +44,78 @@ const CLASSIC_FIELDS: [Field; 21] = layout([
 /// Length of the classic encoding.
 pub const CLASSIC_OBS_LEN: usize = total(&CLASSIC_FIELDS);
 
-/// The 15 kind counts of `set` / 8 into `out`.
-fn kinds(out: &mut [f32], set: CardSet) {
-    let a = kind_counts(set);
-    for (x, &c) in out.iter_mut().zip(a.iter()) {
-        *x = c as f32 / 8.0;
+/// `i / 8` for every count a nibble can hold: a count's number by one
+/// load, the same float as `i as f32 / 8.0`.
+const EIGHTHS: [f32; 16] = {
+    let mut a = [0.0f32; 16];
+    let mut i = 0;
+    while i < 16 {
+        a[i] = i as f32 / 8.0;
+        i += 1;
     }
-    out[14] = set.red_three_count() as f32 / 8.0;
+    a
+};
+
+/// The two black threes' bits of a set's words (3♣, 3♠) and the two red
+/// threes' (3♦, 3♥).
+const BLACK_THREES: u64 = 0b1001 << 4;
+const RED_THREES: u64 = 0b0110 << 4;
+
+/// The number of `count` / 8 (`count` at most 15).
+fn eighths(count: u64) -> f32 {
+    EIGHTHS[(count & 0xF) as usize]
 }
+
+/// The 15 kind counts of `set` / 8 into `out` (zeroed): the natural kinds
+/// and the 2s read off the set's rank counts, a nibble a rank, at once;
+/// an empty set writes nothing.
+fn kinds(out: &mut [f32], set: CardSet) {
+    if set.is_empty() {
+        return;
+    }
+    let out = &mut out[..KINDS];
+    let (lo, hi, jokers) = set.raw();
+    let counts = set.rank_counts();
+    // Kinds 0..11 are the ranks 4..A, nibbles 2..13.
+    for (k, x) in out[..11].iter_mut().enumerate() {
+        *x = eighths(counts >> (4 * (k + 2)));
+    }
+    let threes = |mask: u64| ((lo & mask).count_ones() + (hi & mask).count_ones()) as u64;
+    out[Kind::BLACK_THREE.index()] = eighths(threes(BLACK_THREES));
+    out[Kind::TWO.index()] = eighths(counts);
+    out[Kind::JOKER.index()] = eighths(jokers as u64);
+    out[14] = eighths(threes(RED_THREES));
+}
+
+/// The slot of each card (by index) in a 15-kind set.
+const KIND_SLOT: [u8; Card::KINDS] = {
+    let mut a = [0u8; Card::KINDS];
+    let mut i = 0;
+    while i < Card::KINDS {
+        a[i] = match Kind::of(Card::of_index(i as u8)) {
+            Some(k) => k.index() as u8,
+            None => 14,
+        };
+        i += 1;
+    }
+    a
+};
 
 /// The slot of a card in a 15-kind set.
 fn kind_slot(c: Card) -> usize {
-    Kind::of(c).map_or(14, |k| k.index())
+    KIND_SLOT[c.index() as usize] as usize
 }
 
-/// naturals, 2s, jokers of a meld, each / 8, into `out[..3]`.
-fn meld(out: &mut [f32], m: CardSet) {
-    out[0] = (m.len() - m.wild_count()) as f32 / 8.0;
-    out[1] = Kind::TWO.count_in(m) as f32 / 8.0;
-    out[2] = m.jokers() as f32 / 8.0;
+/// naturals, 2s, jokers of a natural or black-three meld, each / 8, into
+/// `out[..3]` (zeroed); the meld's size.
+fn meld(out: &mut [f32], m: CardSet) -> u32 {
+    let (lo, hi, jokers) = m.raw();
+    let twos = m.rank_counts() & 0xF;
+    let len = lo.count_ones() + hi.count_ones() + jokers as u32;
+    out[0] = (len - twos as u32 - jokers as u32) as f32 / 8.0;
+    out[1] = eighths(twos);
+    out[2] = eighths(jokers as u64);
+    len
 }
 
 impl Encode for ClassicState {
@@ -112,9 +164,12 @@ fn encode_classic(v: &ClassicView<'_>, out: &mut [f32], zeroed: bool) {
         kinds(&mut f[q * KINDS..(q + 1) * KINDS], v.known(p));
     }
     let pile = v.pile();
-    let f = w.field("pile");
+    let mut counts = [0u8; KINDS];
     for &c in pile {
-        f[kind_slot(c)] += 0.125;
+        counts[kind_slot(c)] += 1;
+    }
+    for (x, &c) in w.field("pile").iter_mut().zip(counts.iter()) {
+        *x = c as f32 / 8.0;
     }
     w.field("pile_size")[0] = pile.len() as f32 / pack;
     one_hot(w.field("pile_top"), pile.last().map(|&c| kind_slot(c)));
@@ -146,24 +201,32 @@ fn encode_classic(v: &ClassicView<'_>, out: &mut [f32], zeroed: bool) {
     for s in 0..sides {
         f[side_slot(s)] = scaled(v.minimum(s) as f32, 150.0, 0.0, 1.0);
     }
+    // A side's canastas (C-5) counted as its melds are written.
+    let mut canastas = [0u32; P];
     let f = w.field("tables");
     for s in 0..sides {
         let t = v.table(s);
         let f = &mut f[side_slot(s) * SIDE_FEATURES..][..SIDE_FEATURES];
+        let mut any = false;
         for (k, m) in t.melds.iter().enumerate() {
-            meld(&mut f[3 * k..], *m);
+            if !m.is_empty() {
+                any = true;
+                canastas[s] += (meld(&mut f[3 * k..], *m) >= 7) as u32;
+            }
         }
         meld(&mut f[33..], t.black_threes);
         for (i, m) in t.wild_canastas.iter().enumerate() {
             f[36 + 2 * i] = Kind::TWO.count_in(*m) as f32 / 8.0;
             f[37 + 2 * i] = m.jokers() as f32 / 8.0;
+            canastas[s] += !m.is_empty() as u32;
         }
         f[40] = t.red_threes.len() as f32 / 8.0;
-        f[41] = t.melds.iter().any(|m| !m.is_empty()) as u8 as f32;
+        f[41] = any as u8 as f32;
     }
     let f = w.field("canastas");
     for s in 0..sides {
-        f[side_slot(s)] = scaled(v.table(s).canastas() as f32, 8.0, 0.0, 1.0);
+        debug_assert_eq!(canastas[s], v.table(s).canastas());
+        f[side_slot(s)] = scaled(canastas[s] as f32, 8.0, 0.0, 1.0);
     }
     w.done();
 }
