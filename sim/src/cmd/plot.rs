@@ -472,6 +472,66 @@ enum Scan {
     Again(Pass),
 }
 
+/// A CSV input read row by row, and the name its errors give.
+struct CsvRows<'n, R: Read> {
+    r: csv::Reader<CsvGuard<R>>,
+    name: &'n str,
+}
+
+impl<'n, R: Read> CsvRows<'n, R> {
+    /// Opens `input` (at most `limit` bytes) and reads its header, which
+    /// must name a column.
+    fn open(input: R, limit: u64, name: &'n str) -> Result<(Self, Vec<String>), PlotError> {
+        let mut rows = CsvRows {
+            r: csv::ReaderBuilder::new()
+                .has_headers(true)
+                .from_reader(CsvGuard::new(input, limit)),
+            name,
+        };
+        let header: Vec<String> = match rows.r.headers() {
+            Ok(h) => h.iter().map(str::to_string).collect(),
+            Err(e) => return Err(rows.failed(e, true)),
+        };
+        if header.iter().all(String::is_empty) {
+            return Err(PlotError::Empty {
+                name: name.to_string(),
+            });
+        }
+        Ok((rows, header))
+    }
+
+    /// Reads the next row into `rec`: false after the last.
+    fn next(&mut self, rec: &mut csv::StringRecord) -> Result<bool, PlotError> {
+        self.r.read_record(rec).map_err(|e| self.failed(e, false))
+    }
+
+    /// After the last row: a quote left open is an error.
+    fn end(&self) -> Result<(), PlotError> {
+        match self.r.get_ref().open_quote() {
+            Some(line) => Err(PlotError::OpenQuote {
+                name: self.name.to_string(),
+                line,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn failed(&self, source: csv::Error, header: bool) -> PlotError {
+        let line = if header {
+            None
+        } else {
+            source.position().map(|p| p.line())
+        };
+        PlotError::Csv {
+            name: self.name.to_string(),
+            header,
+            line,
+            source,
+            guard: self.r.get_ref().failure.clone(),
+        }
+    }
+}
+
 /// Reads the input once, as [`draw`] says.
 fn scan(
     input: impl Read,
@@ -480,54 +540,18 @@ fn scan(
     spec: &Spec,
     pass: Pass,
 ) -> Result<Scan, PlotError> {
-    let mut r = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_reader(CsvGuard::new(input, u64::MAX));
-    let failed = |r: &csv::Reader<CsvGuard<_>>, source: csv::Error, header: bool| {
-        let line = if header {
-            None
-        } else {
-            source.position().map(|p| p.line())
-        };
-        PlotError::Csv {
-            name: name.to_string(),
-            header,
-            line,
-            source,
-            guard: r.get_ref().failure.clone(),
-        }
-    };
-    let header: Vec<String> = match r.headers() {
-        Ok(h) => h.iter().map(str::to_string).collect(),
-        Err(e) => return Err(failed(&r, e, true)),
-    };
-    if header.iter().all(String::is_empty) {
-        return Err(PlotError::Empty {
-            name: name.to_string(),
-        });
-    }
+    let (mut rows, header) = CsvRows::open(input, u64::MAX, name)?;
     // The first error of the chart (a column, a cell) is told only once
     // the whole input is read: text that is not CSV, further on, comes
     // first.
     let mut chart = Chart::new(&header, spec, file, pass);
     let mut rec = csv::StringRecord::new();
     let mut row = 1;
-    loop {
-        match r.read_record(&mut rec) {
-            Ok(true) => {
-                row += 1;
-                chart.add(&rec, row);
-            }
-            Ok(false) => break,
-            Err(e) => return Err(failed(&r, e, false)),
-        }
+    while rows.next(&mut rec)? {
+        row += 1;
+        chart.add(&rec, row);
     }
-    if let Some(line) = r.get_ref().open_quote() {
-        return Err(PlotError::OpenQuote {
-            name: name.to_string(),
-            line,
-        });
-    }
+    rows.end()?;
     chart.finish()
 }
 
@@ -1459,47 +1483,13 @@ mod reference {
         /// Reads CSV of at most [`input::SUMMARY_LIMIT`] bytes: a header line,
         /// then rows of its width, every quote closed.
         pub fn read(input: impl std::io::Read, name: &str) -> Result<Table, PlotError> {
-            let mut r = csv::ReaderBuilder::new()
-                .has_headers(true)
-                .from_reader(CsvGuard::new(input, input::SUMMARY_LIMIT));
-            let failed = |r: &csv::Reader<CsvGuard<_>>, source: csv::Error, header: bool| {
-                let line = if header {
-                    None
-                } else {
-                    source.position().map(|p| p.line())
-                };
-                PlotError::Csv {
-                    name: name.to_string(),
-                    header,
-                    line,
-                    source,
-                    guard: r.get_ref().failure.clone(),
-                }
-            };
-            let header: Vec<String> = match r.headers() {
-                Ok(h) => h.iter().map(str::to_string).collect(),
-                Err(e) => return Err(failed(&r, e, true)),
-            };
-            if header.iter().all(String::is_empty) {
-                return Err(PlotError::Empty {
-                    name: name.to_string(),
-                });
-            }
+            let (mut reader, header) = CsvRows::open(input, input::SUMMARY_LIMIT, name)?;
             let mut rows = Vec::new();
             let mut rec = csv::StringRecord::new();
-            loop {
-                match r.read_record(&mut rec) {
-                    Ok(true) => rows.push(rec.iter().map(str::to_string).collect()),
-                    Ok(false) => break,
-                    Err(e) => return Err(failed(&r, e, false)),
-                }
+            while reader.next(&mut rec)? {
+                rows.push(rec.iter().map(str::to_string).collect());
             }
-            if let Some(line) = r.get_ref().open_quote() {
-                return Err(PlotError::OpenQuote {
-                    name: name.to_string(),
-                    line,
-                });
-            }
+            reader.end()?;
             Ok(Table { header, rows })
         }
 
