@@ -4,12 +4,12 @@
 //! [`Kind`] in index order and the red three last, each count / 8. Sides
 //! are relative as seats are: side slot 0 is the viewer's side.
 
-use crate::card::Card;
+use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
 use crate::classic::{
     ClassicPhase, ClassicState, ClassicView, Kind, MeldKey, CLASSIC_MAX_PACK, CLASSIC_MAX_PLAYERS,
 };
-use crate::encode::{layout, one_hot, scaled, total, Encode, Field, Writer};
+use crate::encode::{layout, one_hot, scaled, total, wrap, Encode, Field, Writer};
 
 /// Numbers per card set: the 14 kinds and the red three.
 const KINDS: usize = 15;
@@ -110,10 +110,10 @@ fn kind_slot(c: Card) -> usize {
 /// `out[..3]` (zeroed); the meld's size.
 fn meld(out: &mut [f32], m: CardSet) -> u32 {
     let (lo, hi, jokers) = m.raw();
-    let twos = m.rank_counts() & 0xF;
+    let twos = m.rank_count(Rank::Two);
     let len = lo.count_ones() + hi.count_ones() + jokers as u32;
-    out[0] = (len - twos as u32 - jokers as u32) as f32 / 8.0;
-    out[1] = eighths(twos);
+    out[0] = (len - twos - jokers as u32) as f32 / 8.0;
+    out[1] = eighths(twos as u64);
     out[2] = eighths(jokers as u64);
     len
 }
@@ -138,8 +138,10 @@ fn encode_classic(v: &ClassicView<'_>, out: &mut [f32], zeroed: bool) {
     let n = r.players as usize;
     let sides = r.sides();
     let seat = v.seat();
-    let slot = |p: usize| (p + n - seat) % n;
-    let side_slot = |s: usize| (s + sides - r.side_of(seat)) % sides;
+    // (p + n - seat) % n without a division: p and seat are below n.
+    let slot = |p: usize| wrap(p + n - seat, n);
+    let own_side = r.side_of(seat);
+    let side_slot = |s: usize| wrap(s + sides - own_side, sides);
     let pack = CLASSIC_MAX_PACK as f32;
     let mut w = Writer::new(out, &CLASSIC_FIELDS, zeroed);
     one_hot(w.field("players"), n.checked_sub(2));

@@ -162,6 +162,17 @@ pub(crate) fn one_hot(out: &mut [f32], i: Option<usize>) {
     }
 }
 
+/// `x % n` for an `x` below `2 · n`: a seat's slot from `p + n - seat`
+/// without a division.
+pub(crate) fn wrap(x: usize, n: usize) -> usize {
+    debug_assert!(x < 2 * n, "{x} beyond twice {n}");
+    if x >= n {
+        x - n
+    } else {
+        x
+    }
+}
+
 /// `x / scale` clamped to `lo..=hi`.
 pub(crate) fn scaled(x: f32, scale: f32, lo: f32, hi: f32) -> f32 {
     (x / scale).clamp(lo, hi)
@@ -184,6 +195,34 @@ pub(crate) fn cards(out: &mut [f32], set: CardSet) {
         out[i] = 1.0;
     }
     out[52] = jokers as f32 / 8.0;
+}
+
+/// `HALVES[b][s]`: bit `s` of `b`, as 0.5 if set.
+const HALVES: [[f32; 4]; 16] = {
+    let mut a = [[0.0f32; 4]; 16];
+    let mut b = 0;
+    while b < 16 {
+        let mut s = 0;
+        while s < 4 {
+            if b >> s & 1 != 0 {
+                a[b][s] = 0.5;
+            }
+            s += 1;
+        }
+        b += 1;
+    }
+    a
+};
+
+/// The copies of each suit's card of the rank whose four bits start at
+/// `shift` in a set's words `lo` and `hi`, / 2 (0, 0.5 or 1), into
+/// `out[..4]` in suit order: the same numbers as `count as f32 / 2.0`.
+fn by_suit(out: &mut [f32], lo: u64, hi: u64, shift: u32) {
+    let l = HALVES[(lo >> shift & 0xF) as usize];
+    let h = HALVES[(hi >> shift & 0xF) as usize];
+    for (s, x) in out[..4].iter_mut().enumerate() {
+        *x = l[s] + h[s];
+    }
 }
 
 /// Numbers per group in the `groups` field.
@@ -261,7 +300,7 @@ impl Encode for GameState {
 fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     let n = v.players();
     let seat = v.seat();
-    let slot = |p: usize| (p + n - seat) % n;
+    let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let mut w = Writer::new(out, &DECORATED_FIELDS, zeroed);
     one_hot(w.field("players"), n.checked_sub(2));
@@ -344,21 +383,15 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
             let f = &mut f[base + gi * GROUP_FEATURES..][..GROUP_FEATURES];
             f[0] = 1.0;
             let set = g.cards();
+            let (lo, hi, jokers) = set.raw();
             match g.rank() {
                 Some(r) => {
                     f[1 + r as usize - 2] = 1.0;
-                    let nat = set.of_rank(r);
-                    for (s, x) in f[13..17].iter_mut().enumerate() {
-                        *x = nat.count(Card::new(r, crate::card::Suit::from_index(s as u8))) as f32
-                            / 2.0;
-                    }
+                    by_suit(&mut f[13..17], lo, hi, r as u32 * 4);
                 }
                 None => f[12] = 1.0,
             }
-            let (lo, hi, jokers) = set.raw();
-            for s in 0..4 {
-                f[17 + s] = (((lo >> s) & 1) + ((hi >> s) & 1)) as f32 / 2.0;
-            }
+            by_suit(&mut f[17..21], lo, hi, 0);
             f[21] = jokers as f32 / 8.0;
             f[22] = g.len() as f32 / 8.0;
             one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));

@@ -9,7 +9,8 @@
 //! straight into new zeroed arrays (`copy=True`), or into arrays the
 //! `VectorGame` owns (`copy=False`: nothing is allocated a step, and a
 //! mask row is cleared only where the last listing set it). A decorated
-//! observation row is written only where it is not zero ([`Sparse`]).
+//! observation row is zeroed only where its last observation may not be
+//! zero, and encoded straight into the row ([`Sparse`]).
 //! Each slot's rows are written by whichever thread steps it, so the
 //! results do not depend on the number of threads.
 
@@ -31,7 +32,7 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     type Rules: Copy + Send + Sync;
     /// Whether a row is written through [`Sparse`], which needs the
     /// encoding's `groups` field; classic canasta's 456 numbers are
-    /// encoded straight into the row (`Sparse` gains nothing there).
+    /// zeroed and encoded whole (`Sparse` gains nothing there).
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
 }
@@ -67,8 +68,7 @@ struct Groups {
 impl Groups {
     /// The family's `groups` field, if it writes rows through [`Sparse`].
     fn of<G: Family>() -> Option<Groups> {
-        // The blocks before the field must fit the bits of a u64.
-        let f = G::field("groups").filter(|f| G::SPARSE && f.offset + BLOCK - 1 <= 64 * BLOCK)?;
+        let f = G::field("groups").filter(|_| G::SPARSE)?;
         let per_slot = f.len / MAX_PLAYERS;
         Some(Groups {
             offset: f.offset,
@@ -79,121 +79,59 @@ impl Groups {
     }
 }
 
-/// Numbers in a block of the part of an observation before `groups`.
-const BLOCK: usize = 16;
-
-/// Which parts of an observation row are not zero: the blocks of
-/// [`BLOCK`] numbers before the `groups` field (bit `b` for block `b`),
-/// and each slot's groups. A row is written by encoding into a buffer
-/// in the cache, then copying only these parts of it and zeroing only
-/// the parts that the row's last observation held and this one does
-/// not, instead of zeroing and writing the whole row (28 KB in
-/// decorated canasta, of which some hundred numbers are not zero).
-#[derive(Clone, Copy, Default)]
+/// How many groups each seat slot's run of the `groups` field holds in
+/// a row: what, with the part before `groups`, the row's last
+/// observation may hold that is not zero. A row is written by zeroing
+/// that part (some 3 KB, one `memset`) and those groups, then encoding
+/// straight into the row without zeroing it ([`Encode::encode_zeroed`]),
+/// instead of zeroing and writing the whole row (28 KB in decorated
+/// canasta, of which some hundred numbers are not zero).
+#[derive(Clone, Copy)]
 struct Sparse {
-    blocks: u64,
     groups: [u8; MAX_PLAYERS],
 }
 
-thread_local! {
-    /// The buffer a thread encodes into: all zero between calls (each
-    /// call zeroes again only what it wrote), so that an observation is
-    /// encoded without zeroing its 28 KB first. The flag says whether it
-    /// is zero: a call that stops half way (a panic) leaves it false,
-    /// and the next call zeroes the whole buffer.
-    static ENCODED: std::cell::RefCell<(Vec<f32>, bool)> =
-        const { std::cell::RefCell::new((Vec::new(), true)) };
-}
-
 impl Sparse {
-    /// Encodes `view` into `row`, which holds what `self` says (a zero
-    /// row: `Sparse::default()`); returns what it holds now.
-    fn write<G: Family>(self, groups: Groups, view: &G::View<'_>, row: &mut [f32]) -> Sparse {
-        // Blocks are the row's cache lines: the row starts `lead`
-        // numbers into its first line, and is encoded as far into the
-        // buffer, so that block `b` is buf[b·BLOCK..(b+1)·BLOCK]. A row
-        // of owned arrays stays where it is, so its blocks stay the same.
-        let lead = (row.as_ptr() as usize % (4 * BLOCK)) / 4;
-        ENCODED.with_borrow_mut(|(buf, zero)| {
-            if !*zero {
-                buf.fill(0.0);
+    /// A row without groups.
+    const ZERO: Sparse = Sparse {
+        groups: [0; MAX_PLAYERS],
+    };
+    /// What a row may hold after any observation, or one written half
+    /// way (an encoder that stopped): every group.
+    const ALL: Sparse = Sparse {
+        groups: [MAX_GROUPS as u8; MAX_PLAYERS],
+    };
+
+    /// Encodes `view` into `row`, which holds an observation and groups
+    /// as `last` says, or is all zero (`None`); returns what it holds now.
+    fn write<G: Family>(
+        last: Option<Sparse>,
+        g: Groups,
+        view: &G::View<'_>,
+        row: &mut [f32],
+    ) -> Sparse {
+        if let Some(last) = last {
+            // In pieces of 1 KB: `memset` zeroes one by vector stores,
+            // the whole part before `groups` (3.3 KB) by `rep stosb`.
+            for part in row[..g.offset].chunks_mut(256) {
+                part.fill(0.0);
             }
-            buf.resize(G::OBS_LEN + BLOCK, 0.0);
-            *zero = false;
-            G::encode_zeroed(view, &mut buf[lead..]);
-            let now = self.copy(groups, lead, buf, row);
-            now.clear(groups, lead, buf);
-            *zero = true;
-            now
-        })
-    }
-
-    /// Zeroes what `self` says `buf[lead..]` holds (the parts [`copy`]
-    /// found not zero), so that all of `buf` is zero again.
-    ///
-    /// [`copy`]: Sparse::copy
-    fn clear(self, g: Groups, lead: usize, buf: &mut [f32]) {
-        let mut runs = self.blocks;
-        while runs != 0 {
-            let b = runs.trailing_zeros() as usize;
-            let n = (runs >> b).trailing_ones() as usize;
-            runs &= !(u64::MAX >> (64 - n) << b);
-            buf[b * BLOCK..((b + n) * BLOCK).min(lead + g.offset)].fill(0.0);
-        }
-        for q in 0..g.slots {
-            let base = lead + g.offset + q * g.per_slot;
-            buf[base..base + self.groups[q] as usize * g.width].fill(0.0);
-        }
-        debug_assert!(
-            buf.iter().all(|&x| x.to_bits() == 0),
-            "the buffer zero again"
-        );
-    }
-
-    /// Copies `buf[lead..]` into `row` where it is not zero, and zeroes
-    /// what `self` says the row holds beyond that.
-    fn copy(self, g: Groups, lead: usize, buf: &[f32], row: &mut [f32]) -> Sparse {
-        let head = g.offset;
-        let mut now = Sparse::default();
-        // By the bits: -0.0 is written too.
-        let bits = |block: &[f32]| block.iter().fold(0, |acc, x| acc | x.to_bits());
-        let mut blocks = buf[..lead + head].chunks_exact(BLOCK);
-        for (b, block) in (&mut blocks).enumerate() {
-            now.blocks |= u64::from(bits(block) != 0) << b;
-        }
-        if bits(blocks.remainder()) != 0 {
-            now.blocks |= 1 << ((lead + head) / BLOCK);
-        }
-        debug_assert!(
-            (lead + head).div_ceil(BLOCK) <= 64,
-            "a block a bit of a u64"
-        );
-        // Runs of blocks written now, then of blocks only written last time.
-        for (mut runs, write) in [(now.blocks, true), (self.blocks & !now.blocks, false)] {
-            while runs != 0 {
-                let b = runs.trailing_zeros() as usize;
-                let n = (runs >> b).trailing_ones() as usize;
-                runs &= !(u64::MAX >> (64 - n) << b);
-                let r = (b * BLOCK).saturating_sub(lead)..((b + n) * BLOCK - lead).min(head);
-                if write {
-                    row[r.clone()].copy_from_slice(&buf[r.start + lead..r.end + lead]);
-                } else {
-                    row[r].fill(0.0);
+            for q in 0..g.slots {
+                let len = usize::from(last.groups[q]) * g.width;
+                if len != 0 {
+                    let base = g.offset + q * g.per_slot;
+                    row[base..base + len].fill(0.0);
                 }
             }
         }
+        G::encode_zeroed(view, row);
+        let mut now = Sparse::ZERO;
         for q in 0..g.slots {
             let base = g.offset + q * g.per_slot;
-            let mut live = 0;
-            while live < g.per_slot / g.width && buf[lead + base + live * g.width] != 0.0 {
-                live += 1;
-            }
-            let end = base + live * g.width;
-            row[base..end].copy_from_slice(&buf[lead + base..lead + end]);
-            let last = base + self.groups[q] as usize * g.width;
-            if last > end {
-                row[end..last].fill(0.0);
-            }
+            let live = row[base..base + g.per_slot]
+                .chunks_exact(g.width)
+                .take_while(|group| group[0] != 0.0)
+                .count();
             now.groups[q] = live as u8;
         }
         now
@@ -250,7 +188,7 @@ impl<G: Family> Slot<G> {
             deals: 0,
             legal: Vec::new(),
             ids: Vec::new(),
-            written: Sparse::default(),
+            written: Sparse::ZERO,
         }
     }
 
@@ -273,27 +211,29 @@ impl<G: Family> Slot<G> {
         }
         self.game.legal_actions(&mut self.legal);
         self.ids.clear();
-        for a in &self.legal {
-            // Every listed action has an id; one without would stay
-            // unmatched (u32::MAX is no id).
-            let id = G::action_id(a).unwrap_or(u32::MAX);
+        // Every listed action has an id; one without would stay
+        // unmatched (u32::MAX is no id).
+        let ids = self
+            .legal
+            .iter()
+            .map(|a| G::action_id(a).unwrap_or(u32::MAX));
+        self.ids.extend(ids);
+        for &id in &self.ids {
             if let Some(m) = rows.mask.get_mut(id as usize) {
                 *m = true;
             }
-            self.ids.push(id);
         }
         let p = self.game.current_player();
         *rows.seat = p as i64;
         let view = self.game.view(p);
         match rows.sparse {
             Some(groups) => {
-                let last = if rows.fresh {
-                    Sparse::default()
-                } else {
-                    self.written
-                };
-                self.written = last.write::<G>(groups, &view, rows.obs);
+                // Until the row is written, it may hold any groups.
+                let last = std::mem::replace(&mut self.written, Sparse::ALL);
+                let last = (!rows.fresh).then_some(last);
+                self.written = Sparse::write::<G>(last, groups, &view, rows.obs);
             }
+            None if rows.fresh => G::encode_zeroed(&view, rows.obs),
             None => G::encode(&view, rows.obs),
         }
     }
