@@ -736,7 +736,7 @@ impl ClassicState {
                 && self.turn.answer != Some(true))
     }
 
-    fn top_bit(&self) -> u16 {
+    pub(crate) fn top_bit(&self) -> u16 {
         let t = &self.tables[self.side()];
         self.turn.pickup.map(|pk| t.key_bit(pk.key)).unwrap_or(0)
     }
