@@ -267,6 +267,10 @@ impl ClassicState {
                 };
                 self.rank_step_quick(trial, counts, rank.index(), cards, false)
             }
+            ClassicAction::Lay {
+                key: MeldKey::BlackThrees,
+                cards,
+            } => self.black_threes_quick_no(trial, counts, cards),
             _ => None,
         };
         if let Some(ok) = quick {
@@ -430,6 +434,73 @@ impl ClassicState {
             },
             || whole && trial.not_whole(self) & !bit == 0,
         )
+    }
+
+    /// The "no" to laying the black-three meld `cards` read off the
+    /// counts, without a step: the step's own rules (C-16, D-5.1), then,
+    /// the meld binding the mover to go out (C-16), going out refused
+    /// (C-18) or the programme's quick no where only going out ends the
+    /// turn ([`super::solver::out_only_quick_no`], which reads of the
+    /// table after the lay only that the black threes are melded: asked
+    /// of the table before it with none to meld). `None` where the step
+    /// on the copy answers (also with the pile's rest pending).
+    fn black_threes_quick_no(
+        &self,
+        trial: &mut Trial,
+        counts: &[u8; 14],
+        cards: Counts,
+    ) -> Option<bool> {
+        let t = &self.tables[self.side()];
+        let (b, twos, jokers) = (
+            Kind::BLACK_THREE.index(),
+            Kind::TWO.index(),
+            Kind::JOKER.index(),
+        );
+        if !t.black_threes.is_empty()
+            || !self
+                .rules
+                .black_three_meld_ok(cards.naturals as u32, cards.wilds())
+            || counts[b] < cards.naturals
+            || counts[twos] < cards.twos
+            || counts[jokers] < cards.jokers
+        {
+            return Some(false);
+        }
+        if trial
+            .base
+            .get_or_insert_with(|| self.listing_base())
+            .rest
+            .is_some()
+        {
+            return None;
+        }
+        if !self.going_out_permitted() {
+            return Some(false);
+        }
+        let mut hand = *counts;
+        hand[b] -= cards.naturals;
+        hand[twos] -= cards.twos;
+        hand[jokers] -= cards.jokers;
+        let pb = super::solver::Problem {
+            rules: &self.rules,
+            hand,
+            table: t,
+            anchor: &self.turn.anchor,
+            new_mask: self.turn.new_mask,
+            top_bit: 0,
+            base_value: 0,
+            waiver_now: false,
+        };
+        let goal = super::solver::Goal {
+            normal: false,
+            out: true,
+            no_discard: self.turn.last_red_three,
+            kept_free: false,
+            min: None,
+            nothing_ok: false,
+            black_threes: false,
+        };
+        super::solver::out_only_quick_no(&pb, goal).then_some(false)
     }
 
     /// The verdict of a take-back of a rank's meld or of the reset `a`
