@@ -819,6 +819,12 @@ impl ClassicState {
                 "what is laid falls short of the opening minimum",
             ));
         }
+        self.end_rest_check(going_out)
+    }
+
+    /// [`ClassicState::end_check`] after its tests of the pile's rest,
+    /// the melds as a whole (I-25) and the minimum (C-17).
+    pub(crate) fn end_rest_check(&self, going_out: bool) -> Result<(), RuleError> {
         let t = &self.tables[self.side()];
         if !going_out {
             if !t.black_threes.is_empty() {

@@ -174,25 +174,26 @@ impl ClassicState {
                 {
                     out.push(ClassicAction::TakeTurned);
                 }
+                let mut rest = None;
                 self.pickup_candidates(&mut |key, with| {
-                    if !JUDGE || self.pickup_legal(key, with) {
+                    if !JUDGE || self.pickup_legal(key, with, &mut rest) {
                         out.push(ClassicAction::TakePile { key, with });
                     }
                 });
             }
             ClassicPhase::Meld => {
                 let rest_pending = matches!(self.turn.pickup, Some(pk) if pk.rest_pending);
-                if rest_pending && (!JUDGE || self.check(ClassicAction::TakeRest).is_ok()) {
-                    out.push(ClassicAction::TakeRest);
-                }
-                let hand = self.hands[self.mover as usize];
-                let counts = kind_counts(hand);
                 // One copy for the whole listing, made when first needed:
                 // each meld step is made on it, judged, and undone (it
                 // touches only the mover's hand, his side's table and the
                 // turn's masks).
                 let mut trial = Trial::default();
-                let mut judge = |a| !JUDGE || self.meld_step_listed(&mut trial, a);
+                if rest_pending && (!JUDGE || self.take_rest_listed(&mut trial)) {
+                    out.push(ClassicAction::TakeRest);
+                }
+                let hand = self.hands[self.mover as usize];
+                let counts = kind_counts(hand);
+                let mut judge = |a| !JUDGE || self.meld_step_listed(&mut trial, &counts, a);
                 self.meld_candidates_of(&counts, &mut |a| {
                     if judge(a) {
                         out.push(a);
@@ -209,9 +210,20 @@ impl ClassicState {
                 }
                 if !rest_pending {
                     // A discard ends the turn (I-9 does not judge it): every
-                    // discard leaving cards shares one verdict.
+                    // discard leaving cards shares one verdict. The turn
+                    // ends only with every meld legal as a whole (I-25)
+                    // and the minimum met (C-17): asked once, the melds'
+                    // verdicts read as the meld steps' were
+                    // (`end_check`'s tests, the pile's rest not pending).
+                    let mut ends = None;
+                    let mut end_ok = |going_out| {
+                        let whole_min = *ends.get_or_insert_with(|| {
+                            trial.not_whole(self) == 0 && self.minimum_met()
+                        });
+                        whole_min && self.end_rest_check(going_out).is_ok()
+                    };
                     let last = hand.len() == 1;
-                    if !JUDGE || !self.turn.last_red_three && self.end_check(last).is_ok() {
+                    if !JUDGE || !self.turn.last_red_three && end_ok(last) {
                         for k in Kind::ALL {
                             if counts[k.index()] > 0 {
                                 out.push(ClassicAction::Discard(k));
@@ -219,7 +231,7 @@ impl ClassicState {
                         }
                     }
                     if (hand.is_empty() || self.turn.last_red_three)
-                        && (!JUDGE || self.end_check(hand.is_empty()).is_ok())
+                        && (!JUDGE || end_ok(hand.is_empty()))
                     {
                         out.push(ClassicAction::End);
                     }
@@ -228,10 +240,42 @@ impl ClassicState {
         }
     }
 
-    /// Whether the meld step `a`, a candidate of the listing, is legal:
-    /// undos spent or nothing to reset is read off the state; any other
-    /// step is made on `trial`'s copy (made now if not yet) and undone.
-    fn meld_step_listed(&self, trial: &mut Trial, a: ClassicAction) -> bool {
+    /// Whether the meld step `a`, a candidate of the listing, is legal
+    /// (`counts`: the mover's kind counts): undos spent or nothing to
+    /// reset is read off the state, and so is a lay or an extension of a
+    /// rank's meld wherever the counts settle it
+    /// ([`ClassicState::rank_step_quick`]); any other step is made on
+    /// `trial`'s copy (made now if not yet) and undone.
+    fn meld_step_listed(&self, trial: &mut Trial, counts: &[u8; 14], a: ClassicAction) -> bool {
+        let quick = match a {
+            ClassicAction::Lay {
+                key: MeldKey::Rank(k),
+                cards,
+            } if k.index() < 11 => self.rank_step_quick(trial, counts, k.index(), cards, true),
+            ClassicAction::Extend { rank, kind } if rank.index() < 11 => {
+                let one = |naturals, twos, jokers| Counts {
+                    naturals,
+                    twos,
+                    jokers,
+                };
+                let cards = match kind {
+                    Kind::TWO => one(0, 1, 0),
+                    Kind::JOKER => one(0, 0, 1),
+                    _ if kind == rank => one(1, 0, 0),
+                    // C-4: a meld takes naturals of its rank and wilds.
+                    _ => return false,
+                };
+                self.rank_step_quick(trial, counts, rank.index(), cards, false)
+            }
+            ClassicAction::Lay {
+                key: MeldKey::BlackThrees,
+                cards,
+            } => self.black_threes_quick_no(trial, counts, cards),
+            _ => None,
+        };
+        if let Some(ok) = quick {
+            return ok;
+        }
         match a {
             // Take-backs are listed only of melds laid this turn and not
             // committed: the undos left decide them before any step.
@@ -249,7 +293,12 @@ impl ClassicState {
             }
             _ => {}
         }
-        let Trial { copy, not_whole } = trial;
+        if let Some(ok) = self.undo_quick(trial, a) {
+            return ok;
+        }
+        let Trial {
+            copy, not_whole, ..
+        } = trial;
         let copy = copy.get_or_insert_with(|| self.clone());
         // The melds the step leaves as they were keep their verdicts
         // (I-25): only the one it lays, extends or takes back is asked,
@@ -298,6 +347,254 @@ impl ClassicState {
         ok
     }
 
+    /// Whether taking the rest of the pile (pending) is legal: refused
+    /// by its own step unless every meld is legal as a whole (I-25) and,
+    /// in an opening turn, the minimum is met (C-17); after it nothing is
+    /// pending and the table is the anchor, every meld legal as it lies,
+    /// so [`ClassicState::completable`]'s quick yes holds where nothing
+    /// binds the mover to go out and two cards are kept. Else the step on
+    /// a copy answers.
+    fn take_rest_listed(&self, trial: &mut Trial) -> bool {
+        if trial.not_whole(self) != 0 || self.turn.opening && !self.minimum_met() {
+            return false;
+        }
+        let b = *trial.base.get_or_insert_with(|| self.listing_base());
+        let kept = b.hand_len + b.rest.unwrap_or(0);
+        if !b.bound && !self.turn.last_red_three && kept >= 2 {
+            return true;
+        }
+        self.check(ClassicAction::TakeRest).is_ok()
+    }
+
+    /// The verdict of a lay (`lay`) or an extension of the meld of kind
+    /// index `k` by `cards` from the hand, read off the kind counts of
+    /// the hand (`counts`) and of the meld, without a step: the step's
+    /// own rules (C-4, C-20, D-5.1, I-25's fixable extension), then
+    /// [`ClassicState::completable`]'s quick yes on the state after it
+    /// (nothing binds the mover to go out, no rest of the pile pending,
+    /// two cards kept to discard from, the minimum met, every meld legal
+    /// as a whole). `None` where only the programme answers.
+    fn rank_step_quick(
+        &self,
+        trial: &mut Trial,
+        counts: &[u8; 14],
+        k: usize,
+        cards: Counts,
+        lay: bool,
+    ) -> Option<bool> {
+        let r = &self.rules;
+        let kind = Kind::from_index(k);
+        let m = self.tables[self.side()].melds[k];
+        let (dn, dw) = (cards.naturals as u32, cards.wilds());
+        if counts[k] < cards.naturals
+            || counts[Kind::TWO.index()] < cards.twos
+            || counts[Kind::JOKER.index()] < cards.jokers
+        {
+            // D-5.1: the hand does not hold those cards.
+            return Some(false);
+        }
+        let (n, w) = if m.is_empty() {
+            (dn, dw)
+        } else {
+            (kind.count_in(m) + dn, m.wild_count() + dw)
+        };
+        // I-25: the meld after the step, legal as a whole (it differs from
+        // the anchor's, having grown from it).
+        let whole = (w == 0 && n >= 3) || self.meld_whole_ok(r, k, n, w);
+        if lay {
+            // C-20, C-4: a new meld of three, two or three naturals.
+            if !m.is_empty() || dn + dw != 3 || !r.meld_ok(dn, dw) {
+                return Some(false);
+            }
+        } else {
+            if m.is_empty() {
+                return Some(false);
+            }
+            // I-25: the naturals left in the hand can make it legal.
+            let left = counts[k] as u32 - dn;
+            if !whole && !(1..=left).any(|j| self.meld_whole_ok(r, k, n + j, w)) {
+                return Some(false);
+            }
+        }
+        let b = *trial.base.get_or_insert_with(|| self.listing_base());
+        let bit = 1u16 << k;
+        b.quick_yes(
+            b.hand_len - dn - dw,
+            || {
+                let value = b.value
+                    + dn as i32 * kind.value()
+                    + cards.twos as i32 * Kind::TWO.value()
+                    + cards.jokers as i32 * Kind::JOKER.value();
+                let waiver = b.waiver
+                    || r.minimum_waived
+                        && (lay || self.turn.new_mask & bit != 0)
+                        && b.top_bit & bit == 0
+                        && n + w >= 7;
+                value >= b.need || waiver
+            },
+            || whole && trial.not_whole(self) & !bit == 0,
+        )
+    }
+
+    /// The "no" to laying the black-three meld `cards` read off the
+    /// counts, without a step: the step's own rules (C-16, D-5.1), then,
+    /// the meld binding the mover to go out (C-16), going out refused
+    /// (C-18) or the programme's quick no where only going out ends the
+    /// turn ([`super::solver::out_only_quick_no`], which reads of the
+    /// table after the lay only that the black threes are melded: asked
+    /// of the table before it with none to meld). `None` where the step
+    /// on the copy answers (also with the pile's rest pending).
+    fn black_threes_quick_no(
+        &self,
+        trial: &mut Trial,
+        counts: &[u8; 14],
+        cards: Counts,
+    ) -> Option<bool> {
+        let t = &self.tables[self.side()];
+        let (b, twos, jokers) = (
+            Kind::BLACK_THREE.index(),
+            Kind::TWO.index(),
+            Kind::JOKER.index(),
+        );
+        if !t.black_threes.is_empty()
+            || !self
+                .rules
+                .black_three_meld_ok(cards.naturals as u32, cards.wilds())
+            || counts[b] < cards.naturals
+            || counts[twos] < cards.twos
+            || counts[jokers] < cards.jokers
+        {
+            return Some(false);
+        }
+        if trial
+            .base
+            .get_or_insert_with(|| self.listing_base())
+            .rest
+            .is_some()
+        {
+            return None;
+        }
+        if !self.going_out_permitted() {
+            return Some(false);
+        }
+        let mut hand = *counts;
+        hand[b] -= cards.naturals;
+        hand[twos] -= cards.twos;
+        hand[jokers] -= cards.jokers;
+        let pb = super::solver::Problem {
+            rules: &self.rules,
+            hand,
+            table: t,
+            anchor: &self.turn.anchor,
+            new_mask: self.turn.new_mask,
+            top_bit: 0,
+            base_value: 0,
+            waiver_now: false,
+        };
+        let goal = super::solver::Goal {
+            normal: false,
+            out: true,
+            no_discard: self.turn.last_red_three,
+            kept_free: false,
+            min: None,
+            nothing_ok: false,
+            black_threes: false,
+        };
+        super::solver::out_only_quick_no(&pb, goal).then_some(false)
+    }
+
+    /// The verdict of a take-back of a rank's meld or of the reset `a`
+    /// (the undos left and something to reset already asked), read off
+    /// the state without a step where [`ClassicState::completable`]'s
+    /// quick yes holds after it: nothing binds the mover to go out, two
+    /// cards kept, the minimum met (C-17: the value left on the table
+    /// reaches it, or nothing is left), every meld left legal as a whole
+    /// (I-25; after the reset, the melds of the anchor). `None` where the
+    /// step on the copy answers.
+    fn undo_quick(&self, trial: &mut Trial, a: ClassicAction) -> Option<bool> {
+        let b = *trial.base.get_or_insert_with(|| self.listing_base());
+        match a {
+            ClassicAction::TakeBack {
+                key: MeldKey::Rank(k),
+            } if k.index() < 11 => {
+                let bit = 1u16 << k.index();
+                let m = self.tables[self.side()].melds[k.index()];
+                if m.is_empty()
+                    || self.turn.new_mask & bit == 0
+                    || self.turn.committed_mask & bit != 0
+                {
+                    // I-25: only a meld laid this turn and not committed.
+                    return Some(false);
+                }
+                b.quick_yes(
+                    b.hand_len + m.len(),
+                    || {
+                        // Every melded card has a value: nothing left on
+                        // the table is a value of 0. A waiver before may
+                        // have been this meld's: not read here.
+                        let value = b.value
+                            - k.count_in(m) as i32 * k.value()
+                            - Kind::TWO.count_in(m) as i32 * Kind::TWO.value()
+                            - Kind::JOKER.count_in(m) as i32 * Kind::JOKER.value();
+                        !b.waiver && (value == 0 || value >= b.need)
+                    },
+                    || trial.not_whole(self) & !bit == 0,
+                )
+            }
+            ClassicAction::Reset => {
+                let anchor = &self.turn.anchor;
+                // The hand takes back at least a card: `hand_len` kept at
+                // least.
+                b.quick_yes(
+                    b.hand_len,
+                    || !anchor.has_melds(),
+                    // Each meld is as it was at the anchor.
+                    || self.legal_as_laid(anchor),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether every meld of `t` is legal as it lies: what I-25 asks of
+    /// a meld as it was at the anchor ([`ClassicState::meld_whole_at`]).
+    fn legal_as_laid(&self, t: &SideTable) -> bool {
+        t.melds.iter().enumerate().all(|(k, &m)| {
+            let (n, w) = (Kind::from_index(k).count_in(m), m.wild_count());
+            m.is_empty() || (w == 0 && n >= 3) || self.rules.meld_ok(n, w)
+        })
+    }
+
+    /// What [`ClassicState::rank_step_quick`] reads of the state before
+    /// any step, once a listing.
+    fn listing_base(&self) -> ListingBase {
+        let t = &self.tables[self.side()];
+        let opening = self.turn.opening;
+        let rest = match self.turn.pickup {
+            Some(pk) if pk.rest_pending => {
+                Some(self.pile().iter().filter(|c| !c.is_red_three()).count() as u32)
+            }
+            _ => None,
+        };
+        ListingBase {
+            bound: self.turn.must_go_out
+                || self.turn.black_three_pickup
+                || !t.black_threes.is_empty()
+                || rest.is_none() && self.turn.last_red_three,
+            rest,
+            hand_len: self.hands[self.mover as usize].len(),
+            opening,
+            value: if opening { self.opening_value() } else { 0 },
+            need: if opening {
+                self.minimum(self.side())
+            } else {
+                0
+            },
+            waiver: opening && self.waiver(),
+            top_bit: self.top_bit(),
+        }
+    }
+
     /// The ways of taking the pile the listing tries, in its order: the
     /// meld key and the cards from the hand.
     fn pickup_candidates(&self, f: &mut impl FnMut(MeldKey, Counts)) {
@@ -344,11 +641,53 @@ impl ClassicState {
     /// Whether taking the pile this way is legal; the checks of the
     /// pickup itself first, on the state as it is, so a copy is stepped
     /// only for a pickup that passes them.
-    fn pickup_legal(&self, key: MeldKey, with: Counts) -> bool {
+    /// `rest`: what [`ClassicState::pickup_quick`] reads once a listing.
+    fn pickup_legal(&self, key: MeldKey, with: Counts, rest: &mut Option<Option<u32>>) -> bool {
         let first_turn_004 = self.rules.turned_covered && self.turns == 0;
-        !first_turn_004
-            && self.pickup_check(key, with).is_ok()
-            && self.check(ClassicAction::TakePile { key, with }).is_ok()
+        if first_turn_004 || self.pickup_check(key, with).is_err() {
+            return false;
+        }
+        if let Some(ok) = self.pickup_quick(key, with, rest) {
+            return ok;
+        }
+        self.check(ClassicAction::TakePile { key, with }).is_ok()
+    }
+
+    /// The verdict of taking the pile onto the meld of a rank with `with`
+    /// from the hand, the pickup's own checks passed, without a step,
+    /// where [`ClassicState::completable`] says yes without its
+    /// programme: a side that has melded (no opening turn, C-17), nothing
+    /// binding the mover to go out (no "yes" asked of him, C-18; no
+    /// black-three meld, C-16), every meld legal as it lies (the meld
+    /// phase is judged from the table after the pickup, I-25; the meld
+    /// taking the top card is legal by the pickup's checks), and two
+    /// cards among the hand and the pile's rest: anything laid before the
+    /// rest may be laid after it. `rest`: the cards of the pile (red
+    /// threes aside) if every meld on the table is legal as it lies, read
+    /// once a listing. `None` where the step on a copy answers.
+    fn pickup_quick(
+        &self,
+        key: MeldKey,
+        with: Counts,
+        rest: &mut Option<Option<u32>>,
+    ) -> Option<bool> {
+        let t = &self.tables[self.side()];
+        if self.turn.opening
+            || self.turn.answer == Some(true)
+            || self.turn.must_go_out
+            || self.turn.black_three_pickup
+            || !t.black_threes.is_empty()
+            || !matches!(key, MeldKey::Rank(_))
+        {
+            return None;
+        }
+        let rest = (*rest.get_or_insert_with(|| {
+            self.legal_as_laid(t)
+                .then(|| self.pile().iter().filter(|c| !c.is_red_three()).count() as u32)
+        }))?;
+        // The top card goes to the meld; the rest to the hand.
+        let kept = (self.hands[self.mover as usize].len() + rest).checked_sub(with.len() + 1)?;
+        (kept >= 2).then_some(true)
     }
 
     /// The meld steps that change only the mover's hand and known cards,
@@ -464,13 +803,71 @@ impl ClassicState {
     }
 }
 
-/// What the listing makes at its first meld step judged on a copy: the
-/// copy of the state, and the melds of the mover's side not legal as a
-/// whole (I-25, [`ClassicState::melds_not_whole`]).
+/// What the listing makes when first needed: the copy of the state its
+/// meld steps are judged on, the melds of the mover's side not legal as
+/// a whole (I-25, [`ClassicState::melds_not_whole`]), and what the quick
+/// verdicts read of the state.
 #[derive(Default)]
 struct Trial {
     copy: Option<ClassicState>,
     not_whole: Option<u16>,
+    base: Option<ListingBase>,
+}
+
+impl Trial {
+    /// The melds of the mover's side not legal as a whole before any
+    /// step (I-25), asked once.
+    fn not_whole(&mut self, s: &ClassicState) -> u16 {
+        *self.not_whole.get_or_insert_with(|| s.melds_not_whole())
+    }
+}
+
+/// The state before the listing's meld steps as the quick verdicts
+/// ([`ClassicState::rank_step_quick`], [`ClassicState::undo_quick`])
+/// read it.
+#[derive(Clone, Copy)]
+struct ListingBase {
+    /// The mover must go out (C-15, C-16, C-18), or has no discard
+    /// (C-23): the programme answers.
+    bound: bool,
+    /// The cards of the pile's rest still to be taken (red threes
+    /// aside), if pending (C-14).
+    rest: Option<u32>,
+    /// The cards of the mover's hand.
+    hand_len: u32,
+    /// The side's opening turn (C-17): the value on its table, the
+    /// minimum, and whether the waiver holds already.
+    opening: bool,
+    value: i32,
+    need: i32,
+    waiver: bool,
+    /// The turn's masks' bit of the meld holding the pile's top card.
+    top_bit: u16,
+}
+
+impl ListingBase {
+    /// [`ClassicState::completable`]'s yes without its programme, after
+    /// a meld step that leaves `kept` cards in the hand, the minimum met
+    /// after it (`min_ok`, asked in an opening turn only) and every meld
+    /// legal as a whole (`whole`, asked last): a normal end keeps two
+    /// cards to discard from; with the pile's rest pending, outside an
+    /// opening turn, anything laid before the rest may be laid after it,
+    /// so the rest counts as kept. `None` where the programme answers.
+    fn quick_yes(
+        &self,
+        kept: u32,
+        min_ok: impl FnOnce() -> bool,
+        whole: impl FnOnce() -> bool,
+    ) -> Option<bool> {
+        if self.bound {
+            return None;
+        }
+        let ends = match self.rest {
+            Some(rest) => !self.opening && kept + rest >= 2,
+            None => kept >= 2 && (!self.opening || min_ok()),
+        };
+        (ends && whole()).then_some(true)
+    }
 }
 
 /// What a meld step ([`ClassicState::undoable`]) changes: the mover's

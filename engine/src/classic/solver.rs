@@ -350,7 +350,7 @@ fn solve_full(pb: &Problem, goal: Goal) -> bool {
 /// card discarded, none without a discard (C-23), and needs C-10's
 /// canastas: more than the melds the hand can bring to seven cards and
 /// the wild canastas its wilds can make, no again.
-fn out_only_quick_no(pb: &Problem, goal: Goal) -> bool {
+pub(crate) fn out_only_quick_no(pb: &Problem, goal: Goal) -> bool {
     if goal.kept_free {
         return false;
     }
@@ -729,14 +729,14 @@ fn lays_out_solved(r: &ClassicRules, hand: [u8; 14], table: &SideTable, min: Opt
 }
 
 impl ClassicState {
-    fn going_out_permitted(&self) -> bool {
+    pub(crate) fn going_out_permitted(&self) -> bool {
         self.turn.answer != Some(false)
             && !(self.rules.partnerships()
                 && self.rules.ask == Ask::Compulsory
                 && self.turn.answer != Some(true))
     }
 
-    fn top_bit(&self) -> u16 {
+    pub(crate) fn top_bit(&self) -> u16 {
         let t = &self.tables[self.side()];
         self.turn.pickup.map(|pk| t.key_bit(pk.key)).unwrap_or(0)
     }

@@ -148,10 +148,16 @@ pub fn value_of(set: CardSet) -> i32 {
 
 /// The kind counts of a set (red threes left out).
 pub fn kind_counts(set: CardSet) -> [u8; 14] {
+    // The naturals 4–A and the 2s off the rank counts, a nibble a rank
+    // (ranks 2, 3, 4 … A at nibbles 0, 1, 2 …).
+    let ranks = set.rank_counts();
     let mut a = [0u8; 14];
-    for k in Kind::ALL {
-        a[k.index()] = k.count_in(set) as u8;
+    for (k, n) in a.iter_mut().enumerate().take(11) {
+        *n = ((ranks >> (4 * (k + 2))) & 0xF) as u8;
     }
+    a[Kind::BLACK_THREE.index()] = set.black_three_count() as u8;
+    a[Kind::TWO.index()] = (ranks & 0xF) as u8;
+    a[Kind::JOKER.index()] = set.jokers() as u8;
     a
 }
 
@@ -543,4 +549,34 @@ impl ClassicState {
 
 fn c_is_cover(c: Option<Card>) -> bool {
     matches!(c, Some(c) if c.is_red_three() || c.is_wild())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind counts read off the rank nibbles are each kind's
+    /// `count_in`: the whole pack with 0 to 6 jokers and the hands of
+    /// random deals of every preset.
+    #[test]
+    fn kind_counts_are_each_kinds_count() {
+        let mut sets: Vec<CardSet> = (0..=6).map(classic_pack).collect();
+        sets.push(CardSet::EMPTY);
+        for preset in super::super::rules::CLASSIC_PRESETS {
+            for seed in 0..8 {
+                let rules = ClassicRules {
+                    players: 4,
+                    ..ClassicRules::preset(preset).unwrap()
+                };
+                let g = ClassicState::new(rules, seed, 0, [0; 6]);
+                sets.extend_from_slice(&g.hands[..4]);
+                let stock = g.stock[..g.stock_len as usize].iter().copied();
+                sets.push(CardSet::try_from_cards(stock).unwrap());
+            }
+        }
+        for s in sets {
+            let want: Vec<u8> = Kind::ALL.iter().map(|k| k.count_in(s) as u8).collect();
+            assert_eq!(kind_counts(s).to_vec(), want, "[{s}]");
+        }
+    }
 }
