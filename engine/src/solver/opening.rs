@@ -158,8 +158,134 @@ pub(crate) fn opening_reaches(
             return false;
         }
     }
-    max_opening_onto(hand, groups, pending, rules, must, keep)
-        .is_some_and(|v| need.is_none_or(|n| v >= n))
+    match need {
+        // Any legal table: whether one is reached, not its value.
+        None => opening_onto_exists(hand, groups, pending, rules, must, keep),
+        Some(n) => {
+            max_opening_onto(hand, groups, pending, rules, must, keep).is_some_and(|v| v >= n)
+        }
+    }
+}
+
+/// Whether [`max_opening_onto`] is `Some`: the same table over (wilds
+/// placed, cards left over), holding whether a cell is reached instead
+/// of its best value — for each count of cards left over, a mask of the
+/// wild counts reached — so that a rank's choices are added by one
+/// [`conv`] a column instead of cell by cell.
+pub(crate) fn opening_onto_exists(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> bool {
+    let width = keep as usize + 1;
+    if width > 3 {
+        return false;
+    }
+    let cap = |c: u32| (c as usize).min(width - 1);
+    let mut table_wilds = 0;
+    let mut wild_groups = Acc::START;
+    let mut of_rank = [0u64; 13];
+    let mut count = [0u32; 13];
+    for (i, g) in groups.iter().enumerate() {
+        table_wilds += g.wilds();
+        match g.rank() {
+            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+            Some(r) => {
+                let r = r as usize;
+                of_rank[r] |= 1 << i;
+                count[r] += 1;
+            }
+        }
+    }
+    let wild_mask = wild_groups.plain | wild_groups.canasta;
+    if wild_mask == 0 {
+        return false;
+    }
+    // cols[c]: the wild counts reached with `c` hand cards left over
+    // (capped at `keep`).
+    let mut cols: [Mask; 3] = [0; 3];
+    cols[cap(hand.black_three_count())] = wild_mask;
+    let counts = hand.rank_counts();
+    let new_any = rules.groups_per_rank == GroupsPerRank::Many;
+    for rank in Rank::NATURALS {
+        let r = rank as usize;
+        let h = ((counts >> (4 * r)) & 0xF) as u32;
+        let count = count[r] as usize;
+        if h == 0 && count == 0 {
+            if must == Some(rank) {
+                return false;
+            }
+            continue;
+        }
+        let mut next: [Mask; 3] = [0; 3];
+        let least = (must == Some(rank)) as u32;
+        for a in least..=h {
+            // The wilds the rank's groups may end with, as in
+            // [`opening_onto`].
+            let mut mask: Mask = 0;
+            let new_ok = new_any || count == 0;
+            let choices = if a == 0 { 1 } else { count + new_ok as usize };
+            for choice in 0..choices {
+                let mut acc = Acc::START;
+                let mut ok = true;
+                let mut bits = of_rank[r];
+                let mut j = 0;
+                while bits != 0 {
+                    let g = &groups[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    let add = if j == choice { a } else { 0 };
+                    j += 1;
+                    match natural_slot(g.naturals() + add, Some(g), rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok && a > 0 && choice == count {
+                    match natural_slot(a, None, rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => ok = false,
+                    }
+                }
+                if ok {
+                    mask |= acc.plain | acc.canasta;
+                }
+            }
+            if mask != 0 {
+                for c0 in 0..width {
+                    if cols[c0] != 0 {
+                        next[cap(c0 as u32 + h - a)] |= conv(cols[c0], mask);
+                    }
+                }
+            }
+        }
+        cols = next;
+        if cols == [0; 3] {
+            return false;
+        }
+    }
+    // The wilds: the table's and the pending ones all in groups, the
+    // hand's `u` of them too; what is not in a group so far forms new
+    // groups of wilds only (three or more).
+    let hand_wilds = hand.wild_count();
+    for u in 0..=hand_wilds {
+        let total = table_wilds + pending + u;
+        let unlaid = hand_wilds - u;
+        // Wild counts `w` with `total - w` zero or three or more.
+        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
+        if total >= 3 {
+            fits |= ALL >> (16 - (total - 3).min(16));
+        }
+        if (0..width).any(|c| c + unlaid as usize >= width - 1 && cols[c] & fits != 0) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
