@@ -102,6 +102,38 @@ impl GameState {
     pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         let mut t = *self;
         t.quiet = true;
+        t.placed_in_place(p, verdicts)
+    }
+
+    /// [`GameState::finish_verdict`] on a state whose mover's part the
+    /// caller puts back afterwards (the listing's probe): the first way
+    /// of [`GameState::placed_finish`] is tried on the state itself,
+    /// with only the mover's part saved to go on from if it fails,
+    /// instead of on a copy of the whole state. On `true` the mover's
+    /// part may be left where the first way ended.
+    pub(super) fn finish_verdict_scratch(&mut self, verdicts: Option<u64>) -> bool {
+        if self.phase != Phase::Meld || self.turn.pending.is_empty() {
+            return self.finish_verdict(verdicts);
+        }
+        let p = self.current as usize;
+        let save = MoverSave::of(self);
+        let quiet = self.quiet;
+        self.quiet = true;
+        let placed = self.placed_in_place(p, verdicts);
+        self.quiet = quiet;
+        if placed {
+            return true;
+        }
+        self.restore_mover(&save);
+        if !self.pending_may_finish(p) {
+            return false;
+        }
+        self.forward_finish(verdicts)
+    }
+
+    /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
+    fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+        let t = self;
         while let Some(w) = t.turn.pending.kinds().next() {
             let groups = t.tables[p].len() as u8;
             if (0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {

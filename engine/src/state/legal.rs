@@ -379,7 +379,10 @@ impl GameState {
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
     /// `verdicts`: the listing's context for the completion check
-    /// ([`GameState::finish_verdict`]).
+    /// ([`GameState::finish_verdict`]); with it the caller puts back the
+    /// mover's part whenever `touched`, on success too, and the check
+    /// may try its steps on the state itself
+    /// ([`GameState::finish_verdict_scratch`]).
     pub(super) fn meld_try(
         &mut self,
         action: Action,
@@ -392,7 +395,7 @@ impl GameState {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && !self.finish_verdict(verdicts) {
+            if !sure && !self.check_after_step(verdicts) {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -400,7 +403,7 @@ impl GameState {
             }
             return Ok(());
         }
-        if !self.finish_verdict(verdicts) {
+        if !self.check_after_step(verdicts) {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",
@@ -408,6 +411,15 @@ impl GameState {
             );
         }
         Ok(())
+    }
+
+    /// The completion check of [`GameState::meld_try`]: with a listing's
+    /// context on its probe, which the caller puts back.
+    fn check_after_step(&mut self, verdicts: Option<u64>) -> bool {
+        match verdicts {
+            Some(_) => self.finish_verdict_scratch(verdicts),
+            None => self.finish_verdict(None),
+        }
     }
 
     /// Applies an action listed by [`GameState::legal_actions`] (or by
