@@ -229,7 +229,26 @@ impl GameState {
         let mut probe = *self;
         probe.quiet = true;
         let verdicts = self.verdict_context();
-        out.retain(|&a| probe.listed_on_probe(&save, a, verdicts));
+        // The discards (one a kind of card in hand): whether one is legal
+        // depends on the card only through the card taken for free (I-21),
+        // so the first one checked answers for the others.
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let barred = |c: Card| {
+            self.turn.free_card == Some(c)
+                && self.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2
+        };
+        let mut discards: Option<bool> = None;
+        out.retain(|&a| match a {
+            Action::Discard(c) if hand.contains(c) => {
+                let ok =
+                    !barred(c) && *discards.get_or_insert_with(|| probe.check_discard(c).is_ok());
+                debug_assert_eq!(ok, probe.check_discard(c).is_ok(), "discard {c}");
+                ok
+            }
+            _ => probe.listed_on_probe(&save, a, verdicts),
+        });
         debug_assert!(probe == *self, "probe restored");
     }
 
