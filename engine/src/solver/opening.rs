@@ -180,9 +180,24 @@ pub(crate) fn opening_onto_exists(
     must: Option<Rank>,
     keep: u32,
 ) -> bool {
+    opening_onto_exists_keeping(hand, groups, pending, rules, must, keep).0
+}
+
+/// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
+/// one table: the table keeping none is this one with its columns (cards
+/// left over) taken together.
+pub(crate) fn opening_onto_exists_keeping(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
     let width = keep as usize + 1;
     if width > 3 {
-        return false;
+        let none = opening_onto_exists_keeping(hand, groups, pending, rules, must, 0).1;
+        return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);
     let mut table_wilds = 0;
@@ -202,7 +217,7 @@ pub(crate) fn opening_onto_exists(
     }
     let wild_mask = wild_groups.plain | wild_groups.canasta;
     if wild_mask == 0 {
-        return false;
+        return (false, false);
     }
     // cols[c]: the wild counts reached with `c` hand cards left over
     // (capped at `keep`).
@@ -216,7 +231,7 @@ pub(crate) fn opening_onto_exists(
         let count = count[r] as usize;
         if h == 0 && count == 0 {
             if must == Some(rank) {
-                return false;
+                return (false, false);
             }
             continue;
         }
@@ -266,13 +281,14 @@ pub(crate) fn opening_onto_exists(
         }
         cols = next;
         if cols == [0; 3] {
-            return false;
+            return (false, false);
         }
     }
     // The wilds: the table's and the pending ones all in groups, the
     // hand's `u` of them too; what is not in a group so far forms new
     // groups of wilds only (three or more).
     let hand_wilds = hand.wild_count();
+    let (mut kept, mut any) = (false, false);
     for u in 0..=hand_wilds {
         let total = table_wilds + pending + u;
         let unlaid = hand_wilds - u;
@@ -281,11 +297,17 @@ pub(crate) fn opening_onto_exists(
         if total >= 3 {
             fits |= ALL >> (16 - (total - 3).min(16));
         }
-        if (0..width).any(|c| c + unlaid as usize >= width - 1 && cols[c] & fits != 0) {
-            return true;
+        for (c, &col) in cols.iter().enumerate().take(width) {
+            if col & fits != 0 {
+                any = true;
+                kept |= c + unlaid as usize >= width - 1;
+            }
+        }
+        if kept {
+            break;
         }
     }
-    false
+    (kept, any)
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
@@ -449,45 +471,46 @@ fn opening_onto(
         return None;
     }
     // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
-    // hand cards left over (capped at `keep`). Only rows up to `hi` can
-    // hold a value: each rank adds at most its mask's highest wild count.
+    // hand cards left over (capped at `keep`); rows[c]: the `w` of column
+    // `c` that hold a value, so that only those cells are read.
     let mut dp = [NONE; W * 3];
     let mut next = [NONE; W * 3];
+    let mut rows: [Mask; 3] = [0; 3];
     let cells = W * width;
     dp[cap(hand.black_three_count())] = 0;
-    let mut hi = 0usize;
+    rows[cap(hand.black_three_count())] = 1;
     let merge = |dp: &[i32; W * 3],
+                 rows: &[Mask; 3],
                  next: &mut [i32; W * 3],
-                 hi: usize,
+                 next_rows: &mut [Mask; 3],
                  mask: Mask,
                  left: u32,
                  base: i32,
                  per_wild: i32| {
-        for w0 in 0..=hi {
-            for c0 in 0..width {
-                let v = dp[w0 * width + c0];
-                if v == NONE {
-                    continue;
-                }
-                let to = cap(c0 as u32 + left);
-                let mut m = mask;
+        for c0 in 0..width {
+            let to = cap(c0 as u32 + left);
+            let mut r = rows[c0];
+            while r != 0 {
+                let w0 = r.trailing_zeros() as usize;
+                r &= r - 1;
+                let v = dp[w0 * width + c0] + base;
+                // At most 16 wilds in groups.
+                let mut m = mask & (ALL >> w0);
+                next_rows[to] |= m << w0;
                 while m != 0 {
                     let w = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    if w0 + w >= W {
-                        break;
-                    }
                     let cell = &mut next[(w0 + w) * width + to];
-                    *cell = (*cell).max(v + base + per_wild * w as i32);
+                    *cell = (*cell).max(v + per_wild * w as i32);
                 }
             }
         }
     };
-    let top = |hi: usize, mask: Mask| (hi + (31 - mask.leading_zeros()) as usize).min(W - 1);
     next[..cells].fill(NONE);
-    merge(&dp, &mut next, hi, wild_mask, 0, 0, 20);
-    hi = top(hi, wild_mask);
+    let mut next_rows: [Mask; 3] = [0; 3];
+    merge(&dp, &rows, &mut next, &mut next_rows, wild_mask, 0, 0, 20);
     std::mem::swap(&mut dp, &mut next);
+    rows = next_rows;
     let counts = hand.rank_counts();
     let new_any = rules.groups_per_rank == GroupsPerRank::Many;
     for rank in Rank::NATURALS {
@@ -503,7 +526,7 @@ fn opening_onto(
         let pts = rank.points();
         let naturals_on = naturals_on[r];
         next[..cells].fill(NONE);
-        let mut reach = 0;
+        let mut next_rows: [Mask; 3] = [0; 3];
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
             // The wilds the rank's groups may end with: the hand's `a`
@@ -543,18 +566,21 @@ fn opening_onto(
             if mask != 0 {
                 merge(
                     &dp,
+                    &rows,
                     &mut next,
-                    hi,
+                    &mut next_rows,
                     mask,
                     h - a,
                     (naturals_on + a) as i32 * pts,
                     pts,
                 );
-                reach = reach.max(top(hi, mask));
             }
         }
-        hi = reach;
         std::mem::swap(&mut dp, &mut next);
+        rows = next_rows;
+        if rows == [0; 3] {
+            return None;
+        }
     }
     // The wilds: the table's and the pending ones all in groups, the
     // hand's `u` of them too; what is not in a group so far forms new
@@ -562,18 +588,22 @@ fn opening_onto(
     let hand_wilds = hand.wild_count();
     let mut out = NONE;
     for u in 0..=hand_wilds {
-        let total = (table_wilds + pending + u) as usize;
+        let total = table_wilds + pending + u;
         let unlaid = hand_wilds - u;
-        for w in 0..(hi + 1).min(total + 1) {
-            let rest = total - w;
-            if rest != 0 && rest < 3 {
+        // Wild counts `w` with `total - w` zero or three or more.
+        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
+        if total >= 3 {
+            fits |= ALL >> (16 - (total - 3).min(16));
+        }
+        for c in 0..width {
+            if c + (unlaid as usize) < width - 1 {
                 continue;
             }
-            for c in 0..width {
-                let v = dp[w * width + c];
-                if v != NONE && c + unlaid as usize >= width - 1 {
-                    out = out.max(v + 20 * rest as i32);
-                }
+            let mut m = rows[c] & fits;
+            while m != 0 {
+                let w = m.trailing_zeros();
+                m &= m - 1;
+                out = out.max(dp[w as usize * width + c] + 20 * (total - w) as i32);
             }
         }
     }

@@ -778,11 +778,18 @@ fn max_opening_onto_agrees_with_reference() {
                         "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
                     );
                 }
-                // The table of reached cells alone says whether there is one.
+                // The table of reached cells alone says whether there is
+                // one, keeping `keep` cards and keeping none.
                 assert_eq!(
                     opening_onto_exists(hand, groups, pending, rules, must, keep),
                     want.is_some(),
                     "exists: [{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+                );
+                let none = max_opening_onto_reference(hand, groups, pending, rules, must, 0);
+                assert_eq!(
+                    opening_onto_exists_keeping(hand, groups, pending, rules, must, keep),
+                    (want.is_some(), none.is_some()),
+                    "exists keeping: [{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
                 );
                 checked += 1;
                 some += want.is_some() as u32;

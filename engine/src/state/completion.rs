@@ -282,12 +282,29 @@ impl GameState {
         let must = (!laid).then_some(rank);
         let rest = self.pile_len as u32;
         let need = (!table.opened).then(|| self.opening_minimum(p));
+        // Whether the top card can be laid at all (keeping no card), where
+        // the first question answers it too.
+        let mut layable = None;
         let reaches = if table.is_empty() && !laid {
             // At the pickup itself, with nothing laid: the opening of the
             // hand with the top card (D-6.2.1).
             let used = (hand.len() + rest).saturating_sub(2).min(hand.len());
             let v = solver::opening::max_opening(hand, rank, used);
             v >= 0 && need.is_none_or(|n| v >= n)
+        } else if need.is_none() && !laid && hand.len() >= keep {
+            // Any legal table, with and without the cards kept: one table
+            // of reached cells answers both (`opening_reaches` with no
+            // value and a rank required asks that table alone).
+            let (kept, any) = solver::opening::opening_onto_exists_keeping(
+                hand,
+                table.groups(),
+                0,
+                &self.rules,
+                must,
+                keep,
+            );
+            layable = Some(any);
+            kept
         } else {
             solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, must, keep, need)
         };
@@ -295,15 +312,17 @@ impl GameState {
             return Some(true);
         }
         if !laid
-            && !solver::opening::opening_reaches(
-                hand,
-                table.groups(),
-                0,
-                &self.rules,
-                must,
-                0,
-                None,
-            )
+            && !layable.unwrap_or_else(|| {
+                solver::opening::opening_reaches(
+                    hand,
+                    table.groups(),
+                    0,
+                    &self.rules,
+                    must,
+                    0,
+                    None,
+                )
+            })
         {
             // The top card cannot be laid before the rest (I-8).
             return Some(false);
