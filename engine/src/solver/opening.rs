@@ -101,8 +101,13 @@ pub(crate) fn opening_reaches(
                 let mut value = now;
                 let mut spare = hand.len() - keep;
                 let mut ranks: [(i32, u32); 11] = [(0, 0); 11];
+                // The values of the ranks held twice that have no group.
+                let mut pairs = [0i32; 11];
                 for (i, &r) in Rank::NATURALS.iter().enumerate() {
                     let h = hand.rank_count(r);
+                    if h == 2 && !groups.iter().any(|g| g.rank() == Some(r)) {
+                        pairs[i] = r.points();
+                    }
                     let grouped = groups.iter().any(|g| {
                         g.rank() == Some(r) && g.naturals() + h + g.wilds() <= 8 && !g.is_canasta()
                     });
@@ -135,6 +140,25 @@ pub(crate) fn opening_reaches(
                     if value >= n {
                         return true;
                     }
+                }
+                // Then each such pair with a wild of the hand, a new group
+                // of three at the rank's value a card, dearest first; then
+                // three wilds of the hand as a group of wilds only.
+                let mut wilds = hand.wild_count();
+                pairs.sort_unstable_by_key(|&p| std::cmp::Reverse(p));
+                for pts in pairs {
+                    if pts == 0 || wilds == 0 || spare < 3 {
+                        break;
+                    }
+                    value += 3 * pts;
+                    spare -= 3;
+                    wilds -= 1;
+                    if value >= n {
+                        return true;
+                    }
+                }
+                if wilds >= 3 && spare >= 3 && value + 60 >= n {
+                    return true;
                 }
             }
         }
