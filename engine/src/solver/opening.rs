@@ -101,8 +101,13 @@ pub(crate) fn opening_reaches(
                 let mut value = now;
                 let mut spare = hand.len() - keep;
                 let mut ranks: [(i32, u32); 11] = [(0, 0); 11];
+                // The values of the ranks held twice that have no group.
+                let mut pairs = [0i32; 11];
                 for (i, &r) in Rank::NATURALS.iter().enumerate() {
                     let h = hand.rank_count(r);
+                    if h == 2 && !groups.iter().any(|g| g.rank() == Some(r)) {
+                        pairs[i] = r.points();
+                    }
                     let grouped = groups.iter().any(|g| {
                         g.rank() == Some(r) && g.naturals() + h + g.wilds() <= 8 && !g.is_canasta()
                     });
@@ -136,6 +141,25 @@ pub(crate) fn opening_reaches(
                         return true;
                     }
                 }
+                // Then each such pair with a wild of the hand, a new group
+                // of three at the rank's value a card, dearest first; then
+                // three wilds of the hand as a group of wilds only.
+                let mut wilds = hand.wild_count();
+                pairs.sort_unstable_by_key(|&p| std::cmp::Reverse(p));
+                for pts in pairs {
+                    if pts == 0 || wilds == 0 || spare < 3 {
+                        break;
+                    }
+                    value += 3 * pts;
+                    spare -= 3;
+                    wilds -= 1;
+                    if value >= n {
+                        return true;
+                    }
+                }
+                if wilds >= 3 && spare >= 3 && value + 60 >= n {
+                    return true;
+                }
             }
         }
     }
@@ -158,8 +182,156 @@ pub(crate) fn opening_reaches(
             return false;
         }
     }
-    max_opening_onto(hand, groups, pending, rules, must, keep)
-        .is_some_and(|v| need.is_none_or(|n| v >= n))
+    match need {
+        // Any legal table: whether one is reached, not its value.
+        None => opening_onto_exists(hand, groups, pending, rules, must, keep),
+        Some(n) => {
+            max_opening_onto(hand, groups, pending, rules, must, keep).is_some_and(|v| v >= n)
+        }
+    }
+}
+
+/// Whether [`max_opening_onto`] is `Some`: the same table over (wilds
+/// placed, cards left over), holding whether a cell is reached instead
+/// of its best value — for each count of cards left over, a mask of the
+/// wild counts reached — so that a rank's choices are added by one
+/// [`conv`] a column instead of cell by cell.
+pub(crate) fn opening_onto_exists(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> bool {
+    opening_onto_exists_keeping(hand, groups, pending, rules, must, keep).0
+}
+
+/// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
+/// one table: the table keeping none is this one with its columns (cards
+/// left over) taken together.
+pub(crate) fn opening_onto_exists_keeping(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
+    let width = keep as usize + 1;
+    if width > 3 {
+        let none = opening_onto_exists_keeping(hand, groups, pending, rules, must, 0).1;
+        return (false, none);
+    }
+    let cap = |c: u32| (c as usize).min(width - 1);
+    let mut table_wilds = 0;
+    let mut wild_groups = Acc::START;
+    let mut of_rank = [0u64; 13];
+    let mut count = [0u32; 13];
+    for (i, g) in groups.iter().enumerate() {
+        table_wilds += g.wilds();
+        match g.rank() {
+            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+            Some(r) => {
+                let r = r as usize;
+                of_rank[r] |= 1 << i;
+                count[r] += 1;
+            }
+        }
+    }
+    let wild_mask = wild_groups.plain | wild_groups.canasta;
+    if wild_mask == 0 {
+        return (false, false);
+    }
+    // cols[c]: the wild counts reached with `c` hand cards left over
+    // (capped at `keep`).
+    let mut cols: [Mask; 3] = [0; 3];
+    cols[cap(hand.black_three_count())] = wild_mask;
+    let counts = hand.rank_counts();
+    let new_any = rules.groups_per_rank == GroupsPerRank::Many;
+    for rank in Rank::NATURALS {
+        let r = rank as usize;
+        let h = ((counts >> (4 * r)) & 0xF) as u32;
+        let count = count[r] as usize;
+        if h == 0 && count == 0 {
+            if must == Some(rank) {
+                return (false, false);
+            }
+            continue;
+        }
+        let mut next: [Mask; 3] = [0; 3];
+        let least = (must == Some(rank)) as u32;
+        for a in least..=h {
+            // The wilds the rank's groups may end with, as in
+            // [`opening_onto`].
+            let mut mask: Mask = 0;
+            let new_ok = new_any || count == 0;
+            let choices = if a == 0 { 1 } else { count + new_ok as usize };
+            for choice in 0..choices {
+                let mut acc = Acc::START;
+                let mut ok = true;
+                let mut bits = of_rank[r];
+                let mut j = 0;
+                while bits != 0 {
+                    let g = &groups[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    let add = if j == choice { a } else { 0 };
+                    j += 1;
+                    match natural_slot(g.naturals() + add, Some(g), rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok && a > 0 && choice == count {
+                    match natural_slot(a, None, rules) {
+                        Some(s) => acc = acc.add(s),
+                        None => ok = false,
+                    }
+                }
+                if ok {
+                    mask |= acc.plain | acc.canasta;
+                }
+            }
+            if mask != 0 {
+                for c0 in 0..width {
+                    if cols[c0] != 0 {
+                        next[cap(c0 as u32 + h - a)] |= conv(cols[c0], mask);
+                    }
+                }
+            }
+        }
+        cols = next;
+        if cols == [0; 3] {
+            return (false, false);
+        }
+    }
+    // The wilds: the table's and the pending ones all in groups, the
+    // hand's `u` of them too; what is not in a group so far forms new
+    // groups of wilds only (three or more).
+    let hand_wilds = hand.wild_count();
+    let (mut kept, mut any) = (false, false);
+    for u in 0..=hand_wilds {
+        let total = table_wilds + pending + u;
+        let unlaid = hand_wilds - u;
+        // Wild counts `w` with `total - w` zero or three or more.
+        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
+        if total >= 3 {
+            fits |= ALL >> (16 - (total - 3).min(16));
+        }
+        for (c, &col) in cols.iter().enumerate().take(width) {
+            if col & fits != 0 {
+                any = true;
+                kept |= c + unlaid as usize >= width - 1;
+            }
+        }
+        if kept {
+            break;
+        }
+    }
+    (kept, any)
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
@@ -323,45 +495,46 @@ fn opening_onto(
         return None;
     }
     // dp[w * width + c]: best value with `w` wilds in groups so far and `c`
-    // hand cards left over (capped at `keep`). Only rows up to `hi` can
-    // hold a value: each rank adds at most its mask's highest wild count.
+    // hand cards left over (capped at `keep`); rows[c]: the `w` of column
+    // `c` that hold a value, so that only those cells are read.
     let mut dp = [NONE; W * 3];
     let mut next = [NONE; W * 3];
+    let mut rows: [Mask; 3] = [0; 3];
     let cells = W * width;
     dp[cap(hand.black_three_count())] = 0;
-    let mut hi = 0usize;
+    rows[cap(hand.black_three_count())] = 1;
     let merge = |dp: &[i32; W * 3],
+                 rows: &[Mask; 3],
                  next: &mut [i32; W * 3],
-                 hi: usize,
+                 next_rows: &mut [Mask; 3],
                  mask: Mask,
                  left: u32,
                  base: i32,
                  per_wild: i32| {
-        for w0 in 0..=hi {
-            for c0 in 0..width {
-                let v = dp[w0 * width + c0];
-                if v == NONE {
-                    continue;
-                }
-                let to = cap(c0 as u32 + left);
-                let mut m = mask;
+        for c0 in 0..width {
+            let to = cap(c0 as u32 + left);
+            let mut r = rows[c0];
+            while r != 0 {
+                let w0 = r.trailing_zeros() as usize;
+                r &= r - 1;
+                let v = dp[w0 * width + c0] + base;
+                // At most 16 wilds in groups.
+                let mut m = mask & (ALL >> w0);
+                next_rows[to] |= m << w0;
                 while m != 0 {
                     let w = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    if w0 + w >= W {
-                        break;
-                    }
                     let cell = &mut next[(w0 + w) * width + to];
-                    *cell = (*cell).max(v + base + per_wild * w as i32);
+                    *cell = (*cell).max(v + per_wild * w as i32);
                 }
             }
         }
     };
-    let top = |hi: usize, mask: Mask| (hi + (31 - mask.leading_zeros()) as usize).min(W - 1);
     next[..cells].fill(NONE);
-    merge(&dp, &mut next, hi, wild_mask, 0, 0, 20);
-    hi = top(hi, wild_mask);
+    let mut next_rows: [Mask; 3] = [0; 3];
+    merge(&dp, &rows, &mut next, &mut next_rows, wild_mask, 0, 0, 20);
     std::mem::swap(&mut dp, &mut next);
+    rows = next_rows;
     let counts = hand.rank_counts();
     let new_any = rules.groups_per_rank == GroupsPerRank::Many;
     for rank in Rank::NATURALS {
@@ -377,7 +550,7 @@ fn opening_onto(
         let pts = rank.points();
         let naturals_on = naturals_on[r];
         next[..cells].fill(NONE);
-        let mut reach = 0;
+        let mut next_rows: [Mask; 3] = [0; 3];
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
             // The wilds the rank's groups may end with: the hand's `a`
@@ -417,18 +590,21 @@ fn opening_onto(
             if mask != 0 {
                 merge(
                     &dp,
+                    &rows,
                     &mut next,
-                    hi,
+                    &mut next_rows,
                     mask,
                     h - a,
                     (naturals_on + a) as i32 * pts,
                     pts,
                 );
-                reach = reach.max(top(hi, mask));
             }
         }
-        hi = reach;
         std::mem::swap(&mut dp, &mut next);
+        rows = next_rows;
+        if rows == [0; 3] {
+            return None;
+        }
     }
     // The wilds: the table's and the pending ones all in groups, the
     // hand's `u` of them too; what is not in a group so far forms new
@@ -436,18 +612,22 @@ fn opening_onto(
     let hand_wilds = hand.wild_count();
     let mut out = NONE;
     for u in 0..=hand_wilds {
-        let total = (table_wilds + pending + u) as usize;
+        let total = table_wilds + pending + u;
         let unlaid = hand_wilds - u;
-        for w in 0..(hi + 1).min(total + 1) {
-            let rest = total - w;
-            if rest != 0 && rest < 3 {
+        // Wild counts `w` with `total - w` zero or three or more.
+        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
+        if total >= 3 {
+            fits |= ALL >> (16 - (total - 3).min(16));
+        }
+        for c in 0..width {
+            if c + (unlaid as usize) < width - 1 {
                 continue;
             }
-            for c in 0..width {
-                let v = dp[w * width + c];
-                if v != NONE && c + unlaid as usize >= width - 1 {
-                    out = out.max(v + 20 * rest as i32);
-                }
+            let mut m = rows[c] & fits;
+            while m != 0 {
+                let w = m.trailing_zeros();
+                m &= m - 1;
+                out = out.max(dp[w as usize * width + c] + 20 * (total - w) as i32);
             }
         }
     }

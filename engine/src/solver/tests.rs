@@ -744,7 +744,8 @@ fn max_opening_onto_reference(
 /// plain reference, on the tables of random play with hands drawn from
 /// what is not on them, with and without pending wilds, a rank required
 /// and every number of cards kept, under the going-out rule sets; each
-/// question asked twice (the second answer kept by the thread's memo).
+/// question asked twice (the second answer kept by the thread's memo);
+/// and whether there is one, as the table of reached cells tells it.
 #[test]
 fn max_opening_onto_agrees_with_reference() {
     use rand::RngExt;
@@ -777,6 +778,19 @@ fn max_opening_onto_agrees_with_reference() {
                         "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
                     );
                 }
+                // The table of reached cells alone says whether there is
+                // one, keeping `keep` cards and keeping none.
+                assert_eq!(
+                    opening_onto_exists(hand, groups, pending, rules, must, keep),
+                    want.is_some(),
+                    "exists: [{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+                );
+                let none = max_opening_onto_reference(hand, groups, pending, rules, must, 0);
+                assert_eq!(
+                    opening_onto_exists_keeping(hand, groups, pending, rules, must, keep),
+                    (want.is_some(), none.is_some()),
+                    "exists keeping: [{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+                );
                 checked += 1;
                 some += want.is_some() as u32;
             }

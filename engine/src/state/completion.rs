@@ -102,6 +102,38 @@ impl GameState {
     pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         let mut t = *self;
         t.quiet = true;
+        t.placed_in_place(p, verdicts)
+    }
+
+    /// [`GameState::finish_verdict`] on a state whose mover's part the
+    /// caller puts back afterwards (the listing's probe): the first way
+    /// of [`GameState::placed_finish`] is tried on the state itself,
+    /// with only the mover's part saved to go on from if it fails,
+    /// instead of on a copy of the whole state. On `true` the mover's
+    /// part may be left where the first way ended.
+    pub(super) fn finish_verdict_scratch(&mut self, verdicts: Option<u64>) -> bool {
+        if self.phase != Phase::Meld || self.turn.pending.is_empty() {
+            return self.finish_verdict(verdicts);
+        }
+        let p = self.current as usize;
+        let save = MoverSave::of(self);
+        let quiet = self.quiet;
+        self.quiet = true;
+        let placed = self.placed_in_place(p, verdicts);
+        self.quiet = quiet;
+        if placed {
+            return true;
+        }
+        self.restore_mover(&save);
+        if !self.pending_may_finish(p) {
+            return false;
+        }
+        self.forward_finish(verdicts)
+    }
+
+    /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
+    fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+        let t = self;
         while let Some(w) = t.turn.pending.kinds().next() {
             let groups = t.tables[p].len() as u8;
             if (0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
@@ -250,12 +282,29 @@ impl GameState {
         let must = (!laid).then_some(rank);
         let rest = self.pile_len as u32;
         let need = (!table.opened).then(|| self.opening_minimum(p));
+        // Whether the top card can be laid at all (keeping no card), where
+        // the first question answers it too.
+        let mut layable = None;
         let reaches = if table.is_empty() && !laid {
             // At the pickup itself, with nothing laid: the opening of the
             // hand with the top card (D-6.2.1).
             let used = (hand.len() + rest).saturating_sub(2).min(hand.len());
             let v = solver::opening::max_opening(hand, rank, used);
             v >= 0 && need.is_none_or(|n| v >= n)
+        } else if need.is_none() && !laid && hand.len() >= keep {
+            // Any legal table, with and without the cards kept: one table
+            // of reached cells answers both (`opening_reaches` with no
+            // value and a rank required asks that table alone).
+            let (kept, any) = solver::opening::opening_onto_exists_keeping(
+                hand,
+                table.groups(),
+                0,
+                &self.rules,
+                must,
+                keep,
+            );
+            layable = Some(any);
+            kept
         } else {
             solver::opening::opening_reaches(hand, table.groups(), 0, &self.rules, must, keep, need)
         };
@@ -263,15 +312,17 @@ impl GameState {
             return Some(true);
         }
         if !laid
-            && !solver::opening::opening_reaches(
-                hand,
-                table.groups(),
-                0,
-                &self.rules,
-                must,
-                0,
-                None,
-            )
+            && !layable.unwrap_or_else(|| {
+                solver::opening::opening_reaches(
+                    hand,
+                    table.groups(),
+                    0,
+                    &self.rules,
+                    must,
+                    0,
+                    None,
+                )
+            })
         {
             // The top card cannot be laid before the rest (I-8).
             return Some(false);

@@ -229,7 +229,26 @@ impl GameState {
         let mut probe = *self;
         probe.quiet = true;
         let verdicts = self.verdict_context();
-        out.retain(|&a| probe.listed_on_probe(&save, a, verdicts));
+        // The discards (one a kind of card in hand): whether one is legal
+        // depends on the card only through the card taken for free (I-21),
+        // so the first one checked answers for the others.
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let barred = |c: Card| {
+            self.turn.free_card == Some(c)
+                && self.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2
+        };
+        let mut discards: Option<bool> = None;
+        out.retain(|&a| match a {
+            Action::Discard(c) if hand.contains(c) => {
+                let ok =
+                    !barred(c) && *discards.get_or_insert_with(|| probe.check_discard(c).is_ok());
+                debug_assert_eq!(ok, probe.check_discard(c).is_ok(), "discard {c}");
+                ok
+            }
+            _ => probe.listed_on_probe(&save, a, verdicts),
+        });
         debug_assert!(probe == *self, "probe restored");
     }
 
@@ -379,7 +398,10 @@ impl GameState {
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
     /// `verdicts`: the listing's context for the completion check
-    /// ([`GameState::finish_verdict`]).
+    /// ([`GameState::finish_verdict`]); with it the caller puts back the
+    /// mover's part whenever `touched`, on success too, and the check
+    /// may try its steps on the state itself
+    /// ([`GameState::finish_verdict_scratch`]).
     pub(super) fn meld_try(
         &mut self,
         action: Action,
@@ -392,7 +414,7 @@ impl GameState {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && !self.finish_verdict(verdicts) {
+            if !sure && !self.check_after_step(verdicts) {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -400,7 +422,7 @@ impl GameState {
             }
             return Ok(());
         }
-        if !self.finish_verdict(verdicts) {
+        if !self.check_after_step(verdicts) {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",
@@ -408,6 +430,15 @@ impl GameState {
             );
         }
         Ok(())
+    }
+
+    /// The completion check of [`GameState::meld_try`]: with a listing's
+    /// context on its probe, which the caller puts back.
+    fn check_after_step(&mut self, verdicts: Option<u64>) -> bool {
+        match verdicts {
+            Some(_) => self.finish_verdict_scratch(verdicts),
+            None => self.finish_verdict(None),
+        }
     }
 
     /// Applies an action listed by [`GameState::legal_actions`] (or by
