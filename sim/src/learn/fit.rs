@@ -17,7 +17,9 @@
 use super::data::DataSet;
 use kanaszta_agents::value::{Net, ValueModel};
 use kanaszta_engine::seed;
+#[cfg(feature = "mlp")]
 use rand::{RngExt, SeedableRng};
+#[cfg(feature = "mlp")]
 use rand_pcg::Pcg64Mcg;
 
 /// What a model file records of a data run (`training.data`), from its
@@ -99,6 +101,9 @@ pub enum FitError {
     },
     /// candle refused an operation of the network's training (its error).
     Training(String),
+    /// A network was asked of a build without the `mlp` feature (no
+    /// candle in it).
+    NoNetwork,
 }
 
 impl std::fmt::Display for FitError {
@@ -109,6 +114,10 @@ impl std::fmt::Display for FitError {
                 "{train} training rows: too few to fit (play more hands, or hold out fewer deals with --holdout)"
             ),
             FitError::Training(e) => write!(f, "training the network failed: {e}"),
+            FitError::NoNetwork => write!(
+                f,
+                "this build of kanaszta trains no networks (--kind mlp): build it with the `mlp` feature"
+            ),
         }
     }
 }
@@ -338,6 +347,7 @@ fn ridge(
 /// unchanged), its output weight is 1 and the output bias takes the lift
 /// back. The other units keep their random input weights and get output
 /// weight 0: they join the output as training finds them a use.
+#[cfg(feature = "mlp")]
 fn from_linear(
     set: &DataSet,
     rows: &[usize],
@@ -383,6 +393,7 @@ fn from_linear(
 /// backend splits only element-wise operations on tensors of 64 K elements
 /// or more (the first layer's weights and Adam's moments), each element
 /// computed alone, so the model is the same for any thread count.
+#[cfg(feature = "mlp")]
 fn mlp(
     set: &DataSet,
     rows: &[usize],
@@ -422,6 +433,17 @@ fn mlp(
     ))
 }
 
+/// Without the `mlp` feature there is no candle to train a network with.
+#[cfg(not(feature = "mlp"))]
+fn mlp(
+    _set: &DataSet,
+    _rows: &[usize],
+    _target: &dyn Fn(usize) -> f64,
+    _cfg: &FitConfig,
+) -> Result<(Net, usize), FitError> {
+    Err(FitError::NoNetwork)
+}
+
 /// candle's pool for element-wise operations is as many threads as
 /// `CANDLE_NUM_THREADS` (else `RAYON_NUM_THREADS`, else the cores) and
 /// they spin while they wait for each other: on a shared machine a
@@ -430,6 +452,7 @@ fn mlp(
 /// makes it 1, before candle builds its pool (once a process):
 /// `learn fit` and `learn loop` fit between their games, when the
 /// process's other threads are idle.
+#[cfg(feature = "mlp")]
 fn one_candle_thread() {
     if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
         std::env::set_var("CANDLE_NUM_THREADS", "1");
@@ -438,11 +461,13 @@ fn one_candle_thread() {
 
 /// The weights of the network: first layer `d × hidden` (row-major, as
 /// the model file keeps it), its biases, output weights, output bias.
+#[cfg(feature = "mlp")]
 type Weights = (Vec<f32>, Vec<f32>, Vec<f32>, f32);
 
 /// Trains the network from the weights given, for `cfg.epochs` passes
 /// over `rows`, each in an order drawn from `rng`, in mini-batches of
 /// `cfg.batch`: the trained weights and the steps.
+#[cfg(feature = "mlp")]
 fn train(
     set: &DataSet,
     rows: &[usize],
