@@ -135,9 +135,30 @@ impl GameState {
     fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>) -> bool {
         let t = self;
         while let Some(w) = t.turn.pending.kinds().next() {
-            let groups = t.tables[p].len() as u8;
-            if (0..groups).any(|group| t.meld_step(Action::Extend { group, card: w }).is_ok()) {
-                continue;
+            // The first group the step takes the pending wild into, found
+            // by the step's own checks on the group alone
+            // ([`GameState::extended_group`] for a pending wild: every
+            // group accepts a wild, none but a black canasta refuses one
+            // that keeps it within its limits, which the counts tell as
+            // the raw candidates read them), the step then made once
+            // instead of tried on each group.
+            let first = t.tables[p]
+                .groups()
+                .iter()
+                .position(|g| !g.is_black_canasta() && g.fits_one_more(true));
+            debug_assert_eq!(
+                first,
+                (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
+            );
+            if let Some(gi) = first {
+                let placed = t.meld_step(Action::Extend {
+                    group: gi as u8,
+                    card: w,
+                });
+                debug_assert!(placed.is_ok());
+                if placed.is_ok() {
+                    continue;
+                }
             }
             let pending = t.turn.pending;
             if pending.len() >= 3
