@@ -80,6 +80,7 @@ fn key_of(i: u32) -> Option<MeldKey> {
 impl ActionIds for ClassicState {
     const ACTION_IDS: usize = CLASSIC_ACTION_IDS;
 
+    #[inline]
     fn action_id(action: &ClassicAction) -> Option<u32> {
         if let Some(i) = SINGLES.iter().position(|s| s == action) {
             return Some(i as u32);

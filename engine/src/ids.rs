@@ -261,6 +261,7 @@ fn group_id(group: u8, step: u32) -> Option<u32> {
 impl ActionIds for GameState {
     const ACTION_IDS: usize = DECORATED_ACTION_IDS;
 
+    #[inline]
     fn action_id(action: &Action) -> Option<u32> {
         match *action {
             Action::KeepCut { mask } => (mask < 8).then_some(KEEP_BASE + mask as u32),
