@@ -224,22 +224,13 @@ pub(crate) fn opening_onto_exists_keeping(
         return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);
-    let mut table_wilds = 0;
-    let mut wild_groups = Acc::START;
-    let mut of_rank = [0u64; 13];
-    let mut count = [0u32; 13];
-    for (i, g) in groups.iter().enumerate() {
-        table_wilds += g.wilds();
-        match g.rank() {
-            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
-            Some(r) => {
-                let r = r as usize;
-                of_rank[r] |= 1 << i;
-                count[r] += 1;
-            }
-        }
-    }
-    let wild_mask = wild_groups.plain | wild_groups.canasta;
+    let Scan {
+        table_wilds,
+        wild_mask,
+        of_rank,
+        count,
+        ..
+    } = Scan::of(groups, rules);
     if wild_mask == 0 {
         return (false, false);
     }
@@ -262,39 +253,7 @@ pub(crate) fn opening_onto_exists_keeping(
         let mut next: [Mask; 3] = [0; 3];
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
-            // The wilds the rank's groups may end with, as in
-            // [`opening_onto`].
-            let mut mask: Mask = 0;
-            let new_ok = new_any || count == 0;
-            let choices = if a == 0 { 1 } else { count + new_ok as usize };
-            for choice in 0..choices {
-                let mut acc = Acc::START;
-                let mut ok = true;
-                let mut bits = of_rank[r];
-                let mut j = 0;
-                while bits != 0 {
-                    let g = &groups[bits.trailing_zeros() as usize];
-                    bits &= bits - 1;
-                    let add = if j == choice { a } else { 0 };
-                    j += 1;
-                    match natural_slot(g.naturals() + add, Some(g), rules) {
-                        Some(s) => acc = acc.add(s),
-                        None => {
-                            ok = false;
-                            break;
-                        }
-                    }
-                }
-                if ok && a > 0 && choice == count {
-                    match natural_slot(a, None, rules) {
-                        Some(s) => acc = acc.add(s),
-                        None => ok = false,
-                    }
-                }
-                if ok {
-                    mask |= acc.plain | acc.canasta;
-                }
-            }
+            let mask = rank_wilds(a, of_rank[r], count, new_any, groups, rules);
             if mask != 0 {
                 for c0 in 0..width {
                     if cols[c0] != 0 {
@@ -454,6 +413,95 @@ thread_local! {
     };
 }
 
+/// One pass over the table's groups for the opening tables.
+struct Scan {
+    /// The table's wilds.
+    table_wilds: u32,
+    /// The wild counts its groups of wilds only (each wild 20) may end
+    /// with.
+    wild_mask: Mask,
+    /// Each natural rank's groups (a bit per group), their count and
+    /// their naturals.
+    of_rank: [u64; 13],
+    count: [u32; 13],
+    naturals_on: [u32; 13],
+}
+
+impl Scan {
+    #[inline(always)]
+    fn of(groups: &[Group], rules: &Rules) -> Scan {
+        let mut scan = Scan {
+            table_wilds: 0,
+            wild_mask: 0,
+            of_rank: [0; 13],
+            count: [0; 13],
+            naturals_on: [0; 13],
+        };
+        let mut wild_groups = Acc::START;
+        for (i, g) in groups.iter().enumerate() {
+            scan.table_wilds += g.wilds();
+            match g.rank() {
+                None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+                Some(r) => {
+                    let r = r as usize;
+                    scan.of_rank[r] |= 1 << i;
+                    scan.count[r] += 1;
+                    scan.naturals_on[r] += g.naturals();
+                }
+            }
+        }
+        scan.wild_mask = wild_groups.plain | wild_groups.canasta;
+        scan
+    }
+}
+
+/// The wilds (a mask of counts) the groups of a rank may end with when
+/// the hand's `a` naturals of it join one of its `count` groups (the bits
+/// `of_rank` of `groups`) or make a new one (one group a rank under I-12
+/// `one`), the other groups keeping theirs (I-28).
+#[inline(always)]
+fn rank_wilds(
+    a: u32,
+    of_rank: u64,
+    count: usize,
+    new_any: bool,
+    groups: &[Group],
+    rules: &Rules,
+) -> Mask {
+    let mut mask: Mask = 0;
+    let new_ok = new_any || count == 0;
+    let choices = if a == 0 { 1 } else { count + new_ok as usize };
+    for choice in 0..choices {
+        let mut acc = Acc::START;
+        let mut ok = true;
+        let mut bits = of_rank;
+        let mut j = 0;
+        while bits != 0 {
+            let g = &groups[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            let add = if j == choice { a } else { 0 };
+            j += 1;
+            match natural_slot(g.naturals() + add, Some(g), rules) {
+                Some(s) => acc = acc.add(s),
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && a > 0 && choice == count {
+            match natural_slot(a, None, rules) {
+                Some(s) => acc = acc.add(s),
+                None => ok = false,
+            }
+        }
+        if ok {
+            mask |= acc.plain | acc.canasta;
+        }
+    }
+    mask
+}
+
 /// [`max_opening_onto`] worked out.
 fn opening_onto(
     hand: CardSet,
@@ -470,27 +518,13 @@ fn opening_onto(
         return None;
     }
     let cap = |c: u32| (c as usize).min(width - 1);
-    // One pass over the groups: the table's wilds, the slots of its
-    // groups of wilds only (each wild 20), and each natural rank's groups
-    // (a bit per group), their count and their naturals.
-    let mut table_wilds = 0;
-    let mut wild_groups = Acc::START;
-    let mut of_rank = [0u64; 13];
-    let mut count = [0u32; 13];
-    let mut naturals_on = [0u32; 13];
-    for (i, g) in groups.iter().enumerate() {
-        table_wilds += g.wilds();
-        match g.rank() {
-            None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
-            Some(r) => {
-                let r = r as usize;
-                of_rank[r] |= 1 << i;
-                count[r] += 1;
-                naturals_on[r] += g.naturals();
-            }
-        }
-    }
-    let wild_mask = wild_groups.plain | wild_groups.canasta;
+    let Scan {
+        table_wilds,
+        wild_mask,
+        of_rank,
+        count,
+        naturals_on,
+    } = Scan::of(groups, rules);
     if wild_mask == 0 {
         return None;
     }
@@ -553,40 +587,7 @@ fn opening_onto(
         let mut next_rows: [Mask; 3] = [0; 3];
         let least = (must == Some(rank)) as u32;
         for a in least..=h {
-            // The wilds the rank's groups may end with: the hand's `a`
-            // naturals join one group or make a new one (one group a rank
-            // under I-12 `one`), the other groups keep theirs (I-28).
-            let mut mask: Mask = 0;
-            let new_ok = new_any || count == 0;
-            let choices = if a == 0 { 1 } else { count + new_ok as usize };
-            for choice in 0..choices {
-                let mut acc = Acc::START;
-                let mut ok = true;
-                let mut bits = of_rank[r];
-                let mut j = 0;
-                while bits != 0 {
-                    let g = &groups[bits.trailing_zeros() as usize];
-                    bits &= bits - 1;
-                    let add = if j == choice { a } else { 0 };
-                    j += 1;
-                    match natural_slot(g.naturals() + add, Some(g), rules) {
-                        Some(s) => acc = acc.add(s),
-                        None => {
-                            ok = false;
-                            break;
-                        }
-                    }
-                }
-                if ok && a > 0 && choice == count {
-                    match natural_slot(a, None, rules) {
-                        Some(s) => acc = acc.add(s),
-                        None => ok = false,
-                    }
-                }
-                if ok {
-                    mask |= acc.plain | acc.canasta;
-                }
-            }
+            let mask = rank_wilds(a, of_rank[r], count, new_any, groups, rules);
             if mask != 0 {
                 merge(
                     &dp,
