@@ -275,11 +275,7 @@ pub(crate) fn opening_onto_exists_keeping(
     for u in 0..=hand_wilds {
         let total = table_wilds + pending + u;
         let unlaid = hand_wilds - u;
-        // Wild counts `w` with `total - w` zero or three or more.
-        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
-        if total >= 3 {
-            fits |= ALL >> (16 - (total - 3).min(16));
-        }
+        let fits = wilds_fit(total);
         for (c, &col) in cols.iter().enumerate().take(width) {
             if col & fits != 0 {
                 any = true;
@@ -411,6 +407,18 @@ thread_local! {
     static OPENING_ONTO: std::cell::RefCell<OntoMemo> = const {
         std::cell::RefCell::new(OntoMemo { slots: Vec::new() })
     };
+}
+
+/// The wild counts `w` that may stay in groups of naturals when `total`
+/// wilds must all end in groups: `total - w` zero or three or more (a new
+/// group of wilds only).
+#[inline(always)]
+fn wilds_fit(total: u32) -> Mask {
+    let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
+    if total >= 3 {
+        fits |= ALL >> (16 - (total - 3).min(16));
+    }
+    fits
 }
 
 /// One pass over the table's groups for the opening tables.
@@ -615,11 +623,7 @@ fn opening_onto(
     for u in 0..=hand_wilds {
         let total = table_wilds + pending + u;
         let unlaid = hand_wilds - u;
-        // Wild counts `w` with `total - w` zero or three or more.
-        let mut fits: Mask = if total <= 16 { 1 << total } else { 0 };
-        if total >= 3 {
-            fits |= ALL >> (16 - (total - 3).min(16));
-        }
+        let fits = wilds_fit(total);
         for c in 0..width {
             if c + (unlaid as usize) < width - 1 {
                 continue;
