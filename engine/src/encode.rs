@@ -197,32 +197,34 @@ pub(crate) fn cards(out: &mut [f32], set: CardSet) {
     out[52] = jokers as f32 / 8.0;
 }
 
-/// `HALVES[b][s]`: bit `s` of `b`, as 0.5 if set.
-const HALVES: [[f32; 4]; 16] = {
-    let mut a = [[0.0f32; 4]; 16];
-    let mut b = 0;
-    while b < 16 {
+/// `SUIT_HALVES[l | h << 4]`: the copies of each suit's card of a rank,
+/// / 2 (0, 0.5 or 1), in suit order, for the rank's nibble `l` of a
+/// set's `lo` word (suits present) and `h` of its `hi` (present twice).
+const SUIT_HALVES: [[f32; 4]; 256] = {
+    let mut a = [[0.0f32; 4]; 256];
+    let mut x = 0;
+    while x < 256 {
         let mut s = 0;
         while s < 4 {
-            if b >> s & 1 != 0 {
-                a[b][s] = 0.5;
-            }
+            a[x][s] = match (x >> s & 1) + (x >> (s + 4) & 1) {
+                0 => 0.0,
+                1 => 0.5,
+                _ => 1.0,
+            };
             s += 1;
         }
-        b += 1;
+        x += 1;
     }
     a
 };
 
 /// The copies of each suit's card of the rank whose four bits start at
-/// `shift` in a set's words `lo` and `hi`, / 2 (0, 0.5 or 1), into
-/// `out[..4]` in suit order: the same numbers as `count as f32 / 2.0`.
-fn by_suit(out: &mut [f32], lo: u64, hi: u64, shift: u32) {
-    let l = HALVES[(lo >> shift & 0xF) as usize];
-    let h = HALVES[(hi >> shift & 0xF) as usize];
-    for (s, x) in out[..4].iter_mut().enumerate() {
-        *x = l[s] + h[s];
-    }
+/// `shift` in a set's words `lo` and `hi`, / 2 (0, 0.5 or 1), in suit
+/// order: the same numbers as `count as f32 / 2.0`, by one table load.
+fn by_suit(lo: u64, hi: u64, shift: u32) -> [f32; 4] {
+    let l = (lo >> shift & 0xF) as usize;
+    let h = (hi >> shift & 0xF) as usize;
+    SUIT_HALVES[l | h << 4]
 }
 
 /// Numbers per group in the `groups` field.
@@ -377,21 +379,20 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
     }
     let f = w.field("groups");
+    let (runs, _) = f.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
     for p in 0..n {
-        let base = slot(p) * MAX_GROUPS * GROUP_FEATURES;
-        for (gi, g) in v.table(p).groups().iter().enumerate() {
-            let f = &mut f[base + gi * GROUP_FEATURES..][..GROUP_FEATURES];
+        let (run, _) = runs[slot(p)].as_chunks_mut::<GROUP_FEATURES>();
+        for (f, g) in run.iter_mut().zip(v.table(p).groups()) {
             f[0] = 1.0;
-            let set = g.cards();
-            let (lo, hi, jokers) = set.raw();
+            let (lo, hi, jokers) = g.cards().raw();
             match g.rank() {
                 Some(r) => {
                     f[1 + r as usize - 2] = 1.0;
-                    by_suit(&mut f[13..17], lo, hi, r as u32 * 4);
+                    f[13..17].copy_from_slice(&by_suit(lo, hi, r as u32 * 4));
                 }
                 None => f[12] = 1.0,
             }
-            by_suit(&mut f[17..21], lo, hi, 0);
+            f[17..21].copy_from_slice(&by_suit(lo, hi, 0));
             f[21] = jokers as f32 / 8.0;
             f[22] = g.len() as f32 / 8.0;
             one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
