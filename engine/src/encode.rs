@@ -179,8 +179,12 @@ pub(crate) fn scaled(x: f32, scale: f32, lo: f32, hi: f32) -> f32 {
 }
 
 /// The 53 card counts of a set: suited kinds 0, 0.5 or 1 (one or two
-/// copies, index rank × 4 + suit), jokers / 8 at 52. `out` is zeroed.
+/// copies, index rank × 4 + suit), jokers / 8 at 52. `out` is zeroed, so
+/// an empty set writes nothing.
 pub(crate) fn cards(out: &mut [f32], set: CardSet) {
+    if set.is_empty() {
+        return;
+    }
     let (lo, hi, jokers) = set.raw();
     let mut bits = lo;
     while bits != 0 {
@@ -197,19 +201,20 @@ pub(crate) fn cards(out: &mut [f32], set: CardSet) {
     out[52] = jokers as f32 / 8.0;
 }
 
-/// `SUIT_HALVES[l | h << 4]`: the copies of each suit's card of a rank,
-/// / 2 (0, 0.5 or 1), in suit order, for the rank's nibble `l` of a
-/// set's `lo` word (suits present) and `h` of its `hi` (present twice).
-const SUIT_HALVES: [[f32; 4]; 256] = {
+/// `FIELD_HALVES[x]`: the copies of each suit's card in a group's suit
+/// field `x` (two bits a suit, ♣ lowest), / 2 (0, 0.5 or 1), in suit
+/// order: the same numbers as `count as f32 / 2.0`, by one table load.
+const FIELD_HALVES: [[f32; 4]; 256] = {
     let mut a = [[0.0f32; 4]; 256];
     let mut x = 0;
     while x < 256 {
         let mut s = 0;
         while s < 4 {
-            a[x][s] = match (x >> s & 1) + (x >> (s + 4) & 1) {
+            a[x][s] = match x >> (2 * s) & 3 {
                 0 => 0.0,
                 1 => 0.5,
-                _ => 1.0,
+                2 => 1.0,
+                _ => 1.5,
             };
             s += 1;
         }
@@ -217,15 +222,6 @@ const SUIT_HALVES: [[f32; 4]; 256] = {
     }
     a
 };
-
-/// The copies of each suit's card of the rank whose four bits start at
-/// `shift` in a set's words `lo` and `hi`, / 2 (0, 0.5 or 1), in suit
-/// order: the same numbers as `count as f32 / 2.0`, by one table load.
-fn by_suit(lo: u64, hi: u64, shift: u32) -> [f32; 4] {
-    let l = (lo >> shift & 0xF) as usize;
-    let h = (hi >> shift & 0xF) as usize;
-    SUIT_HALVES[l | h << 4]
-}
 
 /// Numbers per group in the `groups` field.
 pub const GROUP_FEATURES: usize = 30;
@@ -383,17 +379,17 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     for p in 0..n {
         let (run, _) = runs[slot(p)].as_chunks_mut::<GROUP_FEATURES>();
         for (f, g) in run.iter_mut().zip(v.table(p).groups()) {
+            let (naturals, twos) = g.suit_fields();
             f[0] = 1.0;
-            let (lo, hi, jokers) = g.cards().raw();
             match g.rank() {
                 Some(r) => {
                     f[1 + r as usize - 2] = 1.0;
-                    f[13..17].copy_from_slice(&by_suit(lo, hi, r as u32 * 4));
+                    f[13..17].copy_from_slice(&FIELD_HALVES[naturals as usize]);
                 }
                 None => f[12] = 1.0,
             }
-            f[17..21].copy_from_slice(&by_suit(lo, hi, 0));
-            f[21] = jokers as f32 / 8.0;
+            f[17..21].copy_from_slice(&FIELD_HALVES[twos as usize]);
+            f[21] = g.jokers() as f32 / 8.0;
             f[22] = g.len() as f32 / 8.0;
             one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
             f[28] = g.is_new() as u8 as f32;
