@@ -66,6 +66,18 @@ fn eighths(count: u64) -> f32 {
     EIGHTHS[(count & 0xF) as usize]
 }
 
+/// `EIGHTHS_PAIRS[b]`: the counts in the two nibbles of the byte `b`
+/// (low nibble first), each / 8.
+const EIGHTHS_PAIRS: [[f32; 2]; 256] = {
+    let mut a = [[0.0f32; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        a[b] = [EIGHTHS[b & 0xF], EIGHTHS[b >> 4]];
+        b += 1;
+    }
+    a
+};
+
 /// The 15 kind counts of `set` / 8 into `out` (zeroed): the natural kinds
 /// and the 2s read off the set's rank counts, a nibble a rank, at once;
 /// an empty set writes nothing.
@@ -76,9 +88,11 @@ fn kinds(out: &mut [f32], set: CardSet) {
     let out = &mut out[..KINDS];
     let (lo, hi, jokers) = set.raw();
     let counts = set.rank_counts();
-    // Kinds 0..11 are the ranks 4..A, nibbles 2..13.
-    for (k, x) in out[..11].iter_mut().enumerate() {
-        *x = eighths(counts >> (4 * (k + 2)));
+    // Kinds 0..11 are the ranks 4..A, nibbles 2..12: two a byte, from
+    // byte 1. Byte 6's high nibble (no rank, 0) lands on kind 11, the
+    // black three's, written after.
+    for (k, x) in out[..12].as_chunks_mut::<2>().0.iter_mut().enumerate() {
+        *x = EIGHTHS_PAIRS[(counts >> (8 * (k + 1)) & 0xFF) as usize];
     }
     let threes = |mask: u64| ((lo & mask).count_ones() + (hi & mask).count_ones()) as u64;
     out[Kind::BLACK_THREE.index()] = eighths(threes(BLACK_THREES));

@@ -279,6 +279,12 @@ impl Group {
         self.len() == 0
     }
 
+    /// The suit fields of the naturals and of the 2s: two bits a suit
+    /// (♣ lowest), each the copies of that suit's card (0, 1 or 2).
+    pub(crate) const fn suit_fields(&self) -> (u8, u8) {
+        (self.naturals, self.twos)
+    }
+
     /// Per-turn flags ([`FLAG_NEW`], [`FLAG_RECEIVED`]).
     pub const fn flags(&self) -> u8 {
         self.flags

@@ -41,7 +41,7 @@
 
 use crate::action::Action;
 use crate::card::{Card, Rank, Suit};
-use crate::card_set::CardSet;
+use crate::card_set::{rank_mask, CardSet};
 use crate::game::Game;
 use crate::state::GameState;
 use crate::table::MAX_GROUPS;
@@ -128,12 +128,35 @@ fn wild_index(c: Card) -> Option<u32> {
     }
 }
 
-/// The suit code c♣ + 3 c♦ + 9 c♥ + 27 c♠ of the cards of rank `r` in `set`.
+/// `TERNARY[b]`: the suit code of one copy of each suit whose bit is set
+/// in the nibble `b` (bit `s` adds 3^s).
+const TERNARY: [u8; 16] = {
+    let mut a = [0u8; 16];
+    let mut b = 0;
+    while b < 16 {
+        let (mut s, mut w) = (0, 1);
+        while s < 4 {
+            if b >> s & 1 != 0 {
+                a[b] += w;
+            }
+            w *= 3;
+            s += 1;
+        }
+        b += 1;
+    }
+    a
+};
+
+/// The suit code c♣ + 3 c♦ + 9 c♥ + 27 c♠ of the cards of rank `r` in
+/// `set`: the rank's nibble of each word, by table.
 fn suit_code(set: CardSet, r: Rank) -> u32 {
-    Suit::ALL
-        .iter()
-        .rev()
-        .fold(0, |acc, &s| acc * 3 + set.count(Card::new(r, s)))
+    let (lo, hi, _) = set.raw();
+    nibble_code(lo, hi, r as u32 * 4)
+}
+
+/// The suit code of the nibbles at `shift` of a set's words `lo` and `hi`.
+fn nibble_code(lo: u64, hi: u64, shift: u32) -> u32 {
+    TERNARY[(lo >> shift & 0xF) as usize] as u32 + TERNARY[(hi >> shift & 0xF) as usize] as u32
 }
 
 /// The cards of rank `r` whose suit code is `code`.
@@ -198,28 +221,48 @@ const fn wild_triples() -> [u16; 31] {
 
 const WILD_TRIPLES: [u16; 31] = wild_triples();
 
-/// The index (0–756) of a lay of three cards.
+/// The place in [`WILD_TRIPLES`] of each code below 4 · 81 (`u8::MAX` for
+/// a code no lay of three wilds has).
+const WILD_PLACE: [u8; 4 * 81] = {
+    let mut a = [u8::MAX; 4 * 81];
+    let mut i = 0;
+    while i < WILD_TRIPLES.len() {
+        a[WILD_TRIPLES[i] as usize] = i as u8;
+        i += 1;
+    }
+    a
+};
+
+/// The index (0–756) of a lay of three cards, read off the set's words:
+/// the lowest natural's rank by its bit, suit codes by table.
 fn lay_index(cards: CardSet) -> Option<u32> {
     if cards.len() != 3 {
         return None;
     }
-    let wilds = cards.wilds();
-    let naturals = cards.checked_sub(wilds)?;
-    if naturals.is_empty() {
-        let code = suit_code(wilds, Rank::Two) + 81 * wilds.jokers();
-        let i = WILD_TRIPLES.iter().position(|&c| c as u32 == code)?;
-        return Some(11 * 66 + i as u32);
+    let (lo, hi, jokers) = cards.raw();
+    let twos = rank_mask(Rank::Two);
+    let naturals = lo & !twos;
+    if naturals == 0 {
+        // At most three jokers: the code is below 4 · 81.
+        let code = nibble_code(lo, hi, 0) + 81 * jokers as u32;
+        let i = WILD_PLACE[code as usize];
+        return (i != u8::MAX).then_some(11 * 66 + i as u32);
     }
-    let r = naturals.iter().next()?.rank()?;
-    if !r.is_natural() || naturals.of_rank(r) != naturals {
+    let r = naturals.trailing_zeros() / 4;
+    if r < Rank::Four as u32 || naturals & !(0xF << (4 * r)) != 0 {
         return None;
     }
-    let base = 66 * (r as u32 - Rank::Four as u32);
-    let place = CODES.0[suit_code(naturals, r) as usize] as u32;
-    match wilds.kinds().next() {
-        None => Some(base + place),
-        Some(w) => Some(base + 16 + 5 * place + wild_index(w)?),
-    }
+    let base = 66 * (r - Rank::Four as u32);
+    let place = CODES.0[nibble_code(lo, hi, 4 * r) as usize] as u32;
+    let wild = if lo & twos != 0 {
+        // The lowest 2's suit, as `kinds` gives the wilds.
+        lo.trailing_zeros()
+    } else if jokers != 0 {
+        4
+    } else {
+        return Some(base + place);
+    };
+    Some(base + 16 + 5 * place + wild)
 }
 
 /// The lay of three of index `i` (0–756).
@@ -365,6 +408,57 @@ mod tests {
         assert_eq!(GROUP_BASE, 825);
         assert_eq!(DECORATED_ACTION_IDS, 4850);
         assert_eq!(CODES.1.len() + 5 * CODES.2.len(), 66);
+    }
+
+    /// [`lay_index`] by the cards themselves: the first natural's rank,
+    /// the suit counts card by card, the first wild's kind.
+    fn lay_index_by_cards(cards: CardSet) -> Option<u32> {
+        if cards.len() != 3 {
+            return None;
+        }
+        let code = |set: CardSet, r: Rank| {
+            Suit::ALL
+                .iter()
+                .rev()
+                .fold(0, |acc, &s| acc * 3 + set.count(Card::new(r, s)))
+        };
+        let wilds = cards.wilds();
+        let naturals = cards.checked_sub(wilds)?;
+        if naturals.is_empty() {
+            let c = code(wilds, Rank::Two) + 81 * wilds.jokers();
+            let i = WILD_TRIPLES.iter().position(|&x| x as u32 == c)?;
+            return Some(11 * 66 + i as u32);
+        }
+        let r = naturals.iter().next()?.rank()?;
+        if !r.is_natural() || naturals.of_rank(r) != naturals {
+            return None;
+        }
+        let base = 66 * (r as u32 - Rank::Four as u32);
+        let place = CODES.0[code(naturals, r) as usize] as u32;
+        match wilds.kinds().next() {
+            None => Some(base + place),
+            Some(w) => Some(base + 16 + 5 * place + wild_index(w)?),
+        }
+    }
+
+    #[test]
+    fn lay_index_reads_every_set_of_three_as_its_cards_do() {
+        let mut sets = 0;
+        for a in 0..Card::KINDS as u8 {
+            for b in a..Card::KINDS as u8 {
+                for c in b..Card::KINDS as u8 {
+                    let cards = [a, b, c].map(|i| Card::from_index(i).unwrap());
+                    let Some(set) = CardSet::try_from_cards(cards) else {
+                        continue;
+                    };
+                    sets += 1;
+                    assert_eq!(lay_index(set), lay_index_by_cards(set), "[{set}]");
+                }
+            }
+        }
+        assert!(sets > 20_000);
+        let four = CardSet::parse("4C 4D 4H 4S").unwrap();
+        assert_eq!(lay_index(four), None);
     }
 
     #[test]

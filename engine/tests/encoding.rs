@@ -13,8 +13,9 @@
 
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, CLASSIC_PRESETS};
 use kanaszta_engine::{
-    Action, ActionIds, AnyError, AnyGame, Encode, Field, GameState, Rules, CLASSIC_ACTION_IDS,
-    CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, PRESETS,
+    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, Rank, Rules, Suit,
+    CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, MAX_GROUPS,
+    MAX_PLAYERS, PRESETS,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -266,6 +267,55 @@ fn check_layout(fields: &[Field], len: usize) {
         at += f.len;
     }
     assert_eq!(at, len);
+}
+
+/// Every group's numbers in the decorated `groups` field are its cards
+/// counted card by card: the copies of each suit of its rank and of the
+/// 2s / 2, its jokers and its size / 8, at every step of random hands.
+#[test]
+fn decorated_groups_encode_their_cards_counted_card_by_card() {
+    let field = GameState::field("groups").unwrap();
+    let width = field.len / MAX_PLAYERS / MAX_GROUPS;
+    let mut obs = vec![0.0f32; DECORATED_OBS_LEN];
+    let mut legal = Vec::new();
+    let mut seen = 0u64;
+    for seed in 0..hands() {
+        for players in [2u8, 3, 4] {
+            let rules = Rules {
+                players,
+                ..Rules::default()
+            };
+            let mut g = GameState::new(rules, seed);
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let n = players as usize;
+            let mut steps = 0;
+            while !g.is_terminal() && steps < 3000 {
+                let seat = g.current_player();
+                let v = g.view(seat);
+                GameState::encode(&v, &mut obs);
+                for q in 0..n {
+                    let run = field.offset + q * MAX_GROUPS * width;
+                    for (i, gr) in v.table((seat + q) % n).groups().iter().enumerate() {
+                        let f = &obs[run + i * width..][..width];
+                        let half = |c: Card| gr.count(c) as f32 / 2.0;
+                        for s in Suit::ALL {
+                            let natural = gr.rank().map_or(0.0, |r| half(Card::new(r, s)));
+                            assert_eq!(f[13 + s as usize], natural, "seed {seed} group {i}");
+                            let two = half(Card::new(Rank::Two, s));
+                            assert_eq!(f[17 + s as usize], two, "seed {seed} group {i}");
+                        }
+                        assert_eq!(f[21], gr.jokers() as f32 / 8.0);
+                        assert_eq!(f[22], gr.len() as f32 / 8.0);
+                        seen += 1;
+                    }
+                }
+                g.legal_actions(&mut legal);
+                g.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+                steps += 1;
+            }
+        }
+    }
+    assert!(seen > 100, "{seen} groups");
 }
 
 #[test]

@@ -15,9 +15,9 @@
 //! results do not depend on the number of threads.
 
 use crate::{illegal, make_rules, to_py, Game as PyGame};
-use kanaszta_engine::classic::{ClassicRules, ClassicState};
+use kanaszta_engine::classic::{ClassicRules, ClassicState, ClassicView};
 use kanaszta_engine::{
-    ActionIds, AnyError, AnyGame, Encode, Game, GameState, Rules, MAX_GROUPS, MAX_PLAYERS,
+    ActionIds, AnyError, AnyGame, Encode, Game, GameState, Rules, SeatView, MAX_GROUPS, MAX_PLAYERS,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -35,6 +35,9 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     /// zeroed and encoded whole (`Sparse` gains nothing there).
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
+    /// How many groups the encoding of `view` writes into each seat
+    /// slot's run of the `groups` field (used only when `SPARSE`).
+    fn groups(view: &Self::View<'_>) -> [u8; MAX_PLAYERS];
 }
 
 impl Family for GameState {
@@ -43,6 +46,21 @@ impl Family for GameState {
     fn deal(rules: &Rules, seed: u64) -> GameState {
         GameState::new(*rules, seed)
     }
+    /// Slot `q` is the seat `q` places after the viewer's, and a seat's
+    /// groups are its table's.
+    fn groups(view: &SeatView<'_>) -> [u8; MAX_PLAYERS] {
+        let (n, seat) = (view.players(), view.seat());
+        let mut groups = [0; MAX_PLAYERS];
+        for (q, g) in groups.iter_mut().enumerate().take(n) {
+            let p = if seat + q >= n {
+                seat + q - n
+            } else {
+                seat + q
+            };
+            *g = view.table(p).groups().len() as u8;
+        }
+        groups
+    }
 }
 
 impl Family for ClassicState {
@@ -50,6 +68,9 @@ impl Family for ClassicState {
     const SPARSE: bool = false;
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
+    }
+    fn groups(_: &ClassicView<'_>) -> [u8; MAX_PLAYERS] {
+        [0; MAX_PLAYERS]
     }
 }
 
@@ -125,16 +146,9 @@ impl Sparse {
             }
         }
         G::encode_zeroed(view, row);
-        let mut now = Sparse::ZERO;
-        for q in 0..g.slots {
-            let base = g.offset + q * g.per_slot;
-            let live = row[base..base + g.per_slot]
-                .chunks_exact(g.width)
-                .take_while(|group| group[0] != 0.0)
-                .count();
-            now.groups[q] = live as u8;
+        Sparse {
+            groups: G::groups(view),
         }
-        now
     }
 }
 
