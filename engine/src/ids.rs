@@ -37,7 +37,8 @@
 //! for one state never share an id; the listing may hold one action twice
 //! (a wild both pending and in hand extends a group the same way), and
 //! both copies have its one id. A lay of more than three cards, which
-//! [`GameState::apply`] accepts but the listing never holds, has no id.
+//! [`GameState::apply`] accepts but the listing never holds, has no id;
+//! nor has a set of three that makes no group (one natural, two wilds).
 
 use crate::action::Action;
 use crate::card::{Card, Rank, Suit};
@@ -252,6 +253,10 @@ fn lay_index(cards: CardSet) -> Option<u32> {
     if r < Rank::Four as u32 || naturals & !(0xF << (4 * r)) != 0 {
         return None;
     }
+    if cards.wild_count() > 1 {
+        // One natural and two wilds: no group (D-9.1), no id.
+        return None;
+    }
     let base = 66 * (r - Rank::Four as u32);
     let place = CODES.0[nibble_code(lo, hi, 4 * r) as usize] as u32;
     let wild = if lo & twos != 0 {
@@ -430,7 +435,7 @@ mod tests {
             return Some(11 * 66 + i as u32);
         }
         let r = naturals.iter().next()?.rank()?;
-        if !r.is_natural() || naturals.of_rank(r) != naturals {
+        if !r.is_natural() || naturals.of_rank(r) != naturals || wilds.len() > 1 {
             return None;
         }
         let base = 66 * (r as u32 - Rank::Four as u32);
@@ -459,6 +464,31 @@ mod tests {
         assert!(sets > 20_000);
         let four = CardSet::parse("4C 4D 4H 4S").unwrap();
         assert_eq!(lay_index(four), None);
+    }
+
+    /// An id names one action: a set of three with a lay index is the
+    /// lay that index decodes to, so no set borrows another's id (one
+    /// natural and two wilds, no group by D-9.1, has none).
+    #[test]
+    fn a_lay_index_decodes_to_its_own_set() {
+        let mut with_id = 0;
+        for a in 0..Card::KINDS as u8 {
+            for b in a..Card::KINDS as u8 {
+                for c in b..Card::KINDS as u8 {
+                    let cards = [a, b, c].map(|i| Card::from_index(i).unwrap());
+                    let Some(set) = CardSet::try_from_cards(cards) else {
+                        continue;
+                    };
+                    if let Some(i) = lay_index(set) {
+                        with_id += 1;
+                        assert_eq!(lay_of_index(i), Some(set), "[{set}] has lay {i}");
+                    }
+                }
+            }
+        }
+        assert_eq!(with_id, LAYS);
+        let one_natural = CardSet::parse("8D 2C JK").unwrap();
+        assert_eq!(lay_index(one_natural), None);
     }
 
     #[test]
