@@ -7,7 +7,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
-use crate::error::{refuse, RuleError};
+use crate::error::{refuse, refuse_args, RuleError};
 use crate::group::{Group, FLAG_NEW, FLAG_RECEIVED};
 use crate::refuse_fmt;
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, WildCanasta};
@@ -25,15 +25,15 @@ pub(super) fn take_back_in(
     gi: usize,
     quiet: bool,
 ) -> Result<(), RuleError> {
-    let g = table_now.group(gi).copied().ok_or_else(|| {
-        RuleError::new(
+    let Some(&g) = table_now.group(gi) else {
+        return refuse_args(
             "D-2.2",
-            format!(
+            format_args!(
                 "player {p} has no group {gi} (groups 0..{})",
                 table_now.len()
             ),
-        )
-    })?;
+        );
+    };
     if !g.is_new() {
         return refuse(
             "D-12.2",
@@ -269,15 +269,16 @@ impl GameState {
     }
 
     pub(super) fn group_ref(&self, p: usize, i: usize) -> Result<Group, RuleError> {
-        self.tables[p].group(i).copied().ok_or_else(|| {
-            RuleError::new(
+        match self.tables[p].group(i) {
+            Some(&g) => Ok(g),
+            None => refuse_args(
                 "D-2.2",
-                format!(
+                format_args!(
                     "player {p} has no group {i} (groups 0..{})",
                     self.tables[p].len()
                 ),
-            )
-        })
+            ),
+        }
     }
 
     pub(super) fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
