@@ -141,7 +141,7 @@ impl GameState {
             // group accepts a wild, none but a black canasta refuses one
             // that keeps it within its limits, which the counts tell as
             // the raw candidates read them), the step then made once
-            // instead of tried on each group.
+            // instead of tried on each group, without its checks again.
             let first = t.tables[p]
                 .groups()
                 .iter()
@@ -151,14 +151,8 @@ impl GameState {
                 (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
             );
             if let Some(gi) = first {
-                let placed = t.meld_step(Action::Extend {
-                    group: gi as u8,
-                    card: w,
-                });
-                debug_assert!(placed.is_ok());
-                if placed.is_ok() {
-                    continue;
-                }
+                t.extend_checked(p, gi, w);
+                continue;
             }
             let pending = t.turn.pending;
             if pending.len() >= 3

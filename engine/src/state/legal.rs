@@ -247,7 +247,7 @@ impl GameState {
                 debug_assert_eq!(ok, probe.check_discard(c).is_ok(), "discard {c}");
                 ok
             }
-            _ => probe.listed_on_probe(&save, a, verdicts),
+            _ => probe.listed_candidate_on_probe(&save, a, verdicts),
         });
         debug_assert!(probe == *self, "probe restored");
     }
@@ -271,6 +271,34 @@ impl GameState {
                 ok
             }
         }
+    }
+
+    /// [`GameState::listed_on_probe`] for a candidate of
+    /// [`GameState::raw_meld_candidates`] of the listed state: an extend
+    /// there passes the step's own checks, so it is made without them
+    /// ([`GameState::extend_checked`]). An extend from the hand with no
+    /// wild pending changes the hand, what is known of it, the one group
+    /// and the anchor's flag, and the completion check then changes
+    /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
+    /// with wilds pending): those alone are put back.
+    fn listed_candidate_on_probe(&mut self, save: &MoverSave, a: Action, verdicts: u64) -> bool {
+        let Action::Extend { group, card } = a else {
+            return self.listed_on_probe(save, a, verdicts);
+        };
+        let p = self.current as usize;
+        let gi = group as usize;
+        let plain = self.turn.pending.is_empty();
+        self.extend_checked(p, gi, card);
+        let ok = self.check_after_step(Some(verdicts));
+        if plain {
+            self.hands[p] = save.hand;
+            self.known[p] = save.known;
+            self.tables[p].groups_mut()[gi] = save.table.groups()[gi];
+            self.turn.at_anchor = save.turn.at_anchor;
+        } else {
+            self.restore_mover(save);
+        }
+        ok
     }
 
     /// The actions [`GameState::legal_actions`] chooses from, into `out`

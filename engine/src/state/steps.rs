@@ -282,7 +282,33 @@ impl GameState {
     }
 
     pub(super) fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
-        let (mut g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        let (g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        self.put_extended(p, gi, card, g, pending);
+        Ok(())
+    }
+
+    /// The meld step of an extend known to pass the checks of
+    /// [`GameState::extended_group`], made without them: an extend that
+    /// [`GameState::raw_meld_candidates`] lists (it lists only those the
+    /// group's limits take, of a card held or pending), or a pending wild
+    /// placed into a group that takes it. As [`GameState::meld_step`].
+    pub(super) fn extend_checked(&mut self, p: usize, gi: usize, card: Card) {
+        let mut g = self.tables[p].groups()[gi];
+        g.add(card);
+        let pending = self.turn.pending.contains(card);
+        debug_assert_eq!(
+            self.extended_group(p, gi, card, true).ok(),
+            Some((g, pending)),
+            "extend of {card} onto group {gi} checked already"
+        );
+        self.put_extended(p, gi, card, g, pending);
+        self.turn.at_anchor = false;
+    }
+
+    /// The change of [`GameState::extend`]: group `gi` becomes `g`, which
+    /// is it with `card` added, the card from the pending wilds if
+    /// `pending`, else from the hand.
+    fn put_extended(&mut self, p: usize, gi: usize, card: Card, mut g: Group, pending: bool) {
         if pending {
             g.set_flags(g.flags() | FLAG_RECEIVED);
             // Putting a wild back where it came from undoes the move; the
@@ -293,7 +319,6 @@ impl GameState {
             self.hand_remove(p, card);
         }
         self.tables[p].groups_mut()[gi] = g;
-        Ok(())
     }
 
     /// The checks of [`GameState::extend`], changing nothing: group `gi`
