@@ -223,12 +223,18 @@ impl GameState {
 
     pub(super) fn meld_candidates(&self, out: &mut Vec<Action>) {
         // Candidates go straight into the caller's buffer and the illegal
-        // ones are dropped.
-        self.raw_meld_candidates(out, true);
-        let save = MoverSave::of(self);
-        let mut probe = *self;
-        probe.quiet = true;
-        let verdicts = self.verdict_context();
+        // ones are dropped; the discards and the reset, which
+        // [`GameState::raw_meld_candidates`] lists last, are checked on
+        // the state itself and pushed after the steps kept.
+        self.raw_meld_steps(out, true);
+        if !out.is_empty() {
+            let save = MoverSave::of(self);
+            let mut probe = *self;
+            probe.quiet = true;
+            let verdicts = self.verdict_context();
+            out.retain(|&a| probe.listed_candidate_on_probe(&save, a, verdicts));
+            debug_assert!(probe == *self, "probe restored");
+        }
         // The discards (one a kind of card in hand): whether one is legal
         // depends on the card only through the card taken for free (I-21),
         // so the first one checked answers for the others.
@@ -240,16 +246,17 @@ impl GameState {
                 && hand.count(c) < 2
         };
         let mut discards: Option<bool> = None;
-        out.retain(|&a| match a {
-            Action::Discard(c) if hand.contains(c) => {
-                let ok =
-                    !barred(c) && *discards.get_or_insert_with(|| probe.check_discard(c).is_ok());
-                debug_assert_eq!(ok, probe.check_discard(c).is_ok(), "discard {c}");
-                ok
+        for c in hand.kinds() {
+            let ok =
+                !barred(c) && *discards.get_or_insert_with(|| self.discard_check(c, true).is_ok());
+            debug_assert_eq!(ok, self.discard_check(c, true).is_ok(), "discard {c}");
+            if ok {
+                out.push(Action::Discard(c));
             }
-            _ => probe.listed_candidate_on_probe(&save, a, verdicts),
-        });
-        debug_assert!(probe == *self, "probe restored");
+        }
+        if self.may_reset() {
+            out.push(Action::Reset);
+        }
     }
 
     /// The check of [`GameState::legal_actions`] for the candidate `a`, on
