@@ -106,25 +106,36 @@ impl GameState {
     }
 
     /// [`GameState::finish_verdict`] on a state whose mover's part the
-    /// caller puts back afterwards (the listing's probe): the first way
-    /// of [`GameState::placed_finish`] is tried on the state itself,
-    /// with only the mover's part saved to go on from if it fails,
-    /// instead of on a copy of the whole state. On `true` the mover's
-    /// part may be left where the first way ended.
-    pub(super) fn finish_verdict_scratch(&mut self, verdicts: Option<u64>) -> bool {
+    /// caller puts back afterwards (the listing's probe), reached by the
+    /// step `before.1` from a state whose mover's part is `before.0`: the
+    /// first way of [`GameState::placed_finish`] is tried on the state
+    /// itself instead of on a copy of the whole state. If it fails, the
+    /// state is brought back by the mover's part before the step and the
+    /// step made again (the step was accepted there), not by a second
+    /// copy of the mover's part saved before the way: the way settles
+    /// most states. On `true` the mover's part may be left where the
+    /// first way ended.
+    pub(super) fn finish_verdict_scratch(
+        &mut self,
+        verdicts: Option<u64>,
+        before: (&MoverSave, Action),
+    ) -> bool {
         if self.phase != Phase::Meld || self.turn.pending.is_empty() {
             return self.finish_verdict(verdicts);
         }
         let p = self.current as usize;
-        let save = MoverSave::of(self);
         let quiet = self.quiet;
         self.quiet = true;
         let placed = self.placed_in_place(p, verdicts);
-        self.quiet = quiet;
         if placed {
+            self.quiet = quiet;
             return true;
         }
-        self.restore_mover(&save);
+        let (save, step) = before;
+        self.restore_mover(save);
+        let redone = self.meld_step(step);
+        debug_assert!(redone.is_ok(), "{step} made again");
+        self.quiet = quiet;
         if !self.pending_may_finish(p) {
             return false;
         }

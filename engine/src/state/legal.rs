@@ -271,7 +271,9 @@ impl GameState {
             Action::Reset => self.may_reset(),
             _ => {
                 let mut touched = false;
-                let ok = self.meld_try(a, &mut touched, Some(verdicts)).is_ok();
+                let ok = self
+                    .meld_try(a, &mut touched, Some((verdicts, save)))
+                    .is_ok();
                 if touched {
                     self.restore_mover(save);
                 }
@@ -296,7 +298,7 @@ impl GameState {
         let gi = group as usize;
         let plain = self.turn.pending.is_empty();
         self.extend_checked(p, gi, card);
-        let ok = self.check_after_step(Some(verdicts));
+        let ok = self.check_after_step(Some((verdicts, save)), a);
         if plain {
             self.hands[p] = save.hand;
             self.known[p] = save.known;
@@ -432,16 +434,17 @@ impl GameState {
     /// nothing (`touched` stays false); after a refusal by the completion
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
-    /// `verdicts`: the listing's context for the completion check
-    /// ([`GameState::finish_verdict`]); with it the caller puts back the
-    /// mover's part whenever `touched`, on success too, and the check
-    /// may try its steps on the state itself
+    /// `listing`: the listing's context for the completion check
+    /// ([`GameState::finish_verdict`]) and the mover's part of the listed
+    /// state, which `self` is; with it the caller puts back the mover's
+    /// part whenever `touched`, on success too, and the check may try
+    /// its steps on the state itself
     /// ([`GameState::finish_verdict_scratch`]).
     pub(super) fn meld_try(
         &mut self,
         action: Action,
         touched: &mut bool,
-        verdicts: Option<u64>,
+        listing: Option<(u64, &MoverSave)>,
     ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
@@ -449,7 +452,7 @@ impl GameState {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && !self.check_after_step(verdicts) {
+            if !sure && !self.check_after_step(listing, action) {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -457,7 +460,7 @@ impl GameState {
             }
             return Ok(());
         }
-        if !self.check_after_step(verdicts) {
+        if !self.check_after_step(listing, action) {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",
@@ -467,11 +470,11 @@ impl GameState {
         Ok(())
     }
 
-    /// The completion check of [`GameState::meld_try`]: with a listing's
-    /// context on its probe, which the caller puts back.
-    fn check_after_step(&mut self, verdicts: Option<u64>) -> bool {
-        match verdicts {
-            Some(_) => self.finish_verdict_scratch(verdicts),
+    /// The completion check of [`GameState::meld_try`] after `step`: with
+    /// a listing's context on its probe, which the caller puts back.
+    fn check_after_step(&mut self, listing: Option<(u64, &MoverSave)>, step: Action) -> bool {
+        match listing {
+            Some((verdicts, save)) => self.finish_verdict_scratch(Some(verdicts), (save, step)),
             None => self.finish_verdict(None),
         }
     }
