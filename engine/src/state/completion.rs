@@ -107,18 +107,19 @@ impl GameState {
 
     /// [`GameState::finish_verdict`] on a state whose mover's part the
     /// caller puts back afterwards (the listing's probe), reached by the
-    /// step `before.1` from a state whose mover's part is `before.0`: the
+    /// step `before.1` from the state `before.0` (which differs from it in
+    /// the mover's part alone): the
     /// first way of [`GameState::placed_finish`] is tried on the state
     /// itself instead of on a copy of the whole state. If it fails, the
-    /// state is brought back by the mover's part before the step and the
-    /// step made again (the step was accepted there), not by a second
+    /// state is brought back by copying the mover's part of `before.0`
+    /// and making the step again (the step was accepted there), not by a second
     /// copy of the mover's part saved before the way: the way settles
     /// most states. On `true` the mover's part may be left where the
     /// first way ended.
     pub(super) fn finish_verdict_scratch(
         &mut self,
         verdicts: Option<u64>,
-        before: (&MoverSave, Action),
+        before: (&GameState, Action),
     ) -> bool {
         if self.phase != Phase::Meld || self.turn.pending.is_empty() {
             return self.finish_verdict(verdicts);
@@ -131,8 +132,8 @@ impl GameState {
             self.quiet = quiet;
             return true;
         }
-        let (save, step) = before;
-        self.restore_mover(save);
+        let (listed, step) = before;
+        self.copy_mover_from(listed);
         let redone = self.meld_step(step);
         debug_assert!(redone.is_ok(), "{step} made again");
         self.quiet = quiet;

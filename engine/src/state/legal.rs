@@ -17,7 +17,7 @@ use crate::table::Table;
 /// state made at the first candidate checked.
 pub(crate) struct CandidateCheck<'a> {
     state: &'a GameState,
-    probe: Option<(GameState, MoverSave, u64)>,
+    probe: Option<(GameState, u64)>,
     /// Whether the state itself is of the case of
     /// [`CandidateCheck::surely_unlisted`] (a meld phase, a hand of two
     /// cards, no wild pending, no pickup before the rest, nothing laid
@@ -48,8 +48,8 @@ impl CandidateCheck<'_> {
         if self.surely_unlisted(a) {
             return false;
         }
-        let (probe, save, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
-        let ok = probe.listed_on_probe(save, a, *verdicts);
+        let (probe, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
+        let ok = probe.listed_on_probe(state, a, *verdicts);
         debug_assert!(*probe == *state, "probe restored after {a}");
         ok
     }
@@ -163,11 +163,11 @@ impl CandidateCheck<'_> {
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
             return None;
         }
-        let (probe, save, _) = self.probe.get_or_insert_with(|| probe_of(state));
+        let (probe, _) = self.probe.get_or_insert_with(|| probe_of(state));
         let out = match probe.meld_step(a) {
             Ok(()) => {
                 let r = read(&probe.tables[state.current as usize]);
-                probe.restore_mover(save);
+                probe.copy_mover_from(state);
                 Some(r)
             }
             // A refused step changes nothing.
@@ -178,12 +178,13 @@ impl CandidateCheck<'_> {
     }
 }
 
-/// A quiet copy of `state`, its mover's part and its verdicts' context
-/// ([`GameState::verdict_context`]), to try steps on.
-pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave, u64) {
+/// A quiet copy of `state` and its verdicts' context
+/// ([`GameState::verdict_context`]), to try steps on; the mover's part is
+/// put back from `state` itself.
+pub(super) fn probe_of(state: &GameState) -> (GameState, u64) {
     let mut probe = *state;
     probe.quiet = true;
-    (probe, MoverSave::of(state), state.verdict_context())
+    (probe, state.verdict_context())
 }
 
 impl GameState {
@@ -228,11 +229,11 @@ impl GameState {
         // the state itself and pushed after the steps kept.
         self.raw_meld_steps(out, true);
         if !out.is_empty() {
-            let save = MoverSave::of(self);
+            // The mover's part is put back from the state itself.
             let mut probe = *self;
             probe.quiet = true;
             let verdicts = self.verdict_context();
-            out.retain(|&a| probe.listed_candidate_on_probe(&save, a, verdicts));
+            out.retain(|&a| probe.listed_candidate_on_probe(self, a, verdicts));
             debug_assert!(probe == *self, "probe restored");
         }
         // The discards (one a kind of card in hand): whether one is legal
@@ -260,22 +261,22 @@ impl GameState {
     }
 
     /// The check of [`GameState::legal_actions`] for the candidate `a`, on
-    /// a quiet copy of the listed state whose mover's part is `save`: a
-    /// step refused changes nothing, and after a step made only the
-    /// mover's part is put back. Discards and the reset are checked
+    /// a quiet copy of the `listed` state: a step refused changes
+    /// nothing, and after a step made only the mover's part is put back,
+    /// copied from `listed`. Discards and the reset are checked
     /// without changing anything.
     /// `verdicts`: the listed state's [`GameState::verdict_context`].
-    pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action, verdicts: u64) -> bool {
+    pub(super) fn listed_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
         match a {
             Action::Discard(c) => self.check_discard(c).is_ok(),
             Action::Reset => self.may_reset(),
             _ => {
                 let mut touched = false;
                 let ok = self
-                    .meld_try(a, &mut touched, Some((verdicts, save)))
+                    .meld_try(a, &mut touched, Some((verdicts, listed)))
                     .is_ok();
                 if touched {
-                    self.restore_mover(save);
+                    self.copy_mover_from(listed);
                 }
                 ok
             }
@@ -290,22 +291,22 @@ impl GameState {
     /// and the anchor's flag, and the completion check then changes
     /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
     /// with wilds pending): those alone are put back.
-    fn listed_candidate_on_probe(&mut self, save: &MoverSave, a: Action, verdicts: u64) -> bool {
+    fn listed_candidate_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
         let Action::Extend { group, card } = a else {
-            return self.listed_on_probe(save, a, verdicts);
+            return self.listed_on_probe(listed, a, verdicts);
         };
         let p = self.current as usize;
         let gi = group as usize;
         let plain = self.turn.pending.is_empty();
         self.extend_checked(p, gi, card);
-        let ok = self.check_after_step(Some((verdicts, save)), a);
+        let ok = self.check_after_step(Some((verdicts, listed)), a);
         if plain {
-            self.hands[p] = save.hand;
-            self.known[p] = save.known;
-            self.tables[p].groups_mut()[gi] = save.table.groups()[gi];
-            self.turn.at_anchor = save.turn.at_anchor;
+            self.hands[p] = listed.hands[p];
+            self.known[p] = listed.known[p];
+            self.tables[p].groups_mut()[gi] = listed.tables[p].groups()[gi];
+            self.turn.at_anchor = listed.turn.at_anchor;
         } else {
-            self.restore_mover(save);
+            self.copy_mover_from(listed);
         }
         ok
     }
@@ -435,16 +436,16 @@ impl GameState {
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
     /// `listing`: the listing's context for the completion check
-    /// ([`GameState::finish_verdict`]) and the mover's part of the listed
-    /// state, which `self` is; with it the caller puts back the mover's
-    /// part whenever `touched`, on success too, and the check may try
+    /// ([`GameState::finish_verdict`]) and the listed state, which `self`
+    /// is a copy of; with it the caller puts back the mover's part
+    /// whenever `touched`, on success too, and the check may try
     /// its steps on the state itself
     /// ([`GameState::finish_verdict_scratch`]).
     pub(super) fn meld_try(
         &mut self,
         action: Action,
         touched: &mut bool,
-        listing: Option<(u64, &MoverSave)>,
+        listing: Option<(u64, &GameState)>,
     ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
@@ -472,9 +473,9 @@ impl GameState {
 
     /// The completion check of [`GameState::meld_try`] after `step`: with
     /// a listing's context on its probe, which the caller puts back.
-    fn check_after_step(&mut self, listing: Option<(u64, &MoverSave)>, step: Action) -> bool {
+    fn check_after_step(&mut self, listing: Option<(u64, &GameState)>, step: Action) -> bool {
         match listing {
-            Some((verdicts, save)) => self.finish_verdict_scratch(Some(verdicts), (save, step)),
+            Some((verdicts, listed)) => self.finish_verdict_scratch(Some(verdicts), (listed, step)),
             None => self.finish_verdict(None),
         }
     }
