@@ -447,7 +447,9 @@ impl GameState {
             .iter()
             .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
         let origin = self.turn.pend[i].1;
-        self.turn.pend.copy_within(i + 1..n, i);
+        if i + 1 < n {
+            self.turn.pend.copy_within(i + 1..n, i);
+        }
         self.turn.pend_len -= 1;
         self.turn.pending.remove(wild);
         Some(origin)
