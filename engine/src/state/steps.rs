@@ -58,10 +58,31 @@ pub(super) fn take_back_in(
             nk += 1;
         }
     }
-    // Worked on a copy of the table: nothing changes unless
-    // every wild can return.
+    if nr > 0 {
+        returns_in(table_now, &mut cards, &returns[..nr], quiet)?;
+    }
+    for c in cards.iter() {
+        hand.insert(c);
+    }
+    table_now.remove(gi);
+    turn.moves[..nk].copy_from_slice(&keep[..nk]);
+    turn.moves_len = nk as u8;
+    turn.reindex(gi, FROM_HAND);
+    Ok(())
+}
+
+/// The wilds of a group taken back that return where they came from
+/// (I-25): into their groups of `table_now`, or into `cards` for the hand.
+/// Worked on a copy of the table: nothing changes unless every wild can
+/// return.
+fn returns_in(
+    table_now: &mut Table,
+    cards: &mut CardSet,
+    returns: &[(u8, Card)],
+    quiet: bool,
+) -> Result<(), RuleError> {
     let mut table = *table_now;
-    for &(from, w) in &returns[..nr] {
+    for &(from, w) in returns {
         if from == FROM_HAND {
             cards.insert(w);
             continue;
@@ -84,14 +105,7 @@ pub(super) fn take_back_in(
         }
         *og = t;
     }
-    for c in cards.iter() {
-        hand.insert(c);
-    }
-    table.remove(gi);
     *table_now = table;
-    turn.moves[..nk].copy_from_slice(&keep[..nk]);
-    turn.moves_len = nk as u8;
-    turn.reindex(gi, FROM_HAND);
     Ok(())
 }
 
