@@ -37,21 +37,42 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
-/// Shorthand for `Err(RuleError::new(..))`.
+/// Shorthand for `Err(RuleError::new(..))`. Cold and never inlined, as
+/// the refusals below: the checks of the hot paths (the listing tries
+/// every candidate step) keep only a call on their refusing branches.
+#[cold]
+#[inline(never)]
 pub(crate) fn refuse<T>(rule: &'static str, message: &'static str) -> Result<T, RuleError> {
     Err(RuleError::new(rule, message))
 }
 
+/// A refusal without its message ([`refuse_fmt!`] when quiet).
+#[cold]
+#[inline(never)]
+pub(crate) fn refuse_quiet<T>(rule: &'static str) -> Result<T, RuleError> {
+    Err(RuleError::new(rule, ""))
+}
+
+/// A refusal with its message formatted ([`refuse_fmt!`] when not quiet).
+#[cold]
+#[inline(never)]
+pub(crate) fn refuse_args<T>(
+    rule: &'static str,
+    args: std::fmt::Arguments<'_>,
+) -> Result<T, RuleError> {
+    Err(RuleError::new(rule, std::fmt::format(args)))
+}
+
 /// `Err(RuleError)` with a formatted message, formatted only when `quiet` is
-/// false.
+/// false (the arguments are not even evaluated then).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! refuse_fmt {
     ($quiet:expr, $rule:expr, $($arg:tt)*) => {
         if $quiet {
-            Err($crate::RuleError::new($rule, ""))
+            $crate::error::refuse_quiet($rule)
         } else {
-            Err($crate::RuleError::new($rule, format!($($arg)*)))
+            $crate::error::refuse_args($rule, format_args!($($arg)*))
         }
     };
 }

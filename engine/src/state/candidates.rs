@@ -172,6 +172,20 @@ impl GameState {
     /// Every meld-phase action worth trying, legal or not; the discards
     /// and the reset (which end or undo the meld phase) only `with_ends`.
     pub(super) fn raw_meld_candidates(&self, cand: &mut Vec<Action>, with_ends: bool) {
+        self.raw_meld_steps(cand, with_ends);
+        if with_ends {
+            for c in self.hands[self.current as usize].kinds() {
+                cand.push(Action::Discard(c));
+            }
+            if self.may_reset() {
+                cand.push(Action::Reset);
+            }
+        }
+    }
+
+    /// [`GameState::raw_meld_candidates`] but for the discards and the
+    /// reset, which it lists last.
+    pub(super) fn raw_meld_steps(&self, cand: &mut Vec<Action>, with_ends: bool) {
         let p = self.current as usize;
         let hand = self.hands[p];
         let table = &self.tables[p];
@@ -297,14 +311,6 @@ impl GameState {
             }
             if self.before_rest() {
                 cand.push(Action::TakeRest);
-            }
-            if with_ends {
-                for c in hand.kinds() {
-                    cand.push(Action::Discard(c));
-                }
-                if self.may_reset() {
-                    cand.push(Action::Reset);
-                }
             }
         }
     }

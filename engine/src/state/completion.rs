@@ -106,25 +106,37 @@ impl GameState {
     }
 
     /// [`GameState::finish_verdict`] on a state whose mover's part the
-    /// caller puts back afterwards (the listing's probe): the first way
-    /// of [`GameState::placed_finish`] is tried on the state itself,
-    /// with only the mover's part saved to go on from if it fails,
-    /// instead of on a copy of the whole state. On `true` the mover's
-    /// part may be left where the first way ended.
-    pub(super) fn finish_verdict_scratch(&mut self, verdicts: Option<u64>) -> bool {
+    /// caller puts back afterwards (the listing's probe), reached by the
+    /// step `before.1` from the state `before.0` (which differs from it in
+    /// the mover's part alone): the
+    /// first way of [`GameState::placed_finish`] is tried on the state
+    /// itself instead of on a copy of the whole state. If it fails, the
+    /// state is brought back by copying the mover's part of `before.0`
+    /// and making the step again (the step was accepted there), not by a second
+    /// copy of the mover's part saved before the way: the way settles
+    /// most states. On `true` the mover's part may be left where the
+    /// first way ended.
+    pub(super) fn finish_verdict_scratch(
+        &mut self,
+        verdicts: Option<u64>,
+        before: (&GameState, Action),
+    ) -> bool {
         if self.phase != Phase::Meld || self.turn.pending.is_empty() {
             return self.finish_verdict(verdicts);
         }
         let p = self.current as usize;
-        let save = MoverSave::of(self);
         let quiet = self.quiet;
         self.quiet = true;
         let placed = self.placed_in_place(p, verdicts);
-        self.quiet = quiet;
         if placed {
+            self.quiet = quiet;
             return true;
         }
-        self.restore_mover(&save);
+        let (listed, step) = before;
+        self.copy_mover_from(listed);
+        let redone = self.meld_step(step);
+        debug_assert!(redone.is_ok(), "{step} made again");
+        self.quiet = quiet;
         if !self.pending_may_finish(p) {
             return false;
         }
@@ -141,7 +153,7 @@ impl GameState {
             // group accepts a wild, none but a black canasta refuses one
             // that keeps it within its limits, which the counts tell as
             // the raw candidates read them), the step then made once
-            // instead of tried on each group.
+            // instead of tried on each group, without its checks again.
             let first = t.tables[p]
                 .groups()
                 .iter()
@@ -151,14 +163,8 @@ impl GameState {
                 (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
             );
             if let Some(gi) = first {
-                let placed = t.meld_step(Action::Extend {
-                    group: gi as u8,
-                    card: w,
-                });
-                debug_assert!(placed.is_ok());
-                if placed.is_ok() {
-                    continue;
-                }
+                t.extend_checked(p, gi, w);
+                continue;
             }
             let pending = t.turn.pending;
             if pending.len() >= 3

@@ -255,8 +255,9 @@ impl GameState {
                 "the opening made before taking the rest of the pile fell short: this turn must go out",
             );
         }
-        let laid = table.has_new();
-        if !table.opened && laid && !going_out {
+        // The groups are scanned for one laid this turn only where it
+        // matters.
+        if !table.opened && !going_out && table.has_new() {
             let v = table.opening_value();
             let min = self.opening_minimum(p);
             if v < min {

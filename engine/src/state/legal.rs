@@ -17,7 +17,7 @@ use crate::table::Table;
 /// state made at the first candidate checked.
 pub(crate) struct CandidateCheck<'a> {
     state: &'a GameState,
-    probe: Option<(GameState, MoverSave, u64)>,
+    probe: Option<(GameState, u64)>,
     /// Whether the state itself is of the case of
     /// [`CandidateCheck::surely_unlisted`] (a meld phase, a hand of two
     /// cards, no wild pending, no pickup before the rest, nothing laid
@@ -48,8 +48,8 @@ impl CandidateCheck<'_> {
         if self.surely_unlisted(a) {
             return false;
         }
-        let (probe, save, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
-        let ok = probe.listed_on_probe(save, a, *verdicts);
+        let (probe, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
+        let ok = probe.listed_on_probe(state, a, *verdicts);
         debug_assert!(*probe == *state, "probe restored after {a}");
         ok
     }
@@ -163,11 +163,11 @@ impl CandidateCheck<'_> {
         if state.phase != Phase::Meld || matches!(a, Action::Discard(_) | Action::Reset) {
             return None;
         }
-        let (probe, save, _) = self.probe.get_or_insert_with(|| probe_of(state));
+        let (probe, _) = self.probe.get_or_insert_with(|| probe_of(state));
         let out = match probe.meld_step(a) {
             Ok(()) => {
                 let r = read(&probe.tables[state.current as usize]);
-                probe.restore_mover(save);
+                probe.copy_mover_from(state);
                 Some(r)
             }
             // A refused step changes nothing.
@@ -178,12 +178,13 @@ impl CandidateCheck<'_> {
     }
 }
 
-/// A quiet copy of `state`, its mover's part and its verdicts' context
-/// ([`GameState::verdict_context`]), to try steps on.
-pub(super) fn probe_of(state: &GameState) -> (GameState, MoverSave, u64) {
+/// A quiet copy of `state` and its verdicts' context
+/// ([`GameState::verdict_context`]), to try steps on; the mover's part is
+/// put back from `state` itself.
+pub(super) fn probe_of(state: &GameState) -> (GameState, u64) {
     let mut probe = *state;
     probe.quiet = true;
-    (probe, MoverSave::of(state), state.verdict_context())
+    (probe, state.verdict_context())
 }
 
 impl GameState {
@@ -223,12 +224,18 @@ impl GameState {
 
     pub(super) fn meld_candidates(&self, out: &mut Vec<Action>) {
         // Candidates go straight into the caller's buffer and the illegal
-        // ones are dropped.
-        self.raw_meld_candidates(out, true);
-        let save = MoverSave::of(self);
-        let mut probe = *self;
-        probe.quiet = true;
-        let verdicts = self.verdict_context();
+        // ones are dropped; the discards and the reset, which
+        // [`GameState::raw_meld_candidates`] lists last, are checked on
+        // the state itself and pushed after the steps kept.
+        self.raw_meld_steps(out, true);
+        if !out.is_empty() {
+            // The mover's part is put back from the state itself.
+            let mut probe = *self;
+            probe.quiet = true;
+            let verdicts = self.verdict_context();
+            out.retain(|&a| probe.listed_candidate_on_probe(self, a, verdicts));
+            debug_assert!(probe == *self, "probe restored");
+        }
         // The discards (one a kind of card in hand): whether one is legal
         // depends on the card only through the card taken for free (I-21),
         // so the first one checked answers for the others.
@@ -240,37 +247,68 @@ impl GameState {
                 && hand.count(c) < 2
         };
         let mut discards: Option<bool> = None;
-        out.retain(|&a| match a {
-            Action::Discard(c) if hand.contains(c) => {
-                let ok =
-                    !barred(c) && *discards.get_or_insert_with(|| probe.check_discard(c).is_ok());
-                debug_assert_eq!(ok, probe.check_discard(c).is_ok(), "discard {c}");
-                ok
+        for c in hand.kinds() {
+            let ok =
+                !barred(c) && *discards.get_or_insert_with(|| self.discard_check(c, true).is_ok());
+            debug_assert_eq!(ok, self.discard_check(c, true).is_ok(), "discard {c}");
+            if ok {
+                out.push(Action::Discard(c));
             }
-            _ => probe.listed_on_probe(&save, a, verdicts),
-        });
-        debug_assert!(probe == *self, "probe restored");
+        }
+        if self.may_reset() {
+            out.push(Action::Reset);
+        }
     }
 
     /// The check of [`GameState::legal_actions`] for the candidate `a`, on
-    /// a quiet copy of the listed state whose mover's part is `save`: a
-    /// step refused changes nothing, and after a step made only the
-    /// mover's part is put back. Discards and the reset are checked
+    /// a quiet copy of the `listed` state: a step refused changes
+    /// nothing, and after a step made only the mover's part is put back,
+    /// copied from `listed`. Discards and the reset are checked
     /// without changing anything.
     /// `verdicts`: the listed state's [`GameState::verdict_context`].
-    pub(super) fn listed_on_probe(&mut self, save: &MoverSave, a: Action, verdicts: u64) -> bool {
+    pub(super) fn listed_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
         match a {
             Action::Discard(c) => self.check_discard(c).is_ok(),
             Action::Reset => self.may_reset(),
             _ => {
                 let mut touched = false;
-                let ok = self.meld_try(a, &mut touched, Some(verdicts)).is_ok();
+                let ok = self
+                    .meld_try(a, &mut touched, Some((verdicts, listed)))
+                    .is_ok();
                 if touched {
-                    self.restore_mover(save);
+                    self.copy_mover_from(listed);
                 }
                 ok
             }
         }
+    }
+
+    /// [`GameState::listed_on_probe`] for a candidate of
+    /// [`GameState::raw_meld_candidates`] of the listed state: an extend
+    /// there passes the step's own checks, so it is made without them
+    /// ([`GameState::extend_checked`]). An extend from the hand with no
+    /// wild pending changes the hand, what is known of it, the one group
+    /// and the anchor's flag, and the completion check then changes
+    /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
+    /// with wilds pending): those alone are put back.
+    fn listed_candidate_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
+        let Action::Extend { group, card } = a else {
+            return self.listed_on_probe(listed, a, verdicts);
+        };
+        let p = self.current as usize;
+        let gi = group as usize;
+        let plain = self.turn.pending.is_empty();
+        self.extend_checked(p, gi, card);
+        let ok = self.check_after_step(Some((verdicts, listed)), a);
+        if plain {
+            self.hands[p] = listed.hands[p];
+            self.known[p] = listed.known[p];
+            self.tables[p].groups_mut()[gi] = listed.tables[p].groups()[gi];
+            self.turn.at_anchor = listed.turn.at_anchor;
+        } else {
+            self.copy_mover_from(listed);
+        }
+        ok
     }
 
     /// The actions [`GameState::legal_actions`] chooses from, into `out`
@@ -397,16 +435,17 @@ impl GameState {
     /// nothing (`touched` stays false); after a refusal by the completion
     /// check the step has been made (`touched`) and the caller restores the
     /// mover's part ([`GameState::restore_mover`]).
-    /// `verdicts`: the listing's context for the completion check
-    /// ([`GameState::finish_verdict`]); with it the caller puts back the
-    /// mover's part whenever `touched`, on success too, and the check
-    /// may try its steps on the state itself
+    /// `listing`: the listing's context for the completion check
+    /// ([`GameState::finish_verdict`]) and the listed state, which `self`
+    /// is a copy of; with it the caller puts back the mover's part
+    /// whenever `touched`, on success too, and the check may try
+    /// its steps on the state itself
     /// ([`GameState::finish_verdict_scratch`]).
     pub(super) fn meld_try(
         &mut self,
         action: Action,
         touched: &mut bool,
-        verdicts: Option<u64>,
+        listing: Option<(u64, &GameState)>,
     ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
@@ -414,7 +453,7 @@ impl GameState {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
-            if !sure && !self.check_after_step(verdicts) {
+            if !sure && !self.check_after_step(listing, action) {
                 return refuse(
                     "I-26",
                     "taking the rest of the pile would leave a turn that cannot be completed (the opening fell short and no way out exists)",
@@ -422,7 +461,7 @@ impl GameState {
             }
             return Ok(());
         }
-        if !self.check_after_step(verdicts) {
+        if !self.check_after_step(listing, action) {
             return refuse_fmt!(
                 self.quiet,
                 "I-9",
@@ -432,11 +471,11 @@ impl GameState {
         Ok(())
     }
 
-    /// The completion check of [`GameState::meld_try`]: with a listing's
-    /// context on its probe, which the caller puts back.
-    fn check_after_step(&mut self, verdicts: Option<u64>) -> bool {
-        match verdicts {
-            Some(_) => self.finish_verdict_scratch(verdicts),
+    /// The completion check of [`GameState::meld_try`] after `step`: with
+    /// a listing's context on its probe, which the caller puts back.
+    fn check_after_step(&mut self, listing: Option<(u64, &GameState)>, step: Action) -> bool {
+        match listing {
+            Some((verdicts, listed)) => self.finish_verdict_scratch(Some(verdicts), (listed, step)),
             None => self.finish_verdict(None),
         }
     }

@@ -925,11 +925,20 @@ impl GameState {
         match self.turn.pickup {
             Some(pk) => {
                 let p = self.current as usize;
-                let n: u32 = self.tables[p]
-                    .groups()
-                    .iter()
-                    .map(|g| g.count(pk.top))
-                    .sum();
+                let groups = self.tables[p].groups();
+                let top = pk.top;
+                // A natural lies only in a group of its rank.
+                let n: u32 = if top.is_natural() {
+                    let rank = top.index() / 4;
+                    groups
+                        .iter()
+                        .filter(|g| g.rank_index() == rank)
+                        .map(|g| g.count(top))
+                        .sum()
+                } else {
+                    groups.iter().map(|g| g.count(top)).sum()
+                };
+                debug_assert_eq!(n, groups.iter().map(|g| g.count(top)).sum::<u32>());
                 n > pk.group_baseline as u32
             }
             None => true,

@@ -7,7 +7,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
-use crate::error::{refuse, RuleError};
+use crate::error::{refuse, refuse_args, RuleError};
 use crate::group::{Group, FLAG_NEW, FLAG_RECEIVED};
 use crate::refuse_fmt;
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, WildCanasta};
@@ -25,15 +25,15 @@ pub(super) fn take_back_in(
     gi: usize,
     quiet: bool,
 ) -> Result<(), RuleError> {
-    let g = table_now.group(gi).copied().ok_or_else(|| {
-        RuleError::new(
+    let Some(&g) = table_now.group(gi) else {
+        return refuse_args(
             "D-2.2",
-            format!(
+            format_args!(
                 "player {p} has no group {gi} (groups 0..{})",
                 table_now.len()
             ),
-        )
-    })?;
+        );
+    };
     if !g.is_new() {
         return refuse(
             "D-12.2",
@@ -58,10 +58,31 @@ pub(super) fn take_back_in(
             nk += 1;
         }
     }
-    // Worked on a copy of the table: nothing changes unless
-    // every wild can return.
+    if nr > 0 {
+        returns_in(table_now, &mut cards, &returns[..nr], quiet)?;
+    }
+    for c in cards.iter() {
+        hand.insert(c);
+    }
+    table_now.remove(gi);
+    turn.moves[..nk].copy_from_slice(&keep[..nk]);
+    turn.moves_len = nk as u8;
+    turn.reindex(gi, FROM_HAND);
+    Ok(())
+}
+
+/// The wilds of a group taken back that return where they came from
+/// (I-25): into their groups of `table_now`, or into `cards` for the hand.
+/// Worked on a copy of the table: nothing changes unless every wild can
+/// return.
+fn returns_in(
+    table_now: &mut Table,
+    cards: &mut CardSet,
+    returns: &[(u8, Card)],
+    quiet: bool,
+) -> Result<(), RuleError> {
     let mut table = *table_now;
-    for &(from, w) in &returns[..nr] {
+    for &(from, w) in returns {
         if from == FROM_HAND {
             cards.insert(w);
             continue;
@@ -84,14 +105,7 @@ pub(super) fn take_back_in(
         }
         *og = t;
     }
-    for c in cards.iter() {
-        hand.insert(c);
-    }
-    table.remove(gi);
     *table_now = table;
-    turn.moves[..nk].copy_from_slice(&keep[..nk]);
-    turn.moves_len = nk as u8;
-    turn.reindex(gi, FROM_HAND);
     Ok(())
 }
 
@@ -269,19 +283,46 @@ impl GameState {
     }
 
     pub(super) fn group_ref(&self, p: usize, i: usize) -> Result<Group, RuleError> {
-        self.tables[p].group(i).copied().ok_or_else(|| {
-            RuleError::new(
+        match self.tables[p].group(i) {
+            Some(&g) => Ok(g),
+            None => refuse_args(
                 "D-2.2",
-                format!(
+                format_args!(
                     "player {p} has no group {i} (groups 0..{})",
                     self.tables[p].len()
                 ),
-            )
-        })
+            ),
+        }
     }
 
     pub(super) fn extend(&mut self, p: usize, gi: usize, card: Card) -> Result<(), RuleError> {
-        let (mut g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        let (g, pending) = self.extended_group(p, gi, card, self.quiet)?;
+        self.put_extended(p, gi, card, g, pending);
+        Ok(())
+    }
+
+    /// The meld step of an extend known to pass the checks of
+    /// [`GameState::extended_group`], made without them: an extend that
+    /// [`GameState::raw_meld_candidates`] lists (it lists only those the
+    /// group's limits take, of a card held or pending), or a pending wild
+    /// placed into a group that takes it. As [`GameState::meld_step`].
+    pub(super) fn extend_checked(&mut self, p: usize, gi: usize, card: Card) {
+        let mut g = self.tables[p].groups()[gi];
+        g.add(card);
+        let pending = self.turn.pending.contains(card);
+        debug_assert_eq!(
+            self.extended_group(p, gi, card, true).ok(),
+            Some((g, pending)),
+            "extend of {card} onto group {gi} checked already"
+        );
+        self.put_extended(p, gi, card, g, pending);
+        self.turn.at_anchor = false;
+    }
+
+    /// The change of [`GameState::extend`]: group `gi` becomes `g`, which
+    /// is it with `card` added, the card from the pending wilds if
+    /// `pending`, else from the hand.
+    fn put_extended(&mut self, p: usize, gi: usize, card: Card, mut g: Group, pending: bool) {
         if pending {
             g.set_flags(g.flags() | FLAG_RECEIVED);
             // Putting a wild back where it came from undoes the move; the
@@ -292,7 +333,6 @@ impl GameState {
             self.hand_remove(p, card);
         }
         self.tables[p].groups_mut()[gi] = g;
-        Ok(())
     }
 
     /// The checks of [`GameState::extend`], changing nothing: group `gi`
@@ -421,7 +461,9 @@ impl GameState {
             .iter()
             .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
         let origin = self.turn.pend[i].1;
-        self.turn.pend.copy_within(i + 1..n, i);
+        if i + 1 < n {
+            self.turn.pend.copy_within(i + 1..n, i);
+        }
         self.turn.pend_len -= 1;
         self.turn.pending.remove(wild);
         Some(origin)
