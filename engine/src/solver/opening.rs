@@ -72,10 +72,10 @@ pub(super) fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> 
 /// Whether an opening worth `need` (or, with `None`, any legal table) can
 /// be reached as [`max_opening_onto`] reaches tables: that function's
 /// answer, with cheap bounds first, from one pass over the groups
-/// ([`Onto::of`]). Below, with nothing pending and no rank required: the
-/// table as it is, then the hand's naturals laid onto the groups of their
-/// rank and in new groups of three or more, dearest first, while `keep`
-/// cards stay. Above: [`Onto::upper`].
+/// ([`Onto::of`]). Below, with nothing pending: the table as it is, then
+/// the hand's naturals laid onto the groups of their rank and in new
+/// groups of three or more, `must`'s first and then dearest first, while
+/// `keep` cards stay ([`Onto::lower_reaches`]). Above: [`Onto::upper`].
 pub(crate) fn opening_reaches(
     hand: CardSet,
     groups: &[Group],
@@ -89,14 +89,16 @@ pub(crate) fn opening_reaches(
         // The cards kept are the hand's.
         return false;
     }
-    let plain = pending == 0 && must.is_none();
-    if plain && need.is_none() {
+    if pending == 0 && must.is_none() && need.is_none() {
         return true;
     }
     let counts = hand.rank_counts();
     let onto = Onto::of(groups, counts);
     if let Some(n) = need {
-        if plain && (onto.now >= n || onto.lower_reaches(hand, groups, rules, counts, keep, n)) {
+        if pending == 0
+            && ((must.is_none() && onto.now >= n)
+                || onto.lower_reaches(hand, groups, rules, counts, must, keep, n))
+        {
             return true;
         }
     }
@@ -192,12 +194,15 @@ impl Onto {
         o
     }
 
-    /// The lower bound of [`opening_reaches`], nothing pending and no rank
-    /// required: whether `need` is reached by extends and new groups of
-    /// three naturals or more, dearest rank first; then each pair of a
-    /// rank with no group with a wild of the hand, dearest first; then
-    /// three wilds of the hand as a group of wilds only; `keep` cards
-    /// left.
+    /// The lower bound of [`opening_reaches`], nothing pending: whether
+    /// `need` is reached by the table as it is with `must`'s naturals
+    /// first, then extends and new groups of three naturals or more,
+    /// dearest rank first; then each pair of a rank with no group with a
+    /// wild of the hand, dearest first; then three wilds of the hand as a
+    /// group of wilds only; `keep` cards left. `must`'s naturals join its
+    /// first group or make a new group as the others do, or make one as
+    /// a pair with a wild; if none of these, the bound says nothing.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn lower_reaches(
         &self,
@@ -205,13 +210,17 @@ impl Onto {
         groups: &[Group],
         rules: &Rules,
         counts: u64,
+        must: Option<Rank>,
         keep: u32,
         need: i32,
     ) -> bool {
         let mut value = self.now;
         let mut spare = hand.len() - keep;
+        let mut wilds = hand.wild_count();
         let single = rules.groups_per_rank == GroupsPerRank::One;
-        for r in DEAREST {
+        // How many naturals of `r` join its first group or make a new one
+        // (a new group needs three at once).
+        let takes = |r: Rank, spare: u32| {
             let i = r as usize;
             let h = ((counts >> (4 * i)) & 0xF) as u32;
             let takes = if self.room & (1 << i) != 0 {
@@ -226,9 +235,39 @@ impl Onto {
             } else {
                 0
             };
-            // A new group needs three at once; an extend one.
             let t = takes.min(spare);
-            if t == 0 || (t < 3 && t < takes && takes >= 3) {
+            if t < 3 && t < takes && takes >= 3 {
+                0
+            } else {
+                t
+            }
+        };
+        let pair = |r: Rank| {
+            let i = r as usize;
+            (counts >> (4 * i)) & 0xF == 2 && self.first[i] == NO_GROUP
+        };
+        if let Some(r) = must {
+            let t = takes(r, spare);
+            if t > 0 {
+                value += t as i32 * r.points();
+                spare -= t;
+            } else if pair(r) && wilds > 0 && spare >= 3 {
+                value += 3 * r.points();
+                spare -= 3;
+                wilds -= 1;
+            } else {
+                return false;
+            }
+            if value >= need {
+                return true;
+            }
+        }
+        for r in DEAREST {
+            if must == Some(r) {
+                continue;
+            }
+            let t = takes(r, spare);
+            if t == 0 {
                 continue;
             }
             value += t as i32 * r.points();
@@ -237,13 +276,11 @@ impl Onto {
                 return true;
             }
         }
-        let mut wilds = hand.wild_count();
         for r in DEAREST {
             if wilds == 0 || spare < 3 {
                 break;
             }
-            let i = r as usize;
-            if (counts >> (4 * i)) & 0xF != 2 || self.first[i] != NO_GROUP {
+            if must == Some(r) || !pair(r) {
                 continue;
             }
             value += 3 * r.points();
