@@ -108,7 +108,7 @@ pub(crate) fn opening_reaches(
     };
     match need {
         // Any legal table: whether one is reached, not its value.
-        None => opening_onto_exists(hand, groups, pending, rules, must, keep),
+        None => exists_table(hand, groups, pending, rules, must, keep).0,
         Some(n) if upper < n => false,
         Some(n) => {
             max_opening_onto(hand, groups, pending, rules, must, keep).is_some_and(|v| v >= n)
@@ -420,6 +420,7 @@ impl Onto {
 /// of its best value — for each count of cards left over, a mask of the
 /// wild counts reached — so that a rank's choices are added by one
 /// [`conv`] a column instead of cell by cell.
+#[cfg(test)]
 pub(crate) fn opening_onto_exists(
     hand: CardSet,
     groups: &[Group],
@@ -433,8 +434,28 @@ pub(crate) fn opening_onto_exists(
 
 /// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
 /// one table: the table keeping none is this one with its columns (cards
-/// left over) taken together.
+/// left over) taken together. Neither where [`Onto::upper`] finds that
+/// a rank's groups cannot be legal.
 pub(crate) fn opening_onto_exists_keeping(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
+    let counts = hand.rank_counts();
+    if Onto::of(groups, counts)
+        .upper(hand, counts, pending, must, 0)
+        .is_none()
+    {
+        return (false, false);
+    }
+    exists_table(hand, groups, pending, rules, must, keep)
+}
+
+/// [`opening_onto_exists_keeping`] by its table alone.
+fn exists_table(
     hand: CardSet,
     groups: &[Group],
     pending: u32,
@@ -444,7 +465,7 @@ pub(crate) fn opening_onto_exists_keeping(
 ) -> (bool, bool) {
     let width = keep as usize + 1;
     if width > 3 {
-        let none = opening_onto_exists_keeping(hand, groups, pending, rules, must, 0).1;
+        let none = exists_table(hand, groups, pending, rules, must, 0).1;
         return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);
