@@ -116,22 +116,6 @@ pub(crate) fn opening_reaches(
     }
 }
 
-/// The natural ranks dearest first (A, then 8–K, then 4–7), as the lower
-/// bound lays them.
-const DEAREST: [Rank; 11] = [
-    Rank::Ace,
-    Rank::Eight,
-    Rank::Nine,
-    Rank::Ten,
-    Rank::Jack,
-    Rank::Queen,
-    Rank::King,
-    Rank::Four,
-    Rank::Five,
-    Rank::Six,
-    Rank::Seven,
-];
-
 /// What the bounds of [`opening_reaches`] read of the groups, from one
 /// pass over them.
 struct Onto {
@@ -148,9 +132,55 @@ struct Onto {
     pinned_of: [u8; 13],
     /// Each rank's first group (an index into the groups), or `NO_GROUP`.
     first: [u8; 13],
-    /// Ranks (a bit each) with a group that is no canasta and holds the
-    /// hand's naturals of its rank too (eight cards at most).
-    room: u16,
+    /// Ranks (the low bit of each rank's nibble, as in
+    /// [`CardSet::rank_counts`]) with a group, and with a group that is
+    /// no canasta and holds the hand's naturals of its rank too (eight
+    /// cards at most).
+    grouped: u64,
+    room: u64,
+}
+
+/// The low bit of each natural rank's nibble.
+const NATURAL_BITS: u64 = 0x1_1111_1111_1100;
+
+/// The natural ranks (nibble bits) of which `counts` holds at least one.
+#[inline(always)]
+fn held(counts: u64) -> u64 {
+    (counts | counts >> 1 | counts >> 2 | counts >> 3) & NATURAL_BITS
+}
+
+/// The natural ranks (nibble bits) of which `counts` holds three or more
+/// (a nibble is at most 8: adding 5 carries into its top bit from 3 on).
+#[inline(always)]
+fn held_three(counts: u64) -> u64 {
+    ((counts + 0x5_5555_5555_5555) >> 3) & NATURAL_BITS
+}
+
+/// The natural ranks (nibble bits) of which `counts` holds exactly two.
+#[inline(always)]
+fn held_two(counts: u64) -> u64 {
+    NATURAL_BITS & !held(counts ^ 0x2_2222_2222_2222)
+}
+
+/// The ranks of the nibble bits `m`, dearest first as the bound below
+/// lays them: A, then 8–K, then 4–7, each group in rank order.
+#[inline(always)]
+fn dearest_of(m: u64) -> impl Iterator<Item = Rank> {
+    [m & 1 << 48, m & 0x1111_1100_0000, m & 0x11_1100]
+        .into_iter()
+        .flat_map(bits)
+}
+
+/// The ranks of the nibble bits `m`, in rank order.
+#[inline(always)]
+fn bits(mut m: u64) -> impl Iterator<Item = Rank> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() / 4;
+            m &= m - 1;
+            Rank::from_index(i as u8)
+        })
+    })
 }
 
 const NO_GROUP: u8 = 0xFF;
@@ -166,6 +196,7 @@ impl Onto {
             naturals: [0; 13],
             pinned_of: [0; 13],
             first: [NO_GROUP; 13],
+            grouped: 0,
             room: 0,
         };
         for (i, g) in groups.iter().enumerate() {
@@ -179,6 +210,7 @@ impl Onto {
                     o.naturals[r] += g.naturals() as u8;
                     if o.first[r] == NO_GROUP {
                         o.first[r] = i as u8;
+                        o.grouped |= 1 << (4 * r);
                     }
                     if g.flags() & FLAG_RECEIVED != 0 {
                         o.pinned += wilds;
@@ -186,7 +218,7 @@ impl Onto {
                     }
                     let h = ((counts >> (4 * r)) & 0xF) as u32;
                     if g.naturals() + h + wilds <= 8 && !g.is_canasta() {
-                        o.room |= 1 << r;
+                        o.room |= 1 << (4 * r);
                     }
                 }
             }
@@ -223,14 +255,14 @@ impl Onto {
         let takes = |r: Rank, spare: u32| {
             let i = r as usize;
             let h = ((counts >> (4 * i)) & 0xF) as u32;
-            let takes = if self.room & (1 << i) != 0 {
+            let takes = if self.room & (1 << (4 * i)) != 0 {
                 let g = &groups[self.first[i] as usize];
                 let mut n = 0;
                 while n < h && legal_natural_counts(g.naturals() + n + 1, g.wilds()) {
                     n += 1;
                 }
                 n
-            } else if h >= 3 && !(single && self.first[i] != NO_GROUP) {
+            } else if h >= 3 && !(single && self.grouped & (1 << (4 * i)) != 0) {
                 h.min(8)
             } else {
                 0
@@ -242,10 +274,8 @@ impl Onto {
                 t
             }
         };
-        let pair = |r: Rank| {
-            let i = r as usize;
-            (counts >> (4 * i)) & 0xF == 2 && self.first[i] == NO_GROUP
-        };
+        let pairs = held_two(counts) & !self.grouped;
+        let pair = |r: Rank| pairs & (1 << (4 * r as usize)) != 0;
         if let Some(r) = must {
             let t = takes(r, spare);
             if t > 0 {
@@ -262,10 +292,8 @@ impl Onto {
                 return true;
             }
         }
-        for r in DEAREST {
-            if must == Some(r) {
-                continue;
-            }
+        let must_bit = must.map_or(0, |r| 1 << (4 * r as usize));
+        for r in dearest_of((held(counts) & self.room | held_three(counts)) & !must_bit) {
             let t = takes(r, spare);
             if t == 0 {
                 continue;
@@ -276,12 +304,9 @@ impl Onto {
                 return true;
             }
         }
-        for r in DEAREST {
+        for r in dearest_of(pairs & !must_bit) {
             if wilds == 0 || spare < 3 {
                 break;
-            }
-            if must == Some(r) || !pair(r) {
-                continue;
             }
             value += 3 * r.points();
             spare -= 3;
@@ -331,7 +356,7 @@ impl Onto {
                 return None;
             }
         }
-        for r in Rank::NATURALS {
+        for r in bits(held(counts) | self.grouped) {
             let i = r as usize;
             let h = ((counts >> (4 * i)) & 0xF) as u32;
             let on = self.naturals[i] as u32;
