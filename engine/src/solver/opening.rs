@@ -94,10 +94,12 @@ pub(crate) fn opening_reaches(
     }
     let counts = hand.rank_counts();
     let onto = Onto::of(groups, counts);
-    if let Some(n) = need {
-        if pending == 0
-            && ((must.is_none() && onto.now >= n)
-                || onto.lower_reaches(hand, groups, rules, counts, must, keep, n))
+    // Below (any legal table: the required rank laid at all); with a
+    // rank required only as far as the table keeps cards (two).
+    if pending == 0 && (must.is_none() || keep <= 2) {
+        let n = need.unwrap_or(i32::MIN);
+        if (must.is_none() && onto.now >= n)
+            || onto.lower_reaches(hand, groups, rules, counts, must, keep, n)
         {
             return true;
         }
