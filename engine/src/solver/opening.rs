@@ -5,7 +5,7 @@ use super::going_out::{group_counts, rules_read};
 use super::*;
 use crate::card::Rank;
 use crate::card_set::CardSet;
-use crate::group::{legal_natural_counts, Group};
+use crate::group::{legal_natural_counts, Group, FLAG_RECEIVED};
 use crate::rules::{GroupsPerRank, Rules};
 use crate::table::MAX_GROUPS;
 
@@ -71,12 +71,11 @@ pub(super) fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> 
 
 /// Whether an opening worth `need` (or, with `None`, any legal table) can
 /// be reached as [`max_opening_onto`] reaches tables: that function's
-/// answer, with cheap bounds first. Above: the table's naturals and every
-/// natural of the hand of a rank with a group or held twice, each at its
-/// rank's value, and every wild at 20. Below, with nothing pending and no
-/// rank required: the table as it is, then the hand's naturals laid onto
-/// the groups of their rank and in new groups of three or more, dearest
-/// first, while `keep` cards stay.
+/// answer, with cheap bounds first, from one pass over the groups
+/// ([`Onto::of`]). Below, with nothing pending: the table as it is, then
+/// the hand's naturals laid onto the groups of their rank and in new
+/// groups of three or more, `must`'s first and then dearest first, while
+/// `keep` cards stay ([`Onto::lower_reaches`]). Above: [`Onto::upper`].
 pub(crate) fn opening_reaches(
     hand: CardSet,
     groups: &[Group],
@@ -90,104 +89,356 @@ pub(crate) fn opening_reaches(
         // The cards kept are the hand's.
         return false;
     }
-    let now: i32 = groups.iter().map(|g| g.opening_value()).sum();
-    if pending == 0 && must.is_none() && hand.len() >= keep {
-        match need {
-            None => return true,
-            Some(n) if now >= n => return true,
-            Some(n) => {
-                // Below: extends and new groups of three naturals or more,
-                // dearest rank first.
-                let mut value = now;
-                let mut spare = hand.len() - keep;
-                let mut ranks: [(i32, u32); 11] = [(0, 0); 11];
-                // The values of the ranks held twice that have no group.
-                let mut pairs = [0i32; 11];
-                for (i, &r) in Rank::NATURALS.iter().enumerate() {
-                    let h = hand.rank_count(r);
-                    if h == 2 && !groups.iter().any(|g| g.rank() == Some(r)) {
-                        pairs[i] = r.points();
-                    }
-                    let grouped = groups.iter().any(|g| {
-                        g.rank() == Some(r) && g.naturals() + h + g.wilds() <= 8 && !g.is_canasta()
-                    });
-                    let single = rules.groups_per_rank == GroupsPerRank::One;
-                    let takes = if grouped {
-                        let g = groups.iter().find(|g| g.rank() == Some(r));
-                        g.map_or(0, |g| {
-                            let mut n = 0;
-                            while n < h && legal_natural_counts(g.naturals() + n + 1, g.wilds()) {
-                                n += 1;
-                            }
-                            n
-                        })
-                    } else if h >= 3 && !(single && groups.iter().any(|g| g.rank() == Some(r))) {
-                        h.min(8)
-                    } else {
-                        0
-                    };
-                    ranks[i] = (r.points(), takes);
-                }
-                ranks.sort_by_key(|r| std::cmp::Reverse(r.0));
-                for (pts, takes) in ranks {
-                    // A new group needs three at once; an extend one.
-                    let t = takes.min(spare);
-                    if t == 0 || (t < 3 && t < takes && takes >= 3) {
-                        continue;
-                    }
-                    value += t as i32 * pts;
-                    spare -= t;
-                    if value >= n {
-                        return true;
-                    }
-                }
-                // Then each such pair with a wild of the hand, a new group
-                // of three at the rank's value a card, dearest first; then
-                // three wilds of the hand as a group of wilds only.
-                let mut wilds = hand.wild_count();
-                pairs.sort_unstable_by_key(|&p| std::cmp::Reverse(p));
-                for pts in pairs {
-                    if pts == 0 || wilds == 0 || spare < 3 {
-                        break;
-                    }
-                    value += 3 * pts;
-                    spare -= 3;
-                    wilds -= 1;
-                    if value >= n {
-                        return true;
-                    }
-                }
-                if wilds >= 3 && spare >= 3 && value + 60 >= n {
-                    return true;
-                }
-            }
+    if pending == 0 && must.is_none() && need.is_none() {
+        return true;
+    }
+    let counts = hand.rank_counts();
+    let onto = Onto::of(groups, counts);
+    // Below (any legal table: the required rank laid at all); with a
+    // rank required only as far as the table keeps cards (two).
+    if pending == 0 && (must.is_none() || keep <= 2) {
+        let n = need.unwrap_or(i32::MIN);
+        if (must.is_none() && onto.now >= n)
+            || onto.lower_reaches(hand, groups, rules, counts, must, keep, n)
+        {
+            return true;
         }
     }
-    if let Some(n) = need {
-        let mut upper = now + 20 * (hand.wild_count() + pending) as i32;
-        for r in Rank::NATURALS {
-            let h = hand.rank_count(r);
-            let grouped = groups.iter().any(|g| g.rank() == Some(r));
-            if h >= 2 || (grouped && h >= 1) || (h == 1 && hand.wild_count() > 0) {
-                upper += h as i32 * r.points();
-            }
-        }
-        // Wilds already in natural groups may move to a group of wilds (20).
-        upper += groups
-            .iter()
-            .filter(|g| !g.is_wild_only())
-            .map(|g| g.wilds() as i32 * (20 - g.rank().map_or(20, |r| r.points())))
-            .sum::<i32>();
-        if upper < n {
-            return false;
-        }
-    }
+    let Some(upper) = onto.upper(hand, counts, pending, must, keep) else {
+        // No legal table at all.
+        return false;
+    };
     match need {
         // Any legal table: whether one is reached, not its value.
-        None => opening_onto_exists(hand, groups, pending, rules, must, keep),
+        None => exists_table(hand, groups, pending, rules, must, keep).0,
+        Some(n) if upper < n => false,
         Some(n) => {
             max_opening_onto(hand, groups, pending, rules, must, keep).is_some_and(|v| v >= n)
         }
+    }
+}
+
+/// What the bounds of [`opening_reaches`] read of the groups, from one
+/// pass over them.
+struct Onto {
+    /// The table's opening value (D-8.2) as it is.
+    now: i32,
+    /// The table's wilds, those that may not leave their natural group
+    /// (the group received a wild this turn, D-11.2) among them.
+    table_wilds: u32,
+    pinned: u32,
+    /// Whether a group of wilds only is on the table.
+    wild_group: bool,
+    /// Each rank's naturals on the table, and its pinned wilds.
+    naturals: [u8; 13],
+    pinned_of: [u8; 13],
+    /// Each rank's first group (an index into the groups), or `NO_GROUP`.
+    first: [u8; 13],
+    /// Ranks (the low bit of each rank's nibble, as in
+    /// [`CardSet::rank_counts`]) with a group, and with a group that is
+    /// no canasta and holds the hand's naturals of its rank too (eight
+    /// cards at most).
+    grouped: u64,
+    room: u64,
+}
+
+/// The low bit of each natural rank's nibble.
+const NATURAL_BITS: u64 = 0x1_1111_1111_1100;
+
+/// The natural ranks (nibble bits) of which `counts` holds at least one.
+#[inline(always)]
+fn held(counts: u64) -> u64 {
+    (counts | counts >> 1 | counts >> 2 | counts >> 3) & NATURAL_BITS
+}
+
+/// The natural ranks (nibble bits) of which `counts` holds three or more
+/// (a nibble is at most 8: adding 5 carries into its top bit from 3 on).
+#[inline(always)]
+fn held_three(counts: u64) -> u64 {
+    ((counts + 0x5_5555_5555_5555) >> 3) & NATURAL_BITS
+}
+
+/// The natural ranks (nibble bits) of which `counts` holds exactly two.
+#[inline(always)]
+fn held_two(counts: u64) -> u64 {
+    NATURAL_BITS & !held(counts ^ 0x2_2222_2222_2222)
+}
+
+/// The ranks of the nibble bits `m`, dearest first as the bound below
+/// lays them: A, then 8–K, then 4–7, each group in rank order.
+#[inline(always)]
+fn dearest_of(m: u64) -> impl Iterator<Item = Rank> {
+    [m & 1 << 48, m & 0x1111_1100_0000, m & 0x11_1100]
+        .into_iter()
+        .flat_map(bits)
+}
+
+/// The ranks of the nibble bits `m`, in rank order.
+#[inline(always)]
+fn bits(mut m: u64) -> impl Iterator<Item = Rank> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() / 4;
+            m &= m - 1;
+            Rank::from_index(i as u8)
+        })
+    })
+}
+
+const NO_GROUP: u8 = 0xFF;
+
+impl Onto {
+    #[inline(always)]
+    fn of(groups: &[Group], counts: u64) -> Onto {
+        let mut o = Onto {
+            now: 0,
+            table_wilds: 0,
+            pinned: 0,
+            wild_group: false,
+            naturals: [0; 13],
+            pinned_of: [0; 13],
+            first: [NO_GROUP; 13],
+            grouped: 0,
+            room: 0,
+        };
+        for (i, g) in groups.iter().enumerate() {
+            o.now += g.opening_value();
+            let wilds = g.wilds();
+            o.table_wilds += wilds;
+            match g.rank() {
+                None => o.wild_group = true,
+                Some(r) => {
+                    let r = r as usize;
+                    o.naturals[r] += g.naturals() as u8;
+                    if o.first[r] == NO_GROUP {
+                        o.first[r] = i as u8;
+                        o.grouped |= 1 << (4 * r);
+                    }
+                    if g.flags() & FLAG_RECEIVED != 0 {
+                        o.pinned += wilds;
+                        o.pinned_of[r] += wilds as u8;
+                    }
+                    let h = ((counts >> (4 * r)) & 0xF) as u32;
+                    if g.naturals() + h + wilds <= 8 && !g.is_canasta() {
+                        o.room |= 1 << (4 * r);
+                    }
+                }
+            }
+        }
+        o
+    }
+
+    /// The lower bound of [`opening_reaches`], nothing pending: whether
+    /// `need` is reached by the table as it is with `must`'s naturals
+    /// first, then extends and new groups of three naturals or more,
+    /// dearest rank first; then each pair of a rank with no group with a
+    /// wild of the hand, dearest first; then three wilds of the hand as a
+    /// group of wilds only; `keep` cards left. `must`'s naturals join its
+    /// first group or make a new group as the others do, or make one as
+    /// a pair with a wild; if none of these, the bound says nothing.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lower_reaches(
+        &self,
+        hand: CardSet,
+        groups: &[Group],
+        rules: &Rules,
+        counts: u64,
+        must: Option<Rank>,
+        keep: u32,
+        need: i32,
+    ) -> bool {
+        let mut value = self.now;
+        let mut spare = hand.len() - keep;
+        let mut wilds = hand.wild_count();
+        let single = rules.groups_per_rank == GroupsPerRank::One;
+        // How many naturals of `r` join its first group or make a new one
+        // (a new group needs three at once).
+        let takes = |r: Rank, spare: u32| {
+            let i = r as usize;
+            let h = ((counts >> (4 * i)) & 0xF) as u32;
+            let takes = if self.room & (1 << (4 * i)) != 0 {
+                let g = &groups[self.first[i] as usize];
+                let mut n = 0;
+                while n < h && legal_natural_counts(g.naturals() + n + 1, g.wilds()) {
+                    n += 1;
+                }
+                n
+            } else if h >= 3 && !(single && self.grouped & (1 << (4 * i)) != 0) {
+                h.min(8)
+            } else {
+                0
+            };
+            let t = takes.min(spare);
+            if t < 3 && t < takes && takes >= 3 {
+                0
+            } else {
+                t
+            }
+        };
+        let pairs = held_two(counts) & !self.grouped;
+        let pair = |r: Rank| pairs & (1 << (4 * r as usize)) != 0;
+        if let Some(r) = must {
+            let t = takes(r, spare);
+            if t > 0 {
+                value += t as i32 * r.points();
+                spare -= t;
+            } else if pair(r) && wilds > 0 && spare >= 3 {
+                value += 3 * r.points();
+                spare -= 3;
+                wilds -= 1;
+            } else {
+                return false;
+            }
+            if value >= need {
+                return true;
+            }
+        }
+        let must_bit = must.map_or(0, |r| 1 << (4 * r as usize));
+        for r in dearest_of((held(counts) & self.room | held_three(counts)) & !must_bit) {
+            let t = takes(r, spare);
+            if t == 0 {
+                continue;
+            }
+            value += t as i32 * r.points();
+            spare -= t;
+            if value >= need {
+                return true;
+            }
+        }
+        for r in dearest_of(pairs & !must_bit) {
+            if wilds == 0 || spare < 3 {
+                break;
+            }
+            value += 3 * r.points();
+            spare -= 3;
+            wilds -= 1;
+            if value >= need {
+                return true;
+            }
+        }
+        wilds >= 3 && spare >= 3 && value + 60 >= need
+    }
+
+    /// The most any table reached (as [`max_opening_onto`] reaches them)
+    /// can be worth, or `None` if a rank's groups cannot be legal (a rank
+    /// with one natural in all, or `must` without a natural of the hand).
+    ///
+    /// Each natural counts at its rank's value, each wild at the value of
+    /// its group's rank or 20, and: a rank with two naturals in all makes
+    /// one group only with one wild (a rank with a group or `must` has to;
+    /// a pair of the hand may); a rank with one natural of the hand and no
+    /// group is not laid; a wild in no such pair is worth 20 only in a
+    /// group of wilds only (one on the table, or three such wilds), else at
+    /// most the dearest rank of three naturals or more; wilds in a group
+    /// that received one stay. The table's and the pending wilds are all
+    /// laid, the hand's may be; with `keep` cards left, what is laid past
+    /// the cards no group can take is taken from the naturals of ranks of
+    /// three or more, cheapest first. The groups of a rank are counted
+    /// together and the caps of eight cards, of canastas and of rules are
+    /// left out: each only ever removes tables.
+    #[inline(always)]
+    fn upper(
+        &self,
+        hand: CardSet,
+        counts: u64,
+        pending: u32,
+        must: Option<Rank>,
+        keep: u32,
+    ) -> Option<i32> {
+        // By value class (5, 10, 20): the hand's naturals of ranks of three
+        // or more, the pairs of the hand that may be laid.
+        let mut three_of = [0i32; 3];
+        let mut pairs_of = [0u32; 3];
+        let mut base = 0i32;
+        let (mut forced, mut forced_hand, mut dearest_three) = (0u32, 0u32, 0i32);
+        if let Some(r) = must {
+            let h = ((counts >> (4 * r as usize)) & 0xF) as u32;
+            if h == 0 || self.naturals[r as usize] as u32 + h <= 1 {
+                return None;
+            }
+        }
+        for r in bits(held(counts) | self.grouped) {
+            let i = r as usize;
+            let h = ((counts >> (4 * i)) & 0xF) as u32;
+            let on = self.naturals[i] as u32;
+            let all = on + h;
+            let pts = r.points();
+            let class = (pts / 10) as usize;
+            if all >= 3 {
+                base += (all + self.pinned_of[i] as u32) as i32 * pts;
+                three_of[class] += h as i32;
+                dearest_three = dearest_three.max(pts);
+            } else if all == 2 {
+                if on > 0 || must == Some(r) {
+                    // Laid: with a wild, its own if it cannot leave.
+                    base += 3 * pts;
+                    forced_hand += h;
+                    forced += (self.pinned_of[i] == 0) as u32;
+                } else {
+                    pairs_of[class] += 1;
+                }
+            } else if on > 0 {
+                return None;
+            }
+        }
+        let laid_wilds = self.table_wilds + pending - self.pinned;
+        let wilds = laid_wilds + hand.wild_count();
+        let three: i32 = three_of.iter().sum();
+        // The cheapest `d` naturals of ranks of three or more.
+        let cheapest = |d: i32| {
+            let a = d.min(three_of[0]);
+            let b = (d - a).min(three_of[1]);
+            let c = d - a - b;
+            5 * a + 10 * b + 20 * c
+        };
+        let pairs: u32 = pairs_of.iter().sum();
+        let mut best: Option<i32> = None;
+        let mut paired = 0i32;
+        for k in 0..=pairs {
+            if k > 0 {
+                // The k-th dearest pair with its wild.
+                let class = if k <= pairs_of[2] {
+                    2
+                } else if k <= pairs_of[2] + pairs_of[1] {
+                    1
+                } else {
+                    0
+                };
+                paired += 3 * [5, 10, 20][class];
+            }
+            let used = forced + k;
+            // Hand cards that may be laid past the forced pairs' and these.
+            let free = hand.len() as i32 - keep as i32 - (forced_hand + 2 * k) as i32;
+            let most = wilds.min((laid_wilds as i32 + free.max(0)) as u32);
+            if free < 0 || most < used {
+                break;
+            }
+            // `rest` wilds besides the pairs'; past two, each more is worth
+            // 20 and costs at most one natural of 20 kept, so the most of
+            // them is the best of those.
+            let least = laid_wilds.saturating_sub(used);
+            let most = most - used;
+            let mut rest = least;
+            loop {
+                let hand_laid = (used + rest).saturating_sub(laid_wilds) as i32;
+                let over = (three - (free - hand_laid)).max(0);
+                let per = if self.wild_group || rest >= 3 {
+                    20
+                } else {
+                    dearest_three
+                };
+                if rest == 0 || per > 0 {
+                    let v = base + paired - cheapest(over) + rest as i32 * per;
+                    best = Some(best.map_or(v, |b| b.max(v)));
+                }
+                if rest >= most {
+                    break;
+                }
+                rest = if rest < 2 { rest + 1 } else { most };
+            }
+        }
+        best
     }
 }
 
@@ -196,6 +447,7 @@ pub(crate) fn opening_reaches(
 /// of its best value — for each count of cards left over, a mask of the
 /// wild counts reached — so that a rank's choices are added by one
 /// [`conv`] a column instead of cell by cell.
+#[cfg(test)]
 pub(crate) fn opening_onto_exists(
     hand: CardSet,
     groups: &[Group],
@@ -209,8 +461,28 @@ pub(crate) fn opening_onto_exists(
 
 /// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
 /// one table: the table keeping none is this one with its columns (cards
-/// left over) taken together.
+/// left over) taken together. Neither where [`Onto::upper`] finds that
+/// a rank's groups cannot be legal.
 pub(crate) fn opening_onto_exists_keeping(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
+    let counts = hand.rank_counts();
+    if Onto::of(groups, counts)
+        .upper(hand, counts, pending, must, 0)
+        .is_none()
+    {
+        return (false, false);
+    }
+    exists_table(hand, groups, pending, rules, must, keep)
+}
+
+/// [`opening_onto_exists_keeping`] by its table alone.
+fn exists_table(
     hand: CardSet,
     groups: &[Group],
     pending: u32,
@@ -220,7 +492,7 @@ pub(crate) fn opening_onto_exists_keeping(
 ) -> (bool, bool) {
     let width = keep as usize + 1;
     if width > 3 {
-        let none = opening_onto_exists_keeping(hand, groups, pending, rules, must, 0).1;
+        let none = exists_table(hand, groups, pending, rules, must, 0).1;
         return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);

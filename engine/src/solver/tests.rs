@@ -799,3 +799,69 @@ fn max_opening_onto_agrees_with_reference() {
     assert!(checked > 10_000, "{checked} hands checked");
     assert!(some > checked / 10, "{some} of {checked} with an opening");
 }
+
+/// D-8.2, D-6.2.1, I-9: whether an opening reaches a value (or any legal
+/// table) answers as the plain table does, its bounds above and below
+/// never deciding otherwise, on the tables of random play with hands
+/// drawn from what is not on them (red threes left out), with and
+/// without pending wilds, a
+/// rank required and up to two cards kept (as the callers keep), under
+/// the going-out rule sets; the values asked about lie around the
+/// table's best.
+#[test]
+fn opening_reaches_agrees_with_reference() {
+    use rand::RngExt;
+    let (mut checked, mut reached, mut none) = (0, 0, 0);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..25,
+        0x0be5,
+        |rules, groups, free, rng| {
+            // Red threes never stay in a hand (D-4).
+            let pack: Vec<Card> = free.iter().filter(|c| !c.is_red_three()).collect();
+            for _ in 0..4 {
+                let size = 1 + rng.random_range(0..14usize);
+                let mut hand = CardSet::EMPTY;
+                while hand.len() < size as u32 {
+                    let c = pack[rng.random_range(0..pack.len())];
+                    if free.count(c) > hand.count(c) {
+                        hand.insert(c);
+                    }
+                }
+                let pending = [0, 0, 0, 1, 2][rng.random_range(0..5usize)];
+                let must = (rng.random_range(0..3) == 0)
+                    .then(|| Rank::NATURALS[rng.random_range(0..11usize)]);
+                let keep = rng.random_range(0..3u32);
+                let best = max_opening_onto_reference(hand, groups, pending, rules, must, keep);
+                let exists = best.is_some() && hand.len() >= keep;
+                assert_eq!(
+                    opening_reaches(hand, groups, pending, rules, must, keep, None),
+                    exists,
+                    "any: [{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+                );
+                let at = best.unwrap_or(50);
+                for need in [at - 10, at - 5, at, at + 5, at + 10, 50, 90, 120] {
+                    let want = hand.len() >= keep && best.is_some_and(|v| v >= need);
+                    assert_eq!(
+                        opening_reaches(hand, groups, pending, rules, must, keep, Some(need)),
+                        want,
+                        "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep} \
+                         need {need} best {best:?}"
+                    );
+                    reached += want as u32;
+                }
+                checked += 1;
+                none += best.is_none() as u32;
+            }
+        },
+    );
+    assert!(checked > 10_000, "{checked} hands checked");
+    assert!(
+        none > checked / 10,
+        "{none} of {checked} with no legal table"
+    );
+    assert!(
+        reached > checked,
+        "{reached} values reached of {checked} hands"
+    );
+}
