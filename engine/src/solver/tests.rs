@@ -471,6 +471,20 @@ fn on_laying_tables(
     }
 }
 
+/// A hand of `size` cards drawn at random from `pack` (cards of `free`,
+/// each kind drawn at most as often as `free` holds it).
+fn draw_hand(pack: &[Card], free: CardSet, size: usize, rng: &mut rand_pcg::Pcg64Mcg) -> CardSet {
+    use rand::RngExt;
+    let mut hand = CardSet::EMPTY;
+    while hand.len() < size as u32 {
+        let c = pack[rng.random_range(0..pack.len())];
+        if free.count(c) > hand.count(c) {
+            hand.insert(c);
+        }
+    }
+    hand
+}
+
 /// The rule sets the going-out tests run under: both rule versions,
 /// many groups per rank, and with it `convert_only` black canastas and
 /// open wild canastas (the first four of [`crate::rules::test_variants`]).
@@ -499,13 +513,7 @@ fn going_out_test_agrees_with_reference() {
             for _ in 0..4 {
                 // Mostly naturals of few ranks, so that many hands can go out.
                 let size = 2 + rng.random_range(0..12usize);
-                let mut hand = CardSet::EMPTY;
-                while hand.len() < size as u32 {
-                    let c = pack[rng.random_range(0..pack.len())];
-                    if free.count(c) > hand.count(c) {
-                        hand.insert(c);
-                    }
-                }
+                let hand = draw_hand(&pack, free, size, rng);
                 let cards: Vec<Card> = hand.iter().collect();
                 let must =
                     (rng.random_range(0..4) == 0).then(|| cards[rng.random_range(0..cards.len())]);
@@ -758,13 +766,7 @@ fn max_opening_onto_agrees_with_reference() {
             let pack: Vec<Card> = free.iter().collect();
             for _ in 0..4 {
                 let size = 1 + rng.random_range(0..14usize);
-                let mut hand = CardSet::EMPTY;
-                while hand.len() < size as u32 {
-                    let c = pack[rng.random_range(0..pack.len())];
-                    if free.count(c) > hand.count(c) {
-                        hand.insert(c);
-                    }
-                }
+                let hand = draw_hand(&pack, free, size, rng);
                 let pending = rng.random_range(0..3u32);
                 let must = (rng.random_range(0..3) == 0)
                     .then(|| Rank::NATURALS[rng.random_range(0..11usize)]);
@@ -821,13 +823,7 @@ fn opening_reaches_agrees_with_reference() {
             let pack: Vec<Card> = free.iter().filter(|c| !c.is_red_three()).collect();
             for _ in 0..4 {
                 let size = 1 + rng.random_range(0..14usize);
-                let mut hand = CardSet::EMPTY;
-                while hand.len() < size as u32 {
-                    let c = pack[rng.random_range(0..pack.len())];
-                    if free.count(c) > hand.count(c) {
-                        hand.insert(c);
-                    }
-                }
+                let hand = draw_hand(&pack, free, size, rng);
                 let pending = [0, 0, 0, 1, 2][rng.random_range(0..5usize)];
                 let must = (rng.random_range(0..3) == 0)
                     .then(|| Rank::NATURALS[rng.random_range(0..11usize)]);
