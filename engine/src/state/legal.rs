@@ -290,12 +290,27 @@ impl GameState {
     /// wild pending changes the hand, what is known of it, the one group
     /// and the anchor's flag, and the completion check then changes
     /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
-    /// with wilds pending): those alone are put back.
+    /// with wilds pending): those alone are put back. So with a lay made
+    /// with no wild pending ([`GameState::lay_checked`]), which adds one
+    /// group at the end of the table instead.
     fn listed_candidate_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
-        let Action::Extend { group, card } = a else {
-            return self.listed_on_probe(listed, a, verdicts);
-        };
         let p = self.current as usize;
+        let (group, card) = match a {
+            Action::Extend { group, card } => (group, card),
+            Action::Lay { cards } if self.turn.pending.is_empty() => {
+                if !self.lay_checked(p, cards) {
+                    return false;
+                }
+                let ok = self.check_after_step(Some((verdicts, listed)), a);
+                self.hands[p] = listed.hands[p];
+                self.known[p] = listed.known[p];
+                let last = self.tables[p].len() - 1;
+                self.tables[p].remove(last);
+                self.turn.at_anchor = listed.turn.at_anchor;
+                return ok;
+            }
+            _ => return self.listed_on_probe(listed, a, verdicts),
+        };
         let gi = group as usize;
         let plain = self.turn.pending.is_empty();
         self.extend_checked(p, gi, card);

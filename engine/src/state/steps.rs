@@ -274,6 +274,58 @@ impl GameState {
         Ok(())
     }
 
+    /// The meld step of a lay that [`GameState::raw_meld_candidates`]
+    /// lists while no wild is pending, made without the checks it passes
+    /// already: three cards the hand holds, three naturals of one rank,
+    /// two and a wild, or three wilds, a legal group (D-9.1, D-9.2). Only
+    /// the table's limits are checked (I-12, D-9); returns whether the
+    /// step is made, and a refused step changes nothing. As
+    /// [`GameState::meld_step`].
+    pub(super) fn lay_checked(&mut self, p: usize, cards: CardSet) -> bool {
+        debug_assert!(
+            self.turn.pending.is_empty(),
+            "lay [{cards}] with no wild pending"
+        );
+        #[cfg(debug_assertions)]
+        let full = {
+            let mut t = *self;
+            t.meld_step(Action::Lay { cards }).ok().map(|()| t)
+        };
+        let made = self.put_laid(p, cards);
+        #[cfg(debug_assertions)]
+        match full {
+            Some(t) => assert!(made && t == *self, "lay [{cards}] checked already"),
+            None => assert!(!made, "lay [{cards}] refused by the step"),
+        }
+        made
+    }
+
+    /// The change of [`GameState::lay_checked`], after the table's limits.
+    fn put_laid(&mut self, p: usize, cards: CardSet) -> bool {
+        let Some(mut g) = Group::from_cards(cards) else {
+            return false;
+        };
+        debug_assert!(cards.len() == 3 && g.is_legal() && self.hands[p].contains_all(cards));
+        let table = &self.tables[p];
+        if let Some(r) = g.rank() {
+            if self.rules.groups_per_rank == GroupsPerRank::One && table.group_of_rank(r).is_some()
+            {
+                return false;
+            }
+        }
+        if table.len() >= crate::table::MAX_GROUPS {
+            return false;
+        }
+        let hand = self.hands[p].checked_sub(cards).unwrap_or(self.hands[p]);
+        self.hands[p] = hand;
+        self.known[p] = self.known[p].min(hand);
+        g.set_flags(FLAG_NEW);
+        let pushed = self.tables[p].push(g);
+        debug_assert!(pushed.is_some());
+        self.turn.at_anchor = false;
+        true
+    }
+
     pub(super) fn log_move(&mut self, to: u8, from: u8, wild: Card) {
         let i = self.turn.moves_len as usize;
         if i < MAX_WILD_MOVES {
