@@ -93,9 +93,11 @@ impl GameState {
     /// by group), or where none does, laid in a new group: with two more
     /// pending wilds, or with the first pair of naturals of the hand that
     /// makes a group with it. If all are placed and the tables then say
-    /// yes (a discard, with nothing pending and no pickup in progress; or
-    /// a pickup [`GameState::pickup_quick`] lets through), the turn can
-    /// be completed. `true` is exact (a way of steps that undo nothing);
+    /// yes (with nothing pending and no pickup in progress,
+    /// [`GameState::plain_finish`]: a discard, or a way out or an opening
+    /// by the solver, the search's first leaf; or a pickup
+    /// [`GameState::pickup_quick`] lets through), the turn can be
+    /// completed. `true` is exact (a way of steps that undo nothing);
     /// `false` decides nothing.
     ///
     /// `verdicts`: the listing's context of the thread's [`Verdicts`].
@@ -188,7 +190,7 @@ impl GameState {
         if t.before_rest() {
             t.pickup_quick(p, verdicts) == Some(true)
         } else {
-            t.first_discard().is_some()
+            t.plain_finish(p, verdicts)
         }
     }
 
