@@ -1,6 +1,8 @@
 """The examples of python/examples run (briefly)."""
 
+import os
 import pathlib
+import subprocess
 import runpy
 import sys
 
@@ -37,3 +39,14 @@ def test_the_tax_sweep_reads_a_sweep(tmp_path, monkeypatch, capsys):
     runpy.run_path(str(EXAMPLES / "tax_sweep.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "all_comeback_rate" in out and "2 matches a setting" in out
+
+
+@pytest.mark.parametrize("rules", ["decorated-2003-02", "classic-002"])
+def test_the_profile_run_steps_its_hands(rules):
+    """python/profile/step100.py, the run behind the instruction counts of
+    results/perf-notes.md, runs on the installed module."""
+    script = pathlib.Path(__file__).resolve().parents[1] / "profile" / "step100.py"
+    out = subprocess.run([sys.executable, str(script), rules], capture_output=True, text=True,
+                         env={k: v for k, v in os.environ.items() if k != "EXT"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"{rules}: 64 hands, 100 calls, 6400 steps"
