@@ -41,6 +41,14 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
     } else {
         wilds.distinct().of_kinds(need)
     };
+    // Listed once here, not again for each pair.
+    let mut wild_kinds = [Card::JOKER; 5];
+    let mut nw = 0;
+    for w in pair_wilds.kinds() {
+        wild_kinds[nw] = w;
+        nw += 1;
+    }
+    let wild_kinds = &wild_kinds[..nw];
     let counts = pool.rank_counts();
     for r in ranks_held_twice(counts) {
         let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
@@ -51,9 +59,9 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         if n >= 3 && free {
             triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
         }
-        if !pair_wilds.is_empty() {
+        if !wild_kinds.is_empty() {
             pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
-                for w in pair_wilds.kinds() {
+                for &w in wild_kinds {
                     let mut t = s;
                     t.insert(w);
                     out.push(Action::Lay { cards: t });
@@ -76,8 +84,8 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
 /// the joker) with their counts, in kind order; returns how many.
 pub(super) fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
     let mut n = 0;
-    for c in set.kinds() {
-        out[n] = (c, set.count(c) as u8);
+    for kc in set.kind_counts() {
+        out[n] = kc;
         n += 1;
     }
     n
@@ -132,8 +140,8 @@ pub(super) fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
 pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
     let mut kinds = [(Card::JOKER, 0u8); 53];
     let mut n = 0;
-    for c in set.kinds() {
-        kinds[n] = (c, set.count(c) as u8);
+    for kc in set.kind_counts() {
+        kinds[n] = kc;
         n += 1;
     }
     // Branches that cannot gather `k` cards from what is left emit
