@@ -253,26 +253,32 @@ impl GameState {
                         Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
                         None => hand_wilds,
                     };
-                    let (natural_fits, wild_fits) = (g.fits_one_more(false), g.fits_one_more(true));
-                    for c in fits.kinds() {
-                        debug_assert!(g.accepts_kind(c));
-                        let fits = if c.is_wild() { wild_fits } else { natural_fits };
-                        debug_assert_eq!(fits, extend_fits(&g, c));
-                        let a = Action::Extend { group, card: c };
-                        if !self.step_kept(a, fits) {
-                            continue;
+                    // The group's counts are read only when the hand
+                    // holds a card it accepts.
+                    if !fits.is_empty() {
+                        let (natural_fits, wild_fits) =
+                            (g.fits_one_more(false), g.fits_one_more(true));
+                        for c in fits.kinds() {
+                            debug_assert!(g.accepts_kind(c));
+                            let fits = if c.is_wild() { wild_fits } else { natural_fits };
+                            debug_assert_eq!(fits, extend_fits(&g, c));
+                            let a = Action::Extend { group, card: c };
+                            if !self.step_kept(a, fits) {
+                                continue;
+                            }
+                            cand.push(a);
                         }
-                        cand.push(a);
                     }
                 }
                 let may_give = g.flags() & FLAG_RECEIVED == 0 && !(g.is_wild_canasta() && locked);
                 let swaps =
                     may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
-                if may_give && (!black || swaps) {
+                let group_wilds = g.wild_kinds();
+                if may_give && (!black || swaps) && !group_wilds.is_empty() {
                     // Whether a wild may leave depends only on the group's
                     // counts (D-11.2, D-11.3, I-13): checked once.
                     let leaves = !black && g.may_lose_a_wild();
-                    for w in g.wild_kinds().kinds() {
+                    for w in group_wilds.kinds() {
                         if !black {
                             let a = Action::TakeWild { group, wild: w };
                             debug_assert_eq!(leaves, wild_may_leave(&g, w));
