@@ -148,6 +148,40 @@ impl CardSet {
         }
     }
 
+    /// The set with a first copy of `card`, which it does not hold:
+    /// [`CardSet::insert`] without its tests.
+    pub(crate) const fn with_first(self, card: Card) -> CardSet {
+        debug_assert!(self.count(card) == 0);
+        if card.is_joker() {
+            CardSet {
+                jokers: self.jokers + 1,
+                ..self
+            }
+        } else {
+            CardSet {
+                lo: self.lo | 1u64 << card.index(),
+                ..self
+            }
+        }
+    }
+
+    /// The set with a second copy of `card`, which it holds once:
+    /// [`CardSet::insert`] without its tests.
+    pub(crate) const fn with_second(self, card: Card) -> CardSet {
+        debug_assert!(self.count(card) == 1);
+        if card.is_joker() {
+            CardSet {
+                jokers: self.jokers + 1,
+                ..self
+            }
+        } else {
+            CardSet {
+                hi: self.hi | 1u64 << card.index(),
+                ..self
+            }
+        }
+    }
+
     /// Removes one copy of `card`; `false` if there was none.
     pub fn remove(&mut self, card: Card) -> bool {
         if card.is_joker() {

@@ -62,9 +62,9 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         if !wild_kinds.is_empty() {
             pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
                 for &w in wild_kinds {
-                    let mut t = s;
-                    t.insert(w);
-                    out.push(Action::Lay { cards: t });
+                    out.push(Action::Lay {
+                        cards: s.with_first(w),
+                    });
                 }
             });
         }
@@ -94,18 +94,15 @@ pub(super) fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
 /// Every distinct pair of `kinds`, each added to `acc`, in the order of
 /// [`sub_multisets`]: a kind twice, then with each later kind.
 pub(super) fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &mut F) {
+    // `acc` holds none of `kinds`: each copy added is known to be the
+    // first or the second.
     for (i, &(a, ca)) in kinds.iter().enumerate() {
-        let mut one = acc;
-        one.insert(a);
+        let one = acc.with_first(a);
         if ca >= 2 {
-            let mut two = one;
-            two.insert(a);
-            f(two);
+            f(one.with_second(a));
         }
         for &(b, _) in &kinds[i + 1..] {
-            let mut t = one;
-            t.insert(b);
-            f(t);
+            f(one.with_first(b));
         }
     }
 }
@@ -115,20 +112,17 @@ pub(super) fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &m
 pub(super) fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
     for (i, &(a, ca)) in kinds.iter().enumerate() {
         let rest = &kinds[i + 1..];
-        let mut one = CardSet::EMPTY;
-        one.insert(a);
-        let mut two = one;
-        two.insert(a);
+        let one = CardSet::EMPTY.with_first(a);
+        let two = one.with_second(a);
         if ca >= 3 {
+            // Only jokers come three or more to a kind.
             let mut three = two;
             three.insert(a);
             f(three);
         }
         if ca >= 2 {
             for &(b, _) in rest {
-                let mut t = two;
-                t.insert(b);
-                f(t);
+                f(two.with_first(b));
             }
         }
         pairs(rest, one, f);
