@@ -148,6 +148,40 @@ impl CardSet {
         }
     }
 
+    /// The set with a first copy of `card`, which it does not hold:
+    /// [`CardSet::insert`] without its tests.
+    pub(crate) const fn with_first(self, card: Card) -> CardSet {
+        debug_assert!(self.count(card) == 0);
+        if card.is_joker() {
+            CardSet {
+                jokers: self.jokers + 1,
+                ..self
+            }
+        } else {
+            CardSet {
+                lo: self.lo | 1u64 << card.index(),
+                ..self
+            }
+        }
+    }
+
+    /// The set with a second copy of `card`, which it holds once:
+    /// [`CardSet::insert`] without its tests.
+    pub(crate) const fn with_second(self, card: Card) -> CardSet {
+        debug_assert!(self.count(card) == 1);
+        if card.is_joker() {
+            CardSet {
+                jokers: self.jokers + 1,
+                ..self
+            }
+        } else {
+            CardSet {
+                hi: self.hi | 1u64 << card.index(),
+                ..self
+            }
+        }
+    }
+
     /// Removes one copy of `card`; `false` if there was none.
     pub fn remove(&mut self, card: Card) -> bool {
         if card.is_joker() {
@@ -304,9 +338,46 @@ impl CardSet {
         })
     }
 
-    /// Iterates the distinct kinds present.
+    /// Iterates the distinct kinds present, in kind order: the bits of
+    /// `lo` one by one, then the joker (what [`CardSet::iter`] gives of
+    /// [`CardSet::distinct`], without its test of `hi` on every card).
     pub fn kinds(self) -> impl Iterator<Item = Card> {
-        self.distinct().iter()
+        let mut lo = self.lo;
+        let mut joker = self.jokers > 0;
+        std::iter::from_fn(move || {
+            if lo != 0 {
+                let i = lo.trailing_zeros() as u8;
+                lo &= lo - 1;
+                return Some(Card::of_index(i));
+            }
+            if joker {
+                joker = false;
+                return Some(Card::JOKER);
+            }
+            None
+        })
+    }
+
+    /// The kinds present with their counts, in kind order, as
+    /// [`CardSet::kinds`] with [`CardSet::count`] of each: a suited
+    /// kind's count read from `hi` by the same bit.
+    pub(crate) fn kind_counts(self) -> impl Iterator<Item = (Card, u8)> {
+        let mut lo = self.lo;
+        let hi = self.hi;
+        let mut jokers = self.jokers;
+        std::iter::from_fn(move || {
+            if lo != 0 {
+                let i = lo.trailing_zeros() as u8;
+                lo &= lo - 1;
+                return Some((Card::of_index(i), 1 + ((hi >> i) & 1) as u8));
+            }
+            if jokers > 0 {
+                let n = jokers;
+                jokers = 0;
+                return Some((Card::JOKER, n));
+            }
+            None
+        })
     }
 
     /// Builds a set from cards; `None` if a card exceeds its copies.
@@ -441,6 +512,23 @@ mod tests {
                     s.rank_count(r)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn kinds_and_kind_counts_match_distinct_and_count() {
+        for s in [
+            cs("8D 8D 8S 2C JK"),
+            cs("JK JK JK 2S 2S AH"),
+            CardSet::FULL_PACK,
+            CardSet::EMPTY,
+            cs("AS AS AH AH AD AD AC AC 4C 3S 3S KD"),
+        ] {
+            let kinds: Vec<Card> = s.kinds().collect();
+            assert_eq!(kinds, s.distinct().iter().collect::<Vec<_>>());
+            let counts: Vec<(Card, u8)> = s.kind_counts().collect();
+            let want: Vec<(Card, u8)> = kinds.iter().map(|&c| (c, s.count(c) as u8)).collect();
+            assert_eq!(counts, want);
         }
     }
 

@@ -41,6 +41,14 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
     } else {
         wilds.distinct().of_kinds(need)
     };
+    // Listed once here, not again for each pair.
+    let mut wild_kinds = [Card::JOKER; 5];
+    let mut nw = 0;
+    for w in pair_wilds.kinds() {
+        wild_kinds[nw] = w;
+        nw += 1;
+    }
+    let wild_kinds = &wild_kinds[..nw];
     let counts = pool.rank_counts();
     for r in ranks_held_twice(counts) {
         let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
@@ -51,12 +59,12 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         if n >= 3 && free {
             triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
         }
-        if !pair_wilds.is_empty() {
+        if !wild_kinds.is_empty() {
             pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
-                for w in pair_wilds.kinds() {
-                    let mut t = s;
-                    t.insert(w);
-                    out.push(Action::Lay { cards: t });
+                for &w in wild_kinds {
+                    out.push(Action::Lay {
+                        cards: s.with_first(w),
+                    });
                 }
             });
         }
@@ -76,8 +84,8 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
 /// the joker) with their counts, in kind order; returns how many.
 pub(super) fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
     let mut n = 0;
-    for c in set.kinds() {
-        out[n] = (c, set.count(c) as u8);
+    for kc in set.kind_counts() {
+        out[n] = kc;
         n += 1;
     }
     n
@@ -86,18 +94,15 @@ pub(super) fn kinds_of(set: CardSet, out: &mut [(Card, u8); 5]) -> usize {
 /// Every distinct pair of `kinds`, each added to `acc`, in the order of
 /// [`sub_multisets`]: a kind twice, then with each later kind.
 pub(super) fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &mut F) {
+    // `acc` holds none of `kinds`: each copy added is known to be the
+    // first or the second.
     for (i, &(a, ca)) in kinds.iter().enumerate() {
-        let mut one = acc;
-        one.insert(a);
+        let one = acc.with_first(a);
         if ca >= 2 {
-            let mut two = one;
-            two.insert(a);
-            f(two);
+            f(one.with_second(a));
         }
         for &(b, _) in &kinds[i + 1..] {
-            let mut t = one;
-            t.insert(b);
-            f(t);
+            f(one.with_first(b));
         }
     }
 }
@@ -107,20 +112,17 @@ pub(super) fn pairs<F: FnMut(CardSet)>(kinds: &[(Card, u8)], acc: CardSet, f: &m
 pub(super) fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
     for (i, &(a, ca)) in kinds.iter().enumerate() {
         let rest = &kinds[i + 1..];
-        let mut one = CardSet::EMPTY;
-        one.insert(a);
-        let mut two = one;
-        two.insert(a);
+        let one = CardSet::EMPTY.with_first(a);
+        let two = one.with_second(a);
         if ca >= 3 {
+            // Only jokers come three or more to a kind.
             let mut three = two;
             three.insert(a);
             f(three);
         }
         if ca >= 2 {
             for &(b, _) in rest {
-                let mut t = two;
-                t.insert(b);
-                f(t);
+                f(two.with_first(b));
             }
         }
         pairs(rest, one, f);
@@ -132,8 +134,8 @@ pub(super) fn triples<F: FnMut(CardSet)>(kinds: &[(Card, u8)], f: &mut F) {
 pub(crate) fn sub_multisets<F: FnMut(CardSet)>(set: CardSet, k: u32, f: &mut F) {
     let mut kinds = [(Card::JOKER, 0u8); 53];
     let mut n = 0;
-    for c in set.kinds() {
-        kinds[n] = (c, set.count(c) as u8);
+    for kc in set.kind_counts() {
+        kinds[n] = kc;
         n += 1;
     }
     // Branches that cannot gather `k` cards from what is left emit
@@ -245,26 +247,32 @@ impl GameState {
                         Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
                         None => hand_wilds,
                     };
-                    let (natural_fits, wild_fits) = (g.fits_one_more(false), g.fits_one_more(true));
-                    for c in fits.kinds() {
-                        debug_assert!(g.accepts_kind(c));
-                        let fits = if c.is_wild() { wild_fits } else { natural_fits };
-                        debug_assert_eq!(fits, extend_fits(&g, c));
-                        let a = Action::Extend { group, card: c };
-                        if !self.step_kept(a, fits) {
-                            continue;
+                    // The group's counts are read only when the hand
+                    // holds a card it accepts.
+                    if !fits.is_empty() {
+                        let (natural_fits, wild_fits) =
+                            (g.fits_one_more(false), g.fits_one_more(true));
+                        for c in fits.kinds() {
+                            debug_assert!(g.accepts_kind(c));
+                            let fits = if c.is_wild() { wild_fits } else { natural_fits };
+                            debug_assert_eq!(fits, extend_fits(&g, c));
+                            let a = Action::Extend { group, card: c };
+                            if !self.step_kept(a, fits) {
+                                continue;
+                            }
+                            cand.push(a);
                         }
-                        cand.push(a);
                     }
                 }
                 let may_give = g.flags() & FLAG_RECEIVED == 0 && !(g.is_wild_canasta() && locked);
                 let swaps =
                     may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
-                if may_give && (!black || swaps) {
+                let group_wilds = g.wild_kinds();
+                if may_give && (!black || swaps) && !group_wilds.is_empty() {
                     // Whether a wild may leave depends only on the group's
                     // counts (D-11.2, D-11.3, I-13): checked once.
                     let leaves = !black && g.may_lose_a_wild();
-                    for w in g.wild_kinds().kinds() {
+                    for w in group_wilds.kinds() {
                         if !black {
                             let a = Action::TakeWild { group, wild: w };
                             debug_assert_eq!(leaves, wild_may_leave(&g, w));
