@@ -152,31 +152,32 @@ impl CardSet {
     /// [`CardSet::insert`] without its tests.
     pub(crate) const fn with_first(self, card: Card) -> CardSet {
         debug_assert!(self.count(card) == 0);
-        if card.is_joker() {
-            CardSet {
-                jokers: self.jokers + 1,
-                ..self
-            }
-        } else {
-            CardSet {
-                lo: self.lo | 1u64 << card.index(),
-                ..self
-            }
-        }
+        self.with_copy(card, false)
     }
 
     /// The set with a second copy of `card`, which it holds once:
     /// [`CardSet::insert`] without its tests.
     pub(crate) const fn with_second(self, card: Card) -> CardSet {
         debug_assert!(self.count(card) == 1);
+        self.with_copy(card, true)
+    }
+
+    /// The set with one more `card`: a joker counted, a suited card's bit
+    /// set in `hi` if `second`, else in `lo`.
+    const fn with_copy(self, card: Card, second: bool) -> CardSet {
         if card.is_joker() {
             CardSet {
                 jokers: self.jokers + 1,
                 ..self
             }
-        } else {
+        } else if second {
             CardSet {
                 hi: self.hi | 1u64 << card.index(),
+                ..self
+            }
+        } else {
+            CardSet {
+                lo: self.lo | 1u64 << card.index(),
                 ..self
             }
         }
@@ -342,20 +343,7 @@ impl CardSet {
     /// `lo` one by one, then the joker (what [`CardSet::iter`] gives of
     /// [`CardSet::distinct`], without its test of `hi` on every card).
     pub fn kinds(self) -> impl Iterator<Item = Card> {
-        let mut lo = self.lo;
-        let mut joker = self.jokers > 0;
-        std::iter::from_fn(move || {
-            if lo != 0 {
-                let i = lo.trailing_zeros() as u8;
-                lo &= lo - 1;
-                return Some(Card::of_index(i));
-            }
-            if joker {
-                joker = false;
-                return Some(Card::JOKER);
-            }
-            None
-        })
+        self.kind_counts().map(|(c, _)| c)
     }
 
     /// The kinds present with their counts, in kind order, as

@@ -302,11 +302,9 @@ impl GameState {
                     return false;
                 }
                 let ok = self.check_after_step(Some((verdicts, listed)), a);
-                self.hands[p] = listed.hands[p];
-                self.known[p] = listed.known[p];
+                self.put_back_hand(listed, p);
                 let last = self.tables[p].len() - 1;
                 self.tables[p].remove(last);
-                self.turn.at_anchor = listed.turn.at_anchor;
                 return ok;
             }
             _ => return self.listed_on_probe(listed, a, verdicts),
@@ -316,14 +314,21 @@ impl GameState {
         self.extend_checked(p, gi, card);
         let ok = self.check_after_step(Some((verdicts, listed)), a);
         if plain {
-            self.hands[p] = listed.hands[p];
-            self.known[p] = listed.known[p];
+            self.put_back_hand(listed, p);
             self.tables[p].groups_mut()[gi] = listed.tables[p].groups()[gi];
-            self.turn.at_anchor = listed.turn.at_anchor;
         } else {
             self.copy_mover_from(listed);
         }
         ok
+    }
+
+    /// What a step from the hand with no wild pending changes besides the
+    /// table, put back from the `listed` state: the hand of `p`, what is
+    /// known of it, and the anchor's flag.
+    fn put_back_hand(&mut self, listed: &GameState, p: usize) {
+        self.hands[p] = listed.hands[p];
+        self.known[p] = listed.known[p];
+        self.turn.at_anchor = listed.turn.at_anchor;
     }
 
     /// The actions [`GameState::legal_actions`] chooses from, into `out`
