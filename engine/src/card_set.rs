@@ -24,6 +24,23 @@ pub const fn rank_mask(rank: Rank) -> u64 {
     0xF << (rank as u32 * 4)
 }
 
+/// The lowest bit of each natural rank's nibble (4 to A) in
+/// [`CardSet::rank_counts`].
+pub(crate) const NATURAL_NIBBLES: u64 = 0x0001_1111_1111_1100;
+
+/// The ranks of the nibble bits `m` (the lowest bit of rank `r`'s nibble
+/// at bit `4r`), in rank order.
+#[inline(always)]
+pub(crate) fn nibble_ranks(mut m: u64) -> impl Iterator<Item = Rank> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() / 4;
+            m &= m - 1;
+            Rank::from_index(i as u8)
+        })
+    })
+}
+
 impl CardSet {
     /// The empty set.
     pub const EMPTY: CardSet = CardSet {

@@ -4,7 +4,7 @@
 use super::going_out::{group_counts, rules_read};
 use super::*;
 use crate::card::Rank;
-use crate::card_set::CardSet;
+use crate::card_set::{nibble_ranks, CardSet, NATURAL_NIBBLES};
 use crate::group::{legal_natural_counts, Group, FLAG_RECEIVED};
 use crate::rules::{GroupsPerRank, Rules};
 use crate::table::MAX_GROUPS;
@@ -142,26 +142,23 @@ struct Onto {
     room: u64,
 }
 
-/// The low bit of each natural rank's nibble.
-const NATURAL_BITS: u64 = 0x1_1111_1111_1100;
-
 /// The natural ranks (nibble bits) of which `counts` holds at least one.
 #[inline(always)]
 fn held(counts: u64) -> u64 {
-    (counts | counts >> 1 | counts >> 2 | counts >> 3) & NATURAL_BITS
+    (counts | counts >> 1 | counts >> 2 | counts >> 3) & NATURAL_NIBBLES
 }
 
 /// The natural ranks (nibble bits) of which `counts` holds three or more
 /// (a nibble is at most 8: adding 5 carries into its top bit from 3 on).
 #[inline(always)]
 fn held_three(counts: u64) -> u64 {
-    ((counts + 0x5_5555_5555_5555) >> 3) & NATURAL_BITS
+    ((counts + 0x5_5555_5555_5555) >> 3) & NATURAL_NIBBLES
 }
 
 /// The natural ranks (nibble bits) of which `counts` holds exactly two.
 #[inline(always)]
 fn held_two(counts: u64) -> u64 {
-    NATURAL_BITS & !held(counts ^ 0x2_2222_2222_2222)
+    NATURAL_NIBBLES & !held(counts ^ 0x2_2222_2222_2222)
 }
 
 /// The ranks of the nibble bits `m`, dearest first as the bound below
@@ -170,19 +167,7 @@ fn held_two(counts: u64) -> u64 {
 fn dearest_of(m: u64) -> impl Iterator<Item = Rank> {
     [m & 1 << 48, m & 0x1111_1100_0000, m & 0x11_1100]
         .into_iter()
-        .flat_map(bits)
-}
-
-/// The ranks of the nibble bits `m`, in rank order.
-#[inline(always)]
-fn bits(mut m: u64) -> impl Iterator<Item = Rank> {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() / 4;
-            m &= m - 1;
-            Rank::from_index(i as u8)
-        })
-    })
+        .flat_map(nibble_ranks)
 }
 
 const NO_GROUP: u8 = 0xFF;
@@ -358,7 +343,7 @@ impl Onto {
                 return None;
             }
         }
-        for r in bits(held(counts) | self.grouped) {
+        for r in nibble_ranks(held(counts) | self.grouped) {
             let i = r as usize;
             let h = ((counts >> (4 * i)) & 0xF) as u32;
             let on = self.naturals[i] as u32;

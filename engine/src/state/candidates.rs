@@ -5,7 +5,7 @@ use super::steps::{extend_fits, wild_may_leave};
 use super::*;
 use crate::action::Action;
 use crate::card::{Card, Rank};
-use crate::card_set::CardSet;
+use crate::card_set::{nibble_ranks, CardSet, NATURAL_NIBBLES};
 use crate::group::FLAG_RECEIVED;
 use crate::rules::{BlackCanastaWilds, WildCanasta};
 
@@ -14,19 +14,8 @@ use crate::rules::{BlackCanastaWilds, WildCanasta};
 /// with a bit above the lowest, not by testing all eleven.
 pub(super) fn ranks_held_twice(counts: u64) -> impl Iterator<Item = Rank> {
     let high = counts & 0xEEEE_EEEE_EEEE_EEEE;
-    let mut ranks = ((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES;
-    std::iter::from_fn(move || {
-        if ranks == 0 {
-            return None;
-        }
-        let r = Rank::from_index((ranks.trailing_zeros() / 4) as u8);
-        ranks &= ranks - 1;
-        Some(r)
-    })
+    nibble_ranks(((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES)
 }
-
-/// The lowest bit of each natural rank's nibble (4 to A).
-pub(super) const NATURAL_NIBBLES: u64 = 0x0001_1111_1111_1100;
 
 /// Every distinct three-card group that can be laid from `pool` (D-9):
 /// three naturals, two naturals and a wild, or three wilds.

@@ -1,13 +1,12 @@
 //! Tests of the state's layers.
 
-use super::candidates::{
-    kinds_of, lays_of_three, pairs, ranks_held_twice, sub_multisets, triples, NATURAL_NIBBLES,
-};
+use super::candidates::{kinds_of, lays_of_three, pairs, ranks_held_twice, sub_multisets, triples};
 use super::search_memory::{Search, Seen};
 use super::steps::{extend_fits, wild_may_leave};
 use super::*;
 use crate::action::Action;
 use crate::card::Suit;
+use crate::card_set::NATURAL_NIBBLES;
 use crate::group::Group;
 use crate::rules::test_variants as rule_variants;
 use crate::rules::Permit;
