@@ -92,7 +92,7 @@ const fn field_get(x: u8, suit: u8) -> u8 {
 
 /// A suit field (two bits a suit) spread into a nibble of suits present
 /// (low) and a nibble of suits present twice (high).
-const SPREAD: [u8; 256] = {
+static SPREAD: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut x = 0;
     while x < 256 {
@@ -124,7 +124,7 @@ fn compact(lo: u64, hi: u64, shift: u32) -> u8 {
 }
 
 /// Nibbles of suits present (low) and present twice (high) to a suit field.
-const COMPACT: [u8; 256] = {
+static COMPACT: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut x = 0;
     while x < 256 {
@@ -505,6 +505,102 @@ impl Group {
     /// Whether the group is a black canasta (7 cards with wilds, naturals of one rank).
     pub const fn is_black_canasta(&self) -> bool {
         self.rank != WILD_GROUP && self.len() == 7 && self.wilds() > 0
+    }
+}
+
+/// What the meld candidates ask of a group, by its counts alone
+/// ([`Group::step_facts`]): bits [`FACT_BLACK`], [`FACT_FITS_NATURAL`],
+/// [`FACT_FITS_WILD`], [`FACT_LOSES_WILD`], [`FACT_WILD_CANASTA`].
+pub(crate) const FACT_BLACK: u8 = 1;
+/// [`Group::fits_one_more`] of a natural.
+pub(crate) const FACT_FITS_NATURAL: u8 = 2;
+/// [`Group::fits_one_more`] of a wild.
+pub(crate) const FACT_FITS_WILD: u8 = 4;
+/// [`Group::may_lose_a_wild`].
+pub(crate) const FACT_LOSES_WILD: u8 = 8;
+/// [`Group::is_wild_canasta`].
+pub(crate) const FACT_WILD_CANASTA: u8 = 16;
+
+/// [`Group::step_facts`] of every group shape, at index
+/// `wild_only << 9 | naturals << 5 | wilds` (naturals 0 to 8, wilds 0 to
+/// 16; the rest unused, so the index needs no bounds check). Each entry
+/// is the predicates' answer for a group of those counts (they read
+/// nothing else), computed once here instead of on every listing.
+static STEP_FACTS: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut wild_only = 0;
+    while wild_only < 2 {
+        let mut n = 0;
+        while n < 9 {
+            let mut w = 0;
+            while w < 17 {
+                // Naturals two a suit, wilds as 2s (two a suit) then jokers.
+                let twos = if w < 8 { w } else { 8 };
+                let g = Group {
+                    rank: if wild_only == 1 { WILD_GROUP } else { 4 },
+                    naturals: spread_count(n as u32),
+                    twos: spread_count(twos as u32),
+                    jokers: (w - twos) as u8,
+                    flags: 0,
+                };
+                let mut f = 0;
+                if g.is_black_canasta() {
+                    f |= FACT_BLACK;
+                }
+                if g.fits_one_more(false) {
+                    f |= FACT_FITS_NATURAL;
+                }
+                if g.fits_one_more(true) {
+                    f |= FACT_FITS_WILD;
+                }
+                if g.may_lose_a_wild() {
+                    f |= FACT_LOSES_WILD;
+                }
+                if g.is_wild_canasta() {
+                    f |= FACT_WILD_CANASTA;
+                }
+                t[wild_only << 9 | n << 5 | w] = f;
+                w += 1;
+            }
+            n += 1;
+        }
+        wild_only += 1;
+    }
+    t
+};
+
+/// A suit field (two bits a suit) holding `n` cards, `n` at most 8.
+const fn spread_count(n: u32) -> u8 {
+    let mut field = 0u8;
+    let mut left = n;
+    let mut suit = 0;
+    while suit < 4 {
+        let c = if left >= 2 { 2 } else { left };
+        field |= (c as u8) << (suit * 2);
+        left -= c;
+        suit += 1;
+    }
+    field
+}
+
+impl Group {
+    /// The facts of [`STEP_FACTS`] for this group: whether it is a black
+    /// canasta or a wild canasta, takes one more natural or wild, may
+    /// lose a wild. One lookup where the meld candidates would otherwise
+    /// count the group's cards for each question.
+    #[inline]
+    pub(crate) fn step_facts(&self) -> u8 {
+        let wild_only = (self.rank == WILD_GROUP) as usize;
+        let n = self.naturals() as usize;
+        let w = self.wilds() as usize;
+        debug_assert!(n <= 8 && w <= 16);
+        let f = STEP_FACTS[(wild_only << 9 | n << 5 | w) & 1023];
+        debug_assert_eq!(f & FACT_BLACK != 0, self.is_black_canasta());
+        debug_assert_eq!(f & FACT_FITS_NATURAL != 0, self.fits_one_more(false));
+        debug_assert_eq!(f & FACT_FITS_WILD != 0, self.fits_one_more(true));
+        debug_assert_eq!(f & FACT_LOSES_WILD != 0, self.may_lose_a_wild(), "{self:?}");
+        debug_assert_eq!(f & FACT_WILD_CANASTA != 0, self.is_wild_canasta());
+        f
     }
 }
 

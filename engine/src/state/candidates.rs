@@ -7,6 +7,9 @@ use crate::action::Action;
 use crate::card::{Card, Rank};
 use crate::card_set::{nibble_ranks, CardSet, NATURAL_NIBBLES};
 use crate::group::FLAG_RECEIVED;
+use crate::group::{
+    FACT_BLACK, FACT_FITS_NATURAL, FACT_FITS_WILD, FACT_LOSES_WILD, FACT_WILD_CANASTA,
+};
 use crate::rules::{BlackCanastaWilds, WildCanasta};
 
 /// The natural ranks counted 2 or more in `counts` (one nibble a rank,
@@ -192,21 +195,17 @@ impl GameState {
         // I-13), checked on the group alone.
         for w in self.turn.pending.kinds() {
             for (i, g) in table.groups().iter().enumerate() {
-                if g.is_black_canasta()
-                    || !self.step_kept(
-                        Action::Extend {
-                            group: i as u8,
-                            card: w,
-                        },
-                        extend_fits(g, w),
-                    )
-                {
-                    continue;
-                }
-                cand.push(Action::Extend {
+                let facts = g.step_facts();
+                let fits = facts & FACT_FITS_WILD != 0;
+                debug_assert_eq!(fits, extend_fits(g, w));
+                let a = Action::Extend {
                     group: i as u8,
                     card: w,
-                });
+                };
+                if facts & FACT_BLACK != 0 || !self.step_kept(a, fits) {
+                    continue;
+                }
+                cand.push(a);
             }
         }
         {
@@ -221,12 +220,15 @@ impl GameState {
             lays_of_three(pool, need, cand);
             let hand_wilds = hand.wilds();
             let locked = self.rules.wild_canasta == WildCanasta::Locked;
+            let swap_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
+            let convert_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly;
+            let take_backs = (with_ends || self.turn.pending.is_empty()) && self.may_take_back();
             for (i, g) in table.groups().iter().enumerate() {
-                // A copy: the pushes below cannot change it, so what is
-                // read of it once is not read again.
-                let g = *g;
                 let group = i as u8;
-                let black = g.is_black_canasta();
+                // What the checks below ask of the group's counts, in one
+                // lookup (D-9.1, D-9.2, D-11.2, D-11.3, I-13).
+                let facts = g.step_facts();
+                let black = facts & FACT_BLACK != 0;
                 if !black {
                     // The hand's kinds the group accepts (its rank and the
                     // wilds), in kind order. Whether one more card keeps
@@ -236,15 +238,13 @@ impl GameState {
                         Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
                         None => hand_wilds,
                     };
-                    // The group's counts are read only when the hand
-                    // holds a card it accepts.
                     if !fits.is_empty() {
-                        let (natural_fits, wild_fits) =
-                            (g.fits_one_more(false), g.fits_one_more(true));
+                        let natural_fits = facts & FACT_FITS_NATURAL != 0;
+                        let wild_fits = facts & FACT_FITS_WILD != 0;
                         for c in fits.kinds() {
                             debug_assert!(g.accepts_kind(c));
                             let fits = if c.is_wild() { wild_fits } else { natural_fits };
-                            debug_assert_eq!(fits, extend_fits(&g, c));
+                            debug_assert_eq!(fits, extend_fits(g, c));
                             let a = Action::Extend { group, card: c };
                             if !self.step_kept(a, fits) {
                                 continue;
@@ -253,18 +253,18 @@ impl GameState {
                         }
                     }
                 }
-                let may_give = g.flags() & FLAG_RECEIVED == 0 && !(g.is_wild_canasta() && locked);
-                let swaps =
-                    may_give && black && self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
-                let group_wilds = g.wild_kinds();
-                if may_give && (!black || swaps) && !group_wilds.is_empty() {
+                let may_give =
+                    g.flags() & FLAG_RECEIVED == 0 && !(facts & FACT_WILD_CANASTA != 0 && locked);
+                let swaps = may_give && black && swap_rule;
+                if may_give && (!black || swaps) {
+                    let group_wilds = g.wild_kinds();
                     // Whether a wild may leave depends only on the group's
                     // counts (D-11.2, D-11.3, I-13): checked once.
-                    let leaves = !black && g.may_lose_a_wild();
+                    let leaves = !black && facts & FACT_LOSES_WILD != 0;
                     for w in group_wilds.kinds() {
                         if !black {
                             let a = Action::TakeWild { group, wild: w };
-                            debug_assert_eq!(leaves, wild_may_leave(&g, w));
+                            debug_assert_eq!(leaves, wild_may_leave(g, w));
                             if self.step_kept(a, leaves) {
                                 cand.push(a);
                             }
@@ -280,7 +280,7 @@ impl GameState {
                         }
                     }
                 }
-                if black && self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly {
+                if black && convert_rule {
                     if let Some(r) = g.rank() {
                         let need = g.wilds();
                         for k in [need, need + 1] {
@@ -290,8 +290,7 @@ impl GameState {
                         }
                     }
                 }
-                if g.is_new() && (with_ends || self.turn.pending.is_empty()) && self.may_take_back()
-                {
+                if take_backs && g.is_new() {
                     cand.push(Action::TakeBack { group });
                 }
             }

@@ -278,12 +278,35 @@ impl GameState {
                 && self.rules.free_pickup_return == Permit::Forbid
                 && hand.count(c) < 2)
         })?;
-        let ok = self.check_discard(c).is_ok();
+        let ok = self.discard_open();
+        debug_assert_eq!(ok, self.check_discard(c).is_ok(), "discard {c}");
         debug_assert_eq!(
             Some(c).filter(|_| ok),
             hand.kinds().find(|&d| self.check_discard(d).is_ok())
         );
         ok.then_some(c)
+    }
+
+    /// The checks of [`GameState::discard_check`] that do not depend on
+    /// the card, answered as a yes or no: whether the mover may discard a
+    /// card he holds that I-21 does not bar. Nothing pending (D-11.2),
+    /// no pickup before the rest (D-6.2); going out, a canasta (D-13.2);
+    /// otherwise no duty to go out (I-26) and the opening minimum reached
+    /// where this turn's groups are the opening (D-8.2).
+    #[inline]
+    fn discard_open(&self) -> bool {
+        if self.phase == Phase::Meld && (!self.turn.pending.is_empty() || self.before_rest()) {
+            return false;
+        }
+        let p = self.current as usize;
+        let table = &self.tables[p];
+        if self.hands[p].len() == 1 {
+            return table.has_canasta();
+        }
+        !self.turn.must_go_out
+            && (table.opened
+                || !table.has_new()
+                || table.opening_value() >= self.opening_minimum(p))
     }
 
     /// A discard that [`GameState::check_discard`] accepted.

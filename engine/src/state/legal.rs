@@ -26,6 +26,29 @@ pub(crate) struct CandidateCheck<'a> {
     /// Whether the mover could go out from the state itself, asked once
     /// (see [`CandidateCheck::surely_unlisted`]).
     out_from_here: Option<bool>,
+    /// The steps after which the turn surely completes
+    /// ([`GameState::steps_surely_completed`]), read at the first extend.
+    sure_steps: Option<SureSteps>,
+}
+
+/// [`GameState::steps_surely_completed`]: which candidate steps surely
+/// leave a turn that can be completed.
+#[derive(Clone, Copy)]
+struct SureSteps {
+    /// Every extend from the hand.
+    hand_extends: bool,
+    /// The extend of this wild, the only one pending.
+    pending_extend: Option<Card>,
+    /// Every lay the step takes.
+    lays: bool,
+}
+
+impl SureSteps {
+    /// Whether an extend of `card` (one the step takes) is sure.
+    #[inline]
+    fn extend(&self, card: Card) -> bool {
+        self.hand_extends || self.pending_extend == Some(card)
+    }
 }
 
 impl CandidateCheck<'_> {
@@ -47,6 +70,28 @@ impl CandidateCheck<'_> {
         }
         if self.surely_unlisted(a) {
             return false;
+        }
+        // An extend is listed if the step takes it where the turn surely
+        // completes after any extend ([`GameState::steps_surely_completed`]).
+        let sure = match a {
+            Action::Extend { group, card } => {
+                let sure = self
+                    .sure_steps
+                    .get_or_insert_with(|| state.steps_surely_completed());
+                let p = state.current as usize;
+                sure.extend(card)
+                    .then(|| state.extended_group(p, group as usize, card, true).is_ok())
+            }
+            _ => None,
+        };
+        if let Some(ok) = sure {
+            #[cfg(debug_assertions)]
+            {
+                let (probe, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
+                assert_eq!(ok, probe.listed_on_probe(state, a, *verdicts), "{a} listed");
+                assert!(*probe == *state, "probe restored after {a}");
+            }
+            return ok;
         }
         let (probe, verdicts) = self.probe.get_or_insert_with(|| probe_of(state));
         let ok = probe.listed_on_probe(state, a, *verdicts);
@@ -229,11 +274,25 @@ impl GameState {
         // the state itself and pushed after the steps kept.
         self.raw_meld_steps(out, true);
         if !out.is_empty() {
+            let sure_steps = self.steps_surely_completed();
+            let p = self.current as usize;
             // The mover's part is put back from the state itself.
             let mut probe = *self;
             probe.quiet = true;
             let verdicts = self.verdict_context();
-            out.retain(|&a| probe.listed_candidate_on_probe(self, a, verdicts));
+            out.retain(|&a| {
+                let sure = match a {
+                    Action::Extend { card, .. } if sure_steps.extend(card) => true,
+                    Action::Lay { cards } if sure_steps.lays => self.lay_fits(p, cards),
+                    _ => return probe.listed_candidate_on_probe(self, a, verdicts),
+                };
+                debug_assert_eq!(
+                    sure,
+                    probe.listed_candidate_on_probe(self, a, verdicts),
+                    "{a} listed"
+                );
+                sure
+            });
             debug_assert!(probe == *self, "probe restored");
         }
         // The discards (one a kind of card in hand): whether one is legal
@@ -322,6 +381,40 @@ impl GameState {
         ok
     }
 
+    /// The candidate steps after which the turn can surely be completed
+    /// (I-9), a discard being then legal: an extend of
+    /// [`GameState::raw_meld_candidates`] or one the step takes, and a lay
+    /// candidate that the step takes. With no pickup before the rest and
+    /// no duty to go out (I-26), a discard with no wild pending needs only
+    /// the opening minimum reached (D-8.2), which the player who opened
+    /// before this turn has no more and which a step adding cards to the
+    /// table never loses, and two cards or more left: of two cards at
+    /// most one kind is the free pickup's card barred by I-21, and a kind
+    /// held twice never is. With no wild pending an extend takes one card
+    /// from the hand and a lay three; with one wild pending, its extend
+    /// takes none and leaves none pending.
+    #[inline]
+    fn steps_surely_completed(&self) -> SureSteps {
+        let p = self.current as usize;
+        let table = &self.tables[p];
+        let base = self.phase == Phase::Meld
+            && !self.before_rest()
+            && !self.turn.must_go_out
+            && (table.opened || table.opening_value() >= self.opening_minimum(p));
+        let n = self.hands[p].len();
+        let pending = self.turn.pending;
+        let none_pending = pending.is_empty();
+        SureSteps {
+            hand_extends: base && none_pending && n >= 3,
+            pending_extend: if base && pending.len() == 1 && n >= 2 {
+                pending.kinds().next()
+            } else {
+                None
+            },
+            lays: base && none_pending && n >= 5,
+        }
+    }
+
     /// What a step from the hand with no wild pending changes besides the
     /// table, put back from the `listed` state: the hand of `p`, what is
     /// known of it, and the anchor's flag.
@@ -357,6 +450,7 @@ impl GameState {
             probe: None,
             two_card_case: None,
             out_from_here: None,
+            sure_steps: None,
         }
     }
 

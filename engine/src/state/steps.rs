@@ -300,12 +300,16 @@ impl GameState {
         made
     }
 
-    /// The change of [`GameState::lay_checked`], after the table's limits.
-    fn put_laid(&mut self, p: usize, cards: CardSet) -> bool {
-        let Some(mut g) = Group::from_cards(cards) else {
-            return false;
-        };
-        debug_assert!(cards.len() == 3 && g.is_legal() && self.hands[p].contains_all(cards));
+    /// Whether [`GameState::lay_checked`] makes the lay of `cards`, a lay
+    /// candidate of [`GameState::raw_meld_candidates`] with no wild
+    /// pending, changing nothing.
+    pub(super) fn lay_fits(&self, p: usize, cards: CardSet) -> bool {
+        Group::from_cards(cards).is_some_and(|g| self.table_takes(p, &g))
+    }
+
+    /// The table's limits on a new group `g` of `p` (I-12, D-9): one
+    /// group a rank where the rules say so, and room on the table.
+    fn table_takes(&self, p: usize, g: &Group) -> bool {
         let table = &self.tables[p];
         if let Some(r) = g.rank() {
             if self.rules.groups_per_rank == GroupsPerRank::One && table.group_of_rank(r).is_some()
@@ -313,7 +317,16 @@ impl GameState {
                 return false;
             }
         }
-        if table.len() >= crate::table::MAX_GROUPS {
+        table.len() < crate::table::MAX_GROUPS
+    }
+
+    /// The change of [`GameState::lay_checked`], after the table's limits.
+    fn put_laid(&mut self, p: usize, cards: CardSet) -> bool {
+        let Some(mut g) = Group::from_cards(cards) else {
+            return false;
+        };
+        debug_assert!(cards.len() == 3 && g.is_legal() && self.hands[p].contains_all(cards));
+        if !self.table_takes(p, &g) {
             return false;
         }
         let hand = self.hands[p].checked_sub(cards).unwrap_or(self.hands[p]);
