@@ -46,13 +46,41 @@ impl GameState {
             if self.placed_finish(p, verdicts) {
                 return true;
             }
-            // The search's exact "no" about its root, asked before the
-            // placements it would try first.
-            if !self.pending_may_finish(p) {
-                return false;
-            }
+            return self.pending_search(p, verdicts);
         }
         self.forward_finish(verdicts)
+    }
+
+    /// [`GameState::can_finish`] with wilds pending, once
+    /// [`GameState::placed_finish`] has failed: the verdict kept for the
+    /// state (a root searched before, or a node of an earlier search),
+    /// else the search's exact "no" ([`GameState::pending_may_finish`]),
+    /// kept as the state's verdict, else the search
+    /// ([`GameState::forward_finish`]), which needs neither asked again.
+    fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
+        let key = self.forward_key();
+        let known = verdicts.map(|c| c ^ key);
+        if let Some(v) = known.and_then(Verdicts::get) {
+            return v;
+        }
+        if !self.pending_may_finish(p) {
+            if let Some(k) = known {
+                Verdicts::put(k, false);
+            }
+            return false;
+        }
+        let mut search = Search::take(0);
+        search.verdicts = verdicts;
+        let mut root = *self;
+        root.quiet = true;
+        let found = if search.seen.visit(key, 1) {
+            root.forward_expand(&mut search, known, true)
+        } else {
+            false
+        };
+        search.give_back();
+        debug_assert_eq!(found, self.forward_finish(None), "I-9 verdict of the root");
+        found
     }
 
     /// The context of the verdicts of [`GameState::can_finish`] for the
@@ -139,10 +167,7 @@ impl GameState {
         let redone = self.meld_step(step);
         debug_assert!(redone.is_ok(), "{step} made again");
         self.quiet = quiet;
-        if !self.pending_may_finish(p) {
-            return false;
-        }
-        self.forward_finish(verdicts)
+        self.pending_search(p, verdicts)
     }
 
     /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
@@ -460,6 +485,16 @@ impl GameState {
                 return v;
             }
         }
+        self.forward_expand(search, known, false)
+    }
+
+    /// [`GameState::forward_rec`] on a state visited now, whose verdict
+    /// is not kept: its steps searched, the verdict kept under `known`.
+    /// `may_finish`: [`GameState::pending_may_finish`] has said yes of
+    /// the state already (the root of [`GameState::pending_search`]).
+    fn forward_expand(&self, search: &mut Search, known: Option<u64>, may_finish: bool) -> bool {
+        let p = self.current as usize;
+        let pending = self.turn.pending;
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
         self.raw_meld_candidates(&mut cand, false);
@@ -474,7 +509,7 @@ impl GameState {
         let mut found = false;
         let mut t = *self;
         for pass in 0..2 {
-            if pass == 1 && !pending.is_empty() && !self.pending_may_finish(p) {
+            if pass == 1 && !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
                 break;
             }
             for &a in cand.iter().filter(|a| places(a) == (pass == 0)) {
