@@ -7,6 +7,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
+use crate::group::Group;
 use crate::rules::GroupsPerRank;
 use crate::solver;
 
@@ -57,11 +58,20 @@ impl GameState {
     /// else the search's exact "no" ([`GameState::pending_may_finish`]),
     /// kept as the state's verdict, else the search
     /// ([`GameState::forward_finish`]), which needs neither asked again.
-    fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
+    pub(super) fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
         let key = self.forward_key();
         let known = verdicts.map(|c| c ^ key);
         if let Some(v) = known.and_then(Verdicts::get) {
             return v;
+        }
+        let mut t = *self;
+        t.quiet = true;
+        if t.placed_in_place(p, verdicts, Way::Longest) {
+            debug_assert!(self.forward_finish(None), "I-9 way by the longest groups");
+            if let Some(k) = known {
+                Verdicts::put(k, true);
+            }
+            return true;
         }
         if !self.pending_may_finish(p) {
             if let Some(k) = known {
@@ -132,7 +142,7 @@ impl GameState {
     pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         let mut t = *self;
         t.quiet = true;
-        t.placed_in_place(p, verdicts)
+        t.placed_in_place(p, verdicts, Way::First)
     }
 
     /// [`GameState::finish_verdict`] on a state whose mover's part the
@@ -157,7 +167,7 @@ impl GameState {
         let p = self.current as usize;
         let quiet = self.quiet;
         self.quiet = true;
-        let placed = self.placed_in_place(p, verdicts);
+        let placed = self.placed_in_place(p, verdicts, Way::First);
         if placed {
             self.quiet = quiet;
             return true;
@@ -171,8 +181,13 @@ impl GameState {
     }
 
     /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
-    fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+    /// `way`: which group takes a pending wild where several do; with
+    /// [`Way::Longest`], whose caller has seen [`Way::First`] fail on the
+    /// same state, `false` also where each wild went where the first way
+    /// put it.
+    pub(super) fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>, way: Way) -> bool {
         let t = self;
+        let mut other = false;
         while let Some(w) = t.turn.pending.kinds().next() {
             // The first group the step takes the pending wild into, found
             // by the step's own checks on the group alone
@@ -181,15 +196,27 @@ impl GameState {
             // that keeps it within its limits, which the counts tell as
             // the raw candidates read them), the step then made once
             // instead of tried on each group, without its checks again.
-            let first = t.tables[p]
-                .groups()
-                .iter()
-                .position(|g| !g.is_black_canasta() && g.fits_one_more(true));
+            let takes = |g: &Group| !g.is_black_canasta() && g.fits_one_more(true);
+            let groups = t.tables[p].groups();
+            let first = groups.iter().position(takes);
             debug_assert_eq!(
                 first,
                 (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
             );
-            if let Some(gi) = first {
+            let chosen = match way {
+                Way::First => first,
+                // The longest group short of a canasta that takes it
+                // (the first of the longest), else the first.
+                Way::Longest => groups
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, g)| g.len() < 7 && takes(g))
+                    .min_by_key(|&(i, g)| (7 - g.len(), i))
+                    .map(|(i, _)| i)
+                    .or(first),
+            };
+            other |= chosen != first;
+            if let Some(gi) = chosen {
                 t.extend_checked(p, gi, w);
                 continue;
             }
@@ -211,6 +238,9 @@ impl GameState {
             if !paired {
                 return false;
             }
+        }
+        if way == Way::Longest && !other {
+            return false;
         }
         if t.before_rest() {
             t.pickup_quick(p, verdicts) == Some(true)
@@ -579,6 +609,17 @@ impl GameState {
         }
         h.finish()
     }
+}
+
+/// Which group [`GameState::placed_in_place`] places a pending wild in,
+/// of those that take it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Way {
+    /// The first, as the search's first step.
+    First,
+    /// The longest short of a canasta (the first of them), else the
+    /// first: the one a canasta may come of, for a way out.
+    Longest,
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.
