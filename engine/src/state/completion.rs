@@ -7,7 +7,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
-use crate::group::Group;
+use crate::group::{max_wilds, Group};
 use crate::rules::GroupsPerRank;
 use crate::solver;
 
@@ -54,26 +54,31 @@ impl GameState {
 
     /// [`GameState::can_finish`] with wilds pending, once
     /// [`GameState::placed_finish`] has failed: the verdict kept for the
-    /// state (a root searched before, or a node of an earlier search),
-    /// else the search's exact "no" ([`GameState::pending_may_finish`]),
-    /// kept as the state's verdict, else the search
-    /// ([`GameState::forward_finish`]), which needs neither asked again.
+    /// state (a root searched before, or a node of an earlier search);
+    /// else the count's exact "no" ([`GameState::pending_stuck`]); else
+    /// the second way of placing the wilds ([`Way::Longest`]); else the
+    /// search's exact "no" ([`GameState::pending_may_finish`]); else the
+    /// search ([`GameState::forward_finish`]), which needs none of them
+    /// asked again. A verdict found is kept.
     pub(super) fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
         let key = self.forward_key();
         let known = verdicts.map(|c| c ^ key);
         if let Some(v) = known.and_then(Verdicts::get) {
             return v;
         }
-        let mut t = *self;
-        t.quiet = true;
-        if t.placed_in_place(p, verdicts, Way::Longest) {
-            debug_assert!(self.forward_finish(None), "I-9 way by the longest groups");
-            if let Some(k) = known {
-                Verdicts::put(k, true);
+        let stuck = self.pending_stuck(p);
+        if !stuck {
+            let mut t = *self;
+            t.quiet = true;
+            if t.placed_in_place(p, verdicts, Way::Longest) {
+                debug_assert!(self.forward_finish(None), "I-9 way by the longest groups");
+                if let Some(k) = known {
+                    Verdicts::put(k, true);
+                }
+                return true;
             }
-            return true;
         }
-        if !self.pending_may_finish(p) {
+        if stuck || !self.pending_may_finish(p) {
             if let Some(k) = known {
                 Verdicts::put(k, false);
             }
@@ -165,6 +170,11 @@ impl GameState {
             return self.finish_verdict(verdicts);
         }
         let p = self.current as usize;
+        if self.hands[p].is_empty() && !self.before_rest() {
+            // Nothing to discard, ever ([`GameState::pending_stuck`]).
+            debug_assert!(self.pending_stuck(p));
+            return false;
+        }
         let quiet = self.quiet;
         self.quiet = true;
         let placed = self.placed_in_place(p, verdicts, Way::First);
@@ -424,7 +434,11 @@ impl GameState {
     /// With wilds pending: whether the turn could end if a pending wild
     /// might go into any group (the group it left included). `false` is
     /// exact for [`GameState::can_finish`]; `true` decides nothing.
+    /// [`GameState::pending_stuck`] first.
     pub(super) fn pending_may_finish(&self, p: usize) -> bool {
+        if self.pending_stuck(p) {
+            return false;
+        }
         let hand = self.hands[p];
         let table = &self.tables[p];
         let pending = self.turn.pending;
@@ -470,6 +484,50 @@ impl GameState {
             return true;
         }
         self.can_go_out(p, all, false, None, pending)
+    }
+
+    /// With wilds pending, whether the turn surely cannot end, by
+    /// counting cards: `true` is exact for [`GameState::can_finish`],
+    /// `false` decides nothing. The check's steps take nothing back, so
+    /// past the pickup (whose rest brings cards) the hand never wins a
+    /// card: with none there is nothing to discard, and with one the
+    /// discard goes out, which needs a canasta (D-13.1) made with that
+    /// card kept. With no canasta on the table, one can come only of a
+    /// group's naturals (at most the hand's of its rank more) and the
+    /// wilds there are (on the table, pending or in the hand), or of
+    /// seven wilds.
+    pub(super) fn pending_stuck(&self, p: usize) -> bool {
+        let hand = self.hands[p];
+        // More than one card, told without counting them all.
+        let (lo, hi, j) = hand.raw();
+        let kinds = (lo != 0) as u32 + (hi != 0) as u32 + (j != 0) as u32;
+        if kinds > 1 || j > 1 || lo & lo.wrapping_sub(1) != 0 || hi & hi.wrapping_sub(1) != 0 {
+            debug_assert!(hand.len() > 1);
+            return false;
+        }
+        if self.before_rest() {
+            return false;
+        }
+        if hand.is_empty() {
+            return true;
+        }
+        let table = &self.tables[p];
+        if table.has_canasta() {
+            return false;
+        }
+        let groups = table.groups();
+        let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
+            + self.turn.pending.len()
+            + hand.wild_count();
+        if wilds >= 7 {
+            return false;
+        }
+        !groups.iter().any(|g| {
+            g.rank().is_some_and(|r| {
+                let n = g.naturals() + hand.rank_count(r);
+                n >= 7 || n + wilds.min(max_wilds(n)) >= 7
+            })
+        })
     }
 
     /// [`GameState::can_finish`] with wilds pending or a pickup in

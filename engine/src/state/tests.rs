@@ -1083,7 +1083,8 @@ fn i9_completion_is_exact() {
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
 
-/// I-9 with wilds pending: past the first way of placing them, the
+/// I-9 with wilds pending: the count's "no" ([`GameState::pending_stuck`])
+/// is the exhaustive reference's; past the first way of placing them, the
 /// second way ([`GameState::placed_in_place`] by the longest groups) says
 /// yes only where the search does, and [`GameState::pending_search`]
 /// (the kept verdict, that way, the exact "no", the search) answers as
@@ -1092,12 +1093,21 @@ fn i9_completion_is_exact() {
 #[test]
 fn i9_pending_search_and_its_second_way_are_the_search() {
     let mut cand = Vec::new();
-    let (mut compared, mut second, mut no) = (0u64, 0u64, 0u64);
+    let (mut compared, mut second, mut no, mut stuck) = (0u64, 0u64, 0u64, 0u64);
     let mut check = |t: &GameState, ctx: u64, a: Action| {
         if t.phase != Phase::Meld || t.turn.pending.is_empty() {
             return;
         }
         let p = t.current as usize;
+        if t.pending_stuck(p) {
+            let at = format!("after {a}: {}", t.to_position_json());
+            assert_ne!(
+                forward_reference(t, 5_000),
+                Some(true),
+                "pending_stuck {at}"
+            );
+            stuck += 1;
+        }
         if t.placed_finish(p, None) {
             return;
         }
@@ -1150,10 +1160,12 @@ fn i9_pending_search_and_its_second_way_are_the_search() {
             }
         }
     }
-    eprintln!("{compared} states past the first way compared ({no} no), {second} second-way yes");
+    eprintln!(
+        "{compared} states past the first way compared ({no} no), {second} second-way yes, {stuck} stuck"
+    );
     assert!(
-        compared > 2_000 && no > 500 && second > 300,
-        "{compared} compared, {no} no, {second} second"
+        compared > 2_000 && no > 500 && second > 300 && stuck > 300,
+        "{compared} compared, {no} no, {second} second, {stuck} stuck"
     );
 }
 
