@@ -195,7 +195,18 @@ impl GameState {
     /// [`Way::Longest`], whose caller has seen [`Way::First`] fail on the
     /// same state, `false` also where each wild went where the first way
     /// put it.
+    #[inline]
     pub(super) fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>, way: Way) -> bool {
+        // One body a way: the first way, the hot one, without the
+        // second's choice.
+        match way {
+            Way::First => self.placed_way::<false>(p, verdicts),
+            Way::Longest => self.placed_way::<true>(p, verdicts),
+        }
+    }
+
+    /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`].
+    fn placed_way<const LONGEST: bool>(&mut self, p: usize, verdicts: Option<u64>) -> bool {
         let t = self;
         let mut other = false;
         while let Some(w) = t.turn.pending.kinds().next() {
@@ -213,19 +224,21 @@ impl GameState {
                 first,
                 (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
             );
-            let chosen = match way {
-                Way::First => first,
+            let chosen = if LONGEST {
                 // The longest group short of a canasta that takes it
                 // (the first of the longest), else the first.
-                Way::Longest => groups
+                let longest = groups
                     .iter()
                     .enumerate()
                     .filter(|&(_, g)| g.len() < 7 && takes(g))
                     .min_by_key(|&(i, g)| (7 - g.len(), i))
                     .map(|(i, _)| i)
-                    .or(first),
+                    .or(first);
+                other |= longest != first;
+                longest
+            } else {
+                first
             };
-            other |= chosen != first;
             if let Some(gi) = chosen {
                 t.extend_checked(p, gi, w);
                 continue;
@@ -249,7 +262,7 @@ impl GameState {
                 return false;
             }
         }
-        if way == Way::Longest && !other {
+        if LONGEST && !other {
             return false;
         }
         if t.before_rest() {
