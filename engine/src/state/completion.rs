@@ -7,6 +7,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
+use crate::group::{max_wilds, Group};
 use crate::rules::GroupsPerRank;
 use crate::solver;
 
@@ -46,13 +47,55 @@ impl GameState {
             if self.placed_finish(p, verdicts) {
                 return true;
             }
-            // The search's exact "no" about its root, asked before the
-            // placements it would try first.
-            if !self.pending_may_finish(p) {
-                return false;
-            }
+            return self.pending_search(p, verdicts);
         }
         self.forward_finish(verdicts)
+    }
+
+    /// [`GameState::can_finish`] with wilds pending, once
+    /// [`GameState::placed_finish`] has failed: the verdict kept for the
+    /// state (a root searched before, or a node of an earlier search);
+    /// else the count's exact "no" ([`GameState::pending_stuck`]); else
+    /// the second way of placing the wilds ([`Way::Longest`]); else the
+    /// search's exact "no" ([`GameState::pending_may_finish`]); else the
+    /// search ([`GameState::forward_finish`]), which needs none of them
+    /// asked again. A verdict found is kept.
+    pub(super) fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
+        let key = self.forward_key();
+        let known = verdicts.map(|c| c ^ key);
+        if let Some(v) = known.and_then(Verdicts::get) {
+            return v;
+        }
+        let stuck = self.pending_stuck(p);
+        if !stuck {
+            let mut t = *self;
+            t.quiet = true;
+            if t.placed_in_place(p, verdicts, Way::Longest) {
+                debug_assert!(self.forward_finish(None), "I-9 way by the longest groups");
+                if let Some(k) = known {
+                    Verdicts::put(k, true);
+                }
+                return true;
+            }
+        }
+        if stuck || !self.pending_may_finish(p) {
+            if let Some(k) = known {
+                Verdicts::put(k, false);
+            }
+            return false;
+        }
+        let mut search = Search::take(0);
+        search.verdicts = verdicts;
+        let mut root = *self;
+        root.quiet = true;
+        let found = if search.seen.visit(key, 1) {
+            root.forward_expand(&mut search, known, true)
+        } else {
+            false
+        };
+        search.give_back();
+        debug_assert_eq!(found, self.forward_finish(None), "I-9 verdict of the root");
+        found
     }
 
     /// The context of the verdicts of [`GameState::can_finish`] for the
@@ -104,7 +147,7 @@ impl GameState {
     pub(super) fn placed_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         let mut t = *self;
         t.quiet = true;
-        t.placed_in_place(p, verdicts)
+        t.placed_in_place(p, verdicts, Way::First)
     }
 
     /// [`GameState::finish_verdict`] on a state whose mover's part the
@@ -127,9 +170,14 @@ impl GameState {
             return self.finish_verdict(verdicts);
         }
         let p = self.current as usize;
+        if self.hands[p].is_empty() && !self.before_rest() {
+            // Nothing to discard, ever ([`GameState::pending_stuck`]).
+            debug_assert!(self.pending_stuck(p));
+            return false;
+        }
         let quiet = self.quiet;
         self.quiet = true;
-        let placed = self.placed_in_place(p, verdicts);
+        let placed = self.placed_in_place(p, verdicts, Way::First);
         if placed {
             self.quiet = quiet;
             return true;
@@ -139,15 +187,28 @@ impl GameState {
         let redone = self.meld_step(step);
         debug_assert!(redone.is_ok(), "{step} made again");
         self.quiet = quiet;
-        if !self.pending_may_finish(p) {
-            return false;
-        }
-        self.forward_finish(verdicts)
+        self.pending_search(p, verdicts)
     }
 
     /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
-    fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+    /// `way`: which group takes a pending wild where several do; with
+    /// [`Way::Longest`], whose caller has seen [`Way::First`] fail on the
+    /// same state, `false` also where each wild went where the first way
+    /// put it.
+    #[inline]
+    pub(super) fn placed_in_place(&mut self, p: usize, verdicts: Option<u64>, way: Way) -> bool {
+        // One body a way: the first way, the hot one, without the
+        // second's choice.
+        match way {
+            Way::First => self.placed_way::<false>(p, verdicts),
+            Way::Longest => self.placed_way::<true>(p, verdicts),
+        }
+    }
+
+    /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`].
+    fn placed_way<const LONGEST: bool>(&mut self, p: usize, verdicts: Option<u64>) -> bool {
         let t = self;
+        let mut other = false;
         while let Some(w) = t.turn.pending.kinds().next() {
             // The first group the step takes the pending wild into, found
             // by the step's own checks on the group alone
@@ -156,15 +217,29 @@ impl GameState {
             // that keeps it within its limits, which the counts tell as
             // the raw candidates read them), the step then made once
             // instead of tried on each group, without its checks again.
-            let first = t.tables[p]
-                .groups()
-                .iter()
-                .position(|g| !g.is_black_canasta() && g.fits_one_more(true));
+            let takes = |g: &Group| !g.is_black_canasta() && g.fits_one_more(true);
+            let groups = t.tables[p].groups();
+            let first = groups.iter().position(takes);
             debug_assert_eq!(
                 first,
                 (0..t.tables[p].len()).position(|gi| t.extended_group(p, gi, w, true).is_ok())
             );
-            if let Some(gi) = first {
+            let chosen = if LONGEST {
+                // The longest group short of a canasta that takes it
+                // (the first of the longest), else the first.
+                let longest = groups
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, g)| g.len() < 7 && takes(g))
+                    .min_by_key(|&(i, g)| (7 - g.len(), i))
+                    .map(|(i, _)| i)
+                    .or(first);
+                other |= longest != first;
+                longest
+            } else {
+                first
+            };
+            if let Some(gi) = chosen {
                 t.extend_checked(p, gi, w);
                 continue;
             }
@@ -186,6 +261,9 @@ impl GameState {
             if !paired {
                 return false;
             }
+        }
+        if LONGEST && !other {
+            return false;
         }
         if t.before_rest() {
             t.pickup_quick(p, verdicts) == Some(true)
@@ -369,7 +447,11 @@ impl GameState {
     /// With wilds pending: whether the turn could end if a pending wild
     /// might go into any group (the group it left included). `false` is
     /// exact for [`GameState::can_finish`]; `true` decides nothing.
+    /// [`GameState::pending_stuck`] first.
     pub(super) fn pending_may_finish(&self, p: usize) -> bool {
+        if self.pending_stuck(p) {
+            return false;
+        }
         let hand = self.hands[p];
         let table = &self.tables[p];
         let pending = self.turn.pending;
@@ -417,6 +499,50 @@ impl GameState {
         self.can_go_out(p, all, false, None, pending)
     }
 
+    /// With wilds pending, whether the turn surely cannot end, by
+    /// counting cards: `true` is exact for [`GameState::can_finish`],
+    /// `false` decides nothing. The check's steps take nothing back, so
+    /// past the pickup (whose rest brings cards) the hand never wins a
+    /// card: with none there is nothing to discard, and with one the
+    /// discard goes out, which needs a canasta (D-13.1) made with that
+    /// card kept. With no canasta on the table, one can come only of a
+    /// group's naturals (at most the hand's of its rank more) and the
+    /// wilds there are (on the table, pending or in the hand), or of
+    /// seven wilds.
+    pub(super) fn pending_stuck(&self, p: usize) -> bool {
+        let hand = self.hands[p];
+        // More than one card, told without counting them all.
+        let (lo, hi, j) = hand.raw();
+        let kinds = (lo != 0) as u32 + (hi != 0) as u32 + (j != 0) as u32;
+        if kinds > 1 || j > 1 || lo & lo.wrapping_sub(1) != 0 || hi & hi.wrapping_sub(1) != 0 {
+            debug_assert!(hand.len() > 1);
+            return false;
+        }
+        if self.before_rest() {
+            return false;
+        }
+        if hand.is_empty() {
+            return true;
+        }
+        let table = &self.tables[p];
+        if table.has_canasta() {
+            return false;
+        }
+        let groups = table.groups();
+        let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
+            + self.turn.pending.len()
+            + hand.wild_count();
+        if wilds >= 7 {
+            return false;
+        }
+        !groups.iter().any(|g| {
+            g.rank().is_some_and(|r| {
+                let n = g.naturals() + hand.rank_count(r);
+                n >= 7 || n + wilds.min(max_wilds(n)) >= 7
+            })
+        })
+    }
+
     /// [`GameState::can_finish`] with wilds pending or a pickup in
     /// progress: every sequence of steps that undo nothing, searched depth
     /// first with each state visited once, down to a state the tables
@@ -460,6 +586,16 @@ impl GameState {
                 return v;
             }
         }
+        self.forward_expand(search, known, false)
+    }
+
+    /// [`GameState::forward_rec`] on a state visited now, whose verdict
+    /// is not kept: its steps searched, the verdict kept under `known`.
+    /// `may_finish`: [`GameState::pending_may_finish`] has said yes of
+    /// the state already (the root of [`GameState::pending_search`]).
+    fn forward_expand(&self, search: &mut Search, known: Option<u64>, may_finish: bool) -> bool {
+        let p = self.current as usize;
+        let pending = self.turn.pending;
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
         self.raw_meld_candidates(&mut cand, false);
@@ -474,7 +610,7 @@ impl GameState {
         let mut found = false;
         let mut t = *self;
         for pass in 0..2 {
-            if pass == 1 && !pending.is_empty() && !self.pending_may_finish(p) {
+            if pass == 1 && !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
                 break;
             }
             for &a in cand.iter().filter(|a| places(a) == (pass == 0)) {
@@ -544,6 +680,17 @@ impl GameState {
         }
         h.finish()
     }
+}
+
+/// Which group [`GameState::placed_in_place`] places a pending wild in,
+/// of those that take it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Way {
+    /// The first, as the search's first step.
+    First,
+    /// The longest short of a canasta (the first of them), else the
+    /// first: the one a canasta may come of, for a way out.
+    Longest,
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.

@@ -1083,6 +1083,92 @@ fn i9_completion_is_exact() {
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
 
+/// I-9 with wilds pending: the count's "no" ([`GameState::pending_stuck`])
+/// is the exhaustive reference's; past the first way of placing them, the
+/// second way ([`GameState::placed_in_place`] by the longest groups) says
+/// yes only where the search does, and [`GameState::pending_search`]
+/// (the kept verdict, that way, the exact "no", the search) answers as
+/// the search without kept verdicts, after every meld step of random and
+/// meld-biased play under every rule variant that leaves wilds pending.
+#[test]
+fn i9_pending_search_and_its_second_way_are_the_search() {
+    let mut cand = Vec::new();
+    let (mut compared, mut second, mut no, mut stuck) = (0u64, 0u64, 0u64, 0u64);
+    let mut check = |t: &GameState, ctx: u64, a: Action| {
+        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
+            return;
+        }
+        let p = t.current as usize;
+        if t.pending_stuck(p) {
+            let at = format!("after {a}: {}", t.to_position_json());
+            assert_ne!(
+                forward_reference(t, 5_000),
+                Some(true),
+                "pending_stuck {at}"
+            );
+            stuck += 1;
+        }
+        if t.placed_finish(p, None) {
+            return;
+        }
+        let want = t.forward_finish(None);
+        let at = || format!("after {a}: {}", t.to_position_json());
+        let mut w = t.clone();
+        w.quiet = true;
+        if w.placed_in_place(p, None, super::completion::Way::Longest) {
+            assert!(want, "the second way says yes {}", at());
+            second += 1;
+        }
+        assert_eq!(t.pending_search(p, None), want, "pending_search {}", at());
+        assert_eq!(
+            t.pending_search(p, Some(ctx)),
+            want,
+            "pending_search, kept {}",
+            at()
+        );
+        compared += 1;
+        no += !want as u64;
+    };
+    for rules in rule_variants() {
+        for bias in [0.0, 0.6, 0.95] {
+            for seed in 0..6 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x54);
+                play_meld_biased(
+                    rules,
+                    seed + (bias * 1000.0) as u64,
+                    &mut rng,
+                    bias,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| {
+                        if g.phase != Phase::Meld {
+                            return;
+                        }
+                        let ctx = g.verdict_context();
+                        cand.clear();
+                        g.raw_meld_candidates(&mut cand, true);
+                        for &a in &cand {
+                            let mut t = g.clone();
+                            t.quiet = true;
+                            if !matches!(a, Action::Discard(_) | Action::Reset)
+                                && t.meld_step(a).is_ok()
+                            {
+                                check(&t, ctx, a);
+                            }
+                        }
+                    },
+                );
+            }
+        }
+    }
+    eprintln!(
+        "{compared} states past the first way compared ({no} no), {second} second-way yes, {stuck} stuck"
+    );
+    assert!(
+        compared > 2_000 && no > 500 && second > 300 && stuck > 300,
+        "{compared} compared, {no} no, {second} second, {stuck} stuck"
+    );
+}
+
 /// The completion check's shortcuts and kept verdicts answer as its
 /// search: after every meld step of random and meld-biased play under
 /// every rule variant (and every pickup whose hand condition holds), with
