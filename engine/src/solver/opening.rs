@@ -446,8 +446,9 @@ pub(crate) fn opening_onto_exists(
 
 /// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
 /// one table: the table keeping none is this one with its columns (cards
-/// left over) taken together. Neither where [`Onto::upper`] finds that
-/// a rank's groups cannot be legal.
+/// left over) taken together. Both where [`as_is_with`] finds a table;
+/// neither where [`Onto::upper`] finds that a rank's groups cannot be
+/// legal.
 pub(crate) fn opening_onto_exists_keeping(
     hand: CardSet,
     groups: &[Group],
@@ -456,6 +457,16 @@ pub(crate) fn opening_onto_exists_keeping(
     must: Option<Rank>,
     keep: u32,
 ) -> (bool, bool) {
+    if let (0, Some(r), 0..=2) = (pending, must, keep) {
+        if as_is_with(hand, groups, rules, r, keep) {
+            debug_assert_eq!(
+                exists_table(hand, groups, pending, rules, must, keep),
+                (true, true),
+                "[{hand}] onto {groups:?} must {r:?} keep {keep}"
+            );
+            return (true, true);
+        }
+    }
     let counts = hand.rank_counts();
     if Onto::of(groups, counts)
         .upper(hand, counts, pending, must, 0)
@@ -544,6 +555,63 @@ fn exists_table(
         }
     }
     (kept, any)
+}
+
+/// Whether `must`'s naturals of the hand join the table (as
+/// [`exists_table`] counts tables: a table it reaches) in one of two
+/// ways that leave every other group as it is, `keep` cards left: one
+/// natural into a group of the rank that takes it with its wilds, or
+/// (where a new group of the rank is allowed) two naturals in a new
+/// group with a wild that a group may give up. Each group's wilds as
+/// they are must be a count its slot allows, as on a legal table. The
+/// pickup's "can the top card be laid" for an opened player is mostly
+/// one of these, and this answers it without the table's cells; `false`
+/// decides nothing.
+pub(super) fn as_is_with(
+    hand: CardSet,
+    groups: &[Group],
+    rules: &Rules,
+    must: Rank,
+    keep: u32,
+) -> bool {
+    // The cards the table counts: all but red threes.
+    let cards = hand.len() - hand.red_three_count();
+    let h = hand.rank_count(must);
+    if h == 0 || cards < keep + 1 {
+        return false;
+    }
+    let (mut joins, mut donor, mut of_must) = (false, false, false);
+    for g in groups {
+        let w = g.wilds();
+        let mask = match g.rank() {
+            None => either(wild_group_slot(g, rules)),
+            Some(r) => {
+                let Some(s) = natural_slot(g.naturals(), Some(g), rules) else {
+                    return false;
+                };
+                if r == must {
+                    of_must = true;
+                    joins = joins
+                        || natural_slot(g.naturals() + 1, Some(g), rules)
+                            .is_some_and(|t| either(t) & 1 << w != 0);
+                }
+                either(s)
+            }
+        };
+        if w > 16 || mask & 1 << w == 0 {
+            return false;
+        }
+        donor = donor || (w > 0 && mask & 1 << (w - 1) != 0);
+    }
+    if joins {
+        return true;
+    }
+    let new_ok = rules.groups_per_rank == GroupsPerRank::Many || !of_must;
+    new_ok
+        && donor
+        && h >= 2
+        && cards >= keep + 2
+        && natural_slot(2, None, rules).is_some_and(|t| either(t) & 1 << 1 != 0)
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
@@ -702,11 +770,11 @@ impl Scan {
             count: [0; 13],
             naturals_on: [0; 13],
         };
-        let mut wild_groups = Acc::START;
+        let mut wild_mask: Mask = 1;
         for (i, g) in groups.iter().enumerate() {
             scan.table_wilds += g.wilds();
             match g.rank() {
-                None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+                None => wild_mask = conv(wild_mask, either(wild_group_slot(g, rules))),
                 Some(r) => {
                     let r = r as usize;
                     scan.of_rank[r] |= 1 << i;
@@ -715,7 +783,7 @@ impl Scan {
                 }
             }
         }
-        scan.wild_mask = wild_groups.plain | wild_groups.canasta;
+        scan.wild_mask = wild_mask;
         scan
     }
 }
@@ -737,7 +805,7 @@ fn rank_wilds(
     let new_ok = new_any || count == 0;
     let choices = if a == 0 { 1 } else { count + new_ok as usize };
     for choice in 0..choices {
-        let mut acc = Acc::START;
+        let mut acc: Mask = 1;
         let mut ok = true;
         let mut bits = of_rank;
         let mut j = 0;
@@ -747,7 +815,7 @@ fn rank_wilds(
             let add = if j == choice { a } else { 0 };
             j += 1;
             match natural_slot(g.naturals() + add, Some(g), rules) {
-                Some(s) => acc = acc.add(s),
+                Some(s) => acc = conv(acc, either(s)),
                 None => {
                     ok = false;
                     break;
@@ -756,15 +824,25 @@ fn rank_wilds(
         }
         if ok && a > 0 && choice == count {
             match natural_slot(a, None, rules) {
-                Some(s) => acc = acc.add(s),
+                Some(s) => acc = conv(acc, either(s)),
                 None => ok = false,
             }
         }
         if ok {
-            mask |= acc.plain | acc.canasta;
+            mask |= acc;
         }
     }
     mask
+}
+
+/// The wild counts a slot may end with, canasta or not. The opening
+/// tables ask only this of a rank's groups, and it is the plain sum
+/// ([`conv`]) of the slots' own: [`Acc::add`] keeps "with a canasta"
+/// apart, but its two masks together are `conv(plain | canasta, s.plain
+/// | s.canasta)`.
+#[inline(always)]
+pub(super) fn either(s: Slot) -> Mask {
+    s.plain | s.canasta
 }
 
 /// [`max_opening_onto`] worked out.

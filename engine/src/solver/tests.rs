@@ -861,3 +861,82 @@ fn opening_reaches_agrees_with_reference() {
         "{reached} values reached of {checked} hands"
     );
 }
+
+/// The opening tables read a rank's groups as one mask of wild counts,
+/// with or without a canasta: the union of [`Acc::add`]'s two masks is
+/// the plain [`conv`] of the unions.
+#[test]
+fn either_mask_is_the_union_of_acc() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0xe17e);
+    for _ in 0..20_000 {
+        let mask =
+            |rng: &mut rand_pcg::Pcg64Mcg| rng.random_range(0..=ALL) & rng.random_range(0..=ALL);
+        let acc = Acc {
+            plain: mask(&mut rng),
+            canasta: mask(&mut rng),
+        };
+        let s = Slot {
+            plain: mask(&mut rng),
+            canasta: mask(&mut rng),
+        };
+        let sum = add_reference(acc, s);
+        assert_eq!(
+            sum.plain | sum.canasta,
+            conv_reference(acc.plain | acc.canasta, either(s))
+        );
+    }
+}
+
+/// D-6.2.1, I-8, I-9: where the quick table of the pickup's required rank
+/// (the table as it is with the rank's naturals joining a group of it,
+/// or two of them a new group with a wild given up by another) finds a
+/// table, the plain table of the opening finds one too, keeping the cards
+/// and keeping none; on the tables of random play with hands drawn from
+/// what is not on them, a rank of the hand required, under the going-out
+/// rule sets.
+#[test]
+fn pickup_quick_table_is_a_table_reached() {
+    use rand::RngExt;
+    let (mut checked, mut found) = (0, 0);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..25,
+        0x0be7,
+        |rules, groups, free, rng| {
+            let pack: Vec<Card> = free.iter().filter(|c| !c.is_red_three()).collect();
+            for _ in 0..4 {
+                let size = 1 + rng.random_range(0..14usize);
+                let hand = draw_hand(&pack, free, size, rng);
+                let held: Vec<Rank> = Rank::NATURALS
+                    .into_iter()
+                    .filter(|&r| hand.rank_count(r) > 0)
+                    .collect();
+                let Some(&must) = held.get(rng.random_range(0..held.len().max(1))) else {
+                    continue;
+                };
+                let keep = rng.random_range(0..3u32);
+                checked += 1;
+                if !as_is_with(hand, groups, rules, must, keep) {
+                    continue;
+                }
+                found += 1;
+                let kept = max_opening_onto_reference(hand, groups, 0, rules, Some(must), keep);
+                let none = max_opening_onto_reference(hand, groups, 0, rules, Some(must), 0);
+                assert!(
+                    kept.is_some() && none.is_some(),
+                    "[{hand}] onto {groups:?} must {must:?} keep {keep}"
+                );
+                assert_eq!(
+                    opening_onto_exists_keeping(hand, groups, 0, rules, Some(must), keep),
+                    (true, true)
+                );
+            }
+        },
+    );
+    assert!(checked > 10_000, "{checked} hands checked");
+    assert!(
+        found > checked / 10,
+        "{found} of {checked} found by the quick table"
+    );
+}
