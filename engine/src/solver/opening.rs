@@ -446,7 +446,7 @@ pub(crate) fn opening_onto_exists(
 
 /// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
 /// one table: the table keeping none is this one with its columns (cards
-/// left over) taken together. Both where [`as_is_with`] finds a table;
+/// left over) taken together. Both where [`as_is_reaches`] finds a table;
 /// neither where [`Onto::upper`] finds that a rank's groups cannot be
 /// legal.
 pub(crate) fn opening_onto_exists_keeping(
@@ -457,15 +457,13 @@ pub(crate) fn opening_onto_exists_keeping(
     must: Option<Rank>,
     keep: u32,
 ) -> (bool, bool) {
-    if let (0, Some(r), 0..=2) = (pending, must, keep) {
-        if as_is_with(hand, groups, rules, r, keep) {
-            debug_assert_eq!(
-                exists_table(hand, groups, pending, rules, must, keep),
-                (true, true),
-                "[{hand}] onto {groups:?} must {r:?} keep {keep}"
-            );
-            return (true, true);
-        }
+    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
+        debug_assert_eq!(
+            exists_cells(hand, groups, pending, rules, must, keep),
+            (true, true),
+            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+        );
+        return (true, true);
     }
     let counts = hand.rank_counts();
     if Onto::of(groups, counts)
@@ -474,11 +472,32 @@ pub(crate) fn opening_onto_exists_keeping(
     {
         return (false, false);
     }
-    exists_table(hand, groups, pending, rules, must, keep)
+    exists_cells(hand, groups, pending, rules, must, keep)
 }
 
-/// [`opening_onto_exists_keeping`] by its table alone.
+/// [`opening_onto_exists_keeping`] without [`Onto::upper`]'s "no":
+/// [`as_is_reaches`], then the table's cells.
 fn exists_table(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
+    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
+        debug_assert_eq!(
+            exists_cells(hand, groups, pending, rules, must, keep),
+            (true, true),
+            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+        );
+        return (true, true);
+    }
+    exists_cells(hand, groups, pending, rules, must, keep)
+}
+
+/// [`exists_table`] by its cells.
+fn exists_cells(
     hand: CardSet,
     groups: &[Group],
     pending: u32,
@@ -488,7 +507,7 @@ fn exists_table(
 ) -> (bool, bool) {
     let width = keep as usize + 1;
     if width > 3 {
-        let none = exists_table(hand, groups, pending, rules, must, 0).1;
+        let none = exists_cells(hand, groups, pending, rules, must, 0).1;
         return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);
@@ -557,61 +576,65 @@ fn exists_table(
     (kept, any)
 }
 
-/// Whether `must`'s naturals of the hand join the table (as
-/// [`exists_table`] counts tables: a table it reaches) in one of two
-/// ways that leave every other group as it is, `keep` cards left: one
-/// natural into a group of the rank that takes it with its wilds, or
-/// (where a new group of the rank is allowed) two naturals in a new
-/// group with a wild that a group may give up. Each group's wilds as
-/// they are must be a count its slot allows, as on a legal table. The
-/// pickup's "can the top card be laid" for an opened player is mostly
-/// one of these, and this answers it without the table's cells; `false`
-/// decides nothing.
-pub(super) fn as_is_with(
+/// Whether [`exists_table`] reaches a table keeping `keep` cards by one
+/// of the tables that lay no card of the hand but `must`'s: every group
+/// keeps its naturals, the wilds (the table's and the `pending` ones)
+/// go into the groups as their slots allow or make new groups of wilds
+/// only; with `must`, one natural of the hand joins the rank's first
+/// group, or (where a new group of the rank is allowed) two make a new
+/// group. A table with a wild to place or the pickup's top card to lay
+/// is mostly one of these; this answers it in one pass over the groups
+/// instead of the table's cells. `false` decides nothing.
+pub(super) fn as_is_reaches(
     hand: CardSet,
     groups: &[Group],
+    pending: u32,
     rules: &Rules,
-    must: Rank,
+    must: Option<Rank>,
     keep: u32,
 ) -> bool {
     // The cards the table counts: all but red threes.
     let cards = hand.len() - hand.red_three_count();
-    let h = hand.rank_count(must);
-    if h == 0 || cards < keep + 1 {
+    if cards < keep {
         return false;
     }
-    let (mut joins, mut donor, mut of_must) = (false, false, false);
+    // The wild counts the groups may end with: all but `must`'s first
+    // group, and that group as it is and with a natural more.
+    let (mut rest, mut first, mut joined): (Mask, Option<Mask>, Mask) = (1, None, 0);
+    let mut wilds = pending;
     for g in groups {
-        let w = g.wilds();
+        wilds += g.wilds();
         let mask = match g.rank() {
             None => either(wild_group_slot(g, rules)),
             Some(r) => {
-                let Some(s) = natural_slot(g.naturals(), Some(g), rules) else {
-                    return false;
-                };
-                if r == must {
-                    of_must = true;
-                    joins = joins
-                        || natural_slot(g.naturals() + 1, Some(g), rules)
-                            .is_some_and(|t| either(t) & 1 << w != 0);
+                let mask = natural_slot(g.naturals(), Some(g), rules).map_or(0, either);
+                if first.is_none() && must == Some(r) {
+                    first = Some(mask);
+                    joined = natural_slot(g.naturals() + 1, Some(g), rules).map_or(0, either);
+                    continue;
                 }
-                either(s)
+                mask
             }
         };
-        if w > 16 || mask & 1 << w == 0 {
-            return false;
-        }
-        donor = donor || (w > 0 && mask & 1 << (w - 1) != 0);
+        rest = conv(rest, mask);
     }
-    if joins {
+    let fits = wilds_fit(wilds);
+    let Some(r) = must else {
+        return rest & fits != 0;
+    };
+    let h = hand.rank_count(r);
+    if h >= 1 && cards > keep && first.is_some() && conv(rest, joined) & fits != 0 {
         return true;
     }
-    let new_ok = rules.groups_per_rank == GroupsPerRank::Many || !of_must;
+    let new_ok = rules.groups_per_rank == GroupsPerRank::Many || first.is_none();
     new_ok
-        && donor
         && h >= 2
         && cards >= keep + 2
-        && natural_slot(2, None, rules).is_some_and(|t| either(t) & 1 << 1 != 0)
+        && conv(
+            conv(rest, first.unwrap_or(1)),
+            natural_slot(2, None, rules).map_or(0, either),
+        ) & fits
+            != 0
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
