@@ -446,8 +446,9 @@ pub(crate) fn opening_onto_exists(
 
 /// [`opening_onto_exists`] keeping `keep` cards, and keeping none, from
 /// one table: the table keeping none is this one with its columns (cards
-/// left over) taken together. Neither where [`Onto::upper`] finds that
-/// a rank's groups cannot be legal.
+/// left over) taken together. Both where [`as_is_reaches`] finds a table;
+/// neither where [`Onto::upper`] finds that a rank's groups cannot be
+/// legal.
 pub(crate) fn opening_onto_exists_keeping(
     hand: CardSet,
     groups: &[Group],
@@ -456,6 +457,14 @@ pub(crate) fn opening_onto_exists_keeping(
     must: Option<Rank>,
     keep: u32,
 ) -> (bool, bool) {
+    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
+        debug_assert_eq!(
+            exists_cells(hand, groups, pending, rules, must, keep),
+            (true, true),
+            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+        );
+        return (true, true);
+    }
     let counts = hand.rank_counts();
     if Onto::of(groups, counts)
         .upper(hand, counts, pending, must, 0)
@@ -463,11 +472,32 @@ pub(crate) fn opening_onto_exists_keeping(
     {
         return (false, false);
     }
-    exists_table(hand, groups, pending, rules, must, keep)
+    exists_cells(hand, groups, pending, rules, must, keep)
 }
 
-/// [`opening_onto_exists_keeping`] by its table alone.
+/// [`opening_onto_exists_keeping`] without [`Onto::upper`]'s "no":
+/// [`as_is_reaches`], then the table's cells.
 fn exists_table(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> (bool, bool) {
+    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
+        debug_assert_eq!(
+            exists_cells(hand, groups, pending, rules, must, keep),
+            (true, true),
+            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+        );
+        return (true, true);
+    }
+    exists_cells(hand, groups, pending, rules, must, keep)
+}
+
+/// [`exists_table`] by its cells.
+fn exists_cells(
     hand: CardSet,
     groups: &[Group],
     pending: u32,
@@ -477,7 +507,7 @@ fn exists_table(
 ) -> (bool, bool) {
     let width = keep as usize + 1;
     if width > 3 {
-        let none = exists_table(hand, groups, pending, rules, must, 0).1;
+        let none = exists_cells(hand, groups, pending, rules, must, 0).1;
         return (false, none);
     }
     let cap = |c: u32| (c as usize).min(width - 1);
@@ -544,6 +574,67 @@ fn exists_table(
         }
     }
     (kept, any)
+}
+
+/// Whether [`exists_table`] reaches a table keeping `keep` cards by one
+/// of the tables that lay no card of the hand but `must`'s: every group
+/// keeps its naturals, the wilds (the table's and the `pending` ones)
+/// go into the groups as their slots allow or make new groups of wilds
+/// only; with `must`, one natural of the hand joins the rank's first
+/// group, or (where a new group of the rank is allowed) two make a new
+/// group. A table with a wild to place or the pickup's top card to lay
+/// is mostly one of these; this answers it in one pass over the groups
+/// instead of the table's cells. `false` decides nothing.
+pub(super) fn as_is_reaches(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> bool {
+    // The cards the table counts: all but red threes.
+    let cards = hand.len() - hand.red_three_count();
+    if cards < keep {
+        return false;
+    }
+    // The wild counts the groups may end with: all but `must`'s first
+    // group, and that group as it is and with a natural more.
+    let (mut rest, mut first, mut joined): (Mask, Option<Mask>, Mask) = (1, None, 0);
+    let mut wilds = pending;
+    for g in groups {
+        wilds += g.wilds();
+        let mask = match g.rank() {
+            None => either(wild_group_slot(g, rules)),
+            Some(r) => {
+                let mask = natural_slot(g.naturals(), Some(g), rules).map_or(0, either);
+                if first.is_none() && must == Some(r) {
+                    first = Some(mask);
+                    joined = natural_slot(g.naturals() + 1, Some(g), rules).map_or(0, either);
+                    continue;
+                }
+                mask
+            }
+        };
+        rest = conv(rest, mask);
+    }
+    let fits = wilds_fit(wilds);
+    let Some(r) = must else {
+        return rest & fits != 0;
+    };
+    let h = hand.rank_count(r);
+    if h >= 1 && cards > keep && first.is_some() && conv(rest, joined) & fits != 0 {
+        return true;
+    }
+    let new_ok = rules.groups_per_rank == GroupsPerRank::Many || first.is_none();
+    new_ok
+        && h >= 2
+        && cards >= keep + 2
+        && conv(
+            conv(rest, first.unwrap_or(1)),
+            natural_slot(2, None, rules).map_or(0, either),
+        ) & fits
+            != 0
 }
 
 /// The most the opening (D-8.2) can be worth once cards of `hand` are laid
@@ -702,11 +793,11 @@ impl Scan {
             count: [0; 13],
             naturals_on: [0; 13],
         };
-        let mut wild_groups = Acc::START;
+        let mut wild_mask: Mask = 1;
         for (i, g) in groups.iter().enumerate() {
             scan.table_wilds += g.wilds();
             match g.rank() {
-                None => wild_groups = wild_groups.add(wild_group_slot(g, rules)),
+                None => wild_mask = conv(wild_mask, either(wild_group_slot(g, rules))),
                 Some(r) => {
                     let r = r as usize;
                     scan.of_rank[r] |= 1 << i;
@@ -715,7 +806,7 @@ impl Scan {
                 }
             }
         }
-        scan.wild_mask = wild_groups.plain | wild_groups.canasta;
+        scan.wild_mask = wild_mask;
         scan
     }
 }
@@ -737,7 +828,7 @@ fn rank_wilds(
     let new_ok = new_any || count == 0;
     let choices = if a == 0 { 1 } else { count + new_ok as usize };
     for choice in 0..choices {
-        let mut acc = Acc::START;
+        let mut acc: Mask = 1;
         let mut ok = true;
         let mut bits = of_rank;
         let mut j = 0;
@@ -747,7 +838,7 @@ fn rank_wilds(
             let add = if j == choice { a } else { 0 };
             j += 1;
             match natural_slot(g.naturals() + add, Some(g), rules) {
-                Some(s) => acc = acc.add(s),
+                Some(s) => acc = conv(acc, either(s)),
                 None => {
                     ok = false;
                     break;
@@ -756,15 +847,25 @@ fn rank_wilds(
         }
         if ok && a > 0 && choice == count {
             match natural_slot(a, None, rules) {
-                Some(s) => acc = acc.add(s),
+                Some(s) => acc = conv(acc, either(s)),
                 None => ok = false,
             }
         }
         if ok {
-            mask |= acc.plain | acc.canasta;
+            mask |= acc;
         }
     }
     mask
+}
+
+/// The wild counts a slot may end with, canasta or not. The opening
+/// tables ask only this of a rank's groups, and it is the plain sum
+/// ([`conv`]) of the slots' own: [`Acc::add`] keeps "with a canasta"
+/// apart, but its two masks together are `conv(plain | canasta, s.plain
+/// | s.canasta)`.
+#[inline(always)]
+pub(super) fn either(s: Slot) -> Mask {
+    s.plain | s.canasta
 }
 
 /// [`max_opening_onto`] worked out.

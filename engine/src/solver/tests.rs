@@ -861,3 +861,88 @@ fn opening_reaches_agrees_with_reference() {
         "{reached} values reached of {checked} hands"
     );
 }
+
+/// The opening tables read a rank's groups as one mask of wild counts,
+/// with or without a canasta: the union of [`Acc::add`]'s two masks is
+/// the plain [`conv`] of the unions.
+#[test]
+fn either_mask_is_the_union_of_acc() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(0xe17e);
+    for _ in 0..20_000 {
+        let mask =
+            |rng: &mut rand_pcg::Pcg64Mcg| rng.random_range(0..=ALL) & rng.random_range(0..=ALL);
+        let acc = Acc {
+            plain: mask(&mut rng),
+            canasta: mask(&mut rng),
+        };
+        let s = Slot {
+            plain: mask(&mut rng),
+            canasta: mask(&mut rng),
+        };
+        let sum = add_reference(acc, s);
+        assert_eq!(
+            sum.plain | sum.canasta,
+            conv_reference(acc.plain | acc.canasta, either(s))
+        );
+    }
+}
+
+/// D-6.2.1, I-8, I-9, D-11.2: where the tables that lay no card of the
+/// hand but the required rank's (the groups keep their naturals, the
+/// wilds, pending ones among them, go where the groups' slots allow; one
+/// natural of the required rank joins its first group, or two make a new
+/// one) find a table, the plain table of the opening finds one too,
+/// keeping the cards and keeping none; on the tables of random play with
+/// hands drawn from what is not on them, with and without pending wilds
+/// and a rank of the hand required, under the going-out rule sets.
+#[test]
+fn as_is_tables_are_tables_reached() {
+    use rand::RngExt;
+    let (mut checked, mut found, mut found_must) = (0, 0, 0);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..25,
+        0x0be7,
+        |rules, groups, free, rng| {
+            let pack: Vec<Card> = free.iter().filter(|c| !c.is_red_three()).collect();
+            for _ in 0..4 {
+                let size = 1 + rng.random_range(0..14usize);
+                let hand = draw_hand(&pack, free, size, rng);
+                let pending = [0, 0, 1, 2, 3][rng.random_range(0..5usize)];
+                let held: Vec<Rank> = Rank::NATURALS
+                    .into_iter()
+                    .filter(|&r| hand.rank_count(r) > 0)
+                    .collect();
+                let must = (rng.random_range(0..3) > 0 && !held.is_empty())
+                    .then(|| held[rng.random_range(0..held.len())]);
+                let keep = rng.random_range(0..3u32);
+                checked += 1;
+                if !as_is_reaches(hand, groups, pending, rules, must, keep) {
+                    continue;
+                }
+                found += 1;
+                found_must += must.is_some() as u32;
+                let kept = max_opening_onto_reference(hand, groups, pending, rules, must, keep);
+                let none = max_opening_onto_reference(hand, groups, pending, rules, must, 0);
+                assert!(
+                    kept.is_some() && none.is_some(),
+                    "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+                );
+                assert_eq!(
+                    opening_onto_exists_keeping(hand, groups, pending, rules, must, keep),
+                    (true, true)
+                );
+            }
+        },
+    );
+    assert!(checked > 10_000, "{checked} hands checked");
+    assert!(
+        found > checked / 5,
+        "{found} of {checked} found as they are"
+    );
+    assert!(
+        found_must > checked / 10,
+        "{found_must} of {checked} with a rank required"
+    );
+}

@@ -335,26 +335,34 @@ impl GameState {
         };
         let hand = self.hands[p];
         let table = &self.tables[p];
-        let laid = self.top_laid();
         let rest = self.pile_len as u32;
         let keep = 2u32.saturating_sub(rest);
+        let mut laid = None;
         // Quick ways through: an opened player lays the top card into its
         // group, or with two cards of the hand, then takes the rest.
         if table.opened {
-            if laid {
+            // One pass over the groups of the top card's rank: whether
+            // the top card lies in one (as [`GameState::top_laid`] counts
+            // it: a natural lies only in a group of its rank), whether one
+            // takes a natural more.
+            let (mut n, mut extends, mut grouped) = (0, false, false);
+            for g in table.groups().iter().filter(|g| g.rank() == Some(rank)) {
+                grouped = true;
+                n += g.count(pk.top);
+                extends = extends || (!g.is_canasta() && g.fits_one_more(false));
+            }
+            let on = n > pk.group_baseline as u32;
+            debug_assert_eq!(on, self.top_laid());
+            laid = Some(on);
+            if on {
                 if hand.len() >= keep {
                     return Some(true);
                 }
             } else {
-                let extends = table
-                    .groups()
-                    .iter()
-                    .any(|g| g.rank() == Some(rank) && !g.is_canasta() && g.fits_one_more(false));
                 if extends && hand.len() > keep {
                     return Some(true);
                 }
-                let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many
-                    || table.group_of_rank(rank).is_none();
+                let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many || !grouped;
                 let nat = hand.rank_count(rank) - 1;
                 if new_ok
                     && (nat >= 2 || (nat >= 1 && hand.wild_count() >= 1))
@@ -368,6 +376,7 @@ impl GameState {
         if let Some(v) = key.and_then(Verdicts::get) {
             return Some(v);
         }
+        let laid = laid.unwrap_or_else(|| self.top_laid());
         let answer = self.pickup_tables(p, pk, rank, laid, keep);
         if let (Some(k), Some(v)) = (key, answer) {
             Verdicts::put(k, v);
