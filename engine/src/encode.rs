@@ -306,11 +306,12 @@ const COPY: [f32; K] = {
     a
 };
 
-/// `EIGHTHS[k]` = `k / 8`, for the group counts (at most 24 cards).
-const EIGHTHS: [f32; 25] = {
-    let mut a = [0.0f32; 25];
+/// `EIGHTHS[k]` = `k / 8`, for the group counts: any `u8` (a group's
+/// jokers) without a bounds check.
+const EIGHTHS: [f32; 256] = {
+    let mut a = [0.0f32; 256];
     let mut k = 0;
-    while k < 25 {
+    while k < 256 {
         a[k] = k as f32 / 8.0;
         k += 1;
     }

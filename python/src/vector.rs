@@ -35,9 +35,9 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     /// zeroed and encoded whole (`Sparse` gains nothing there).
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
-    /// What of a row the encoding of `view` may leave not zero (used
-    /// only when `SPARSE`).
-    fn sparse(view: &Self::View<'_>) -> Sparse;
+    /// What of a row the encoding of `view` may leave not zero, into
+    /// `written` (used only when `SPARSE`).
+    fn sparse(view: &Self::View<'_>, written: &mut Sparse);
 }
 
 impl Family for GameState {
@@ -48,18 +48,14 @@ impl Family for GameState {
     }
     /// Slot `q` is the seat `q` places after the viewer's, and a seat's
     /// groups are its table's.
-    fn sparse(view: &SeatView<'_>) -> Sparse {
+    fn sparse(view: &SeatView<'_>, written: &mut Sparse) {
         let (n, seat) = (view.players(), view.seat());
-        let mut groups = [0; MAX_PLAYERS];
         let mut p = seat;
-        for g in groups.iter_mut().take(n) {
+        for g in written.groups.iter_mut().take(n) {
             *g = view.table(p).groups().len() as u8;
             p = if p + 1 == n { 0 } else { p + 1 };
         }
-        Sparse {
-            groups,
-            players: n as u8,
-        }
+        written.players = n as u8;
     }
 }
 
@@ -69,8 +65,8 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn sparse(_: &ClassicView<'_>) -> Sparse {
-        Sparse::ALL
+    fn sparse(_: &ClassicView<'_>, written: &mut Sparse) {
+        *written = Sparse::ALL;
     }
 }
 
@@ -135,28 +131,25 @@ impl Sparse {
         players: MAX_PLAYERS as u8,
     };
 
-    /// Encodes `view` into `row`, which holds an observation and groups
-    /// as `last` says, or is all zero (`None`); returns what it holds now.
-    fn write<G: Family>(
-        last: Option<Sparse>,
-        g: Groups,
-        view: &G::View<'_>,
-        row: &mut [f32],
-    ) -> Sparse {
-        if let Some(last) = last {
-            let known = g.known + usize::from(last.players) * g.known_per_slot;
-            zero(&mut row[..known]);
+    /// Encodes `view` into `row`, which holds what `self` says, or is
+    /// all zero (`fresh`); `self` then says what it holds now.
+    fn write<G: Family>(&mut self, fresh: bool, g: Groups, view: &G::View<'_>, row: &mut [f32]) {
+        if !fresh {
+            let players = usize::from(self.players).min(g.slots);
+            zero(&mut row[..g.known + players * g.known_per_slot]);
             zero(&mut row[g.known + g.slots * g.known_per_slot..g.offset]);
-            for q in 0..g.slots {
-                let len = usize::from(last.groups[q]) * g.width;
+            for (q, &groups) in self.groups.iter().enumerate().take(players) {
+                let len = usize::from(groups) * g.width;
                 if len != 0 {
                     let base = g.offset + q * g.per_slot;
                     row[base..base + len].fill(0.0);
                 }
             }
         }
+        // Until the row is written, it may hold anything.
+        *self = Sparse::ALL;
         G::encode_zeroed(view, row);
-        G::sparse(view)
+        G::sparse(view, self);
     }
 }
 
@@ -258,10 +251,8 @@ impl<G: Family> Slot<G> {
         let view = self.game.view(p);
         match rows.sparse {
             Some(groups) => {
-                // Until the row is written, it may hold any groups.
-                let last = std::mem::replace(&mut self.written, Sparse::ALL);
-                let last = (!rows.fresh).then_some(last);
-                self.written = Sparse::write::<G>(last, groups, &view, rows.obs);
+                self.written
+                    .write::<G>(rows.fresh, groups, &view, rows.obs)
             }
             None if rows.fresh => G::encode_zeroed(&view, rows.obs),
             None => G::encode(&view, rows.obs),
