@@ -268,6 +268,9 @@ impl<G: Family> Slot<G> {
         deal: &Deal<G::Rules>,
         rows: &mut Rows<'_>,
     ) -> Result<(), AnyError> {
+        // A reward row holds scores only where its terminal flag is set
+        // (new rows are all zero): only such a row needs clearing.
+        let scored = *rows.done;
         self.game.apply_listed(self.legal[k])?;
         *rows.done = self.game.is_terminal();
         if *rows.done {
@@ -276,7 +279,7 @@ impl<G: Family> Slot<G> {
             }
             self.deals += 1;
             self.game = G::deal(&deal.rules, deal.seed(slot, self.deals));
-        } else {
+        } else if scored {
             rows.reward.fill(0.0);
         }
         self.write(rows);
@@ -363,10 +366,10 @@ impl<G: Family> Batch<G> {
                 .slots
                 .iter_mut()
                 .zip(
-                    out.obs.chunks_mut(obs_len).zip(
-                        out.mask.chunks_mut(ids).zip(
+                    out.obs.chunks_exact_mut(obs_len).zip(
+                        out.mask.chunks_exact_mut(ids).zip(
                             out.reward
-                                .chunks_mut(sides)
+                                .chunks_exact_mut(sides)
                                 .zip(out.done.iter_mut().zip(out.seat.iter_mut())),
                         ),
                     ),
@@ -377,10 +380,10 @@ impl<G: Family> Batch<G> {
                 self.slots
                     .par_iter_mut()
                     .zip(
-                        out.obs.par_chunks_mut(obs_len).zip(
-                            out.mask.par_chunks_mut(ids).zip(
+                        out.obs.par_chunks_exact_mut(obs_len).zip(
+                            out.mask.par_chunks_exact_mut(ids).zip(
                                 out.reward
-                                    .par_chunks_mut(sides)
+                                    .par_chunks_exact_mut(sides)
                                     .zip(out.done.par_iter_mut().zip(out.seat.par_iter_mut())),
                             ),
                         ),
