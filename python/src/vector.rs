@@ -250,10 +250,7 @@ impl<G: Family> Slot<G> {
         *rows.seat = p as i64;
         let view = self.game.view(p);
         match rows.sparse {
-            Some(groups) => {
-                self.written
-                    .write::<G>(rows.fresh, groups, &view, rows.obs)
-            }
+            Some(groups) => self.written.write::<G>(rows.fresh, groups, &view, rows.obs),
             None if rows.fresh => G::encode_zeroed(&view, rows.obs),
             None => G::encode(&view, rows.obs),
         }
