@@ -334,11 +334,19 @@ const FLAG_PAIRS: [[f32; 2]; 4] = {
 };
 
 /// Adds each card's copy ([`COPY`]) to its kind's count.
-fn count(out: &mut [f32; K], cards: impl IntoIterator<Item = Card>) {
-    for c in cards {
+#[inline]
+fn count(out: &mut [f32; K], cards: &[Card]) {
+    let mut add = |c: Card| {
         let i = c.index() as usize;
         out[i] += COPY[i];
+    };
+    // Two cards a turn of the loop: a pile holds dozens.
+    let (pairs, rest) = cards.as_chunks::<2>();
+    for &[a, b] in pairs {
+        add(a);
+        add(b);
     }
+    rest.iter().copied().for_each(add);
 }
 
 /// The `K` numbers of a card field.
@@ -384,7 +392,7 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     let hand_sizes = w.field("hand_sizes");
     let (known, _) = w.field("known").as_chunks_mut::<K>();
     let pile = v.pile();
-    count(kinds(w.field("pile")), pile.iter().copied());
+    count(kinds(w.field("pile")), pile);
     w.field("pile_size")[0] = pile.len() as f32 / pack;
     one_hot(
         w.field("pile_top"),
@@ -398,13 +406,10 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         v.twin_card().map(|c| c.index() as usize),
     );
     w.field("stock_size")[0] = v.stock_len() as f32 / pack;
-    count(
-        kinds(w.field("stock_bottom")),
-        v.stock_bottom().iter().copied(),
-    );
+    count(kinds(w.field("stock_bottom")), v.stock_bottom());
     let f = kinds(w.field("cut_cards"));
     if v.phase() == Phase::Cut {
-        count(f, v.cut_cards());
+        count(f, &v.cut_cards());
     }
     let pickup = v.pickup();
     let f = w.field("turn");
