@@ -25,10 +25,10 @@
 //! assert!(held > 0.0);
 //! ```
 
-use crate::card::Card;
+use crate::card::{Card, Rank};
 use crate::card_set::CardSet;
 use crate::game::Game;
-use crate::group::{CanastaKind, FLAG_RECEIVED};
+use crate::group::{CanastaKind, Group, FLAG_NEW, FLAG_RECEIVED, WILD_GROUP};
 use crate::state::view::SeatView;
 use crate::state::{GameState, Phase, MAX_PLAYERS, PACK};
 use crate::table::MAX_GROUPS;
@@ -111,10 +111,12 @@ pub(crate) const fn total(fields: &[Field]) -> usize {
     f.offset + f.len
 }
 
-/// Hands out the fields of a zeroed buffer in order; debug builds check
-/// that the encoder asks for them by the names of the layout.
+/// Hands out the fields of a zeroed buffer in order, each split off the
+/// front of what is left, so that an encoder may hold several at once;
+/// debug builds check that the encoder asks for them by the names of the
+/// layout.
 pub(crate) struct Writer<'a> {
-    out: &'a mut [f32],
+    rest: &'a mut [f32],
     fields: &'static [Field],
     next: usize,
 }
@@ -134,24 +136,27 @@ impl<'a> Writer<'a> {
             out[..n].fill(0.0);
         }
         Writer {
-            out,
+            rest: &mut out[..n],
             fields,
             next: 0,
         }
     }
 
     /// The next field, which must be `name`.
-    pub(crate) fn field(&mut self, name: &str) -> &mut [f32] {
+    pub(crate) fn field(&mut self, name: &str) -> &'a mut [f32] {
         let f = self.fields[self.next];
         debug_assert_eq!(f.name, name, "field {} written out of order", self.next);
         let _ = name;
         self.next += 1;
-        &mut self.out[f.offset..f.offset + f.len]
+        let (field, rest) = std::mem::take(&mut self.rest).split_at_mut(f.len);
+        self.rest = rest;
+        field
     }
 
     /// Checks that every field was written.
     pub(crate) fn done(self) {
         debug_assert_eq!(self.next, self.fields.len(), "every field written");
+        debug_assert!(self.rest.is_empty(), "the fields cover the layout");
     }
 }
 
@@ -293,11 +298,87 @@ impl Encode for GameState {
     }
 }
 
+/// The count of one copy of each card kind in the card fields: 1/2 a
+/// suited copy (two at most), 1/8 a joker (eight at most).
+const COPY: [f32; K] = {
+    let mut a = [0.5f32; K];
+    a[K - 1] = 0.125;
+    a
+};
+
+/// `EIGHTHS[k]` = `k / 8`, for the group counts: any `u8` (a group's
+/// jokers) without a bounds check.
+const EIGHTHS: [f32; 256] = {
+    let mut a = [0.0f32; 256];
+    let mut k = 0;
+    while k < 256 {
+        a[k] = k as f32 / 8.0;
+        k += 1;
+    }
+    a
+};
+
+/// `FLAG_PAIRS[flags & 3]`: a group's `FLAG_NEW` and `FLAG_RECEIVED`
+/// bits as the two numbers of the `groups` field, by one load.
+const FLAG_PAIRS: [[f32; 2]; 4] = {
+    let mut a = [[0.0f32; 2]; 4];
+    let mut x = 0;
+    while x < 4 {
+        a[x] = [
+            (x as u8 & FLAG_NEW != 0) as u8 as f32,
+            (x as u8 & FLAG_RECEIVED != 0) as u8 as f32,
+        ];
+        x += 1;
+    }
+    a
+};
+
+/// Adds each card's copy ([`COPY`]) to its kind's count.
+#[inline]
+fn count(out: &mut [f32; K], cards: &[Card]) {
+    let mut add = |c: Card| {
+        let i = c.index() as usize;
+        out[i] += COPY[i];
+    };
+    // Two cards a turn of the loop: a pile holds dozens.
+    let (pairs, rest) = cards.as_chunks::<2>();
+    for &[a, b] in pairs {
+        add(a);
+        add(b);
+    }
+    rest.iter().copied().for_each(add);
+}
+
+/// The `K` numbers of a card field.
+fn kinds(f: &mut [f32]) -> &mut [f32; K] {
+    f.try_into().expect("a card field holds one number a kind")
+}
+
+/// One group's [`GROUP_FEATURES`] numbers (docs/ENCODING.md).
+fn group(f: &mut [f32; GROUP_FEATURES], g: &Group) {
+    let (naturals, twos) = g.suit_fields();
+    f[0] = 1.0;
+    match g.rank_index() {
+        WILD_GROUP => f[12] = 1.0,
+        r => {
+            f[1 + r as usize - Rank::Four as usize] = 1.0;
+            f[13..17].copy_from_slice(&FIELD_HALVES[naturals as usize]);
+        }
+    }
+    f[17..21].copy_from_slice(&FIELD_HALVES[twos as usize]);
+    f[21] = EIGHTHS[g.jokers() as usize];
+    f[22] = EIGHTHS[g.len() as usize];
+    one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
+    f[28..30].copy_from_slice(&FLAG_PAIRS[usize::from(g.flags() & (FLAG_NEW | FLAG_RECEIVED))]);
+}
+
 /// [`Encode::encode`] of a decorated view, into an `out` already
-/// `zeroed` or not.
+/// `zeroed` or not. The fields of a seat slot are written in one pass
+/// over the slots, after the others.
 fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     let n = v.players();
     let seat = v.seat();
+    assert!(n <= P && seat < n, "{n} players, seat {seat}");
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let mut w = Writer::new(out, &DECORATED_FIELDS, zeroed);
@@ -308,20 +389,10 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     w.field("heart_aces_rule")[0] = v.rules().heart_aces() as u8 as f32;
     cards(w.field("hand"), v.hand());
     cards(w.field("pending_wilds"), v.pending_wilds());
-    let f = w.field("hand_sizes");
-    for p in 0..n {
-        f[slot(p)] = v.hand_size(p) as f32 / pack;
-    }
-    let f = w.field("known");
-    for p in 0..n {
-        let q = slot(p);
-        cards(&mut f[q * K..(q + 1) * K], v.known(p));
-    }
+    let hand_sizes = w.field("hand_sizes");
+    let (known, _) = w.field("known").as_chunks_mut::<K>();
     let pile = v.pile();
-    let f = w.field("pile");
-    for c in pile {
-        f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-    }
+    count(kinds(w.field("pile")), pile);
     w.field("pile_size")[0] = pile.len() as f32 / pack;
     one_hot(
         w.field("pile_top"),
@@ -335,15 +406,10 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         v.twin_card().map(|c| c.index() as usize),
     );
     w.field("stock_size")[0] = v.stock_len() as f32 / pack;
-    let f = w.field("stock_bottom");
-    for c in v.stock_bottom() {
-        f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-    }
-    let f = w.field("cut_cards");
+    count(kinds(w.field("stock_bottom")), v.stock_bottom());
+    let f = kinds(w.field("cut_cards"));
     if v.phase() == Phase::Cut {
-        for c in v.cut_cards() {
-            f[c.index() as usize] += if c.is_joker() { 0.125 } else { 0.5 };
-        }
+        count(f, &v.cut_cards());
     }
     let pickup = v.pickup();
     let f = w.field("turn");
@@ -356,45 +422,31 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         pickup.map(|p| p.top.index() as usize),
     );
     w.field("turns")[0] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
-    let f = w.field("totals");
-    for p in 0..n {
-        f[slot(p)] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
-    }
-    let f = w.field("opening_minimum");
-    for p in 0..n {
-        f[slot(p)] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
-    }
-    let f = w.field("table_flags");
-    for p in 0..n {
+    let totals = w.field("totals");
+    let opening = w.field("opening_minimum");
+    let (flags, _) = w.field("table_flags").as_chunks_mut::<TABLE_FLAGS>();
+    let (runs, _) = w
+        .field("groups")
+        .as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
+    w.done();
+    // Slot `q` holds player `p`, `q` places after the viewer.
+    let mut p = seat;
+    for q in 0..n {
+        hand_sizes[q] = v.hand_size(p) as f32 / pack;
+        cards(&mut known[q], v.known(p));
+        totals[q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
+        opening[q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
         let t = v.table(p);
-        let f = &mut f[slot(p) * TABLE_FLAGS..][..TABLE_FLAGS];
+        let f = &mut flags[q];
         f[0] = t.opened as u8 as f32;
         f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
         f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
         f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
         f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
-    }
-    let f = w.field("groups");
-    let (runs, _) = f.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
-    for p in 0..n {
-        let (run, _) = runs[slot(p)].as_chunks_mut::<GROUP_FEATURES>();
-        for (f, g) in run.iter_mut().zip(v.table(p).groups()) {
-            let (naturals, twos) = g.suit_fields();
-            f[0] = 1.0;
-            match g.rank() {
-                Some(r) => {
-                    f[1 + r as usize - 2] = 1.0;
-                    f[13..17].copy_from_slice(&FIELD_HALVES[naturals as usize]);
-                }
-                None => f[12] = 1.0,
-            }
-            f[17..21].copy_from_slice(&FIELD_HALVES[twos as usize]);
-            f[21] = g.jokers() as f32 / 8.0;
-            f[22] = g.len() as f32 / 8.0;
-            one_hot(&mut f[23..28], g.canasta_kind().map(canasta_index));
-            f[28] = g.is_new() as u8 as f32;
-            f[29] = (g.flags() & FLAG_RECEIVED != 0) as u8 as f32;
+        let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
+        for (f, g) in run.iter_mut().zip(t.groups()) {
+            group(f, g);
         }
+        p = if p + 1 == n { 0 } else { p + 1 };
     }
-    w.done();
 }

@@ -236,6 +236,7 @@ const WILD_PLACE: [u8; 4 * 81] = {
 
 /// The index (0–756) of a lay of three cards, read off the set's words:
 /// the lowest natural's rank by its bit, suit codes by table.
+#[inline]
 fn lay_index(cards: CardSet) -> Option<u32> {
     if cards.len() != 3 {
         return None;

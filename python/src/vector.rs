@@ -35,9 +35,9 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     /// zeroed and encoded whole (`Sparse` gains nothing there).
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
-    /// How many groups the encoding of `view` writes into each seat
-    /// slot's run of the `groups` field (used only when `SPARSE`).
-    fn groups(view: &Self::View<'_>) -> [u8; MAX_PLAYERS];
+    /// What of a row the encoding of `view` may leave not zero, into
+    /// `written` (used only when `SPARSE`).
+    fn sparse(view: &Self::View<'_>, written: &mut Sparse);
 }
 
 impl Family for GameState {
@@ -48,18 +48,14 @@ impl Family for GameState {
     }
     /// Slot `q` is the seat `q` places after the viewer's, and a seat's
     /// groups are its table's.
-    fn groups(view: &SeatView<'_>) -> [u8; MAX_PLAYERS] {
+    fn sparse(view: &SeatView<'_>, written: &mut Sparse) {
         let (n, seat) = (view.players(), view.seat());
-        let mut groups = [0; MAX_PLAYERS];
-        for (q, g) in groups.iter_mut().enumerate().take(n) {
-            let p = if seat + q >= n {
-                seat + q - n
-            } else {
-                seat + q
-            };
+        let mut p = seat;
+        for g in written.groups.iter_mut().take(n) {
             *g = view.table(p).groups().len() as u8;
+            p = if p + 1 == n { 0 } else { p + 1 };
         }
-        groups
+        written.players = n as u8;
     }
 }
 
@@ -69,86 +65,99 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn groups(_: &ClassicView<'_>) -> [u8; MAX_PLAYERS] {
-        [0; MAX_PLAYERS]
+    fn sparse(_: &ClassicView<'_>, written: &mut Sparse) {
+        *written = Sparse::ALL;
     }
 }
 
 /// The decorated `groups` field (docs/ENCODING.md): `slots` runs of
 /// `per_slot` numbers from `offset`, each `MAX_GROUPS` groups of `width`
 /// numbers, the first of them 1 for a group that exists; a table's
-/// groups are its first ones, the rest of the run zero.
+/// groups are its first ones, the rest of the run zero. And the `known`
+/// field, `slots` runs of `known_per_slot` numbers from `known`: those
+/// of the slots of absent players stay zero.
 #[derive(Clone, Copy)]
 struct Groups {
     offset: usize,
     slots: usize,
     per_slot: usize,
     width: usize,
+    known: usize,
+    known_per_slot: usize,
 }
 
 impl Groups {
     /// The family's `groups` field, if it writes rows through [`Sparse`].
     fn of<G: Family>() -> Option<Groups> {
         let f = G::field("groups").filter(|_| G::SPARSE)?;
+        let known = G::field("known")?;
         let per_slot = f.len / MAX_PLAYERS;
         Some(Groups {
             offset: f.offset,
             slots: MAX_PLAYERS,
             per_slot,
             width: per_slot / MAX_GROUPS,
+            known: known.offset,
+            known_per_slot: known.len / MAX_PLAYERS,
         })
     }
 }
 
 /// How many groups each seat slot's run of the `groups` field holds in
-/// a row: what, with the part before `groups`, the row's last
-/// observation may hold that is not zero. A row is written by zeroing
-/// that part (some 3 KB, one `memset`) and those groups, then encoding
-/// straight into the row without zeroing it ([`Encode::encode_zeroed`]),
-/// instead of zeroing and writing the whole row (28 KB in decorated
-/// canasta, of which some hundred numbers are not zero).
+/// a row, and for how many players it was written: what, with the part
+/// before `groups` but for the `known` slots of absent players, the
+/// row's last observation may hold that is not zero. A row is written
+/// by zeroing that part (some 2.4 KB for two players) and those groups,
+/// then encoding straight into the row without zeroing it
+/// ([`Encode::encode_zeroed`]), instead of zeroing and writing the whole
+/// row (28 KB in decorated canasta, of which some hundred numbers are
+/// not zero).
 #[derive(Clone, Copy)]
 struct Sparse {
     groups: [u8; MAX_PLAYERS],
+    players: u8,
 }
 
 impl Sparse {
     /// A row without groups.
     const ZERO: Sparse = Sparse {
         groups: [0; MAX_PLAYERS],
+        players: 0,
     };
     /// What a row may hold after any observation, or one written half
-    /// way (an encoder that stopped): every group.
+    /// way (an encoder that stopped): every group, every slot.
     const ALL: Sparse = Sparse {
         groups: [MAX_GROUPS as u8; MAX_PLAYERS],
+        players: MAX_PLAYERS as u8,
     };
 
-    /// Encodes `view` into `row`, which holds an observation and groups
-    /// as `last` says, or is all zero (`None`); returns what it holds now.
-    fn write<G: Family>(
-        last: Option<Sparse>,
-        g: Groups,
-        view: &G::View<'_>,
-        row: &mut [f32],
-    ) -> Sparse {
-        if let Some(last) = last {
-            // In pieces of 1 KB: `memset` zeroes one by vector stores,
-            // the whole part before `groups` (3.3 KB) by `rep stosb`.
-            for part in row[..g.offset].chunks_mut(256) {
-                part.fill(0.0);
-            }
-            for q in 0..g.slots {
-                let len = usize::from(last.groups[q]) * g.width;
+    /// Encodes `view` into `row`, which holds what `self` says, or is
+    /// all zero (`fresh`); `self` then says what it holds now.
+    fn write<G: Family>(&mut self, fresh: bool, g: Groups, view: &G::View<'_>, row: &mut [f32]) {
+        if !fresh {
+            let players = usize::from(self.players).min(g.slots);
+            zero(&mut row[..g.known + players * g.known_per_slot]);
+            zero(&mut row[g.known + g.slots * g.known_per_slot..g.offset]);
+            for (q, &groups) in self.groups.iter().enumerate().take(players) {
+                let len = usize::from(groups) * g.width;
                 if len != 0 {
                     let base = g.offset + q * g.per_slot;
                     row[base..base + len].fill(0.0);
                 }
             }
         }
+        // Until the row is written, it may hold anything.
+        *self = Sparse::ALL;
         G::encode_zeroed(view, row);
-        Sparse {
-            groups: G::groups(view),
-        }
+        G::sparse(view, self);
+    }
+}
+
+/// Zeroes `part` in pieces below 2 KB: `memset` zeroes one by vector
+/// stores, a longer part by `rep stosb`, one instruction a byte.
+fn zero(part: &mut [f32]) {
+    for piece in part.chunks_mut(500) {
+        piece.fill(0.0);
     }
 }
 
@@ -226,27 +235,22 @@ impl<G: Family> Slot<G> {
         self.game.legal_actions(&mut self.legal);
         self.ids.clear();
         // Every listed action has an id; one without would stay
-        // unmatched (u32::MAX is no id).
-        let ids = self
-            .legal
-            .iter()
-            .map(|a| G::action_id(a).unwrap_or(u32::MAX));
-        self.ids.extend(ids);
-        for &id in &self.ids {
-            if let Some(m) = rows.mask.get_mut(id as usize) {
+        // unmatched (u32::MAX is no id). The mask is set as the ids are
+        // read, in one pass over the listing.
+        let mask = &mut *rows.mask;
+        let ids = self.legal.iter().map(|a| {
+            let id = G::action_id(a).unwrap_or(u32::MAX);
+            if let Some(m) = mask.get_mut(id as usize) {
                 *m = true;
             }
-        }
+            id
+        });
+        self.ids.extend(ids);
         let p = self.game.current_player();
         *rows.seat = p as i64;
         let view = self.game.view(p);
         match rows.sparse {
-            Some(groups) => {
-                // Until the row is written, it may hold any groups.
-                let last = std::mem::replace(&mut self.written, Sparse::ALL);
-                let last = (!rows.fresh).then_some(last);
-                self.written = Sparse::write::<G>(last, groups, &view, rows.obs);
-            }
+            Some(groups) => self.written.write::<G>(rows.fresh, groups, &view, rows.obs),
             None if rows.fresh => G::encode_zeroed(&view, rows.obs),
             None => G::encode(&view, rows.obs),
         }
@@ -261,6 +265,9 @@ impl<G: Family> Slot<G> {
         deal: &Deal<G::Rules>,
         rows: &mut Rows<'_>,
     ) -> Result<(), AnyError> {
+        // A reward row holds scores only where its terminal flag is set
+        // (new rows are all zero): only such a row needs clearing.
+        let scored = *rows.done;
         self.game.apply_listed(self.legal[k])?;
         *rows.done = self.game.is_terminal();
         if *rows.done {
@@ -269,7 +276,7 @@ impl<G: Family> Slot<G> {
             }
             self.deals += 1;
             self.game = G::deal(&deal.rules, deal.seed(slot, self.deals));
-        } else {
+        } else if scored {
             rows.reward.fill(0.0);
         }
         self.write(rows);
@@ -356,10 +363,10 @@ impl<G: Family> Batch<G> {
                 .slots
                 .iter_mut()
                 .zip(
-                    out.obs.chunks_mut(obs_len).zip(
-                        out.mask.chunks_mut(ids).zip(
+                    out.obs.chunks_exact_mut(obs_len).zip(
+                        out.mask.chunks_exact_mut(ids).zip(
                             out.reward
-                                .chunks_mut(sides)
+                                .chunks_exact_mut(sides)
                                 .zip(out.done.iter_mut().zip(out.seat.iter_mut())),
                         ),
                     ),
@@ -370,10 +377,10 @@ impl<G: Family> Batch<G> {
                 self.slots
                     .par_iter_mut()
                     .zip(
-                        out.obs.par_chunks_mut(obs_len).zip(
-                            out.mask.par_chunks_mut(ids).zip(
+                        out.obs.par_chunks_exact_mut(obs_len).zip(
+                            out.mask.par_chunks_exact_mut(ids).zip(
                                 out.reward
-                                    .par_chunks_mut(sides)
+                                    .par_chunks_exact_mut(sides)
                                     .zip(out.done.par_iter_mut().zip(out.seat.par_iter_mut())),
                             ),
                         ),
