@@ -533,11 +533,18 @@ impl GameState {
         if hand.is_empty() {
             return true;
         }
-        let table = &self.tables[p];
-        if table.has_canasta() {
-            return false;
-        }
-        let groups = table.groups();
+        !self.tables[p].has_canasta() && self.no_canasta_within(p)
+    }
+
+    /// With no canasta on the mover's table, whether none can be made
+    /// with at most the hand's cards of a rank more (D-9.1, D-11.4, D-13.2): a
+    /// canasta can come only of a group's naturals with the hand's of its
+    /// rank and the wilds there are (on the table, pending or in the
+    /// hand), or of seven wilds. `true` is exact; the caller has ruled
+    /// out a canasta already there.
+    pub(super) fn no_canasta_within(&self, p: usize) -> bool {
+        let hand = self.hands[p];
+        let groups = self.tables[p].groups();
         let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
             + self.turn.pending.len()
             + hand.wild_count();

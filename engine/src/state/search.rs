@@ -4,7 +4,6 @@
 use super::search_memory::{Search, WordHash};
 use super::*;
 use crate::action::{completion_class, Action};
-use crate::group::max_wilds;
 
 impl GameState {
     /// The completion search's key of a state: a hash of everything of the
@@ -173,20 +172,7 @@ impl GameState {
                 let all = hand.checked_add(self.turn.pending).unwrap_or(hand);
                 !self.can_go_out(p, all, false, None, self.turn.pending)
             }
-            1 if !table.has_canasta() => {
-                let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
-                    + self.turn.pending.len()
-                    + hand.wild_count();
-                if wilds >= 7 {
-                    return false;
-                }
-                !groups.iter().any(|g| {
-                    g.rank().is_some_and(|r| {
-                        let n = g.naturals() + hand.rank_count(r);
-                        n >= 7 || n + wilds.min(max_wilds(n)) >= 7
-                    })
-                })
-            }
+            1 if !table.has_canasta() => self.no_canasta_within(p),
             _ => false,
         }
     }

@@ -1083,6 +1083,30 @@ fn i9_completion_is_exact() {
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
 
+/// Calls `check` on each state one meld step leads to from `g` in the
+/// meld phase (a candidate of the listing other than a discard or the
+/// reset, made where the step's own rules take it), with `g`'s
+/// verdict context and the step.
+fn after_each_meld_step(
+    g: &GameState,
+    cand: &mut Vec<Action>,
+    check: &mut impl FnMut(&GameState, u64, Action),
+) {
+    if g.phase != Phase::Meld {
+        return;
+    }
+    let ctx = g.verdict_context();
+    cand.clear();
+    g.raw_meld_candidates(cand, true);
+    for &a in cand.iter() {
+        let mut t = g.clone();
+        t.quiet = true;
+        if !matches!(a, Action::Discard(_) | Action::Reset) && t.meld_step(a).is_ok() {
+            check(&t, ctx, a);
+        }
+    }
+}
+
 /// I-9 with wilds pending: the count's "no" ([`GameState::pending_stuck`])
 /// is the exhaustive reference's; past the first way of placing them, the
 /// second way ([`GameState::placed_in_place`] by the longest groups) says
@@ -1139,23 +1163,7 @@ fn i9_pending_search_and_its_second_way_are_the_search() {
                     &mut rng,
                     bias,
                     |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| {
-                        if g.phase != Phase::Meld {
-                            return;
-                        }
-                        let ctx = g.verdict_context();
-                        cand.clear();
-                        g.raw_meld_candidates(&mut cand, true);
-                        for &a in &cand {
-                            let mut t = g.clone();
-                            t.quiet = true;
-                            if !matches!(a, Action::Discard(_) | Action::Reset)
-                                && t.meld_step(a).is_ok()
-                            {
-                                check(&t, ctx, a);
-                            }
-                        }
-                    },
+                    |g, _| after_each_meld_step(g, &mut cand, &mut check),
                 );
             }
         }
@@ -1238,21 +1246,7 @@ fn completion_shortcuts_and_kept_verdicts_are_the_search() {
                             check(&s, s.verdict_context(), Action::TakePile);
                             return;
                         }
-                        if g.phase != Phase::Meld {
-                            return;
-                        }
-                        let ctx = g.verdict_context();
-                        cand.clear();
-                        g.raw_meld_candidates(&mut cand, true);
-                        for &a in &cand {
-                            let mut t = g.clone();
-                            t.quiet = true;
-                            if !matches!(a, Action::Discard(_) | Action::Reset)
-                                && t.meld_step(a).is_ok()
-                            {
-                                check(&t, ctx, a);
-                            }
-                        }
+                        after_each_meld_step(g, &mut cand, &mut check);
                     },
                 );
             }
