@@ -20,11 +20,178 @@ pub(super) fn ranks_held_twice(counts: u64) -> impl Iterator<Item = Rank> {
     nibble_ranks(((high >> 1) | (high >> 2) | (high >> 3)) & NATURAL_NIBBLES)
 }
 
+/// The lays within one rank's nibble of a [`CardSet`], by the nibble's
+/// kinds present (`lo`, low 4 bits) and held twice (`hi`, high 4 bits):
+/// each entry the lay's `lo` nibble with its `hi` nibble above, in the
+/// order of [`pairs`] and [`triples`] over the rank's kinds.
+struct NibbleLays {
+    pairs: [[u8; 10]; 256],
+    pair_len: [u8; 256],
+    triples: [[u8; 16]; 256],
+    triple_len: [u8; 256],
+}
+
+static NIBBLE_LAYS: NibbleLays = nibble_lays();
+
+const fn nibble_lays() -> NibbleLays {
+    let mut t = NibbleLays {
+        pairs: [[0; 10]; 256],
+        pair_len: [0; 256],
+        triples: [[0; 16]; 256],
+        triple_len: [0; 256],
+    };
+    let mut idx = 0;
+    while idx < 256 {
+        let l = idx & 15;
+        let h = idx >> 4;
+        if h & !l == 0 {
+            // Pairs: a kind twice, then with each later kind.
+            let mut n = 0;
+            let mut a = 0;
+            while a < 4 {
+                if l >> a & 1 == 1 {
+                    if h >> a & 1 == 1 {
+                        t.pairs[idx][n] = (1 << a) | (1 << a) << 4;
+                        n += 1;
+                    }
+                    let mut b = a + 1;
+                    while b < 4 {
+                        if l >> b & 1 == 1 {
+                            t.pairs[idx][n] = (1 << a) | (1 << b);
+                            n += 1;
+                        }
+                        b += 1;
+                    }
+                }
+                a += 1;
+            }
+            t.pair_len[idx] = n as u8;
+            // Triples: by first kind, two copies of it first, then one
+            // with each pair of the later kinds.
+            n = 0;
+            a = 0;
+            while a < 4 {
+                if l >> a & 1 == 1 {
+                    if h >> a & 1 == 1 {
+                        let mut b = a + 1;
+                        while b < 4 {
+                            if l >> b & 1 == 1 {
+                                t.triples[idx][n] = (1 << a) | (1 << b) | (1 << a) << 4;
+                                n += 1;
+                            }
+                            b += 1;
+                        }
+                    }
+                    let mut b = a + 1;
+                    while b < 4 {
+                        if l >> b & 1 == 1 {
+                            if h >> b & 1 == 1 {
+                                t.triples[idx][n] = (1 << a) | (1 << b) | (1 << b) << 4;
+                                n += 1;
+                            }
+                            let mut c = b + 1;
+                            while c < 4 {
+                                if l >> c & 1 == 1 {
+                                    t.triples[idx][n] = (1 << a) | (1 << b) | (1 << c);
+                                    n += 1;
+                                }
+                                c += 1;
+                            }
+                        }
+                        b += 1;
+                    }
+                }
+                a += 1;
+            }
+            t.triple_len[idx] = n as u8;
+        }
+        idx += 1;
+    }
+    t
+}
+
 /// Every distinct three-card group that can be laid from `pool` (D-9):
 /// three naturals, two naturals and a wild, or three wilds.
 /// With `need` non-empty, only the lays holding a kind of `need` (in the
-/// same order).
+/// same order). The naturals' lays are read from [`NIBBLE_LAYS`] by the
+/// rank's nibbles, not built kind by kind.
 pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
+    #[cfg(debug_assertions)]
+    let start = out.len();
+    let wilds = pool.wilds();
+    let free = need.is_empty();
+    // The wild kinds a pair of naturals may take, as the bits they add:
+    // a 2's bit in `lo` (rank 0, below every natural), or a joker.
+    let pair_wilds = if free {
+        wilds
+    } else {
+        wilds.distinct().of_kinds(need)
+    };
+    let mut wild_adds = [(0u64, 0u8); 5];
+    let mut nw = 0;
+    for w in pair_wilds.kinds() {
+        wild_adds[nw] = if w.is_joker() {
+            (0, 1)
+        } else {
+            (1 << w.index(), 0)
+        };
+        nw += 1;
+    }
+    let wild_adds = &wild_adds[..nw];
+    let (lo, hi, _) = pool.raw();
+    let counts = pool.rank_counts();
+    let t = &NIBBLE_LAYS;
+    for r in ranks_held_twice(counts) {
+        let shift = r as u32 * 4;
+        let n = ((counts >> shift) & 0xF) as u32;
+        let idx = ((lo >> shift) & 0xF | ((hi >> shift) & 0xF) << 4) as usize;
+        if n >= 3 && free {
+            for &e in &t.triples[idx][..t.triple_len[idx] as usize] {
+                let l = ((e & 0xF) as u64) << shift;
+                let h = ((e >> 4) as u64) << shift;
+                out.push(Action::Lay {
+                    cards: CardSet::from_raw_unchecked(l, h, 0),
+                });
+            }
+        }
+        if !wild_adds.is_empty() {
+            for &e in &t.pairs[idx][..t.pair_len[idx] as usize] {
+                let l = ((e & 0xF) as u64) << shift;
+                let h = ((e >> 4) as u64) << shift;
+                for &(wl, wj) in wild_adds {
+                    out.push(Action::Lay {
+                        cards: CardSet::from_raw_unchecked(l | wl, h, wj),
+                    });
+                }
+            }
+        }
+    }
+    if wilds.len() >= 3 {
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(wilds, &mut kinds);
+        triples(&kinds[..k], &mut |s| {
+            if free || !s.distinct().of_kinds(need).is_empty() {
+                out.push(Action::Lay { cards: s })
+            }
+        });
+    }
+    #[cfg(debug_assertions)]
+    {
+        // Compared lay by lay, without a second list (the listing does
+        // not allocate).
+        let mut i = start;
+        lays_of_three_slow(pool, need, &mut |a| {
+            debug_assert_eq!(out.get(i), Some(&a), "[{pool}] need [{need}]");
+            i += 1;
+        });
+        debug_assert_eq!(i, out.len(), "[{pool}] need [{need}]");
+    }
+}
+
+/// [`lays_of_three`] the slow way, kind by kind, each lay passed to `f`,
+/// for the debug check.
+#[cfg(debug_assertions)]
+fn lays_of_three_slow<F: FnMut(Action)>(pool: CardSet, need: CardSet, f: &mut F) {
     let wilds = pool.wilds();
     let free = need.is_empty();
     // The wild kinds a pair of naturals may take.
@@ -49,12 +216,12 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         let mut kinds = [(Card::JOKER, 0u8); 5];
         let k = kinds_of(nat, &mut kinds);
         if n >= 3 && free {
-            triples(&kinds[..k], &mut |s| out.push(Action::Lay { cards: s }));
+            triples(&kinds[..k], &mut |s| f(Action::Lay { cards: s }));
         }
         if !wild_kinds.is_empty() {
             pairs(&kinds[..k], CardSet::EMPTY, &mut |s| {
                 for &w in wild_kinds {
-                    out.push(Action::Lay {
+                    f(Action::Lay {
                         cards: s.with_first(w),
                     });
                 }
@@ -66,7 +233,7 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         let k = kinds_of(wilds, &mut kinds);
         triples(&kinds[..k], &mut |s| {
             if free || !s.distinct().of_kinds(need).is_empty() {
-                out.push(Action::Lay { cards: s })
+                f(Action::Lay { cards: s })
             }
         });
     }

@@ -927,19 +927,39 @@ impl GameState {
                 let p = self.current as usize;
                 let groups = self.tables[p].groups();
                 let top = pk.top;
-                // A natural lies only in a group of its rank.
-                let n: u32 = if top.is_natural() {
-                    let rank = top.index() / 4;
-                    groups
-                        .iter()
-                        .filter(|g| g.rank_index() == rank)
-                        .map(|g| g.count(top))
-                        .sum()
+                let base = pk.group_baseline as u32;
+                // The copies of `top` counted group by group, stopping at
+                // the first beyond the baseline: a joker by the groups'
+                // jokers, a 2 or another card by its suit's field (two
+                // bits a suit), the latter only in a group of its rank
+                // (as [`Group::count`]).
+                let i = top.index();
+                let shift = (i & 3) * 2;
+                let mut n = 0u32;
+                let laid = if top.is_joker() {
+                    groups.iter().any(|g| {
+                        n += g.jokers();
+                        n > base
+                    })
+                } else if i < 4 {
+                    groups.iter().any(|g| {
+                        n += (g.suit_fields().1 >> shift & 3) as u32;
+                        n > base
+                    })
                 } else {
-                    groups.iter().map(|g| g.count(top)).sum()
+                    let rank = i / 4;
+                    groups.iter().any(|g| {
+                        if g.rank_index() == rank {
+                            n += (g.suit_fields().0 >> shift & 3) as u32;
+                        }
+                        n > base
+                    })
                 };
-                debug_assert_eq!(n, groups.iter().map(|g| g.count(top)).sum::<u32>());
-                n > pk.group_baseline as u32
+                debug_assert_eq!(
+                    laid,
+                    groups.iter().map(|g| g.count(top)).sum::<u32>() > base
+                );
+                laid
             }
             None => true,
         }

@@ -253,3 +253,40 @@ impl Verdicts {
         VERDICTS.with(|v| v.borrow_mut().slots[(key >> 1) as usize & (VERDICT_SLOTS - 1)] = e);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two listings share verdicts only under the same rules: the
+    /// contexts of one position under different rules differ, however
+    /// the listings alternate, and a context repeats under the same rules.
+    #[test]
+    fn different_rules_never_share_verdicts() {
+        let mut rules = crate::rules::test_variants().to_vec();
+        for (key, value) in [
+            ("target", "5000"),
+            ("max_hands", "7"),
+            ("tax", "off"),
+            ("tax_rounding", "nearest"),
+            ("opening", "table"),
+        ] {
+            let mut r = Rules::default();
+            r.set(key, value).unwrap();
+            rules.push(r);
+        }
+        for (i, a) in rules.iter().enumerate() {
+            for b in &rules[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        let states: Vec<GameState> = rules.iter().map(|&r| GameState::new(r, 7)).collect();
+        for (i, a) in states.iter().enumerate() {
+            for (j, b) in states.iter().enumerate() {
+                let (ca, cb) = (a.verdict_context(), b.verdict_context());
+                assert_eq!(ca == cb, i == j, "rules {i} and {j}");
+                assert_eq!(a.verdict_context() == cb, i == j, "rules {i} and {j}");
+            }
+        }
+    }
+}
