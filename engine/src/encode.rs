@@ -124,6 +124,17 @@ pub(crate) struct Writer<'a> {
 impl<'a> Writer<'a> {
     /// Zeroes `out[..len]` of the layout, unless it is `zeroed` already.
     pub(crate) fn new(out: &'a mut [f32], fields: &'static [Field], zeroed: bool) -> Writer<'a> {
+        Writer::new_but(out, fields, zeroed, total(fields))
+    }
+
+    /// [`Writer::new`], where a `zeroed` buffer is zero only in
+    /// `out[..zero]` (the rest is the encoder's to clear).
+    fn new_but(
+        out: &'a mut [f32],
+        fields: &'static [Field],
+        zeroed: bool,
+        zero: usize,
+    ) -> Writer<'a> {
         let n = total(fields);
         assert!(
             out.len() >= n,
@@ -131,7 +142,7 @@ impl<'a> Writer<'a> {
             out.len()
         );
         if zeroed {
-            debug_assert!(out[..n].iter().all(|&x| x.to_bits() == 0), "not zeroed");
+            debug_assert!(out[..zero].iter().all(|&x| x.to_bits() == 0), "not zeroed");
         } else {
             out[..n].fill(0.0);
         }
@@ -290,11 +301,11 @@ impl Encode for GameState {
     const FIELDS: &'static [Field] = &DECORATED_FIELDS;
 
     fn encode(v: &SeatView<'_>, out: &mut [f32]) {
-        encode_decorated(v, out, false)
+        encode_decorated(v, out, false, None)
     }
 
     fn encode_zeroed(v: &SeatView<'_>, out: &mut [f32]) {
-        encode_decorated(v, out, true)
+        encode_decorated(v, out, true, None)
     }
 }
 
@@ -372,16 +383,97 @@ fn group(f: &mut [f32; GROUP_FEATURES], g: &Group) {
     f[28..30].copy_from_slice(&FLAG_PAIRS[usize::from(g.flags() & (FLAG_NEW | FLAG_RECEIVED))]);
 }
 
+/// What the `groups` field of a decorated row holds: each seat slot's
+/// run of groups as last encoded there (the rest of the field zero), so
+/// that [`HeldGroups::encode`] writes only the groups that changed. A
+/// row's groups are those of a table seen from a seat and change a
+/// group or two a step, while the same seat is to act.
+#[derive(Clone, Copy)]
+pub struct HeldGroups {
+    /// Slot `q`'s groups are `groups[q][..len[q]]`, each as its
+    /// `packed` word (one comparison a group; what follows is never read).
+    len: [u8; P],
+    groups: [[u64; MAX_GROUPS]; P],
+    /// False while an encoding is under way: a row left so (an encoder
+    /// that stopped) may hold anything in its `groups` field.
+    known: bool,
+}
+
+impl HeldGroups {
+    /// The `groups` field of a row all zero.
+    pub const ZERO: HeldGroups = HeldGroups {
+        len: [0; P],
+        groups: [[0; MAX_GROUPS]; P],
+        known: true,
+    };
+
+    /// [`Encode::encode_zeroed`] of decorated view `v` into a row whose
+    /// fields before `groups` are zero and whose `groups` field holds
+    /// what `self` says; `self` then says what it holds now. The same
+    /// numbers as [`Encode::encode`], the groups that the row holds
+    /// already in the same place not written again.
+    pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
+        encode_decorated(v, out, true, Some(self))
+    }
+}
+
+/// Writes slot run `run` (zero but for the `*len` groups of `held`)
+/// with `groups`, each only where it is not there already; `held` then
+/// holds them.
+#[inline(always)]
+fn held_run(
+    run: &mut [[f32; GROUP_FEATURES]],
+    held: &mut [u64; MAX_GROUPS],
+    len: &mut u8,
+    groups: &[Group],
+) {
+    let old = usize::from(*len);
+    let new = groups.len();
+    let same = old.min(new);
+    for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
+        let k = g.packed();
+        if *h != k {
+            *f = [0.0; GROUP_FEATURES];
+            group(f, g);
+            *h = k;
+        }
+    }
+    for ((f, h), g) in run[same..]
+        .iter_mut()
+        .zip(&mut held[same..])
+        .zip(&groups[same..])
+    {
+        group(f, g);
+        *h = g.packed();
+    }
+    if old > new {
+        run[new..old].fill([0.0; GROUP_FEATURES]);
+    }
+    *len = new as u8;
+}
+
 /// [`Encode::encode`] of a decorated view, into an `out` already
-/// `zeroed` or not. The fields of a seat slot are written in one pass
+/// `zeroed` or not (but for the `groups` field, which holds what `held`
+/// says, if some). The fields of a seat slot are written in one pass
 /// over the slots, after the others.
-fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
+fn encode_decorated(
+    v: &SeatView<'_>,
+    out: &mut [f32],
+    zeroed: bool,
+    mut held: Option<&mut HeldGroups>,
+) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
-    let mut w = Writer::new(out, &DECORATED_FIELDS, zeroed);
+    let groups_at = DECORATED_FIELDS[DECORATED_FIELDS.len() - 1].offset;
+    let zero = if held.is_some() {
+        groups_at
+    } else {
+        DECORATED_OBS_LEN
+    };
+    let mut w = Writer::new_but(out, &DECORATED_FIELDS, zeroed, zero);
     one_hot(w.field("players"), n.checked_sub(2));
     one_hot(w.field("phase"), Some(phase_index(v.phase())));
     one_hot(w.field("current"), Some(slot(v.current_player())));
@@ -429,6 +521,21 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         .field("groups")
         .as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
     w.done();
+    if let Some(h) = held.as_deref_mut() {
+        if !h.known {
+            // Left half written: clear it all.
+            runs.iter_mut().for_each(|r| r.fill(0.0));
+            *h = HeldGroups::ZERO;
+        }
+        h.known = false;
+        // Slots of absent players: none unless the row was another's.
+        let absent = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len).skip(n);
+        for ((run, groups), len) in absent {
+            if *len != 0 {
+                held_run(run.as_chunks_mut().0, groups, len, &[]);
+            }
+        }
+    }
     // Slot `q` holds player `p`, `q` places after the viewer.
     let mut p = seat;
     for q in 0..n {
@@ -444,9 +551,29 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
         f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
         f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
         let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
-        for (f, g) in run.iter_mut().zip(t.groups()) {
-            group(f, g);
+        match held.as_deref_mut() {
+            Some(h) => held_run(run, &mut h.groups[q], &mut h.len[q], t.groups()),
+            None => {
+                for (f, g) in run.iter_mut().zip(t.groups()) {
+                    group(f, g);
+                }
+            }
         }
         p = if p + 1 == n { 0 } else { p + 1 };
+    }
+    if let Some(h) = held {
+        h.known = true;
+        #[cfg(debug_assertions)]
+        {
+            let mut again = vec![0.0f32; DECORATED_OBS_LEN];
+            encode_decorated(v, &mut again, true, None);
+            debug_assert!(
+                out[groups_at..DECORATED_OBS_LEN]
+                    .iter()
+                    .zip(&again[groups_at..])
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "the held groups encode otherwise"
+            );
+        }
     }
 }

@@ -13,8 +13,8 @@
 
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, CLASSIC_PRESETS};
 use kanaszta_engine::{
-    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, Rank, Rules, Suit,
-    CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, MAX_GROUPS,
+    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, HeldGroups, Rank, Rules,
+    Suit, CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, MAX_GROUPS,
     MAX_PLAYERS, PRESETS,
 };
 use rand::{RngExt, SeedableRng};
@@ -227,6 +227,52 @@ fn decorated_ids_mask_and_encoding_hold_at_every_step() {
             check_counted(&c, &format!("{preset} {players} players"));
         }
     }
+}
+
+/// [`HeldGroups::encode`] into one row kept from step to step (the
+/// fields before `groups` zeroed each time, as `VectorGame` does) writes
+/// what [`Encode::encode`] writes: the seat to act's view, now and then
+/// another seat's, over whole hands, each hand's row the last hand's and
+/// the player counts from six down (slots of absent players cleared).
+#[test]
+fn decorated_held_groups_encode_as_encode_does() {
+    let groups = GameState::field("groups").unwrap().offset;
+    let mut row = vec![0.0f32; DECORATED_OBS_LEN];
+    let mut want = vec![f32::NAN; DECORATED_OBS_LEN];
+    let mut held = HeldGroups::ZERO;
+    let mut legal = Vec::new();
+    let mut steps = 0;
+    for players in [6, 4, 3, 2] {
+        let mut rules = Rules::default();
+        rules.set("players", &players.to_string()).unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(players as u64);
+        for h in 0..hands() {
+            let seed = 3000 * players as u64 + h;
+            let mut g = GameState::new(rules, seed);
+            while !g.is_terminal() {
+                let seat = if rng.random_range(0..5) == 0 {
+                    rng.random_range(0..players)
+                } else {
+                    g.current_player()
+                };
+                row[..groups].fill(0.0);
+                held.encode(&g.view(seat), &mut row);
+                GameState::encode(&g.view(seat), &mut want);
+                if let Some(i) =
+                    (0..DECORATED_OBS_LEN).find(|&i| row[i].to_bits() != want[i].to_bits())
+                {
+                    panic!(
+                        "seed {seed} seat {seat}: number {i} is {} not {}",
+                        row[i], want[i]
+                    );
+                }
+                steps += 1;
+                g.legal_actions(&mut legal);
+                g.apply(pick(&legal, decorated_sort, &mut rng)).unwrap();
+            }
+        }
+    }
+    assert!(steps > 100, "{steps} steps");
 }
 
 #[test]

@@ -10,14 +10,15 @@
 //! `VectorGame` owns (`copy=False`: nothing is allocated a step, and a
 //! mask row is cleared only where the last listing set it). A decorated
 //! observation row is zeroed only where its last observation may not be
-//! zero, and encoded straight into the row ([`Sparse`]).
+//! zero, and encoded straight into the row, a group that the row holds
+//! already in its place not written again ([`Sparse`]).
 //! Each slot's rows are written by whichever thread steps it, so the
 //! results do not depend on the number of threads.
 
 use crate::{illegal, make_rules, to_py, Game as PyGame};
 use kanaszta_engine::classic::{ClassicRules, ClassicState, ClassicView};
 use kanaszta_engine::{
-    ActionIds, AnyError, AnyGame, Encode, Game, GameState, Rules, SeatView, MAX_GROUPS, MAX_PLAYERS,
+    ActionIds, AnyError, AnyGame, Encode, Game, GameState, HeldGroups, Rules, SeatView, MAX_PLAYERS,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -35,9 +36,10 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     /// zeroed and encoded whole (`Sparse` gains nothing there).
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
-    /// What of a row the encoding of `view` may leave not zero, into
-    /// `written` (used only when `SPARSE`).
-    fn sparse(view: &Self::View<'_>, written: &mut Sparse);
+    /// Encodes `view` into a row zero before the `groups` field, whose
+    /// `groups` field holds what `held` says, and returns the number of
+    /// players (used only when `SPARSE`).
+    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldGroups) -> usize;
 }
 
 impl Family for GameState {
@@ -46,16 +48,9 @@ impl Family for GameState {
     fn deal(rules: &Rules, seed: u64) -> GameState {
         GameState::new(*rules, seed)
     }
-    /// Slot `q` is the seat `q` places after the viewer's, and a seat's
-    /// groups are its table's.
-    fn sparse(view: &SeatView<'_>, written: &mut Sparse) {
-        let (n, seat) = (view.players(), view.seat());
-        let mut p = seat;
-        for g in written.groups.iter_mut().take(n) {
-            *g = view.table(p).groups().len() as u8;
-            p = if p + 1 == n { 0 } else { p + 1 };
-        }
-        written.players = n as u8;
+    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldGroups) -> usize {
+        held.encode(view, row);
+        view.players()
     }
 }
 
@@ -65,23 +60,19 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn sparse(_: &ClassicView<'_>, written: &mut Sparse) {
-        *written = Sparse::ALL;
+    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldGroups) -> usize {
+        ClassicState::encode(view, row);
+        MAX_PLAYERS
     }
 }
 
-/// The decorated `groups` field (docs/ENCODING.md): `slots` runs of
-/// `per_slot` numbers from `offset`, each `MAX_GROUPS` groups of `width`
-/// numbers, the first of them 1 for a group that exists; a table's
-/// groups are its first ones, the rest of the run zero. And the `known`
-/// field, `slots` runs of `known_per_slot` numbers from `known`: those
-/// of the slots of absent players stay zero.
+/// Where the decorated `groups` field begins (docs/ENCODING.md), and
+/// the `known` field, `slots` runs of `known_per_slot` numbers from
+/// `known`: those of the slots of absent players stay zero.
 #[derive(Clone, Copy)]
 struct Groups {
     offset: usize,
     slots: usize,
-    per_slot: usize,
-    width: usize,
     known: usize,
     known_per_slot: usize,
 }
@@ -91,65 +82,50 @@ impl Groups {
     fn of<G: Family>() -> Option<Groups> {
         let f = G::field("groups").filter(|_| G::SPARSE)?;
         let known = G::field("known")?;
-        let per_slot = f.len / MAX_PLAYERS;
         Some(Groups {
             offset: f.offset,
             slots: MAX_PLAYERS,
-            per_slot,
-            width: per_slot / MAX_GROUPS,
             known: known.offset,
             known_per_slot: known.len / MAX_PLAYERS,
         })
     }
 }
 
-/// How many groups each seat slot's run of the `groups` field holds in
-/// a row, and for how many players it was written: what, with the part
-/// before `groups` but for the `known` slots of absent players, the
-/// row's last observation may hold that is not zero. A row is written
-/// by zeroing that part (some 2.4 KB for two players) and those groups,
-/// then encoding straight into the row without zeroing it
-/// ([`Encode::encode_zeroed`]), instead of zeroing and writing the whole
-/// row (28 KB in decorated canasta, of which some hundred numbers are
-/// not zero).
+/// What the `groups` field of a row holds ([`HeldGroups`]: each seat
+/// slot's groups as last written), and for how many players the row was
+/// written: what, with the part before `groups` but for the `known`
+/// slots of absent players, the row's last observation may hold that is
+/// not zero. A row is written by zeroing that part (some 2.4 KB for two
+/// players), then encoding straight into the row, the groups it holds
+/// already in their places not written again, instead of zeroing and
+/// writing the whole row (28 KB in decorated canasta, of which some
+/// hundred numbers are not zero).
 #[derive(Clone, Copy)]
 struct Sparse {
-    groups: [u8; MAX_PLAYERS],
+    held: HeldGroups,
     players: u8,
 }
 
 impl Sparse {
     /// A row without groups.
     const ZERO: Sparse = Sparse {
-        groups: [0; MAX_PLAYERS],
+        held: HeldGroups::ZERO,
         players: 0,
-    };
-    /// What a row may hold after any observation, or one written half
-    /// way (an encoder that stopped): every group, every slot.
-    const ALL: Sparse = Sparse {
-        groups: [MAX_GROUPS as u8; MAX_PLAYERS],
-        players: MAX_PLAYERS as u8,
     };
 
     /// Encodes `view` into `row`, which holds what `self` says, or is
     /// all zero (`fresh`); `self` then says what it holds now.
     fn write<G: Family>(&mut self, fresh: bool, g: Groups, view: &G::View<'_>, row: &mut [f32]) {
-        if !fresh {
+        if fresh {
+            self.held = HeldGroups::ZERO;
+        } else {
             let players = usize::from(self.players).min(g.slots);
             zero(&mut row[..g.known + players * g.known_per_slot]);
             zero(&mut row[g.known + g.slots * g.known_per_slot..g.offset]);
-            for (q, &groups) in self.groups.iter().enumerate().take(players) {
-                let len = usize::from(groups) * g.width;
-                if len != 0 {
-                    let base = g.offset + q * g.per_slot;
-                    row[base..base + len].fill(0.0);
-                }
-            }
         }
-        // Until the row is written, it may hold anything.
-        *self = Sparse::ALL;
-        G::encode_zeroed(view, row);
-        G::sparse(view, self);
+        // Until the row is written, any slot's `known` may be set.
+        self.players = MAX_PLAYERS as u8;
+        self.players = G::encode_sparse(view, row, &mut self.held) as u8;
     }
 }
 
