@@ -457,12 +457,7 @@ pub(crate) fn opening_onto_exists_keeping(
     must: Option<Rank>,
     keep: u32,
 ) -> (bool, bool) {
-    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
-        debug_assert_eq!(
-            exists_cells(hand, groups, pending, rules, must, keep),
-            (true, true),
-            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
-        );
+    if as_is_yes(hand, groups, pending, rules, must, keep) {
         return (true, true);
     }
     let counts = hand.rank_counts();
@@ -485,15 +480,29 @@ fn exists_table(
     must: Option<Rank>,
     keep: u32,
 ) -> (bool, bool) {
-    if keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep) {
-        debug_assert_eq!(
-            exists_cells(hand, groups, pending, rules, must, keep),
-            (true, true),
-            "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
-        );
+    if as_is_yes(hand, groups, pending, rules, must, keep) {
         return (true, true);
     }
     exists_cells(hand, groups, pending, rules, must, keep)
+}
+
+/// [`as_is_reaches`] where it applies (keeping two cards at most): a
+/// table reached, keeping `keep` cards and so keeping none. Debug builds
+/// hold it to the table's cells.
+fn as_is_yes(
+    hand: CardSet,
+    groups: &[Group],
+    pending: u32,
+    rules: &Rules,
+    must: Option<Rank>,
+    keep: u32,
+) -> bool {
+    let yes = keep <= 2 && as_is_reaches(hand, groups, pending, rules, must, keep);
+    debug_assert!(
+        !yes || exists_cells(hand, groups, pending, rules, must, keep) == (true, true),
+        "[{hand}] onto {groups:?} pending {pending} must {must:?} keep {keep}"
+    );
+    yes
 }
 
 /// [`exists_table`] by its cells.
