@@ -520,14 +520,7 @@ impl GameState {
     /// seven wilds.
     pub(super) fn pending_stuck(&self, p: usize) -> bool {
         let hand = self.hands[p];
-        // More than one card, told without counting them all.
-        let (lo, hi, j) = hand.raw();
-        let kinds = (lo != 0) as u32 + (hi != 0) as u32 + (j != 0) as u32;
-        if kinds > 1 || j > 1 || lo & lo.wrapping_sub(1) != 0 || hi & hi.wrapping_sub(1) != 0 {
-            debug_assert!(hand.len() > 1);
-            return false;
-        }
-        if self.before_rest() {
+        if hand.len() > 1 || self.before_rest() {
             return false;
         }
         if hand.is_empty() {

@@ -925,41 +925,14 @@ impl GameState {
         match self.turn.pickup {
             Some(pk) => {
                 let p = self.current as usize;
-                let groups = self.tables[p].groups();
-                let top = pk.top;
                 let base = pk.group_baseline as u32;
-                // The copies of `top` counted group by group, stopping at
-                // the first beyond the baseline: a joker by the groups'
-                // jokers, a 2 or another card by its suit's field (two
-                // bits a suit), the latter only in a group of its rank
-                // (as [`Group::count`]).
-                let i = top.index();
-                let shift = (i & 3) * 2;
+                // The copies of the top card counted group by group,
+                // stopping at the first beyond the baseline.
                 let mut n = 0u32;
-                let laid = if top.is_joker() {
-                    groups.iter().any(|g| {
-                        n += g.jokers();
-                        n > base
-                    })
-                } else if i < 4 {
-                    groups.iter().any(|g| {
-                        n += (g.suit_fields().1 >> shift & 3) as u32;
-                        n > base
-                    })
-                } else {
-                    let rank = i / 4;
-                    groups.iter().any(|g| {
-                        if g.rank_index() == rank {
-                            n += (g.suit_fields().0 >> shift & 3) as u32;
-                        }
-                        n > base
-                    })
-                };
-                debug_assert_eq!(
-                    laid,
-                    groups.iter().map(|g| g.count(top)).sum::<u32>() > base
-                );
-                laid
+                self.tables[p].groups().iter().any(|g| {
+                    n += g.count(pk.top);
+                    n > base
+                })
             }
             None => true,
         }
