@@ -110,7 +110,7 @@ impl GameState {
     pub(super) fn verdict_context(&self) -> u64 {
         let p = self.current as usize;
         let mut h = WordHash::default();
-        h.word(Verdicts::epoch(&self.rules));
+        h.word(self.rules_key);
         h.word(
             self.current as u64
                 | (self.opening_minimum(p) as u32 as u64) << 8

@@ -343,6 +343,11 @@ impl Chance {
 #[derive(Clone, Copy, Debug)]
 pub struct GameState {
     rules: Rules,
+    /// A 64-bit hash of `rules`, made once by [`GameState::from_parts`]
+    /// (the rules never change after): what the completion check's
+    /// verdicts ([`GameState::verdict_context`]) name the rules by. Not
+    /// part of equality, which compares the rules themselves.
+    rules_key: u64,
     rng: Chance,
     starter: u8,
     current: u8,
@@ -559,6 +564,7 @@ impl GameState {
     pub(crate) fn from_parts(p: Parts) -> GameState {
         GameState {
             rules: p.rules,
+            rules_key: search_memory::rules_key(&p.rules),
             rng: Chance::of(&p.rng),
             starter: p.starter,
             current: p.current,

@@ -200,39 +200,31 @@ pub(super) const VERDICT_SLOTS: usize = 4096;
 /// mapped, a later verdict replacing an earlier one in its slot; an entry
 /// is its key with the verdict in the lowest bit, 0 for an empty slot.
 /// Entries of another turn, another hand or other rules never match:
-/// their contexts differ.
+/// their contexts differ (the rules by [`rules_key`]). A key is a 64-bit
+/// hash of all that, as the search's visited set is.
 pub(super) struct Verdicts {
     slots: [u64; VERDICT_SLOTS],
-    /// The rules of the last context made, and their number (a new one for
-    /// every change of rules, so that a context names its rules).
-    rules: Option<Rules>,
-    epoch: u64,
 }
 
 thread_local! {
     pub(super) static VERDICTS: std::cell::RefCell<Verdicts> = const {
         std::cell::RefCell::new(Verdicts {
             slots: [0; VERDICT_SLOTS],
-            rules: None,
-            epoch: 0,
         })
     };
 }
 
-impl Verdicts {
-    /// The number of `rules` for a context: the last one if the rules are
-    /// the same, else a new one.
-    pub(super) fn epoch(rules: &Rules) -> u64 {
-        VERDICTS.with(|v| {
-            let mut v = v.borrow_mut();
-            if v.rules.as_ref() != Some(rules) {
-                v.rules = Some(*rules);
-                v.epoch += 1;
-            }
-            v.epoch
-        })
-    }
+/// The rules' part of a verdict's context: a 64-bit hash of every field
+/// of `rules`, made once a state ([`GameState::from_parts`]), so that a
+/// listing names its rules without comparing them.
+pub(super) fn rules_key(rules: &Rules) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    rules.hash(&mut h);
+    h.finish()
+}
 
+impl Verdicts {
     fn entry(key: u64) -> u64 {
         // Never 0, the empty slot.
         (key & !1).max(2)
