@@ -279,7 +279,7 @@ impl GameState {
     /// cards kept, or a way out (D-8.3).
     ///
     /// `verdicts`: the listing's context of the thread's [`Verdicts`],
-    /// read and kept past the discard's test.
+    /// read and kept past the discard's test, but for one card.
     pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
         if self.first_discard().is_some() {
             return true;
@@ -288,13 +288,19 @@ impl GameState {
         if hand.is_empty() {
             return false;
         }
+        if hand.len() == 1 {
+            // The solver's one-card question: the card's own checks, then
+            // the table's alone, with the solver's own memory — cheaper
+            // than the key of the verdicts.
+            return self.can_go_out(p, hand, false, None, CardSet::EMPTY);
+        }
         let key = verdicts.map(|c| c ^ self.forward_key());
         if let Some(v) = key.and_then(Verdicts::get) {
             return v;
         }
         let table = &self.tables[p];
         let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        let v = if self.turn.must_go_out || hand.len() == 1 {
+        let v = if self.turn.must_go_out {
             out()
         } else {
             let min = self.opening_minimum(p);
