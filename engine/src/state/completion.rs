@@ -281,7 +281,7 @@ impl GameState {
     /// `verdicts`: the listing's context of the thread's [`Verdicts`],
     /// read and kept past the discard's test, but for one card.
     pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
-        if self.first_discard().is_some() {
+        if self.discard_now() {
             return true;
         }
         let hand = self.hands[p];
