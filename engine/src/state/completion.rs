@@ -279,14 +279,20 @@ impl GameState {
     /// cards kept, or a way out (D-8.3).
     ///
     /// `verdicts`: the listing's context of the thread's [`Verdicts`],
-    /// read and kept past the discard's test.
+    /// read and kept past the discard's test, but for one card.
     pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
-        if self.first_discard().is_some() {
+        if self.discard_now() {
             return true;
         }
         let hand = self.hands[p];
         if hand.is_empty() {
             return false;
+        }
+        if hand.len() == 1 {
+            // The solver's one-card question: the card's own checks, then
+            // the table's alone, with the solver's own memory — cheaper
+            // than the key of the verdicts.
+            return self.can_go_out(p, hand, false, None, CardSet::EMPTY);
         }
         let key = verdicts.map(|c| c ^ self.forward_key());
         if let Some(v) = key.and_then(Verdicts::get) {
@@ -294,7 +300,7 @@ impl GameState {
         }
         let table = &self.tables[p];
         let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        let v = if self.turn.must_go_out || hand.len() == 1 {
+        let v = if self.turn.must_go_out {
             out()
         } else {
             let min = self.opening_minimum(p);
@@ -337,46 +343,93 @@ impl GameState {
         let table = &self.tables[p];
         let rest = self.pile_len as u32;
         let keep = 2u32.saturating_sub(rest);
-        let mut laid = None;
         // Quick ways through: an opened player lays the top card into its
         // group, or with two cards of the hand, then takes the rest.
-        if table.opened {
-            // One pass over the groups of the top card's rank: whether
-            // the top card lies in one (as [`GameState::top_laid`] counts
-            // it: a natural lies only in a group of its rank), whether one
-            // takes a natural more.
-            let (mut n, mut extends, mut grouped) = (0, false, false);
-            for g in table.groups().iter().filter(|g| g.rank() == Some(rank)) {
-                grouped = true;
-                n += g.count(pk.top);
-                extends = extends || (!g.is_canasta() && g.fits_one_more(false));
+        if !table.opened {
+            return self.pickup_unopened(p, pk, rank, keep, verdicts);
+        }
+        // One pass over the groups of the top card's rank (by the rank's
+        // index, which a group of wilds only never has): whether the top
+        // card lies in one (as [`GameState::top_laid`] counts it: a
+        // natural lies only in a group of its rank), whether one takes a
+        // natural more.
+        let (mut n, mut extends, mut grouped) = (0, false, false);
+        let ri = rank as u8;
+        for g in table.groups() {
+            if g.rank_index() != ri {
+                continue;
             }
-            let on = n > pk.group_baseline as u32;
-            debug_assert_eq!(on, self.top_laid());
-            laid = Some(on);
-            if on {
-                if hand.len() >= keep {
-                    return Some(true);
-                }
-            } else {
-                if extends && hand.len() > keep {
-                    return Some(true);
-                }
-                let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many || !grouped;
-                let nat = hand.rank_count(rank) - 1;
-                if new_ok
-                    && (nat >= 2 || (nat >= 1 && hand.wild_count() >= 1))
-                    && hand.len() >= keep + 3
-                {
-                    return Some(true);
-                }
+            grouped = true;
+            n += g.count(pk.top);
+            extends = extends || (!g.is_canasta() && g.fits_one_more(false));
+        }
+        let on = n > pk.group_baseline as u32;
+        debug_assert_eq!(on, self.top_laid());
+        if on {
+            if hand.len() >= keep {
+                return Some(true);
+            }
+        } else {
+            if extends && hand.len() > keep {
+                return Some(true);
+            }
+            let new_ok = self.rules.groups_per_rank == GroupsPerRank::Many || !grouped;
+            let nat = hand.rank_count(rank) - 1;
+            if new_ok
+                && (nat >= 2 || (nat >= 1 && hand.wild_count() >= 1))
+                && hand.len() >= keep + 3
+            {
+                return Some(true);
             }
         }
+        self.pickup_kept(p, pk, rank, on, keep, verdicts)
+    }
+
+    /// [`GameState::pickup_quick`] for a player who has not opened: his
+    /// groups, all laid this turn, are his opening (D-6.2.1). Yes where
+    /// the top card lies in one and they reach the minimum with what makes
+    /// two cards with the rest kept: the rest is taken, then a card
+    /// discarded (the tables' first "yes", [`solver::opening::opening_reaches`]
+    /// with no rank required, asked without the verdicts' key).
+    #[inline(never)]
+    fn pickup_unopened(
+        &self,
+        p: usize,
+        pk: Pickup,
+        rank: Rank,
+        keep: u32,
+        verdicts: Option<u64>,
+    ) -> Option<bool> {
+        let table = &self.tables[p];
+        let laid = !table.is_empty() && self.top_laid();
+        if laid && self.hands[p].len() >= keep && table.opening_value() >= self.opening_minimum(p) {
+            debug_assert_eq!(
+                self.pickup_tables(p, pk, rank, laid, keep),
+                Some(true),
+                "I-8, D-6.2.1: the opening laid with the top card"
+            );
+            return Some(true);
+        }
+        self.pickup_kept(p, pk, rank, laid, keep, verdicts)
+    }
+
+    /// [`GameState::pickup_quick`] past the quick ways: the verdict kept
+    /// for the state, else the tables ([`GameState::pickup_tables`]),
+    /// whose answer is kept. `laid`: [`GameState::top_laid`].
+    #[inline(never)]
+    fn pickup_kept(
+        &self,
+        p: usize,
+        pk: Pickup,
+        rank: Rank,
+        laid: bool,
+        keep: u32,
+        verdicts: Option<u64>,
+    ) -> Option<bool> {
         let key = verdicts.map(|c| c ^ self.forward_key());
         if let Some(v) = key.and_then(Verdicts::get) {
             return Some(v);
         }
-        let laid = laid.unwrap_or_else(|| self.top_laid());
         let answer = self.pickup_tables(p, pk, rank, laid, keep);
         if let (Some(k), Some(v)) = (key, answer) {
             Verdicts::put(k, v);

@@ -287,6 +287,39 @@ impl GameState {
         ok.then_some(c)
     }
 
+    /// Whether [`GameState::first_discard`] finds a card, in the meld
+    /// phase with nothing pending and no pickup before the rest (the
+    /// completion check's leaves, [`GameState::plain_finish`]), read by
+    /// the hand's size: with two cards or more some kind is one I-21
+    /// allows (the free card is barred only as a single copy), so the
+    /// card-free checks decide (I-26, D-8.2); with one card, that card
+    /// must not be the free pickup's (I-21) and going out needs a
+    /// canasta (D-13.2); with none, nothing to discard.
+    pub(super) fn discard_now(&self) -> bool {
+        debug_assert!(
+            self.phase == Phase::Meld && self.turn.pending.is_empty() && !self.before_rest()
+        );
+        let p = self.current as usize;
+        let hand = self.hands[p];
+        let table = &self.tables[p];
+        let ok = match hand.len() {
+            0 => false,
+            1 => {
+                !(self.rules.free_pickup_return == Permit::Forbid
+                    && self.turn.free_card.is_some_and(|c| hand.contains(c)))
+                    && table.has_canasta()
+            }
+            _ => {
+                !self.turn.must_go_out
+                    && (table.opened
+                        || !table.has_new()
+                        || table.opening_value() >= self.opening_minimum(p))
+            }
+        };
+        debug_assert_eq!(ok, self.first_discard().is_some(), "discard now");
+        ok
+    }
+
     /// The checks of [`GameState::discard_check`] that do not depend on
     /// the card, answered as a yes or no: whether the mover may discard a
     /// card he holds that I-21 does not bar. Nothing pending (D-11.2),

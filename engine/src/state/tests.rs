@@ -1266,6 +1266,88 @@ fn completion_shortcuts_and_kept_verdicts_are_the_search() {
     );
 }
 
+/// I-8, I-9, I-26, D-6.2, D-6.2.1: during a penalized pickup before the
+/// rest is taken, with nothing pending, every answer of
+/// [`GameState::pickup_quick`] is the exhaustive reference's: for a
+/// player who has opened (the top card's groups read in one pass), and
+/// for one who has not, whose opening laid with the top card reaches the
+/// minimum with what makes two cards with the rest kept (a yes without
+/// the tables) or who is past that to the tables. At the pickup itself and
+/// after every meld step of random and meld-biased play under every rule
+/// variant.
+#[test]
+fn pickup_quick_answers_as_the_reference() {
+    let mut cand = Vec::new();
+    let (mut opened, mut laid_yes, mut unopened, mut no) = (0u64, 0u64, 0u64, 0u64);
+    let mut check = |t: &GameState, _: u64, a: Action| {
+        if t.phase != Phase::Meld || !t.turn.pending.is_empty() || !t.before_rest() {
+            return;
+        }
+        let p = t.current as usize;
+        let Some(v) = t.pickup_quick(p, None) else {
+            return;
+        };
+        let Some(want) = forward_reference(t, 5_000) else {
+            return;
+        };
+        assert_eq!(v, want, "pickup_quick after {a}: {}", t.to_position_json());
+        let table = &t.tables[p];
+        let keep = 2u32.saturating_sub(t.pile_len as u32);
+        if table.opened {
+            opened += 1;
+        } else if t.top_laid()
+            && t.hands[p].len() >= keep
+            && table.opening_value() >= t.opening_minimum(p)
+        {
+            laid_yes += 1;
+        } else {
+            unopened += 1;
+        }
+        no += !v as u64;
+    };
+    for rules in rule_variants() {
+        for bias in [0.0, 0.6, 0.95] {
+            for seed in 0..6 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x55);
+                play_meld_biased(
+                    rules,
+                    seed + (bias * 1000.0) as u64,
+                    &mut rng,
+                    bias,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| {
+                        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+                            let mut s = g.clone();
+                            s.quiet = true;
+                            s.take_pile();
+                            check(&s, 0, Action::TakePile);
+                            cand.clear();
+                            s.raw_meld_candidates(&mut cand, true);
+                            for &a in cand.iter() {
+                                let mut u = s.clone();
+                                if !matches!(a, Action::Discard(_) | Action::Reset)
+                                    && u.meld_step(a).is_ok()
+                                {
+                                    check(&u, 0, a);
+                                }
+                            }
+                            return;
+                        }
+                        after_each_meld_step(g, &mut cand, &mut check);
+                    },
+                );
+            }
+        }
+    }
+    eprintln!(
+        "pickup_quick: {opened} answers for opened players, {laid_yes} openings laid with the top card, {unopened} other answers for players who have not opened ({no} no)"
+    );
+    assert!(
+        opened > 10_000 && laid_yes > 300 && unopened > 1_000 && no > 150,
+        "{opened} opened, {laid_yes} laid, {unopened} unopened, {no} no"
+    );
+}
+
 /// What a sampler asks of [`Moves`](super::moves::Moves): candidates
 /// checked one at a time in any order (here a random one, on the one
 /// probe of a decision) get the listing's verdict, every listed action is
