@@ -345,7 +345,10 @@ impl GameState {
     }
 
     /// [`GameState::raw_meld_candidates`] but for the discards and the
-    /// reset, which it lists last.
+    /// reset, which it lists last. Without `with_ends`, while wilds are
+    /// pending, only the steps the step may then take (D-11.2): lays
+    /// holding a pending wild, extends, wilds out, swaps and converts (the
+    /// listing and the search ask for these).
     pub(super) fn raw_meld_steps(&self, cand: &mut Vec<Action>, with_ends: bool) {
         let p = self.current as usize;
         let hand = self.hands[p];

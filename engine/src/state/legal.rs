@@ -271,8 +271,16 @@ impl GameState {
         // Candidates go straight into the caller's buffer and the illegal
         // ones are dropped; the discards and the reset, which
         // [`GameState::raw_meld_candidates`] lists last, are checked on
-        // the state itself and pushed after the steps kept.
-        self.raw_meld_steps(out, true);
+        // the state itself and pushed after the steps kept. With wilds
+        // pending the steps are those of the search, without the ones the
+        // step then refuses whatever the position (D-11.2): dropping them
+        // changes nothing of what is kept, nor its order.
+        self.raw_meld_steps(out, false);
+        #[cfg(debug_assertions)]
+        if !self.turn.pending.is_empty() {
+            // (With none pending the candidates are the same.)
+            self.only_refused_unlisted(out);
+        }
         if !out.is_empty() {
             let sure_steps = self.steps_surely_completed();
             let p = self.current as usize;
@@ -317,6 +325,31 @@ impl GameState {
         if self.may_reset() {
             out.push(Action::Reset);
         }
+    }
+
+    /// That the steps of [`GameState::raw_meld_candidates`] missing from
+    /// `steps`, the listing's candidates before their check, are steps
+    /// that [`GameState::meld_step`] refuses, and that `steps` keeps their
+    /// order (the debug check of [`GameState::meld_candidates`]).
+    #[cfg(debug_assertions)]
+    fn only_refused_unlisted(&self, steps: &[Action]) {
+        let mut all = Vec::new();
+        self.raw_meld_steps(&mut all, true);
+        let mut kept = steps.iter();
+        let mut next = kept.next();
+        for a in all {
+            if next == Some(&a) {
+                next = kept.next();
+                continue;
+            }
+            let mut t = *self;
+            t.quiet = true;
+            assert!(
+                t.meld_step(a).is_err(),
+                "{a} not listed, yet the step takes it"
+            );
+        }
+        assert_eq!(next, None, "a candidate out of order");
     }
 
     /// The check of [`GameState::legal_actions`] for the candidate `a`, on
