@@ -384,7 +384,9 @@ impl GameState {
     /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
     /// with wilds pending): those alone are put back. So with a lay made
     /// with no wild pending ([`GameState::lay_checked`]), which adds one
-    /// group at the end of the table instead.
+    /// group at the end of the table instead. A take-wild there passes
+    /// the step's own checks too ([`GameState::take_wild_checked`]); it
+    /// leaves a wild pending, so the whole mover's part is put back.
     fn listed_candidate_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
         let p = self.current as usize;
         let (group, card) = match a {
@@ -397,6 +399,12 @@ impl GameState {
                 self.put_back_hand(listed, p);
                 let last = self.tables[p].len() - 1;
                 self.tables[p].remove(last);
+                return ok;
+            }
+            Action::TakeWild { group, wild } => {
+                self.take_wild_checked(p, group as usize, wild);
+                let ok = self.check_after_step(Some((verdicts, listed)), a);
+                self.copy_mover_from(listed);
                 return ok;
             }
             _ => return self.listed_on_probe(listed, a, verdicts),
