@@ -5,7 +5,7 @@ use super::steps::{extend_fits, wild_may_leave};
 use super::*;
 use crate::action::Action;
 use crate::card::{Card, Rank};
-use crate::card_set::{nibble_ranks, CardSet, NATURAL_NIBBLES};
+use crate::card_set::{nibble_ranks, rank_mask, CardSet, NATURAL_NIBBLES};
 use crate::group::FLAG_RECEIVED;
 use crate::group::{
     FACT_BLACK, FACT_FITS_NATURAL, FACT_FITS_WILD, FACT_LOSES_WILD, FACT_WILD_CANASTA,
@@ -108,6 +108,16 @@ const fn nibble_lays() -> NibbleLays {
         idx += 1;
     }
     t
+}
+
+/// Calls `f` with the suited card of each bit of `bits`, a card set's
+/// word of kinds present, in kind order.
+#[inline]
+fn push_each(mut bits: u64, mut f: impl FnMut(Card)) {
+    while bits != 0 {
+        f(Card::of_index(bits.trailing_zeros() as u8));
+        bits &= bits - 1;
+    }
 }
 
 /// Every distinct three-card group that can be laid from `pool` (D-9):
@@ -345,7 +355,10 @@ impl GameState {
     }
 
     /// [`GameState::raw_meld_candidates`] but for the discards and the
-    /// reset, which it lists last.
+    /// reset, which it lists last. Without `with_ends`, while wilds are
+    /// pending, only the steps the step may then take (D-11.2): lays
+    /// holding a pending wild, extends, wilds out, swaps and converts (the
+    /// listing and the search ask for these).
     pub(super) fn raw_meld_steps(&self, cand: &mut Vec<Action>, with_ends: bool) {
         let p = self.current as usize;
         let hand = self.hands[p];
@@ -386,6 +399,8 @@ impl GameState {
             };
             lays_of_three(pool, need, cand);
             let hand_wilds = hand.wilds();
+            let (hand_lo, _, hand_jokers) = hand.raw();
+            let hand_twos = hand_lo & rank_mask(Rank::Two);
             let locked = self.rules.wild_canasta == WildCanasta::Locked;
             let swap_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
             let convert_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly;
@@ -398,51 +413,84 @@ impl GameState {
                 let black = facts & FACT_BLACK != 0;
                 if !black {
                     // The hand's kinds the group accepts (its rank and the
-                    // wilds), in kind order. Whether one more card keeps
-                    // the group legal depends only on whether it is wild
-                    // (D-9.1, D-9.2): checked once for each.
-                    let fits = match g.rank() {
-                        Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
-                        None => hand_wilds,
-                    };
-                    if !fits.is_empty() {
-                        let natural_fits = facts & FACT_FITS_NATURAL != 0;
-                        let wild_fits = facts & FACT_FITS_WILD != 0;
-                        for c in fits.kinds() {
-                            debug_assert!(g.accepts_kind(c));
-                            let fits = if c.is_wild() { wild_fits } else { natural_fits };
-                            debug_assert_eq!(fits, extend_fits(g, c));
-                            let a = Action::Extend { group, card: c };
-                            if !self.step_kept(a, fits) {
-                                continue;
-                            }
-                            cand.push(a);
+                    // wilds), in kind order: the 2s, the rank's, the joker,
+                    // as bits of the hand's word. Whether one more card
+                    // keeps the group legal depends only on whether it is
+                    // wild (D-9.1, D-9.2): checked once for each.
+                    let natural_fits = facts & FACT_FITS_NATURAL != 0;
+                    let wild_fits = facts & FACT_FITS_WILD != 0;
+                    let start = cand.len();
+                    let mut bits = if wild_fits { hand_twos } else { 0 };
+                    if natural_fits {
+                        if let Some(r) = g.rank() {
+                            bits |= hand_lo & rank_mask(r);
                         }
+                    }
+                    push_each(bits, |c| cand.push(Action::Extend { group, card: c }));
+                    if wild_fits && hand_jokers > 0 {
+                        cand.push(Action::Extend {
+                            group,
+                            card: Card::JOKER,
+                        });
+                    }
+                    if cfg!(debug_assertions) {
+                        // The slow way: every kind the group accepts, those
+                        // the group's limits refuse dropped.
+                        let fits = match g.rank() {
+                            Some(r) => hand_wilds.union_disjoint(hand.of_rank(r)),
+                            None => hand_wilds,
+                        };
+                        let mut i = start;
+                        for c in fits.kinds() {
+                            assert!(g.accepts_kind(c));
+                            let fits = if c.is_wild() { wild_fits } else { natural_fits };
+                            assert_eq!(fits, extend_fits(g, c));
+                            let a = Action::Extend { group, card: c };
+                            if self.step_kept(a, fits) {
+                                assert_eq!(cand.get(i), Some(&a));
+                                i += 1;
+                            }
+                        }
+                        assert_eq!(i, cand.len());
                     }
                 }
                 let may_give =
                     g.flags() & FLAG_RECEIVED == 0 && !(facts & FACT_WILD_CANASTA != 0 && locked);
-                let swaps = may_give && black && swap_rule;
-                if may_give && (!black || swaps) {
-                    let group_wilds = g.wild_kinds();
-                    // Whether a wild may leave depends only on the group's
-                    // counts (D-11.2, D-11.3, I-13): checked once.
-                    let leaves = !black && facts & FACT_LOSES_WILD != 0;
-                    for w in group_wilds.kinds() {
-                        if !black {
-                            let a = Action::TakeWild { group, wild: w };
-                            debug_assert_eq!(leaves, wild_may_leave(g, w));
-                            if self.step_kept(a, leaves) {
-                                cand.push(a);
+                if may_give {
+                    // The group's wild kinds, in kind order: the 2s as bits
+                    // of a card set's word, then the joker.
+                    let (wild_bits, _, wild_jokers) = g.wild_kinds().raw();
+                    if !black {
+                        // Whether a wild may leave depends only on the
+                        // group's counts (D-11.2, D-11.3, I-13): checked once.
+                        let leaves = facts & FACT_LOSES_WILD != 0;
+                        if cfg!(debug_assertions) {
+                            for w in g.wild_kinds().kinds() {
+                                assert_eq!(leaves, wild_may_leave(g, w));
+                                self.step_kept(Action::TakeWild { group, wild: w }, leaves);
                             }
                         }
-                        if let (true, Some(r)) = (swaps, g.rank()) {
-                            for n in hand.of_rank(r).kinds() {
-                                cand.push(Action::Swap {
+                        if leaves {
+                            push_each(wild_bits, |w| {
+                                cand.push(Action::TakeWild { group, wild: w })
+                            });
+                            if wild_jokers > 0 {
+                                cand.push(Action::TakeWild {
                                     group,
-                                    natural: n,
-                                    wild: w,
+                                    wild: Card::JOKER,
                                 });
+                            }
+                        }
+                    } else if swap_rule {
+                        if let Some(r) = g.rank() {
+                            for w in g.wild_kinds().kinds() {
+                                for n in hand.of_rank(r).kinds() {
+                                    cand.push(Action::Swap {
+                                        group,
+                                        natural: n,
+                                        wild: w,
+                                    });
+                                }
                             }
                         }
                     }

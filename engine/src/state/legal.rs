@@ -271,8 +271,16 @@ impl GameState {
         // Candidates go straight into the caller's buffer and the illegal
         // ones are dropped; the discards and the reset, which
         // [`GameState::raw_meld_candidates`] lists last, are checked on
-        // the state itself and pushed after the steps kept.
-        self.raw_meld_steps(out, true);
+        // the state itself and pushed after the steps kept. With wilds
+        // pending the steps are those of the search, without the ones the
+        // step then refuses whatever the position (D-11.2): dropping them
+        // changes nothing of what is kept, nor its order.
+        self.raw_meld_steps(out, false);
+        #[cfg(debug_assertions)]
+        if !self.turn.pending.is_empty() {
+            // (With none pending the candidates are the same.)
+            self.only_refused_unlisted(out);
+        }
         if !out.is_empty() {
             let sure_steps = self.steps_surely_completed();
             let p = self.current as usize;
@@ -319,6 +327,31 @@ impl GameState {
         }
     }
 
+    /// That the steps of [`GameState::raw_meld_candidates`] missing from
+    /// `steps`, the listing's candidates before their check, are steps
+    /// that [`GameState::meld_step`] refuses, and that `steps` keeps their
+    /// order (the debug check of [`GameState::meld_candidates`]).
+    #[cfg(debug_assertions)]
+    fn only_refused_unlisted(&self, steps: &[Action]) {
+        let mut all = Vec::new();
+        self.raw_meld_steps(&mut all, true);
+        let mut kept = steps.iter();
+        let mut next = kept.next();
+        for a in all {
+            if next == Some(&a) {
+                next = kept.next();
+                continue;
+            }
+            let mut t = *self;
+            t.quiet = true;
+            assert!(
+                t.meld_step(a).is_err(),
+                "{a} not listed, yet the step takes it"
+            );
+        }
+        assert_eq!(next, None, "a candidate out of order");
+    }
+
     /// The check of [`GameState::legal_actions`] for the candidate `a`, on
     /// a quiet copy of the `listed` state: a step refused changes
     /// nothing, and after a step made only the mover's part is put back,
@@ -351,7 +384,9 @@ impl GameState {
     /// nothing ([`GameState::finish_verdict_scratch`] tries steps only
     /// with wilds pending): those alone are put back. So with a lay made
     /// with no wild pending ([`GameState::lay_checked`]), which adds one
-    /// group at the end of the table instead.
+    /// group at the end of the table instead. A take-wild there passes
+    /// the step's own checks too ([`GameState::take_wild_checked`]); it
+    /// leaves a wild pending, so the whole mover's part is put back.
     fn listed_candidate_on_probe(&mut self, listed: &GameState, a: Action, verdicts: u64) -> bool {
         let p = self.current as usize;
         let (group, card) = match a {
@@ -364,6 +399,12 @@ impl GameState {
                 self.put_back_hand(listed, p);
                 let last = self.tables[p].len() - 1;
                 self.tables[p].remove(last);
+                return ok;
+            }
+            Action::TakeWild { group, wild } => {
+                self.take_wild_checked(p, group as usize, wild);
+                let ok = self.check_after_step(Some((verdicts, listed)), a);
+                self.copy_mover_from(listed);
                 return ok;
             }
             _ => return self.listed_on_probe(listed, a, verdicts),

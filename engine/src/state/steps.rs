@@ -117,12 +117,18 @@ pub(super) fn extend_fits(g: &Group, card: Card) -> bool {
     t.is_legal()
 }
 
+/// Whether taking a wild out of `g` breaks it up (D-11.3): three wilds
+/// only, no canasta.
+fn breaks_up(g: &Group) -> bool {
+    g.is_wild_only() && !g.is_canasta() && g.wilds() == 3
+}
+
 /// Whether `wild` may leave `g` as far as the group itself goes (not a
 /// black canasta, and free to give): broken up if three wilds only
 /// (D-11.3), else a canasta stays one (I-13) and the group legal (D-11.2);
 /// the last checks of [`GameState::take_wild`].
 pub(super) fn wild_may_leave(g: &Group, wild: Card) -> bool {
-    if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+    if breaks_up(g) {
         return true;
     }
     let mut t = *g;
@@ -478,15 +484,8 @@ impl GameState {
                 "a wild leaves a black canasta only against a natural that keeps it a canasta (swap)",
             );
         }
-        if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
-            // D-11.3: a group of wilds only that is not a canasta is broken
-            // up; all its wilds must go into other groups.
-            let origin = if g.is_new() { FROM_HAND } else { DISSOLVED };
-            self.tables[p].remove(gi);
-            self.reindex_moves(gi, origin);
-            for w in g.cards().iter() {
-                self.push_pending(DISSOLVED, origin, w);
-            }
+        if breaks_up(&g) {
+            self.break_up(p, gi, g);
             return Ok(());
         }
         let was_canasta = g.is_canasta();
@@ -501,10 +500,59 @@ impl GameState {
                 "taking {wild} out would leave group {gi} illegal"
             );
         }
+        self.put_taken_wild(p, gi, g, wild);
+        Ok(())
+    }
+
+    /// The meld step of a take-wild that
+    /// [`GameState::raw_meld_candidates`] lists, made without the checks it
+    /// passes already: group `gi` holds `wild`, received no wild this turn,
+    /// is neither a locked wild canasta nor a black canasta, and the wild
+    /// may leave it ([`wild_may_leave`]: D-11.2, D-11.3, I-13, I-22). As
+    /// [`GameState::meld_step`].
+    pub(super) fn take_wild_checked(&mut self, p: usize, gi: usize, wild: Card) {
+        #[cfg(debug_assertions)]
+        let full = {
+            let mut t = *self;
+            t.quiet = true;
+            t.meld_step(Action::TakeWild {
+                group: gi as u8,
+                wild,
+            })
+            .map(|()| t)
+        };
+        let mut g = self.tables[p].groups()[gi];
+        if breaks_up(&g) {
+            self.break_up(p, gi, g);
+        } else {
+            g.remove(wild);
+            self.put_taken_wild(p, gi, g, wild);
+        }
+        self.turn.at_anchor = false;
+        #[cfg(debug_assertions)]
+        match full {
+            Ok(t) => assert!(t == *self, "take {wild} out of group {gi} checked already"),
+            Err(e) => panic!("take {wild} out of group {gi} refused by the step: {e}"),
+        }
+    }
+
+    /// D-11.3: group `gi`, `g`, of wilds only and no canasta, broken up
+    /// by a wild taken out: all its wilds must go into other groups.
+    fn break_up(&mut self, p: usize, gi: usize, g: Group) {
+        let origin = if g.is_new() { FROM_HAND } else { DISSOLVED };
+        self.tables[p].remove(gi);
+        self.reindex_moves(gi, origin);
+        for w in g.cards().iter() {
+            self.push_pending(DISSOLVED, origin, w);
+        }
+    }
+
+    /// The change of a take-wild that leaves group `gi` as `g`, without
+    /// `wild`, which waits to be placed.
+    fn put_taken_wild(&mut self, p: usize, gi: usize, g: Group, wild: Card) {
         let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
         self.tables[p].groups_mut()[gi] = g;
         self.push_pending(gi as u8, ret, wild);
-        Ok(())
     }
 
     /// A wild waits to be placed: `src` is the group it left (it may not go
