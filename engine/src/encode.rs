@@ -472,7 +472,7 @@ pub struct HeldRow {
     bottom: Few,
     cut: Few,
     /// Slot `q`'s groups are `groups[q][..len[q]]`, each as its
-    /// `packed` word (one comparison a group; what follows is never read).
+    /// [`key`] (one comparison a group; what follows is never read).
     len: [u8; P],
     groups: [[u64; MAX_GROUPS]; P],
 }
@@ -515,7 +515,7 @@ fn held_run(
     let new = groups.len();
     let same = old.min(new);
     for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        let k = g.packed();
+        let k = key(g);
         if *h != k {
             *f = [0.0; GROUP_FEATURES];
             group(f, g);
@@ -528,12 +528,21 @@ fn held_run(
         .zip(&groups[same..])
     {
         group(f, g);
-        *h = g.packed();
+        *h = key(g);
     }
     if old > new {
         run[new..old].fill([0.0; GROUP_FEATURES]);
     }
     *len = new as u8;
+}
+
+/// A group's five bytes in one word, as [`Group::packed`] puts them,
+/// the first four read as one.
+#[inline(always)]
+fn key(g: &Group) -> u64 {
+    let (naturals, twos) = g.suit_fields();
+    let four = u32::from_le_bytes([g.rank_index(), naturals, twos, g.jokers() as u8]);
+    u64::from(four) | u64::from(g.flags()) << 32
 }
 
 /// `SET_VALUE[lo | hi << 1]`: a card field's number for one kind from
@@ -605,17 +614,9 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
         .try_into()
         .expect("the buffer holds the encoding");
     if !h.known || usize::from(h.players) != n {
-        if h.known {
-            // Another number of players: the fields before `groups` anew.
-            out[..GROUPS].fill(0.0);
-            let groups = (h.len, h.groups);
-            *h = HeldRow::ZERO;
-            (h.len, h.groups) = groups;
-        } else {
-            // Left half written: clear it all.
-            out.fill(0.0);
-            *h = HeldRow::ZERO;
-        }
+        // Left half written, or for another number of players: anew.
+        out.fill(0.0);
+        *h = HeldRow::ZERO;
         h.players = n as u8;
     }
     h.known = false;
@@ -646,9 +647,15 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
             *f = [0.0; K];
             0
         };
-        count(f, &pile[from..]);
-        for (h, c) in h.pile[from..].iter_mut().zip(&pile[from..]) {
-            *h = c.index();
+        let new = &pile[from..];
+        count(f, new);
+        if let [c] = new {
+            // A discard: the common case, without a call to copy.
+            h.pile[from] = c.index();
+        } else {
+            for (h, c) in h.pile[from..].iter_mut().zip(new) {
+                *h = c.index();
+            }
         }
         h.pile_len = pile.len() as u8;
     }
@@ -694,21 +701,13 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
         p = if p + 1 == n { 0 } else { p + 1 };
     }
     let (runs, _) = out[GROUPS..].as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
+    // The slots of absent players stay zero (a row for another number
+    // of players is cleared whole).
     let mut p = seat;
-    for (q, ((run, groups), len)) in runs
-        .iter_mut()
-        .zip(&mut h.groups)
-        .zip(&mut h.len)
-        .enumerate()
-    {
+    for ((run, groups), len) in runs.iter_mut().zip(&mut h.groups).zip(&mut h.len).take(n) {
         let (run, _) = run.as_chunks_mut::<GROUP_FEATURES>();
-        if q < n {
-            held_run(run, groups, len, v.table(p).groups());
-            p = if p + 1 == n { 0 } else { p + 1 };
-        } else if *len != 0 {
-            // Slots of absent players: none unless the row was another's.
-            held_run(run, groups, len, &[]);
-        }
+        held_run(run, groups, len, v.table(p).groups());
+        p = if p + 1 == n { 0 } else { p + 1 };
     }
     h.known = true;
     #[cfg(debug_assertions)]
