@@ -435,13 +435,14 @@ impl Few {
         cards: [0; 3],
     };
 
+    /// The first three of `cards`, one by one (a copy of so few bytes
+    /// costs more as a call).
     fn of(cards: &[Card]) -> Few {
-        let mut f = Few::NONE;
-        for (h, c) in f.cards.iter_mut().zip(cards) {
-            *h = c.index();
+        let at = |i: usize| cards.get(i).map_or(0, |c| c.index());
+        Few {
+            len: cards.len().min(3) as u8,
+            cards: [at(0), at(1), at(2)],
         }
-        f.len = cards.len().min(3) as u8;
-        f
     }
 }
 
@@ -688,25 +689,26 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
         pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
     );
     out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
-    // Slot `q` holds player `p`, `q` places after the viewer.
+    // Slot `q` holds player `p`, `q` places after the viewer. The slots
+    // of absent players stay zero (a row for another number of players
+    // is cleared whole).
+    let (head, groups) = out.split_at_mut(GROUPS);
+    let head: &mut [f32; GROUPS] = head.try_into().expect("the fields before `groups`");
+    let (runs, _) = groups.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
     let mut p = seat;
-    for q in 0..n {
-        out[HAND_SIZES + q] = v.hand_size(p) as f32 / pack;
-        cards_changed(kinds_at(out, KNOWN + q * K), &mut known[q], v.known(p));
-        out[TOTALS + q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
-        out[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+    let slots = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len);
+    for (q, ((run, groups), len)) in slots.take(n).enumerate() {
+        head[HAND_SIZES + q] = v.hand_size(p) as f32 / pack;
+        let at = KNOWN + q * K;
+        let f = kinds(&mut head[at..at + K]);
+        cards_changed(f, &mut known[q], v.known(p));
+        head[TOTALS + q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
+        head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
         let t = v.table(p);
         let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
-        table_flags((&mut out[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
-        p = if p + 1 == n { 0 } else { p + 1 };
-    }
-    let (runs, _) = out[GROUPS..].as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
-    // The slots of absent players stay zero (a row for another number
-    // of players is cleared whole).
-    let mut p = seat;
-    for ((run, groups), len) in runs.iter_mut().zip(&mut h.groups).zip(&mut h.len).take(n) {
+        table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
         let (run, _) = run.as_chunks_mut::<GROUP_FEATURES>();
-        held_run(run, groups, len, v.table(p).groups());
+        held_run(run, groups, len, t.groups());
         p = if p + 1 == n { 0 } else { p + 1 };
     }
     h.known = true;
