@@ -124,17 +124,6 @@ pub(crate) struct Writer<'a> {
 impl<'a> Writer<'a> {
     /// Zeroes `out[..len]` of the layout, unless it is `zeroed` already.
     pub(crate) fn new(out: &'a mut [f32], fields: &'static [Field], zeroed: bool) -> Writer<'a> {
-        Writer::new_but(out, fields, zeroed, total(fields))
-    }
-
-    /// [`Writer::new`], where a `zeroed` buffer is zero only in
-    /// `out[..zero]` (the rest is the encoder's to clear).
-    fn new_but(
-        out: &'a mut [f32],
-        fields: &'static [Field],
-        zeroed: bool,
-        zero: usize,
-    ) -> Writer<'a> {
         let n = total(fields);
         assert!(
             out.len() >= n,
@@ -142,7 +131,7 @@ impl<'a> Writer<'a> {
             out.len()
         );
         if zeroed {
-            debug_assert!(out[..zero].iter().all(|&x| x.to_bits() == 0), "not zeroed");
+            debug_assert!(out[..n].iter().all(|&x| x.to_bits() == 0), "not zeroed");
         } else {
             out[..n].fill(0.0);
         }
@@ -301,11 +290,11 @@ impl Encode for GameState {
     const FIELDS: &'static [Field] = &DECORATED_FIELDS;
 
     fn encode(v: &SeatView<'_>, out: &mut [f32]) {
-        encode_decorated(v, out, false, None)
+        encode_decorated(v, out, false)
     }
 
     fn encode_zeroed(v: &SeatView<'_>, out: &mut [f32]) {
-        encode_decorated(v, out, true, None)
+        encode_decorated(v, out, true)
     }
 }
 
@@ -383,37 +372,133 @@ fn group(f: &mut [f32; GROUP_FEATURES], g: &Group) {
     f[28..30].copy_from_slice(&FLAG_PAIRS[usize::from(g.flags() & (FLAG_NEW | FLAG_RECEIVED))]);
 }
 
-/// What the `groups` field of a decorated row holds: each seat slot's
-/// run of groups as last encoded there (the rest of the field zero), so
-/// that [`HeldGroups::encode`] writes only the groups that changed. A
-/// row's groups are those of a table seen from a seat and change a
-/// group or two a step, while the same seat is to act.
-#[derive(Clone, Copy)]
-pub struct HeldGroups {
-    /// Slot `q`'s groups are `groups[q][..len[q]]`, each as its
-    /// `packed` word (one comparison a group; what follows is never read).
-    len: [u8; P],
-    groups: [[u64; MAX_GROUPS]; P],
-    /// False while an encoding is under way: a row left so (an encoder
-    /// that stopped) may hold anything in its `groups` field.
-    known: bool,
+/// The offset of decorated field `name`, as a constant.
+const fn at(name: &str) -> usize {
+    let mut i = 0;
+    while i < DECORATED_FIELDS.len() {
+        let (a, b) = (DECORATED_FIELDS[i].name.as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return DECORATED_FIELDS[i].offset;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such field")
 }
 
-impl HeldGroups {
-    /// The `groups` field of a row all zero.
-    pub const ZERO: HeldGroups = HeldGroups {
-        len: [0; P],
-        groups: [[0; MAX_GROUPS]; P],
-        known: true,
+const PLAYERS: usize = at("players");
+const PHASE: usize = at("phase");
+const CURRENT: usize = at("current");
+const STARTER: usize = at("starter");
+const HEART_ACES_RULE: usize = at("heart_aces_rule");
+const HAND: usize = at("hand");
+const PENDING_WILDS: usize = at("pending_wilds");
+const HAND_SIZES: usize = at("hand_sizes");
+const KNOWN: usize = at("known");
+const PILE: usize = at("pile");
+const PILE_SIZE: usize = at("pile_size");
+const PILE_TOP: usize = at("pile_top");
+const PILE_FLAGS: usize = at("pile_flags");
+const TWIN_CARD: usize = at("twin_card");
+const STOCK_SIZE: usize = at("stock_size");
+const STOCK_BOTTOM: usize = at("stock_bottom");
+const CUT_CARDS: usize = at("cut_cards");
+const TURN: usize = at("turn");
+const PICKUP_TOP: usize = at("pickup_top");
+const TURNS: usize = at("turns");
+const TOTALS: usize = at("totals");
+const OPENING_MINIMUM: usize = at("opening_minimum");
+const TABLE_FLAGS_AT: usize = at("table_flags");
+const GROUPS: usize = at("groups");
+
+/// The one-hot fields of a decorated row, in [`HeldRow::ones`].
+const ONE_HOTS: usize = 7;
+/// No number of a one-hot field set.
+const NONE: u16 = u16::MAX;
+
+/// A few cards counted into a card field (the stock's known bottom,
+/// the cut cards): three at most.
+#[derive(Clone, Copy, PartialEq)]
+struct Few {
+    len: u8,
+    cards: [u8; 3],
+}
+
+impl Few {
+    const NONE: Few = Few {
+        len: 0,
+        cards: [0; 3],
     };
 
-    /// [`Encode::encode_zeroed`] of decorated view `v` into a row whose
-    /// fields before `groups` are zero and whose `groups` field holds
+    /// The first three of `cards`, one by one (a copy of so few bytes
+    /// costs more as a call).
+    fn of(cards: &[Card]) -> Few {
+        let at = |i: usize| cards.get(i).map_or(0, |c| c.index());
+        Few {
+            len: cards.len().min(3) as u8,
+            cards: [at(0), at(1), at(2)],
+        }
+    }
+}
+
+/// What a decorated row holds, so that [`HeldRow::encode`] writes only
+/// the numbers that changed: the one-hot fields' ones, the card sets of
+/// the `hand`, `pending_wilds` and `known` fields, the cards counted
+/// into `pile`, `stock_bottom` and `cut_cards`, and each seat slot's run
+/// of groups (the rest of the `groups` field zero). A row is a seat's
+/// view of a table a step after the last: it changes by a card or two,
+/// a group or two, and some numbers written whole (sizes, flags).
+#[derive(Clone, Copy)]
+pub struct HeldRow {
+    /// The players of the last view written, 0 for a row all zero.
+    players: u8,
+    /// False while an encoding is under way: a row left so (an encoder
+    /// that stopped) may hold anything.
+    known: bool,
+    /// The index in the row of each one-hot field's one, or [`NONE`]:
+    /// `players`, `phase`, `current`, `starter`, `pile_top`,
+    /// `twin_card`, `pickup_top`.
+    ones: [u16; ONE_HOTS],
+    /// The sets written into `hand`, `pending_wilds` and slot `q`'s
+    /// `known` (at `2 + q`).
+    sets: [CardSet; 2 + P],
+    /// The pile counted into `pile`: `pile[..pile_len]`.
+    pile_len: u8,
+    pile: [u8; PACK],
+    bottom: Few,
+    cut: Few,
+    /// Slot `q`'s groups are `groups[q][..len[q]]`, each as its
+    /// [`key`] (one comparison a group; what follows is never read).
+    len: [u8; P],
+    groups: [[u64; MAX_GROUPS]; P],
+}
+
+impl HeldRow {
+    /// A row all zero.
+    pub const ZERO: HeldRow = HeldRow {
+        players: 0,
+        known: true,
+        ones: [NONE; ONE_HOTS],
+        sets: [CardSet::EMPTY; 2 + P],
+        pile_len: 0,
+        pile: [0; PACK],
+        bottom: Few::NONE,
+        cut: Few::NONE,
+        len: [0; P],
+        groups: [[0; MAX_GROUPS]; P],
+    };
+
+    /// [`Encode::encode`] of decorated view `v` into a row that holds
     /// what `self` says; `self` then says what it holds now. The same
-    /// numbers as [`Encode::encode`], the groups that the row holds
-    /// already in the same place not written again.
+    /// numbers as [`Encode::encode`], those that the row holds already
+    /// not written again.
     pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_decorated(v, out, true, Some(self))
+        encode_held(v, out, self)
     }
 }
 
@@ -431,7 +516,7 @@ fn held_run(
     let new = groups.len();
     let same = old.min(new);
     for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        let k = g.packed();
+        let k = key(g);
         if *h != k {
             *f = [0.0; GROUP_FEATURES];
             group(f, g);
@@ -444,7 +529,7 @@ fn held_run(
         .zip(&groups[same..])
     {
         group(f, g);
-        *h = g.packed();
+        *h = key(g);
     }
     if old > new {
         run[new..old].fill([0.0; GROUP_FEATURES]);
@@ -452,28 +537,214 @@ fn held_run(
     *len = new as u8;
 }
 
+/// A group's five bytes in one word, as [`Group::packed`] puts them,
+/// the first four read as one.
+#[inline(always)]
+fn key(g: &Group) -> u64 {
+    let (naturals, twos) = g.suit_fields();
+    let four = u32::from_le_bytes([g.rank_index(), naturals, twos, g.jokers() as u8]);
+    u64::from(four) | u64::from(g.flags()) << 32
+}
+
+/// `SET_VALUE[lo | hi << 1]`: a card field's number for one kind from
+/// its bits in a set's `lo` and `hi` words, as [`cards`] writes it.
+const SET_VALUE: [f32; 4] = [0.0, 0.5, 1.0, 1.0];
+
+/// Rewrites card field `out`, which holds set `old` as [`cards`] wrote
+/// it, with set `new`: only the kinds whose counts differ.
+#[inline(always)]
+fn cards_changed(out: &mut [f32; K], old: &mut CardSet, new: CardSet) {
+    if *old == new {
+        return;
+    }
+    let (ol, oh, _) = old.raw();
+    let (nl, nh, nj) = new.raw();
+    let mut bits = (ol ^ nl) | (oh ^ nh);
+    while bits != 0 {
+        let i = bits.trailing_zeros();
+        bits &= bits - 1;
+        let x = (nl >> i & 1) | (nh >> i & 1) << 1;
+        out[i as usize] = SET_VALUE[x as usize];
+    }
+    out[K - 1] = if new.is_empty() { 0.0 } else { nj as f32 / 8.0 };
+    *old = new;
+}
+
+/// Moves a one-hot field's one (at `*held` in `out`, or none) to `at`.
+#[inline(always)]
+fn one_moved(out: &mut [f32; DECORATED_OBS_LEN], held: &mut u16, at: Option<usize>) {
+    let new = at.map_or(NONE, |i| i as u16);
+    if *held != new {
+        if let Some(x) = out.get_mut(usize::from(*held)) {
+            *x = 0.0;
+        }
+        if let Some(i) = at {
+            out[i] = 1.0;
+        }
+        *held = new;
+    }
+}
+
+/// Rewrites card field `out`, which holds the cards of `held` counted,
+/// with `cards` (three at most) counted.
+#[inline(always)]
+fn few_changed(out: &mut [f32; K], held: &mut Few, cards: &[Card]) {
+    let new = Few::of(cards);
+    if *held != new {
+        for &c in &held.cards[..usize::from(held.len)] {
+            out[usize::from(c)] = 0.0;
+        }
+        count(out, cards);
+        *held = new;
+    }
+}
+
+/// The `K` numbers of the card field at `at`.
+#[inline(always)]
+fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
+    kinds(&mut out[at..at + K])
+}
+
+/// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
+/// where the row, holding what `h` says, holds others.
+fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
+    let n = v.players();
+    let seat = v.seat();
+    assert!(n <= P && seat < n, "{n} players, seat {seat}");
+    let out: &mut [f32; DECORATED_OBS_LEN] = (&mut out[..DECORATED_OBS_LEN])
+        .try_into()
+        .expect("the buffer holds the encoding");
+    if !h.known || usize::from(h.players) != n {
+        // Left half written, or for another number of players: anew.
+        out.fill(0.0);
+        *h = HeldRow::ZERO;
+        h.players = n as u8;
+    }
+    h.known = false;
+    let slot = |p: usize| wrap(p + n - seat, n);
+    let pack = PACK as f32;
+    let [players, phase, current, starter, pile_top, twin, pickup_top] = &mut h.ones;
+    one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
+    one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
+    one_moved(out, current, Some(CURRENT + slot(v.current_player())));
+    one_moved(out, starter, Some(STARTER + slot(v.starter())));
+    out[HEART_ACES_RULE] = v.rules().heart_aces() as u8 as f32;
+    let [hand, pending, known @ ..] = &mut h.sets;
+    cards_changed(kinds_at(out, HAND), hand, v.hand());
+    cards_changed(kinds_at(out, PENDING_WILDS), pending, v.pending_wilds());
+    let pile = v.pile();
+    {
+        let old = usize::from(h.pile_len);
+        let f = kinds_at(out, PILE);
+        let kept = old <= pile.len()
+            && h.pile[..old]
+                .iter()
+                .zip(pile)
+                .fold(0, |d, (&a, b)| d | (a ^ b.index()))
+                == 0;
+        let from = if kept {
+            old
+        } else {
+            *f = [0.0; K];
+            0
+        };
+        let new = &pile[from..];
+        count(f, new);
+        if let [c] = new {
+            // A discard: the common case, without a call to copy.
+            h.pile[from] = c.index();
+        } else {
+            for (h, c) in h.pile[from..].iter_mut().zip(new) {
+                *h = c.index();
+            }
+        }
+        h.pile_len = pile.len() as u8;
+    }
+    out[PILE_SIZE] = pile.len() as f32 / pack;
+    one_moved(
+        out,
+        pile_top,
+        v.pile_top().map(|c| PILE_TOP + c.index() as usize),
+    );
+    out[PILE_FLAGS] = v.pile_frozen() as u8 as f32;
+    out[PILE_FLAGS + 1] = v.pile_top_fresh() as u8 as f32;
+    one_moved(
+        out,
+        twin,
+        v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
+    );
+    out[STOCK_SIZE] = v.stock_len() as f32 / pack;
+    few_changed(kinds_at(out, STOCK_BOTTOM), &mut h.bottom, v.stock_bottom());
+    let cut = v.cut_cards();
+    let cut: &[Card] = if v.phase() == Phase::Cut { &cut } else { &[] };
+    few_changed(kinds_at(out, CUT_CARDS), &mut h.cut, cut);
+    let pickup = v.pickup();
+    out[TURN] = v.free_pickup_offered() as u8 as f32;
+    out[TURN + 1] = v.must_go_out() as u8 as f32;
+    out[TURN + 2] = pickup.is_some() as u8 as f32;
+    out[TURN + 3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
+    one_moved(
+        out,
+        pickup_top,
+        pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
+    );
+    out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
+    // Slot `q` holds player `p`, `q` places after the viewer. The slots
+    // of absent players stay zero (a row for another number of players
+    // is cleared whole).
+    let (head, groups) = out.split_at_mut(GROUPS);
+    let head: &mut [f32; GROUPS] = head.try_into().expect("the fields before `groups`");
+    let (runs, _) = groups.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
+    let mut p = seat;
+    let slots = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len);
+    for (q, ((run, groups), len)) in slots.take(n).enumerate() {
+        head[HAND_SIZES + q] = v.hand_size(p) as f32 / pack;
+        let at = KNOWN + q * K;
+        let f = kinds(&mut head[at..at + K]);
+        cards_changed(f, &mut known[q], v.known(p));
+        head[TOTALS + q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
+        head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+        let t = v.table(p);
+        let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
+        table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
+        let (run, _) = run.as_chunks_mut::<GROUP_FEATURES>();
+        held_run(run, groups, len, t.groups());
+        p = if p + 1 == n { 0 } else { p + 1 };
+    }
+    h.known = true;
+    #[cfg(debug_assertions)]
+    {
+        let mut again = vec![0.0f32; DECORATED_OBS_LEN];
+        encode_decorated(v, &mut again, true);
+        if let Some(i) = (0..DECORATED_OBS_LEN).find(|&i| out[i].to_bits() != again[i].to_bits()) {
+            panic!(
+                "the held row encodes number {i} as {}, not {}",
+                out[i], again[i]
+            );
+        }
+    }
+}
+
+/// A table's [`TABLE_FLAGS`] numbers in the `table_flags` field.
+#[inline(always)]
+fn table_flags(f: &mut [f32; TABLE_FLAGS], t: &crate::table::Table) {
+    f[0] = t.opened as u8 as f32;
+    f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
+    f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
+    f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
+    f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
+}
+
 /// [`Encode::encode`] of a decorated view, into an `out` already
-/// `zeroed` or not (but for the `groups` field, which holds what `held`
-/// says, if some). The fields of a seat slot are written in one pass
+/// `zeroed` or not. The fields of a seat slot are written in one pass
 /// over the slots, after the others.
-fn encode_decorated(
-    v: &SeatView<'_>,
-    out: &mut [f32],
-    zeroed: bool,
-    mut held: Option<&mut HeldGroups>,
-) {
+fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
-    let groups_at = DECORATED_FIELDS[DECORATED_FIELDS.len() - 1].offset;
-    let zero = if held.is_some() {
-        groups_at
-    } else {
-        DECORATED_OBS_LEN
-    };
-    let mut w = Writer::new_but(out, &DECORATED_FIELDS, zeroed, zero);
+    let mut w = Writer::new(out, &DECORATED_FIELDS, zeroed);
     one_hot(w.field("players"), n.checked_sub(2));
     one_hot(w.field("phase"), Some(phase_index(v.phase())));
     one_hot(w.field("current"), Some(slot(v.current_player())));
@@ -521,21 +792,6 @@ fn encode_decorated(
         .field("groups")
         .as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
     w.done();
-    if let Some(h) = held.as_deref_mut() {
-        if !h.known {
-            // Left half written: clear it all.
-            runs.iter_mut().for_each(|r| r.fill(0.0));
-            *h = HeldGroups::ZERO;
-        }
-        h.known = false;
-        // Slots of absent players: none unless the row was another's.
-        let absent = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len).skip(n);
-        for ((run, groups), len) in absent {
-            if *len != 0 {
-                held_run(run.as_chunks_mut().0, groups, len, &[]);
-            }
-        }
-    }
     // Slot `q` holds player `p`, `q` places after the viewer.
     let mut p = seat;
     for q in 0..n {
@@ -544,36 +800,11 @@ fn encode_decorated(
         totals[q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
         opening[q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
         let t = v.table(p);
-        let f = &mut flags[q];
-        f[0] = t.opened as u8 as f32;
-        f[1] = scaled(t.red_threes.len() as f32, 4.0, 0.0, 1.0);
-        f[2] = scaled(t.twins as f32, 8.0, 0.0, 1.0);
-        f[3] = scaled(t.heart_aces as f32, 2.0, 0.0, 1.0);
-        f[4] = scaled(t.heart_aces_new as f32, 2.0, 0.0, 1.0);
+        table_flags(&mut flags[q], t);
         let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
-        match held.as_deref_mut() {
-            Some(h) => held_run(run, &mut h.groups[q], &mut h.len[q], t.groups()),
-            None => {
-                for (f, g) in run.iter_mut().zip(t.groups()) {
-                    group(f, g);
-                }
-            }
+        for (f, g) in run.iter_mut().zip(t.groups()) {
+            group(f, g);
         }
         p = if p + 1 == n { 0 } else { p + 1 };
-    }
-    if let Some(h) = held {
-        h.known = true;
-        #[cfg(debug_assertions)]
-        {
-            let mut again = vec![0.0f32; DECORATED_OBS_LEN];
-            encode_decorated(v, &mut again, true, None);
-            debug_assert!(
-                out[groups_at..DECORATED_OBS_LEN]
-                    .iter()
-                    .zip(&again[groups_at..])
-                    .all(|(a, b)| a.to_bits() == b.to_bits()),
-                "the held groups encode otherwise"
-            );
-        }
     }
 }

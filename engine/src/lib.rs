@@ -57,7 +57,7 @@ pub use card_set::{rank_mask, CardSet, ParseCardSetError};
 pub use classic_encode::CLASSIC_OBS_LEN;
 pub use classic_ids::CLASSIC_ACTION_IDS;
 pub use deadlock::{dead_locked, never_goes_out, wild_can_move};
-pub use encode::{Encode, Field, HeldGroups, DECORATED_OBS_LEN, ENCODING_VERSION};
+pub use encode::{Encode, Field, HeldRow, DECORATED_OBS_LEN, ENCODING_VERSION};
 pub use error::{InvariantError, RuleError};
 pub use game::Game;
 pub use group::{legal_natural_counts, max_wilds, CanastaKind, Group};

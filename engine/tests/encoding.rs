@@ -13,7 +13,7 @@
 
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, CLASSIC_PRESETS};
 use kanaszta_engine::{
-    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, HeldGroups, Rank, Rules,
+    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, HeldRow, Rank, Rules,
     Suit, CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, MAX_GROUPS,
     MAX_PLAYERS, PRESETS,
 };
@@ -229,17 +229,16 @@ fn decorated_ids_mask_and_encoding_hold_at_every_step() {
     }
 }
 
-/// [`HeldGroups::encode`] into one row kept from step to step (the
-/// fields before `groups` zeroed each time, as `VectorGame` does) writes
-/// what [`Encode::encode`] writes: the seat to act's view, now and then
-/// another seat's, over whole hands, each hand's row the last hand's and
-/// the player counts from six down (slots of absent players cleared).
+/// [`HeldRow::encode`] into one row kept from step to step, as
+/// `VectorGame` keeps it, writes what [`Encode::encode`] writes: the
+/// seat to act's view, now and then another seat's, over whole hands,
+/// each hand's row the last hand's and the player counts from six down
+/// (slots of absent players cleared).
 #[test]
-fn decorated_held_groups_encode_as_encode_does() {
-    let groups = GameState::field("groups").unwrap().offset;
+fn decorated_held_row_encodes_as_encode_does() {
     let mut row = vec![0.0f32; DECORATED_OBS_LEN];
     let mut want = vec![f32::NAN; DECORATED_OBS_LEN];
-    let mut held = HeldGroups::ZERO;
+    let mut held = HeldRow::ZERO;
     let mut legal = Vec::new();
     let mut steps = 0;
     for players in [6, 4, 3, 2] {
@@ -255,7 +254,6 @@ fn decorated_held_groups_encode_as_encode_does() {
                 } else {
                     g.current_player()
                 };
-                row[..groups].fill(0.0);
                 held.encode(&g.view(seat), &mut row);
                 GameState::encode(&g.view(seat), &mut want);
                 if let Some(i) =

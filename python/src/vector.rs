@@ -9,16 +9,16 @@
 //! straight into new zeroed arrays (`copy=True`), or into arrays the
 //! `VectorGame` owns (`copy=False`: nothing is allocated a step, and a
 //! mask row is cleared only where the last listing set it). A decorated
-//! observation row is zeroed only where its last observation may not be
-//! zero, and encoded straight into the row, a group that the row holds
-//! already in its place not written again ([`Sparse`]).
+//! observation row is written only where it changed: the slot keeps what
+//! the row holds ([`HeldRow`]), and a number the row holds already is
+//! not written again.
 //! Each slot's rows are written by whichever thread steps it, so the
 //! results do not depend on the number of threads.
 
 use crate::{illegal, make_rules, to_py, Game as PyGame};
 use kanaszta_engine::classic::{ClassicRules, ClassicState, ClassicView};
 use kanaszta_engine::{
-    ActionIds, AnyError, AnyGame, Encode, Game, GameState, HeldGroups, Rules, SeatView, MAX_PLAYERS,
+    ActionIds, AnyError, AnyGame, Encode, Game, GameState, HeldRow, Rules, SeatView,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -31,15 +31,14 @@ use rayon::prelude::*;
 /// new hand from the rules and a seed, dealt as [`AnyGame`] deals it.
 trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     type Rules: Copy + Send + Sync;
-    /// Whether a row is written through [`Sparse`], which needs the
-    /// encoding's `groups` field; classic canasta's 456 numbers are
-    /// zeroed and encoded whole (`Sparse` gains nothing there).
+    /// Whether a row is written through [`HeldRow`], only where it
+    /// changed; classic canasta's 456 numbers are zeroed and encoded
+    /// whole.
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
-    /// Encodes `view` into a row zero before the `groups` field, whose
-    /// `groups` field holds what `held` says, and returns the number of
-    /// players (used only when `SPARSE`).
-    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldGroups) -> usize;
+    /// Encodes `view` into a row that holds what `held` says (used only
+    /// when `SPARSE`).
+    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow);
 }
 
 impl Family for GameState {
@@ -48,9 +47,8 @@ impl Family for GameState {
     fn deal(rules: &Rules, seed: u64) -> GameState {
         GameState::new(*rules, seed)
     }
-    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldGroups) -> usize {
+    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldRow) {
         held.encode(view, row);
-        view.players()
     }
 }
 
@@ -60,80 +58,8 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldGroups) -> usize {
+    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldRow) {
         ClassicState::encode(view, row);
-        MAX_PLAYERS
-    }
-}
-
-/// Where the decorated `groups` field begins (docs/ENCODING.md), and
-/// the `known` field, `slots` runs of `known_per_slot` numbers from
-/// `known`: those of the slots of absent players stay zero.
-#[derive(Clone, Copy)]
-struct Groups {
-    offset: usize,
-    slots: usize,
-    known: usize,
-    known_per_slot: usize,
-}
-
-impl Groups {
-    /// The family's `groups` field, if it writes rows through [`Sparse`].
-    fn of<G: Family>() -> Option<Groups> {
-        let f = G::field("groups").filter(|_| G::SPARSE)?;
-        let known = G::field("known")?;
-        Some(Groups {
-            offset: f.offset,
-            slots: MAX_PLAYERS,
-            known: known.offset,
-            known_per_slot: known.len / MAX_PLAYERS,
-        })
-    }
-}
-
-/// What the `groups` field of a row holds ([`HeldGroups`]: each seat
-/// slot's groups as last written), and for how many players the row was
-/// written: what, with the part before `groups` but for the `known`
-/// slots of absent players, the row's last observation may hold that is
-/// not zero. A row is written by zeroing that part (some 2.4 KB for two
-/// players), then encoding straight into the row, the groups it holds
-/// already in their places not written again, instead of zeroing and
-/// writing the whole row (28 KB in decorated canasta, of which some
-/// hundred numbers are not zero).
-#[derive(Clone, Copy)]
-struct Sparse {
-    held: HeldGroups,
-    players: u8,
-}
-
-impl Sparse {
-    /// A row without groups.
-    const ZERO: Sparse = Sparse {
-        held: HeldGroups::ZERO,
-        players: 0,
-    };
-
-    /// Encodes `view` into `row`, which holds what `self` says, or is
-    /// all zero (`fresh`); `self` then says what it holds now.
-    fn write<G: Family>(&mut self, fresh: bool, g: Groups, view: &G::View<'_>, row: &mut [f32]) {
-        if fresh {
-            self.held = HeldGroups::ZERO;
-        } else {
-            let players = usize::from(self.players).min(g.slots);
-            zero(&mut row[..g.known + players * g.known_per_slot]);
-            zero(&mut row[g.known + g.slots * g.known_per_slot..g.offset]);
-        }
-        // Until the row is written, any slot's `known` may be set.
-        self.players = MAX_PLAYERS as u8;
-        self.players = G::encode_sparse(view, row, &mut self.held) as u8;
-    }
-}
-
-/// Zeroes `part` in pieces below 2 KB: `memset` zeroes one by vector
-/// stores, a longer part by `rep stosb`, one instruction a byte.
-fn zero(part: &mut [f32]) {
-    for piece in part.chunks_mut(500) {
-        piece.fill(0.0);
     }
 }
 
@@ -147,7 +73,7 @@ struct Slot<G: Game> {
     deals: u64,
     legal: Vec<G::Action>,
     ids: Vec<u32>,
-    written: Sparse,
+    written: HeldRow,
 }
 
 /// A slot's rows of the output arrays.
@@ -159,8 +85,6 @@ struct Rows<'a> {
     seat: &'a mut i64,
     /// Whether the rows are new (all zero), or the last call's.
     fresh: bool,
-    /// The `groups` field, if the observation is written through [`Sparse`].
-    sparse: Option<Groups>,
 }
 
 /// What every slot shares: the rules, the seed and the number of slots.
@@ -187,7 +111,7 @@ impl<G: Family> Slot<G> {
             deals: 0,
             legal: Vec::new(),
             ids: Vec::new(),
-            written: Sparse::ZERO,
+            written: HeldRow::ZERO,
         }
     }
 
@@ -225,10 +149,15 @@ impl<G: Family> Slot<G> {
         let p = self.game.current_player();
         *rows.seat = p as i64;
         let view = self.game.view(p);
-        match rows.sparse {
-            Some(groups) => self.written.write::<G>(rows.fresh, groups, &view, rows.obs),
-            None if rows.fresh => G::encode_zeroed(&view, rows.obs),
-            None => G::encode(&view, rows.obs),
+        if G::SPARSE {
+            if rows.fresh {
+                self.written = HeldRow::ZERO;
+            }
+            G::encode_sparse(&view, rows.obs, &mut self.written);
+        } else if rows.fresh {
+            G::encode_zeroed(&view, rows.obs);
+        } else {
+            G::encode(&view, rows.obs);
         }
     }
 
@@ -283,12 +212,10 @@ type Item<'a, G> = (
     ),
 );
 
-/// The slots of one family, how they are dealt, and the `groups` field
-/// if their rows are written through [`Sparse`].
+/// The slots of one family and how they are dealt.
 struct Batch<G: Family> {
     slots: Vec<Slot<G>>,
     deal: Deal<G::Rules>,
-    sparse: Option<Groups>,
 }
 
 impl<G: Family> Batch<G> {
@@ -301,11 +228,7 @@ impl<G: Family> Batch<G> {
         let slots = (0..n)
             .map(|i| Slot::new(G::deal(&rules, deal.seed(i, 0))))
             .collect();
-        Batch {
-            slots,
-            deal,
-            sparse: Groups::of::<G>(),
-        }
+        Batch { slots, deal }
     }
 
     /// Runs `f` on every slot with its rows, on the pool's threads if
@@ -321,7 +244,7 @@ impl<G: Family> Batch<G> {
     {
         let n = self.slots.len();
         let (obs_len, ids, sides) = (G::OBS_LEN, G::ACTION_IDS, out.reward.len() / n);
-        let (fresh, sparse) = (out.fresh, self.sparse);
+        let fresh = out.fresh;
         let one = |(i, (slot, (obs, (mask, (reward, (done, seat)))))): Item<'_, G>| {
             let mut rows = Rows {
                 obs,
@@ -330,7 +253,6 @@ impl<G: Family> Batch<G> {
                 done,
                 seat,
                 fresh,
-                sparse,
             };
             f(i, slot, &mut rows)
         };
