@@ -3,6 +3,7 @@
 
 use super::candidates::ranks_held_twice;
 use super::search_memory::{Search, Verdicts, WordHash};
+use super::steps::pending_part;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -44,7 +45,7 @@ impl GameState {
                 return answer;
             }
         } else {
-            if self.placed_finish(p, verdicts) {
+            if self.wilds_surely_placed(p) || self.placed_finish(p, verdicts) {
                 return true;
             }
             return self.pending_search(p, verdicts);
@@ -175,6 +176,9 @@ impl GameState {
             debug_assert!(self.pending_stuck(p));
             return false;
         }
+        if self.wilds_surely_placed(p) {
+            return true;
+        }
         let quiet = self.quiet;
         self.quiet = true;
         let placed = self.placed_in_place(p, verdicts, Way::First);
@@ -188,6 +192,42 @@ impl GameState {
         debug_assert!(redone.is_ok(), "{step} made again");
         self.quiet = quiet;
         self.pending_search(p, verdicts)
+    }
+
+    /// With wilds pending: whether the turn surely can be completed by
+    /// placing them into the groups there are, counted without a step
+    /// made ([`WildRoom`]). `true` is exact; `false` decides nothing.
+    #[inline]
+    pub(super) fn wilds_surely_placed(&self, p: usize) -> bool {
+        let sure = self.wild_room(p).is_some_and(|w| w.completes());
+        #[cfg(debug_assertions)]
+        if sure {
+            assert!(self.forward_finish(None), "I-9 wilds placed by their room");
+        }
+        sure
+    }
+
+    /// The counts of [`WildRoom`] for the mover `p` of a meld phase, or
+    /// `None` where they decide nothing: a pickup before the rest is
+    /// taken, or I-26's duty to go out.
+    pub(super) fn wild_room(&self, p: usize) -> Option<WildRoom> {
+        if self.phase != Phase::Meld || self.before_rest() || self.turn.must_go_out {
+            return None;
+        }
+        let table = &self.tables[p];
+        let room = table.groups().iter().map(wild_room).sum::<u32>();
+        let (value, need) = if table.opened {
+            (0, i32::MIN)
+        } else {
+            (table.opening_value(), self.opening_minimum(p))
+        };
+        Some(WildRoom {
+            room: room as i32,
+            hand: self.hands[p].len() as i32,
+            pending: self.turn.pending.len() as i32,
+            value,
+            need,
+        })
     }
 
     /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
@@ -688,6 +728,135 @@ impl GameState {
             h.word(a as u64 | (b as u64) << 8 | (c.index() as u64) << 16);
         }
         h.finish()
+    }
+}
+
+/// How many wilds more the group `g` takes, added one at a time by
+/// extends (D-9.1, D-9.2): a group of wilds only up to seven, a natural
+/// group up to [`max_wilds`] of its naturals (fewer wilds than naturals,
+/// seven cards at most with a wild, so none into a black canasta,
+/// D-11.4). Each wild added takes one of it and leaves the rest.
+pub(super) fn wild_room(g: &Group) -> u32 {
+    let room = match g.rank() {
+        None => 7u32.saturating_sub(g.wilds()),
+        Some(_) => max_wilds(g.naturals()).saturating_sub(g.wilds()),
+    };
+    debug_assert_eq!(
+        room > 0,
+        !g.is_black_canasta() && g.fits_one_more(true),
+        "room of [{g}]"
+    );
+    room
+}
+
+/// The counts that tell, without a step made, that a turn with wilds
+/// pending can be completed (I-9, D-11.2): with no pickup before the rest
+/// and no duty to go out (I-26), if the groups on the table have room
+/// ([`wild_room`]) for every wild pending, each can be placed by an
+/// extend, which takes no card from the hand; then, with two cards or
+/// more in hand and the opening minimum reached (D-8.2, a value that
+/// extends only raise), a discard is legal (of two cards at most one
+/// kind is the free pickup's card barred by I-21). A pending wild may go
+/// into any group that takes it, the group it left included (the step
+/// [`GameState::extend`] asks nothing of where it came from).
+#[derive(Clone, Copy)]
+pub(super) struct WildRoom {
+    /// The room for wilds of the mover's groups.
+    room: i32,
+    /// The cards in hand.
+    hand: i32,
+    /// The wilds pending.
+    pending: i32,
+    /// The opening value of the table
+    /// ([`crate::table::Table::opening_value`]), where the mover has not
+    /// opened before this turn.
+    pub(super) value: i32,
+    /// The opening minimum, `i32::MIN` for a player opened before.
+    pub(super) need: i32,
+}
+
+impl WildRoom {
+    /// Whether the state counted can surely be completed.
+    #[inline]
+    pub(super) fn completes(&self) -> bool {
+        self.hand >= 2 && self.room >= self.pending && self.value >= self.need
+    }
+
+    /// Whether, after the candidate step `a` of the state `s` these are the
+    /// counts of, the turn can surely be completed, the step being one
+    /// that [`GameState::meld_step`] takes: an extend of
+    /// [`GameState::raw_meld_candidates`] (from the hand or of a pending
+    /// wild), a wild taken out or swapped that it lists (every such one is
+    /// taken), or a lay of three cards that holds a pending wild if one is
+    /// pending and that the table takes. `false` decides nothing.
+    pub(super) fn after(&self, s: &GameState, a: Action) -> bool {
+        let p = s.current as usize;
+        let groups = s.tables[p].groups();
+        let mut w = *self;
+        // Group `gi` becomes `t`.
+        let change = |w: &mut WildRoom, g: &Group, t: &Group| {
+            w.room += wild_room(t) as i32 - wild_room(g) as i32;
+            w.value += t.opening_value() - g.opening_value();
+        };
+        match a {
+            Action::Extend { group, card } => {
+                let g = groups[group as usize];
+                let mut t = g;
+                t.add(card);
+                if s.turn.pending.contains(card) {
+                    w.pending -= 1;
+                } else {
+                    w.hand -= 1;
+                }
+                change(&mut w, &g, &t);
+            }
+            Action::TakeWild { group, wild } => {
+                let g = groups[group as usize];
+                if g.rank().is_none() && !g.is_canasta() && g.wilds() == 3 {
+                    // Broken up, all three pending (D-11.3).
+                    w.pending += 3;
+                    w.room -= wild_room(&g) as i32;
+                    w.value -= g.opening_value();
+                } else {
+                    let mut t = g;
+                    t.remove(wild);
+                    w.pending += 1;
+                    change(&mut w, &g, &t);
+                }
+            }
+            Action::Swap {
+                group,
+                natural,
+                wild,
+            } => {
+                let g = groups[group as usize];
+                let mut t = g;
+                t.add(natural);
+                t.remove(wild);
+                w.hand -= 1;
+                w.pending += 1;
+                change(&mut w, &g, &t);
+            }
+            Action::Lay { cards } => {
+                let pending = s.turn.pending;
+                let from_pending = pending_part(pending, cards);
+                if cards.len() != 3 || (!pending.is_empty() && from_pending.is_empty()) {
+                    return false;
+                }
+                let Some(g) = Group::from_cards(cards) else {
+                    return false;
+                };
+                if !g.is_legal() || !s.lay_fits(p, cards) {
+                    return false;
+                }
+                w.hand -= (3 - from_pending.len()) as i32;
+                w.pending -= from_pending.len() as i32;
+                w.room += wild_room(&g) as i32;
+                w.value += g.opening_value();
+            }
+            _ => return false,
+        }
+        w.completes()
     }
 }
 

@@ -11,6 +11,7 @@ use crate::group::Group;
 use crate::refuse_fmt;
 use crate::rules::Permit;
 use crate::table::Table;
+use super::completion::WildRoom;
 
 /// The legality check of [`GameState::legal_actions`], one candidate at a
 /// time (see [`GameState::candidate_check`]), on one quiet copy of the
@@ -37,17 +38,28 @@ pub(crate) struct CandidateCheck<'a> {
 struct SureSteps {
     /// Every extend from the hand.
     hand_extends: bool,
-    /// The extend of this wild, the only one pending.
-    pending_extend: Option<Card>,
+    /// Every extend of these wilds, all pending, when the groups have
+    /// room for them all ([`WildRoom`]).
+    pending_extends: CardSet,
     /// Every lay the step takes.
     lays: bool,
+    /// The counts that decide the other steps ([`WildRoom::after`]).
+    wilds: Option<WildRoom>,
 }
 
 impl SureSteps {
     /// Whether an extend of `card` (one the step takes) is sure.
     #[inline]
     fn extend(&self, card: Card) -> bool {
-        self.hand_extends || self.pending_extend == Some(card)
+        self.hand_extends || self.pending_extends.contains(card)
+    }
+
+    /// Whether the candidate `a` of `s` (one of
+    /// [`GameState::raw_meld_steps`]) is surely listed, by its counts
+    /// ([`WildRoom::after`]).
+    #[inline]
+    fn by_room(&self, s: &GameState, a: Action) -> bool {
+        self.wilds.is_some_and(|w| w.after(s, a))
     }
 }
 
@@ -284,6 +296,7 @@ impl GameState {
                 let sure = match a {
                     Action::Extend { card, .. } if sure_steps.extend(card) => true,
                     Action::Lay { cards } if sure_steps.lays => self.lay_fits(p, cards),
+                    _ if sure_steps.by_room(self, a) => true,
                     _ => return probe.listed_candidate_on_probe(self, a, verdicts),
                 };
                 debug_assert_eq!(
@@ -391,27 +404,35 @@ impl GameState {
     /// table never loses, and two cards or more left: of two cards at
     /// most one kind is the free pickup's card barred by I-21, and a kind
     /// held twice never is. With no wild pending an extend takes one card
-    /// from the hand and a lay three; with one wild pending, its extend
-    /// takes none and leaves none pending.
+    /// from the hand and a lay three; with wilds pending and room for
+    /// them all in the groups, an extend of one takes none and leaves
+    /// room for the rest ([`WildRoom`]), whose counts also decide the
+    /// other steps ([`WildRoom::after`]).
     #[inline]
     fn steps_surely_completed(&self) -> SureSteps {
         let p = self.current as usize;
-        let table = &self.tables[p];
-        let base = self.phase == Phase::Meld
-            && !self.before_rest()
-            && !self.turn.must_go_out
-            && (table.opened || table.opening_value() >= self.opening_minimum(p));
+        let wilds = self.wild_room(p);
+        let Some(w) = wilds else {
+            return SureSteps {
+                hand_extends: false,
+                pending_extends: CardSet::EMPTY,
+                lays: false,
+                wilds,
+            };
+        };
+        let base = w.value >= w.need;
         let n = self.hands[p].len();
         let pending = self.turn.pending;
         let none_pending = pending.is_empty();
         SureSteps {
             hand_extends: base && none_pending && n >= 3,
-            pending_extend: if base && pending.len() == 1 && n >= 2 {
-                pending.kinds().next()
+            pending_extends: if !none_pending && w.completes() {
+                pending
             } else {
-                None
+                CardSet::EMPTY
             },
             lays: base && none_pending && n >= 5,
+            wilds,
         }
     }
 
