@@ -2,6 +2,7 @@
 //! candidate check one action at a time behind [`Moves`](super::moves::Moves)),
 //! `apply`, and `apply_listed` for an action of the listing.
 
+use super::completion::WildRoom;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -11,7 +12,6 @@ use crate::group::Group;
 use crate::refuse_fmt;
 use crate::rules::Permit;
 use crate::table::Table;
-use super::completion::WildRoom;
 
 /// The legality check of [`GameState::legal_actions`], one candidate at a
 /// time (see [`GameState::candidate_check`]), on one quiet copy of the
@@ -43,8 +43,9 @@ struct SureSteps {
     pending_extends: CardSet,
     /// Every lay the step takes.
     lays: bool,
-    /// The counts that decide the other steps ([`WildRoom::after`]).
-    wilds: Option<WildRoom>,
+    /// The counts that decide the other steps ([`WildRoom::after`]),
+    /// read at the first such step where no wild is pending.
+    wilds: Option<Option<WildRoom>>,
 }
 
 impl SureSteps {
@@ -58,8 +59,19 @@ impl SureSteps {
     /// [`GameState::raw_meld_steps`]) is surely listed, by its counts
     /// ([`WildRoom::after`]).
     #[inline]
-    fn by_room(&self, s: &GameState, a: Action) -> bool {
-        self.wilds.is_some_and(|w| w.after(s, a))
+    fn by_room(&mut self, s: &GameState, a: Action) -> bool {
+        if !matches!(
+            a,
+            Action::Extend { .. }
+                | Action::TakeWild { .. }
+                | Action::Swap { .. }
+                | Action::Lay { .. }
+        ) {
+            return false;
+        }
+        self.wilds
+            .get_or_insert_with(|| s.wild_room(s.current as usize))
+            .is_some_and(|w| w.after(s, a))
     }
 }
 
@@ -286,7 +298,7 @@ impl GameState {
         // the state itself and pushed after the steps kept.
         self.raw_meld_steps(out, true);
         if !out.is_empty() {
-            let sure_steps = self.steps_surely_completed();
+            let mut sure_steps = self.steps_surely_completed();
             let p = self.current as usize;
             // The mover's part is put back from the state itself.
             let mut probe = *self;
@@ -411,28 +423,30 @@ impl GameState {
     #[inline]
     fn steps_surely_completed(&self) -> SureSteps {
         let p = self.current as usize;
-        let wilds = self.wild_room(p);
-        let Some(w) = wilds else {
+        let pending = self.turn.pending;
+        if !pending.is_empty() {
+            let wilds = self.wild_room(p);
             return SureSteps {
                 hand_extends: false,
-                pending_extends: CardSet::EMPTY,
+                pending_extends: match wilds {
+                    Some(w) if w.completes() => pending,
+                    _ => CardSet::EMPTY,
+                },
                 lays: false,
-                wilds,
+                wilds: Some(wilds),
             };
-        };
-        let base = w.value >= w.need;
+        }
+        let table = &self.tables[p];
+        let base = self.phase == Phase::Meld
+            && !self.before_rest()
+            && !self.turn.must_go_out
+            && (table.opened || table.opening_value() >= self.opening_minimum(p));
         let n = self.hands[p].len();
-        let pending = self.turn.pending;
-        let none_pending = pending.is_empty();
         SureSteps {
-            hand_extends: base && none_pending && n >= 3,
-            pending_extends: if !none_pending && w.completes() {
-                pending
-            } else {
-                CardSet::EMPTY
-            },
-            lays: base && none_pending && n >= 5,
-            wilds,
+            hand_extends: base && n >= 3,
+            pending_extends: CardSet::EMPTY,
+            lays: base && n >= 5,
+            wilds: None,
         }
     }
 
