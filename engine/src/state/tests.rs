@@ -1182,7 +1182,8 @@ fn i9_pending_search_and_its_second_way_are_the_search() {
 /// ([`GameState::wilds_surely_placed`]) and for each candidate step of the
 /// listing counted before it is made ([`WildRoom::after`], which must also
 /// be a step the step's own rules take), after every meld step of random
-/// and meld-biased play under every rule variant.
+/// and meld-biased play under every rule variant: 48,984 states and
+/// 652,142 steps (202,954 of them leaving wilds pending).
 #[test]
 fn i9_wild_room_yes_is_the_reference() {
     let mut cand = Vec::new();
@@ -1244,7 +1245,7 @@ fn i9_wild_room_yes_is_the_reference() {
         "{states} states and {steps} steps ({pending_steps} leaving wilds pending) sure by room"
     );
     assert!(
-        states > 300 && steps > 3_000 && pending_steps > 1_000,
+        states > 10_000 && steps > 100_000 && pending_steps > 40_000,
         "{states} states, {steps} steps, {pending_steps} pending"
     );
 }
