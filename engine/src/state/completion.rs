@@ -878,9 +878,13 @@ impl WildRoom {
         let p = s.current as usize;
         let groups = s.tables[p].groups();
         // Group `g` becomes `t`.
+        // The opening value counts only for a player not opened before.
+        let valued = w.need != i32::MIN;
         let change = |w: &mut WildRoom, g: &Group, t: &Group| {
             w.room += wild_room(t) as i32 - wild_room(g) as i32;
-            w.value += t.opening_value() - g.opening_value();
+            if valued {
+                w.value += t.opening_value() - g.opening_value();
+            }
             if w.one_out {
                 w.canastas += t.is_canasta() as i32 - g.is_canasta() as i32;
             }
@@ -898,7 +902,9 @@ impl WildRoom {
                     // Broken up, all three pending (D-11.3).
                     w.pending += 3;
                     w.room -= wild_room(&g) as i32;
-                    w.value -= g.opening_value();
+                    if valued {
+                        w.value -= g.opening_value();
+                    }
                 } else {
                     let mut t = g;
                     t.remove(wild);
@@ -929,7 +935,9 @@ impl WildRoom {
                     s.hands[p].contains_all(cards.checked_sub(from_pending).unwrap_or(cards))
                 );
                 w.room += wild_room(&g) as i32;
-                w.value += g.opening_value();
+                if valued {
+                    w.value += g.opening_value();
+                }
             }
             _ => return false,
         }
