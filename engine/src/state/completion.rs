@@ -3,12 +3,13 @@
 
 use super::candidates::ranks_held_twice;
 use super::search_memory::{Search, Verdicts, WordHash};
+use super::steps::pending_part;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
 use crate::group::{max_wilds, Group};
-use crate::rules::GroupsPerRank;
+use crate::rules::{GroupsPerRank, Permit};
 use crate::solver;
 
 impl GameState {
@@ -44,7 +45,7 @@ impl GameState {
                 return answer;
             }
         } else {
-            if self.placed_finish(p, verdicts) {
+            if self.wilds_surely_placed(p) || self.placed_finish(p, verdicts) {
                 return true;
             }
             return self.pending_search(p, verdicts);
@@ -188,6 +189,69 @@ impl GameState {
         debug_assert!(redone.is_ok(), "{step} made again");
         self.quiet = quiet;
         self.pending_search(p, verdicts)
+    }
+
+    /// With wilds pending: whether the turn surely can be completed by
+    /// placing them into the groups there are, counted without a step
+    /// made ([`WildRoom`]). `true` is exact; `false` decides nothing.
+    #[inline]
+    pub(super) fn wilds_surely_placed(&self, p: usize) -> bool {
+        let sure = self.wild_room(p).is_some_and(|w| w.completes());
+        #[cfg(debug_assertions)]
+        if sure {
+            assert!(self.forward_finish(None), "I-9 wilds placed by their room");
+        }
+        sure
+    }
+
+    /// The counts of [`WildRoom`] for the mover `p` of a meld phase, or
+    /// `None` where they decide nothing, for the state and for every step
+    /// of [`WildRoom::after`] (none of which gives the hand a card): I-26's
+    /// duty to go out, a pickup before the rest by a player who had not
+    /// opened or before the top card is laid, too few cards in hand.
+    pub(super) fn wild_room(&self, p: usize) -> Option<WildRoom> {
+        if self.phase != Phase::Meld || self.turn.must_go_out {
+            return None;
+        }
+        let table = &self.tables[p];
+        let hand = self.hands[p];
+        let n = hand.len() as i32;
+        let (keep, one_out) = if self.before_rest() {
+            if !(table.opened && self.top_laid()) {
+                return None;
+            }
+            // The rest's cards come to the hand ([`GameState::pickup_quick`]).
+            (2i32.saturating_sub(self.pile_len as i32), false)
+        } else {
+            let barred = self.rules.free_pickup_return == Permit::Forbid
+                && self.turn.free_card.is_some_and(|c| hand.contains(c));
+            (2, n == 1 && !barred)
+        };
+        if n < keep && !one_out {
+            return None;
+        }
+        let room = table.groups().iter().map(wild_room).sum::<u32>();
+        // Counted only where the one card may go out.
+        let canastas = if one_out {
+            table.groups().iter().filter(|g| g.is_canasta()).count() as i32
+        } else {
+            0
+        };
+        let (value, need) = if table.opened {
+            (0, i32::MIN)
+        } else {
+            (table.opening_value(), self.opening_minimum(p))
+        };
+        Some(WildRoom {
+            room: room as i32,
+            hand: n,
+            keep,
+            one_out,
+            canastas,
+            pending: self.turn.pending.len() as i32,
+            value,
+            need,
+        })
     }
 
     /// [`GameState::placed_finish`]'s steps made on `self` (quiet).
@@ -741,6 +805,196 @@ impl GameState {
             h.word(a as u64 | (b as u64) << 8 | (c.index() as u64) << 16);
         }
         h.finish()
+    }
+}
+
+/// How many wilds more the group `g` takes, added one at a time by
+/// extends (D-9.1, D-9.2): a group of wilds only up to seven, a natural
+/// group up to [`max_wilds`] of its naturals (fewer wilds than naturals,
+/// seven cards at most with a wild, so none into a black canasta,
+/// D-11.4). Each wild added takes one of it and leaves the rest.
+#[inline]
+pub(super) fn wild_room(g: &Group) -> u32 {
+    // [`max_wilds`] of 0 to 8 naturals.
+    const MOST: [u8; 9] = {
+        let mut t = [0u8; 9];
+        let mut n = 0;
+        while n < 9 {
+            t[n] = max_wilds(n as u32) as u8;
+            n += 1;
+        }
+        t
+    };
+    let most = if g.is_wild_only() {
+        7
+    } else {
+        MOST[g.naturals() as usize] as u32
+    };
+    let room = most.saturating_sub(g.wilds());
+    debug_assert_eq!(
+        room > 0,
+        !g.is_black_canasta() && g.fits_one_more(true),
+        "room of [{g}]"
+    );
+    room
+}
+
+/// The counts that tell, without a step made, that a turn with wilds
+/// pending can be completed (I-9, D-11.2): with no duty to go out (I-26),
+/// if the groups on the table have room ([`wild_room`]) for every wild
+/// pending, each can be placed by an extend, which takes no card from the
+/// hand; then, with two cards or more in hand and the opening minimum
+/// reached (D-8.2, a value that extends only raise), a discard is legal
+/// (of two cards at most one kind is the free pickup's card barred by
+/// I-21); with one card, which I-21 does not bar, and a canasta, a
+/// discard going out (D-13.2). During a pickup before the rest is taken,
+/// by a player who opened before, with the top card laid (I-8), which
+/// placing wilds leaves laid: the rest then taken, with the cards that
+/// make two with the rest ([`GameState::pickup_quick`]). A pending wild
+/// may go into any group that takes it, the group it left included (the
+/// step [`GameState::extend`] asks nothing of where it came from).
+#[derive(Clone, Copy)]
+pub(super) struct WildRoom {
+    /// The room for wilds of the mover's groups.
+    room: i32,
+    /// The cards in hand.
+    hand: i32,
+    /// The cards the hand must hold for the discard: two, or during a
+    /// pickup those that make two with the rest.
+    keep: i32,
+    /// Whether the hand's one card may be discarded going out, given a
+    /// canasta (past the pickup: I-21, D-13.2).
+    one_out: bool,
+    /// The canastas on the mover's table.
+    canastas: i32,
+    /// The wilds pending.
+    pending: i32,
+    /// The opening value of the table
+    /// ([`crate::table::Table::opening_value`]), where the mover has not
+    /// opened before this turn.
+    pub(super) value: i32,
+    /// The opening minimum, `i32::MIN` for a player opened before.
+    pub(super) need: i32,
+}
+
+impl WildRoom {
+    /// Whether the state counted can surely be completed.
+    #[inline]
+    pub(super) fn completes(&self) -> bool {
+        let discard =
+            self.hand >= self.keep || (self.one_out && self.hand == 1 && self.canastas > 0);
+        discard && self.room >= self.pending && self.value >= self.need
+    }
+
+    /// Whether, after the candidate step `a` of the state `s` these are the
+    /// counts of, the turn can surely be completed, the step being one
+    /// that [`GameState::meld_step`] takes: an extend of
+    /// [`GameState::raw_meld_candidates`] (from the hand or of a pending
+    /// wild), a wild taken out or swapped that it lists (every such one is
+    /// taken), or a lay of three cards that holds a pending wild if one is
+    /// pending and that the table takes. `false` decides nothing.
+    pub(super) fn after(&self, s: &GameState, a: Action) -> bool {
+        let pending = s.turn.pending;
+        let mut w = *self;
+        // First what the step takes from the hand and the pending wilds,
+        // then the groups it changes.
+        let from_pending = match a {
+            Action::Extend { card, .. } => {
+                if pending.contains(card) {
+                    w.pending -= 1;
+                } else {
+                    w.hand -= 1;
+                }
+                CardSet::EMPTY
+            }
+            Action::TakeWild { .. } => CardSet::EMPTY,
+            Action::Swap { .. } => {
+                w.hand -= 1;
+                CardSet::EMPTY
+            }
+            Action::Lay { cards } => {
+                let from_pending = pending_part(pending, cards);
+                if cards.len() != 3 || (!pending.is_empty() && from_pending.is_empty()) {
+                    return false;
+                }
+                w.hand -= (3 - from_pending.len()) as i32;
+                w.pending -= from_pending.len() as i32;
+                from_pending
+            }
+            _ => return false,
+        };
+        // The one card going out must be the one counted.
+        w.one_out &= w.hand == self.hand;
+        if w.hand < w.keep && !w.one_out {
+            return false;
+        }
+        let p = s.current as usize;
+        let groups = s.tables[p].groups();
+        // Group `g` becomes `t`.
+        // The opening value counts only for a player not opened before.
+        let valued = w.need != i32::MIN;
+        let change = |w: &mut WildRoom, g: &Group, t: &Group| {
+            w.room += wild_room(t) as i32 - wild_room(g) as i32;
+            if valued {
+                w.value += t.opening_value() - g.opening_value();
+            }
+            if w.one_out {
+                w.canastas += t.is_canasta() as i32 - g.is_canasta() as i32;
+            }
+        };
+        match a {
+            Action::Extend { group, card } => {
+                let g = groups[group as usize];
+                let mut t = g;
+                t.add(card);
+                change(&mut w, &g, &t);
+            }
+            Action::TakeWild { group, wild } => {
+                let g = groups[group as usize];
+                if g.is_wild_only() && !g.is_canasta() && g.wilds() == 3 {
+                    // Broken up, all three pending (D-11.3).
+                    w.pending += 3;
+                    w.room -= wild_room(&g) as i32;
+                    if valued {
+                        w.value -= g.opening_value();
+                    }
+                } else {
+                    let mut t = g;
+                    t.remove(wild);
+                    w.pending += 1;
+                    change(&mut w, &g, &t);
+                }
+            }
+            Action::Swap {
+                group,
+                natural,
+                wild,
+            } => {
+                let g = groups[group as usize];
+                let mut t = g;
+                t.add(natural);
+                t.remove(wild);
+                w.pending += 1;
+                change(&mut w, &g, &t);
+            }
+            Action::Lay { cards } => {
+                let Some(g) = Group::from_cards(cards) else {
+                    return false;
+                };
+                if !g.is_legal() || !s.lay_fits(p, cards) {
+                    return false;
+                }
+                debug_assert!(
+                    s.hands[p].contains_all(cards.checked_sub(from_pending).unwrap_or(cards))
+                );
+                w.room += wild_room(&g) as i32;
+                if valued {
+                    w.value += g.opening_value();
+                }
+            }
+            _ => return false,
+        }
+        w.completes()
     }
 }
 

@@ -2,6 +2,7 @@
 //! candidate check one action at a time behind [`Moves`](super::moves::Moves)),
 //! `apply`, and `apply_listed` for an action of the listing.
 
+use super::completion::WildRoom;
 use super::*;
 use crate::action::Action;
 use crate::card::Card;
@@ -37,17 +38,40 @@ pub(crate) struct CandidateCheck<'a> {
 struct SureSteps {
     /// Every extend from the hand.
     hand_extends: bool,
-    /// The extend of this wild, the only one pending.
-    pending_extend: Option<Card>,
+    /// Every extend of these wilds, all pending, when the groups have
+    /// room for them all ([`WildRoom`]).
+    pending_extends: CardSet,
     /// Every lay the step takes.
     lays: bool,
+    /// The counts that decide the other steps ([`WildRoom::after`]),
+    /// read at the first such step where no wild is pending.
+    wilds: Option<Option<WildRoom>>,
 }
 
 impl SureSteps {
     /// Whether an extend of `card` (one the step takes) is sure.
     #[inline]
     fn extend(&self, card: Card) -> bool {
-        self.hand_extends || self.pending_extend == Some(card)
+        self.hand_extends || self.pending_extends.contains(card)
+    }
+
+    /// Whether the candidate `a` of `s` (one of
+    /// [`GameState::raw_meld_steps`]) is surely listed, by its counts
+    /// ([`WildRoom::after`]).
+    #[inline]
+    fn by_room(&mut self, s: &GameState, a: Action) -> bool {
+        if !matches!(
+            a,
+            Action::Extend { .. }
+                | Action::TakeWild { .. }
+                | Action::Swap { .. }
+                | Action::Lay { .. }
+        ) {
+            return false;
+        }
+        self.wilds
+            .get_or_insert_with(|| s.wild_room(s.current as usize))
+            .is_some_and(|w| w.after(s, a))
     }
 }
 
@@ -282,7 +306,7 @@ impl GameState {
             self.only_refused_unlisted(out);
         }
         if !out.is_empty() {
-            let sure_steps = self.steps_surely_completed();
+            let mut sure_steps = self.steps_surely_completed();
             let p = self.current as usize;
             // The mover's part is put back from the state itself.
             let mut probe = *self;
@@ -292,6 +316,7 @@ impl GameState {
                 let sure = match a {
                     Action::Extend { card, .. } if sure_steps.extend(card) => true,
                     Action::Lay { cards } if sure_steps.lays => self.lay_fits(p, cards),
+                    _ if sure_steps.by_room(self, a) => true,
                     _ => return probe.listed_candidate_on_probe(self, a, verdicts),
                 };
                 debug_assert_eq!(
@@ -432,27 +457,37 @@ impl GameState {
     /// table never loses, and two cards or more left: of two cards at
     /// most one kind is the free pickup's card barred by I-21, and a kind
     /// held twice never is. With no wild pending an extend takes one card
-    /// from the hand and a lay three; with one wild pending, its extend
-    /// takes none and leaves none pending.
+    /// from the hand and a lay three; with wilds pending and room for
+    /// them all in the groups, an extend of one takes none and leaves
+    /// room for the rest ([`WildRoom`]), whose counts also decide the
+    /// other steps ([`WildRoom::after`]).
     #[inline]
     fn steps_surely_completed(&self) -> SureSteps {
         let p = self.current as usize;
+        let pending = self.turn.pending;
+        if !pending.is_empty() {
+            let wilds = self.wild_room(p);
+            return SureSteps {
+                hand_extends: false,
+                pending_extends: match wilds {
+                    Some(w) if w.completes() => pending,
+                    _ => CardSet::EMPTY,
+                },
+                lays: false,
+                wilds: Some(wilds),
+            };
+        }
         let table = &self.tables[p];
         let base = self.phase == Phase::Meld
             && !self.before_rest()
             && !self.turn.must_go_out
             && (table.opened || table.opening_value() >= self.opening_minimum(p));
         let n = self.hands[p].len();
-        let pending = self.turn.pending;
-        let none_pending = pending.is_empty();
         SureSteps {
-            hand_extends: base && none_pending && n >= 3,
-            pending_extend: if base && pending.len() == 1 && n >= 2 {
-                pending.kinds().next()
-            } else {
-                None
-            },
-            lays: base && none_pending && n >= 5,
+            hand_extends: base && n >= 3,
+            pending_extends: CardSet::EMPTY,
+            lays: base && n >= 5,
+            wilds: None,
         }
     }
 
