@@ -38,6 +38,8 @@ use crate::table::Table;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+#[cfg(test)]
+mod candidate_tests;
 mod candidates;
 mod completion;
 mod flow;

@@ -1,0 +1,163 @@
+//! Tests of the listing's candidate enumerations and the group checks
+//! they stand on: pairs, triples and lays of three against the general
+//! enumerations, the counts' checks against the cards'.
+
+use super::candidates::{kinds_of, lays_of_three, pairs, ranks_held_twice, sub_multisets, triples};
+use super::steps::{extend_fits, wild_may_leave};
+use super::*;
+use crate::card::Suit;
+use crate::card_set::NATURAL_NIBBLES;
+use crate::group::Group;
+
+/// The pair and triple enumerations of the lays agree with the general
+/// sub-multiset enumeration, sets and order.
+#[test]
+fn pairs_and_triples_follow_sub_multisets() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let wild_kinds: Vec<Card> = CardSet::FULL_PACK.wilds().kinds().collect();
+    for _ in 0..5000 {
+        let mut set = CardSet::EMPTY;
+        if next() % 2 == 0 {
+            let r = Rank::NATURALS[(next() % 11) as usize];
+            for s in Suit::ALL {
+                for _ in 0..next() % 3 {
+                    set.insert(Card::new(r, s));
+                }
+            }
+        } else {
+            for _ in 0..next() % 9 {
+                set.insert(wild_kinds[(next() % 5) as usize]);
+            }
+        }
+        let mut kinds = [(Card::JOKER, 0u8); 5];
+        let k = kinds_of(set, &mut kinds);
+        for size in [2, 3] {
+            let mut want = Vec::new();
+            sub_multisets(set, size, &mut |s| want.push(s));
+            let mut got = Vec::new();
+            if size == 2 {
+                pairs(&kinds[..k], CardSet::EMPTY, &mut |s| got.push(s));
+            } else {
+                triples(&kinds[..k], &mut |s| got.push(s));
+            }
+            assert_eq!(got, want, "[{set}] {size}");
+        }
+    }
+}
+
+/// `raw_meld_candidates` checks the group limits by the counts
+/// (`Group::fits_one_more`, `Group::may_lose_a_wild`): for every group
+/// (every count of each suit of a rank, with wilds of every kind and
+/// number), they are `extend_fits` for every natural of the rank and
+/// every wild the pack still holds, and `wild_may_leave` for every wild
+/// the group holds.
+#[test]
+fn group_checks_by_counts_are_the_checks_by_cards() {
+    let wilds = ["2C", "2D", "2H", "2S", "JK"].map(|w| w.parse::<Card>().unwrap());
+    let (mut groups, mut natural_answers, mut leave_answers) = (0, [0; 2], [0; 2]);
+    for r in [Rank::Four, Rank::Ace] {
+        for nat in 0..=255u32 {
+            for wild_mask in 0..1u32 << 7 {
+                let mut s = CardSet::EMPTY;
+                for suit in 0..4u8 {
+                    for _ in 0..((nat >> (suit * 2)) & 3).min(2) {
+                        s.insert(Card::new(r, Suit::from_index(suit)));
+                    }
+                }
+                // The 2s once or twice by suit, up to three jokers.
+                for (i, w) in wilds.iter().chain([&wilds[0], &wilds[4]]).enumerate() {
+                    if wild_mask >> i & 1 == 1 {
+                        s.insert(*w);
+                    }
+                }
+                if wild_mask >> 6 & 1 == 1 {
+                    s.insert(Card::JOKER);
+                }
+                for set in [s, s.wilds()] {
+                    let Some(g) = Group::from_cards(set) else {
+                        continue;
+                    };
+                    groups += 1;
+                    // Cards the pack still holds: fewer than two in the group.
+                    let naturals = (0..4u8)
+                        .map(|suit| Card::new(r, Suit::from_index(suit)))
+                        .filter(|&c| g.accepts_kind(c) && g.count(c) < 2);
+                    for c in naturals {
+                        let fits = g.fits_one_more(false);
+                        assert_eq!(fits, extend_fits(&g, c), "{c} to {g}");
+                        natural_answers[fits as usize] += 1;
+                    }
+                    for c in wilds.into_iter().filter(|&c| g.count(c) < 2) {
+                        assert_eq!(g.fits_one_more(true), extend_fits(&g, c), "{c} to {g}");
+                    }
+                    for c in g.wild_kinds().kinds() {
+                        let leaves = g.may_lose_a_wild();
+                        assert_eq!(leaves, wild_may_leave(&g, c), "{c} out of {g}");
+                        leave_answers[leaves as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        groups > 10_000
+            && natural_answers
+                .iter()
+                .chain(&leave_answers)
+                .all(|&n| n > 100),
+        "{groups} groups, {natural_answers:?} {leave_answers:?}"
+    );
+}
+
+/// The lays are found rank by rank over the ranks held twice or more,
+/// picked from the counts' nibbles (`ranks_held_twice`): the same ranks
+/// in the same order as the plain test of every natural rank, for
+/// pools of many ranks, whose lays (with and without pending wilds to
+/// hold) are many.
+#[test]
+fn lays_of_three_visit_the_ranks_in_order() {
+    assert_eq!(
+        NATURAL_NIBBLES,
+        Rank::NATURALS
+            .iter()
+            .map(|&r| 1u64 << (4 * r as u32))
+            .sum::<u64>()
+    );
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let pack: Vec<Card> = CardSet::FULL_PACK.iter().collect();
+    let mut got = Vec::new();
+    let mut lays = 0;
+    for _ in 0..5000 {
+        let mut pool = CardSet::EMPTY;
+        for _ in 0..next() % 30 {
+            pool.insert(pack[(next() % pack.len() as u64) as usize]);
+        }
+        let want: Vec<Rank> = Rank::NATURALS
+            .into_iter()
+            .filter(|&r| pool.rank_count(r) >= 2)
+            .collect();
+        let ranks: Vec<Rank> = ranks_held_twice(pool.rank_counts()).collect();
+        assert_eq!(ranks, want, "[{pool}]");
+        let need = if next() % 3 == 0 {
+            pool.wilds()
+        } else {
+            CardSet::EMPTY
+        };
+        got.clear();
+        lays_of_three(pool, need, &mut got);
+        lays += got.len();
+    }
+    assert!(lays > 50_000, "{lays} lays");
+}
