@@ -925,6 +925,28 @@ fn i9_completion_is_exact() {
     assert!(skipped * 100 <= compared, "{skipped} skipped");
 }
 
+/// Plays random and meld-biased hands (biases 0, 0.6 and 0.95, six
+/// seeds each, mixed with `salt`) under every rule variant, calling `at`
+/// on every state met, as [`play_meld_biased`] does; the meld phase
+/// never ends by a discard or a reset, so that its later steps are met.
+fn each_meld_biased_state(salt: u64, mut at: impl FnMut(&GameState)) {
+    for rules in rule_variants() {
+        for bias in [0.0, 0.6, 0.95] {
+            for seed in 0..6 {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ salt);
+                play_meld_biased(
+                    rules,
+                    seed + (bias * 1000.0) as u64,
+                    &mut rng,
+                    bias,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| at(g),
+                );
+            }
+        }
+    }
+}
+
 /// Calls `check` on each state one meld step leads to from `g` in the
 /// meld phase (a candidate of the listing other than a discard or the
 /// reset, made where the step's own rules take it), with `g`'s
@@ -995,21 +1017,7 @@ fn i9_pending_search_and_its_second_way_are_the_search() {
         compared += 1;
         no += !want as u64;
     };
-    for rules in rule_variants() {
-        for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..6 {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x54);
-                play_meld_biased(
-                    rules,
-                    seed + (bias * 1000.0) as u64,
-                    &mut rng,
-                    bias,
-                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| after_each_meld_step(g, &mut cand, &mut check),
-                );
-            }
-        }
-    }
+    each_meld_biased_state(0x54, |g| after_each_meld_step(g, &mut cand, &mut check));
     eprintln!(
         "{compared} states past the first way compared ({no} no), {second} second-way yes, {stuck} stuck"
     );
@@ -1068,21 +1076,7 @@ fn i9_wild_room_yes_is_the_reference() {
             pending_steps += !u.turn.pending.is_empty() as u64;
         }
     };
-    for rules in rule_variants() {
-        for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..6 {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x77);
-                play_meld_biased(
-                    rules,
-                    seed + (bias * 1000.0) as u64,
-                    &mut rng,
-                    bias,
-                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| after_each_meld_step(g, &mut cand, &mut check),
-                );
-            }
-        }
-    }
+    each_meld_biased_state(0x77, |g| after_each_meld_step(g, &mut cand, &mut check));
     eprintln!(
         "{states} states and {steps} steps ({pending_steps} leaving wilds pending) sure by room"
     );
@@ -1142,31 +1136,17 @@ fn completion_shortcuts_and_kept_verdicts_are_the_search() {
         compared += 1;
         no += !want as u64;
     };
-    for rules in rule_variants() {
-        for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..6 {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x40);
-                play_meld_biased(
-                    rules,
-                    seed + (bias * 1000.0) as u64,
-                    &mut rng,
-                    bias,
-                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| {
-                        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
-                            let mut s = g.clone();
-                            s.quiet = true;
-                            s.take_pile();
-                            s.set_anchor();
-                            check(&s, s.verdict_context(), Action::TakePile);
-                            return;
-                        }
-                        after_each_meld_step(g, &mut cand, &mut check);
-                    },
-                );
-            }
+    each_meld_biased_state(0x40, |g| {
+        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+            let mut s = g.clone();
+            s.quiet = true;
+            s.take_pile();
+            s.set_anchor();
+            check(&s, s.verdict_context(), Action::TakePile);
+            return;
         }
-    }
+        after_each_meld_step(g, &mut cand, &mut check);
+    });
     eprintln!(
         "{compared} searched states compared ({no} no), {placed} placed_finish yes, {quick} pickup_quick answers, {kept} kept verdicts read, {again} keys met again"
     );
@@ -1220,40 +1200,24 @@ fn pickup_quick_answers_as_the_reference() {
         }
         no += !v as u64;
     };
-    for rules in rule_variants() {
-        for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..6 {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x55);
-                play_meld_biased(
-                    rules,
-                    seed + (bias * 1000.0) as u64,
-                    &mut rng,
-                    bias,
-                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| {
-                        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
-                            let mut s = g.clone();
-                            s.quiet = true;
-                            s.take_pile();
-                            check(&s, 0, Action::TakePile);
-                            cand.clear();
-                            s.raw_meld_candidates(&mut cand, true);
-                            for &a in cand.iter() {
-                                let mut u = s.clone();
-                                if !matches!(a, Action::Discard(_) | Action::Reset)
-                                    && u.meld_step(a).is_ok()
-                                {
-                                    check(&u, 0, a);
-                                }
-                            }
-                            return;
-                        }
-                        after_each_meld_step(g, &mut cand, &mut check);
-                    },
-                );
+    each_meld_biased_state(0x55, |g| {
+        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+            let mut s = g.clone();
+            s.quiet = true;
+            s.take_pile();
+            check(&s, 0, Action::TakePile);
+            cand.clear();
+            s.raw_meld_candidates(&mut cand, true);
+            for &a in cand.iter() {
+                let mut u = s.clone();
+                if !matches!(a, Action::Discard(_) | Action::Reset) && u.meld_step(a).is_ok() {
+                    check(&u, 0, a);
+                }
             }
+            return;
         }
-    }
+        after_each_meld_step(g, &mut cand, &mut check);
+    });
     eprintln!(
         "pickup_quick: {opened} answers for opened players, {laid_yes} openings laid with the top card, {unopened} other answers for players who have not opened ({no} no)"
     );
