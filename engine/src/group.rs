@@ -384,6 +384,24 @@ impl Group {
         CardSet::from_raw_unchecked(lo, hi, self.jokers)
     }
 
+    /// Whether the group holds a wild (`self.wilds() > 0`), from its
+    /// fields without counting them.
+    #[inline]
+    pub(crate) const fn holds_wild(&self) -> bool {
+        self.twos | self.jokers != 0
+    }
+
+    /// The nibble of the group's natural rank in a card set's word of
+    /// kinds ([`rank_mask`]), 0 for a group of wilds only.
+    #[inline]
+    pub(crate) const fn rank_bits(&self) -> u64 {
+        if self.rank == WILD_GROUP {
+            0
+        } else {
+            0xF << (self.rank as u32 * 4)
+        }
+    }
+
     /// The kinds of the group's wilds, each once, in kind order: the
     /// suits of its 2s, then the joker if it holds one
     /// (`self.cards().wilds().distinct()`).

@@ -6,7 +6,7 @@ use super::candidates::{kinds_of, lays_of_three, pairs, ranks_held_twice, sub_mu
 use super::steps::{extend_fits, wild_may_leave};
 use super::*;
 use crate::card::Suit;
-use crate::card_set::NATURAL_NIBBLES;
+use crate::card_set::{rank_mask, NATURAL_NIBBLES};
 use crate::group::Group;
 
 /// The pair and triple enumerations of the lays agree with the general
@@ -160,4 +160,42 @@ fn lays_of_three_visit_the_ranks_in_order() {
         lays += got.len();
     }
     assert!(lays > 50_000, "{lays} lays");
+}
+
+/// `Group::holds_wild` and `Group::rank_bits`, by which the candidates
+/// pass over a group that neither takes nor gives a card, are
+/// `wilds() > 0` and the nibble of the group's rank (none for a group of
+/// wilds only), which holds every natural of the group.
+#[test]
+fn group_wild_and_rank_bits_are_the_cards() {
+    let wilds = ["2C", "2D", "2H", "2S", "JK"].map(|w| w.parse::<Card>().unwrap());
+    let mut groups = 0;
+    for r in Rank::NATURALS {
+        for nat in 0..16u32 {
+            for wild_mask in 0..1u32 << 5 {
+                let mut s = CardSet::EMPTY;
+                for suit in 0..4u8 {
+                    if nat >> suit & 1 == 1 {
+                        s.insert(Card::new(r, Suit::from_index(suit)));
+                    }
+                }
+                for (i, w) in wilds.iter().enumerate() {
+                    if wild_mask >> i & 1 == 1 {
+                        s.insert(*w);
+                    }
+                }
+                for set in [s, s.wilds()] {
+                    let Some(g) = Group::from_cards(set) else {
+                        continue;
+                    };
+                    groups += 1;
+                    assert_eq!(g.holds_wild(), g.wilds() > 0, "{g}");
+                    assert_eq!(g.rank_bits(), g.rank().map_or(0, rank_mask), "{g}");
+                    let (lo, _, _) = g.cards().raw();
+                    assert_eq!(lo & !rank_mask(Rank::Two) & !g.rank_bits(), 0, "{g}");
+                }
+            }
+        }
+    }
+    assert!(groups > 5_000, "{groups} groups");
 }

@@ -405,8 +405,27 @@ impl GameState {
             let swap_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::Swap;
             let convert_rule = self.rules.black_canasta_wilds == BlackCanastaWilds::ConvertOnly;
             let take_backs = (with_ends || self.turn.pending.is_empty()) && self.may_take_back();
+            let hand_offers_wild = hand_twos != 0 || hand_jokers > 0;
             for (i, g) in table.groups().iter().enumerate() {
                 let group = i as u8;
+                // The hand's naturals of the group's rank, as bits of the
+                // hand's word.
+                let hand_rank = hand_lo & g.rank_bits();
+                if !g.holds_wild() && hand_rank == 0 && !hand_offers_wild {
+                    // A group without a wild takes nothing from a hand with
+                    // neither its rank nor a wild, and gives nothing: it is
+                    // no black canasta (that holds wilds), has no wild to
+                    // take or swap and nothing to convert. Its counts are
+                    // not looked up.
+                    debug_assert_eq!(g.step_facts() & FACT_BLACK, 0);
+                    debug_assert!(g.wild_kinds().is_empty());
+                    debug_assert!(hand_wilds.is_empty());
+                    debug_assert!(g.rank().is_none_or(|r| hand.of_rank(r).is_empty()));
+                    if take_backs && g.is_new() {
+                        cand.push(Action::TakeBack { group });
+                    }
+                    continue;
+                }
                 // What the checks below ask of the group's counts, in one
                 // lookup (D-9.1, D-9.2, D-11.2, D-11.3, I-13).
                 let facts = g.step_facts();
@@ -422,9 +441,7 @@ impl GameState {
                     let start = cand.len();
                     let mut bits = if wild_fits { hand_twos } else { 0 };
                     if natural_fits {
-                        if let Some(r) = g.rank() {
-                            bits |= hand_lo & rank_mask(r);
-                        }
+                        bits |= hand_rank;
                     }
                     push_each(bits, |c| cand.push(Action::Extend { group, card: c }));
                     if wild_fits && hand_jokers > 0 {
