@@ -472,8 +472,9 @@ pub struct HeldRow {
     pile: [u8; PACK],
     bottom: Few,
     cut: Few,
-    /// Slot `q`'s groups are `groups[q][..len[q]]` (one comparison of
-    /// five bytes a group; what follows is never read).
+    /// Slot `q`'s groups are `groups[q][..len[q]]`, compared by their
+    /// [`Group::packed`] words (the derived comparison of five fields
+    /// costs more); what follows is never read.
     len: [u8; P],
     groups: [[Group; MAX_GROUPS]; P],
     /// The total written into slot `q`'s `totals` and `opening_minimum`
@@ -529,7 +530,7 @@ fn held_run(
     let new = groups.len();
     let same = old.min(new);
     for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        if h != g {
+        if h.packed() != g.packed() {
             *f = [0.0; GROUP_FEATURES];
             group(f, g);
             *h = *g;
