@@ -472,11 +472,23 @@ pub struct HeldRow {
     pile: [u8; PACK],
     bottom: Few,
     cut: Few,
-    /// Slot `q`'s groups are `groups[q][..len[q]]`, each as its
-    /// [`key`] (one comparison a group; what follows is never read).
+    /// Slot `q`'s groups are `groups[q][..len[q]]`, compared by their
+    /// [`Group::packed`] words (the derived comparison of five fields
+    /// costs more); what follows is never read.
     len: [u8; P],
-    groups: [[u64; MAX_GROUPS]; P],
+    groups: [[Group; MAX_GROUPS]; P],
+    /// The total written into slot `q`'s `totals` and `opening_minimum`
+    /// numbers ([`NO_TOTAL`] for none): they change only between hands.
+    totals: [i32; P],
+    /// The [`table_key`] written into slot `q`'s `table_flags` ([`NO_TABLE`]
+    /// for none): it changes only on a meld or a red three.
+    tables: [u64; P],
 }
+
+/// No total written: below every total a hand can leave.
+const NO_TOTAL: i32 = i32::MIN;
+/// No table flags written: above every [`table_key`].
+const NO_TABLE: u64 = u64::MAX;
 
 impl HeldRow {
     /// A row all zero.
@@ -490,7 +502,9 @@ impl HeldRow {
         bottom: Few::NONE,
         cut: Few::NONE,
         len: [0; P],
-        groups: [[0; MAX_GROUPS]; P],
+        groups: [[Group::empty(Rank::Four); MAX_GROUPS]; P],
+        totals: [NO_TOTAL; P],
+        tables: [NO_TABLE; P],
     };
 
     /// [`Encode::encode`] of decorated view `v` into a row that holds
@@ -508,7 +522,7 @@ impl HeldRow {
 #[inline(always)]
 fn held_run(
     run: &mut [[f32; GROUP_FEATURES]],
-    held: &mut [u64; MAX_GROUPS],
+    held: &mut [Group; MAX_GROUPS],
     len: &mut u8,
     groups: &[Group],
 ) {
@@ -516,11 +530,10 @@ fn held_run(
     let new = groups.len();
     let same = old.min(new);
     for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        let k = key(g);
-        if *h != k {
+        if h.packed() != g.packed() {
             *f = [0.0; GROUP_FEATURES];
             group(f, g);
-            *h = k;
+            *h = *g;
         }
     }
     for ((f, h), g) in run[same..]
@@ -529,21 +542,12 @@ fn held_run(
         .zip(&groups[same..])
     {
         group(f, g);
-        *h = key(g);
+        *h = *g;
     }
     if old > new {
         run[new..old].fill([0.0; GROUP_FEATURES]);
     }
     *len = new as u8;
-}
-
-/// A group's five bytes in one word, as [`Group::packed`] puts them,
-/// the first four read as one.
-#[inline(always)]
-fn key(g: &Group) -> u64 {
-    let (naturals, twos) = g.suit_fields();
-    let four = u32::from_le_bytes([g.rank_index(), naturals, twos, g.jokers() as u8]);
-    u64::from(four) | u64::from(g.flags()) << 32
 }
 
 /// `SET_VALUE[lo | hi << 1]`: a card field's number for one kind from
@@ -697,16 +701,24 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
     let (runs, _) = groups.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
     let mut p = seat;
     let slots = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len);
+    let totals = v.totals();
     for (q, ((run, groups), len)) in slots.take(n).enumerate() {
         head[HAND_SIZES + q] = v.hand_size(p) as f32 / pack;
         let at = KNOWN + q * K;
         let f = kinds(&mut head[at..at + K]);
         cards_changed(f, &mut known[q], v.known(p));
-        head[TOTALS + q] = scaled(v.totals()[p] as f32, 10_000.0, -2.0, 2.0);
-        head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+        if h.totals[q] != totals[p] {
+            head[TOTALS + q] = scaled(totals[p] as f32, 10_000.0, -2.0, 2.0);
+            head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
+            h.totals[q] = totals[p];
+        }
         let t = v.table(p);
-        let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
-        table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
+        let tk = table_key(t);
+        if h.tables[q] != tk {
+            let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
+            table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
+            h.tables[q] = tk;
+        }
         let (run, _) = run.as_chunks_mut::<GROUP_FEATURES>();
         held_run(run, groups, len, t.groups());
         p = if p + 1 == n { 0 } else { p + 1 };
@@ -723,6 +735,17 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
             );
         }
     }
+}
+
+/// What a table's [`TABLE_FLAGS`] numbers are read from, in one word:
+/// equal words, equal numbers.
+#[inline(always)]
+fn table_key(t: &crate::table::Table) -> u64 {
+    u64::from(t.opened)
+        | u64::from(t.heart_aces) << 8
+        | u64::from(t.heart_aces_new) << 16
+        | u64::from(t.twins) << 24
+        | u64::from(t.red_threes.len()) << 40
 }
 
 /// A table's [`TABLE_FLAGS`] numbers in the `table_flags` field.
