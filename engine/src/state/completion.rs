@@ -57,11 +57,12 @@ impl GameState {
     /// [`GameState::placed_finish`] has failed: the verdict kept for the
     /// state (a root searched before, or a node of an earlier search);
     /// else the count's exact "no" ([`GameState::pending_stuck`]); else
-    /// the second way of placing the wilds ([`Way::Longest`]); else,
-    /// where the groups lack room for them, the third ([`Way::Laid`]);
-    /// else the search's exact "no" ([`GameState::pending_may_finish`]); else the
-    /// search ([`GameState::forward_finish`]), which needs none of them
-    /// asked again. A verdict found is kept.
+    /// where the groups lack room for the wilds, the third way of placing
+    /// them ([`Way::Laid`]), which settles most such states; else the
+    /// second ([`Way::Longest`]); else the search's exact "no"
+    /// ([`GameState::pending_may_finish`]); else the search
+    /// ([`GameState::forward_finish`]), which needs none of them asked
+    /// again. A verdict found is kept.
     pub(super) fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
         let key = self.forward_key();
         let known = verdicts.map(|c| c ^ key);
@@ -72,11 +73,14 @@ impl GameState {
         if !stuck {
             let mut t = *self;
             t.quiet = true;
-            let mut placed = t.placed_in_place(p, verdicts, Way::Longest);
-            if !placed && self.wilds_laid_first(p) {
-                t = *self;
-                t.quiet = true;
-                placed = t.placed_in_place(p, verdicts, Way::Laid);
+            let laid = self.wilds_laid_first(p);
+            let mut placed = laid && t.placed_in_place(p, verdicts, Way::Laid);
+            if !placed {
+                if laid {
+                    t = *self;
+                    t.quiet = true;
+                }
+                placed = t.placed_in_place(p, verdicts, Way::Longest);
             }
             if placed {
                 debug_assert!(self.forward_finish(None), "I-9 second or third way");
