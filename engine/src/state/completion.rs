@@ -57,10 +57,12 @@ impl GameState {
     /// [`GameState::placed_finish`] has failed: the verdict kept for the
     /// state (a root searched before, or a node of an earlier search);
     /// else the count's exact "no" ([`GameState::pending_stuck`]); else
-    /// the second way of placing the wilds ([`Way::Longest`]); else the
-    /// search's exact "no" ([`GameState::pending_may_finish`]); else the
-    /// search ([`GameState::forward_finish`]), which needs none of them
-    /// asked again. A verdict found is kept.
+    /// where the groups lack room for the wilds, the third way of placing
+    /// them ([`Way::Laid`]), which settles most such states; else the
+    /// second ([`Way::Longest`]); else the search's exact "no"
+    /// ([`GameState::pending_may_finish`]); else the search
+    /// ([`GameState::forward_finish`]), which needs none of them asked
+    /// again. A verdict found is kept.
     pub(super) fn pending_search(&self, p: usize, verdicts: Option<u64>) -> bool {
         let key = self.forward_key();
         let known = verdicts.map(|c| c ^ key);
@@ -71,8 +73,17 @@ impl GameState {
         if !stuck {
             let mut t = *self;
             t.quiet = true;
-            if t.placed_in_place(p, verdicts, Way::Longest) {
-                debug_assert!(self.forward_finish(None), "I-9 way by the longest groups");
+            let laid = self.wilds_laid_first(p);
+            let mut placed = laid && t.placed_in_place(p, verdicts, Way::Laid);
+            if !placed {
+                if laid {
+                    t = *self;
+                    t.quiet = true;
+                }
+                placed = t.placed_in_place(p, verdicts, Way::Longest);
+            }
+            if placed {
+                debug_assert!(self.forward_finish(None), "I-9 second or third way");
                 if let Some(k) = known {
                     Verdicts::put(k, true);
                 }
@@ -264,15 +275,43 @@ impl GameState {
         // One body a way: the first way, the hot one, without the
         // second's choice.
         match way {
-            Way::First => self.placed_way::<false>(p, verdicts),
-            Way::Longest => self.placed_way::<true>(p, verdicts),
+            Way::First => self.placed_way::<false, false>(p, verdicts),
+            Way::Longest => self.placed_way::<true, false>(p, verdicts),
+            Way::Laid => self.placed_way::<false, true>(p, verdicts),
         }
     }
 
-    /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`].
-    fn placed_way<const LONGEST: bool>(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+    /// Whether [`Way::Laid`] may settle what the other ways did not: three
+    /// wilds or more pending and fewer places for them by extends
+    /// ([`wild_room`]) than are pending, so that the first way lays a
+    /// group only with the wilds left over, if it can.
+    pub(super) fn wilds_laid_first(&self, p: usize) -> bool {
+        let pending = self.turn.pending.len();
+        pending >= 3 && self.tables[p].groups().iter().map(wild_room).sum::<u32>() < pending
+    }
+
+    /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`],
+    /// `LAID` for [`Way::Laid`].
+    fn placed_way<const LONGEST: bool, const LAID: bool>(
+        &mut self,
+        p: usize,
+        verdicts: Option<u64>,
+    ) -> bool {
         let t = self;
         let mut other = false;
+        if LAID {
+            // Three pending wilds laid as a group of wilds before any is
+            // placed by an extend; the rest as the first way.
+            let pending = t.turn.pending;
+            if pending.len() < 3
+                || t.meld_step(Action::Lay {
+                    cards: first_cards(pending, 3),
+                })
+                .is_err()
+            {
+                return false;
+            }
+        }
         while let Some(w) = t.turn.pending.kinds().next() {
             // The first group the step takes the pending wild into, found
             // by the step's own checks on the group alone
@@ -1007,6 +1046,10 @@ pub(super) enum Way {
     /// The longest short of a canasta (the first of them), else the
     /// first: the one a canasta may come of, for a way out.
     Longest,
+    /// Three pending wilds laid as a group of wilds first, the rest then
+    /// placed as by [`Way::First`]: where the groups lack room for them
+    /// ([`GameState::wilds_laid_first`]).
+    Laid,
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.

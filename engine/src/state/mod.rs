@@ -42,6 +42,8 @@ use rand_pcg::Pcg64Mcg;
 mod candidate_tests;
 mod candidates;
 mod completion;
+#[cfg(test)]
+mod completion_tests;
 mod flow;
 pub(crate) mod legal;
 pub(crate) mod moves;

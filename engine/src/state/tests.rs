@@ -797,7 +797,7 @@ fn i32_dead_lock_is_the_search_over_the_engines_steps() {
 /// Every way to end the turn without undoing, searched exhaustively over
 /// the engine's own steps (no shortcut, no budget but `cap` states):
 /// `Some(answer)`, or `None` past `cap`.
-fn forward_reference(g: &GameState, cap: usize) -> Option<bool> {
+pub(super) fn forward_reference(g: &GameState, cap: usize) -> Option<bool> {
     fn rec(g: &GameState, seen: &mut std::collections::HashSet<u64>, cap: usize) -> Option<bool> {
         if g.phase != Phase::Meld {
             return Some(true);
@@ -951,7 +951,7 @@ fn each_meld_biased_state(salt: u64, mut at: impl FnMut(&GameState)) {
 /// meld phase (a candidate of the listing other than a discard or the
 /// reset, made where the step's own rules take it), with `g`'s
 /// verdict context and the step.
-fn after_each_meld_step(
+pub(super) fn after_each_meld_step(
     g: &GameState,
     cand: &mut Vec<Action>,
     check: &mut impl FnMut(&GameState, u64, Action),

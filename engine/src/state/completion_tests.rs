@@ -1,0 +1,81 @@
+//! Tests of the completion check's quick ways with wilds pending (I-9,
+//! D-11.2) against the search.
+
+use super::completion::Way;
+use super::tests::{after_each_meld_step, forward_reference};
+use super::*;
+use crate::action::Action;
+use crate::rules::test_variants as rule_variants;
+use rand::SeedableRng;
+
+/// I-9 with wilds pending, D-11.2: the third way of placing them
+/// ([`Way::Laid`]: three pending wilds laid as a group of wilds before
+/// any extend, where the groups lack room for all that are pending,
+/// [`GameState::wilds_laid_first`]) says yes only where the search and
+/// the exhaustive reference do, after every meld step of random and
+/// meld-biased play under every rule variant; and it settles states that
+/// neither of the other two ways does, which
+/// [`GameState::pending_search`] then answers as the search.
+#[test]
+fn i9_wilds_laid_first_is_the_search() {
+    let mut cand = Vec::new();
+    let (mut asked, mut yes, mut beyond) = (0u64, 0u64, 0u64);
+    let mut check = |t: &GameState, ctx: u64, a: Action| {
+        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
+            return;
+        }
+        let p = t.current as usize;
+        if !t.wilds_laid_first(p) {
+            return;
+        }
+        asked += 1;
+        let mut w = t.clone();
+        w.quiet = true;
+        if !w.placed_in_place(p, None, Way::Laid) {
+            return;
+        }
+        let at = || format!("after {a}: {}", t.to_position_json());
+        assert!(t.forward_finish(None), "the third way says yes {}", at());
+        assert_ne!(
+            forward_reference(t, 5_000),
+            Some(false),
+            "the third way against the reference {}",
+            at()
+        );
+        yes += 1;
+        let others = [Way::First, Way::Longest].iter().any(|&way| {
+            let mut o = t.clone();
+            o.quiet = true;
+            o.placed_in_place(p, None, way)
+        });
+        if !others {
+            beyond += 1;
+            assert!(t.pending_search(p, None), "pending_search {}", at());
+            assert!(
+                t.pending_search(p, Some(ctx)),
+                "pending_search, kept {}",
+                at()
+            );
+        }
+    };
+    for rules in rule_variants() {
+        for bias in [0.0, 0.6, 0.95] {
+            for seed in 0..6 {
+                let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed ^ 0x1a1d);
+                play_meld_biased(
+                    rules,
+                    seed + (bias * 1000.0) as u64,
+                    &mut rng,
+                    bias,
+                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
+                    |g, _| after_each_meld_step(g, &mut cand, &mut check),
+                );
+            }
+        }
+    }
+    eprintln!("{asked} states asked, {yes} third-way yes, {beyond} beyond the other ways");
+    assert!(
+        asked > 1_000 && yes > 800 && beyond > 200,
+        "{asked} asked, {yes} yes, {beyond} beyond"
+    );
+}
