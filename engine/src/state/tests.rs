@@ -929,7 +929,7 @@ fn i9_completion_is_exact() {
 /// seeds each, mixed with `salt`) under every rule variant, calling `at`
 /// on every state met, as [`play_meld_biased`] does; the meld phase
 /// never ends by a discard or a reset, so that its later steps are met.
-fn each_meld_biased_state(salt: u64, mut at: impl FnMut(&GameState)) {
+pub(super) fn each_meld_biased_state(salt: u64, mut at: impl FnMut(&GameState)) {
     for rules in rule_variants() {
         for bias in [0.0, 0.6, 0.95] {
             for seed in 0..6 {
