@@ -526,8 +526,9 @@ impl HeldRow {
     /// than a discard or a reset does; a refused one puts back just that
     /// part). When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
-    /// tables, groups) hold their numbers already and are not compared
-    /// again; otherwise this is [`HeldRow::encode`].
+    /// tables, groups) and the numbers of the hand (players, starter,
+    /// rules, stock, cut, turns) hold their numbers already and are not
+    /// compared again; otherwise this is [`HeldRow::encode`].
     pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
         encode_held(v, out, self, true)
     }
@@ -547,12 +548,20 @@ fn held_run(
     let old = usize::from(*len);
     let new = groups.len();
     let same = old.min(new);
-    for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        if h.packed() != g.packed() {
-            *f = [0.0; GROUP_FEATURES];
-            group(f, g);
-            *h = *g;
-        }
+    // First the groups that differ, one bit each, by a loop that only
+    // compares (each packed word a load or two), then those rewritten.
+    const _: () = assert!(MAX_GROUPS <= 64, "a bit a group");
+    let mut changed = 0u64;
+    for (i, (h, g)) in held.iter().zip(&groups[..same]).enumerate() {
+        changed |= u64::from(h.packed() != g.packed()) << i;
+    }
+    while changed != 0 {
+        let i = changed.trailing_zeros() as usize;
+        changed &= changed - 1;
+        let (f, g) = (&mut run[i], &groups[i]);
+        *f = [0.0; GROUP_FEATURES];
+        group(f, g);
+        held[i] = *g;
     }
     if old == new {
         return;
@@ -646,23 +655,35 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
         *h = HeldRow::ZERO;
         h.players = n as u8;
     }
-    // The seat to act's own slot only, when only its part changed since
-    // its own row was written.
-    let slots = if mover && usize::from(h.seat) == seat && v.current_player() == seat {
-        1
-    } else {
-        n
-    };
+    // Only the mover's part changed since this seat's row was written:
+    // the other seats' slots and the numbers of the hand (players,
+    // starter, rules, stock, cut, turns) hold what they would be written
+    // with.
+    let kept = mover && usize::from(h.seat) == seat && v.current_player() == seat;
+    let slots = if kept { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let [players, phase, current, starter, pile_top, twin, pickup_top] = &mut h.ones;
-    one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
     one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
     one_moved(out, current, Some(CURRENT + slot(v.current_player())));
-    one_moved(out, starter, Some(STARTER + slot(v.starter())));
-    out[HEART_ACES_RULE] = v.rules().heart_aces() as u8 as f32;
+    if !kept {
+        one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
+        one_moved(out, starter, Some(STARTER + slot(v.starter())));
+        out[HEART_ACES_RULE] = v.rules().heart_aces() as u8 as f32;
+        out[STOCK_SIZE] = v.stock_len() as f32 / pack;
+        few_changed(kinds_at(out, STOCK_BOTTOM), &mut h.bottom, v.stock_bottom());
+        // Cut cards are shown only during the cut: later the field is
+        // empty, and the held one is compared without asking the view.
+        let f = kinds_at(out, CUT_CARDS);
+        if v.phase() == Phase::Cut {
+            few_changed(f, &mut h.cut, &v.cut_cards());
+        } else {
+            few_changed(f, &mut h.cut, &[]);
+        }
+        out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
+    }
     let [hand, pending, known @ ..] = &mut h.sets;
     cards_changed(kinds_at(out, HAND), hand, v.hand());
     cards_changed(kinds_at(out, PENDING_WILDS), pending, v.pending_wilds());
@@ -707,16 +728,6 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
         twin,
         v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
     );
-    out[STOCK_SIZE] = v.stock_len() as f32 / pack;
-    few_changed(kinds_at(out, STOCK_BOTTOM), &mut h.bottom, v.stock_bottom());
-    // Cut cards are shown only during the cut: later the field is empty,
-    // and the held one is compared without asking the view.
-    let f = kinds_at(out, CUT_CARDS);
-    if v.phase() == Phase::Cut {
-        few_changed(f, &mut h.cut, &v.cut_cards());
-    } else {
-        few_changed(f, &mut h.cut, &[]);
-    }
     let pickup = v.pickup();
     out[TURN] = v.free_pickup_offered() as u8 as f32;
     out[TURN + 1] = v.must_go_out() as u8 as f32;
@@ -727,7 +738,6 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
         pickup_top,
         pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
     );
-    out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
     // Slot `q` holds player `p`, `q` places after the viewer. The slots
     // of absent players stay zero (a row for another number of players
     // is cleared whole); those of `slots..n` keep what they hold.
