@@ -526,9 +526,10 @@ impl HeldRow {
     /// than a discard or a reset does; a refused one puts back just that
     /// part). When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
-    /// tables, groups) and the numbers of the hand (players, starter,
-    /// rules, stock, cut, turns) hold their numbers already and are not
-    /// compared again; otherwise this is [`HeldRow::encode`].
+    /// tables, groups), the numbers of the hand (players, starter, rules,
+    /// stock, cut, turns) and a pile of the same length hold their
+    /// numbers already and are not compared again; otherwise this is
+    /// [`HeldRow::encode`].
     pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
         encode_held(v, out, self, true)
     }
@@ -688,16 +689,18 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
     cards_changed(kinds_at(out, HAND), hand, v.hand());
     cards_changed(kinds_at(out, PENDING_WILDS), pending, v.pending_wilds());
     let pile = v.pile();
-    {
+    // A mover's step changes the pile's length (taking its rest), never
+    // a card under it: after one, a pile as long as the held one is it.
+    if !(kept && usize::from(h.pile_len) == pile.len()) {
         let old = usize::from(h.pile_len);
         let f = kinds_at(out, PILE);
-        let kept = old <= pile.len()
+        let prefix = old <= pile.len()
             && h.pile[..old]
                 .iter()
                 .zip(pile)
                 .fold(0, |d, (&a, b)| d | (a ^ b.index()))
                 == 0;
-        let from = if kept {
+        let from = if prefix {
             old
         } else {
             *f = [0.0; K];
@@ -714,8 +717,8 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
             }
         }
         h.pile_len = pile.len() as u8;
+        out[PILE_SIZE] = pile.len() as f32 / pack;
     }
-    out[PILE_SIZE] = pile.len() as f32 / pack;
     one_moved(
         out,
         pile_top,
