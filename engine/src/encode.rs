@@ -718,19 +718,21 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
         }
         h.pile_len = pile.len() as u8;
         out[PILE_SIZE] = pile.len() as f32 / pack;
+        // The top and its flags: of the pile and its freshness, which a
+        // mover's step leaves as they are.
+        one_moved(
+            out,
+            pile_top,
+            v.pile_top().map(|c| PILE_TOP + c.index() as usize),
+        );
+        out[PILE_FLAGS] = v.pile_frozen() as u8 as f32;
+        out[PILE_FLAGS + 1] = v.pile_top_fresh() as u8 as f32;
+        one_moved(
+            out,
+            twin,
+            v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
+        );
     }
-    one_moved(
-        out,
-        pile_top,
-        v.pile_top().map(|c| PILE_TOP + c.index() as usize),
-    );
-    out[PILE_FLAGS] = v.pile_frozen() as u8 as f32;
-    out[PILE_FLAGS + 1] = v.pile_top_fresh() as u8 as f32;
-    one_moved(
-        out,
-        twin,
-        v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
-    );
     let pickup = v.pickup();
     out[TURN] = v.free_pickup_offered() as u8 as f32;
     out[TURN + 1] = v.must_go_out() as u8 as f32;
