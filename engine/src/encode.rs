@@ -457,6 +457,8 @@ impl Few {
 pub struct HeldRow {
     /// The players of the last view written, 0 for a row all zero.
     players: u8,
+    /// The seat of the last view written ([`NO_SEAT`] for none).
+    seat: u8,
     /// False while an encoding is under way: a row left so (an encoder
     /// that stopped) may hold anything.
     known: bool,
@@ -485,6 +487,8 @@ pub struct HeldRow {
     tables: [u64; P],
 }
 
+/// No seat written: no seat's number.
+const NO_SEAT: u8 = u8::MAX;
 /// No total written: below every total a hand can leave.
 const NO_TOTAL: i32 = i32::MIN;
 /// No table flags written: above every [`table_key`].
@@ -494,6 +498,7 @@ impl HeldRow {
     /// A row all zero.
     pub const ZERO: HeldRow = HeldRow {
         players: 0,
+        seat: NO_SEAT,
         known: true,
         ones: [NONE; ONE_HOTS],
         sets: [CardSet::EMPTY; 2 + P],
@@ -512,16 +517,31 @@ impl HeldRow {
     /// numbers as [`Encode::encode`], those that the row holds already
     /// not written again.
     pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self)
+        encode_held(v, out, self, false)
+    }
+
+    /// [`HeldRow::encode`] of the view of the seat to act after a step
+    /// that changed only the mover's part of the state: its hand, known
+    /// cards and table, the turn and the pile (as a meld-phase step other
+    /// than a discard or a reset does; a refused one puts back just that
+    /// part). When the row holds the same seat's view from before the
+    /// step, the other seats' slots (hand sizes, known cards, totals,
+    /// tables, groups), the numbers of the hand (players, starter, rules,
+    /// stock, cut, turns) and a pile of the same length hold their
+    /// numbers already and are not compared again; otherwise this is
+    /// [`HeldRow::encode`].
+    pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
+        encode_held(v, out, self, true)
     }
 }
 
 /// Writes slot run `run` (zero but for the `*len` groups of `held`)
 /// with `groups`, each only where it is not there already; `held` then
-/// holds them.
+/// holds them. A run of as many groups as before (most steps) is only
+/// compared.
 #[inline(always)]
 fn held_run(
-    run: &mut [[f32; GROUP_FEATURES]],
+    run: &mut [[f32; GROUP_FEATURES]; MAX_GROUPS],
     held: &mut [Group; MAX_GROUPS],
     len: &mut u8,
     groups: &[Group],
@@ -529,12 +549,23 @@ fn held_run(
     let old = usize::from(*len);
     let new = groups.len();
     let same = old.min(new);
-    for ((f, h), g) in run.iter_mut().zip(held.iter_mut()).zip(&groups[..same]) {
-        if h.packed() != g.packed() {
-            *f = [0.0; GROUP_FEATURES];
-            group(f, g);
-            *h = *g;
-        }
+    // First the groups that differ, one bit each, by a loop that only
+    // compares (each packed word a load or two), then those rewritten.
+    const _: () = assert!(MAX_GROUPS <= 64, "a bit a group");
+    let mut changed = 0u64;
+    for (i, (h, g)) in held.iter().zip(&groups[..same]).enumerate() {
+        changed |= u64::from(h.packed() != g.packed()) << i;
+    }
+    while changed != 0 {
+        let i = changed.trailing_zeros() as usize;
+        changed &= changed - 1;
+        let (f, g) = (&mut run[i], &groups[i]);
+        *f = [0.0; GROUP_FEATURES];
+        group(f, g);
+        held[i] = *g;
+    }
+    if old == new {
+        return;
     }
     for ((f, h), g) in run[same..]
         .iter_mut()
@@ -610,8 +641,9 @@ fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
 }
 
 /// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
-/// where the row, holding what `h` says, holds others.
-fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
+/// where the row, holding what `h` says, holds others; with `mover`
+/// [`HeldRow::encode_mover`].
+fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
@@ -624,29 +656,51 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
         *h = HeldRow::ZERO;
         h.players = n as u8;
     }
+    // Only the mover's part changed since this seat's row was written:
+    // the other seats' slots and the numbers of the hand (players,
+    // starter, rules, stock, cut, turns) hold what they would be written
+    // with.
+    let kept = mover && usize::from(h.seat) == seat && v.current_player() == seat;
+    let slots = if kept { 1 } else { n };
+    h.seat = seat as u8;
     h.known = false;
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let [players, phase, current, starter, pile_top, twin, pickup_top] = &mut h.ones;
-    one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
     one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
     one_moved(out, current, Some(CURRENT + slot(v.current_player())));
-    one_moved(out, starter, Some(STARTER + slot(v.starter())));
-    out[HEART_ACES_RULE] = v.rules().heart_aces() as u8 as f32;
+    if !kept {
+        one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
+        one_moved(out, starter, Some(STARTER + slot(v.starter())));
+        out[HEART_ACES_RULE] = v.rules().heart_aces() as u8 as f32;
+        out[STOCK_SIZE] = v.stock_len() as f32 / pack;
+        few_changed(kinds_at(out, STOCK_BOTTOM), &mut h.bottom, v.stock_bottom());
+        // Cut cards are shown only during the cut: later the field is
+        // empty, and the held one is compared without asking the view.
+        let f = kinds_at(out, CUT_CARDS);
+        if v.phase() == Phase::Cut {
+            few_changed(f, &mut h.cut, &v.cut_cards());
+        } else {
+            few_changed(f, &mut h.cut, &[]);
+        }
+        out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
+    }
     let [hand, pending, known @ ..] = &mut h.sets;
     cards_changed(kinds_at(out, HAND), hand, v.hand());
     cards_changed(kinds_at(out, PENDING_WILDS), pending, v.pending_wilds());
     let pile = v.pile();
-    {
+    // A mover's step changes the pile's length (taking its rest), never
+    // a card under it: after one, a pile as long as the held one is it.
+    if !(kept && usize::from(h.pile_len) == pile.len()) {
         let old = usize::from(h.pile_len);
         let f = kinds_at(out, PILE);
-        let kept = old <= pile.len()
+        let prefix = old <= pile.len()
             && h.pile[..old]
                 .iter()
                 .zip(pile)
                 .fold(0, |d, (&a, b)| d | (a ^ b.index()))
                 == 0;
-        let from = if kept {
+        let from = if prefix {
             old
         } else {
             *f = [0.0; K];
@@ -663,25 +717,22 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
             }
         }
         h.pile_len = pile.len() as u8;
+        out[PILE_SIZE] = pile.len() as f32 / pack;
+        // The top and its flags: of the pile and its freshness, which a
+        // mover's step leaves as they are.
+        one_moved(
+            out,
+            pile_top,
+            v.pile_top().map(|c| PILE_TOP + c.index() as usize),
+        );
+        out[PILE_FLAGS] = v.pile_frozen() as u8 as f32;
+        out[PILE_FLAGS + 1] = v.pile_top_fresh() as u8 as f32;
+        one_moved(
+            out,
+            twin,
+            v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
+        );
     }
-    out[PILE_SIZE] = pile.len() as f32 / pack;
-    one_moved(
-        out,
-        pile_top,
-        v.pile_top().map(|c| PILE_TOP + c.index() as usize),
-    );
-    out[PILE_FLAGS] = v.pile_frozen() as u8 as f32;
-    out[PILE_FLAGS + 1] = v.pile_top_fresh() as u8 as f32;
-    one_moved(
-        out,
-        twin,
-        v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
-    );
-    out[STOCK_SIZE] = v.stock_len() as f32 / pack;
-    few_changed(kinds_at(out, STOCK_BOTTOM), &mut h.bottom, v.stock_bottom());
-    let cut = v.cut_cards();
-    let cut: &[Card] = if v.phase() == Phase::Cut { &cut } else { &[] };
-    few_changed(kinds_at(out, CUT_CARDS), &mut h.cut, cut);
     let pickup = v.pickup();
     out[TURN] = v.free_pickup_offered() as u8 as f32;
     out[TURN + 1] = v.must_go_out() as u8 as f32;
@@ -692,17 +743,19 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
         pickup_top,
         pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
     );
-    out[TURNS] = scaled(v.turns() as f32, v.rules().turn_cap as f32, 0.0, 1.0);
     // Slot `q` holds player `p`, `q` places after the viewer. The slots
     // of absent players stay zero (a row for another number of players
-    // is cleared whole).
+    // is cleared whole); those of `slots..n` keep what they hold.
     let (head, groups) = out.split_at_mut(GROUPS);
     let head: &mut [f32; GROUPS] = head.try_into().expect("the fields before `groups`");
     let (runs, _) = groups.as_chunks_mut::<{ MAX_GROUPS * GROUP_FEATURES }>();
-    let mut p = seat;
-    let slots = runs.iter_mut().zip(&mut h.groups).zip(&mut h.len);
+    let runs: &mut [[f32; MAX_GROUPS * GROUP_FEATURES]; P] =
+        runs.try_into().expect("one run of groups a seat slot");
     let totals = v.totals();
-    for (q, ((run, groups), len)) in slots.take(n).enumerate() {
+    let mut p = seat;
+    // By index: the slots' fields are in several arrays, and a loop over
+    // zipped iterators costs more than the few numbers of a slot.
+    for q in 0..slots {
         head[HAND_SIZES + q] = v.hand_size(p) as f32 / pack;
         let at = KNOWN + q * K;
         let f = kinds(&mut head[at..at + K]);
@@ -719,8 +772,9 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
             table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
             h.tables[q] = tk;
         }
-        let (run, _) = run.as_chunks_mut::<GROUP_FEATURES>();
-        held_run(run, groups, len, t.groups());
+        let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
+        let run = run.try_into().expect("a run holds MAX_GROUPS groups");
+        held_run(run, &mut h.groups[q], &mut h.len[q], t.groups());
         p = if p + 1 == n { 0 } else { p + 1 };
     }
     h.known = true;

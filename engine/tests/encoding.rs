@@ -13,9 +13,9 @@
 
 use kanaszta_engine::classic::{ClassicAction, ClassicRules, ClassicState, CLASSIC_PRESETS};
 use kanaszta_engine::{
-    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, HeldRow, Rank, Rules,
-    Suit, CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN, MAX_GROUPS,
-    MAX_PLAYERS, PRESETS,
+    Action, ActionIds, AnyError, AnyGame, Card, Encode, Field, GameState, HeldRow, Phase, Rank,
+    Rules, Suit, CLASSIC_ACTION_IDS, CLASSIC_OBS_LEN, DECORATED_ACTION_IDS, DECORATED_OBS_LEN,
+    MAX_GROUPS, MAX_PLAYERS, PRESETS,
 };
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -271,6 +271,66 @@ fn decorated_held_row_encodes_as_encode_does() {
         }
     }
     assert!(steps > 100, "{steps} steps");
+}
+
+/// [`HeldRow::encode_mover`] after each meld-phase step other than a
+/// discard or a reset (the steps that change only the mover's part), and
+/// [`HeldRow::encode`] after the others, into one row kept from step to
+/// step, writes what [`Encode::encode`] writes: the seat to act's view,
+/// now and then another seat's (with `encode_mover` too, which then
+/// compares every slot), over whole hands, for each number of players.
+#[test]
+fn decorated_mover_row_encodes_as_encode_does() {
+    let mut row = vec![0.0f32; DECORATED_OBS_LEN];
+    let mut want = vec![f32::NAN; DECORATED_OBS_LEN];
+    let mut held = HeldRow::ZERO;
+    let mut legal = Vec::new();
+    let (mut steps, mut movers) = (0, 0);
+    for players in [6, 4, 3, 2] {
+        let mut rules = Rules::default();
+        rules.set("players", &players.to_string()).unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(100 + players as u64);
+        for h in 0..hands() {
+            let seed = 5000 * players as u64 + h;
+            let mut g = GameState::new(rules, seed);
+            let mut mover = false;
+            while !g.is_terminal() {
+                let other = rng.random_range(0..8) == 0;
+                let seat = if other {
+                    rng.random_range(0..players)
+                } else {
+                    g.current_player()
+                };
+                if mover || (other && seat != g.current_player()) {
+                    held.encode_mover(&g.view(seat), &mut row);
+                    movers += usize::from(mover);
+                } else {
+                    held.encode(&g.view(seat), &mut row);
+                }
+                GameState::encode(&g.view(seat), &mut want);
+                if let Some(i) =
+                    (0..DECORATED_OBS_LEN).find(|&i| row[i].to_bits() != want[i].to_bits())
+                {
+                    panic!(
+                        "seed {seed} seat {seat} (mover {mover}): number {i} is {} not {}",
+                        row[i], want[i]
+                    );
+                }
+                steps += 1;
+                g.legal_actions(&mut legal);
+                let a = pick(&legal, decorated_sort, &mut rng);
+                // A row of another seat is followed by one of the seat to
+                // act, which `encode_mover` writes whole.
+                mover =
+                    g.phase() == Phase::Meld && !matches!(a, Action::Discard(_) | Action::Reset);
+                g.apply(a).unwrap();
+            }
+        }
+    }
+    assert!(
+        steps > 100 && movers > 20,
+        "{steps} steps, {movers} after a mover's step"
+    );
 }
 
 #[test]

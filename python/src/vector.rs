@@ -18,7 +18,7 @@
 use crate::{illegal, make_rules, to_py, Game as PyGame};
 use kanaszta_engine::classic::{ClassicRules, ClassicState, ClassicView};
 use kanaszta_engine::{
-    ActionIds, AnyError, AnyGame, Encode, Game, GameState, HeldRow, Rules, SeatView,
+    Action, ActionIds, AnyError, AnyGame, Encode, Game, GameState, HeldRow, Phase, Rules, SeatView,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -37,8 +37,12 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
     /// Encodes `view` into a row that holds what `held` says (used only
-    /// when `SPARSE`).
-    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow);
+    /// when `SPARSE`); `mover`: the step since the row was written
+    /// changed only the mover's part ([`HeldRow::encode_mover`]).
+    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow, mover: bool);
+    /// Whether listed action `a` changes only the mover's part of the
+    /// state, as [`HeldRow::encode_mover`] takes it (false: not known).
+    fn mover_only(&self, a: &Self::Action) -> bool;
 }
 
 impl Family for GameState {
@@ -47,8 +51,18 @@ impl Family for GameState {
     fn deal(rules: &Rules, seed: u64) -> GameState {
         GameState::new(*rules, seed)
     }
-    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldRow) {
-        held.encode(view, row);
+    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldRow, mover: bool) {
+        if mover {
+            held.encode_mover(view, row);
+        } else {
+            held.encode(view, row);
+        }
+    }
+    /// A meld-phase step other than a discard or a reset: it is made on
+    /// the mover's hand, known cards and table and the turn (the part a
+    /// refused step puts back).
+    fn mover_only(&self, a: &Action) -> bool {
+        self.phase() == Phase::Meld && !matches!(a, Action::Discard(_) | Action::Reset)
     }
 }
 
@@ -58,8 +72,11 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldRow) {
+    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldRow, _: bool) {
         ClassicState::encode(view, row);
+    }
+    fn mover_only(&self, _: &Self::Action) -> bool {
+        false
     }
 }
 
@@ -123,8 +140,9 @@ impl<G: Family> Slot<G> {
 
     /// Lists the legal actions and writes the mask row (clearing only
     /// what the last listing set, unless the row is new), the seat to act
-    /// and its observation.
-    fn write(&mut self, rows: &mut Rows<'_>) {
+    /// and its observation; `mover`: the step since the last write changed
+    /// only the mover's part ([`Family::mover_only`]).
+    fn write(&mut self, rows: &mut Rows<'_>, mover: bool) {
         if !rows.fresh {
             for &id in &self.ids {
                 if let Some(m) = rows.mask.get_mut(id as usize) {
@@ -153,7 +171,7 @@ impl<G: Family> Slot<G> {
             if rows.fresh {
                 self.written = HeldRow::ZERO;
             }
-            G::encode_sparse(&view, rows.obs, &mut self.written);
+            G::encode_sparse(&view, rows.obs, &mut self.written, mover);
         } else if rows.fresh {
             G::encode_zeroed(&view, rows.obs);
         } else {
@@ -173,7 +191,9 @@ impl<G: Family> Slot<G> {
         // A reward row holds scores only where its terminal flag is set
         // (new rows are all zero): only such a row needs clearing.
         let scored = *rows.done;
-        self.game.apply_listed(self.legal[k])?;
+        let action = self.legal[k];
+        let mover = self.game.mover_only(&action);
+        self.game.apply_listed(action)?;
         *rows.done = self.game.is_terminal();
         if *rows.done {
             for (s, r) in rows.reward.iter_mut().enumerate() {
@@ -184,7 +204,8 @@ impl<G: Family> Slot<G> {
         } else if scored {
             rows.reward.fill(0.0);
         }
-        self.write(rows);
+        // A new deal changed more than the mover's part.
+        self.write(rows, mover && !*rows.done);
         Ok(())
     }
 }
@@ -301,7 +322,7 @@ impl<G: Family> Batch<G> {
         let _ = self.each(pool, out, |_, slot, rows| {
             rows.reward.fill(0.0);
             *rows.done = false;
-            slot.write(rows);
+            slot.write(rows, false);
             Ok(())
         });
     }
