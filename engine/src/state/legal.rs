@@ -382,24 +382,52 @@ impl GameState {
             });
             debug_assert!(probe.is_none_or(|probe| probe == *self), "probe restored");
         }
-        // The discards (one a kind of card in hand): whether one is legal
-        // depends on the card only through the card taken for free (I-21),
-        // so the first one checked answers for the others.
+        // The discards (one a kind of card in hand, in kind order): whether
+        // one is legal depends on the card only through the card taken for
+        // free (I-21), so one check answers for the others, which are
+        // pushed from the hand's word of kinds present.
         let p = self.current as usize;
         let hand = self.hands[p];
-        let barred = |c: Card| {
-            self.turn.free_card == Some(c)
-                && self.rules.free_pickup_return == Permit::Forbid
-                && hand.count(c) < 2
+        let barred = self
+            .turn
+            .free_card
+            .filter(|&c| self.rules.free_pickup_return == Permit::Forbid && hand.count(c) < 2);
+        let (mut bits, _, jokers) = hand.raw();
+        let mut joker = jokers > 0;
+        match barred {
+            Some(c) if c.is_joker() => joker = false,
+            Some(c) => bits &= !(1u64 << c.index()),
+            None => {}
+        }
+        let open = if bits != 0 {
+            Some(Card::of_index(bits.trailing_zeros() as u8))
+        } else if joker {
+            Some(Card::JOKER)
+        } else {
+            None
         };
-        let mut discards: Option<bool> = None;
-        for c in hand.kinds() {
-            let ok =
-                !barred(c) && *discards.get_or_insert_with(|| self.discard_check(c, true).is_ok());
-            debug_assert_eq!(ok, self.discard_check(c, true).is_ok(), "discard {c}");
-            if ok {
-                out.push(Action::Discard(c));
+        #[cfg(debug_assertions)]
+        let start = out.len();
+        if open.is_some_and(|c| self.discard_check(c, true).is_ok()) {
+            out.reserve(bits.count_ones() as usize + 2);
+            while bits != 0 {
+                out.push(Action::Discard(Card::of_index(bits.trailing_zeros() as u8)));
+                bits &= bits - 1;
             }
+            if joker {
+                out.push(Action::Discard(Card::JOKER));
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut i = start;
+            for c in hand.kinds() {
+                if self.discard_check(c, true).is_ok() {
+                    assert_eq!(out.get(i), Some(&Action::Discard(c)), "discard {c}");
+                    i += 1;
+                }
+            }
+            assert_eq!(i, out.len(), "the discards");
         }
         if self.may_reset() {
             out.push(Action::Reset);
