@@ -663,7 +663,7 @@ impl GameState {
                 if let Action::Discard(c) = action {
                     return self.discard(c);
                 }
-                if action == Action::Reset {
+                if matches!(action, Action::Reset) {
                     if !self.resettable() {
                         return refuse("I-25", "nothing has been laid or moved this meld phase");
                     }
@@ -705,7 +705,7 @@ impl GameState {
         } else {
             self.meld_step(action)?;
         }
-        if action == Action::TakeRest {
+        if matches!(action, Action::TakeRest) {
             self.set_anchor();
         }
         Ok(())
@@ -730,7 +730,7 @@ impl GameState {
     ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
-        if action == Action::TakeRest {
+        if matches!(action, Action::TakeRest) {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;
