@@ -4,7 +4,9 @@
 
 use super::candidates::{kinds_of, lays_of_three, pairs, ranks_held_twice, sub_multisets, triples};
 use super::steps::{extend_fits, wild_may_leave};
+use super::tests::each_meld_biased_state;
 use super::*;
+use crate::action::Action;
 use crate::card::Suit;
 use crate::card_set::{rank_mask, NATURAL_NIBBLES};
 use crate::group::Group;
@@ -198,4 +200,55 @@ fn group_wild_and_rank_bits_are_the_cards() {
         }
     }
     assert!(groups > 5_000, "{groups} groups");
+}
+
+/// I-9, I-8, I-12, D-11.5: the candidates the listing decides by tests
+/// on the state itself, without trying the step on a copy (the rest of
+/// the pile before the top card is laid, lays with wilds pending by the
+/// table's limits, take-backs and ♥A laid apart or taken back by a player
+/// who opened before this turn), are listed exactly where `apply` takes
+/// them, the step and the completion check: in random and meld-biased
+/// play under every rule variant.
+#[test]
+fn candidates_decided_on_the_state_are_listed_as_apply_takes_them() {
+    let (mut legal, mut cand) = (Vec::new(), Vec::new());
+    // Per kind: [not listed, listed], and how many of the listed were
+    // of a player who opened before this turn.
+    let mut seen = [[0u32; 2]; 5];
+    let mut opened_listed = [0u32; 5];
+    each_meld_biased_state(0x5a7e, |g| {
+        if g.phase != Phase::Meld {
+            return;
+        }
+        g.legal_actions(&mut legal);
+        cand.clear();
+        g.raw_meld_candidates(&mut cand, true);
+        let pending = !g.turn.pending.is_empty();
+        for &a in &cand {
+            let kind = match a {
+                Action::TakeRest => 0,
+                Action::Lay { .. } if pending => 1,
+                Action::TakeBack { .. } => 2,
+                Action::LayHeartAce => 3,
+                Action::TakeBackHeartAce => 4,
+                _ => continue,
+            };
+            let mut t = g.clone();
+            t.quiet = true;
+            let want = t.apply(a).is_ok();
+            let listed = legal.contains(&a);
+            assert_eq!(listed, want, "{a} listed: {}", g.to_position_json());
+            seen[kind][listed as usize] += 1;
+            if listed && g.tables[g.current as usize].opened {
+                opened_listed[kind] += 1;
+            }
+        }
+    });
+    eprintln!("[not listed, listed] by kind: {seen:?}, listed of opened players {opened_listed:?}");
+    assert!(
+        seen[..4].iter().all(|k| k[0] > 10 && k[1] > 10)
+            && seen[4][1] > 10
+            && opened_listed[2..].iter().all(|&n| n > 10),
+        "{seen:?} {opened_listed:?}"
+    );
 }

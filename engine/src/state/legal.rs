@@ -43,6 +43,8 @@ struct SureSteps {
     pending_extends: CardSet,
     /// Every lay the step takes.
     lays: bool,
+    /// Every take-back the step takes, and a ♥A laid apart or taken back.
+    hand_grows: bool,
     /// The counts that decide the other steps ([`WildRoom::after`]),
     /// read at the first such step where no wild is pending.
     wilds: Option<Option<WildRoom>>,
@@ -256,6 +258,26 @@ pub(super) fn probe_of(state: &GameState) -> (GameState, u64) {
     (probe, state.verdict_context())
 }
 
+/// The probe of [`probe_of`] in `slot`, made there at the first call
+/// (the state copied once, straight into the slot), with the verdicts'
+/// context into `verdicts`.
+#[inline(always)]
+fn probe_in<'a>(
+    slot: &'a mut Option<GameState>,
+    verdicts: &mut u64,
+    state: &GameState,
+) -> &'a mut GameState {
+    if slot.is_none() {
+        *slot = Some(*state);
+        *verdicts = state.verdict_context();
+    }
+    let Some(probe) = slot.as_mut() else {
+        unreachable!("the probe was just made")
+    };
+    probe.quiet = true;
+    probe
+}
+
 impl GameState {
     // ----- legal actions --------------------------------------------------
 
@@ -308,44 +330,104 @@ impl GameState {
         if !out.is_empty() {
             let mut sure_steps = self.steps_surely_completed();
             let p = self.current as usize;
-            // The mover's part is put back from the state itself.
-            let mut probe = *self;
-            probe.quiet = true;
-            let verdicts = self.verdict_context();
+            // The probe, made at the first candidate the sure tests leave
+            // open (a listing decided by them copies no state); the
+            // mover's part is put back from the state itself.
+            let mut probe: Option<GameState> = None;
+            let mut verdicts = 0;
+            let pending = !self.turn.pending.is_empty();
             out.retain(|&a| {
                 let sure = match a {
                     Action::Extend { card, .. } if sure_steps.extend(card) => true,
                     Action::Lay { cards } if sure_steps.lays => self.lay_fits(p, cards),
+                    // A lay candidate with wilds pending is a legal
+                    // three-card group of cards held or pending, holding a
+                    // pending kind: the step refuses it only by the table's
+                    // limits (I-12, D-9).
+                    Action::Lay { cards } if pending && !self.lay_fits(p, cards) => false,
+                    // The rest is listed only while a pickup is in
+                    // progress; the step refuses it until the top card is
+                    // laid (I-8).
+                    Action::TakeRest if !self.top_laid() => false,
+                    // Steps that leave the hand as large as it was, or one
+                    // card smaller, and the table's value as it was or
+                    // above, for a player who opened before this turn: the
+                    // turn then ends with a discard, so each is listed if
+                    // the step takes it. A ♥A laid apart is a candidate
+                    // only while the hand holds one, and (no pickup before
+                    // the rest) I-8 does not hold it back; a ♥A taken back
+                    // and a take-back only while the undos allow, of one
+                    // laid this turn and of a group laid this turn.
+                    Action::LayHeartAce if sure_steps.hand_grows => self.rules.heart_aces(),
+                    Action::TakeBackHeartAce if sure_steps.hand_grows => true,
+                    Action::TakeBack { group } if sure_steps.hand_grows => {
+                        self.take_back_fits(p, group as usize)
+                    }
                     _ if sure_steps.by_room(self, a) => true,
-                    _ => return probe.listed_candidate_on_probe(self, a, verdicts),
+                    _ => {
+                        let probe = probe_in(&mut probe, &mut verdicts, self);
+                        return probe.listed_candidate_on_probe(self, a, verdicts);
+                    }
                 };
-                debug_assert_eq!(
-                    sure,
-                    probe.listed_candidate_on_probe(self, a, verdicts),
-                    "{a} listed"
-                );
+                #[cfg(debug_assertions)]
+                {
+                    let probe = probe_in(&mut probe, &mut verdicts, self);
+                    assert_eq!(
+                        sure,
+                        probe.listed_candidate_on_probe(self, a, verdicts),
+                        "{a} listed"
+                    );
+                }
                 sure
             });
-            debug_assert!(probe == *self, "probe restored");
+            debug_assert!(probe.is_none_or(|probe| probe == *self), "probe restored");
         }
-        // The discards (one a kind of card in hand): whether one is legal
-        // depends on the card only through the card taken for free (I-21),
-        // so the first one checked answers for the others.
+        // The discards (one a kind of card in hand, in kind order): whether
+        // one is legal depends on the card only through the card taken for
+        // free (I-21), so one check answers for the others, which are
+        // pushed from the hand's word of kinds present.
         let p = self.current as usize;
         let hand = self.hands[p];
-        let barred = |c: Card| {
-            self.turn.free_card == Some(c)
-                && self.rules.free_pickup_return == Permit::Forbid
-                && hand.count(c) < 2
+        let barred = self
+            .turn
+            .free_card
+            .filter(|&c| self.rules.free_pickup_return == Permit::Forbid && hand.count(c) < 2);
+        let (mut bits, _, jokers) = hand.raw();
+        let mut joker = jokers > 0;
+        match barred {
+            Some(c) if c.is_joker() => joker = false,
+            Some(c) => bits &= !(1u64 << c.index()),
+            None => {}
+        }
+        let open = if bits != 0 {
+            Some(Card::of_index(bits.trailing_zeros() as u8))
+        } else if joker {
+            Some(Card::JOKER)
+        } else {
+            None
         };
-        let mut discards: Option<bool> = None;
-        for c in hand.kinds() {
-            let ok =
-                !barred(c) && *discards.get_or_insert_with(|| self.discard_check(c, true).is_ok());
-            debug_assert_eq!(ok, self.discard_check(c, true).is_ok(), "discard {c}");
-            if ok {
-                out.push(Action::Discard(c));
+        #[cfg(debug_assertions)]
+        let start = out.len();
+        if open.is_some_and(|c| self.discard_check(c, true).is_ok()) {
+            out.reserve(bits.count_ones() as usize + 2);
+            while bits != 0 {
+                out.push(Action::Discard(Card::of_index(bits.trailing_zeros() as u8)));
+                bits &= bits - 1;
             }
+            if joker {
+                out.push(Action::Discard(Card::JOKER));
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut i = start;
+            for c in hand.kinds() {
+                if self.discard_check(c, true).is_ok() {
+                    assert_eq!(out.get(i), Some(&Action::Discard(c)), "discard {c}");
+                    i += 1;
+                }
+            }
+            assert_eq!(i, out.len(), "the discards");
         }
         if self.may_reset() {
             out.push(Action::Reset);
@@ -474,21 +556,30 @@ impl GameState {
                     _ => CardSet::EMPTY,
                 },
                 lays: false,
+                hand_grows: false,
                 wilds: Some(wilds),
             };
         }
         let table = &self.tables[p];
-        let base = self.phase == Phase::Meld
-            && !self.before_rest()
-            && !self.turn.must_go_out
-            && (table.opened || table.opening_value() >= self.opening_minimum(p));
+        let free = self.phase == Phase::Meld && !self.before_rest() && !self.turn.must_go_out;
+        let base = free && (table.opened || table.opening_value() >= self.opening_minimum(p));
         let n = self.hands[p].len();
         SureSteps {
             hand_extends: base && n >= 3,
             pending_extends: CardSet::EMPTY,
             lays: base && n >= 5,
+            hand_grows: free && table.opened && n >= 3,
             wilds: None,
         }
+    }
+
+    /// Whether [`GameState::take_back`] takes group `gi` of `p` back,
+    /// tried on copies of the mover's parts it changes.
+    fn take_back_fits(&self, p: usize, gi: usize) -> bool {
+        let mut table = self.tables[p];
+        let mut hand = self.hands[p];
+        let mut turn = self.turn;
+        super::steps::take_back_in(&mut table, &mut hand, &mut turn, p, gi, true).is_ok()
     }
 
     /// What a step from the hand with no wild pending changes besides the
@@ -572,7 +663,7 @@ impl GameState {
                 if let Action::Discard(c) = action {
                     return self.discard(c);
                 }
-                if action == Action::Reset {
+                if matches!(action, Action::Reset) {
                     if !self.resettable() {
                         return refuse("I-25", "nothing has been laid or moved this meld phase");
                     }
@@ -614,7 +705,7 @@ impl GameState {
         } else {
             self.meld_step(action)?;
         }
-        if action == Action::TakeRest {
+        if matches!(action, Action::TakeRest) {
             self.set_anchor();
         }
         Ok(())
@@ -639,7 +730,7 @@ impl GameState {
     ) -> Result<(), RuleError> {
         self.meld_step(action)?;
         *touched = true;
-        if action == Action::TakeRest {
+        if matches!(action, Action::TakeRest) {
             // With the opening made and two cards in hand the turn
             // surely ends with a discard; otherwise search.
             let sure = !self.turn.must_go_out && self.hands[self.current as usize].len() >= 2;

@@ -574,8 +574,10 @@ impl GameState {
             .iter()
             .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
         let origin = self.turn.pend[i].1;
-        if i + 1 < n {
-            self.turn.pend.copy_within(i + 1..n, i);
+        // The later ones move down one place, entry by entry: a few
+        // three-byte entries at most, no call to a block move.
+        for j in i + 1..n {
+            self.turn.pend[j - 1] = self.turn.pend[j];
         }
         self.turn.pend_len -= 1;
         self.turn.pending.remove(wild);
