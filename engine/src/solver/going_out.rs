@@ -34,17 +34,28 @@ pub(crate) fn can_meld_all_but_one(
         let discardable = must != Some(d)
             && keep.count(d) == 0
             && !(free_card == Some(d) && rules.free_pickup_return == Permit::Forbid);
-        return discardable
-            && table_canasta_reachable(groups)
-            && memo_or(
-                rules,
-                TABLE_ONLY,
-                CardSet::EMPTY,
-                None,
-                None,
-                groups,
-                || Facts::of(groups, rules).feasible(CardSet::EMPTY, CardSet::EMPTY, groups, rules),
-            );
+        let table_only =
+            || Facts::of(groups, rules).feasible(CardSet::EMPTY, CardSet::EMPTY, groups, rules);
+        if !discardable || !table_canasta_reachable(groups) {
+            return false;
+        }
+        if wilds_moved_make_canasta(groups, rules) {
+            debug_assert!(table_only(), "D-13.1: a canasta by wilds moved {groups:?}");
+            return true;
+        }
+        return memo_or(
+            rules,
+            TABLE_ONLY,
+            CardSet::EMPTY,
+            None,
+            None,
+            groups,
+            table_only,
+        );
+    }
+    if !canasta_possible(cards, groups) {
+        // [`going_out`]'s own first "no", asked before the memo's key.
+        return false;
     }
     let cards_read = hand_read(cards, must, free_card, keep);
     memo_or(rules, cards_read, keep, must, free_card, groups, || {
@@ -275,6 +286,71 @@ pub(super) fn table_canasta_reachable(groups: &[Group]) -> bool {
         best = best.max(least - need);
     }
     wilds - kept + best >= 0
+}
+
+/// The table's own going-out question (a hand of one card, laid nothing)
+/// answered yes by one table the slots allow: one group made a canasta
+/// with the fewest wilds that makes it one, every other group left with
+/// the fewest wilds it may end with, and the wilds over, if any, three or
+/// more as a new group of wilds only (D-9.2, D-11.2, D-11.3), else one
+/// or two more in groups that may hold them. Where a table of
+/// [`table_canasta_reachable`] exists it is mostly one of these; `false`
+/// decides nothing.
+pub(super) fn wilds_moved_make_canasta(groups: &[Group], rules: &Rules) -> bool {
+    let one = rules.groups_per_rank == GroupsPerRank::One;
+    // The table's wilds; the sum of each group's fewest; the least a
+    // canasta adds to that sum (its fewest wilds less the group's fewest).
+    let (mut wilds, mut least, mut extra) = (0u32, 0u32, u32::MAX);
+    // The groups that may hold one wild more than their fewest, two more;
+    // what the canasta's group adds to those counts, and the wilds more
+    // it may hold as a canasta (bit 1: one, bit 2: two).
+    let (mut ones, mut twos) = (0u32, 0u32);
+    let (mut own, mut more) = (0u32, 0u32);
+    let mut ranks = 0u32;
+    for g in groups {
+        wilds += g.wilds();
+        let s = match g.rank() {
+            None => wild_group_slot(g, rules),
+            Some(r) => {
+                if one {
+                    // The going-out test reads a rank's first group only.
+                    if ranks & 1 << r as u32 != 0 {
+                        return false;
+                    }
+                    ranks |= 1 << r as u32;
+                }
+                match natural_slot(g.naturals(), Some(g), rules) {
+                    Some(s) => s,
+                    None => return false,
+                }
+            }
+        };
+        let any = s.plain | s.canasta;
+        let fewest = any.trailing_zeros();
+        least += fewest;
+        let up = (any >> fewest) & 0b110;
+        ones += up >> 1 & 1;
+        twos += up >> 2;
+        if s.canasta != 0 {
+            let k = s.canasta.trailing_zeros();
+            if k - fewest < extra {
+                extra = k - fewest;
+                own = up;
+                more = (s.canasta >> k) & 0b110;
+            }
+        }
+    }
+    if extra == u32::MAX || wilds > 16 {
+        return false;
+    }
+    // The other groups that may hold one more, two more.
+    let (ones, twos) = (ones - (own >> 1 & 1), twos - (own >> 2));
+    match wilds as i64 - least as i64 - extra as i64 {
+        0 => true,
+        1 => ones > 0 || more & 0b10 != 0,
+        2 => twos > 0 || ones >= 2 || more & 0b100 != 0 || (more & 0b10 != 0 && ones > 0),
+        over => over >= 3,
+    }
 }
 
 /// Whether a canasta (D-10) can be on the table once some of `cards`
