@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::card::{Card, Rank};
-use crate::card_set::CardSet;
+use crate::card_set::{CardSet, NATURAL_NIBBLES};
 use crate::group::{Group, FLAG_RECEIVED};
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Rules, WildCanasta};
 use crate::table::MAX_GROUPS;
@@ -55,6 +55,13 @@ pub(crate) fn can_meld_all_but_one(
     }
     if !canasta_possible(cards, groups) {
         // [`going_out`]'s own first "no", asked before the memo's key.
+        return false;
+    }
+    if unmeldable(cards, groups, rules).0 >= 2 {
+        debug_assert!(
+            !going_out(cards, groups, rules, must, free_card, keep),
+            "D-13.1: two cards no group takes [{cards}] onto {groups:?}"
+        );
         return false;
     }
     let cards_read = hand_read(cards, must, free_card, keep);
@@ -217,8 +224,19 @@ pub(super) fn going_out(
     if !canasta_possible(cards, groups) {
         return false;
     }
+    // A card no group takes is the only one to discard.
+    let (stuck, stuck_ranks) = unmeldable(cards, groups, rules);
+    if stuck >= 2 {
+        return false;
+    }
     let mut facts = Facts::of(groups, rules);
     for d in cards.kinds() {
+        if stuck == 1
+            && d.rank()
+                .is_none_or(|r| stuck_ranks & 1 << (4 * r as u32) == 0)
+        {
+            continue;
+        }
         if must == Some(d) && cards.count(d) < 2 {
             continue;
         }
@@ -351,6 +369,37 @@ pub(super) fn wilds_moved_make_canasta(groups: &[Group], rules: &Rules) -> bool 
         2 => twos > 0 || ones >= 2 || more & 0b100 != 0 || (more & 0b10 != 0 && ones > 0),
         over => over >= 3,
     }
+}
+
+/// The cards of `cards` that can go into no group, which a way out,
+/// leaving only the one card discarded unmelded (D-13.1), must discard:
+/// threes (D-9.3), and naturals held once of a rank with no group on
+/// `groups` (a new group takes two naturals at least, D-9.1); aces aside
+/// where ♥A may be laid apart (D-9.4). Their number and their ranks (the
+/// low bit of each rank's nibble, as in [`CardSet::rank_counts`]): two or
+/// more is an exact "no" of [`going_out`] by counting; one is the only
+/// card it may discard.
+pub(super) fn unmeldable(cards: CardSet, groups: &[Group], rules: &Rules) -> (u32, u64) {
+    let threes = cards.black_three_count() + cards.red_three_count();
+    // The natural ranks held once: a nibble of the counts that is 1.
+    let diff = cards.rank_counts() ^ 0x0001_1111_1111_1111;
+    let mut once = NATURAL_NIBBLES & !(diff | diff >> 1 | diff >> 2 | diff >> 3);
+    if rules.heart_aces() {
+        once &= !(1 << (4 * Rank::Ace as u32));
+    }
+    if once != 0 {
+        for g in groups {
+            if let Some(r) = g.rank() {
+                once &= !(1 << (4 * r as u32));
+            }
+        }
+    }
+    let three = if threes > 0 {
+        1 << (4 * Rank::Three as u32)
+    } else {
+        0
+    };
+    (once.count_ones() + threes, once | three)
 }
 
 /// Whether a canasta (D-10) can be on the table once some of `cards`

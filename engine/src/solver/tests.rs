@@ -984,3 +984,47 @@ fn d13_wilds_moved_make_canasta_only_where_the_reference_does() {
     );
     assert!(2 * found > yes_by_moves, "{found} of {yes_by_moves} found");
 }
+
+/// D-13.1, D-9.1, D-9.3: where two cards of the hand or more can go into
+/// no group (threes, naturals held once of a rank with no group; aces
+/// aside under D-9.4), the plain reference finds no way out either, on
+/// the tables of random play with hands drawn from what is not on them,
+/// under the going-out rule sets; the count answers most hands.
+#[test]
+fn d13_two_cards_no_group_takes_never_go_out() {
+    use rand::RngExt;
+    let (mut checked, mut refused) = (0u32, 0u32);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..12,
+        0x7a0,
+        |rules, groups, free, rng| {
+            let pack: Vec<Card> = free.iter().collect();
+            for _ in 0..4 {
+                let size = 2 + rng.random_range(0..12usize);
+                let hand = draw_hand(&pack, free, size, rng);
+                checked += 1;
+                if unmeldable(hand, groups, rules).0 < 2 {
+                    continue;
+                }
+                refused += 1;
+                assert!(
+                    !can_meld_all_but_one_reference(
+                        hand,
+                        groups,
+                        rules,
+                        None,
+                        None,
+                        CardSet::EMPTY
+                    ),
+                    "[{hand}] onto {groups:?}"
+                );
+            }
+        },
+    );
+    assert!(checked > 5_000, "{checked} hands checked");
+    assert!(
+        2 * refused > checked,
+        "{refused} of {checked} refused by the count"
+    );
+}
