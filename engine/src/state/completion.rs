@@ -492,7 +492,17 @@ impl GameState {
         verdicts: Option<u64>,
     ) -> Option<bool> {
         let table = &self.tables[p];
-        let laid = !table.is_empty() && self.top_laid();
+        // [`GameState::top_laid`], its copies counted over the groups of
+        // the top card's rank (a natural lies only in a group of its rank).
+        let ri = rank as u8;
+        let mut n = 0;
+        for g in table.groups() {
+            if g.rank_index() == ri {
+                n += g.count(pk.top);
+            }
+        }
+        let laid = n > pk.group_baseline as u32;
+        debug_assert_eq!(laid, !table.is_empty() && self.top_laid());
         if laid && self.hands[p].len() >= keep && table.opening_value() >= self.opening_minimum(p) {
             debug_assert_eq!(
                 self.pickup_tables(p, pk, rank, laid, keep),
