@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::card::{Card, Rank};
-use crate::card_set::CardSet;
+use crate::card_set::{CardSet, NATURAL_NIBBLES};
 use crate::group::{Group, FLAG_RECEIVED};
 use crate::rules::{BlackCanastaWilds, GroupsPerRank, Permit, Rules, WildCanasta};
 use crate::table::MAX_GROUPS;
@@ -34,17 +34,35 @@ pub(crate) fn can_meld_all_but_one(
         let discardable = must != Some(d)
             && keep.count(d) == 0
             && !(free_card == Some(d) && rules.free_pickup_return == Permit::Forbid);
-        return discardable
-            && table_canasta_reachable(groups)
-            && memo_or(
-                rules,
-                TABLE_ONLY,
-                CardSet::EMPTY,
-                None,
-                None,
-                groups,
-                || Facts::of(groups, rules).feasible(CardSet::EMPTY, CardSet::EMPTY, groups, rules),
-            );
+        let table_only =
+            || Facts::of(groups, rules).feasible(CardSet::EMPTY, CardSet::EMPTY, groups, rules);
+        if !discardable || !table_canasta_reachable(groups) {
+            return false;
+        }
+        if wilds_moved_make_canasta(groups, rules) {
+            debug_assert!(table_only(), "D-13.1: a canasta by wilds moved {groups:?}");
+            return true;
+        }
+        return memo_or(
+            rules,
+            TABLE_ONLY,
+            CardSet::EMPTY,
+            None,
+            None,
+            groups,
+            table_only,
+        );
+    }
+    if !canasta_possible(cards, groups) {
+        // [`going_out`]'s own first "no", asked before the memo's key.
+        return false;
+    }
+    if unmeldable(cards, groups, rules).0 >= 2 {
+        debug_assert!(
+            !going_out(cards, groups, rules, must, free_card, keep),
+            "D-13.1: two cards no group takes [{cards}] onto {groups:?}"
+        );
+        return false;
     }
     let cards_read = hand_read(cards, must, free_card, keep);
     memo_or(rules, cards_read, keep, must, free_card, groups, || {
@@ -206,8 +224,19 @@ pub(super) fn going_out(
     if !canasta_possible(cards, groups) {
         return false;
     }
+    // A card no group takes is the only one to discard.
+    let (stuck, stuck_ranks) = unmeldable(cards, groups, rules);
+    if stuck >= 2 {
+        return false;
+    }
     let mut facts = Facts::of(groups, rules);
     for d in cards.kinds() {
+        if stuck == 1
+            && d.rank()
+                .is_none_or(|r| stuck_ranks & 1 << (4 * r as u32) == 0)
+        {
+            continue;
+        }
         if must == Some(d) && cards.count(d) < 2 {
             continue;
         }
@@ -275,6 +304,102 @@ pub(super) fn table_canasta_reachable(groups: &[Group]) -> bool {
         best = best.max(least - need);
     }
     wilds - kept + best >= 0
+}
+
+/// The table's own going-out question (a hand of one card, laid nothing)
+/// answered yes by one table the slots allow: one group made a canasta
+/// with the fewest wilds that makes it one, every other group left with
+/// the fewest wilds it may end with, and the wilds over, if any, three or
+/// more as a new group of wilds only (D-9.2, D-11.2, D-11.3), else one
+/// or two more in groups that may hold them. Where a table of
+/// [`table_canasta_reachable`] exists it is mostly one of these; `false`
+/// decides nothing.
+pub(super) fn wilds_moved_make_canasta(groups: &[Group], rules: &Rules) -> bool {
+    let one = rules.groups_per_rank == GroupsPerRank::One;
+    // The table's wilds; the sum of each group's fewest; the least a
+    // canasta adds to that sum (its fewest wilds less the group's fewest).
+    let (mut wilds, mut least, mut extra) = (0u32, 0u32, u32::MAX);
+    // The groups that may hold one wild more than their fewest, two more;
+    // what the canasta's group adds to those counts, and the wilds more
+    // it may hold as a canasta (bit 1: one, bit 2: two).
+    let (mut ones, mut twos) = (0u32, 0u32);
+    let (mut own, mut more) = (0u32, 0u32);
+    let mut ranks = 0u32;
+    for g in groups {
+        wilds += g.wilds();
+        let s = match g.rank() {
+            None => wild_group_slot(g, rules),
+            Some(r) => {
+                if one {
+                    // The going-out test reads a rank's first group only.
+                    if ranks & 1 << r as u32 != 0 {
+                        return false;
+                    }
+                    ranks |= 1 << r as u32;
+                }
+                match natural_slot(g.naturals(), Some(g), rules) {
+                    Some(s) => s,
+                    None => return false,
+                }
+            }
+        };
+        let any = s.plain | s.canasta;
+        let fewest = any.trailing_zeros();
+        least += fewest;
+        let up = (any >> fewest) & 0b110;
+        ones += up >> 1 & 1;
+        twos += up >> 2;
+        if s.canasta != 0 {
+            let k = s.canasta.trailing_zeros();
+            if k - fewest < extra {
+                extra = k - fewest;
+                own = up;
+                more = (s.canasta >> k) & 0b110;
+            }
+        }
+    }
+    if extra == u32::MAX || wilds > 16 {
+        return false;
+    }
+    // The other groups that may hold one more, two more.
+    let (ones, twos) = (ones - (own >> 1 & 1), twos - (own >> 2));
+    match wilds as i64 - least as i64 - extra as i64 {
+        0 => true,
+        1 => ones > 0 || more & 0b10 != 0,
+        2 => twos > 0 || ones >= 2 || more & 0b100 != 0 || (more & 0b10 != 0 && ones > 0),
+        over => over >= 3,
+    }
+}
+
+/// The cards of `cards` that can go into no group, which a way out,
+/// leaving only the one card discarded unmelded (D-13.1), must discard:
+/// threes (D-9.3), and naturals held once of a rank with no group on
+/// `groups` (a new group takes two naturals at least, D-9.1); aces aside
+/// where ♥A may be laid apart (D-9.4). Their number and their ranks (the
+/// low bit of each rank's nibble, as in [`CardSet::rank_counts`]): two or
+/// more is an exact "no" of [`going_out`] by counting; one is the only
+/// card it may discard.
+pub(super) fn unmeldable(cards: CardSet, groups: &[Group], rules: &Rules) -> (u32, u64) {
+    let threes = cards.black_three_count() + cards.red_three_count();
+    // The natural ranks held once: a nibble of the counts that is 1.
+    let diff = cards.rank_counts() ^ 0x0001_1111_1111_1111;
+    let mut once = NATURAL_NIBBLES & !(diff | diff >> 1 | diff >> 2 | diff >> 3);
+    if rules.heart_aces() {
+        once &= !(1 << (4 * Rank::Ace as u32));
+    }
+    if once != 0 {
+        for g in groups {
+            if let Some(r) = g.rank() {
+                once &= !(1 << (4 * r as u32));
+            }
+        }
+    }
+    let three = if threes > 0 {
+        1 << (4 * Rank::Three as u32)
+    } else {
+        0
+    };
+    (once.count_ones() + threes, once | three)
 }
 
 /// Whether a canasta (D-10) can be on the table once some of `cards`

@@ -946,3 +946,85 @@ fn as_is_tables_are_tables_reached() {
         "{found_must} of {checked} with a rank required"
     );
 }
+
+/// D-13.1, D-11.2, D-11.3: the table's own going-out question answered
+/// yes by one table of wilds moved ([`wilds_moved_make_canasta`]: a group
+/// made a canasta with the fewest wilds, the others with their fewest,
+/// the wilds over as a new group of wilds or one or two more in groups)
+/// only where the plain reference says yes, on the tables of random play
+/// under the going-out rule sets; and it answers most of the tables
+/// without a canasta that the reference brings to one.
+#[test]
+fn d13_wilds_moved_make_canasta_only_where_the_reference_does() {
+    let (mut tables, mut moved, mut yes_by_moves, mut found) = (0u32, 0u32, 0u32, 0u32);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..25,
+        0x3ad5,
+        |rules, groups, _, _| {
+            tables += 1;
+            let quick = wilds_moved_make_canasta(groups, rules);
+            let want = feasible_reference(CardSet::EMPTY, groups, rules);
+            assert!(!quick || want, "a canasta by wilds moved onto {groups:?}");
+            if groups.iter().any(|g| g.is_canasta()) {
+                return;
+            }
+            moved += quick as u32;
+            if want {
+                yes_by_moves += 1;
+                found += quick as u32;
+            }
+        },
+    );
+    eprintln!("{tables} tables, {yes_by_moves} brought to a canasta, {found} of them found");
+    assert!(tables > 5_000, "{tables} tables");
+    assert!(
+        moved > 100,
+        "{moved} tables brought to a canasta by wilds moved"
+    );
+    assert!(2 * found > yes_by_moves, "{found} of {yes_by_moves} found");
+}
+
+/// D-13.1, D-9.1, D-9.3: where two cards of the hand or more can go into
+/// no group (threes, naturals held once of a rank with no group; aces
+/// aside under D-9.4), the plain reference finds no way out either, on
+/// the tables of random play with hands drawn from what is not on them,
+/// under the going-out rule sets; the count answers most hands.
+#[test]
+fn d13_two_cards_no_group_takes_never_go_out() {
+    use rand::RngExt;
+    let (mut checked, mut refused) = (0u32, 0u32);
+    on_laying_tables(
+        &going_out_rule_sets(),
+        0..12,
+        0x7a0,
+        |rules, groups, free, rng| {
+            let pack: Vec<Card> = free.iter().collect();
+            for _ in 0..4 {
+                let size = 2 + rng.random_range(0..12usize);
+                let hand = draw_hand(&pack, free, size, rng);
+                checked += 1;
+                if unmeldable(hand, groups, rules).0 < 2 {
+                    continue;
+                }
+                refused += 1;
+                assert!(
+                    !can_meld_all_but_one_reference(
+                        hand,
+                        groups,
+                        rules,
+                        None,
+                        None,
+                        CardSet::EMPTY
+                    ),
+                    "[{hand}] onto {groups:?}"
+                );
+            }
+        },
+    );
+    assert!(checked > 5_000, "{checked} hands checked");
+    assert!(
+        2 * refused > checked,
+        "{refused} of {checked} refused by the count"
+    );
+}

@@ -381,9 +381,11 @@ impl GameState {
     /// short of its minimum (D-8.2) — an opening reaching it with two
     /// cards kept, or a way out (D-8.3).
     ///
-    /// `verdicts`: the listing's context of the thread's [`Verdicts`],
-    /// read and kept past the discard's test, but for one card.
-    pub(super) fn plain_finish(&self, p: usize, verdicts: Option<u64>) -> bool {
+    /// The thread's [`Verdicts`] are not read (the listing's context is
+    /// taken and left alone): the tables' answer costs about what the
+    /// key of a verdict and its keeping cost, and a state comes back
+    /// once in four.
+    pub(super) fn plain_finish(&self, p: usize, _verdicts: Option<u64>) -> bool {
         if self.discard_now() {
             return true;
         }
@@ -391,36 +393,22 @@ impl GameState {
         if hand.is_empty() {
             return false;
         }
-        if hand.len() == 1 {
-            // The solver's one-card question: the card's own checks, then
-            // the table's alone, with the solver's own memory — cheaper
-            // than the key of the verdicts.
-            return self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        }
-        let key = verdicts.map(|c| c ^ self.forward_key());
-        if let Some(v) = key.and_then(Verdicts::get) {
-            return v;
-        }
-        let table = &self.tables[p];
         let out = || self.can_go_out(p, hand, false, None, CardSet::EMPTY);
-        let v = if self.turn.must_go_out {
-            out()
-        } else {
-            let min = self.opening_minimum(p);
-            solver::opening::opening_reaches(
-                hand,
-                table.groups(),
-                0,
-                &self.rules,
-                None,
-                2,
-                Some(min),
-            ) || out()
-        };
-        if let Some(k) = key {
-            Verdicts::put(k, v);
+        if hand.len() == 1 || self.turn.must_go_out {
+            // The solver's question (with one card: the card's own checks,
+            // then the table's alone), with the solver's own memory.
+            return out();
         }
-        v
+        let min = self.opening_minimum(p);
+        solver::opening::opening_reaches(
+            hand,
+            self.tables[p].groups(),
+            0,
+            &self.rules,
+            None,
+            2,
+            Some(min),
+        ) || out()
     }
 
     /// During a pickup, before the rest is taken, with nothing pending:
@@ -504,7 +492,17 @@ impl GameState {
         verdicts: Option<u64>,
     ) -> Option<bool> {
         let table = &self.tables[p];
-        let laid = !table.is_empty() && self.top_laid();
+        // [`GameState::top_laid`], its copies counted over the groups of
+        // the top card's rank (a natural lies only in a group of its rank).
+        let ri = rank as u8;
+        let mut n = 0;
+        for g in table.groups() {
+            if g.rank_index() == ri {
+                n += g.count(pk.top);
+            }
+        }
+        let laid = n > pk.group_baseline as u32;
+        debug_assert_eq!(laid, !table.is_empty() && self.top_laid());
         if laid && self.hands[p].len() >= keep && table.opening_value() >= self.opening_minimum(p) {
             debug_assert_eq!(
                 self.pickup_tables(p, pk, rank, laid, keep),
