@@ -57,8 +57,10 @@ impl GameState {
     /// [`GameState::placed_finish`] has failed: the verdict kept for the
     /// state (a root searched before, or a node of an earlier search);
     /// else the count's exact "no" ([`GameState::pending_stuck`]); else
-    /// where the groups lack room for the wilds, the third way of placing
-    /// them ([`Way::Laid`]), which settles most such states; else the
+    /// during a pickup whose top card is not laid yet, the fourth way of
+    /// placing them ([`Way::Top`]: the top card laid with a pending
+    /// wild); else where the groups lack room for the wilds, the third
+    /// way ([`Way::Laid`]), which settles most such states; else the
     /// second ([`Way::Longest`]); else the search's exact "no"
     /// ([`GameState::pending_may_finish`]); else the search
     /// ([`GameState::forward_finish`]), which needs none of them asked
@@ -73,17 +75,30 @@ impl GameState {
         if !stuck {
             let mut t = *self;
             t.quiet = true;
-            let laid = self.wilds_laid_first(p);
-            let mut placed = laid && t.placed_in_place(p, verdicts, Way::Laid);
-            if !placed {
-                if laid {
+            // Whether `t` is a step away from `self`.
+            let mut moved = false;
+            let mut placed = false;
+            for way in [Way::Top, Way::Laid, Way::Longest] {
+                let asked = match way {
+                    Way::Top => self.top_lay(p).is_some(),
+                    Way::Laid => self.wilds_laid_first(p),
+                    _ => true,
+                };
+                if !asked {
+                    continue;
+                }
+                if moved {
                     t = *self;
                     t.quiet = true;
                 }
-                placed = t.placed_in_place(p, verdicts, Way::Longest);
+                placed = t.placed_in_place(p, verdicts, way);
+                if placed {
+                    break;
+                }
+                moved = true;
             }
             if placed {
-                debug_assert!(self.forward_finish(None), "I-9 second or third way");
+                debug_assert!(self.forward_finish(None), "I-9 second, third or fourth way");
                 if let Some(k) = known {
                     Verdicts::put(k, true);
                 }
@@ -275,10 +290,33 @@ impl GameState {
         // One body a way: the first way, the hot one, without the
         // second's choice.
         match way {
-            Way::First => self.placed_way::<false, false>(p, verdicts),
-            Way::Longest => self.placed_way::<true, false>(p, verdicts),
-            Way::Laid => self.placed_way::<false, true>(p, verdicts),
+            Way::First => self.placed_way::<false, false, false>(p, verdicts),
+            Way::Longest => self.placed_way::<true, false, false>(p, verdicts),
+            Way::Laid => self.placed_way::<false, true, false>(p, verdicts),
+            Way::Top => self.placed_way::<false, false, true>(p, verdicts),
         }
+    }
+
+    /// Where [`Way::Top`] may settle what the other ways did not: during
+    /// a pickup before the rest is taken, with wilds pending, the top
+    /// card (I-8) not laid yet and in the hand with one natural more of
+    /// its rank: the lay of the top card, the first other natural of its
+    /// rank in the hand and the first pending wild (which the first way,
+    /// placing the wild by an extend, leaves the top card without).
+    pub(super) fn top_lay(&self, p: usize) -> Option<CardSet> {
+        let pk = self.turn.pickup.filter(|pk| !pk.rest_taken)?;
+        let rank = pk.top.rank()?;
+        let hand = self.hands[p];
+        let wild = self.turn.pending.kinds().next()?;
+        if hand.rank_count(rank) < 2 || !hand.contains(pk.top) || self.top_laid() {
+            return None;
+        }
+        let mut others = hand.of_rank(rank);
+        others.remove(pk.top);
+        let mut cards = first_cards(others, 1);
+        cards.insert(pk.top);
+        cards.insert(wild);
+        Some(cards)
     }
 
     /// Whether [`Way::Laid`] may settle what the other ways did not: three
@@ -291,14 +329,24 @@ impl GameState {
     }
 
     /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`],
-    /// `LAID` for [`Way::Laid`].
-    fn placed_way<const LONGEST: bool, const LAID: bool>(
+    /// `LAID` for [`Way::Laid`], `TOP` for [`Way::Top`].
+    fn placed_way<const LONGEST: bool, const LAID: bool, const TOP: bool>(
         &mut self,
         p: usize,
         verdicts: Option<u64>,
     ) -> bool {
         let t = self;
         let mut other = false;
+        if TOP {
+            // The top card laid with a pending wild before any is placed
+            // by an extend; the rest as the first way.
+            let Some(cards) = t.top_lay(p) else {
+                return false;
+            };
+            if t.meld_step(Action::Lay { cards }).is_err() {
+                return false;
+            }
+        }
         if LAID {
             // Three pending wilds laid as a group of wilds before any is
             // placed by an extend; the rest as the first way.
@@ -1050,6 +1098,11 @@ pub(super) enum Way {
     /// placed as by [`Way::First`]: where the groups lack room for them
     /// ([`GameState::wilds_laid_first`]).
     Laid,
+    /// During a pickup before the rest is taken, the top card laid in a
+    /// new group with a natural of its rank from the hand and a pending
+    /// wild first, the rest then placed as by [`Way::First`]: where the
+    /// top card is not laid yet ([`GameState::top_lay`]).
+    Top,
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.
