@@ -105,6 +105,7 @@ impl GameState {
                 return true;
             }
         }
+        debug_assert!(!stuck || !self.forward_finish(None), "I-9, D-13.1: stuck");
         if stuck || !self.pending_may_finish(p) {
             if let Some(k) = known {
                 Verdicts::put(k, false);
@@ -718,10 +719,10 @@ impl GameState {
     /// past the pickup (whose rest brings cards) the hand never wins a
     /// card: with none there is nothing to discard, and with one the
     /// discard goes out, which needs a canasta (D-13.1) made with that
-    /// card kept. With no canasta on the table, one can come only of a
-    /// group's naturals (at most the hand's of its rank more) and the
-    /// wilds there are (on the table, pending or in the hand), or of
-    /// seven wilds.
+    /// card kept: melded, it would leave nothing to discard. With no
+    /// canasta on the table, one can come only of a group's naturals and
+    /// the wilds there are (on the table or pending), or of seven wilds
+    /// ([`GameState::no_canasta_of`] with no card of the hand).
     pub(super) fn pending_stuck(&self, p: usize) -> bool {
         let hand = self.hands[p];
         if hand.len() > 1 || self.before_rest() {
@@ -730,7 +731,7 @@ impl GameState {
         if hand.is_empty() {
             return true;
         }
-        !self.tables[p].has_canasta() && self.no_canasta_within(p)
+        !self.tables[p].has_canasta() && self.no_canasta_of(p, CardSet::EMPTY)
     }
 
     /// With no canasta on the mover's table, whether none can be made
@@ -740,7 +741,12 @@ impl GameState {
     /// hand), or of seven wilds. `true` is exact; the caller has ruled
     /// out a canasta already there.
     pub(super) fn no_canasta_within(&self, p: usize) -> bool {
-        let hand = self.hands[p];
+        self.no_canasta_of(p, self.hands[p])
+    }
+
+    /// [`GameState::no_canasta_within`] with the cards `hand` in hand
+    /// instead of the mover's: those of them that may be melded.
+    pub(super) fn no_canasta_of(&self, p: usize, hand: CardSet) -> bool {
         let groups = self.tables[p].groups();
         let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
             + self.turn.pending.len()
