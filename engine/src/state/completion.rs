@@ -114,12 +114,16 @@ impl GameState {
         }
         let mut search = Search::take(0);
         search.verdicts = verdicts;
-        let mut root = *self;
-        root.quiet = true;
-        let found = if search.seen.visit(key, 1) {
-            root.forward_expand(&mut search, known, true)
-        } else {
+        let found = if !search.seen.visit(key, 1) {
             false
+        } else if self.quiet {
+            // The steps are made on the copy forward_expand makes: a
+            // quiet state (the listing's probe) needs no copy of its own.
+            self.forward_expand(&mut search, known, true)
+        } else {
+            let mut root = *self;
+            root.quiet = true;
+            root.forward_expand(&mut search, known, true)
         };
         search.give_back();
         debug_assert_eq!(found, self.forward_finish(None), "I-9 verdict of the root");
