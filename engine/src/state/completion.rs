@@ -57,8 +57,10 @@ impl GameState {
     /// [`GameState::placed_finish`] has failed: the verdict kept for the
     /// state (a root searched before, or a node of an earlier search);
     /// else the count's exact "no" ([`GameState::pending_stuck`]); else
-    /// where the groups lack room for the wilds, the third way of placing
-    /// them ([`Way::Laid`]), which settles most such states; else the
+    /// during a pickup whose top card is not laid yet, the fourth way of
+    /// placing them ([`Way::Top`]: the top card laid with a pending
+    /// wild); else where the groups lack room for the wilds, the third
+    /// way ([`Way::Laid`]), which settles most such states; else the
     /// second ([`Way::Longest`]); else the search's exact "no"
     /// ([`GameState::pending_may_finish`]); else the search
     /// ([`GameState::forward_finish`]), which needs none of them asked
@@ -73,23 +75,37 @@ impl GameState {
         if !stuck {
             let mut t = *self;
             t.quiet = true;
-            let laid = self.wilds_laid_first(p);
-            let mut placed = laid && t.placed_in_place(p, verdicts, Way::Laid);
-            if !placed {
-                if laid {
+            // Whether `t` is a step away from `self`.
+            let mut moved = false;
+            let mut placed = false;
+            for way in [Way::Top, Way::Laid, Way::Longest] {
+                let asked = match way {
+                    Way::Top => self.top_lay(p).is_some(),
+                    Way::Laid => self.wilds_laid_first(p),
+                    _ => true,
+                };
+                if !asked {
+                    continue;
+                }
+                if moved {
                     t = *self;
                     t.quiet = true;
                 }
-                placed = t.placed_in_place(p, verdicts, Way::Longest);
+                placed = t.placed_in_place(p, verdicts, way);
+                if placed {
+                    break;
+                }
+                moved = true;
             }
             if placed {
-                debug_assert!(self.forward_finish(None), "I-9 second or third way");
+                debug_assert!(self.forward_finish(None), "I-9 second, third or fourth way");
                 if let Some(k) = known {
                     Verdicts::put(k, true);
                 }
                 return true;
             }
         }
+        debug_assert!(!stuck || !self.forward_finish(None), "I-9, D-13.1: stuck");
         if stuck || !self.pending_may_finish(p) {
             if let Some(k) = known {
                 Verdicts::put(k, false);
@@ -98,12 +114,16 @@ impl GameState {
         }
         let mut search = Search::take(0);
         search.verdicts = verdicts;
-        let mut root = *self;
-        root.quiet = true;
-        let found = if search.seen.visit(key, 1) {
-            root.forward_expand(&mut search, known, true)
-        } else {
+        let found = if !search.seen.visit(key, 1) {
             false
+        } else if self.quiet {
+            // The steps are made on the copy forward_expand makes: a
+            // quiet state (the listing's probe) needs no copy of its own.
+            self.forward_expand(&mut search, known, true)
+        } else {
+            let mut root = *self;
+            root.quiet = true;
+            root.forward_expand(&mut search, known, true)
         };
         search.give_back();
         debug_assert_eq!(found, self.forward_finish(None), "I-9 verdict of the root");
@@ -275,10 +295,33 @@ impl GameState {
         // One body a way: the first way, the hot one, without the
         // second's choice.
         match way {
-            Way::First => self.placed_way::<false, false>(p, verdicts),
-            Way::Longest => self.placed_way::<true, false>(p, verdicts),
-            Way::Laid => self.placed_way::<false, true>(p, verdicts),
+            Way::First => self.placed_way::<false, false, false>(p, verdicts),
+            Way::Longest => self.placed_way::<true, false, false>(p, verdicts),
+            Way::Laid => self.placed_way::<false, true, false>(p, verdicts),
+            Way::Top => self.placed_way::<false, false, true>(p, verdicts),
         }
+    }
+
+    /// Where [`Way::Top`] may settle what the other ways did not: during
+    /// a pickup before the rest is taken, with wilds pending, the top
+    /// card (I-8) not laid yet and in the hand with one natural more of
+    /// its rank: the lay of the top card, the first other natural of its
+    /// rank in the hand and the first pending wild (which the first way,
+    /// placing the wild by an extend, leaves the top card without).
+    pub(super) fn top_lay(&self, p: usize) -> Option<CardSet> {
+        let pk = self.turn.pickup.filter(|pk| !pk.rest_taken)?;
+        let rank = pk.top.rank()?;
+        let hand = self.hands[p];
+        let wild = self.turn.pending.kinds().next()?;
+        if hand.rank_count(rank) < 2 || !hand.contains(pk.top) || self.top_laid() {
+            return None;
+        }
+        let mut others = hand.of_rank(rank);
+        others.remove(pk.top);
+        let mut cards = first_cards(others, 1);
+        cards.insert(pk.top);
+        cards.insert(wild);
+        Some(cards)
     }
 
     /// Whether [`Way::Laid`] may settle what the other ways did not: three
@@ -291,14 +334,24 @@ impl GameState {
     }
 
     /// [`GameState::placed_in_place`], `LONGEST` for [`Way::Longest`],
-    /// `LAID` for [`Way::Laid`].
-    fn placed_way<const LONGEST: bool, const LAID: bool>(
+    /// `LAID` for [`Way::Laid`], `TOP` for [`Way::Top`].
+    fn placed_way<const LONGEST: bool, const LAID: bool, const TOP: bool>(
         &mut self,
         p: usize,
         verdicts: Option<u64>,
     ) -> bool {
         let t = self;
         let mut other = false;
+        if TOP {
+            // The top card laid with a pending wild before any is placed
+            // by an extend; the rest as the first way.
+            let Some(cards) = t.top_lay(p) else {
+                return false;
+            };
+            if t.meld_step(Action::Lay { cards }).is_err() {
+                return false;
+            }
+        }
         if LAID {
             // Three pending wilds laid as a group of wilds before any is
             // placed by an extend; the rest as the first way.
@@ -668,10 +721,10 @@ impl GameState {
     /// past the pickup (whose rest brings cards) the hand never wins a
     /// card: with none there is nothing to discard, and with one the
     /// discard goes out, which needs a canasta (D-13.1) made with that
-    /// card kept. With no canasta on the table, one can come only of a
-    /// group's naturals (at most the hand's of its rank more) and the
-    /// wilds there are (on the table, pending or in the hand), or of
-    /// seven wilds.
+    /// card kept: melded, it would leave nothing to discard. With no
+    /// canasta on the table, one can come only of a group's naturals and
+    /// the wilds there are (on the table or pending), or of seven wilds
+    /// ([`GameState::no_canasta_of`] with no card of the hand).
     pub(super) fn pending_stuck(&self, p: usize) -> bool {
         let hand = self.hands[p];
         if hand.len() > 1 || self.before_rest() {
@@ -680,7 +733,7 @@ impl GameState {
         if hand.is_empty() {
             return true;
         }
-        !self.tables[p].has_canasta() && self.no_canasta_within(p)
+        !self.tables[p].has_canasta() && self.no_canasta_of(p, CardSet::EMPTY)
     }
 
     /// With no canasta on the mover's table, whether none can be made
@@ -690,7 +743,12 @@ impl GameState {
     /// hand), or of seven wilds. `true` is exact; the caller has ruled
     /// out a canasta already there.
     pub(super) fn no_canasta_within(&self, p: usize) -> bool {
-        let hand = self.hands[p];
+        self.no_canasta_of(p, self.hands[p])
+    }
+
+    /// [`GameState::no_canasta_within`] with the cards `hand` in hand
+    /// instead of the mover's: those of them that may be melded.
+    pub(super) fn no_canasta_of(&self, p: usize, hand: CardSet) -> bool {
         let groups = self.tables[p].groups();
         let wilds = groups.iter().map(|g| g.wilds()).sum::<u32>()
             + self.turn.pending.len()
@@ -1048,6 +1106,11 @@ pub(super) enum Way {
     /// placed as by [`Way::First`]: where the groups lack room for them
     /// ([`GameState::wilds_laid_first`]).
     Laid,
+    /// During a pickup before the rest is taken, the top card laid in a
+    /// new group with a natural of its rank from the hand and a pending
+    /// wild first, the rest then placed as by [`Way::First`]: where the
+    /// top card is not laid yet ([`GameState::top_lay`]).
+    Top,
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.

@@ -63,3 +63,72 @@ fn i9_wilds_laid_first_is_the_search() {
         "{asked} asked, {yes} yes, {beyond} beyond"
     );
 }
+
+/// I-9 with wilds pending during a pickup, I-8, D-11.2: the fourth way of
+/// placing them ([`Way::Top`]: the top card, not laid yet, laid with a
+/// natural of its rank from the hand and a pending wild before any wild
+/// is placed by an extend, [`GameState::top_lay`]) says yes only where
+/// the search and the exhaustive reference do, after every meld step of
+/// random and meld-biased play under every rule variant (and every
+/// pickup whose hand condition holds); and it settles states that none
+/// of the other three ways does, which [`GameState::pending_search`] then
+/// answers as the search.
+#[test]
+fn i9_top_laid_first_is_the_search() {
+    let mut cand = Vec::new();
+    let (mut asked, mut yes, mut beyond) = (0u64, 0u64, 0u64);
+    let mut check = |t: &GameState, ctx: u64, a: Action| {
+        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
+            return;
+        }
+        let p = t.current as usize;
+        if t.top_lay(p).is_none() {
+            return;
+        }
+        asked += 1;
+        let mut w = t.clone();
+        w.quiet = true;
+        if !w.placed_in_place(p, None, Way::Top) {
+            return;
+        }
+        let at = || format!("after {a}: {}", t.to_position_json());
+        assert!(t.forward_finish(None), "the fourth way says yes {}", at());
+        assert_ne!(
+            forward_reference(t, 5_000),
+            Some(false),
+            "the fourth way against the reference {}",
+            at()
+        );
+        yes += 1;
+        let others = [Way::First, Way::Longest, Way::Laid].iter().any(|&way| {
+            let mut o = t.clone();
+            o.quiet = true;
+            o.placed_in_place(p, None, way)
+        });
+        if !others {
+            beyond += 1;
+            assert!(t.pending_search(p, None), "pending_search {}", at());
+            assert!(
+                t.pending_search(p, Some(ctx)),
+                "pending_search, kept {}",
+                at()
+            );
+        }
+    };
+    each_meld_biased_state(0x70b, |g| {
+        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+            let mut s = g.clone();
+            s.quiet = true;
+            s.take_pile();
+            s.set_anchor();
+            after_each_meld_step(&s, &mut cand, &mut check);
+            return;
+        }
+        after_each_meld_step(g, &mut cand, &mut check);
+    });
+    eprintln!("{asked} states asked, {yes} fourth-way yes, {beyond} beyond the other ways");
+    assert!(
+        asked > 2_000 && yes > 800 && beyond > 120,
+        "{asked} asked, {yes} yes, {beyond} beyond"
+    );
+}
