@@ -517,7 +517,7 @@ impl HeldRow {
     /// numbers as [`Encode::encode`], those that the row holds already
     /// not written again.
     pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, false)
+        encode_held(v, out, self, Kept::Nothing)
     }
 
     /// [`HeldRow::encode`] of the view of the seat to act after a step
@@ -531,8 +531,35 @@ impl HeldRow {
     /// numbers already and are not compared again; otherwise this is
     /// [`HeldRow::encode`].
     pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, true)
+        encode_held(v, out, self, Kept::All)
     }
+
+    /// [`HeldRow::encode`] of the view of the seat to act after a
+    /// draw-phase step (a draw, the free pickup, taking the pile): it
+    /// changes the mover's part, the stock and the pile, never another
+    /// seat's. When the row holds the same seat's view from before the
+    /// step, the other seats' slots (hand sizes, known cards, totals,
+    /// tables, groups) hold their numbers already and are not compared
+    /// again; the numbers of the hand and the pile are compared as
+    /// [`HeldRow::encode`] compares them. Otherwise this is
+    /// [`HeldRow::encode`].
+    pub fn encode_drawn(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
+        encode_held(v, out, self, Kept::Seats)
+    }
+}
+
+/// What a step since a seat's row was written left as it was, when the
+/// row holds that seat's view from before the step and the seat is to
+/// act.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    /// Nothing known: every field is compared.
+    Nothing,
+    /// The other seats' slots ([`HeldRow::encode_drawn`]).
+    Seats,
+    /// The other seats' slots, the numbers of the hand and a pile of the
+    /// same length ([`HeldRow::encode_mover`]).
+    All,
 }
 
 /// Writes slot run `run` (zero but for the `*len` groups of `held`)
@@ -641,9 +668,10 @@ fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
 }
 
 /// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
-/// where the row, holding what `h` says, holds others; with `mover`
-/// [`HeldRow::encode_mover`].
-fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) {
+/// where the row, holding what `h` says, holds others; what `kept` says
+/// is not compared when the row holds the same seat's view and the seat
+/// is to act ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`]).
+fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
@@ -656,12 +684,15 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, mover: bool) 
         *h = HeldRow::ZERO;
         h.players = n as u8;
     }
-    // Only the mover's part changed since this seat's row was written:
-    // the other seats' slots and the numbers of the hand (players,
-    // starter, rules, stock, cut, turns) hold what they would be written
-    // with.
-    let kept = mover && usize::from(h.seat) == seat && v.current_player() == seat;
-    let slots = if kept { 1 } else { n };
+    // Only the mover's part changed since this seat's row was written
+    // (with the stock and the pile after a draw-phase step): the other
+    // seats' slots, and after a meld-phase step the numbers of the hand
+    // (players, starter, rules, stock, cut, turns), hold what they would
+    // be written with.
+    let same = usize::from(h.seat) == seat && v.current_player() == seat;
+    let seats = same && kept != Kept::Nothing;
+    let kept = same && kept == Kept::All;
+    let slots = if seats { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
     let slot = |p: usize| wrap(p + n - seat, n);

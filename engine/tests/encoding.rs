@@ -274,18 +274,20 @@ fn decorated_held_row_encodes_as_encode_does() {
 }
 
 /// [`HeldRow::encode_mover`] after each meld-phase step other than a
-/// discard or a reset (the steps that change only the mover's part), and
-/// [`HeldRow::encode`] after the others, into one row kept from step to
-/// step, writes what [`Encode::encode`] writes: the seat to act's view,
-/// now and then another seat's (with `encode_mover` too, which then
-/// compares every slot), over whole hands, for each number of players.
+/// discard or a reset (the steps that change only the mover's part),
+/// [`HeldRow::encode_drawn`] after each draw-phase step (the mover's
+/// part, the stock and the pile), and [`HeldRow::encode`] after the
+/// others, into one row kept from step to step, writes what
+/// [`Encode::encode`] writes: the seat to act's view, now and then another
+/// seat's (with `encode_mover` or `encode_drawn` too, which then compare
+/// every slot), over whole hands, for each number of players.
 #[test]
 fn decorated_mover_row_encodes_as_encode_does() {
     let mut row = vec![0.0f32; DECORATED_OBS_LEN];
     let mut want = vec![f32::NAN; DECORATED_OBS_LEN];
     let mut held = HeldRow::ZERO;
     let mut legal = Vec::new();
-    let (mut steps, mut movers) = (0, 0);
+    let (mut steps, mut movers, mut draws) = (0, 0, 0);
     for players in [6, 4, 3, 2] {
         let mut rules = Rules::default();
         rules.set("players", &players.to_string()).unwrap();
@@ -293,7 +295,7 @@ fn decorated_mover_row_encodes_as_encode_does() {
         for h in 0..hands() {
             let seed = 5000 * players as u64 + h;
             let mut g = GameState::new(rules, seed);
-            let mut mover = false;
+            let (mut mover, mut drawn) = (false, false);
             while !g.is_terminal() {
                 let other = rng.random_range(0..8) == 0;
                 let seat = if other {
@@ -301,7 +303,10 @@ fn decorated_mover_row_encodes_as_encode_does() {
                 } else {
                     g.current_player()
                 };
-                if mover || (other && seat != g.current_player()) {
+                if drawn || (other && seat != g.current_player() && h % 2 == 1) {
+                    held.encode_drawn(&g.view(seat), &mut row);
+                    draws += usize::from(drawn);
+                } else if mover || (other && seat != g.current_player()) {
                     held.encode_mover(&g.view(seat), &mut row);
                     movers += usize::from(mover);
                 } else {
@@ -312,7 +317,7 @@ fn decorated_mover_row_encodes_as_encode_does() {
                     (0..DECORATED_OBS_LEN).find(|&i| row[i].to_bits() != want[i].to_bits())
                 {
                     panic!(
-                        "seed {seed} seat {seat} (mover {mover}): number {i} is {} not {}",
+                        "seed {seed} seat {seat} (mover {mover}, drawn {drawn}): number {i} is {} not {}",
                         row[i], want[i]
                     );
                 }
@@ -323,13 +328,14 @@ fn decorated_mover_row_encodes_as_encode_does() {
                 // act, which `encode_mover` writes whole.
                 mover =
                     g.phase() == Phase::Meld && !matches!(a, Action::Discard(_) | Action::Reset);
+                drawn = g.phase() == Phase::Draw;
                 g.apply(a).unwrap();
             }
         }
     }
     assert!(
-        steps > 100 && movers > 20,
-        "{steps} steps, {movers} after a mover's step"
+        steps > 100 && movers > 20 && draws > 20,
+        "{steps} steps, {movers} after a meld step, {draws} after a draw-phase step"
     );
 }
 

@@ -37,12 +37,23 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     const SPARSE: bool;
     fn deal(rules: &Self::Rules, seed: u64) -> Self;
     /// Encodes `view` into a row that holds what `held` says (used only
-    /// when `SPARSE`); `mover`: the step since the row was written
-    /// changed only the mover's part ([`HeldRow::encode_mover`]).
-    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow, mover: bool);
-    /// Whether listed action `a` changes only the mover's part of the
-    /// state, as [`HeldRow::encode_mover`] takes it (false: not known).
-    fn mover_only(&self, a: &Self::Action) -> bool;
+    /// when `SPARSE`); `changed`: what the step since the row was
+    /// written changed.
+    fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow, changed: Changed);
+    /// What listed action `a` changes, as [`HeldRow`] takes it.
+    fn changed(&self, a: &Self::Action) -> Changed;
+}
+
+/// What a step changed of the state, for the row written after it.
+#[derive(Clone, Copy)]
+enum Changed {
+    /// Not known.
+    Any,
+    /// The mover's part, the stock and the pile, as a draw-phase step
+    /// does ([`HeldRow::encode_drawn`]).
+    Drawn,
+    /// Only the mover's part ([`HeldRow::encode_mover`]).
+    Mover,
 }
 
 impl Family for GameState {
@@ -51,18 +62,23 @@ impl Family for GameState {
     fn deal(rules: &Rules, seed: u64) -> GameState {
         GameState::new(*rules, seed)
     }
-    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldRow, mover: bool) {
-        if mover {
-            held.encode_mover(view, row);
-        } else {
-            held.encode(view, row);
+    fn encode_sparse(view: &SeatView<'_>, row: &mut [f32], held: &mut HeldRow, changed: Changed) {
+        match changed {
+            Changed::Any => held.encode(view, row),
+            Changed::Drawn => held.encode_drawn(view, row),
+            Changed::Mover => held.encode_mover(view, row),
         }
     }
-    /// A meld-phase step other than a discard or a reset: it is made on
-    /// the mover's hand, known cards and table and the turn (the part a
-    /// refused step puts back).
-    fn mover_only(&self, a: &Action) -> bool {
-        self.phase() == Phase::Meld && !matches!(a, Action::Discard(_) | Action::Reset)
+    /// A meld-phase step other than a discard or a reset is made on the
+    /// mover's hand, known cards and table and the turn (the part a
+    /// refused step puts back); a draw-phase step (a draw, the free
+    /// pickup, taking the pile) on those, the stock and the pile.
+    fn changed(&self, a: &Action) -> Changed {
+        match self.phase() {
+            Phase::Meld if !matches!(a, Action::Discard(_) | Action::Reset) => Changed::Mover,
+            Phase::Draw => Changed::Drawn,
+            _ => Changed::Any,
+        }
     }
 }
 
@@ -72,11 +88,11 @@ impl Family for ClassicState {
     fn deal(rules: &ClassicRules, seed: u64) -> ClassicState {
         ClassicState::new(*rules, seed, 0, [0; 6])
     }
-    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldRow, _: bool) {
+    fn encode_sparse(view: &ClassicView<'_>, row: &mut [f32], _: &mut HeldRow, _: Changed) {
         ClassicState::encode(view, row);
     }
-    fn mover_only(&self, _: &Self::Action) -> bool {
-        false
+    fn changed(&self, _: &Self::Action) -> Changed {
+        Changed::Any
     }
 }
 
@@ -140,9 +156,9 @@ impl<G: Family> Slot<G> {
 
     /// Lists the legal actions and writes the mask row (clearing only
     /// what the last listing set, unless the row is new), the seat to act
-    /// and its observation; `mover`: the step since the last write changed
-    /// only the mover's part ([`Family::mover_only`]).
-    fn write(&mut self, rows: &mut Rows<'_>, mover: bool) {
+    /// and its observation; `changed`: what the step since the last write
+    /// changed ([`Family::changed`]).
+    fn write(&mut self, rows: &mut Rows<'_>, changed: Changed) {
         if !rows.fresh {
             for &id in &self.ids {
                 if let Some(m) = rows.mask.get_mut(id as usize) {
@@ -171,7 +187,7 @@ impl<G: Family> Slot<G> {
             if rows.fresh {
                 self.written = HeldRow::ZERO;
             }
-            G::encode_sparse(&view, rows.obs, &mut self.written, mover);
+            G::encode_sparse(&view, rows.obs, &mut self.written, changed);
         } else if rows.fresh {
             G::encode_zeroed(&view, rows.obs);
         } else {
@@ -192,7 +208,7 @@ impl<G: Family> Slot<G> {
         // (new rows are all zero): only such a row needs clearing.
         let scored = *rows.done;
         let action = self.legal[k];
-        let mover = self.game.mover_only(&action);
+        let changed = self.game.changed(&action);
         self.game.apply_listed(action)?;
         *rows.done = self.game.is_terminal();
         if *rows.done {
@@ -205,7 +221,8 @@ impl<G: Family> Slot<G> {
             rows.reward.fill(0.0);
         }
         // A new deal changed more than the mover's part.
-        self.write(rows, mover && !*rows.done);
+        let changed = if *rows.done { Changed::Any } else { changed };
+        self.write(rows, changed);
         Ok(())
     }
 }
@@ -322,7 +339,7 @@ impl<G: Family> Batch<G> {
         let _ = self.each(pool, out, |_, slot, rows| {
             rows.reward.fill(0.0);
             *rows.done = false;
-            slot.write(rows, false);
+            slot.write(rows, Changed::Any);
             Ok(())
         });
     }
