@@ -69,6 +69,32 @@ pub(super) fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> 
     }
 }
 
+/// Whether one wild of the table may leave its group, the group staying
+/// legal with one wild fewer (its slot: D-11.2's received groups and
+/// I-13's black canastas included), to join a new group of two naturals
+/// (C-4). `true` is a table with one more group of two naturals and a
+/// wild; `false` decides nothing (more wilds may leave at once, or
+/// after naturals joined their group).
+pub(crate) fn one_wild_frees(groups: &[Group], rules: &Rules) -> bool {
+    if natural_slot(2, None, rules).is_none_or(|s| (s.plain | s.canasta) & 0b10 == 0) {
+        return false;
+    }
+    groups.iter().any(|g| {
+        let w = g.wilds();
+        if w == 0 {
+            return false;
+        }
+        let s = match g.rank() {
+            None => wild_group_slot(g, rules),
+            Some(_) => match natural_slot(g.naturals(), Some(g), rules) {
+                Some(s) => s,
+                None => return false,
+            },
+        };
+        (s.plain | s.canasta) >> (w - 1) & 1 != 0
+    })
+}
+
 /// Whether an opening worth `need` (or, with `None`, any legal table) can
 /// be reached as [`max_opening_onto`] reaches tables: that function's
 /// answer, with cheap bounds first, from one pass over the groups

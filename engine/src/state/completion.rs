@@ -525,6 +525,20 @@ impl GameState {
             {
                 return Some(true);
             }
+            if !grouped
+                && nat >= 1
+                && hand.len() >= keep + 2
+                && solver::opening::one_wild_frees(table.groups(), &self.rules)
+            {
+                // A new group of the top card, a natural of the hand and a
+                // wild moved from an older group (D-11.2), the rest kept.
+                debug_assert_eq!(
+                    self.pickup_tables(p, pk, rank, on, keep),
+                    Some(true),
+                    "I-8, D-11.2: the top card laid with a moved wild"
+                );
+                return Some(true);
+            }
         }
         self.pickup_kept(p, pk, rank, on, keep, verdicts)
     }
