@@ -972,26 +972,37 @@ impl GameState {
 /// D-11.4). Each wild added takes one of it and leaves the rest.
 #[inline]
 pub(super) fn wild_room(g: &Group) -> u32 {
-    // [`max_wilds`] of 0 to 8 naturals.
-    const MOST: [u8; 9] = {
-        let mut t = [0u8; 9];
-        let mut n = 0;
-        while n < 9 {
-            t[n] = max_wilds(n as u32) as u8;
-            n += 1;
+    // [`max_wilds`] of the naturals a suit field (two bits a suit, the
+    // copies of that suit's card) counts: one lookup of the field itself.
+    const MOST: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut x = 0;
+        while x < 256 {
+            let n = (x & 0x55usize).count_ones() + 2 * (x & 0xAAusize).count_ones();
+            t[x] = max_wilds(n) as u8;
+            x += 1;
         }
         t
     };
-    let most = if g.is_wild_only() {
-        7
-    } else {
-        MOST[g.naturals() as usize] as u32
-    };
+    // A group of wilds only has no naturals (a field of 0, whose count
+    // takes none): seven added, without a branch.
+    let (naturals, _) = g.suit_fields();
+    debug_assert!(!g.is_wild_only() || naturals == 0);
+    let most = MOST[naturals as usize] as u32 + 7 * g.is_wild_only() as u32;
     let room = most.saturating_sub(g.wilds());
     debug_assert_eq!(
         room > 0,
         !g.is_black_canasta() && g.fits_one_more(true),
         "room of [{g}]"
+    );
+    debug_assert_eq!(
+        room,
+        if g.is_wild_only() {
+            7
+        } else {
+            max_wilds(g.naturals())
+        }
+        .saturating_sub(g.wilds())
     );
     room
 }
