@@ -73,31 +73,12 @@ impl GameState {
         }
         let stuck = self.pending_stuck(p);
         if !stuck {
+            let asked = self.ways_asked(p);
             let mut t = *self;
             t.quiet = true;
-            // Whether `t` is a step away from `self`.
-            let mut moved = false;
-            let mut placed = false;
-            for way in [Way::Top, Way::Laid, Way::Longest] {
-                let asked = match way {
-                    Way::Top => self.top_lay(p).is_some(),
-                    Way::Laid => self.wilds_laid_first(p),
-                    _ => true,
-                };
-                if !asked {
-                    continue;
-                }
-                if moved {
-                    t = *self;
-                    t.quiet = true;
-                }
-                placed = t.placed_in_place(p, verdicts, way);
-                if placed {
-                    break;
-                }
-                moved = true;
-            }
-            if placed {
+            // Between the ways only the mover's part, all a step
+            // changes, is put back.
+            if t.pending_ways(p, verdicts, asked, |t| t.copy_mover_from(self)) {
                 debug_assert!(self.forward_finish(None), "I-9 second, third or fourth way");
                 if let Some(k) = known {
                     Verdicts::put(k, true);
@@ -105,6 +86,86 @@ impl GameState {
                 return true;
             }
         }
+        self.pending_rest(p, verdicts, key, stuck)
+    }
+
+    /// [`GameState::pending_search`] on a state whose mover's part the
+    /// caller puts back afterwards (the listing's probe, quiet): the ways
+    /// are tried on the state itself instead of on a copy of the whole
+    /// state, its mover's part saved before them and put back after each
+    /// that fails. On `true` the mover's part may be left where the way
+    /// that settled it ended.
+    fn pending_search_scratch(&mut self, p: usize, verdicts: Option<u64>) -> bool {
+        let key = self.forward_key();
+        let known = verdicts.map(|c| c ^ key);
+        if let Some(v) = known.and_then(Verdicts::get) {
+            return v;
+        }
+        let stuck = self.pending_stuck(p);
+        if !stuck {
+            let asked = self.ways_asked(p);
+            let save = MoverSave::of(self);
+            if self.pending_ways(p, verdicts, asked, |t| t.restore_mover(&save)) {
+                #[cfg(debug_assertions)]
+                {
+                    let mut before = *self;
+                    before.restore_mover(&save);
+                    assert!(
+                        before.forward_finish(None),
+                        "I-9 second, third or fourth way"
+                    );
+                }
+                if let Some(k) = known {
+                    Verdicts::put(k, true);
+                }
+                return true;
+            }
+            self.restore_mover(&save);
+        }
+        self.pending_rest(p, verdicts, key, stuck)
+    }
+
+    /// Which of the ways [`GameState::pending_ways`] tries, in its order
+    /// ([`Way::Top`], [`Way::Laid`], [`Way::Longest`]), asked of the state
+    /// before any is tried.
+    #[inline]
+    fn ways_asked(&self, p: usize) -> [bool; 3] {
+        [self.top_lay(p).is_some(), self.wilds_laid_first(p), true]
+    }
+
+    /// The ways of [`GameState::pending_search`] asked (`asked`, of
+    /// [`GameState::ways_asked`]) tried in turn on `self` (quiet), which
+    /// `restore` brings back before each way after the first; whether one
+    /// settled it. On `false` the state is where the last way left it.
+    #[inline]
+    fn pending_ways(
+        &mut self,
+        p: usize,
+        verdicts: Option<u64>,
+        asked: [bool; 3],
+        mut restore: impl FnMut(&mut GameState),
+    ) -> bool {
+        let mut moved = false;
+        for (way, asked) in [Way::Top, Way::Laid, Way::Longest].into_iter().zip(asked) {
+            if !asked {
+                continue;
+            }
+            if moved {
+                restore(self);
+            }
+            if self.placed_in_place(p, verdicts, way) {
+                return true;
+            }
+            moved = true;
+        }
+        false
+    }
+
+    /// [`GameState::pending_search`] past the ways: the search's exact
+    /// "no", else the search. `key`: [`GameState::forward_key`];
+    /// `stuck`: [`GameState::pending_stuck`].
+    fn pending_rest(&self, p: usize, verdicts: Option<u64>, key: u64, stuck: bool) -> bool {
+        let known = verdicts.map(|c| c ^ key);
         debug_assert!(!stuck || !self.forward_finish(None), "I-9, D-13.1: stuck");
         if stuck || !self.pending_may_finish(p) {
             if let Some(k) = known {
@@ -218,8 +279,9 @@ impl GameState {
         self.copy_mover_from(listed);
         let redone = self.meld_step(step);
         debug_assert!(redone.is_ok(), "{step} made again");
+        let found = self.pending_search_scratch(p, verdicts);
         self.quiet = quiet;
-        self.pending_search(p, verdicts)
+        found
     }
 
     /// With wilds pending: whether the turn surely can be completed by
@@ -924,26 +986,37 @@ impl GameState {
 /// D-11.4). Each wild added takes one of it and leaves the rest.
 #[inline]
 pub(super) fn wild_room(g: &Group) -> u32 {
-    // [`max_wilds`] of 0 to 8 naturals.
-    const MOST: [u8; 9] = {
-        let mut t = [0u8; 9];
-        let mut n = 0;
-        while n < 9 {
-            t[n] = max_wilds(n as u32) as u8;
-            n += 1;
+    // [`max_wilds`] of the naturals a suit field (two bits a suit, the
+    // copies of that suit's card) counts: one lookup of the field itself.
+    const MOST: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut x = 0;
+        while x < 256 {
+            let n = (x & 0x55usize).count_ones() + 2 * (x & 0xAAusize).count_ones();
+            t[x] = max_wilds(n) as u8;
+            x += 1;
         }
         t
     };
-    let most = if g.is_wild_only() {
-        7
-    } else {
-        MOST[g.naturals() as usize] as u32
-    };
+    // A group of wilds only has no naturals (a field of 0, whose count
+    // takes none): seven added, without a branch.
+    let (naturals, _) = g.suit_fields();
+    debug_assert!(!g.is_wild_only() || naturals == 0);
+    let most = MOST[naturals as usize] as u32 + 7 * g.is_wild_only() as u32;
     let room = most.saturating_sub(g.wilds());
     debug_assert_eq!(
         room > 0,
         !g.is_black_canasta() && g.fits_one_more(true),
         "room of [{g}]"
+    );
+    debug_assert_eq!(
+        room,
+        if g.is_wild_only() {
+            7
+        } else {
+            max_wilds(g.naturals())
+        }
+        .saturating_sub(g.wilds())
     );
     room
 }
