@@ -72,7 +72,7 @@ pub(super) fn opening_with(pool: CardSet, must: Option<Rank>, max_used: u32) -> 
 /// Whether one wild of the table may leave its group, the group staying
 /// legal with one wild fewer (its slot: D-11.2's received groups and
 /// I-13's black canastas included), to join a new group of two naturals
-/// (C-4). `true` is a table with one more group of two naturals and a
+/// (D-9.1). `true` is a table with one more group of two naturals and a
 /// wild; `false` decides nothing (more wilds may leave at once, or
 /// after naturals joined their group).
 pub(crate) fn one_wild_frees(groups: &[Group], rules: &Rules) -> bool {
