@@ -1182,7 +1182,7 @@ impl WildRoom {
 
 /// Which group [`GameState::placed_in_place`] places a pending wild in,
 /// of those that take it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Way {
     /// The first, as the search's first step.
     First,

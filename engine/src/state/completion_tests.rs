@@ -6,6 +6,85 @@ use super::tests::{after_each_meld_step, each_meld_biased_state, forward_referen
 use super::*;
 use crate::action::Action;
 
+/// Counts of [`way_against_search`]: states where the way was asked,
+/// where it said yes, and where no other way did.
+struct WayCounts {
+    asked: u64,
+    yes: u64,
+    beyond: u64,
+}
+
+/// After every meld step of random and meld-biased play (salt `salt`),
+/// and, with `pickups`, after every pile taken where the rules allow it:
+/// where wilds are pending and `applies` holds, the way `way` of placing
+/// them says yes only where the search and the exhaustive reference do;
+/// where it says yes and none of `others` does, [`GameState::pending_search`]
+/// answers as the search, with the verdicts' context and without.
+fn way_against_search(
+    way: Way,
+    others: &[Way],
+    applies: impl Fn(&GameState, usize) -> bool,
+    salt: u64,
+    pickups: bool,
+) -> WayCounts {
+    let mut cand = Vec::new();
+    let mut n = WayCounts {
+        asked: 0,
+        yes: 0,
+        beyond: 0,
+    };
+    let mut check = |t: &GameState, ctx: u64, a: Action| {
+        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
+            return;
+        }
+        let p = t.current as usize;
+        if !applies(t, p) {
+            return;
+        }
+        n.asked += 1;
+        let mut w = t.clone();
+        w.quiet = true;
+        if !w.placed_in_place(p, None, way) {
+            return;
+        }
+        let at = || format!("after {a}: {}", t.to_position_json());
+        assert!(t.forward_finish(None), "{way:?} says yes {}", at());
+        assert_ne!(
+            forward_reference(t, 5_000),
+            Some(false),
+            "{way:?} against the reference {}",
+            at()
+        );
+        n.yes += 1;
+        let settled = others.iter().any(|&other| {
+            let mut o = t.clone();
+            o.quiet = true;
+            o.placed_in_place(p, None, other)
+        });
+        if !settled {
+            n.beyond += 1;
+            assert!(t.pending_search(p, None), "pending_search {}", at());
+            assert!(
+                t.pending_search(p, Some(ctx)),
+                "pending_search, kept {}",
+                at()
+            );
+        }
+    };
+    each_meld_biased_state(salt, |g| {
+        if pickups && g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+            let mut s = g.clone();
+            s.quiet = true;
+            s.take_pile();
+            s.set_anchor();
+            after_each_meld_step(&s, &mut cand, &mut check);
+            return;
+        }
+        after_each_meld_step(g, &mut cand, &mut check);
+    });
+    n
+}
+
 /// I-9 with wilds pending, D-11.2: the third way of placing them
 /// ([`Way::Laid`]: three pending wilds laid as a group of wilds before
 /// any extend, where the groups lack room for all that are pending,
@@ -16,47 +95,15 @@ use crate::action::Action;
 /// [`GameState::pending_search`] then answers as the search.
 #[test]
 fn i9_wilds_laid_first_is_the_search() {
-    let mut cand = Vec::new();
-    let (mut asked, mut yes, mut beyond) = (0u64, 0u64, 0u64);
-    let mut check = |t: &GameState, ctx: u64, a: Action| {
-        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
-            return;
-        }
-        let p = t.current as usize;
-        if !t.wilds_laid_first(p) {
-            return;
-        }
-        asked += 1;
-        let mut w = t.clone();
-        w.quiet = true;
-        if !w.placed_in_place(p, None, Way::Laid) {
-            return;
-        }
-        let at = || format!("after {a}: {}", t.to_position_json());
-        assert!(t.forward_finish(None), "the third way says yes {}", at());
-        assert_ne!(
-            forward_reference(t, 5_000),
-            Some(false),
-            "the third way against the reference {}",
-            at()
-        );
-        yes += 1;
-        let others = [Way::First, Way::Longest].iter().any(|&way| {
-            let mut o = t.clone();
-            o.quiet = true;
-            o.placed_in_place(p, None, way)
-        });
-        if !others {
-            beyond += 1;
-            assert!(t.pending_search(p, None), "pending_search {}", at());
-            assert!(
-                t.pending_search(p, Some(ctx)),
-                "pending_search, kept {}",
-                at()
-            );
-        }
-    };
-    each_meld_biased_state(0x1a1d, |g| after_each_meld_step(g, &mut cand, &mut check));
+    let others = [Way::First, Way::Longest];
+    let n = way_against_search(
+        Way::Laid,
+        &others,
+        |t, p| t.wilds_laid_first(p),
+        0x1a1d,
+        false,
+    );
+    let (asked, yes, beyond) = (n.asked, n.yes, n.beyond);
     eprintln!("{asked} states asked, {yes} third-way yes, {beyond} beyond the other ways");
     assert!(
         asked > 1_000 && yes > 800 && beyond > 200,
@@ -75,57 +122,15 @@ fn i9_wilds_laid_first_is_the_search() {
 /// answers as the search.
 #[test]
 fn i9_top_laid_first_is_the_search() {
-    let mut cand = Vec::new();
-    let (mut asked, mut yes, mut beyond) = (0u64, 0u64, 0u64);
-    let mut check = |t: &GameState, ctx: u64, a: Action| {
-        if t.phase != Phase::Meld || t.turn.pending.is_empty() {
-            return;
-        }
-        let p = t.current as usize;
-        if t.top_lay(p).is_none() {
-            return;
-        }
-        asked += 1;
-        let mut w = t.clone();
-        w.quiet = true;
-        if !w.placed_in_place(p, None, Way::Top) {
-            return;
-        }
-        let at = || format!("after {a}: {}", t.to_position_json());
-        assert!(t.forward_finish(None), "the fourth way says yes {}", at());
-        assert_ne!(
-            forward_reference(t, 5_000),
-            Some(false),
-            "the fourth way against the reference {}",
-            at()
-        );
-        yes += 1;
-        let others = [Way::First, Way::Longest, Way::Laid].iter().any(|&way| {
-            let mut o = t.clone();
-            o.quiet = true;
-            o.placed_in_place(p, None, way)
-        });
-        if !others {
-            beyond += 1;
-            assert!(t.pending_search(p, None), "pending_search {}", at());
-            assert!(
-                t.pending_search(p, Some(ctx)),
-                "pending_search, kept {}",
-                at()
-            );
-        }
-    };
-    each_meld_biased_state(0x70b, |g| {
-        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
-            let mut s = g.clone();
-            s.quiet = true;
-            s.take_pile();
-            s.set_anchor();
-            after_each_meld_step(&s, &mut cand, &mut check);
-            return;
-        }
-        after_each_meld_step(g, &mut cand, &mut check);
-    });
+    let others = [Way::First, Way::Longest, Way::Laid];
+    let n = way_against_search(
+        Way::Top,
+        &others,
+        |t, p| t.top_lay(p).is_some(),
+        0x70b,
+        true,
+    );
+    let (asked, yes, beyond) = (n.asked, n.yes, n.beyond);
     eprintln!("{asked} states asked, {yes} fourth-way yes, {beyond} beyond the other ways");
     assert!(
         asked > 2_000 && yes > 800 && beyond > 120,
