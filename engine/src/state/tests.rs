@@ -840,59 +840,44 @@ fn each_checked_step(mut f: impl FnMut(&GameState, Action)) {
         .unwrap_or(40);
     let mut cand = Vec::new();
     let mut k = 0u64;
-    for rules in rule_variants() {
-        for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..hands {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x19);
-                play_meld_biased(
-                    rules,
-                    seed + (bias * 1000.0) as u64,
-                    &mut rng,
-                    bias,
-                    |a| !matches!(a, Action::Discard(_) | Action::Reset),
-                    |g, _| {
-                        if g.phase == Phase::Draw {
-                            // A pickup whose hand condition holds (D-6.2).
-                            let p = g.current as usize;
-                            let Some(top) = g.pile_top() else { return };
-                            let Some(r) = top.rank() else { return };
-                            let h = g.hands[p];
-                            if top.is_natural()
-                                && !g.turn.free_offer
-                                && !g.free_pending[p]
-                                && (h.rank_count(r) >= 2
-                                    || (h.rank_count(r) >= 1 && h.wild_count() >= 1))
-                            {
-                                let mut s = g.clone();
-                                s.quiet = true;
-                                s.take_pile();
-                                s.set_anchor();
-                                f(&s, Action::TakePile);
-                            }
-                            return;
-                        }
-                        if g.phase != Phase::Meld {
-                            return;
-                        }
-                        // One meld-phase state in three, every candidate.
-                        k += 1;
-                        if !k.is_multiple_of(3) {
-                            return;
-                        }
-                        cand.clear();
-                        g.raw_meld_candidates(&mut cand, false);
-                        for &a in &cand {
-                            let mut t = g.clone();
-                            t.quiet = true;
-                            if t.meld_step(a).is_ok() {
-                                f(&t, a);
-                            }
-                        }
-                    },
-                );
+    meld_biased_states(0x19, hands, |g| {
+        if g.phase == Phase::Draw {
+            // A pickup whose hand condition holds (D-6.2).
+            let p = g.current as usize;
+            let Some(top) = g.pile_top() else { return };
+            let Some(r) = top.rank() else { return };
+            let h = g.hands[p];
+            if top.is_natural()
+                && !g.turn.free_offer
+                && !g.free_pending[p]
+                && (h.rank_count(r) >= 2 || (h.rank_count(r) >= 1 && h.wild_count() >= 1))
+            {
+                let mut s = g.clone();
+                s.quiet = true;
+                s.take_pile();
+                s.set_anchor();
+                f(&s, Action::TakePile);
+            }
+            return;
+        }
+        if g.phase != Phase::Meld {
+            return;
+        }
+        // One meld-phase state in three, every candidate.
+        k += 1;
+        if !k.is_multiple_of(3) {
+            return;
+        }
+        cand.clear();
+        g.raw_meld_candidates(&mut cand, false);
+        for &a in &cand {
+            let mut t = g.clone();
+            t.quiet = true;
+            if t.meld_step(a).is_ok() {
+                f(&t, a);
             }
         }
-    }
+    });
 }
 
 /// I-9, I-26: the completion check is exact. After every step of random
@@ -929,10 +914,15 @@ fn i9_completion_is_exact() {
 /// seeds each, mixed with `salt`) under every rule variant, calling `at`
 /// on every state met, as [`play_meld_biased`] does; the meld phase
 /// never ends by a discard or a reset, so that its later steps are met.
-pub(super) fn each_meld_biased_state(salt: u64, mut at: impl FnMut(&GameState)) {
+pub(super) fn each_meld_biased_state(salt: u64, at: impl FnMut(&GameState)) {
+    meld_biased_states(salt, 6, at);
+}
+
+/// [`each_meld_biased_state`] with `hands` seeds a rule variant and bias.
+fn meld_biased_states(salt: u64, hands: u64, mut at: impl FnMut(&GameState)) {
     for rules in rule_variants() {
         for bias in [0.0, 0.6, 0.95] {
-            for seed in 0..6 {
+            for seed in 0..hands {
                 let mut rng = Pcg64Mcg::seed_from_u64(seed ^ salt);
                 play_meld_biased(
                     rules,
