@@ -42,6 +42,20 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     fn encode_sparse(view: &Self::View<'_>, row: &mut [f32], held: &mut HeldRow, changed: Changed);
     /// What listed action `a` changes, as [`HeldRow`] takes it.
     fn changed(&self, a: &Self::Action) -> Changed;
+    /// Whether listed action `a`, taken in this state, sets the turn's
+    /// anchor: the listing made after it, in the meld phase, is the
+    /// anchor's, which [`Family::returns`] may reuse.
+    fn anchors(&self, a: &Self::Action) -> bool;
+    /// Whether listed action `a` returns the mover's part to the turn's
+    /// anchor (the reset).
+    fn returns(a: &Self::Action) -> bool;
+    /// Whether listed action `a` is allowed only while the undos of the
+    /// meld phase allow it (a take-back).
+    fn undoes(a: &Self::Action) -> bool;
+    /// After a return to the anchor ([`Family::returns`]), whether the
+    /// anchor's listing is the listing now; `undoing`: whether that
+    /// listing holds an action of [`Family::undoes`].
+    fn anchor_lists(&self, undoing: bool) -> bool;
 }
 
 /// What a step changed of the state, for the row written after it.
@@ -69,16 +83,48 @@ impl Family for GameState {
             Changed::Mover => held.encode_mover(view, row),
         }
     }
-    /// A meld-phase step other than a discard or a reset is made on the
-    /// mover's hand, known cards and table and the turn (the part a
-    /// refused step puts back); a draw-phase step (a draw, the free
-    /// pickup, taking the pile) on those, the stock and the pile.
+    /// A meld-phase step other than a discard is made on the mover's
+    /// hand, known cards and table and the turn (the part a refused step
+    /// puts back); so is the reset (I-25), which puts back the hand, the
+    /// known cards, the table and the turn of the anchor, and counts one
+    /// undo more. A draw-phase step (a draw, the free pickup, taking the
+    /// pile) changes those, the stock and the pile.
     fn changed(&self, a: &Action) -> Changed {
         match self.phase() {
-            Phase::Meld if !matches!(a, Action::Discard(_) | Action::Reset) => Changed::Mover,
+            Phase::Meld if !matches!(a, Action::Discard(_)) => Changed::Mover,
             Phase::Draw => Changed::Drawn,
             _ => Changed::Any,
         }
+    }
+    /// The anchor is set by the draw, the free pickup and taking the
+    /// pile (D-5.1), and by taking the rest of the pile (D-6.2).
+    fn anchors(&self, a: &Action) -> bool {
+        matches!(
+            a,
+            Action::Draw | Action::FreePickup | Action::TakePile | Action::TakeRest
+        )
+    }
+    fn returns(a: &Action) -> bool {
+        matches!(a, Action::Reset)
+    }
+    fn undoes(a: &Action) -> bool {
+        matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce)
+    }
+    /// The reset (I-25) puts back the mover's hand, known cards, table
+    /// and turn of the anchor, with the anchor's flag set: the state is
+    /// the anchor's but for the undos counted this meld phase (one more
+    /// at least) and the mover's statistics, which no listing reads.
+    /// No meld step changes anything else but the pile, and only taking
+    /// the rest shrinks the pile, which sets a new anchor. The listing
+    /// reads the undos only to ask whether a take-back may be listed
+    /// (D-11.5, [`MAX_UNDOS`](kanaszta_engine::MAX_UNDOS)) and whether
+    /// the reset may (never at the anchor: it would change nothing);
+    /// the completion checks (I-9, I-26) do not read them. So the
+    /// anchor's listing is the listing now if it lists no take-back, or
+    /// if take-backs are still allowed; when they no longer are, the
+    /// state is listed anew.
+    fn anchor_lists(&self, undoing: bool) -> bool {
+        !undoing || self.may_take_back()
     }
 }
 
@@ -94,19 +140,57 @@ impl Family for ClassicState {
     fn changed(&self, _: &Self::Action) -> Changed {
         Changed::Any
     }
+    /// Classic listings are not kept: every state is listed.
+    fn anchors(&self, _: &Self::Action) -> bool {
+        false
+    }
+    fn returns(_: &Self::Action) -> bool {
+        false
+    }
+    fn undoes(_: &Self::Action) -> bool {
+        false
+    }
+    fn anchor_lists(&self, _: bool) -> bool {
+        false
+    }
 }
 
 /// One slot: its hand, how many hands it has finished, the last
 /// listing with its ids (the actions the next step may take, and the
-/// mask entries the next write clears), and what its observation row
-/// holds.
+/// mask entries the next write clears), the listing of the turn's
+/// anchor, and what its observation row holds.
 #[derive(Clone)]
 struct Slot<G: Game> {
     game: G,
     deals: u64,
     legal: Vec<G::Action>,
     ids: Vec<u32>,
+    anchor: Kept<G::Action>,
     written: HeldRow,
+}
+
+/// The listing made at the turn's anchor ([`Family::anchors`]), with
+/// its ids, kept for the steps that return there ([`Family::returns`]):
+/// listing a state is most of a step.
+#[derive(Clone)]
+struct Kept<A> {
+    legal: Vec<A>,
+    ids: Vec<u32>,
+    /// Whether it is the listing of the hand's current anchor.
+    valid: bool,
+    /// Whether it holds an action of [`Family::undoes`].
+    undoing: bool,
+}
+
+impl<A: Copy> Kept<A> {
+    fn new() -> Kept<A> {
+        Kept {
+            legal: Vec::new(),
+            ids: Vec::new(),
+            valid: false,
+            undoing: false,
+        }
+    }
 }
 
 /// A slot's rows of the output arrays.
@@ -144,6 +228,7 @@ impl<G: Family> Slot<G> {
             deals: 0,
             legal: Vec::new(),
             ids: Vec::new(),
+            anchor: Kept::new(),
             written: HeldRow::ZERO,
         }
     }
@@ -154,11 +239,13 @@ impl<G: Family> Slot<G> {
         self.ids.iter().position(|&x| x == id)
     }
 
-    /// Lists the legal actions and writes the mask row (clearing only
-    /// what the last listing set, unless the row is new), the seat to act
-    /// and its observation; `changed`: what the step since the last write
+    /// Lists the legal actions (or, with `reuse`, takes the anchor's
+    /// listing, which [`Family::anchor_lists`] has found to be the
+    /// listing now) and writes the mask row (clearing only what the last
+    /// listing set, unless the row is new), the seat to act and its
+    /// observation; `changed`: what the step since the last write
     /// changed ([`Family::changed`]).
-    fn write(&mut self, rows: &mut Rows<'_>, changed: Changed) {
+    fn write(&mut self, rows: &mut Rows<'_>, changed: Changed, reuse: bool) {
         if !rows.fresh {
             for &id in &self.ids {
                 if let Some(m) = rows.mask.get_mut(id as usize) {
@@ -166,20 +253,36 @@ impl<G: Family> Slot<G> {
                 }
             }
         }
-        self.game.legal_actions(&mut self.legal);
-        self.ids.clear();
-        // Every listed action has an id; one without would stay
-        // unmatched (u32::MAX is no id). The mask is set as the ids are
-        // read, in one pass over the listing.
         let mask = &mut *rows.mask;
-        let ids = self.legal.iter().map(|a| {
-            let id = G::action_id(a).unwrap_or(u32::MAX);
-            if let Some(m) = mask.get_mut(id as usize) {
-                *m = true;
+        if reuse {
+            self.legal.clone_from(&self.anchor.legal);
+            self.ids.clone_from(&self.anchor.ids);
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = Vec::new();
+                self.game.legal_actions(&mut fresh);
+                assert_eq!(fresh, self.legal, "the anchor's listing, reused");
             }
-            id
-        });
-        self.ids.extend(ids);
+            for &id in &self.ids {
+                if let Some(m) = mask.get_mut(id as usize) {
+                    *m = true;
+                }
+            }
+        } else {
+            self.game.legal_actions(&mut self.legal);
+            self.ids.clear();
+            // Every listed action has an id; one without would stay
+            // unmatched (u32::MAX is no id). The mask is set as the ids
+            // are read, in one pass over the listing.
+            let ids = self.legal.iter().map(|a| {
+                let id = G::action_id(a).unwrap_or(u32::MAX);
+                if let Some(m) = mask.get_mut(id as usize) {
+                    *m = true;
+                }
+                id
+            });
+            self.ids.extend(ids);
+        }
         let p = self.game.current_player();
         *rows.seat = p as i64;
         let view = self.game.view(p);
@@ -209,6 +312,7 @@ impl<G: Family> Slot<G> {
         let scored = *rows.done;
         let action = self.legal[k];
         let changed = self.game.changed(&action);
+        let anchors = self.game.anchors(&action);
         self.game.apply_listed(action)?;
         *rows.done = self.game.is_terminal();
         if *rows.done {
@@ -217,12 +321,27 @@ impl<G: Family> Slot<G> {
             }
             self.deals += 1;
             self.game = G::deal(&deal.rules, deal.seed(slot, self.deals));
+            self.anchor.valid = false;
         } else if scored {
             rows.reward.fill(0.0);
         }
         // A new deal changed more than the mover's part.
         let changed = if *rows.done { Changed::Any } else { changed };
-        self.write(rows, changed);
+        // Back at the anchor, whose listing is kept: it is listed again
+        // only if the undos counted since change it.
+        let reuse = !*rows.done
+            && G::returns(&action)
+            && self.anchor.valid
+            && self.game.anchor_lists(self.anchor.undoing);
+        self.write(rows, changed, reuse);
+        if anchors && !*rows.done {
+            // Every anchor's listing is kept: a return goes to the last.
+            let kept = &mut self.anchor;
+            kept.legal.clone_from(&self.legal);
+            kept.ids.clone_from(&self.ids);
+            kept.undoing = self.legal.iter().any(G::undoes);
+            kept.valid = true;
+        }
         Ok(())
     }
 }
@@ -334,12 +453,13 @@ impl<G: Family> Batch<G> {
         for (i, s) in slots.iter_mut().enumerate() {
             s.deals = 0;
             s.game = G::deal(&deal.rules, deal.seed(i, 0));
+            s.anchor.valid = false;
         }
         // Writing the rows cannot fail.
         let _ = self.each(pool, out, |_, slot, rows| {
             rows.reward.fill(0.0);
             *rows.done = false;
-            slot.write(rows, Changed::Any);
+            slot.write(rows, Changed::Any, false);
             Ok(())
         });
     }

@@ -192,3 +192,75 @@ def test_rows_equal_a_fresh_encoding_bit_for_bit(rules, players, steps, copy):
             ended += int(done.sum())
     assert ended > 0, "no hand ended: rows of a new deal over an old one were not checked"
     assert v.family == "classic" or groups > 0, "no group was laid"
+
+
+# Decorated action ids (docs/ENCODING.md): the steps that set the turn's
+# anchor (draw, free pickup, taking the pile, taking the rest), the ♥A
+# take-back, the reset, and the take-back of a group (825 + 115 g + 114).
+ANCHORING = (8, 9, 10, 11)
+TAKE_BACK_HEART, RESET = 13, 14
+
+
+def is_take_back(i):
+    return i == TAKE_BACK_HEART or (i >= 825 and (i - 825) % 115 == 114)
+
+
+def undoing_ids(masks, rng):
+    """A legal id a row, biased towards the pile, the rest of it, the
+    reset and the take-backs, and away from the discard while a meld step
+    is left: meld phases with many undos."""
+    out = []
+    for m in masks:
+        legal = np.flatnonzero(m)
+        take = [i for i in legal if i in (10, 11)]
+        undo = [i for i in legal if i == RESET or is_take_back(i)]
+        steps = [i for i in legal if not 15 <= i < 68 and i != RESET and not is_take_back(i)]
+        if take:
+            out.append(take[0])
+        elif undo and rng.random() < 0.5:
+            out.append(rng.choice(undo))
+        elif steps and rng.random() < 0.9:
+            out.append(rng.choice(steps))
+        else:
+            out.append(rng.choice(legal))
+    return np.array(out, dtype=np.int64)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 31), (4, 32)])
+def test_the_anchors_listing_after_a_reset_equals_a_fresh_listing(players, seed):
+    # I-25: a reset puts back the anchor's hand, known cards, table and
+    # turn with one undo more, and the VectorGame then reuses the listing
+    # it kept at the anchor instead of listing anew, unless the undos
+    # spent since bar take-backs that listing holds (D-11.5; at an anchor
+    # nothing laid this turn is left to take back, so none is listed).
+    # Every mask and row must be those of a fresh listing and encoding of
+    # the slot's hand, over meld phases that reset and take back until
+    # the undos run out.
+    n = 4
+    v = kanaszta.VectorGame(n, rules="decorated-2003-02", players=players, seed=seed, copy=False)
+    obs, masks, _ = v.reset()
+    rng = np.random.default_rng(seed)
+    anchor = [None] * n
+    undos = [0] * n
+    resets = most = 0
+    for _ in range(1500):
+        ids = undoing_ids(masks, rng)
+        obs, masks, _, done, _ = v.step(ids)
+        for i in range(n):
+            g = v.game(i)
+            assert np.array_equal(masks[i], g.legal_mask())
+            assert np.array_equal(obs[i].view(np.uint32), g.observation(g.current_player).view(np.uint32))
+            if done[i]:
+                anchor[i] = None
+            elif ids[i] in ANCHORING:
+                anchor[i] = masks[i].copy()
+                undos[i] = 0
+                assert not any(is_take_back(j) for j in np.flatnonzero(masks[i]))
+            elif ids[i] == RESET or is_take_back(ids[i]):
+                undos[i] += 1
+                most = max(most, undos[i])
+                if ids[i] == RESET:
+                    resets += 1
+                    assert np.array_equal(masks[i], anchor[i])
+    assert resets > 100, "too few resets"
+    assert most == 8, "no meld phase spent its undos"

@@ -912,7 +912,7 @@ impl GameState {
 
     /// Whether a take-back (D-11.5) is allowed as far as the cap on undos
     /// goes: the last undo of a meld phase is a reset ([`MAX_UNDOS`]).
-    pub(crate) fn may_take_back(&self) -> bool {
+    pub fn may_take_back(&self) -> bool {
         self.turn.undos + 1 < MAX_UNDOS
     }
 
