@@ -612,8 +612,14 @@ fn held_run(
 /// its bits in a set's `lo` and `hi` words, as [`cards`] writes it.
 const SET_VALUE: [f32; 4] = [0.0, 0.5, 1.0, 1.0];
 
+/// The changed bits of a card set above which [`cards_changed`] writes
+/// the field whole: a changed kind costs several instructions, a kind
+/// of the new set written by [`cards`] one or two, the zeroing a few.
+const WHOLE: u32 = 8;
+
 /// Rewrites card field `out`, which holds set `old` as [`cards`] wrote
-/// it, with set `new`: only the kinds whose counts differ.
+/// it, with set `new`: only the kinds whose counts differ, or the whole
+/// field when many do.
 #[inline(always)]
 fn cards_changed(out: &mut [f32; K], old: &mut CardSet, new: CardSet) {
     if *old == new {
@@ -621,6 +627,14 @@ fn cards_changed(out: &mut [f32; K], old: &mut CardSet, new: CardSet) {
     }
     let (ol, oh, _) = old.raw();
     let (nl, nh, nj) = new.raw();
+    if (ol ^ nl).count_ones() + (oh ^ nh).count_ones() > WHOLE {
+        // Another hand (the next seat's, after a discard): zeroed and
+        // written whole, a kind in a store or two.
+        *out = [0.0; K];
+        cards(out, new);
+        *old = new;
+        return;
+    }
     let mut bits = (ol ^ nl) | (oh ^ nh);
     while bits != 0 {
         let i = bits.trailing_zeros();
@@ -690,6 +704,11 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
     // (players, starter, rules, stock, cut, turns), hold what they would
     // be written with.
     let same = usize::from(h.seat) == seat && v.current_player() == seat;
+    if h.seat != NO_SEAT && usize::from(h.seat) != seat {
+        // Another seat's view (the next seat's after a discard): its
+        // slots hold the same players' groups, each `d` places back.
+        runs_rotated(out, h, n, wrap(seat + n - usize::from(h.seat), n));
+    }
     let seats = same && kept != Kept::Nothing;
     let kept = same && kept == Kept::All;
     let slots = if seats { 1 } else { n };
@@ -822,6 +841,66 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
     }
 }
 
+/// Numbers per seat slot in the `groups` field.
+const RUN: usize = MAX_GROUPS * GROUP_FEATURES;
+
+/// Moves the runs of groups of a row that holds a view of `n` players
+/// from one seat, and what `h` says of them, to where the view from the
+/// seat `d` places after it puts them: slot `q` takes the run of slot
+/// `q + d` (mod `n`). A slot's groups are the same from every seat, so
+/// after the move each run differs from the new view's only where the
+/// table does, and moving a run costs less than writing its groups anew.
+/// Only the used prefix of a run is moved: the rest is zero, as `h.len`
+/// says. The slots' other numbers (a few each) are compared and written
+/// as ever.
+fn runs_rotated(out: &mut [f32; DECORATED_OBS_LEN], h: &mut HeldRow, n: usize, d: usize) {
+    debug_assert!(0 < d && d < n, "a move of {d} among {n} slots");
+    let runs = &mut out[GROUPS..GROUPS + n * RUN];
+    // By swaps along each cycle of the move (`gcd(n, d)` of them):
+    // swapping slots `a` and `a + d`, then `a + d` and `a + 2d`, and so
+    // on, leaves each slot of the cycle holding the next one's run and
+    // the last the first's.
+    let (mut cycles, mut y) = (n, d);
+    while y != 0 {
+        (cycles, y) = (y, cycles % y);
+    }
+    for s in 0..cycles {
+        let mut a = s;
+        loop {
+            let b = wrap(a + d, n);
+            if b == s {
+                break;
+            }
+            let used = usize::from(h.len[a].max(h.len[b]));
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (first, second) = runs.split_at_mut(hi * RUN);
+            swap_numbers(
+                &mut first[lo * RUN..lo * RUN + used * GROUP_FEATURES],
+                &mut second[..used * GROUP_FEATURES],
+            );
+            let (first, second) = h.groups.split_at_mut(hi);
+            first[lo][..used].swap_with_slice(&mut second[0][..used]);
+            h.len.swap(a, b);
+            a = b;
+        }
+    }
+}
+
+/// Swaps two runs of numbers of the same length, eight at a time (a
+/// few vector moves; `swap_with_slice` of `f32`s goes number by number
+/// or through calls).
+#[inline(always)]
+fn swap_numbers(x: &mut [f32], y: &mut [f32]) {
+    let (xs, xr) = x.as_chunks_mut::<8>();
+    let (ys, yr) = y.as_chunks_mut::<8>();
+    for (a, b) in xs.iter_mut().zip(ys) {
+        std::mem::swap(a, b);
+    }
+    for (a, b) in xr.iter_mut().zip(yr) {
+        std::mem::swap(a, b);
+    }
+}
+
 /// What a table's [`TABLE_FLAGS`] numbers are read from, in one word:
 /// equal words, equal numbers.
 #[inline(always)]
@@ -914,5 +993,70 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
             group(f, g);
         }
         p = if p + 1 == n { 0 } else { p + 1 };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Action, Rules};
+
+    /// A row written from one seat and then from another holds what
+    /// [`Encode::encode`] writes from the other, for every pair of seats
+    /// of 2, 3, 4 and 6 players, at points of hands with groups on the
+    /// table: the slots are moved by every distance [`runs_rotated`]
+    /// takes, along one cycle or several (6 players 2, 3 or 4 places on).
+    #[test]
+    fn rows_moved_to_another_seat_encode_as_encode_does() {
+        let mut row = vec![0.0f32; DECORATED_OBS_LEN];
+        let mut want = vec![0.0f32; DECORATED_OBS_LEN];
+        let mut legal = Vec::new();
+        let mut grouped = 0;
+        for n in [2, 3, 4, 6] {
+            let mut rules = Rules::default();
+            rules.set("players", &n.to_string()).unwrap();
+            for seed in 0..3 {
+                let mut g = GameState::new(rules, seed);
+                for step in 0..400 {
+                    if g.is_terminal() {
+                        break;
+                    }
+                    g.legal_actions(&mut legal);
+                    // Lays and extends three steps in four, so that
+                    // tables fill, else one of the discards, else the first.
+                    let meld = legal
+                        .iter()
+                        .position(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }));
+                    let discard = legal.iter().position(|a| matches!(a, Action::Discard(_)));
+                    let discards = legal
+                        .iter()
+                        .filter(|a| matches!(a, Action::Discard(_)))
+                        .count();
+                    let a = match (meld, discard) {
+                        (Some(i), _) if step % 4 != 0 => i,
+                        (_, Some(i)) => i + step % discards,
+                        _ => 0,
+                    };
+                    g.apply(legal[a]).unwrap();
+                    if step % 50 != 49 {
+                        continue;
+                    }
+                    grouped += (0..n).filter(|&p| !g.table(p).groups().is_empty()).count();
+                    for from in 0..n {
+                        for to in 0..n {
+                            let mut held = HeldRow::ZERO;
+                            row.fill(0.0);
+                            held.encode(&g.view(from), &mut row);
+                            held.encode(&g.view(to), &mut row);
+                            encode_decorated(&g.view(to), &mut want, false);
+                            let differ = (0..DECORATED_OBS_LEN)
+                                .find(|&i| row[i].to_bits() != want[i].to_bits());
+                            assert_eq!(differ, None, "{n} players, seed {seed}, {from} to {to}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(grouped > 10, "{grouped} tables with groups");
     }
 }
