@@ -474,11 +474,12 @@ pub struct HeldRow {
     pile: [u8; PACK],
     bottom: Few,
     cut: Few,
-    /// Slot `q`'s groups are `groups[q][..len[q]]`, compared by their
-    /// [`Group::packed`] words (the derived comparison of five fields
-    /// costs more); what follows is never read.
+    /// Slot `q`'s groups are those whose [`Group::packed`] words are
+    /// `groups[q][..len[q]]` (a word compares in one instruction; the
+    /// derived comparison of five fields costs more, and a held word is
+    /// not made again at each compare); what follows is never read.
     len: [u8; P],
-    groups: [[Group; MAX_GROUPS]; P],
+    groups: [[u64; MAX_GROUPS]; P],
     /// The total written into slot `q`'s `totals` and `opening_minimum`
     /// numbers ([`NO_TOTAL`] for none): they change only between hands.
     totals: [i32; P],
@@ -507,7 +508,7 @@ impl HeldRow {
         bottom: Few::NONE,
         cut: Few::NONE,
         len: [0; P],
-        groups: [[Group::empty(Rank::Four); MAX_GROUPS]; P],
+        groups: [[0; MAX_GROUPS]; P],
         totals: [NO_TOTAL; P],
         tables: [NO_TABLE; P],
     };
@@ -562,14 +563,15 @@ enum Kept {
     All,
 }
 
-/// Writes slot run `run` (zero but for the `*len` groups of `held`)
+/// Writes slot run `run` (zero but for the `*len` groups whose packed
+/// words are in `held`)
 /// with `groups`, each only where it is not there already; `held` then
 /// holds them. A run of as many groups as before (most steps) is only
 /// compared.
 #[inline(always)]
 fn held_run(
     run: &mut [[f32; GROUP_FEATURES]; MAX_GROUPS],
-    held: &mut [Group; MAX_GROUPS],
+    held: &mut [u64; MAX_GROUPS],
     len: &mut u8,
     groups: &[Group],
 ) {
@@ -581,7 +583,7 @@ fn held_run(
     const _: () = assert!(MAX_GROUPS <= 64, "a bit a group");
     let mut changed = 0u64;
     for (i, (h, g)) in held.iter().zip(&groups[..same]).enumerate() {
-        changed |= u64::from(h.packed() != g.packed()) << i;
+        changed |= u64::from(*h != g.packed()) << i;
     }
     while changed != 0 {
         let i = changed.trailing_zeros() as usize;
@@ -589,7 +591,7 @@ fn held_run(
         let (f, g) = (&mut run[i], &groups[i]);
         *f = [0.0; GROUP_FEATURES];
         group(f, g);
-        held[i] = *g;
+        held[i] = g.packed();
     }
     if old == new {
         return;
@@ -600,7 +602,7 @@ fn held_run(
         .zip(&groups[same..])
     {
         group(f, g);
-        *h = *g;
+        *h = g.packed();
     }
     if old > new {
         run[new..old].fill([0.0; GROUP_FEATURES]);
