@@ -474,11 +474,12 @@ pub struct HeldRow {
     pile: [u8; PACK],
     bottom: Few,
     cut: Few,
-    /// Slot `q`'s groups are `groups[q][..len[q]]`, compared by their
-    /// [`Group::packed`] words (the derived comparison of five fields
-    /// costs more); what follows is never read.
+    /// Slot `q`'s groups are those whose [`Group::packed`] words are
+    /// `groups[q][..len[q]]` (a word compares in one instruction; the
+    /// derived comparison of five fields costs more, and a held word is
+    /// not made again at each compare); what follows is never read.
     len: [u8; P],
-    groups: [[Group; MAX_GROUPS]; P],
+    groups: [[u64; MAX_GROUPS]; P],
     /// The total written into slot `q`'s `totals` and `opening_minimum`
     /// numbers ([`NO_TOTAL`] for none): they change only between hands.
     totals: [i32; P],
@@ -507,7 +508,7 @@ impl HeldRow {
         bottom: Few::NONE,
         cut: Few::NONE,
         len: [0; P],
-        groups: [[Group::empty(Rank::Four); MAX_GROUPS]; P],
+        groups: [[0; MAX_GROUPS]; P],
         totals: [NO_TOTAL; P],
         tables: [NO_TABLE; P],
     };
@@ -562,14 +563,15 @@ enum Kept {
     All,
 }
 
-/// Writes slot run `run` (zero but for the `*len` groups of `held`)
+/// Writes slot run `run` (zero but for the `*len` groups whose packed
+/// words are in `held`)
 /// with `groups`, each only where it is not there already; `held` then
 /// holds them. A run of as many groups as before (most steps) is only
 /// compared.
 #[inline(always)]
 fn held_run(
     run: &mut [[f32; GROUP_FEATURES]; MAX_GROUPS],
-    held: &mut [Group; MAX_GROUPS],
+    held: &mut [u64; MAX_GROUPS],
     len: &mut u8,
     groups: &[Group],
 ) {
@@ -581,7 +583,7 @@ fn held_run(
     const _: () = assert!(MAX_GROUPS <= 64, "a bit a group");
     let mut changed = 0u64;
     for (i, (h, g)) in held.iter().zip(&groups[..same]).enumerate() {
-        changed |= u64::from(h.packed() != g.packed()) << i;
+        changed |= u64::from(*h != g.packed()) << i;
     }
     while changed != 0 {
         let i = changed.trailing_zeros() as usize;
@@ -589,7 +591,7 @@ fn held_run(
         let (f, g) = (&mut run[i], &groups[i]);
         *f = [0.0; GROUP_FEATURES];
         group(f, g);
-        held[i] = *g;
+        held[i] = g.packed();
     }
     if old == new {
         return;
@@ -600,7 +602,7 @@ fn held_run(
         .zip(&groups[same..])
     {
         group(f, g);
-        *h = *g;
+        *h = g.packed();
     }
     if old > new {
         run[new..old].fill([0.0; GROUP_FEATURES]);
@@ -612,8 +614,14 @@ fn held_run(
 /// its bits in a set's `lo` and `hi` words, as [`cards`] writes it.
 const SET_VALUE: [f32; 4] = [0.0, 0.5, 1.0, 1.0];
 
+/// The changed bits of a card set above which [`cards_changed`] writes
+/// the field whole: a changed kind costs several instructions, a kind
+/// of the new set written by [`cards`] one or two, the zeroing a few.
+const WHOLE: u32 = 8;
+
 /// Rewrites card field `out`, which holds set `old` as [`cards`] wrote
-/// it, with set `new`: only the kinds whose counts differ.
+/// it, with set `new`: only the kinds whose counts differ, or the whole
+/// field when many do.
 #[inline(always)]
 fn cards_changed(out: &mut [f32; K], old: &mut CardSet, new: CardSet) {
     if *old == new {
@@ -621,6 +629,14 @@ fn cards_changed(out: &mut [f32; K], old: &mut CardSet, new: CardSet) {
     }
     let (ol, oh, _) = old.raw();
     let (nl, nh, nj) = new.raw();
+    if (ol ^ nl).count_ones() + (oh ^ nh).count_ones() > WHOLE {
+        // Another hand (the next seat's, after a discard): zeroed and
+        // written whole, a kind in a store or two.
+        *out = [0.0; K];
+        cards(out, new);
+        *old = new;
+        return;
+    }
     let mut bits = (ol ^ nl) | (oh ^ nh);
     while bits != 0 {
         let i = bits.trailing_zeros();
@@ -690,6 +706,11 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
     // (players, starter, rules, stock, cut, turns), hold what they would
     // be written with.
     let same = usize::from(h.seat) == seat && v.current_player() == seat;
+    if h.seat != NO_SEAT && usize::from(h.seat) != seat {
+        // Another seat's view (the next seat's after a discard): its
+        // slots hold the same players' groups, each `d` places back.
+        runs_rotated(out, h, n, wrap(seat + n - usize::from(h.seat), n));
+    }
     let seats = same && kept != Kept::Nothing;
     let kept = same && kept == Kept::All;
     let slots = if seats { 1 } else { n };
@@ -822,6 +843,66 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
     }
 }
 
+/// Numbers per seat slot in the `groups` field.
+const RUN: usize = MAX_GROUPS * GROUP_FEATURES;
+
+/// Moves the runs of groups of a row that holds a view of `n` players
+/// from one seat, and what `h` says of them, to where the view from the
+/// seat `d` places after it puts them: slot `q` takes the run of slot
+/// `q + d` (mod `n`). A slot's groups are the same from every seat, so
+/// after the move each run differs from the new view's only where the
+/// table does, and moving a run costs less than writing its groups anew.
+/// Only the used prefix of a run is moved: the rest is zero, as `h.len`
+/// says. The slots' other numbers (a few each) are compared and written
+/// as ever.
+fn runs_rotated(out: &mut [f32; DECORATED_OBS_LEN], h: &mut HeldRow, n: usize, d: usize) {
+    debug_assert!(0 < d && d < n, "a move of {d} among {n} slots");
+    let runs = &mut out[GROUPS..GROUPS + n * RUN];
+    // By swaps along each cycle of the move (`gcd(n, d)` of them):
+    // swapping slots `a` and `a + d`, then `a + d` and `a + 2d`, and so
+    // on, leaves each slot of the cycle holding the next one's run and
+    // the last the first's.
+    let (mut cycles, mut y) = (n, d);
+    while y != 0 {
+        (cycles, y) = (y, cycles % y);
+    }
+    for s in 0..cycles {
+        let mut a = s;
+        loop {
+            let b = wrap(a + d, n);
+            if b == s {
+                break;
+            }
+            let used = usize::from(h.len[a].max(h.len[b]));
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (first, second) = runs.split_at_mut(hi * RUN);
+            swap_numbers(
+                &mut first[lo * RUN..lo * RUN + used * GROUP_FEATURES],
+                &mut second[..used * GROUP_FEATURES],
+            );
+            let (first, second) = h.groups.split_at_mut(hi);
+            first[lo][..used].swap_with_slice(&mut second[0][..used]);
+            h.len.swap(a, b);
+            a = b;
+        }
+    }
+}
+
+/// Swaps two runs of numbers of the same length, eight at a time (a
+/// few vector moves; `swap_with_slice` of `f32`s goes number by number
+/// or through calls).
+#[inline(always)]
+fn swap_numbers(x: &mut [f32], y: &mut [f32]) {
+    let (xs, xr) = x.as_chunks_mut::<8>();
+    let (ys, yr) = y.as_chunks_mut::<8>();
+    for (a, b) in xs.iter_mut().zip(ys) {
+        std::mem::swap(a, b);
+    }
+    for (a, b) in xr.iter_mut().zip(yr) {
+        std::mem::swap(a, b);
+    }
+}
+
 /// What a table's [`TABLE_FLAGS`] numbers are read from, in one word:
 /// equal words, equal numbers.
 #[inline(always)]
@@ -914,5 +995,70 @@ fn encode_decorated(v: &SeatView<'_>, out: &mut [f32], zeroed: bool) {
             group(f, g);
         }
         p = if p + 1 == n { 0 } else { p + 1 };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Action, Rules};
+
+    /// A row written from one seat and then from another holds what
+    /// [`Encode::encode`] writes from the other, for every pair of seats
+    /// of 2, 3, 4 and 6 players, at points of hands with groups on the
+    /// table: the slots are moved by every distance [`runs_rotated`]
+    /// takes, along one cycle or several (6 players 2, 3 or 4 places on).
+    #[test]
+    fn rows_moved_to_another_seat_encode_as_encode_does() {
+        let mut row = vec![0.0f32; DECORATED_OBS_LEN];
+        let mut want = vec![0.0f32; DECORATED_OBS_LEN];
+        let mut legal = Vec::new();
+        let mut grouped = 0;
+        for n in [2, 3, 4, 6] {
+            let mut rules = Rules::default();
+            rules.set("players", &n.to_string()).unwrap();
+            for seed in 0..3 {
+                let mut g = GameState::new(rules, seed);
+                for step in 0..400 {
+                    if g.is_terminal() {
+                        break;
+                    }
+                    g.legal_actions(&mut legal);
+                    // Lays and extends three steps in four, so that
+                    // tables fill, else one of the discards, else the first.
+                    let meld = legal
+                        .iter()
+                        .position(|a| matches!(a, Action::Lay { .. } | Action::Extend { .. }));
+                    let discard = legal.iter().position(|a| matches!(a, Action::Discard(_)));
+                    let discards = legal
+                        .iter()
+                        .filter(|a| matches!(a, Action::Discard(_)))
+                        .count();
+                    let a = match (meld, discard) {
+                        (Some(i), _) if step % 4 != 0 => i,
+                        (_, Some(i)) => i + step % discards,
+                        _ => 0,
+                    };
+                    g.apply(legal[a]).unwrap();
+                    if step % 50 != 49 {
+                        continue;
+                    }
+                    grouped += (0..n).filter(|&p| !g.table(p).groups().is_empty()).count();
+                    for from in 0..n {
+                        for to in 0..n {
+                            let mut held = HeldRow::ZERO;
+                            row.fill(0.0);
+                            held.encode(&g.view(from), &mut row);
+                            held.encode(&g.view(to), &mut row);
+                            encode_decorated(&g.view(to), &mut want, false);
+                            let differ = (0..DECORATED_OBS_LEN)
+                                .find(|&i| row[i].to_bits() != want[i].to_bits());
+                            assert_eq!(differ, None, "{n} players, seed {seed}, {from} to {to}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(grouped > 10, "{grouped} tables with groups");
     }
 }

@@ -339,6 +339,67 @@ fn decorated_mover_row_encodes_as_encode_does() {
     );
 }
 
+/// The rows `VectorGame` writes, into one row kept from step to step:
+/// after each step the view of the seat to act, by
+/// [`HeldRow::encode_mover`] after a meld-phase step other than a
+/// discard or a reset, [`HeldRow::encode_drawn`] after a draw-phase step,
+/// and [`HeldRow::encode`] after the others and after a new deal (the row
+/// of the hand that ended holds the next hand's first view), for 2 and 4
+/// players, write what [`Encode::encode`] writes. The seat to act changes
+/// after every discard, so the row holds the last seat's slots, which
+/// [`HeldRow::encode`] moves to where the next seat's view puts them.
+#[test]
+fn decorated_vector_rows_encode_as_encode_does() {
+    let mut row = vec![0.0f32; DECORATED_OBS_LEN];
+    let mut want = vec![f32::NAN; DECORATED_OBS_LEN];
+    let mut legal = Vec::new();
+    for players in [2, 4] {
+        let mut rules = Rules::default();
+        rules.set("players", &players.to_string()).unwrap();
+        let mut rng = Pcg64Mcg::seed_from_u64(200 + players as u64);
+        let seed = 7000 * players as u64;
+        let mut held = HeldRow::ZERO;
+        row.fill(0.0);
+        let mut g = GameState::new(rules, seed);
+        held.encode(&g.view(g.current_player()), &mut row);
+        let (mut deals, mut turns, mut steps) = (0, 0, 0);
+        while deals < 2 * hands() {
+            g.legal_actions(&mut legal);
+            let a = pick(&legal, decorated_sort, &mut rng);
+            let mover = g.current_player();
+            let phase = g.phase();
+            g.apply(a).unwrap();
+            let mut how = match phase {
+                Phase::Meld if !matches!(a, Action::Discard(_) | Action::Reset) => "mover",
+                Phase::Draw => "drawn",
+                _ => "any",
+            };
+            if g.is_terminal() {
+                deals += 1;
+                g = GameState::new(rules, seed + deals);
+                how = "any";
+            }
+            let seat = g.current_player();
+            turns += usize::from(seat != mover);
+            match how {
+                "mover" => held.encode_mover(&g.view(seat), &mut row),
+                "drawn" => held.encode_drawn(&g.view(seat), &mut row),
+                _ => held.encode(&g.view(seat), &mut row),
+            }
+            GameState::encode(&g.view(seat), &mut want);
+            if let Some(i) = (0..DECORATED_OBS_LEN).find(|&i| row[i].to_bits() != want[i].to_bits())
+            {
+                panic!(
+                    "{players} players, deal {deals}, step {steps} ({how}): number {i} is {} not {}",
+                    row[i], want[i]
+                );
+            }
+            steps += 1;
+        }
+        assert!(turns > 40, "{players} players: {turns} changes of seat");
+    }
+}
+
 #[test]
 fn classic_ids_mask_and_encoding_hold_at_every_step() {
     for preset in CLASSIC_PRESETS {
