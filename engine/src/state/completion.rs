@@ -167,7 +167,7 @@ impl GameState {
     fn pending_rest(&self, p: usize, verdicts: Option<u64>, key: u64, stuck: bool) -> bool {
         let known = verdicts.map(|c| c ^ key);
         debug_assert!(!stuck || !self.forward_finish(None), "I-9, D-13.1: stuck");
-        if stuck || !self.pending_may_finish(p) {
+        if stuck || !self.unstuck_may_finish(p) {
             if let Some(k) = known {
                 Verdicts::put(k, false);
             }
@@ -741,9 +741,13 @@ impl GameState {
     /// exact for [`GameState::can_finish`]; `true` decides nothing.
     /// [`GameState::pending_stuck`] first.
     pub(super) fn pending_may_finish(&self, p: usize) -> bool {
-        if self.pending_stuck(p) {
-            return false;
-        }
+        !self.pending_stuck(p) && self.unstuck_may_finish(p)
+    }
+
+    /// [`GameState::pending_may_finish`] of a state that
+    /// [`GameState::pending_stuck`] has said no of already.
+    fn unstuck_may_finish(&self, p: usize) -> bool {
+        debug_assert!(!self.pending_stuck(p));
         let hand = self.hands[p];
         let table = &self.tables[p];
         let pending = self.turn.pending;
