@@ -937,23 +937,21 @@ impl GameState {
 
     /// What the forward search tells states apart by: the mover's hand and
     /// table (with the groups' flags), the pending wilds with the groups
-    /// they left, the pickup, I-26's duty. Word by word, live groups and
-    /// pending entries only, as the completion search's key.
+    /// they left, the pickup, I-26's duty. Two words at a time
+    /// ([`WordHash::pair`]), live groups and pending entries only (their
+    /// numbers hashed before them), as the completion search's key.
     pub(super) fn forward_key(&self) -> u64 {
         let p = self.current as usize;
         let mut h = WordHash::default();
         let (lo, hi, j) = self.hands[p].raw();
-        h.word(lo);
-        h.word(hi);
+        h.pair(lo, hi);
         let table = &self.tables[p];
         let (tlo, thi, tj) = table.red_threes.raw();
-        h.word(tlo);
-        h.word(thi);
+        h.pair(tlo, thi);
         let (plo, phi, pj) = self.turn.pending.raw();
-        h.word(plo);
-        h.word(phi);
+        h.pair(plo, phi);
         let pend = self.turn.live_pend();
-        h.word(
+        h.pair(
             j as u64
                 | (tj as u64) << 8
                 | (pj as u64) << 16
@@ -962,8 +960,8 @@ impl GameState {
                 | (table.heart_aces_new as u64) << 48
                 | (table.opened as u64) << 56
                 | (self.turn.must_go_out as u64) << 57,
+            table.len() as u64 | (pend.len() as u64) << 8,
         );
-        h.word(table.len() as u64 | (pend.len() as u64) << 8);
         h.word(match self.turn.pickup {
             None => 0,
             Some(pk) => {
@@ -973,11 +971,21 @@ impl GameState {
                     | (pk.rest_taken as u64) << 32
             }
         });
-        for g in table.groups() {
+        let mut groups = table.groups().chunks_exact(2);
+        for two in &mut groups {
+            h.pair(two[0].packed(), two[1].packed());
+        }
+        if let [g] = groups.remainder() {
             h.word(g.packed());
         }
-        for &(a, b, c) in pend {
-            h.word(a as u64 | (b as u64) << 8 | (c.index() as u64) << 16);
+        let entry =
+            |&(a, b, c): &(u8, u8, Card)| a as u64 | (b as u64) << 8 | (c.index() as u64) << 16;
+        let mut entries = pend.chunks_exact(2);
+        for two in &mut entries {
+            h.pair(entry(&two[0]), entry(&two[1]));
+        }
+        if let [e] = entries.remainder() {
+            h.word(entry(e));
         }
         h.finish()
     }
