@@ -897,12 +897,20 @@ impl GameState {
     fn forward_expand(&self, search: &mut Search, known: Option<u64>, may_finish: bool) -> bool {
         let p = self.current as usize;
         let pending = self.turn.pending;
+        // The search's exact "no" before any step is listed or made: a
+        // state it refuses refuses every step after it too.
+        if !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
+            if let Some(k) = known {
+                Verdicts::put(k, false);
+            }
+            return false;
+        }
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
         self.raw_meld_candidates(&mut cand, false);
         cand.retain(|a| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce));
         // Placements of a pending wild first: most turns end right after
-        // one. Then, if none did, the cheap "no" before the rest.
+        // one.
         let places = |a: &Action| match *a {
             Action::Extend { card, .. } => pending.contains(card),
             Action::Lay { cards } => !cards.wilds().min(pending).is_empty(),
@@ -911,9 +919,6 @@ impl GameState {
         let mut found = false;
         let mut t = *self;
         for pass in 0..2 {
-            if pass == 1 && !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
-                break;
-            }
             for &a in cand.iter().filter(|a| places(a) == (pass == 0)) {
                 if t.meld_step(a).is_err() {
                     continue;
