@@ -53,6 +53,14 @@ pub(crate) fn can_meld_all_but_one(
             table_only,
         );
     }
+    if let Some(out) = one_card_with_kept_wilds(cards, groups, rules, must, free_card, keep) {
+        debug_assert_eq!(
+            out,
+            going_out(cards, groups, rules, must, free_card, keep),
+            "D-13.1: one card and the wilds kept [{cards}] keep [{keep}] onto {groups:?}"
+        );
+        return out;
+    }
     if !canasta_possible(cards, groups) {
         // [`going_out`]'s own first "no", asked before the memo's key.
         return false;
@@ -68,6 +76,42 @@ pub(crate) fn can_meld_all_but_one(
     memo_or(rules, cards_read, keep, must, free_card, groups, || {
         going_out(cards, groups, rules, must, free_card, keep)
     })
+}
+
+/// [`can_meld_all_but_one`] for one card besides `keep`, every card of
+/// which is a wild (the wilds pending of a hand of one card, I-9): the
+/// one card is the only one [`going_out`] may discard (the wilds kept
+/// are never discarded, D-11.2), so the question is the table's own
+/// with the kept wilds to place as well (D-13.1): `None` (no answer)
+/// unless that card is discarded under its own checks (not `must`;
+/// I-21's free card), then "no" where [`table_canasta_reachable`]
+/// counting the kept wilds finds no canasta, "yes" where
+/// [`wilds_moved_make_canasta`] with them finds one table; else `None`.
+#[inline]
+pub(super) fn one_card_with_kept_wilds(
+    cards: CardSet,
+    groups: &[Group],
+    rules: &Rules,
+    must: Option<Card>,
+    free_card: Option<Card>,
+    keep: CardSet,
+) -> Option<bool> {
+    let more = keep.len();
+    if more == 0 || must.is_some() || cards.len() != more + 1 || keep.wild_count() != more {
+        return None;
+    }
+    let d = cards.checked_sub(keep)?.iter().next()?;
+    if free_card == Some(d) && rules.free_pickup_return == Permit::Forbid && cards.count(d) < 2 {
+        // The one card that may be discarded is barred (I-21).
+        return Some(false);
+    }
+    if !canasta_reachable_with(groups, more) {
+        return Some(false);
+    }
+    if wilds_placed_make_canasta(groups, rules, more) {
+        return Some(true);
+    }
+    None
 }
 
 /// The memo's reading of the cards for the table-only question of a
@@ -281,7 +325,14 @@ pub(super) fn going_out(
 /// group of wilds, or a new one. The table's own going-out question
 /// (a hand of one card, laid nothing) needs it; `false` spares the memo.
 pub(super) fn table_canasta_reachable(groups: &[Group]) -> bool {
-    let (mut wilds, mut kept) = (0i32, 0i32);
+    canasta_reachable_with(groups, 0)
+}
+
+/// [`table_canasta_reachable`] with `more` wilds to place besides the
+/// table's (kept wilds, which go where the table's may).
+#[inline]
+pub(super) fn canasta_reachable_with(groups: &[Group], more: u32) -> bool {
+    let (mut wilds, mut kept) = (more as i32, 0i32);
     // The most of (fewest wilds - wilds needed) over the targets; a new
     // group of wilds keeps none and needs seven.
     let mut best = -7i32;
@@ -315,10 +366,18 @@ pub(super) fn table_canasta_reachable(groups: &[Group]) -> bool {
 /// [`table_canasta_reachable`] exists it is mostly one of these; `false`
 /// decides nothing.
 pub(super) fn wilds_moved_make_canasta(groups: &[Group], rules: &Rules) -> bool {
+    wilds_placed_make_canasta(groups, rules, 0)
+}
+
+/// [`wilds_moved_make_canasta`] with `more` wilds to place besides the
+/// table's (kept wilds, which go where the table's may): they are
+/// counted with the table's.
+pub(super) fn wilds_placed_make_canasta(groups: &[Group], rules: &Rules, more: u32) -> bool {
     let one = rules.groups_per_rank == GroupsPerRank::One;
-    // The table's wilds; the sum of each group's fewest; the least a
-    // canasta adds to that sum (its fewest wilds less the group's fewest).
-    let (mut wilds, mut least, mut extra) = (0u32, 0u32, u32::MAX);
+    // The table's wilds and `more`; the sum of each group's fewest; the
+    // least a canasta adds to that sum (its fewest wilds less the
+    // group's fewest).
+    let (mut wilds, mut least, mut extra) = (more, 0u32, u32::MAX);
     // The groups that may hold one wild more than their fewest, two more;
     // what the canasta's group adds to those counts, and the wilds more
     // it may hold as a canasta (bit 1: one, bit 2: two).

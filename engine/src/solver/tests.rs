@@ -1028,3 +1028,67 @@ fn d13_two_cards_no_group_takes_never_go_out() {
         "{refused} of {checked} refused by the count"
     );
 }
+
+/// D-13.1, I-9, D-11.2: one card in hand with wilds kept (a hand of one
+/// card with wilds pending): the card is the only one to discard, so the
+/// answer is the table's own with the kept wilds placed as well
+/// ([`one_card_with_kept_wilds`]), which says "no" where no canasta can
+/// be counted and "yes" where one table of wilds moved and placed makes
+/// one; both agree with the plain reference, with the card taken for
+/// free or not, on the tables of random play under the going-out rule
+/// sets, and both answers are given without the search on many tables.
+#[test]
+fn d13_one_card_with_kept_wilds_agrees_with_reference() {
+    use rand::RngExt;
+    let mut rule_sets = going_out_rule_sets();
+    rule_sets[3].set("free_pickup_return", "allow").unwrap();
+    let (mut checked, mut quick_no, mut quick_yes, mut yes) = (0u32, 0u32, 0u32, 0u32);
+    on_laying_tables(&rule_sets, 0..20, 0x1c4d, |rules, groups, free, rng| {
+        let wilds: Vec<Card> = free.wilds().iter().collect();
+        if wilds.is_empty() {
+            return;
+        }
+        for d in free.kinds() {
+            let n = 1 + rng.random_range(0..3usize);
+            let mut keep = CardSet::EMPTY;
+            let mut cards = CardSet::EMPTY;
+            cards.insert(d);
+            for _ in 0..n {
+                let w = wilds[rng.random_range(0..wilds.len())];
+                if free.count(w) > cards.count(w) {
+                    keep.insert(w);
+                    cards.insert(w);
+                }
+            }
+            if keep.is_empty() {
+                continue;
+            }
+            let free_card = (rng.random_range(0..4) == 0).then_some(d);
+            let want = can_meld_all_but_one_reference(cards, groups, rules, None, free_card, keep);
+            let quick = one_card_with_kept_wilds(cards, groups, rules, None, free_card, keep);
+            assert!(
+                quick.is_none_or(|q| q == want),
+                "[{cards}] keep [{keep}] onto {groups:?} free {free_card:?}"
+            );
+            assert_eq!(
+                can_meld_all_but_one(cards, groups, rules, None, free_card, keep),
+                want,
+                "[{cards}] keep [{keep}] onto {groups:?} free {free_card:?}"
+            );
+            checked += 1;
+            yes += want as u32;
+            quick_no += (quick == Some(false)) as u32;
+            quick_yes += (quick == Some(true)) as u32;
+        }
+    });
+    assert!(checked > 10_000, "{checked} hands checked");
+    assert!(yes > checked / 100, "{yes} of {checked} could go out");
+    assert!(
+        quick_no > checked / 10,
+        "{quick_no} of {checked} refused by the count"
+    );
+    assert!(
+        quick_yes > yes / 4,
+        "{quick_yes} of {yes} found by wilds placed"
+    );
+}

@@ -167,7 +167,7 @@ impl GameState {
     fn pending_rest(&self, p: usize, verdicts: Option<u64>, key: u64, stuck: bool) -> bool {
         let known = verdicts.map(|c| c ^ key);
         debug_assert!(!stuck || !self.forward_finish(None), "I-9, D-13.1: stuck");
-        if stuck || !self.pending_may_finish(p) {
+        if stuck || !self.unstuck_may_finish(p) {
             if let Some(k) = known {
                 Verdicts::put(k, false);
             }
@@ -741,9 +741,13 @@ impl GameState {
     /// exact for [`GameState::can_finish`]; `true` decides nothing.
     /// [`GameState::pending_stuck`] first.
     pub(super) fn pending_may_finish(&self, p: usize) -> bool {
-        if self.pending_stuck(p) {
-            return false;
-        }
+        !self.pending_stuck(p) && self.unstuck_may_finish(p)
+    }
+
+    /// [`GameState::pending_may_finish`] of a state that
+    /// [`GameState::pending_stuck`] has said no of already.
+    fn unstuck_may_finish(&self, p: usize) -> bool {
+        debug_assert!(!self.pending_stuck(p));
         let hand = self.hands[p];
         let table = &self.tables[p];
         let pending = self.turn.pending;
@@ -893,12 +897,20 @@ impl GameState {
     fn forward_expand(&self, search: &mut Search, known: Option<u64>, may_finish: bool) -> bool {
         let p = self.current as usize;
         let pending = self.turn.pending;
+        // The search's exact "no" before any step is listed or made: a
+        // state it refuses refuses every step after it too.
+        if !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
+            if let Some(k) = known {
+                Verdicts::put(k, false);
+            }
+            return false;
+        }
         let mut cand = search.cands.pop().unwrap_or_default();
         cand.clear();
         self.raw_meld_candidates(&mut cand, false);
         cand.retain(|a| !matches!(a, Action::TakeBack { .. } | Action::TakeBackHeartAce));
         // Placements of a pending wild first: most turns end right after
-        // one. Then, if none did, the cheap "no" before the rest.
+        // one.
         let places = |a: &Action| match *a {
             Action::Extend { card, .. } => pending.contains(card),
             Action::Lay { cards } => !cards.wilds().min(pending).is_empty(),
@@ -907,9 +919,6 @@ impl GameState {
         let mut found = false;
         let mut t = *self;
         for pass in 0..2 {
-            if pass == 1 && !pending.is_empty() && !may_finish && !self.pending_may_finish(p) {
-                break;
-            }
             for &a in cand.iter().filter(|a| places(a) == (pass == 0)) {
                 if t.meld_step(a).is_err() {
                     continue;
@@ -933,23 +942,21 @@ impl GameState {
 
     /// What the forward search tells states apart by: the mover's hand and
     /// table (with the groups' flags), the pending wilds with the groups
-    /// they left, the pickup, I-26's duty. Word by word, live groups and
-    /// pending entries only, as the completion search's key.
+    /// they left, the pickup, I-26's duty. Two words at a time
+    /// ([`WordHash::pair`]), live groups and pending entries only (their
+    /// numbers hashed before them), as the completion search's key.
     pub(super) fn forward_key(&self) -> u64 {
         let p = self.current as usize;
         let mut h = WordHash::default();
         let (lo, hi, j) = self.hands[p].raw();
-        h.word(lo);
-        h.word(hi);
+        h.pair(lo, hi);
         let table = &self.tables[p];
         let (tlo, thi, tj) = table.red_threes.raw();
-        h.word(tlo);
-        h.word(thi);
+        h.pair(tlo, thi);
         let (plo, phi, pj) = self.turn.pending.raw();
-        h.word(plo);
-        h.word(phi);
+        h.pair(plo, phi);
         let pend = self.turn.live_pend();
-        h.word(
+        h.pair(
             j as u64
                 | (tj as u64) << 8
                 | (pj as u64) << 16
@@ -958,8 +965,8 @@ impl GameState {
                 | (table.heart_aces_new as u64) << 48
                 | (table.opened as u64) << 56
                 | (self.turn.must_go_out as u64) << 57,
+            table.len() as u64 | (pend.len() as u64) << 8,
         );
-        h.word(table.len() as u64 | (pend.len() as u64) << 8);
         h.word(match self.turn.pickup {
             None => 0,
             Some(pk) => {
@@ -969,11 +976,21 @@ impl GameState {
                     | (pk.rest_taken as u64) << 32
             }
         });
-        for g in table.groups() {
+        let mut groups = table.groups().chunks_exact(2);
+        for two in &mut groups {
+            h.pair(two[0].packed(), two[1].packed());
+        }
+        if let [g] = groups.remainder() {
             h.word(g.packed());
         }
-        for &(a, b, c) in pend {
-            h.word(a as u64 | (b as u64) << 8 | (c.index() as u64) << 16);
+        let entry =
+            |&(a, b, c): &(u8, u8, Card)| a as u64 | (b as u64) << 8 | (c.index() as u64) << 16;
+        let mut entries = pend.chunks_exact(2);
+        for two in &mut entries {
+            h.pair(entry(&two[0]), entry(&two[1]));
+        }
+        if let [e] = entries.remainder() {
+            h.word(entry(e));
         }
         h.finish()
     }

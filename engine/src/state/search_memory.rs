@@ -180,6 +180,15 @@ impl WordHash {
         self.0 = x ^ (x >> 29);
     }
 
+    /// Two words at once: one folded multiply (the halves of the 128-bit
+    /// product of the state with `a` and of `b` with a constant, xored),
+    /// half the steps of two [`WordHash::word`]s for the long keys.
+    #[inline]
+    pub(super) fn pair(&mut self, a: u64, b: u64) {
+        let x = u128::from(self.0 ^ a) * u128::from(b ^ 0x2D35_8DCC_AA6C_78A5);
+        self.0 = x as u64 ^ (x >> 64) as u64;
+    }
+
     pub(super) fn finish(&self) -> u64 {
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
