@@ -395,7 +395,12 @@ impl GameState {
             }
         }
         {
-            let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
+            // The hand itself while no wild is pending (most listings).
+            let pool = if self.turn.pending.is_empty() {
+                hand
+            } else {
+                hand.checked_add(self.turn.pending).unwrap_or(hand)
+            };
             // For the search, with wilds pending only lays holding one of
             // them (the step refuses the others, D-11.2).
             let need = if with_ends {

@@ -283,10 +283,10 @@ impl GameState {
     /// The meld step of a lay that [`GameState::raw_meld_candidates`]
     /// lists while no wild is pending, made without the checks it passes
     /// already: three cards the hand holds, three naturals of one rank,
-    /// two and a wild, or three wilds, a legal group (D-9.1, D-9.2). Only
-    /// the table's limits are checked (I-12, D-9); returns whether the
-    /// step is made, and a refused step changes nothing. As
-    /// [`GameState::meld_step`].
+    /// two and a wild, or three wilds, a legal group (D-9.1, D-9.2), of
+    /// no rank the table holds under one group a rank (I-12). Only the
+    /// table's room is checked (D-9); returns whether the step is made,
+    /// and a refused step changes nothing. As [`GameState::meld_step`].
     pub(super) fn lay_checked(&mut self, p: usize, cards: CardSet) -> bool {
         debug_assert!(
             self.turn.pending.is_empty(),
@@ -326,13 +326,16 @@ impl GameState {
         table.len() < crate::table::MAX_GROUPS
     }
 
-    /// The change of [`GameState::lay_checked`], after the table's limits.
+    /// The change of [`GameState::lay_checked`], after the table's room
+    /// (the one group a rank of I-12 the candidate keeps already).
     fn put_laid(&mut self, p: usize, cards: CardSet) -> bool {
         let Some(mut g) = Group::from_cards(cards) else {
             return false;
         };
         debug_assert!(cards.len() == 3 && g.is_legal() && self.hands[p].contains_all(cards));
-        if !self.table_takes(p, &g) {
+        let room = self.tables[p].len() < crate::table::MAX_GROUPS;
+        debug_assert_eq!(room, self.table_takes(p, &g), "lay [{cards}]");
+        if !room {
             return false;
         }
         let hand = self.hands[p].checked_sub(cards).unwrap_or(self.hands[p]);
