@@ -157,8 +157,24 @@ fn lays_of_three_visit_the_ranks_in_order() {
         } else {
             CardSet::EMPTY
         };
+        // Some ranks skipped, a third of the time.
+        let skip = if next() % 3 == 0 {
+            Rank::NATURALS
+                .into_iter()
+                .filter(|_| next() % 2 == 0)
+                .fold(0, |m, r| m | rank_mask(r))
+        } else {
+            0
+        };
         got.clear();
-        lays_of_three(pool, need, &mut got);
+        lays_of_three(pool, need, skip, &mut got);
+        for a in &got {
+            let Action::Lay { cards } = *a else {
+                panic!("{a} among the lays")
+            };
+            let (lo, _, _) = cards.raw();
+            assert_eq!(lo & !rank_mask(Rank::Two) & skip, 0, "[{cards}] skipped");
+        }
         lays += got.len();
     }
     assert!(lays > 50_000, "{lays} lays");
@@ -250,5 +266,58 @@ fn candidates_decided_on_the_state_are_listed_as_apply_takes_them() {
             && seen[4][1] > 10
             && opened_listed[2..].iter().all(|&n| n > 10),
         "{seen:?} {opened_listed:?}"
+    );
+}
+
+/// I-12: with one group a rank, the candidates hold no lay of a rank the
+/// mover's table already holds while no wild is pending (the step refuses
+/// each, by I-12, whatever the position); every other lay of three from
+/// the hand is a candidate, in the order of `lays_of_three`. With many
+/// groups a rank none is left out. In random and meld-biased play under
+/// every rule variant.
+#[test]
+fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
+    use crate::rules::GroupsPerRank;
+    let (mut cand, mut all) = (Vec::new(), Vec::new());
+    let (mut dropped, mut kept) = (0, 0);
+    each_meld_biased_state(0x1_2a7, |g| {
+        if g.phase != Phase::Meld || !g.turn.pending.is_empty() {
+            return;
+        }
+        let hand = g.hands[g.current as usize];
+        cand.clear();
+        g.raw_meld_candidates(&mut cand, true);
+        let lays: Vec<Action> = cand
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Lay { .. }))
+            .collect();
+        all.clear();
+        lays_of_three(hand, CardSet::EMPTY, 0, &mut all);
+        let mut listed = lays.iter();
+        let mut next = listed.next();
+        for &a in &all {
+            if next == Some(&a) {
+                next = listed.next();
+                kept += 1;
+                continue;
+            }
+            assert_eq!(
+                g.rules.groups_per_rank,
+                GroupsPerRank::One,
+                "{a} left out: {}",
+                g.to_position_json()
+            );
+            let mut t = g.clone();
+            t.quiet = true;
+            let err = t.meld_step(a).expect_err("a lay left out is refused");
+            assert_eq!(err.rule, "I-12", "{a}: {}", g.to_position_json());
+            dropped += 1;
+        }
+        assert_eq!(next, None, "a lay out of order: {}", g.to_position_json());
+    });
+    assert!(
+        dropped > 100 && kept > 100,
+        "{dropped} left out, {kept} kept"
     );
 }

@@ -10,7 +10,7 @@ use crate::group::FLAG_RECEIVED;
 use crate::group::{
     FACT_BLACK, FACT_FITS_NATURAL, FACT_FITS_WILD, FACT_LOSES_WILD, FACT_WILD_CANASTA,
 };
-use crate::rules::{BlackCanastaWilds, WildCanasta};
+use crate::rules::{BlackCanastaWilds, GroupsPerRank, WildCanasta};
 
 /// The natural ranks counted 2 or more in `counts` (one nibble a rank,
 /// as [`CardSet::rank_counts`]), in rank order: picked from the nibbles
@@ -123,9 +123,11 @@ fn push_each(mut bits: u64, mut f: impl FnMut(Card)) {
 /// Every distinct three-card group that can be laid from `pool` (D-9):
 /// three naturals, two naturals and a wild, or three wilds.
 /// With `need` non-empty, only the lays holding a kind of `need` (in the
-/// same order). The naturals' lays are read from [`NIBBLE_LAYS`] by the
+/// same order). None of the natural ranks in `skip` (a card set's word,
+/// each rank's nibble whole or clear: [`rank_mask`]), the order of the
+/// rest kept. The naturals' lays are read from [`NIBBLE_LAYS`] by the
 /// rank's nibbles, not built kind by kind.
-pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>) {
+pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, skip: u64, out: &mut Vec<Action>) {
     #[cfg(debug_assertions)]
     let start = out.len();
     let wilds = pool.wilds();
@@ -151,7 +153,8 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
     let (lo, hi, _) = pool.raw();
     let counts = pool.rank_counts();
     let t = &NIBBLE_LAYS;
-    for r in ranks_held_twice(counts) {
+    // A skipped rank's nibble of counts cleared: it is held twice no more.
+    for r in ranks_held_twice(counts & !skip) {
         let shift = r as u32 * 4;
         let n = ((counts >> shift) & 0xF) as u32;
         let idx = ((lo >> shift) & 0xF | ((hi >> shift) & 0xF) << 4) as usize;
@@ -190,7 +193,7 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
         // Compared lay by lay, without a second list (the listing does
         // not allocate).
         let mut i = start;
-        lays_of_three_slow(pool, need, &mut |a| {
+        lays_of_three_slow(pool, need, skip, &mut |a| {
             debug_assert_eq!(out.get(i), Some(&a), "[{pool}] need [{need}]");
             i += 1;
         });
@@ -201,7 +204,7 @@ pub(crate) fn lays_of_three(pool: CardSet, need: CardSet, out: &mut Vec<Action>)
 /// [`lays_of_three`] the slow way, kind by kind, each lay passed to `f`,
 /// for the debug check.
 #[cfg(debug_assertions)]
-fn lays_of_three_slow<F: FnMut(Action)>(pool: CardSet, need: CardSet, f: &mut F) {
+fn lays_of_three_slow<F: FnMut(Action)>(pool: CardSet, need: CardSet, skip: u64, f: &mut F) {
     let wilds = pool.wilds();
     let free = need.is_empty();
     // The wild kinds a pair of naturals may take.
@@ -220,6 +223,9 @@ fn lays_of_three_slow<F: FnMut(Action)>(pool: CardSet, need: CardSet, f: &mut F)
     let wild_kinds = &wild_kinds[..nw];
     let counts = pool.rank_counts();
     for r in ranks_held_twice(counts) {
+        if skip & rank_mask(r) != 0 {
+            continue;
+        }
         let n = ((counts >> (r as u32 * 4)) & 0xF) as u32;
         let nat = pool.of_rank(r);
         debug_assert_eq!(n, nat.len());
@@ -389,7 +395,12 @@ impl GameState {
             }
         }
         {
-            let pool = hand.checked_add(self.turn.pending).unwrap_or(hand);
+            // The hand itself while no wild is pending (most listings).
+            let pool = if self.turn.pending.is_empty() {
+                hand
+            } else {
+                hand.checked_add(self.turn.pending).unwrap_or(hand)
+            };
             // For the search, with wilds pending only lays holding one of
             // them (the step refuses the others, D-11.2).
             let need = if with_ends {
@@ -397,7 +408,40 @@ impl GameState {
             } else {
                 self.turn.pending
             };
-            lays_of_three(pool, need, cand);
+            // With one group a rank, a lay of a rank the table holds is
+            // refused whatever the position (I-12): with no wild pending
+            // those ranks are skipped, a lay of each not generated.
+            let skip = if self.rules.groups_per_rank == GroupsPerRank::One
+                && self.turn.pending.is_empty()
+            {
+                table.groups().iter().fold(0, |m, g| m | g.rank_bits())
+            } else {
+                0
+            };
+            #[cfg(debug_assertions)]
+            let lays_start = cand.len();
+            lays_of_three(pool, need, skip, cand);
+            #[cfg(debug_assertions)]
+            {
+                // The slow way: every lay, those of a skipped rank refused
+                // by the step, the rest as generated, in order (compared
+                // lay by lay, without a second list: the listing does not
+                // allocate).
+                let mut i = lays_start;
+                lays_of_three_slow(pool, need, 0, &mut |a| {
+                    let Action::Lay { cards } = a else {
+                        unreachable!("{a} among the lays")
+                    };
+                    let (lo, _, _) = cards.raw();
+                    if lo & !rank_mask(Rank::Two) & skip != 0 {
+                        assert!(!self.step_kept(a, false));
+                    } else {
+                        assert_eq!(cand.get(i), Some(&a), "lay [{cards}] generated");
+                        i += 1;
+                    }
+                });
+                assert_eq!(i, cand.len(), "the lays");
+            }
             let hand_wilds = hand.wilds();
             let (hand_lo, _, hand_jokers) = hand.raw();
             let hand_twos = hand_lo & rank_mask(Rank::Two);
@@ -409,8 +453,12 @@ impl GameState {
             for (i, g) in table.groups().iter().enumerate() {
                 let group = i as u8;
                 // The hand's naturals of the group's rank, as bits of the
-                // hand's word.
-                let hand_rank = hand_lo & g.rank_bits();
+                // hand's word: the rank's nibble shifted in without a
+                // test of the group of wilds only, whose index (0xFF)
+                // shifts it to bits 60 to 63, where a card set's word of
+                // kinds holds no card.
+                let hand_rank = hand_lo & (0xF << ((g.rank_index() as u32 * 4) & 63));
+                debug_assert_eq!(hand_rank, hand_lo & g.rank_bits());
                 if !g.holds_wild() && hand_rank == 0 && !hand_offers_wild {
                     // A group without a wild takes nothing from a hand with
                     // neither its rank nor a wild, and gives nothing: it is
@@ -471,8 +519,10 @@ impl GameState {
                         assert_eq!(i, cand.len());
                     }
                 }
-                let may_give =
-                    g.flags() & FLAG_RECEIVED == 0 && !(facts & FACT_WILD_CANASTA != 0 && locked);
+                // A group without a wild gives none: its flags are not read.
+                let may_give = g.holds_wild()
+                    && g.flags() & FLAG_RECEIVED == 0
+                    && !(facts & FACT_WILD_CANASTA != 0 && locked);
                 if may_give {
                     // The group's wild kinds, in kind order: the 2s as bits
                     // of a card set's word, then the joker.

@@ -335,38 +335,22 @@ impl GameState {
             // mover's part is put back from the state itself.
             let mut probe: Option<GameState> = None;
             let mut verdicts = 0;
-            let pending = !self.turn.pending.is_empty();
             out.retain(|&a| {
+                // The sure steps met most often are decided here, the rest
+                // by [`GameState::candidate_listed`], out of line: a small
+                // closure for the common candidates.
                 let sure = match a {
                     Action::Extend { card, .. } if sure_steps.extend(card) => true,
-                    Action::Lay { cards } if sure_steps.lays => self.lay_fits(p, cards),
-                    // A lay candidate with wilds pending is a legal
-                    // three-card group of cards held or pending, holding a
-                    // pending kind: the step refuses it only by the table's
-                    // limits (I-12, D-9).
-                    Action::Lay { cards } if pending && !self.lay_fits(p, cards) => false,
-                    // The rest is listed only while a pickup is in
-                    // progress; the step refuses it until the top card is
-                    // laid (I-8).
-                    Action::TakeRest if !self.top_laid() => false,
-                    // Steps that leave the hand as large as it was, or one
-                    // card smaller, and the table's value as it was or
-                    // above, for a player who opened before this turn: the
-                    // turn then ends with a discard, so each is listed if
-                    // the step takes it. A ♥A laid apart is a candidate
-                    // only while the hand holds one, and (no pickup before
-                    // the rest) I-8 does not hold it back; a ♥A taken back
-                    // and a take-back only while the undos allow, of one
-                    // laid this turn and of a group laid this turn.
-                    Action::LayHeartAce if sure_steps.hand_grows => self.rules.heart_aces(),
-                    Action::TakeBackHeartAce if sure_steps.hand_grows => true,
-                    Action::TakeBack { group } if sure_steps.hand_grows => {
-                        self.take_back_fits(p, group as usize)
+                    // With no wild pending the candidates hold no lay of a
+                    // rank the table holds under one group a rank (I-12):
+                    // the table takes each while it has room (D-9).
+                    Action::Lay { cards } if sure_steps.lays => {
+                        let fits = self.tables[p].len() < crate::table::MAX_GROUPS;
+                        debug_assert_eq!(fits, self.lay_fits(p, cards), "lay [{cards}]");
+                        fits
                     }
-                    _ if sure_steps.by_room(self, a) => true,
                     _ => {
-                        let probe = probe_in(&mut probe, &mut verdicts, self);
-                        return probe.listed_candidate_on_probe(self, a, verdicts);
+                        return self.candidate_listed(a, &mut sure_steps, &mut probe, &mut verdicts)
                     }
                 };
                 #[cfg(debug_assertions)]
@@ -432,6 +416,61 @@ impl GameState {
         if self.may_reset() {
             out.push(Action::Reset);
         }
+    }
+
+    /// Whether [`GameState::meld_candidates`] lists the candidate `a`, one
+    /// its closure does not decide: by the sure tests on the state itself
+    /// (`sure_steps`, [`GameState::steps_surely_completed`]), else on the
+    /// probe (`probe`, made here at the first candidate that needs it,
+    /// with the verdicts' context into `verdicts`). Kept out of line, so
+    /// that the closure stays small for the candidates it decides.
+    #[inline(never)]
+    fn candidate_listed(
+        &self,
+        a: Action,
+        sure_steps: &mut SureSteps,
+        probe: &mut Option<GameState>,
+        verdicts: &mut u64,
+    ) -> bool {
+        let p = self.current as usize;
+        let pending = !self.turn.pending.is_empty();
+        let sure = match a {
+            // A lay candidate with wilds pending is a legal three-card
+            // group of cards held or pending, holding a pending kind: the
+            // step refuses it only by the table's limits (I-12, D-9).
+            Action::Lay { cards } if pending && !self.lay_fits(p, cards) => false,
+            // The rest is listed only while a pickup is in progress; the
+            // step refuses it until the top card is laid (I-8).
+            Action::TakeRest if !self.top_laid() => false,
+            // Steps that leave the hand as large as it was, or one card
+            // smaller, and the table's value as it was or above, for a
+            // player who opened before this turn: the turn then ends with
+            // a discard, so each is listed if the step takes it. A ♥A laid
+            // apart is a candidate only while the hand holds one, and (no
+            // pickup before the rest) I-8 does not hold it back; a ♥A
+            // taken back and a take-back only while the undos allow, of
+            // one laid this turn and of a group laid this turn.
+            Action::LayHeartAce if sure_steps.hand_grows => self.rules.heart_aces(),
+            Action::TakeBackHeartAce if sure_steps.hand_grows => true,
+            Action::TakeBack { group } if sure_steps.hand_grows => {
+                self.take_back_fits(p, group as usize)
+            }
+            _ if sure_steps.by_room(self, a) => true,
+            _ => {
+                let probe = probe_in(probe, verdicts, self);
+                return probe.listed_candidate_on_probe(self, a, *verdicts);
+            }
+        };
+        #[cfg(debug_assertions)]
+        {
+            let probe = probe_in(probe, verdicts, self);
+            assert_eq!(
+                sure,
+                probe.listed_candidate_on_probe(self, a, *verdicts),
+                "{a} listed"
+            );
+        }
+        sure
     }
 
     /// That the steps of [`GameState::raw_meld_candidates`] missing from

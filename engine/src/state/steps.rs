@@ -283,10 +283,10 @@ impl GameState {
     /// The meld step of a lay that [`GameState::raw_meld_candidates`]
     /// lists while no wild is pending, made without the checks it passes
     /// already: three cards the hand holds, three naturals of one rank,
-    /// two and a wild, or three wilds, a legal group (D-9.1, D-9.2). Only
-    /// the table's limits are checked (I-12, D-9); returns whether the
-    /// step is made, and a refused step changes nothing. As
-    /// [`GameState::meld_step`].
+    /// two and a wild, or three wilds, a legal group (D-9.1, D-9.2), of
+    /// no rank the table holds under one group a rank (I-12). Only the
+    /// table's room is checked (D-9); returns whether the step is made,
+    /// and a refused step changes nothing. As [`GameState::meld_step`].
     pub(super) fn lay_checked(&mut self, p: usize, cards: CardSet) -> bool {
         debug_assert!(
             self.turn.pending.is_empty(),
@@ -326,13 +326,16 @@ impl GameState {
         table.len() < crate::table::MAX_GROUPS
     }
 
-    /// The change of [`GameState::lay_checked`], after the table's limits.
+    /// The change of [`GameState::lay_checked`], after the table's room
+    /// (the one group a rank of I-12 the candidate keeps already).
     fn put_laid(&mut self, p: usize, cards: CardSet) -> bool {
         let Some(mut g) = Group::from_cards(cards) else {
             return false;
         };
         debug_assert!(cards.len() == 3 && g.is_legal() && self.hands[p].contains_all(cards));
-        if !self.table_takes(p, &g) {
+        let room = self.tables[p].len() < crate::table::MAX_GROUPS;
+        debug_assert_eq!(room, self.table_takes(p, &g), "lay [{cards}]");
+        if !room {
             return false;
         }
         let hand = self.hands[p].checked_sub(cards).unwrap_or(self.hands[p]);
@@ -377,6 +380,9 @@ impl GameState {
     /// [`GameState::raw_meld_candidates`] lists (it lists only those the
     /// group's limits take, of a card held or pending), or a pending wild
     /// placed into a group that takes it. As [`GameState::meld_step`].
+    /// Inlined into the listing's probe and the completion check's
+    /// placements, which make it for most extends they try.
+    #[inline(always)]
     pub(super) fn extend_checked(&mut self, p: usize, gi: usize, card: Card) {
         let mut g = self.tables[p].groups()[gi];
         g.add(card);
@@ -392,7 +398,11 @@ impl GameState {
 
     /// The change of [`GameState::extend`]: group `gi` becomes `g`, which
     /// is it with `card` added, the card from the pending wilds if
-    /// `pending`, else from the hand.
+    /// `pending`, else from the hand. Inlined: the listing makes it for
+    /// most candidates it checks on its probe, through
+    /// [`GameState::extend_checked`], and the call's frame cost more than
+    /// the change.
+    #[inline(always)]
     fn put_extended(&mut self, p: usize, gi: usize, card: Card, mut g: Group, pending: bool) {
         if pending {
             g.set_flags(g.flags() | FLAG_RECEIVED);
