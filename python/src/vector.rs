@@ -53,9 +53,8 @@ trait Family: Game + ActionIds + Encode + Into<AnyGame> {
     /// meld phase allow it (a take-back).
     fn undoes(a: &Self::Action) -> bool;
     /// After a return to the anchor ([`Family::returns`]), whether the
-    /// anchor's listing is the listing now; `undoing`: whether that
-    /// listing holds an action of [`Family::undoes`].
-    fn anchor_lists(&self, undoing: bool) -> bool;
+    /// anchor's listing `kept` is the listing now.
+    fn anchor_lists(&self, kept: &[Self::Action]) -> bool;
 }
 
 /// What a step changed of the state, for the row written after it.
@@ -120,11 +119,13 @@ impl Family for GameState {
     /// (D-11.5, [`MAX_UNDOS`](kanaszta_engine::MAX_UNDOS)) and whether
     /// the reset may (never at the anchor: it would change nothing);
     /// the completion checks (I-9, I-26) do not read them. So the
-    /// anchor's listing is the listing now if it lists no take-back, or
-    /// if take-backs are still allowed; when they no longer are, the
-    /// state is listed anew.
-    fn anchor_lists(&self, undoing: bool) -> bool {
-        !undoing || self.may_take_back()
+    /// anchor's listing is the listing now if take-backs are still
+    /// allowed, or if it lists no take-back (looked for only then, late
+    /// in a meld phase: a reset is more than twice as rare as an anchor,
+    /// and the undos seldom run so low); otherwise the state is listed
+    /// anew.
+    fn anchor_lists(&self, kept: &[Action]) -> bool {
+        self.may_take_back() || !kept.iter().any(GameState::undoes)
     }
 }
 
@@ -150,7 +151,7 @@ impl Family for ClassicState {
     fn undoes(_: &Self::Action) -> bool {
         false
     }
-    fn anchor_lists(&self, _: bool) -> bool {
+    fn anchor_lists(&self, _: &[Self::Action]) -> bool {
         false
     }
 }
@@ -178,8 +179,6 @@ struct Kept<A> {
     ids: Vec<u32>,
     /// Whether it is the listing of the hand's current anchor.
     valid: bool,
-    /// Whether it holds an action of [`Family::undoes`].
-    undoing: bool,
 }
 
 impl<A: Copy> Kept<A> {
@@ -188,7 +187,6 @@ impl<A: Copy> Kept<A> {
             legal: Vec::new(),
             ids: Vec::new(),
             valid: false,
-            undoing: false,
         }
     }
 }
@@ -332,14 +330,13 @@ impl<G: Family> Slot<G> {
         let reuse = !*rows.done
             && G::returns(&action)
             && self.anchor.valid
-            && self.game.anchor_lists(self.anchor.undoing);
+            && self.game.anchor_lists(&self.anchor.legal);
         self.write(rows, changed, reuse);
         if anchors && !*rows.done {
             // Every anchor's listing is kept: a return goes to the last.
             let kept = &mut self.anchor;
             kept.legal.clone_from(&self.legal);
             kept.ids.clone_from(&self.ids);
-            kept.undoing = self.legal.iter().any(G::undoes);
             kept.valid = true;
         }
         Ok(())
