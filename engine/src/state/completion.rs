@@ -651,10 +651,11 @@ impl GameState {
         // [`GameState::top_laid`], its copies counted over the groups of
         // the top card's rank (a natural lies only in a group of its rank).
         let ri = rank as u8;
-        let mut n = 0;
+        let (mut n, mut grouped) = (0, false);
         for g in table.groups() {
             if g.rank_index() == ri {
                 n += g.count(pk.top);
+                grouped = true;
             }
         }
         let laid = n > pk.group_baseline as u32;
@@ -666,6 +667,14 @@ impl GameState {
                 "I-8, D-6.2.1: the opening laid with the top card"
             );
             return Some(true);
+        }
+        if !grouped && self.top_unlayable(p, rank) {
+            debug_assert_eq!(
+                self.pickup_tables(p, pk, rank, laid, keep),
+                Some(false),
+                "I-8, D-9.1: the top card with no group to join"
+            );
+            return Some(false);
         }
         self.pickup_kept(p, pk, rank, laid, keep, verdicts)
     }
