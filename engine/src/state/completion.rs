@@ -8,7 +8,7 @@ use super::*;
 use crate::action::Action;
 use crate::card::Card;
 use crate::card_set::CardSet;
-use crate::group::{max_wilds, Group};
+use crate::group::{legal_natural_counts, max_wilds, Group, FLAG_RECEIVED};
 use crate::rules::{GroupsPerRank, Permit};
 use crate::solver;
 
@@ -601,8 +601,35 @@ impl GameState {
                 );
                 return Some(true);
             }
+            if !grouped && self.top_unlayable(p, rank) {
+                debug_assert_eq!(
+                    self.pickup_tables(p, pk, rank, on, keep),
+                    Some(false),
+                    "I-8, D-9.1: the top card with no group to join"
+                );
+                return Some(false);
+            }
         }
         self.pickup_kept(p, pk, rank, on, keep, verdicts)
+    }
+
+    /// During a pickup before the rest is taken, the top card (of rank
+    /// `rank`, in the hand, not laid) with no group of its rank on the
+    /// mover's table: whether it surely cannot be laid (I-8), by
+    /// counting. A new group needs two naturals of its rank at least,
+    /// and with two a wild (D-9.1; naturals never leave a group, D-12.1,
+    /// I-28): the hand holds no other natural of the rank, or one and
+    /// no wild, while nothing is pending and no wild can ever leave a
+    /// group ([`wild_may_leave`]). `true` is exact; `false` decides
+    /// nothing.
+    pub(super) fn top_unlayable(&self, p: usize, rank: Rank) -> bool {
+        let hand = self.hands[p];
+        debug_assert!(self.turn.pending.is_empty());
+        match hand.rank_count(rank) {
+            0 | 1 => true,
+            2 => hand.wild_count() == 0 && !wild_may_leave(self.tables[p].groups(), hand),
+            _ => false,
+        }
     }
 
     /// [`GameState::pickup_quick`] for a player who has not opened: his
@@ -624,10 +651,11 @@ impl GameState {
         // [`GameState::top_laid`], its copies counted over the groups of
         // the top card's rank (a natural lies only in a group of its rank).
         let ri = rank as u8;
-        let mut n = 0;
+        let (mut n, mut grouped) = (0, false);
         for g in table.groups() {
             if g.rank_index() == ri {
                 n += g.count(pk.top);
+                grouped = true;
             }
         }
         let laid = n > pk.group_baseline as u32;
@@ -639,6 +667,14 @@ impl GameState {
                 "I-8, D-6.2.1: the opening laid with the top card"
             );
             return Some(true);
+        }
+        if !grouped && self.top_unlayable(p, rank) {
+            debug_assert_eq!(
+                self.pickup_tables(p, pk, rank, laid, keep),
+                Some(false),
+                "I-8, D-9.1: the top card with no group to join"
+            );
+            return Some(false);
         }
         self.pickup_kept(p, pk, rank, laid, keep, verdicts)
     }
@@ -1215,6 +1251,35 @@ pub(super) enum Way {
     /// wild first, the rest then placed as by [`Way::First`]: where the
     /// top card is not laid yet ([`GameState::top_lay`]).
     Top,
+}
+
+/// Whether a wild may ever leave one of `groups` by steps that take
+/// nothing back, the naturals of `hand` joining first (D-11.2): none
+/// leaves a group that received one this turn ([`FLAG_RECEIVED`]); a
+/// group of wilds only is counted as one that may always lose one (D-11.3); a
+/// natural group where it is legal with one wild fewer and some of the
+/// hand's naturals of its rank added (D-9.1); a canasta where the hand
+/// holds a natural of its rank (D-11.4, I-13). Received wilds' limits
+/// and the canastas' others are left out: they only ever keep a wild in.
+/// `false` is exact; `true` decides nothing.
+fn wild_may_leave(groups: &[Group], hand: CardSet) -> bool {
+    groups.iter().any(|g| {
+        let w = g.wilds();
+        if w == 0 || g.flags() & FLAG_RECEIVED != 0 {
+            // A group that received a wild this turn gives none away.
+            return false;
+        }
+        let Some(r) = g.rank() else {
+            return true;
+        };
+        let (n, h) = (g.naturals(), hand.rank_count(r));
+        if g.is_canasta() {
+            // A canasta never drops below seven: a wild leaves it only
+            // with a natural of its rank joining (I-13).
+            return h > 0;
+        }
+        (n..=n + h).any(|k| legal_natural_counts(k, w - 1))
+    })
 }
 
 /// The first `n` cards of `set` (fewer if it holds fewer), in kind order.

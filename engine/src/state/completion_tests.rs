@@ -137,3 +137,65 @@ fn i9_top_laid_first_is_the_search() {
         "{asked} asked, {yes} yes, {beyond} beyond"
     );
 }
+
+/// I-8, D-9.1, D-11.2: during a pickup before the rest is taken, with
+/// nothing pending and no group of the top card's rank on the table,
+/// the count's "no" ([`GameState::top_unlayable`]: no natural more of
+/// its rank in hand, or one and no wild that the hand holds or that can
+/// ever leave a group) is the search's and the exhaustive reference's,
+/// and [`GameState::pickup_quick`]'s, after the pile is taken and after
+/// every one or two meld steps from there, in random and meld-biased
+/// play under every rule variant.
+#[test]
+fn i8_top_card_unlayable_by_count() {
+    let (mut cand, mut cand2) = (Vec::new(), Vec::new());
+    let (mut asked, mut no) = (0u64, 0u64);
+    let mut check = |t: &GameState| {
+        if t.phase != Phase::Meld || !t.turn.pending.is_empty() || !t.before_rest() {
+            return;
+        }
+        let p = t.current as usize;
+        let Some(rank) = t.turn.pickup.and_then(|pk| pk.top.rank()) else {
+            return;
+        };
+        if t.top_laid() || t.tables[p].groups().iter().any(|g| g.rank() == Some(rank)) {
+            return;
+        }
+        asked += 1;
+        if !t.top_unlayable(p, rank) {
+            return;
+        }
+        no += 1;
+        let at = || t.to_position_json();
+        assert!(!t.forward_finish(None), "the count's no {}", at());
+        assert_ne!(
+            forward_reference(t, 5_000),
+            Some(true),
+            "the count's no against the reference {}",
+            at()
+        );
+        assert_eq!(
+            t.pickup_quick(p, None),
+            Some(false),
+            "pickup_quick {}",
+            at()
+        );
+    };
+    each_meld_biased_state(0x70c, |g| {
+        if g.phase == Phase::Draw && g.take_pile_check(true).is_ok() {
+            let mut s = g.clone();
+            s.quiet = true;
+            s.take_pile();
+            s.set_anchor();
+            check(&s);
+            // Two steps deep: a wild moved and placed leaves a group
+            // that received it, which gives none away.
+            after_each_meld_step(&s, &mut cand, &mut |t, _, _| {
+                check(t);
+                after_each_meld_step(t, &mut cand2, &mut |u, _, _| check(u));
+            });
+        }
+    });
+    eprintln!("{asked} states asked, {no} the count's no");
+    assert!(asked > 10_000 && no > 200, "{asked} asked, {no} no");
+}
