@@ -269,12 +269,14 @@ fn candidates_decided_on_the_state_are_listed_as_apply_takes_them() {
     );
 }
 
-/// I-12: with one group a rank, the candidates hold no lay of a rank the
-/// mover's table already holds while no wild is pending (the step refuses
-/// each, by I-12, whatever the position); every other lay of three from
-/// the hand is a candidate, in the order of `lays_of_three`. With many
-/// groups a rank none is left out. In random and meld-biased play under
-/// every rule variant.
+/// I-12: with one group a rank, the listing's and the search's candidate
+/// steps hold no lay of a rank the mover's table already holds while no
+/// wild is pending (the step refuses each, by I-12, whatever the
+/// position); every other lay of three from the hand is a candidate, in
+/// the order of `lays_of_three`. With many groups a rank none is left
+/// out, and a player's candidates (`with_ends`) leave none out ever, so
+/// that a player drawing among them draws as before for a seed. In random
+/// and meld-biased play under every rule variant.
 #[test]
 fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
     use crate::rules::GroupsPerRank;
@@ -285,15 +287,23 @@ fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
             return;
         }
         let hand = g.hands[g.current as usize];
+        all.clear();
+        lays_of_three(hand, CardSet::EMPTY, 0, &mut all);
         cand.clear();
         g.raw_meld_candidates(&mut cand, true);
+        let players: Vec<Action> = cand
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Lay { .. }))
+            .collect();
+        assert_eq!(players, all, "a player's lays: {}", g.to_position_json());
+        cand.clear();
+        g.raw_meld_steps(&mut cand, false);
         let lays: Vec<Action> = cand
             .iter()
             .copied()
             .filter(|a| matches!(a, Action::Lay { .. }))
             .collect();
-        all.clear();
-        lays_of_three(hand, CardSet::EMPTY, 0, &mut all);
         let mut listed = lays.iter();
         let mut next = listed.next();
         for &a in &all {

@@ -410,8 +410,12 @@ impl GameState {
             };
             // With one group a rank, a lay of a rank the table holds is
             // refused whatever the position (I-12): with no wild pending
-            // those ranks are skipped, a lay of each not generated.
-            let skip = if self.rules.groups_per_rank == GroupsPerRank::One
+            // those ranks are skipped, a lay of each not generated, for the
+            // listing and the search. A player's candidates (`with_ends`)
+            // keep them: a player that draws among its candidates then
+            // draws as it always did for a seed.
+            let skip = if !with_ends
+                && self.rules.groups_per_rank == GroupsPerRank::One
                 && self.turn.pending.is_empty()
             {
                 table.groups().iter().fold(0, |m, g| m | g.rank_bits())
