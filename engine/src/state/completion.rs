@@ -601,12 +601,7 @@ impl GameState {
                 );
                 return Some(true);
             }
-            if !grouped && self.top_unlayable(p, rank) {
-                debug_assert_eq!(
-                    self.pickup_tables(p, pk, rank, on, keep),
-                    Some(false),
-                    "I-8, D-9.1: the top card with no group to join"
-                );
+            if self.top_counted_no(p, pk, rank, on, keep, grouped) {
                 return Some(false);
             }
         }
@@ -630,6 +625,30 @@ impl GameState {
             2 => hand.wild_count() == 0 && !wild_may_leave(self.tables[p].groups(), hand),
             _ => false,
         }
+    }
+
+    /// The pickup's quick "no" of both kinds of player
+    /// ([`GameState::pickup_quick`], [`GameState::pickup_unopened`]):
+    /// [`GameState::top_unlayable`] where no group of the top card's rank
+    /// is on the table (`grouped` false), held to the tables in debug
+    /// builds. `on`: whether the top card is laid; `keep`: the cards the
+    /// hand keeps after the rest is taken.
+    #[inline(always)]
+    fn top_counted_no(
+        &self,
+        p: usize,
+        pk: Pickup,
+        rank: Rank,
+        on: bool,
+        keep: u32,
+        grouped: bool,
+    ) -> bool {
+        let no = !grouped && self.top_unlayable(p, rank);
+        debug_assert!(
+            !no || self.pickup_tables(p, pk, rank, on, keep) == Some(false),
+            "I-8, D-9.1: the top card with no group to join"
+        );
+        no
     }
 
     /// [`GameState::pickup_quick`] for a player who has not opened: his
@@ -668,12 +687,7 @@ impl GameState {
             );
             return Some(true);
         }
-        if !grouped && self.top_unlayable(p, rank) {
-            debug_assert_eq!(
-                self.pickup_tables(p, pk, rank, laid, keep),
-                Some(false),
-                "I-8, D-9.1: the top card with no group to join"
-            );
+        if self.top_counted_no(p, pk, rank, laid, keep, grouped) {
             return Some(false);
         }
         self.pickup_kept(p, pk, rank, laid, keep, verdicts)
