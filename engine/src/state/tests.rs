@@ -868,15 +868,7 @@ fn each_checked_step(mut f: impl FnMut(&GameState, Action)) {
         if !k.is_multiple_of(3) {
             return;
         }
-        cand.clear();
-        g.raw_meld_candidates(&mut cand, false);
-        for &a in &cand {
-            let mut t = g.clone();
-            t.quiet = true;
-            if t.meld_step(a).is_ok() {
-                f(&t, a);
-            }
-        }
+        after_each_meld_step(g, &mut cand, &mut |t, _, a| f(t, a));
     });
 }
 
