@@ -45,22 +45,45 @@ fn run<G: Game + ActionIds>(hands: u64, deal: impl Fn(u64) -> G) -> (u64, u64) {
 }
 
 fn main() {
+    if let Err(e) = listing_cost() {
+        eprintln!("listing_cost: {e}");
+        eprintln!("usage: listing_cost [PRESET [PLAYERS [HANDS]]]");
+        std::process::exit(2);
+    }
+}
+
+/// Reads the arguments, plays the hands and prints the hash; an unknown
+/// preset or a malformed number is an error naming what is accepted.
+fn listing_cost() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let preset = args.next().unwrap_or_else(|| "classic-002".into());
-    let players: u8 = args.next().map_or(2, |s| s.parse().expect("players"));
-    let hands: u64 = args.next().map_or(100, |s| s.parse().expect("hands"));
+    let players: u8 = match args.next() {
+        None => 2,
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("players {s:?} is not a number of players (2 to 6)"))?,
+    };
+    let hands: u64 = match args.next() {
+        None => 100,
+        Some(s) => s
+            .parse()
+            .map_err(|_| format!("hands {s:?} is not a whole number of hands"))?,
+    };
     let (steps, hash) = if preset.starts_with("classic") {
         let rules = ClassicRules {
             players,
-            ..ClassicRules::preset(&preset).expect("a classic preset")
+            ..ClassicRules::preset(&preset).map_err(|e| e.to_string())?
         };
+        rules.validate().map_err(|e| e.to_string())?;
         run(hands, |seed| ClassicState::new(rules, seed, 0, [0; 6]))
     } else {
         let rules = Rules {
             players,
-            ..Rules::preset(&preset).expect("a decorated preset")
+            ..Rules::preset(&preset).map_err(|e| e.to_string())?
         };
+        rules.validate().map_err(|e| e.to_string())?;
         run(hands, |seed| GameState::new(rules, seed))
     };
     println!("{preset} players={players} hands={hands} steps={steps} hash={hash:016x}");
+    Ok(())
 }
