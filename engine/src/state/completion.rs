@@ -323,13 +323,15 @@ impl GameState {
         if n < keep && !one_out {
             return None;
         }
-        let room = table.groups().iter().map(wild_room).sum::<u32>();
-        // Counted only where the one card may go out.
-        let canastas = if one_out {
-            table.groups().iter().filter(|g| g.is_canasta()).count() as i32
-        } else {
-            0
-        };
+        // One pass over the groups; the canastas counted only where the
+        // one card may go out.
+        let (mut room, mut canastas) = (0u32, 0i32);
+        for g in table.groups() {
+            room += wild_room(g);
+            if one_out {
+                canastas += g.is_canasta() as i32;
+            }
+        }
         let (value, need) = if table.opened {
             (0, i32::MIN)
         } else {
@@ -435,7 +437,9 @@ impl GameState {
             // that keeps it within its limits, which the counts tell as
             // the raw candidates read them), the step then made once
             // instead of tried on each group, without its checks again.
-            let takes = |g: &Group| !g.is_black_canasta() && g.fits_one_more(true);
+            // (Room for a wild, [`wild_room`], is that test by one
+            // lookup.)
+            let takes = |g: &Group| wild_room(g) > 0;
             let groups = t.tables[p].groups();
             let first = groups.iter().position(takes);
             debug_assert_eq!(
