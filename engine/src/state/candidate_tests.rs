@@ -331,3 +331,58 @@ fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
         "{dropped} left out, {kept} kept"
     );
 }
+
+/// I-9, D-8.2, D-11.5: a take-back with no wild pending, no pickup before
+/// the rest and no duty to go out is listed, without the completion
+/// check, where the step takes it and a discard is then legal
+/// (`take_back_leaves_discard`): two cards or more in hand, and the
+/// player opened or the groups laid this turn that are left reach the
+/// opening minimum or none is left. Where a group laid this turn below
+/// the minimum is left, it decides nothing: the completion check does
+/// (the opening to be reached from the hand, D-8.2, the cards taken back
+/// in it). Each as `apply` takes it, in random and meld-biased play under
+/// every rule variant.
+#[test]
+fn take_backs_leaving_a_discard_are_listed_without_the_check() {
+    let mut legal = Vec::new();
+    // [sure, undecided and refused, undecided and listed], of players
+    // not opened.
+    let mut seen = [0u32; 3];
+    each_meld_biased_state(0x7a_4eb, |g| {
+        if g.phase != Phase::Meld
+            || !g.turn.pending.is_empty()
+            || g.before_rest()
+            || g.turn.must_go_out
+            || !g.may_take_back()
+        {
+            return;
+        }
+        let p = g.current as usize;
+        if g.tables[p].opened {
+            return;
+        }
+        g.legal_actions(&mut legal);
+        for gi in 0..g.tables[p].len() {
+            let a = Action::TakeBack { group: gi as u8 };
+            let Some(sure) = g.take_back_leaves_discard(p, gi) else {
+                continue;
+            };
+            let mut t = g.clone();
+            t.quiet = true;
+            let want = t.apply(a);
+            let listed = legal.contains(&a);
+            assert_eq!(listed, want.is_ok(), "{a} listed: {}", g.to_position_json());
+            if sure {
+                assert!(listed, "{a} sure: {}", g.to_position_json());
+                seen[0] += 1;
+            } else if let Err(e) = want {
+                assert_eq!(e.rule, "I-9", "{a}: {}", g.to_position_json());
+                seen[1] += 1;
+            } else {
+                seen[2] += 1;
+            }
+        }
+    });
+    eprintln!("[sure, undecided and refused, undecided and listed]: {seen:?}");
+    assert!(seen[0] > 10 && seen[2] > 10, "{seen:?}");
+}

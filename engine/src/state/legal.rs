@@ -43,8 +43,12 @@ struct SureSteps {
     pending_extends: CardSet,
     /// Every lay the step takes.
     lays: bool,
-    /// Every take-back the step takes, and a ♥A laid apart or taken back.
+    /// A ♥A laid apart or taken back, each the step takes.
     hand_grows: bool,
+    /// With no wild pending, no pickup before the rest and no duty to go
+    /// out: a take-back the step takes is sure where it leaves a discard
+    /// legal ([`GameState::take_back_leaves_discard`]).
+    take_backs: bool,
     /// The counts that decide the other steps ([`WildRoom::after`]),
     /// read at the first such step where no wild is pending.
     wilds: Option<Option<WildRoom>>,
@@ -434,32 +438,42 @@ impl GameState {
     ) -> bool {
         let p = self.current as usize;
         let pending = !self.turn.pending.is_empty();
-        let sure = match a {
+        let decided = match a {
             // A lay candidate with wilds pending is a legal three-card
             // group of cards held or pending, holding a pending kind: the
             // step refuses it only by the table's limits (I-12, D-9).
-            Action::Lay { cards } if pending && !self.lay_fits(p, cards) => false,
+            Action::Lay { cards } if pending && !self.lay_fits(p, cards) => Some(false),
             // The rest is listed only while a pickup is in progress; the
             // step refuses it until the top card is laid (I-8).
-            Action::TakeRest if !self.top_laid() => false,
+            Action::TakeRest if !self.top_laid() => Some(false),
             // Steps that leave the hand as large as it was, or one card
             // smaller, and the table's value as it was or above, for a
             // player who opened before this turn: the turn then ends with
             // a discard, so each is listed if the step takes it. A ♥A laid
             // apart is a candidate only while the hand holds one, and (no
             // pickup before the rest) I-8 does not hold it back; a ♥A
-            // taken back and a take-back only while the undos allow, of
-            // one laid this turn and of a group laid this turn.
-            Action::LayHeartAce if sure_steps.hand_grows => self.rules.heart_aces(),
-            Action::TakeBackHeartAce if sure_steps.hand_grows => true,
-            Action::TakeBack { group } if sure_steps.hand_grows => {
-                self.take_back_fits(p, group as usize)
+            // taken back only while the undos allow, of one laid this turn.
+            Action::LayHeartAce if sure_steps.hand_grows => Some(self.rules.heart_aces()),
+            Action::TakeBackHeartAce if sure_steps.hand_grows => Some(true),
+            // A take-back (only while the undos allow, of a group laid
+            // this turn) is listed where the step takes it and a discard
+            // is then legal (I-9): whatever the opening where the player
+            // opened, else where the groups laid this turn that are left
+            // reach the opening minimum or none is left (D-8.2).
+            Action::TakeBack { group } if sure_steps.take_backs => {
+                match self.take_back_leaves_discard(p, group as usize) {
+                    None => Some(false),
+                    Some(true) => Some(true),
+                    Some(false) => None,
+                }
             }
-            _ if sure_steps.by_room(self, a) => true,
-            _ => {
-                let probe = probe_in(probe, verdicts, self);
-                return probe.listed_candidate_on_probe(self, a, *verdicts);
-            }
+            _ if sure_steps.by_room(self, a) => Some(true),
+            _ => None,
+        };
+        // The rest on the probe (one call of it, inlined).
+        let Some(sure) = decided else {
+            let probe = probe_in(probe, verdicts, self);
+            return probe.listed_candidate_on_probe(self, a, *verdicts);
         };
         #[cfg(debug_assertions)]
         {
@@ -596,6 +610,7 @@ impl GameState {
                 },
                 lays: false,
                 hand_grows: false,
+                take_backs: false,
                 wilds: Some(wilds),
             };
         }
@@ -608,17 +623,34 @@ impl GameState {
             pending_extends: CardSet::EMPTY,
             lays: base && n >= 5,
             hand_grows: free && table.opened && n >= 3,
+            take_backs: free,
             wilds: None,
         }
     }
 
-    /// Whether [`GameState::take_back`] takes group `gi` of `p` back,
-    /// tried on copies of the mover's parts it changes.
-    fn take_back_fits(&self, p: usize, gi: usize) -> bool {
+    /// For a take-back of group `gi` of `p` with no wild pending, no
+    /// pickup before the rest and no duty to go out: `None` if
+    /// [`GameState::take_back`] refuses it, else whether it surely leaves
+    /// a discard legal, so that the turn can be completed (I-9), tried on
+    /// copies of the mover's parts it changes. The discard then needs two
+    /// cards or more in hand (of two at most one kind is barred by I-21)
+    /// and, for a player not opened, the opening minimum reached by the
+    /// groups laid this turn, or none laid (D-8.2, D-11.5): the test of
+    /// [`GameState::discard_check`]. (A take-back usually brings two cards
+    /// or more back to the hand, but the wilds moved in from other groups
+    /// go back there, I-25.) `Some(false)` decides nothing.
+    pub(super) fn take_back_leaves_discard(&self, p: usize, gi: usize) -> Option<bool> {
         let mut table = self.tables[p];
         let mut hand = self.hands[p];
         let mut turn = self.turn;
-        super::steps::take_back_in(&mut table, &mut hand, &mut turn, p, gi, true).is_ok()
+        super::steps::take_back_in(&mut table, &mut hand, &mut turn, p, gi, true).ok()?;
+        debug_assert!(turn.pending.is_empty() && !self.before_rest() && !turn.must_go_out);
+        Some(
+            hand.len() >= 2
+                && (table.opened
+                    || !table.has_new()
+                    || table.opening_value() >= self.opening_minimum(p)),
+        )
     }
 
     /// What a step from the hand with no wild pending changes besides the
