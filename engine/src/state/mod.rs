@@ -952,13 +952,24 @@ impl GameState {
         self.turn.pickup.is_some_and(|pk| !pk.rest_taken)
     }
 
+    /// Takes `c` out of `p`'s hand; what is known of the hand keeps as
+    /// many copies of `c` as the hand still holds. Inlined, by the sets'
+    /// words: a discard and every extend from the hand make it.
+    #[inline]
     fn hand_remove(&mut self, p: usize, c: Card) -> bool {
         if !self.hands[p].remove(c) {
             return false;
         }
-        if self.known[p].count(c) > self.hands[p].count(c) {
-            self.known[p].remove(c);
+        let known = self.known[p].cut_to(self.hands[p], c);
+        #[cfg(debug_assertions)]
+        {
+            let mut slow = self.known[p];
+            if slow.count(c) > self.hands[p].count(c) {
+                slow.remove(c);
+            }
+            assert_eq!(known, slow, "known part of the hand without {c}");
         }
+        self.known[p] = known;
         true
     }
 }
