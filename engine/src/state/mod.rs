@@ -936,13 +936,37 @@ impl GameState {
             Some(pk) => {
                 let p = self.current as usize;
                 let base = pk.group_baseline as u32;
+                let groups = self.tables[p].groups();
                 // The copies of the top card counted group by group,
-                // stopping at the first beyond the baseline.
+                // stopping at the first beyond the baseline. A natural
+                // lies only in groups of its rank, as its suit's field
+                // of their naturals.
                 let mut n = 0u32;
-                self.tables[p].groups().iter().any(|g| {
-                    n += g.count(pk.top);
-                    n > base
-                })
+                let laid = if pk.top.is_natural() {
+                    let rank = pk.top.index() / 4;
+                    let shift = (pk.top.index() & 3) * 2;
+                    groups.iter().any(|g| {
+                        g.rank_index() == rank && {
+                            n += (g.suit_fields().0 >> shift & 3) as u32;
+                            n > base
+                        }
+                    })
+                } else {
+                    groups.iter().any(|g| {
+                        n += g.count(pk.top);
+                        n > base
+                    })
+                };
+                #[cfg(debug_assertions)]
+                {
+                    let mut m = 0u32;
+                    let slow = groups.iter().any(|g| {
+                        m += g.count(pk.top);
+                        m > base
+                    });
+                    assert_eq!(laid, slow, "the top {} laid", pk.top);
+                }
+                laid
             }
             None => true,
         }

@@ -423,15 +423,24 @@ impl GameState {
     /// placements, which make it for most extends they try.
     #[inline(always)]
     pub(super) fn extend_checked(&mut self, p: usize, gi: usize, card: Card) {
-        let mut g = self.tables[p].groups()[gi];
-        g.add(card);
         let pending = self.turn.pending.contains(card);
-        debug_assert_eq!(
-            self.extended_group(p, gi, card, true).ok(),
+        #[cfg(debug_assertions)]
+        let checked = self.extended_group(p, gi, card, true).ok();
+        // The group read and written in place: one index, checked once.
+        let slot = &mut self.tables[p].groups_mut()[gi];
+        let mut g = *slot;
+        g.add(card);
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            checked,
             Some((g, pending)),
             "extend of {card} onto group {gi} checked already"
         );
-        self.put_extended(p, gi, card, g, pending);
+        if pending {
+            g.set_flags(g.flags() | FLAG_RECEIVED);
+        }
+        *slot = g;
+        self.extended_from(p, gi, card, pending);
         self.turn.at_anchor = false;
     }
 
@@ -445,6 +454,16 @@ impl GameState {
     fn put_extended(&mut self, p: usize, gi: usize, card: Card, mut g: Group, pending: bool) {
         if pending {
             g.set_flags(g.flags() | FLAG_RECEIVED);
+        }
+        self.tables[p].groups_mut()[gi] = g;
+        self.extended_from(p, gi, card, pending);
+    }
+
+    /// The card of an extend of group `gi` leaves the pending wilds if
+    /// `pending` (the move logged), else the hand.
+    #[inline(always)]
+    fn extended_from(&mut self, p: usize, gi: usize, card: Card, pending: bool) {
+        if pending {
             // Putting a wild back where it came from undoes the move; the
             // group is then marked as having received it, so it ends.
             let origin = self.take_pending(card).unwrap_or(FROM_HAND);
@@ -452,13 +471,14 @@ impl GameState {
         } else {
             self.hand_remove(p, card);
         }
-        self.tables[p].groups_mut()[gi] = g;
     }
 
     /// The checks of [`GameState::extend`], changing nothing: group `gi`
     /// with `card` added, and whether the card is a pending wild (placed
     /// from there, not from the hand); refusals' messages formatted
-    /// unless `quiet`.
+    /// unless `quiet`. Inlined into the step, which makes it for every
+    /// extend applied.
+    #[inline(always)]
     pub(super) fn extended_group(
         &self,
         p: usize,
@@ -807,10 +827,30 @@ impl GameState {
                 pk.top
             );
         }
-        for i in 0..self.pile_len as usize {
-            let c = self.pile[i];
-            self.hands[p].insert(c);
-            self.known[p].insert(c);
+        // The rest as one set, added to the hand and to what is known of
+        // it by the sets' words (card by card where a card would exceed
+        // its copies, never in play).
+        let n = self.pile_len as usize;
+        let mut rest = CardSet::EMPTY;
+        let mut whole = true;
+        for &c in &self.pile[..n] {
+            whole &= rest.insert(c);
+        }
+        match (
+            whole,
+            self.hands[p].checked_add(rest),
+            self.known[p].checked_add(rest),
+        ) {
+            (true, Some(hand), Some(known)) => {
+                self.hands[p] = hand;
+                self.known[p] = known;
+            }
+            _ => {
+                for &c in &self.pile[..n] {
+                    self.hands[p].insert(c);
+                    self.known[p].insert(c);
+                }
+            }
         }
         self.pile_len = 0;
         pk.rest_taken = true;
