@@ -194,7 +194,10 @@ impl GameState {
     }
 
     pub(super) fn discard(&mut self, c: Card) -> Result<(), RuleError> {
-        self.check_discard(c)?;
+        // The yes or no first; the full check only to name a refusal.
+        if !self.discard_allowed(c) {
+            self.check_discard(c)?;
+        }
         self.commit_discard(c);
         Ok(())
     }
@@ -272,7 +275,7 @@ impl GameState {
     /// where I-21 bars it, and the checks that do not depend on the card
     /// ([`GameState::discard_open`]). Inlined: the listing asks it once a
     /// listing, for the first card it would list.
-    #[inline]
+    #[inline(always)]
     pub(super) fn discard_allowed(&self, c: Card) -> bool {
         let hand = self.hands[self.current as usize];
         let ok = hand.contains(c)
@@ -343,7 +346,7 @@ impl GameState {
     /// no pickup before the rest (D-6.2); going out, a canasta (D-13.2);
     /// otherwise no duty to go out (I-26) and the opening minimum reached
     /// where this turn's groups are the opening (D-8.2).
-    #[inline]
+    #[inline(always)]
     fn discard_open(&self) -> bool {
         if self.phase == Phase::Meld && (!self.turn.pending.is_empty() || self.before_rest()) {
             return false;
