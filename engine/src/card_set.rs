@@ -276,6 +276,29 @@ impl CardSet {
         }
     }
 
+    /// The set with its copies of `card` cut to as many as `other` holds,
+    /// the other kinds as they are: [`CardSet::min`] for one kind.
+    #[inline]
+    pub(crate) const fn cut_to(self, other: CardSet, card: Card) -> CardSet {
+        if card.is_joker() {
+            CardSet {
+                jokers: if self.jokers < other.jokers {
+                    self.jokers
+                } else {
+                    other.jokers
+                },
+                ..self
+            }
+        } else {
+            let keep = !(1u64 << card.index());
+            CardSet {
+                lo: self.lo & (other.lo | keep),
+                hi: self.hi & (other.hi | keep),
+                jokers: self.jokers,
+            }
+        }
+    }
+
     /// The set of distinct kinds present (each at most once).
     pub const fn distinct(self) -> CardSet {
         CardSet {

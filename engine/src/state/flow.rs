@@ -194,7 +194,10 @@ impl GameState {
     }
 
     pub(super) fn discard(&mut self, c: Card) -> Result<(), RuleError> {
-        self.check_discard(c)?;
+        // The yes or no first; the full check only to name a refusal.
+        if !self.discard_allowed(c) {
+            self.check_discard(c)?;
+        }
         self.commit_discard(c);
         Ok(())
     }
@@ -267,6 +270,23 @@ impl GameState {
         Ok(())
     }
 
+    /// Whether [`GameState::discard_check`] accepts a discard of `c`, as a
+    /// yes or no: `c` in the hand, not the free pickup's card held once
+    /// where I-21 bars it, and the checks that do not depend on the card
+    /// ([`GameState::discard_open`]). Inlined: the listing asks it once a
+    /// listing, for the first card it would list.
+    #[inline(always)]
+    pub(super) fn discard_allowed(&self, c: Card) -> bool {
+        let hand = self.hands[self.current as usize];
+        let ok = hand.contains(c)
+            && !(self.turn.free_card == Some(c)
+                && self.rules.free_pickup_return == Permit::Forbid
+                && hand.count(c) < 2)
+            && self.discard_open();
+        debug_assert_eq!(ok, self.discard_check(c, true).is_ok(), "discard {c}");
+        ok
+    }
+
     /// The first kind of the mover's hand that [`GameState::check_discard`]
     /// accepts. Of its checks only the free-pickup card's (I-21) depends on
     /// the card (every kind is in the hand), so the first kind that rule
@@ -326,7 +346,7 @@ impl GameState {
     /// no pickup before the rest (D-6.2); going out, a canasta (D-13.2);
     /// otherwise no duty to go out (I-26) and the opening minimum reached
     /// where this turn's groups are the opening (D-8.2).
-    #[inline]
+    #[inline(always)]
     fn discard_open(&self) -> bool {
         if self.phase == Phase::Meld && (!self.turn.pending.is_empty() || self.before_rest()) {
             return false;
@@ -346,7 +366,6 @@ impl GameState {
     pub(super) fn commit_discard(&mut self, c: Card) {
         let p = self.current as usize;
         let going_out = self.hands[p].len() == 1;
-        let laid = self.tables[p].has_new();
         self.hand_remove(p, c);
         if self.twin_card() == Some(c) {
             self.tables[p].twins += 1;
@@ -354,8 +373,10 @@ impl GameState {
         self.pile[self.pile_len as usize] = c;
         self.pile_len += 1;
         self.pile_top_fresh = true;
+        // Whether anything was laid this turn is asked only of a player
+        // not yet opened (neither the hand nor the twins count in it).
         let tb = &mut self.tables[p];
-        if !tb.opened && (laid || !tb.is_empty()) {
+        if !tb.opened && (tb.has_new() || !tb.is_empty()) {
             tb.opened = true;
             self.stats[p].opened_turn.get_or_insert(self.turns as u16);
         }

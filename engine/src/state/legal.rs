@@ -396,7 +396,7 @@ impl GameState {
         };
         #[cfg(debug_assertions)]
         let start = out.len();
-        if open.is_some_and(|c| self.discard_check(c, true).is_ok()) {
+        if open.is_some_and(|c| self.discard_allowed(c)) {
             out.reserve(bits.count_ones() as usize + 2);
             while bits != 0 {
                 out.push(Action::Discard(Card::of_index(bits.trailing_zeros() as u8)));

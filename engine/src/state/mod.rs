@@ -936,13 +936,37 @@ impl GameState {
             Some(pk) => {
                 let p = self.current as usize;
                 let base = pk.group_baseline as u32;
+                let groups = self.tables[p].groups();
                 // The copies of the top card counted group by group,
-                // stopping at the first beyond the baseline.
+                // stopping at the first beyond the baseline. A natural
+                // lies only in groups of its rank, as its suit's field
+                // of their naturals.
                 let mut n = 0u32;
-                self.tables[p].groups().iter().any(|g| {
-                    n += g.count(pk.top);
-                    n > base
-                })
+                let laid = if pk.top.is_natural() {
+                    let rank = pk.top.index() / 4;
+                    let shift = (pk.top.index() & 3) * 2;
+                    groups.iter().any(|g| {
+                        g.rank_index() == rank && {
+                            n += (g.suit_fields().0 >> shift & 3) as u32;
+                            n > base
+                        }
+                    })
+                } else {
+                    groups.iter().any(|g| {
+                        n += g.count(pk.top);
+                        n > base
+                    })
+                };
+                #[cfg(debug_assertions)]
+                {
+                    let mut m = 0u32;
+                    let slow = groups.iter().any(|g| {
+                        m += g.count(pk.top);
+                        m > base
+                    });
+                    assert_eq!(laid, slow, "the top {} laid", pk.top);
+                }
+                laid
             }
             None => true,
         }
@@ -952,13 +976,24 @@ impl GameState {
         self.turn.pickup.is_some_and(|pk| !pk.rest_taken)
     }
 
+    /// Takes `c` out of `p`'s hand; what is known of the hand keeps as
+    /// many copies of `c` as the hand still holds. Inlined, by the sets'
+    /// words: a discard and every extend from the hand make it.
+    #[inline]
     fn hand_remove(&mut self, p: usize, c: Card) -> bool {
         if !self.hands[p].remove(c) {
             return false;
         }
-        if self.known[p].count(c) > self.hands[p].count(c) {
-            self.known[p].remove(c);
+        let known = self.known[p].cut_to(self.hands[p], c);
+        #[cfg(debug_assertions)]
+        {
+            let mut slow = self.known[p];
+            if slow.count(c) > self.hands[p].count(c) {
+                slow.remove(c);
+            }
+            assert_eq!(known, slow, "known part of the hand without {c}");
         }
+        self.known[p] = known;
         true
     }
 }

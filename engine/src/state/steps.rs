@@ -41,9 +41,17 @@ pub(super) fn take_back_in(
         );
     }
     let mut cards = g.cards();
+    let n = turn.moves_len as usize;
+    if turn.moves[..n].iter().all(|&(to, _, _)| to as usize != gi) {
+        // No wild was moved into the group: every card goes to the hand,
+        // and the moves stay as they are.
+        hand_add(hand, cards);
+        table_now.remove(gi);
+        turn.reindex(gi, FROM_HAND);
+        return Ok(());
+    }
     // I-25: wilds moved in from other groups return where they came from.
     let moves = turn.moves;
-    let n = turn.moves_len as usize;
     let mut keep = [(0u8, 0u8, Card::JOKER); MAX_WILD_MOVES];
     let mut nk = 0;
     let mut returns = [(0u8, Card::JOKER); MAX_WILD_MOVES];
@@ -61,14 +69,27 @@ pub(super) fn take_back_in(
     if nr > 0 {
         returns_in(table_now, &mut cards, &returns[..nr], quiet)?;
     }
-    for c in cards.iter() {
-        hand.insert(c);
-    }
+    hand_add(hand, cards);
     table_now.remove(gi);
     turn.moves[..nk].copy_from_slice(&keep[..nk]);
     turn.moves_len = nk as u8;
     turn.reindex(gi, FROM_HAND);
     Ok(())
+}
+
+/// `cards` into `hand`, as [`CardSet::insert`] card by card: by the
+/// sets' words where no card would exceed its copies (always, the cards
+/// of a pack being in one place at a time), else card by card.
+#[inline]
+fn hand_add(hand: &mut CardSet, cards: CardSet) {
+    match hand.checked_add(cards) {
+        Some(h) => *hand = h,
+        None => {
+            for c in cards.iter() {
+                hand.insert(c);
+            }
+        }
+    }
 }
 
 /// The wilds of a group taken back that return where they came from
@@ -150,15 +171,16 @@ impl GameState {
     /// [`GameState::meld_step`] but for the anchor's flag.
     pub(super) fn make_step(&mut self, action: Action) -> Result<(), RuleError> {
         let p = self.current as usize;
-        if !self.turn.pending.is_empty()
-            && !matches!(
-                action,
-                Action::Extend { .. }
-                    | Action::Lay { .. }
-                    | Action::TakeWild { .. }
-                    | Action::Swap { .. }
-                    | Action::Convert { .. }
-            )
+        // The action's kind first: most steps are of the kinds that may
+        // place a pending wild, and then the pending set is not read.
+        if !matches!(
+            action,
+            Action::Extend { .. }
+                | Action::Lay { .. }
+                | Action::TakeWild { .. }
+                | Action::Swap { .. }
+                | Action::Convert { .. }
+        ) && !self.turn.pending.is_empty()
         {
             return refuse_fmt!(self.quiet, "D-11.2", "the wild taken out ({}) must go at once into another group: extend a group or lay a new one with it",
                     self.turn.pending);
@@ -269,7 +291,7 @@ impl GameState {
         if !from_pending.is_empty() {
             flags |= FLAG_RECEIVED;
             for w in from_pending.iter() {
-                let origin = self.take_pending(w, None).unwrap_or(FROM_HAND);
+                let origin = self.take_pending(w).unwrap_or(FROM_HAND);
                 self.log_move(idx, origin, w);
             }
         }
@@ -309,8 +331,26 @@ impl GameState {
     /// Whether [`GameState::lay_checked`] makes the lay of `cards`, a lay
     /// candidate of [`GameState::raw_meld_candidates`] with no wild
     /// pending, changing nothing.
+    /// Read from the set's words: the naturals of one natural rank (or
+    /// none, a group of wilds only), as [`Group::from_cards`] takes them,
+    /// room on the table, and under one group a rank none of that rank's
+    /// index on it.
     pub(super) fn lay_fits(&self, p: usize, cards: CardSet) -> bool {
-        Group::from_cards(cards).is_some_and(|g| self.table_takes(p, &g))
+        let table = &self.tables[p];
+        let nat = cards.raw().0 & !crate::card_set::rank_mask(crate::card::Rank::Two);
+        let r = nat.trailing_zeros() / 4;
+        let fits = table.len() < crate::table::MAX_GROUPS
+            && (nat == 0
+                || r >= crate::card::Rank::Four as u32
+                    && nat & !(0xF << (r * 4)) == 0
+                    && !(self.rules.groups_per_rank == GroupsPerRank::One
+                        && table.groups().iter().any(|g| g.rank_index() as u32 == r)));
+        debug_assert_eq!(
+            fits,
+            Group::from_cards(cards).is_some_and(|g| self.table_takes(p, &g)),
+            "lay [{cards}] fits"
+        );
+        fits
     }
 
     /// The table's limits on a new group `g` of `p` (I-12, D-9): one
@@ -384,15 +424,24 @@ impl GameState {
     /// placements, which make it for most extends they try.
     #[inline(always)]
     pub(super) fn extend_checked(&mut self, p: usize, gi: usize, card: Card) {
-        let mut g = self.tables[p].groups()[gi];
-        g.add(card);
         let pending = self.turn.pending.contains(card);
-        debug_assert_eq!(
-            self.extended_group(p, gi, card, true).ok(),
+        #[cfg(debug_assertions)]
+        let checked = self.extended_group(p, gi, card, true).ok();
+        // The group read and written in place: one index, checked once.
+        let slot = &mut self.tables[p].groups_mut()[gi];
+        let mut g = *slot;
+        g.add(card);
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            checked,
             Some((g, pending)),
             "extend of {card} onto group {gi} checked already"
         );
-        self.put_extended(p, gi, card, g, pending);
+        if pending {
+            g.set_flags(g.flags() | FLAG_RECEIVED);
+        }
+        *slot = g;
+        self.extended_from(p, gi, card, pending);
         self.turn.at_anchor = false;
     }
 
@@ -406,20 +455,31 @@ impl GameState {
     fn put_extended(&mut self, p: usize, gi: usize, card: Card, mut g: Group, pending: bool) {
         if pending {
             g.set_flags(g.flags() | FLAG_RECEIVED);
+        }
+        self.tables[p].groups_mut()[gi] = g;
+        self.extended_from(p, gi, card, pending);
+    }
+
+    /// The card of an extend of group `gi` leaves the pending wilds if
+    /// `pending` (the move logged), else the hand.
+    #[inline(always)]
+    fn extended_from(&mut self, p: usize, gi: usize, card: Card, pending: bool) {
+        if pending {
             // Putting a wild back where it came from undoes the move; the
             // group is then marked as having received it, so it ends.
-            let origin = self.take_pending(card, None).unwrap_or(FROM_HAND);
+            let origin = self.take_pending(card).unwrap_or(FROM_HAND);
             self.log_move(gi as u8, origin, card);
         } else {
             self.hand_remove(p, card);
         }
-        self.tables[p].groups_mut()[gi] = g;
     }
 
     /// The checks of [`GameState::extend`], changing nothing: group `gi`
     /// with `card` added, and whether the card is a pending wild (placed
     /// from there, not from the hand); refusals' messages formatted
-    /// unless `quiet`.
+    /// unless `quiet`. Inlined into the step, which makes it for every
+    /// extend applied.
+    #[inline(always)]
     pub(super) fn extended_group(
         &self,
         p: usize,
@@ -558,7 +618,9 @@ impl GameState {
     }
 
     /// The change of a take-wild that leaves group `gi` as `g`, without
-    /// `wild`, which waits to be placed.
+    /// `wild`, which waits to be placed. Inlined: the listing makes it on
+    /// its probe for every take-wild it checks.
+    #[inline(always)]
     fn put_taken_wild(&mut self, p: usize, gi: usize, g: Group, wild: Card) {
         let ret = if g.is_new() { FROM_HAND } else { gi as u8 };
         self.tables[p].groups_mut()[gi] = g;
@@ -577,20 +639,23 @@ impl GameState {
         }
     }
 
-    /// Takes a pending `wild` (not from group `not_from`); returns its origin.
-    pub(super) fn take_pending(&mut self, wild: Card, not_from: Option<u8>) -> Option<u8> {
-        let n = self.turn.pend_len as usize;
-        let i = self.turn.pend[..n]
-            .iter()
-            .position(|&(o, _, w)| w == wild && Some(o) != not_from)?;
-        let origin = self.turn.pend[i].1;
+    /// Takes the first pending `wild`; returns its origin. Inlined: every
+    /// wild placed from the pending ones (the listing's probes, the
+    /// completion check's placements) takes one, and the call's frame
+    /// cost about as much as the change.
+    #[inline]
+    pub(super) fn take_pending(&mut self, wild: Card) -> Option<u8> {
+        let turn = &mut self.turn;
+        let n = turn.pend_len as usize;
+        let i = turn.pend[..n].iter().position(|&(_, _, w)| w == wild)?;
+        let origin = turn.pend[i].1;
         // The later ones move down one place, entry by entry: a few
         // three-byte entries at most, no call to a block move.
         for j in i + 1..n {
-            self.turn.pend[j - 1] = self.turn.pend[j];
+            turn.pend[j - 1] = turn.pend[j];
         }
-        self.turn.pend_len -= 1;
-        self.turn.pending.remove(wild);
+        turn.pend_len -= 1;
+        turn.pending.remove(wild);
         Some(origin)
     }
 
@@ -765,10 +830,30 @@ impl GameState {
                 pk.top
             );
         }
-        for i in 0..self.pile_len as usize {
-            let c = self.pile[i];
-            self.hands[p].insert(c);
-            self.known[p].insert(c);
+        // The rest as one set, added to the hand and to what is known of
+        // it by the sets' words (card by card where a card would exceed
+        // its copies, never in play).
+        let n = self.pile_len as usize;
+        let mut rest = CardSet::EMPTY;
+        let mut whole = true;
+        for &c in &self.pile[..n] {
+            whole &= rest.insert(c);
+        }
+        match (
+            whole,
+            self.hands[p].checked_add(rest),
+            self.known[p].checked_add(rest),
+        ) {
+            (true, Some(hand), Some(known)) => {
+                self.hands[p] = hand;
+                self.known[p] = known;
+            }
+            _ => {
+                for &c in &self.pile[..n] {
+                    self.hands[p].insert(c);
+                    self.known[p].insert(c);
+                }
+            }
         }
         self.pile_len = 0;
         pk.rest_taken = true;
@@ -789,12 +874,18 @@ impl GameState {
 }
 
 /// Part of `cards` that the pending wilds supply (pending wilds are used first).
+/// Each kind as often as both hold it: the multiset intersection, by words.
 pub(super) fn pending_part(pending: CardSet, cards: CardSet) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    for w in pending.iter() {
-        if cards.count(w) > out.count(w) {
-            out.insert(w);
+    let out = pending.min(cards);
+    #[cfg(debug_assertions)]
+    {
+        let mut slow = CardSet::EMPTY;
+        for w in pending.iter() {
+            if cards.count(w) > slow.count(w) {
+                slow.insert(w);
+            }
         }
+        assert_eq!(out, slow, "pending part of [{cards}]");
     }
     out
 }

@@ -336,6 +336,23 @@ fn i8_top_card_must_go_into_a_group_heart_ace_too() {
     assert_eq!(g.table(0).heart_aces, 1);
 }
 
+/// I-8: the copies of the top card lying in groups before the pickup do
+/// not count as it laid; a copy more in a group of its rank does, and a
+/// natural of the rank in another suit does not.
+#[test]
+fn i8_top_card_laid_beyond_the_copies_in_groups() {
+    let table = r#""groups": ["QC QD QH", "KC KD KH"]"#;
+    let mut g = draw0("QS QS 5C 6D 7S", table, "8C QH", "");
+    act(&mut g, "take");
+    assert_eq!(refused(&mut g, "rest").rule, "I-8");
+    act(&mut g, "extend 0 QS");
+    assert_eq!(refused(&mut g, "rest").rule, "I-8", "a queen of spades");
+    act(&mut g, "extend 0 QH");
+    act(&mut g, "rest");
+    act(&mut g, "discard 8C");
+    assert_eq!(g.table(0).groups()[0].cards(), cs("QC QD QH QH QS"));
+}
+
 /// D-6.3: a black three or a wild on top freezes the pile, whatever the hand
 /// holds; only the top card matters (a wild or a black three lower down
 /// does not freeze it).

@@ -448,3 +448,50 @@ fn d11_5_take_back_this_turn_only() {
     assert!(!g.table(0).opened && g.table(0).is_empty());
     assert_eq!(g.hand(0), cs("KC KD KH QC QD QH 6D"));
 }
+
+/// D-11.5, I-25: a group laid this turn that received no wild goes back to
+/// the hand whole, a second copy of a card the hand holds included, while
+/// a wild moved into a later group keeps its way back: that group's index
+/// in the turn's log shifts down with it, and taking it back returns the
+/// wild where it came from.
+#[test]
+fn d11_5_take_back_past_a_wild_moved_elsewhere() {
+    let mut g = P::meld()
+        .table(0, &["8C 8D 8S JK", "9C 9D 9S"])
+        .hand(0, "KC KC KD KH QC QD QH 5C 6D")
+        .state();
+    act(
+        &mut g,
+        "lay KC KD KH; lay QC QD QH; unwild 0 JK; extend 3 JK",
+    );
+    assert_eq!(group(&g, 0, 3), cs("QC QD QH JK"));
+    act(&mut g, "takeback 2");
+    assert_eq!(g.hand(0), cs("KC KC KD KH 5C 6D"));
+    assert_eq!(group(&g, 0, 2), cs("QC QD QH JK"));
+    act(&mut g, "takeback 2");
+    assert_eq!(g.table(0).len(), 2);
+    assert_eq!(group(&g, 0, 0), cs("8C 8D 8S JK"), "the joker returned");
+    assert_eq!(g.hand(0), cs("KC KC KD KH QC QD QH 5C 6D"));
+}
+
+/// I-12, D-11.2: with a wild pending, a lay of a rank the table holds is
+/// listed only where the rules allow more than one group a rank; lays of
+/// a new rank and of wilds only are listed under either rule, lays of two
+/// ranks under neither.
+#[test]
+fn i12_lays_listed_with_a_wild_pending() {
+    let p = P::meld()
+        .table(0, &["8C 8D 8S JK", "9C 9D 9S"])
+        .hand(0, "8H 8H 9H KC KD 2C 2D 5C 6D");
+    for (setting, same_rank) in [
+        ("groups_per_rank=one", false),
+        ("groups_per_rank=many", true),
+    ] {
+        let mut g = p.clone().rules(&[setting]).state();
+        act(&mut g, "unwild 0 JK");
+        assert_eq!(is_legal(&g, "lay 8H 8H JK"), same_rank, "{setting}");
+        assert!(is_legal(&g, "lay KC KD JK"), "{setting}");
+        assert!(is_legal(&g, "lay 2C 2D JK"), "{setting}");
+        assert!(!is_legal(&g, "lay 8H 9H JK"), "{setting}");
+    }
+}
