@@ -518,7 +518,7 @@ impl HeldRow {
     /// numbers as [`Encode::encode`], those that the row holds already
     /// not written again.
     pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::Nothing)
+        encode_held::<NOTHING>(v, out, self)
     }
 
     /// [`HeldRow::encode`] of the view of the seat to act after a step
@@ -528,11 +528,11 @@ impl HeldRow {
     /// part). When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
     /// tables, groups), the numbers of the hand (players, starter, rules,
-    /// stock, cut, turns) and a pile of the same length hold their
-    /// numbers already and are not compared again; otherwise this is
-    /// [`HeldRow::encode`].
+    /// stock, cut, turns, the seat's own totals) and a pile of the same
+    /// length hold their numbers already and are not compared again;
+    /// otherwise this is [`HeldRow::encode`].
     pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::All)
+        encode_held::<ALL>(v, out, self)
     }
 
     /// [`HeldRow::encode`] of the view of the seat to act after a
@@ -540,28 +540,27 @@ impl HeldRow {
     /// changes the mover's part, the stock and the pile, never another
     /// seat's. When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
-    /// tables, groups) hold their numbers already and are not compared
-    /// again; the numbers of the hand and the pile are compared as
+    /// tables, groups) and the seat's own totals (set for the hand) hold
+    /// their numbers already and are not compared again; the other
+    /// numbers of the hand and the pile are compared as
     /// [`HeldRow::encode`] compares them. Otherwise this is
     /// [`HeldRow::encode`].
     pub fn encode_drawn(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::Seats)
+        encode_held::<SEATS>(v, out, self)
     }
 }
 
 /// What a step since a seat's row was written left as it was, when the
 /// row holds that seat's view from before the step and the seat is to
-/// act.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kept {
-    /// Nothing known: every field is compared.
-    Nothing,
-    /// The other seats' slots ([`HeldRow::encode_drawn`]).
-    Seats,
-    /// The other seats' slots, the numbers of the hand and a pile of the
-    /// same length ([`HeldRow::encode_mover`]).
-    All,
-}
+/// act: [`encode_held`]'s `KEPT`, a constant, so that each kind of row
+/// has its own copy of the function, without the others' branches.
+/// Nothing known: every field is compared.
+const NOTHING: u8 = 0;
+/// The other seats' slots ([`HeldRow::encode_drawn`]).
+const SEATS: u8 = 1;
+/// The other seats' slots, the numbers of the hand and a pile of the
+/// same length ([`HeldRow::encode_mover`]).
+const ALL: u8 = 2;
 
 /// Writes slot run `run` (zero but for the `*len` groups whose packed
 /// words are in `held`)
@@ -684,10 +683,11 @@ fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
 }
 
 /// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
-/// where the row, holding what `h` says, holds others; what `kept` says
-/// is not compared when the row holds the same seat's view and the seat
-/// is to act ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`]).
-fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
+/// where the row, holding what `h` says, holds others; what `KEPT`
+/// ([`NOTHING`], [`SEATS`] or [`ALL`]) says is not compared when the
+/// row holds the same seat's view and the seat is to act
+/// ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`]).
+fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
@@ -711,8 +711,8 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
         // slots hold the same players' groups, each `d` places back.
         runs_rotated(out, h, n, wrap(seat + n - usize::from(h.seat), n));
     }
-    let seats = same && kept != Kept::Nothing;
-    let kept = same && kept == Kept::All;
+    let seats = same && KEPT != NOTHING;
+    let kept = same && KEPT == ALL;
     let slots = if seats { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
@@ -812,7 +812,9 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
         let at = KNOWN + q * K;
         let f = kinds(&mut head[at..at + K]);
         cards_changed(f, &mut known[q], v.known(p));
-        if h.totals[q] != totals[p] {
+        // The totals change only between hands: a row of the same seat
+        // after a step of the same hand (`seats`) holds them.
+        if !seats && h.totals[q] != totals[p] {
             head[TOTALS + q] = scaled(totals[p] as f32, 10_000.0, -2.0, 2.0);
             head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
             h.totals[q] = totals[p];
