@@ -548,6 +548,18 @@ impl HeldRow {
     pub fn encode_drawn(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
         encode_held::<SEATS>(v, out, self)
     }
+
+    /// [`HeldRow::encode_mover`] after a meld step that changed none of
+    /// the mover's table flags: an extend, a lay, a wild taken out, a
+    /// swap, a conversion or a group taken back. The opening is marked
+    /// only on taking the rest of the pile and at the discard (D-8), red
+    /// threes are laid on drawing (D-4), twins counted at the discard
+    /// (D-7), the ♥A counted by its own steps (D-9.4, D-11.5); so when
+    /// the row holds the same seat's view from before the step, the
+    /// seat's `table_flags` are not compared either.
+    pub fn encode_melded(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
+        encode_held::<MELDED>(v, out, self)
+    }
 }
 
 /// What a step since a seat's row was written left as it was, when the
@@ -561,6 +573,8 @@ const SEATS: u8 = 1;
 /// The other seats' slots, the numbers of the hand and a pile of the
 /// same length ([`HeldRow::encode_mover`]).
 const ALL: u8 = 2;
+/// As [`ALL`], and the seat's table flags ([`HeldRow::encode_melded`]).
+const MELDED: u8 = 3;
 
 /// Writes slot run `run` (zero but for the `*len` groups whose packed
 /// words are in `held`)
@@ -684,9 +698,10 @@ fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
 
 /// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
 /// where the row, holding what `h` says, holds others; what `KEPT`
-/// ([`NOTHING`], [`SEATS`] or [`ALL`]) says is not compared when the
-/// row holds the same seat's view and the seat is to act
-/// ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`]).
+/// ([`NOTHING`], [`SEATS`], [`ALL`] or [`MELDED`]) says is not compared
+/// when the row holds the same seat's view and the seat is to act
+/// ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`],
+/// [`HeldRow::encode_melded`]).
 fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
     let n = v.players();
     let seat = v.seat();
@@ -712,7 +727,8 @@ fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRo
         runs_rotated(out, h, n, wrap(seat + n - usize::from(h.seat), n));
     }
     let seats = same && KEPT != NOTHING;
-    let kept = same && KEPT == ALL;
+    let kept = same && (KEPT == ALL || KEPT == MELDED);
+    let flags = same && KEPT == MELDED;
     let slots = if seats { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
@@ -820,12 +836,17 @@ fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRo
             h.totals[q] = totals[p];
         }
         let t = v.table(p);
-        let tk = table_key(t);
-        if h.tables[q] != tk {
-            let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
-            table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
-            h.tables[q] = tk;
+        // After a meld step that keeps them (`flags`), the mover's table
+        // flags are the ones held.
+        if !flags {
+            let tk = table_key(t);
+            if h.tables[q] != tk {
+                let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
+                table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
+                h.tables[q] = tk;
+            }
         }
+        debug_assert_eq!(h.tables[q], table_key(t), "table flags of slot {q}");
         let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
         let run = run.try_into().expect("a run holds MAX_GROUPS groups");
         held_run(run, &mut h.groups[q], &mut h.len[q], t.groups());
