@@ -554,9 +554,12 @@ impl HeldRow {
     /// swap, a conversion or a group taken back. The opening is marked
     /// only on taking the rest of the pile and at the discard (D-8), red
     /// threes are laid on drawing (D-4), twins counted at the discard
-    /// (D-7), the ♥A counted by its own steps (D-9.4, D-11.5); so when
-    /// the row holds the same seat's view from before the step, the
-    /// seat's `table_flags` are not compared either.
+    /// (D-7), the ♥A counted by its own steps (D-9.4, D-11.5); nor do
+    /// they change the phase or the turn's flags (the free pickup, the
+    /// pickup, the duty to go out: D-6.1, D-6.2, I-26). So when the row
+    /// holds the same seat's view from before the step, the seat's
+    /// `table_flags`, the `phase`, `current` and `turn` fields and the
+    /// `pickup_top` are not compared either.
     pub fn encode_melded(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
         encode_held::<MELDED>(v, out, self)
     }
@@ -573,7 +576,8 @@ const SEATS: u8 = 1;
 /// The other seats' slots, the numbers of the hand and a pile of the
 /// same length ([`HeldRow::encode_mover`]).
 const ALL: u8 = 2;
-/// As [`ALL`], and the seat's table flags ([`HeldRow::encode_melded`]).
+/// As [`ALL`], and the seat's table flags, the phase and the turn's
+/// flags ([`HeldRow::encode_melded`]).
 const MELDED: u8 = 3;
 
 /// Writes slot run `run` (zero but for the `*len` groups whose packed
@@ -728,15 +732,23 @@ fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRo
     }
     let seats = same && KEPT != NOTHING;
     let kept = same && (KEPT == ALL || KEPT == MELDED);
-    let flags = same && KEPT == MELDED;
+    // After a meld step that keeps the mover's table flags (`melded`),
+    // the phase, the seat to act and the turn's flags are kept too: the
+    // phase changes only on drawing and at the discard (or a hand's
+    // end, after which no row is `same`), and the turn's free pickup,
+    // pickup and duty to go out only on draw-phase steps and taking the
+    // rest (D-6.1, D-6.2, I-26).
+    let melded = same && KEPT == MELDED;
     let slots = if seats { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let [players, phase, current, starter, pile_top, twin, pickup_top] = &mut h.ones;
-    one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
-    one_moved(out, current, Some(CURRENT + slot(v.current_player())));
+    if !melded {
+        one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
+        one_moved(out, current, Some(CURRENT + slot(v.current_player())));
+    }
     if !kept {
         one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
         one_moved(out, starter, Some(STARTER + slot(v.starter())));
@@ -801,16 +813,18 @@ fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRo
             v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
         );
     }
-    let pickup = v.pickup();
-    out[TURN] = v.free_pickup_offered() as u8 as f32;
-    out[TURN + 1] = v.must_go_out() as u8 as f32;
-    out[TURN + 2] = pickup.is_some() as u8 as f32;
-    out[TURN + 3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
-    one_moved(
-        out,
-        pickup_top,
-        pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
-    );
+    if !melded {
+        let pickup = v.pickup();
+        out[TURN] = v.free_pickup_offered() as u8 as f32;
+        out[TURN + 1] = v.must_go_out() as u8 as f32;
+        out[TURN + 2] = pickup.is_some() as u8 as f32;
+        out[TURN + 3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
+        one_moved(
+            out,
+            pickup_top,
+            pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
+        );
+    }
     // Slot `q` holds player `p`, `q` places after the viewer. The slots
     // of absent players stay zero (a row for another number of players
     // is cleared whole); those of `slots..n` keep what they hold.
@@ -836,9 +850,9 @@ fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRo
             h.totals[q] = totals[p];
         }
         let t = v.table(p);
-        // After a meld step that keeps them (`flags`), the mover's table
-        // flags are the ones held.
-        if !flags {
+        // After a meld step that keeps them (`melded`), the mover's
+        // table flags are the ones held.
+        if !melded {
             let tk = table_key(t);
             if h.tables[q] != tk {
                 let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;

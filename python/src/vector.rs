@@ -67,7 +67,8 @@ enum Changed {
     Drawn,
     /// Only the mover's part ([`HeldRow::encode_mover`]).
     Mover,
-    /// Only the mover's part but the table's flags
+    /// Only the mover's part but the table's flags and the turn's
+    /// (free pickup, pickup, duty to go out), in the same phase
     /// ([`HeldRow::encode_melded`]).
     Melded,
 }
@@ -92,8 +93,9 @@ impl Family for GameState {
     /// known cards, the table and the turn of the anchor, and counts one
     /// undo more. A draw-phase step (a draw, the free pickup, taking the
     /// pile) changes those, the stock and the pile. Of the meld steps,
-    /// only taking the rest (which may mark the opening), the ♥A's steps
-    /// and the reset change the mover's table flags.
+    /// only taking the rest (which may mark the opening and the duty to
+    /// go out, and marks the pickup's rest taken), the ♥A's steps and
+    /// the reset change the mover's table flags or the turn's.
     fn changed(&self, a: &Action) -> Changed {
         match self.phase() {
             Phase::Meld => match a {
