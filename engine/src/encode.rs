@@ -518,7 +518,7 @@ impl HeldRow {
     /// numbers as [`Encode::encode`], those that the row holds already
     /// not written again.
     pub fn encode(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::Nothing)
+        encode_held::<NOTHING>(v, out, self)
     }
 
     /// [`HeldRow::encode`] of the view of the seat to act after a step
@@ -528,11 +528,11 @@ impl HeldRow {
     /// part). When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
     /// tables, groups), the numbers of the hand (players, starter, rules,
-    /// stock, cut, turns) and a pile of the same length hold their
-    /// numbers already and are not compared again; otherwise this is
-    /// [`HeldRow::encode`].
+    /// stock, cut, turns, the seat's own totals) and a pile of the same
+    /// length hold their numbers already and are not compared again;
+    /// otherwise this is [`HeldRow::encode`].
     pub fn encode_mover(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::All)
+        encode_held::<ALL>(v, out, self)
     }
 
     /// [`HeldRow::encode`] of the view of the seat to act after a
@@ -540,28 +540,45 @@ impl HeldRow {
     /// changes the mover's part, the stock and the pile, never another
     /// seat's. When the row holds the same seat's view from before the
     /// step, the other seats' slots (hand sizes, known cards, totals,
-    /// tables, groups) hold their numbers already and are not compared
-    /// again; the numbers of the hand and the pile are compared as
+    /// tables, groups) and the seat's own totals (set for the hand) hold
+    /// their numbers already and are not compared again; the other
+    /// numbers of the hand and the pile are compared as
     /// [`HeldRow::encode`] compares them. Otherwise this is
     /// [`HeldRow::encode`].
     pub fn encode_drawn(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
-        encode_held(v, out, self, Kept::Seats)
+        encode_held::<SEATS>(v, out, self)
+    }
+
+    /// [`HeldRow::encode_mover`] after a meld step that changed none of
+    /// the mover's table flags: an extend, a lay, a wild taken out, a
+    /// swap, a conversion or a group taken back. The opening is marked
+    /// only on taking the rest of the pile and at the discard (D-8), red
+    /// threes are laid on drawing (D-4), twins counted at the discard
+    /// (D-7), the ♥A counted by its own steps (D-9.4, D-11.5); nor do
+    /// they change the phase or the turn's flags (the free pickup, the
+    /// pickup, the duty to go out: D-6.1, D-6.2, I-26). So when the row
+    /// holds the same seat's view from before the step, the seat's
+    /// `table_flags`, the `phase`, `current` and `turn` fields and the
+    /// `pickup_top` are not compared either.
+    pub fn encode_melded(&mut self, v: &SeatView<'_>, out: &mut [f32]) {
+        encode_held::<MELDED>(v, out, self)
     }
 }
 
 /// What a step since a seat's row was written left as it was, when the
 /// row holds that seat's view from before the step and the seat is to
-/// act.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kept {
-    /// Nothing known: every field is compared.
-    Nothing,
-    /// The other seats' slots ([`HeldRow::encode_drawn`]).
-    Seats,
-    /// The other seats' slots, the numbers of the hand and a pile of the
-    /// same length ([`HeldRow::encode_mover`]).
-    All,
-}
+/// act: [`encode_held`]'s `KEPT`, a constant, so that each kind of row
+/// has its own copy of the function, without the others' branches.
+/// Nothing known: every field is compared.
+const NOTHING: u8 = 0;
+/// The other seats' slots ([`HeldRow::encode_drawn`]).
+const SEATS: u8 = 1;
+/// The other seats' slots, the numbers of the hand and a pile of the
+/// same length ([`HeldRow::encode_mover`]).
+const ALL: u8 = 2;
+/// As [`ALL`], and the seat's table flags, the phase and the turn's
+/// flags ([`HeldRow::encode_melded`]).
+const MELDED: u8 = 3;
 
 /// Writes slot run `run` (zero but for the `*len` groups whose packed
 /// words are in `held`)
@@ -684,10 +701,12 @@ fn kinds_at(out: &mut [f32; DECORATED_OBS_LEN], at: usize) -> &mut [f32; K] {
 }
 
 /// [`HeldRow::encode`]: the numbers of [`Encode::encode`], written only
-/// where the row, holding what `h` says, holds others; what `kept` says
-/// is not compared when the row holds the same seat's view and the seat
-/// is to act ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`]).
-fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
+/// where the row, holding what `h` says, holds others; what `KEPT`
+/// ([`NOTHING`], [`SEATS`], [`ALL`] or [`MELDED`]) says is not compared
+/// when the row holds the same seat's view and the seat is to act
+/// ([`HeldRow::encode_mover`], [`HeldRow::encode_drawn`],
+/// [`HeldRow::encode_melded`]).
+fn encode_held<const KEPT: u8>(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow) {
     let n = v.players();
     let seat = v.seat();
     assert!(n <= P && seat < n, "{n} players, seat {seat}");
@@ -711,16 +730,25 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
         // slots hold the same players' groups, each `d` places back.
         runs_rotated(out, h, n, wrap(seat + n - usize::from(h.seat), n));
     }
-    let seats = same && kept != Kept::Nothing;
-    let kept = same && kept == Kept::All;
+    let seats = same && KEPT != NOTHING;
+    let kept = same && (KEPT == ALL || KEPT == MELDED);
+    // After a meld step that keeps the mover's table flags (`melded`),
+    // the phase, the seat to act and the turn's flags are kept too: the
+    // phase changes only on drawing and at the discard (or a hand's
+    // end, after which no row is `same`), and the turn's free pickup,
+    // pickup and duty to go out only on draw-phase steps and taking the
+    // rest (D-6.1, D-6.2, I-26).
+    let melded = same && KEPT == MELDED;
     let slots = if seats { 1 } else { n };
     h.seat = seat as u8;
     h.known = false;
     let slot = |p: usize| wrap(p + n - seat, n);
     let pack = PACK as f32;
     let [players, phase, current, starter, pile_top, twin, pickup_top] = &mut h.ones;
-    one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
-    one_moved(out, current, Some(CURRENT + slot(v.current_player())));
+    if !melded {
+        one_moved(out, phase, Some(PHASE + phase_index(v.phase())));
+        one_moved(out, current, Some(CURRENT + slot(v.current_player())));
+    }
     if !kept {
         one_moved(out, players, n.checked_sub(2).map(|i| PLAYERS + i));
         one_moved(out, starter, Some(STARTER + slot(v.starter())));
@@ -785,16 +813,18 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
             v.twin_card().map(|c| TWIN_CARD + c.index() as usize),
         );
     }
-    let pickup = v.pickup();
-    out[TURN] = v.free_pickup_offered() as u8 as f32;
-    out[TURN + 1] = v.must_go_out() as u8 as f32;
-    out[TURN + 2] = pickup.is_some() as u8 as f32;
-    out[TURN + 3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
-    one_moved(
-        out,
-        pickup_top,
-        pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
-    );
+    if !melded {
+        let pickup = v.pickup();
+        out[TURN] = v.free_pickup_offered() as u8 as f32;
+        out[TURN + 1] = v.must_go_out() as u8 as f32;
+        out[TURN + 2] = pickup.is_some() as u8 as f32;
+        out[TURN + 3] = pickup.is_some_and(|p| p.rest_taken) as u8 as f32;
+        one_moved(
+            out,
+            pickup_top,
+            pickup.map(|p| PICKUP_TOP + p.top.index() as usize),
+        );
+    }
     // Slot `q` holds player `p`, `q` places after the viewer. The slots
     // of absent players stay zero (a row for another number of players
     // is cleared whole); those of `slots..n` keep what they hold.
@@ -812,18 +842,25 @@ fn encode_held(v: &SeatView<'_>, out: &mut [f32], h: &mut HeldRow, kept: Kept) {
         let at = KNOWN + q * K;
         let f = kinds(&mut head[at..at + K]);
         cards_changed(f, &mut known[q], v.known(p));
-        if h.totals[q] != totals[p] {
+        // The totals change only between hands: a row of the same seat
+        // after a step of the same hand (`seats`) holds them.
+        if !seats && h.totals[q] != totals[p] {
             head[TOTALS + q] = scaled(totals[p] as f32, 10_000.0, -2.0, 2.0);
             head[OPENING_MINIMUM + q] = scaled(v.opening_minimum(p) as f32, 200.0, 0.0, 1.0);
             h.totals[q] = totals[p];
         }
         let t = v.table(p);
-        let tk = table_key(t);
-        if h.tables[q] != tk {
-            let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
-            table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
-            h.tables[q] = tk;
+        // After a meld step that keeps them (`melded`), the mover's
+        // table flags are the ones held.
+        if !melded {
+            let tk = table_key(t);
+            if h.tables[q] != tk {
+                let at = TABLE_FLAGS_AT + q * TABLE_FLAGS;
+                table_flags((&mut head[at..at + TABLE_FLAGS]).try_into().unwrap(), t);
+                h.tables[q] = tk;
+            }
         }
+        debug_assert_eq!(h.tables[q], table_key(t), "table flags of slot {q}");
         let (run, _) = runs[q].as_chunks_mut::<GROUP_FEATURES>();
         let run = run.try_into().expect("a run holds MAX_GROUPS groups");
         held_run(run, &mut h.groups[q], &mut h.len[q], t.groups());

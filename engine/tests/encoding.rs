@@ -341,8 +341,12 @@ fn decorated_mover_row_encodes_as_encode_does() {
 
 /// The rows `VectorGame` writes, into one row kept from step to step:
 /// after each step the view of the seat to act, by
-/// [`HeldRow::encode_mover`] after a meld-phase step other than a
-/// discard or a reset, [`HeldRow::encode_drawn`] after a draw-phase step,
+/// [`HeldRow::encode_melded`] after a meld step that keeps the table's
+/// flags (an extend, a lay, a wild taken out, a swap, a conversion, a
+/// take-back: the opening is marked, D-8, only on taking the rest and
+/// at the discard), [`HeldRow::encode_mover`] after the other meld-phase
+/// steps but a discard or a reset, [`HeldRow::encode_drawn`] after a
+/// draw-phase step,
 /// and [`HeldRow::encode`] after the others and after a new deal (the row
 /// of the hand that ended holds the next hand's first view), for 2 and 4
 /// players, write what [`Encode::encode`] writes. The seat to act changes
@@ -370,6 +374,18 @@ fn decorated_vector_rows_encode_as_encode_does() {
             let phase = g.phase();
             g.apply(a).unwrap();
             let mut how = match phase {
+                Phase::Meld
+                    if !matches!(
+                        a,
+                        Action::Discard(_)
+                            | Action::Reset
+                            | Action::TakeRest
+                            | Action::LayHeartAce
+                            | Action::TakeBackHeartAce
+                    ) =>
+                {
+                    "melded"
+                }
                 Phase::Meld if !matches!(a, Action::Discard(_) | Action::Reset) => "mover",
                 Phase::Draw => "drawn",
                 _ => "any",
@@ -382,6 +398,7 @@ fn decorated_vector_rows_encode_as_encode_does() {
             let seat = g.current_player();
             turns += usize::from(seat != mover);
             match how {
+                "melded" => held.encode_melded(&g.view(seat), &mut row),
                 "mover" => held.encode_mover(&g.view(seat), &mut row),
                 "drawn" => held.encode_drawn(&g.view(seat), &mut row),
                 _ => held.encode(&g.view(seat), &mut row),

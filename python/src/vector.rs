@@ -67,6 +67,10 @@ enum Changed {
     Drawn,
     /// Only the mover's part ([`HeldRow::encode_mover`]).
     Mover,
+    /// Only the mover's part but the table's flags and the turn's
+    /// (free pickup, pickup, duty to go out), in the same phase
+    /// ([`HeldRow::encode_melded`]).
+    Melded,
 }
 
 impl Family for GameState {
@@ -80,6 +84,7 @@ impl Family for GameState {
             Changed::Any => held.encode(view, row),
             Changed::Drawn => held.encode_drawn(view, row),
             Changed::Mover => held.encode_mover(view, row),
+            Changed::Melded => held.encode_melded(view, row),
         }
     }
     /// A meld-phase step other than a discard is made on the mover's
@@ -87,10 +92,20 @@ impl Family for GameState {
     /// puts back); so is the reset (I-25), which puts back the hand, the
     /// known cards, the table and the turn of the anchor, and counts one
     /// undo more. A draw-phase step (a draw, the free pickup, taking the
-    /// pile) changes those, the stock and the pile.
+    /// pile) changes those, the stock and the pile. Of the meld steps,
+    /// only taking the rest (which may mark the opening and the duty to
+    /// go out, and marks the pickup's rest taken), the ♥A's steps and
+    /// the reset change the mover's table flags or the turn's.
     fn changed(&self, a: &Action) -> Changed {
         match self.phase() {
-            Phase::Meld if !matches!(a, Action::Discard(_)) => Changed::Mover,
+            Phase::Meld => match a {
+                Action::Discard(_) => Changed::Any,
+                Action::TakeRest
+                | Action::LayHeartAce
+                | Action::TakeBackHeartAce
+                | Action::Reset => Changed::Mover,
+                _ => Changed::Melded,
+            },
             Phase::Draw => Changed::Drawn,
             _ => Changed::Any,
         }
