@@ -388,8 +388,19 @@ impl GameState {
         true
     }
 
+    /// Logs a wild moved from group `from` into group `to`, for a
+    /// take-back of `to` (I-25). The log never overflows: a group that
+    /// received a wild gives none away in the same turn (D-11.2), so each
+    /// of the 16 wilds of the pack (D-1.1) stands in it at most once (a
+    /// take-back drops the entries of its group, a reset puts back the
+    /// anchor's log, taking the rest of the pile empties it).
     pub(super) fn log_move(&mut self, to: u8, from: u8, wild: Card) {
         let i = self.turn.moves_len as usize;
+        debug_assert!(
+            i < MAX_WILD_MOVES,
+            "wild move log full: {:?}",
+            self.turn.live_moves()
+        );
         if i < MAX_WILD_MOVES {
             self.turn.moves[i] = (to, from, wild);
             self.turn.moves_len += 1;
@@ -630,8 +641,15 @@ impl GameState {
     /// A wild waits to be placed: `src` is the group it left (it may not go
     /// back there), `ret` where a takeback of its new group returns it (I-25:
     /// an older group; a wild of a group laid this turn came from the hand).
+    /// The list never overflows: it holds each of the 16 wilds of the
+    /// pack (D-1.1) at most once.
     pub(super) fn push_pending(&mut self, src: u8, ret: u8, wild: Card) {
         let i = self.turn.pend_len as usize;
+        debug_assert!(
+            i < MAX_WILD_MOVES,
+            "pending list full: {:?}",
+            self.turn.live_pend()
+        );
         if i < MAX_WILD_MOVES {
             self.turn.pend[i] = (src, ret, wild);
             self.turn.pend_len += 1;
