@@ -277,6 +277,15 @@ fn candidates_decided_on_the_state_are_listed_as_apply_takes_them() {
 /// out, and a player's candidates (`with_ends`) leave none out ever, so
 /// that a player drawing among them draws as before for a seed. In random
 /// and meld-biased play under every rule variant.
+/// The lays among `actions`, in their order.
+fn lays_in(actions: &[Action]) -> Vec<Action> {
+    actions
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Lay { .. }))
+        .collect()
+}
+
 #[test]
 fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
     use crate::rules::GroupsPerRank;
@@ -291,19 +300,11 @@ fn lays_of_a_rank_on_the_table_are_no_candidates_under_one_group_a_rank() {
         lays_of_three(hand, CardSet::EMPTY, 0, &mut all);
         cand.clear();
         g.raw_meld_candidates(&mut cand, true);
-        let players: Vec<Action> = cand
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Lay { .. }))
-            .collect();
+        let players = lays_in(&cand);
         assert_eq!(players, all, "a player's lays: {}", g.to_position_json());
         cand.clear();
         g.raw_meld_steps(&mut cand, false);
-        let lays: Vec<Action> = cand
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Lay { .. }))
-            .collect();
+        let lays = lays_in(&cand);
         let mut listed = lays.iter();
         let mut next = listed.next();
         for &a in &all {
